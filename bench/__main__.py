@@ -1,0 +1,39 @@
+"""`make bench`: run the benchmarks, print a table, merge the figures into build/bench.json."""
+
+from __future__ import annotations
+
+import json
+import platform
+from pathlib import Path
+
+from bench import core
+
+TARGETS = {"score_seconds": ("<", 1.0), "oracle_speedup": (">=", 50), "draw_seconds": ("<", 0.5)}
+
+
+def main() -> int:
+    figures = core.run()
+    out = Path("build/bench.json")
+    out.parent.mkdir(exist_ok=True)
+    merged = json.loads(out.read_text()) if out.exists() else {}
+    merged.update(figures, python=platform.python_version(), machine=platform.machine())
+    out.write_text(json.dumps(merged, indent=2) + "\n")
+
+    failed = []
+    print(f"{'figure':<30}{'value':>14}  target")
+    for key, value in figures.items():
+        target = TARGETS.get(key)
+        mark = ""
+        if target:
+            op, bound = target
+            ok = value < bound if op == "<" else value >= bound
+            mark = f"{op} {bound}  {'ok' if ok else 'MISSED'}"
+            if not ok:
+                failed.append(key)
+        print(f"{key:<30}{value:>14}  {mark}")
+    print(f"written to {out}")
+    return 1 if failed else 0
+
+
+if __name__ == "__main__":
+    raise SystemExit(main())

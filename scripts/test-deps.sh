@@ -1,0 +1,19 @@
+#!/usr/bin/env bash
+# Installs the system packages the test suite drives, when they are missing:
+# Debian's PostgreSQL server (store tests on PostgreSQL).
+# Needs root (as in CI); elsewhere it says what to install and the tests that need it say so.
+set -euo pipefail
+
+need=()
+ls /usr/lib/postgresql/*/bin/initdb >/dev/null 2>&1 || need+=(postgresql)
+
+if [ ${#need[@]} -eq 0 ]; then
+  exit 0
+fi
+if [ "$(id -u)" -ne 0 ]; then
+  echo "STSA tests: missing system packages: ${need[*]} (install them with apt-get as root)." >&2
+  exit 0
+fi
+export DEBIAN_FRONTEND=noninteractive
+apt-get update -qq
+apt-get install -y -qq --no-install-recommends "${need[@]}" >/dev/null
