@@ -43,22 +43,21 @@ def timed(fn, *args, repeat: int = 3, **kwargs):
     return best, result
 
 
-def run() -> dict:
-    n_games, players = 250_000, 50_000
+def run(n_games: int = 250_000, players: int = 50_000, draw_players: int = 10_000) -> dict:
+    """The core figures for `n_games` four-player games among `players` players."""
     results = synthetic_results(n_games, players=players)
-    score_seconds, scored = timed(lambda: rules.standings(rules.score_games(results)))
+    score_seconds, _ = timed(lambda: rules.standings(rules.score_games(results)), repeat=5)
 
-    # The oracle on a smaller tournament of the same shape (20 games per player), timed once
-    # and extrapolated per row: the oracle's cost per row does not grow with the tournament.
+    # The oracle on a smaller tournament of the same shape (20 games per player), timed and
+    # extrapolated per row: the oracle's cost per row does not grow with the tournament.
     sample = synthetic_results(n_games // 10, players=players // 10, seed=3)
     records = sample.to_dict("records")
-    start = time.perf_counter()
-    oracle.standings(oracle.score_games(records))
-    oracle_seconds = (time.perf_counter() - start) * len(results) / len(sample)
+    sample_seconds, _ = timed(lambda: oracle.standings(oracle.score_games(records)), repeat=2)
+    oracle_seconds = sample_seconds * len(results) / len(sample)
 
     setups = catalog.setups()
-    draw_players = 10_000
-    draw_seconds, _ = timed(draw.draw_sitting, list(range(draw_players)), setups, seed=2026)
+    draw_seconds, _ = timed(draw.draw_sitting, list(range(draw_players)), setups, seed=2026,
+                            repeat=5)
     return {
         "score_rows": int(len(results)),
         "score_seconds": round(score_seconds, 4),

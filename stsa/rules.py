@@ -329,23 +329,27 @@ def _best_games(scored: pd.DataFrame) -> pd.DataFrame:
     score = scored["qualifier_score"].to_numpy(dtype="int64")
     placing = scored["placing"].to_numpy(dtype="int64")
     stats = [scored[c].to_numpy(dtype="int64") for c in PLACING_ORDER]
-    # Best game = lowest key: score high, placing low, then VP, spice, solari, troops, water high.
-    key = _sort_key((score, True), (placing, False), *((v, True) for v in stats))
+    lowest = score.min(initial=0) - 1
+    best_score = np.full(n_players, lowest)
+    np.maximum.at(best_score, codes, score)
+    # Only games with the player's best score compete for "best game": among them the lowest
+    # key wins (placing low, then VP, spice, solari, troops, water high).
+    top = np.flatnonzero(score == best_score[codes])
+    key = _sort_key((placing[top], False), *((v[top], True) for v in stats))
     best_key = np.full(n_players, np.iinfo("int64").max)
-    np.minimum.at(best_key, codes, key)
-    is_best = key == best_key[codes]
-    # Where several games tie for best, any one of them describes the best game.
+    np.minimum.at(best_key, codes[top], key)
+    winners = top[key == best_key[codes[top]]]
     best_row = np.empty(n_players, dtype="int64")
-    best_row[codes[is_best]] = np.flatnonzero(is_best)
-    # The second-best score: another game as good as the best, or the best of the others.
-    n_best = np.bincount(codes[is_best], minlength=n_players)
-    # No second game ranks below any second score.
-    other_best = np.full(n_players, score.min(initial=0) - 1)
-    np.maximum.at(other_best, codes[~is_best], score[~is_best])
-    second = np.where(n_best > 1, score[best_row], other_best)
+    best_row[codes[winners]] = winners  # where games tie exactly, any one describes the best
+    # The second-best score: another game with the best score, or the best of the others; a
+    # player with one game has none, which ranks below every score.
+    rest = score != best_score[codes]
+    other_best = np.full(n_players, lowest)
+    np.maximum.at(other_best, codes[rest], score[rest])
+    second = np.where(np.bincount(codes[top], minlength=n_players) > 1, best_score, other_best)
     return pd.DataFrame({
         "player_id": players,
-        "best_score": score[best_row],
+        "best_score": best_score,
         "games": np.bincount(codes, minlength=n_players),
         "wins": np.bincount(codes[placing == 1], minlength=n_players),
         "placing": placing[best_row],
