@@ -1,10 +1,10 @@
-"""Home: what STSA is and what happens now."""
+"""Home: what happens now."""
 
 import streamlit as st
 
-from stsa import catalog
+from stsa.ui import data, session, widgets
 
 st.title("STSA")
-st.caption("Swordmasters Tournament System Application for DUNE: Imperium organized play")
-setups = catalog.setups()
-st.write(f"{len(setups)} setups in the catalog, {len(catalog.leaders())} leaders.")
+widgets.flash()
+status = data.home_status(session.database_url(), session.role())
+st.subheader(status["tournament_name"], anchor=False)

@@ -1,0 +1,5 @@
+"""draw (placeholder)."""
+
+import streamlit as st
+
+st.title("draw")

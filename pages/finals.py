@@ -1,0 +1,5 @@
+"""finals (placeholder)."""
+
+import streamlit as st
+
+st.title("finals")

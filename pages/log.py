@@ -1,0 +1,5 @@
+"""log (placeholder)."""
+
+import streamlit as st
+
+st.title("log")

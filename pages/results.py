@@ -1,0 +1,5 @@
+"""results (placeholder)."""
+
+import streamlit as st
+
+st.title("results")

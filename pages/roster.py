@@ -1,0 +1,5 @@
+"""roster (placeholder)."""
+
+import streamlit as st
+
+st.title("roster")

@@ -1,0 +1,5 @@
+"""settings (placeholder)."""
+
+import streamlit as st
+
+st.title("settings")

@@ -1,0 +1,5 @@
+"""standings (placeholder)."""
+
+import streamlit as st
+
+st.title("standings")

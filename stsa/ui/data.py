@@ -1,0 +1,65 @@
+"""Cached reads for the pages. Reads are shared by every session for a few seconds, so fifty
+phones watching the standings do not mean fifty queries a tick; every write clears them."""
+
+from __future__ import annotations
+
+import pandas as pd
+import streamlit as st
+
+from stsa import store, tournament
+from stsa.auth import Actor, Role
+from stsa.ui import session
+
+TTL = 5  # seconds
+
+_ORGANIZER_VIEW = Actor("STSA", Role.ORGANIZER)
+
+
+def _view(role: Role) -> Actor | None:
+    """Reads take the role's view (R20): judges and organizer see hidden things, others not."""
+    return _ORGANIZER_VIEW if role in (Role.ORGANIZER, Role.JUDGE) else None
+
+
+@st.cache_data(ttl=TTL, show_spinner=False)
+def settings(url: str) -> dict:
+    return store.settings(session.engine())
+
+
+@st.cache_data(ttl=TTL, show_spinner=False)
+def players(url: str, role: Role) -> pd.DataFrame:
+    return store.players(session.engine(), actor=_view(role))
+
+
+@st.cache_data(ttl=TTL, show_spinner=False)
+def standings(url: str) -> pd.DataFrame:
+    return tournament.standings_table(session.engine())
+
+
+@st.cache_data(ttl=TTL, show_spinner=False)
+def scored_results(url: str, kind: str | None = "qualifier") -> pd.DataFrame:
+    return tournament.scored_results(session.engine(), kind)
+
+
+@st.cache_data(ttl=TTL, show_spinner=False)
+def sittings(url: str, role: Role) -> pd.DataFrame:
+    return store.sittings(session.engine(), actor=_view(role))
+
+
+@st.cache_data(ttl=TTL, show_spinner=False)
+def sitting_overview(url: str, sitting_id: int, role: Role) -> pd.DataFrame:
+    return tournament.sitting_overview(session.engine(), sitting_id, actor=_view(role))
+
+
+@st.cache_data(ttl=TTL, show_spinner=False)
+def home_status(url: str, role: Role) -> dict:
+    return tournament.home_status(session.engine(), actor=_view(role))
+
+
+@st.cache_data(ttl=TTL, show_spinner=False)
+def enabled_setups(url: str) -> pd.DataFrame:
+    return tournament.enabled_setups(session.engine())
+
+
+def clear() -> None:
+    """After a write: every session reads fresh data on its next run."""
+    st.cache_data.clear()

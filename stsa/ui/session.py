@@ -1,0 +1,86 @@
+"""The database engine and the signed-in person, per browser session (R20).
+
+The database is the only state (DESIGN.md): session state holds who is signed in and other UI
+state only. PINs are checked against their stored hashes, with failed sign-ins rate-limited
+per client address.
+"""
+
+from __future__ import annotations
+
+import os
+
+import streamlit as st
+
+from stsa import store
+from stsa.auth import Actor, RateLimiter, Role
+from stsa.errors import TournamentError
+
+SPECTATOR = Actor("spectator", Role.SPECTATOR)
+
+
+def database_url() -> str:
+    """The database this app serves: `STSA_DATABASE_URL`, else the SQLite file in data/."""
+    return os.environ.get("STSA_DATABASE_URL") or store.db.default_url()
+
+
+@st.cache_resource(show_spinner=False)
+def _engine(url: str):
+    engine = store.connect(url)
+    generated = store.ensure_pins(engine)
+    # Shown once, in the console that started the app, and never stored in clear.
+    for role, pin in generated.items():
+        print(f"STSA: the {role.value} PIN is {pin} (change it on the Settings page).",
+              flush=True)
+    return engine
+
+
+def engine():
+    """The shared engine for this app's database (created, upgraded and checked once)."""
+    return _engine(database_url())
+
+
+@st.cache_resource(show_spinner=False)
+def _limiter() -> RateLimiter:
+    return RateLimiter(max_failures=5, window_seconds=60)
+
+
+def actor() -> Actor:
+    """Who is using this browser session: a signed-in judge or organizer, else a spectator."""
+    return st.session_state.get("actor") or SPECTATOR
+
+
+def role() -> Role:
+    return actor().role
+
+
+def _client() -> str:
+    """The client's address, the key failed sign-ins are counted under."""
+    try:
+        address = st.context.ip_address
+    except Exception:  # no client address outside a browser session (scripts)
+        address = None
+    return address if isinstance(address, str) and address else "local"
+
+
+def sign_in(name: str, pin: str) -> Actor:
+    """R20: sign in with a display name (for the log) and a PIN; rate-limited per client."""
+    limiter, client = _limiter(), _client()
+    if not limiter.allowed(client):
+        wait = int(limiter.retry_after(client)) + 1
+        raise TournamentError(f"Too many wrong PINs: try again in {wait} seconds.")
+    name = " ".join(str(name or "").split())
+    if not name:
+        raise TournamentError("Enter your name: it goes into the log with what you do.")
+    if len(name) > 60:
+        raise TournamentError("Your name can have at most 60 characters.")
+    found = store.check_pin(engine(), pin or "")
+    if found is None:
+        limiter.failure(client)
+        raise TournamentError("That PIN is not right.")
+    limiter.success(client)
+    st.session_state["actor"] = Actor(name, found)
+    return st.session_state["actor"]
+
+
+def sign_out() -> None:
+    st.session_state.pop("actor", None)

@@ -1,0 +1,67 @@
+"""AppTest fixtures: each test gets its own empty SQLite tournament and a way to open any page
+as a spectator, a judge or the organizer (the same way a person would, through app.py)."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+import streamlit as st
+from streamlit.testing.v1 import AppTest
+
+from stsa import store
+from stsa.auth import Actor, Role
+
+ORGANIZER = Actor("Olivia Organizer", Role.ORGANIZER)
+JUDGE = Actor("Jamal Judge", Role.JUDGE)
+ORGANIZER_PIN = "4242"
+JUDGE_PIN = "1717"
+APP = str(Path(__file__).resolve().parents[2] / "app.py")
+
+
+@pytest.fixture(autouse=True)
+def fresh_caches():
+    """Each test starts like a freshly started app: no cached engine, reads or sign-in counts."""
+    st.cache_resource.clear()
+    st.cache_data.clear()
+    yield
+    st.cache_resource.clear()
+    st.cache_data.clear()
+
+
+@pytest.fixture
+def db_url(tmp_path, monkeypatch):
+    """A fresh database for the app under test, with known PINs."""
+    url = f"sqlite:///{tmp_path / 'stsa.db'}"
+    monkeypatch.setenv("STSA_DATABASE_URL", url)
+    monkeypatch.setenv("STSA_ORGANIZER_PIN", ORGANIZER_PIN)
+    monkeypatch.setenv("STSA_JUDGE_PIN", JUDGE_PIN)
+    monkeypatch.setenv("STSA_BACKUP_DIR", str(tmp_path / "backups"))
+    return url
+
+
+@pytest.fixture
+def engine(db_url):
+    """The same database, for arranging a tournament before opening a page."""
+    eng = store.connect(db_url)
+    store.ensure_pins(eng)
+    yield eng
+    eng.dispose()
+
+
+@pytest.fixture
+def open_page(db_url):
+    """open_page("pages/roster.py", as_=ORGANIZER) → a run AppTest on that page."""
+
+    def _open(page: str = "pages/home.py", as_: Actor | None = None,
+              timeout: float = 30) -> AppTest:
+        at = AppTest.from_file(APP, default_timeout=timeout)
+        if as_ is not None:
+            at.session_state["actor"] = as_
+        at.run()
+        if page != "pages/home.py":
+            at.switch_page(page)
+            at.run()
+        return at
+
+    return _open

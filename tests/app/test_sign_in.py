@@ -1,0 +1,66 @@
+"""Sign-in (R20): PINs give roles, wrong PINs are refused and rate-limited, pages follow roles."""
+
+import pytest
+
+from tests.app.conftest import JUDGE, JUDGE_PIN, ORGANIZER, ORGANIZER_PIN
+
+
+@pytest.mark.parametrize("page", ["pages/roster.py", "pages/settings.py", "pages/log.py"])
+def test_spectator_and_judge_cannot_open_organizer_pages(open_page, page):
+    for who in (None, JUDGE):
+        at = open_page(as_=who)
+        assert not at.exception
+        with pytest.raises(ValueError, match="Could not find a navigation page"):
+            at.switch_page(page)
+
+
+def test_organizer_can_open_every_page(open_page):
+    for page in ("pages/roster.py", "pages/settings.py", "pages/log.py", "pages/draw.py",
+                 "pages/results.py", "pages/standings.py", "pages/finals.py"):
+        at = open_page(page, as_=ORGANIZER)
+        assert not at.exception, page
+
+
+def test_organizer_pin_signs_in_as_organizer(open_page):
+    at = open_page("pages/sign_in.py")
+    at.text_input(key="sign_in_name").input("Olivia")
+    at.text_input(key="sign_in_pin").input(ORGANIZER_PIN)
+    at.button[0].click().run()
+    assert not at.exception
+    assert at.session_state["actor"].role.value == "organizer"
+    assert at.session_state["actor"].name == "Olivia"
+
+
+def test_judge_pin_signs_in_as_judge(open_page):
+    at = open_page("pages/sign_in.py")
+    at.text_input(key="sign_in_name").input("Jamal")
+    at.text_input(key="sign_in_pin").input(JUDGE_PIN)
+    at.button[0].click().run()
+    assert at.session_state["actor"].role.value == "judge"
+
+
+def test_wrong_pin_refused_then_rate_limited(open_page):
+    at = open_page("pages/sign_in.py")
+    for _ in range(5):
+        at.text_input(key="sign_in_name").input("Mallory")
+        at.text_input(key="sign_in_pin").input("0000")
+        at.button[0].click().run()
+        assert "That PIN is not right." in [e.value for e in at.error]
+    at.text_input(key="sign_in_pin").input(ORGANIZER_PIN)
+    at.button[0].click().run()
+    assert any("Too many wrong PINs" in e.value for e in at.error)
+    assert "actor" not in at.session_state
+
+
+def test_name_is_required(open_page):
+    at = open_page("pages/sign_in.py")
+    at.text_input(key="sign_in_pin").input(ORGANIZER_PIN)
+    at.button[0].click().run()
+    assert any("Enter your name" in e.value for e in at.error)
+
+
+def test_signed_in_person_can_sign_out(open_page):
+    at = open_page("pages/sign_in.py", as_=JUDGE)
+    assert "Jamal Judge" in at.markdown[0].value.replace("\\", "")
+    at.button(key="sign_out").click().run()
+    assert "actor" not in at.session_state or at.session_state["actor"] is None
