@@ -1,0 +1,47 @@
+"""The database: the only place a tournament lives, and the only module that talks to it.
+
+Use it as `from stsa import store` then `store.submit_table_result(engine, …)`. Every function
+takes the engine from `store.connect()` first. Every write takes `actor=` (an `stsa.auth.Actor`),
+checks the actor's role (R20), runs as one transaction and appends to the audit log (R19).
+Reads return pandas frames ready for `stsa.rules`. Errors a person can fix are
+`TournamentError`s: `ConflictError`, `NotFound`, `DuplicateName`, `InvalidState`,
+`PermissionDenied`, `CorruptDatabase`, `NotABackup`.
+"""
+
+from stsa.store.admin import (DEFAULT_SETTINGS, check_pin, ensure_pins, events, set_pin,
+                              set_settings, settings)
+from stsa.store.archive import backup, backups, restore
+from stsa.store.db import backup_dir, connect, integrity_check
+from stsa.store.errors import (ConflictError, CorruptDatabase, DuplicateName, InvalidState,
+                               NotABackup, NotFound, PermissionDenied, TournamentError)
+from stsa.store.game_results import (TableResult, results, settle_tie, submit_table_result,
+                                table_result)
+from stsa.store.roster import (absences, add_player, check_in, clear_check_ins, edit_player,
+                               import_players, mark_absent, normalize_name, player, players,
+                               remove_player, withdraw_player)
+from stsa.store.schema import SCHEMA_VERSION
+from stsa.store.draws import (complete_sitting, discard_draw, override_setup,
+                                 publish_sitting, save_draw, seats, setup_counts, sit_outs,
+                                 sitting, sittings, tables)
+
+__all__ = [
+    # engine
+    "connect", "integrity_check", "backup_dir", "SCHEMA_VERSION",
+    # roster
+    "add_player", "import_players", "edit_player", "remove_player", "withdraw_player",
+    "check_in", "clear_check_ins", "mark_absent", "players", "player", "absences",
+    "normalize_name",
+    # sittings
+    "save_draw", "discard_draw", "publish_sitting", "complete_sitting", "override_setup",
+    "sittings", "sitting", "tables", "seats", "sit_outs", "setup_counts",
+    # results
+    "submit_table_result", "settle_tie", "results", "table_result", "TableResult",
+    # settings, PINs, log
+    "settings", "set_settings", "DEFAULT_SETTINGS", "set_pin", "check_pin", "ensure_pins",
+    "events",
+    # backups
+    "backup", "backups", "restore",
+    # errors
+    "TournamentError", "ConflictError", "NotFound", "DuplicateName", "InvalidState",
+    "PermissionDenied", "CorruptDatabase", "NotABackup",
+]

@@ -1,0 +1,278 @@
+"""Settings (with defaults), PINs per role, and reading the audit log (R19, R20)."""
+
+from __future__ import annotations
+
+import copy
+import os
+from typing import Any, Callable
+
+import pandas as pd
+import sqlalchemy as sa
+from sqlalchemy.engine import Connection, Engine
+
+from stsa import auth
+from stsa.auth import Actor, Role, require
+from stsa.store import db
+from stsa.store.errors import TournamentError
+from stsa.store.schema import events as events_t
+from stsa.store.schema import settings as settings_t
+from stsa.store.schema import users as users_t
+
+# Every setting an organizer can change, with its default (R4, R5, R7, R9, R10, R12).
+DEFAULT_SETTINGS: dict[str, Any] = {
+    "tournament_name": "DUNE: Imperium tournament",
+    "enabled_setups": None,  # R5: setup ids; None = every setup of the catalog
+    "battle_of_wills": False,  # R5
+    "pick_method": "hidden_picks",  # R9, R10: "hidden_picks" or "vote_off"
+    "wild_card": False,  # R10
+    "hidden_picks": {"Legacy": 6, "Uprising": 3},  # R9: X per base game
+    "leader_decks": None,  # R7: {setup_id: [leader, …]}; None = the catalog's decks
+    "colours": ["red", "green", "blue", "yellow"],  # R4
+    "base_points": [20, 15, 10, 0],  # R12: 1st, 2nd, 3rd, 4th
+    "draw_mode": "random",  # R3
+    "auto_backup": True,  # backups after each publish and completed sitting
+}
+PIN_ENV = {Role.ORGANIZER: "STSA_ORGANIZER_PIN", Role.JUDGE: "STSA_JUDGE_PIN"}
+SYSTEM = db.SYSTEM
+
+
+def _bool(v):
+    if not isinstance(v, bool):
+        raise ValueError("must be true or false")
+    return v
+
+
+def _text(limit: int) -> Callable:
+    def check(v):
+        if not isinstance(v, str) or not v.strip():
+            raise ValueError("must be non-empty text")
+        v = " ".join(v.split())
+        if len(v) > limit:
+            raise ValueError(f"must have at most {limit} characters")
+        return v
+    return check
+
+
+def _names(v, *, minimum: int = 0, allow_none: bool = False):
+    if v is None and allow_none:
+        return None
+    if isinstance(v, str) or not isinstance(v, (list, tuple)):
+        raise ValueError("must be a list of names")
+    out = [" ".join(str(x).split()) for x in v]
+    if any(not x for x in out) or len(set(out)) != len(out):
+        raise ValueError("must list different, non-empty names")
+    if len(out) < minimum:
+        raise ValueError(f"must list at least {minimum}")
+    return out
+
+
+def _choice(*options: str) -> Callable:
+    def check(v):
+        if v not in options:
+            raise ValueError(f"must be one of {', '.join(options)}")
+        return v
+    return check
+
+
+def _counts(v):
+    if not isinstance(v, dict) or not v:
+        raise ValueError("must map each base game to a number")
+    out = {}
+    for k, n in v.items():
+        if isinstance(n, bool) or not isinstance(n, int) or not 0 <= n <= 30:
+            raise ValueError(f"{k}: must be a whole number from 0 to 30")
+        out[str(k)] = n
+    return out
+
+
+def _decks(v):
+    if v is None:
+        return None
+    if not isinstance(v, dict):
+        raise ValueError("must map setup ids to lists of leaders")
+    return {str(k): _names(d, minimum=1) for k, d in v.items()}
+
+
+def _base_points(v):
+    if (not isinstance(v, (list, tuple)) or len(v) != 4
+            or any(isinstance(x, bool) or not isinstance(x, int) for x in v)):
+        raise ValueError("must be four whole numbers (1st, 2nd, 3rd, 4th)")
+    if any(x < 0 or x > 1000 for x in v) or list(v) != sorted(v, reverse=True):
+        raise ValueError("must run from highest to lowest, each between 0 and 1000")
+    return list(v)
+
+
+VALIDATORS: dict[str, Callable[[Any], Any]] = {
+    "tournament_name": _text(200),
+    "enabled_setups": lambda v: _names(v, minimum=1, allow_none=True),
+    "battle_of_wills": _bool,
+    "pick_method": _choice("hidden_picks", "vote_off"),
+    "wild_card": _bool,
+    "hidden_picks": _counts,
+    "leader_decks": _decks,
+    "colours": lambda v: _names(v, minimum=4),
+    "base_points": _base_points,
+    "draw_mode": _text(32),
+    "auto_backup": _bool,
+}
+
+
+def _stored(conn: Connection) -> dict[str, Any]:
+    return {r.key: db.loads(r.value) for r in conn.execute(sa.select(settings_t))}
+
+
+def settings(engine: Engine) -> dict[str, Any]:
+    """Every setting: the organizer's values over `DEFAULT_SETTINGS` (R4, R5, R7, R9, R10,
+    R12). Unknown keys in an old database are ignored."""
+    with db.reading(engine) as conn:
+        stored = _stored(conn)
+    out = copy.deepcopy(DEFAULT_SETTINGS)
+    out.update({k: v for k, v in stored.items() if k in DEFAULT_SETTINGS})
+    return out
+
+
+def set_settings(engine: Engine, changes: dict[str, Any], *, actor: Actor) -> dict[str, Any]:
+    """Change settings (organizer only, R20); each value is checked, an unknown key or a bad
+    value is refused with its name and nothing changes. Logged with old and new values (R19).
+    Returns all settings."""
+    require(actor, Role.ORGANIZER, action="change settings")
+    if not isinstance(changes, dict) or not changes:
+        raise TournamentError("No settings to change.")
+    clean, problems = {}, []
+    for key, value in changes.items():
+        if key not in VALIDATORS:
+            problems.append(f"{key!r} is not a setting (settings: {', '.join(VALIDATORS)})")
+            continue
+        try:
+            clean[key] = VALIDATORS[key](value)
+        except ValueError as exc:
+            problems.append(f"{key} {exc}")
+    if problems:
+        raise TournamentError("Settings unchanged: " + "; ".join(problems) + ".")
+
+    def work(conn: Connection) -> None:
+        stored = _stored(conn)
+        current = {**DEFAULT_SETTINGS, **stored}
+        changed = {k: v for k, v in clean.items() if current.get(k) != v}
+        if not changed:
+            return
+        at = db.now()
+        for key, value in changed.items():
+            values = {"value": db.dumps(value), "updated_by": actor.name, "updated_at": at}
+            if key in stored:
+                conn.execute(sa.update(settings_t).where(settings_t.c.key == key).values(**values))
+            else:
+                conn.execute(sa.insert(settings_t).values(key=key, **values))
+        db.log(conn, actor, "settings.change", "settings",
+               before={k: current.get(k) for k in changed}, after=changed, at=at)
+
+    db.write(engine, work)
+    return settings(engine)
+
+
+# -- PINs ------------------------------------------------------------------------------------
+def _pin_roles(role: Role) -> Role:
+    role = Role(role)
+    if role not in PIN_ENV:
+        raise TournamentError("Only the organizer and judges sign in with a PIN.")
+    return role
+
+
+def _store_pin(conn: Connection, role: Role, pin: str, actor: Actor) -> None:
+    hashes = {r.role: r.pin_hash for r in conn.execute(
+        sa.select(users_t.c.role, users_t.c.pin_hash).with_for_update())}
+    for other, h in hashes.items():
+        if other != role.value and auth.verify_pin(pin, h):
+            raise TournamentError(f"The {role.value} PIN must differ from the {other} PIN.")
+    values = {"pin_hash": auth.hash_pin(pin), "updated_by": actor.name, "updated_at": db.now()}
+    if role.value in hashes:
+        conn.execute(sa.update(users_t).where(users_t.c.role == role.value).values(**values))
+    else:
+        conn.execute(sa.insert(users_t).values(role=role.value, **values))
+    db.log(conn, actor, "pin.set", f"role {role.value}")
+
+
+def set_pin(engine: Engine, role: Role, pin: str, *, actor: Actor) -> None:
+    """Set the organizer's or the judges' PIN (organizer only, R20): stored as a salted scrypt
+    hash, never in clear; the two PINs must differ. Logged without the PIN (R19)."""
+    require(actor, Role.ORGANIZER, action="change PINs")
+    role = _pin_roles(role)
+    auth.check_pin_format(pin)
+    db.write(engine, lambda conn: _store_pin(conn, role, pin, actor))
+
+
+def check_pin(engine: Engine, pin: str) -> Role | None:
+    """The role whose PIN this is, or None (R20). Rate-limit callers with `auth.RateLimiter`."""
+    if not isinstance(pin, str) or not pin:
+        return None
+    with db.reading(engine) as conn:
+        hashes = {r.role: r.pin_hash for r in conn.execute(sa.select(users_t))}
+    for role in (Role.ORGANIZER, Role.JUDGE):
+        if auth.verify_pin(pin, hashes.get(role.value)):
+            return role
+    return None
+
+
+def ensure_pins(engine: Engine) -> dict[Role, str]:
+    """Make sure the organizer and judges each have a PIN: from env `STSA_ORGANIZER_PIN` /
+    `STSA_JUDGE_PIN` when set (they replace a stored PIN), else a stored one, else a new random
+    PIN. Returns only the newly generated PINs, for the console to show once (R20)."""
+    def work(conn: Connection) -> dict[Role, str]:
+        hashes = {r.role: r.pin_hash for r in conn.execute(sa.select(users_t).with_for_update())}
+        generated: dict[Role, str] = {}
+        for role, env in PIN_ENV.items():
+            pin = os.environ.get(env)
+            if pin:
+                auth.check_pin_format(pin)
+                if not auth.verify_pin(pin, hashes.get(role.value)):
+                    _store_pin(conn, role, pin, SYSTEM)
+            elif role.value not in hashes:
+                while True:
+                    pin = auth.new_pin()
+                    if not any(auth.verify_pin(pin, h) for h in hashes.values()) and \
+                            pin not in generated.values():
+                        break
+                _store_pin(conn, role, pin, SYSTEM)
+                generated[role] = pin
+            hashes = {r.role: r.pin_hash for r in conn.execute(sa.select(users_t))}
+        return generated
+
+    return db.write(engine, work)
+
+
+# -- the audit log ---------------------------------------------------------------------------
+EVENT_COLUMNS = {"event_id": "int64", "at": db.UTC_TIME, "actor": "str", "role": "str",
+                 "action": "str", "subject": "str", "before": "object", "after": "object"}
+
+
+def events(engine: Engine, *, actor: Actor, action: str | None = None, by: str | None = None,
+           subject: str | None = None, since_id: int | None = None,
+           limit: int | None = None) -> pd.DataFrame:
+    """The audit log, oldest first (R19): `event_id, at, actor, role, action, subject, before,
+    after` (before/after parsed from JSON). Judges and the organizer only, since it holds
+    removed leaders (R20). Filters: `action` (exact, or a prefix ending in "." such as
+    "result."), `by` (who acted), `subject` ("table 12"), `since_id`, `limit` (the latest n)."""
+    require(actor, Role.ORGANIZER, Role.JUDGE, action="read the log")
+    q = sa.select(events_t)
+    if action:
+        if action.endswith("."):
+            q = q.where(sa.func.substr(events_t.c.action, 1, len(action)) == action)
+        else:
+            q = q.where(events_t.c.action == action)
+    if by:
+        q = q.where(events_t.c.actor == by)
+    if subject:
+        q = q.where(events_t.c.subject == subject)
+    if since_id is not None:
+        q = q.where(events_t.c.id > int(since_id))
+    if limit is not None:
+        q = q.order_by(events_t.c.id.desc()).limit(int(limit))
+    else:
+        q = q.order_by(events_t.c.id)
+    with db.reading(engine) as conn:
+        rows = [dict(r._mapping) for r in conn.execute(q)]
+    rows.sort(key=lambda r: r["id"])
+    for r in rows:
+        r["event_id"] = r.pop("id")
+        r["before"], r["after"] = db.loads(r["before"]), db.loads(r["after"])
+    return db.frame(rows, EVENT_COLUMNS)

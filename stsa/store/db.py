@@ -1,0 +1,312 @@
+"""Engines, schema upgrades and transactions: the plumbing under every store function.
+
+SQLite (the default, `data/stsa.db`): WAL, `busy_timeout`, foreign keys on, `synchronous=FULL`
+on every connection; every write runs in `BEGIN IMMEDIATE`, so writers queue instead of failing
+halfway, and readers never wait. PostgreSQL (through `STSA_DATABASE_URL`): writes lock the rows
+they check (`SELECT … FOR UPDATE`) and serialization failures are retried.
+"""
+
+from __future__ import annotations
+
+import datetime as dt
+import json
+import os
+import random
+import sqlite3
+import time
+import weakref
+from contextlib import contextmanager
+from pathlib import Path
+from typing import Any, Callable, Iterator, TypeVar
+
+import numpy as np
+import pandas as pd
+import sqlalchemy as sa
+from sqlalchemy import event
+from sqlalchemy.engine import Connection, Engine
+
+from stsa.auth import Actor, Role
+from stsa.store import schema
+from stsa.store.errors import CorruptDatabase, NotFound, TournamentError
+
+T = TypeVar("T")
+
+REPO_ROOT = Path(__file__).resolve().parents[2]
+URL_ENV = "STSA_DATABASE_URL"
+BACKUP_DIR_ENV = "STSA_BACKUP_DIR"
+BUSY_TIMEOUT_SECONDS = 10
+WRITE_ATTEMPTS = 6
+
+# Steps that bring a database from version n-1 to n: {n: step(conn)}. Version 1 is the base.
+MIGRATIONS: dict[int, Callable[[Connection], None]] = {}
+
+SYSTEM = Actor("STSA", Role.ORGANIZER)  # who the log names for what STSA does by itself
+_backup_dirs: "weakref.WeakKeyDictionary[Engine, Path]" = weakref.WeakKeyDictionary()
+_MIGRATION_LOCK_KEY = 0x53545341  # "STSA": PostgreSQL advisory lock held while upgrading
+
+
+def now() -> dt.datetime:
+    return dt.datetime.now(dt.timezone.utc)
+
+
+def default_url() -> str:
+    return f"sqlite:///{REPO_ROOT / 'data' / 'stsa.db'}"
+
+
+def is_sqlite(engine_or_conn: Engine | Connection) -> bool:
+    return engine_or_conn.dialect.name == "sqlite"
+
+
+# -- JSON ------------------------------------------------------------------------------------
+def _json_default(value: Any):
+    if hasattr(value, "item"):  # numpy scalars
+        return value.item()
+    if hasattr(value, "tolist"):  # numpy arrays
+        return value.tolist()
+    if isinstance(value, (dt.datetime, dt.date)):
+        return value.isoformat()
+    if isinstance(value, (set, frozenset, tuple)):
+        return list(value)
+    raise TypeError(f"cannot store {type(value).__name__} as JSON")
+
+
+def dumps(value: Any) -> str:
+    return json.dumps(value, default=_json_default, ensure_ascii=False, sort_keys=True)
+
+
+def loads(text: str | None) -> Any:
+    return None if text is None else json.loads(text)
+
+
+# -- frames ----------------------------------------------------------------------------------
+UTC_TIME = "datetime64[us, UTC]"
+
+
+def _build(columns: dict[str, list], spec: dict[str, str]) -> pd.DataFrame:
+    data = {}
+    for col, dtype in spec.items():
+        values = columns[col]
+        if dtype == "object":
+            arr = np.empty(len(values), dtype=object)
+            arr[:] = values
+            data[col] = arr
+        elif dtype in ("int64", "bool"):
+            try:
+                data[col] = np.array(values, dtype=dtype)
+            except OverflowError:  # e.g. a seed beyond 64 bits stays a Python int
+                data[col] = np.array(values, dtype=object)
+        else:
+            data[col] = pd.array(values, dtype=dtype)
+    return pd.DataFrame(data, columns=list(spec))
+
+
+def frame(rows: list, spec: dict[str, str]) -> pd.DataFrame:
+    """A DataFrame with exactly the columns and dtypes of `spec` ({column: dtype}; "object"
+    keeps Python values such as lists and dicts), built from mappings."""
+    return _build({col: [r[col] for r in rows] for col in spec}, spec)
+
+
+def query_frame(conn: Connection, query, spec: dict[str, str]) -> pd.DataFrame:
+    """Run `query` and return its rows as a frame shaped by `spec` (see `frame`)."""
+    result = conn.execute(query)
+    keys = list(result.keys())
+    rows = result.fetchall()
+    columns = dict(zip(keys, (list(c) for c in zip(*rows)))) if rows else {k: [] for k in keys}
+    return _build(columns, spec)
+
+
+# -- engines ---------------------------------------------------------------------------------
+def _sqlite_on_connect(dbapi_conn, _record) -> None:
+    # STSA emits BEGIN itself (see _sqlite_on_begin); the driver must not.
+    dbapi_conn.isolation_level = None
+    cur = dbapi_conn.cursor()
+    try:
+        cur.execute(f"PRAGMA busy_timeout = {BUSY_TIMEOUT_SECONDS * 1000}")
+        cur.execute("PRAGMA journal_mode = WAL")
+        cur.execute("PRAGMA foreign_keys = ON")
+        cur.execute("PRAGMA synchronous = FULL")
+    finally:
+        cur.close()
+
+
+def _sqlite_on_begin(conn: Connection) -> None:
+    # Reads take a deferred snapshot; writes take the write lock up front, so a transaction
+    # that reads a version and then writes cannot be overtaken in between.
+    if conn.get_execution_options().get("stsa_read"):
+        conn.exec_driver_sql("BEGIN")
+    else:
+        conn.exec_driver_sql("BEGIN IMMEDIATE")
+
+
+def connect(url: str | None = None, *, backup_dir: str | os.PathLike | None = None) -> Engine:
+    """Open the tournament database, creating or upgrading its schema; returns the Engine.
+
+    `url` defaults to env `STSA_DATABASE_URL`, else `sqlite:///data/stsa.db` in the repository
+    (the folder is created). SQLite files must pass `PRAGMA integrity_check`, else
+    `CorruptDatabase` says to restore a backup. Automatic backups go to `backup_dir`, else env
+    `STSA_BACKUP_DIR`, else a `backups` folder beside the SQLite file (`data/backups` for
+    PostgreSQL). R19: a database made by an earlier schema version is upgraded, never rebuilt.
+    """
+    url = url or os.environ.get(URL_ENV) or default_url()
+    u = sa.make_url(url)
+    backend = u.get_backend_name()
+    if backend == "sqlite":
+        path = u.database
+        if not path or path == ":memory:" or path.startswith("file:"):
+            raise TournamentError("STSA needs a SQLite database file, e.g. sqlite:///data/stsa.db.")
+        db_file = Path(path).resolve()
+        db_file.parent.mkdir(parents=True, exist_ok=True)
+        engine = sa.create_engine(u.set(database=str(db_file)),
+                                  connect_args={"timeout": BUSY_TIMEOUT_SECONDS},
+                                  pool_size=10, max_overflow=20)
+        event.listen(engine, "connect", _sqlite_on_connect)
+        event.listen(engine, "begin", _sqlite_on_begin)
+        default_backups = db_file.parent / "backups"
+    elif backend == "postgresql":
+        if u.drivername == "postgresql":  # the driver STSA ships with
+            u = u.set(drivername="postgresql+psycopg")
+        # lock_timeout: a writer waits for a row lock as long as SQLite's busy_timeout
+        engine = sa.create_engine(
+            u, pool_pre_ping=True, pool_size=10, max_overflow=20,
+            connect_args={"options": f"-c lock_timeout={BUSY_TIMEOUT_SECONDS * 1000}"})
+        default_backups = REPO_ROOT / "data" / "backups"
+    else:
+        raise TournamentError(f"STSA runs on SQLite or PostgreSQL, not {backend!r} ({u!r}).")
+    chosen = backup_dir or os.environ.get(BACKUP_DIR_ENV) or default_backups
+    _backup_dirs[engine] = Path(chosen).resolve()
+    try:
+        if backend == "sqlite":
+            integrity_check(engine)
+        migrate(engine)
+        from stsa.store import draws  # the store's modules build on this one
+
+        draws.complete_finished(engine)
+    except BaseException:
+        engine.dispose()
+        raise
+    return engine
+
+
+def backup_dir(engine: Engine) -> Path:
+    """Where automatic backups of this engine's database go (R19)."""
+    return _backup_dirs.get(engine) or (REPO_ROOT / "data" / "backups")
+
+
+def integrity_check(engine: Engine) -> None:
+    """Raise `CorruptDatabase` unless SQLite's `PRAGMA integrity_check` answers "ok" (R19).
+    PostgreSQL checks its own pages; nothing to do there."""
+    if not is_sqlite(engine):
+        return
+    where = engine.url.database
+    try:
+        with reading(engine) as conn:
+            rows = [r[0] for r in conn.exec_driver_sql("PRAGMA integrity_check").fetchall()]
+    except sa.exc.DatabaseError as exc:
+        if "locked" in str(exc.orig) or "busy" in str(exc.orig):
+            raise TournamentError(f"The database file {where} is locked by another program; "
+                                  f"close it and try again.") from exc
+        raise CorruptDatabase(
+            f"The database file {where} cannot be read ({exc.orig}); restore the latest backup "
+            f"or point STSA_DATABASE_URL at another file.") from exc
+    if rows != ["ok"]:
+        detail = "; ".join(rows[:5])
+        raise CorruptDatabase(
+            f"The database file {where} failed its integrity check ({detail}); restore the "
+            f"latest backup.")
+
+
+def migrate(engine: Engine) -> int:
+    """Create the schema in an empty database or bring an older one up to date; the version.
+
+    Runs in one write transaction (an advisory lock on PostgreSQL), so two app instances
+    starting at once cannot both upgrade. Refuses a database made by a newer STSA.
+    """
+    target = schema.SCHEMA_VERSION
+
+    def work(conn: Connection) -> int:
+        if not is_sqlite(conn):
+            conn.execute(sa.text("SELECT pg_advisory_xact_lock(:k)"), {"k": _MIGRATION_LOCK_KEY})
+        names = set(sa.inspect(conn).get_table_names())
+        if "schema_version" not in names:
+            ours = names & set(schema.metadata.tables)
+            if ours:
+                raise CorruptDatabase(
+                    f"{engine.url.render_as_string(hide_password=True)} has tables named like "
+                    f"STSA's ({', '.join(sorted(ours))}) but no schema version: it is not an "
+                    f"STSA database.")
+            schema.metadata.create_all(conn)
+            conn.execute(sa.insert(schema.schema_version).values(version=target, applied_at=now()))
+            return target
+        current = conn.execute(sa.select(sa.func.max(schema.schema_version.c.version))).scalar()
+        if current is None:
+            raise CorruptDatabase("The database has an empty schema_version table.")
+        if current > target:
+            raise TournamentError(
+                f"This database was made by a newer STSA (schema version {current}; this one "
+                f"knows up to {target}). Update STSA to open it.")
+        for version in range(current + 1, target + 1):
+            MIGRATIONS[version](conn)
+            conn.execute(sa.insert(schema.schema_version).values(version=version,
+                                                                 applied_at=now()))
+        return target
+
+    return write(engine, work)
+
+
+# -- transactions ----------------------------------------------------------------------------
+def _retryable(engine: Engine, exc: sa.exc.DBAPIError) -> bool:
+    orig = exc.orig
+    if is_sqlite(engine):
+        text = str(orig).lower()
+        return isinstance(orig, sqlite3.OperationalError) and ("locked" in text or "busy" in text)
+    state = getattr(orig, "sqlstate", None)
+    # serialization failure, deadlock, lock timeout; a unique key a concurrent transaction took
+    return state in ("40001", "40P01", "55P03", "23505")
+
+
+def write(engine: Engine, work: Callable[[Connection], T], *, attempts: int = WRITE_ATTEMPTS) -> T:
+    """Run `work(conn)` in one write transaction: all of it is committed, or none of it.
+
+    Retries when the database reports a transient conflict (a lock timeout on SQLite, a
+    serialization failure, deadlock or unique-key race on PostgreSQL); `work` re-reads
+    everything it checks, so a retry sees the other transaction's outcome.
+    """
+    for attempt in range(1, attempts + 1):
+        try:
+            with engine.begin() as conn:
+                return work(conn)
+        except sa.exc.DBAPIError as exc:
+            if attempt == attempts or not _retryable(engine, exc):
+                raise
+            time.sleep(random.uniform(0.005, 0.02) * attempt)
+    raise AssertionError("unreachable")
+
+
+@contextmanager
+def reading(engine: Engine) -> Iterator[Connection]:
+    """A read-only transaction that sees one consistent snapshot of the database."""
+    with engine.connect() as conn:
+        if is_sqlite(engine):
+            conn.execution_options(stsa_read=True)
+        else:
+            conn.execution_options(isolation_level="REPEATABLE READ", postgresql_readonly=True)
+        with conn.begin():
+            yield conn
+
+
+def lock_row(conn: Connection, table: sa.Table, row_id: int, what: str):
+    """The row `table.id == row_id`, locked until commit (PostgreSQL; SQLite holds the write
+    lock already); `NotFound` names `what` if there is none."""
+    row = conn.execute(sa.select(table).where(table.c.id == row_id).with_for_update()).first()
+    if row is None:
+        raise NotFound(f"There is no {what} with id {row_id}.")
+    return row
+
+
+def log(conn: Connection, actor: Actor, action: str, subject: str, *, before: Any = None,
+        after: Any = None, at: dt.datetime | None = None) -> None:
+    """Append one event to the audit log (R19)."""
+    conn.execute(sa.insert(schema.events).values(
+        at=at or now(), actor=actor.name, role=actor.role.value, action=action, subject=subject,
+        before=None if before is None else dumps(before),
+        after=None if after is None else dumps(after)))

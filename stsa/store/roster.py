@@ -1,0 +1,380 @@
+"""Players: add, import, edit, withdraw or remove, check in; absences for the finals (R17)."""
+
+from __future__ import annotations
+
+import math
+import re
+import unicodedata
+from typing import Any, Iterable
+
+import pandas as pd
+import sqlalchemy as sa
+from sqlalchemy.engine import Connection, Engine
+
+from stsa.auth import Actor, Role, can_see_hidden, require
+from stsa.store import db
+from stsa.store.errors import DuplicateName, InvalidState, NotFound, TournamentError
+from stsa.store.schema import absences as absences_t
+from stsa.store.schema import players as players_t
+from stsa.store.schema import results as results_t
+from stsa.store.schema import seats as seats_t
+from stsa.store.schema import sit_outs as sit_outs_t
+
+NAME_MAX = 100
+CLUB_MAX = 100
+EMAIL_MAX = 254
+STAGES = ("finals",)
+PLAYER_COLUMNS = {"player_id": "int64", "name": "str", "club": "str", "email": "str",
+                  "extra": "object", "status": "str", "checked_in": "bool",
+                  "created_at": db.UTC_TIME}
+_CONTROL = re.compile(r"[\x00-\x1f\x7f-\x9f\u200b-\u200f\u2028-\u202e\u2066-\u2069]")
+
+
+def normalize_name(name: str) -> str:
+    """The key two names are compared by: Unicode-normalized, casefolded, spaces collapsed."""
+    return " ".join(unicodedata.normalize("NFKC", name).casefold().split())
+
+
+def _blank(value: Any) -> bool:
+    return value is None or (isinstance(value, float) and math.isnan(value)) or value is pd.NA
+
+
+def _text(value: Any, field: str, limit: int, where: str, *, required: bool = False) -> str:
+    if _blank(value):
+        value = ""
+    if not isinstance(value, str):
+        value = str(value)
+    if _CONTROL.search(value):
+        raise TournamentError(f"{where}: the {field} contains a control character.")
+    value = " ".join(value.split())
+    if required and not value:
+        raise TournamentError(f"{where}: the {field} is empty.")
+    if len(value) > limit:
+        raise TournamentError(f"{where}: the {field} is longer than {limit} characters.")
+    return value
+
+
+def _extra(value: Any, where: str) -> dict:
+    if _blank(value):
+        return {}
+    if not isinstance(value, dict):
+        raise TournamentError(f"{where}: extra details must be a mapping of column to value.")
+    out = {}
+    for key, item in value.items():
+        if _blank(item):
+            continue
+        if hasattr(item, "item"):
+            item = item.item()
+        if not isinstance(item, (str, int, float, bool)):
+            item = str(item)
+        out[str(key)] = item
+    db.dumps(out)
+    return out
+
+
+def _row_dict(row) -> dict:
+    m = row._mapping
+    return {"player_id": m["id"], "name": m["name"], "club": m["club"], "email": m["email"],
+            "extra": db.loads(m["extra"]), "status": m["status"],
+            "checked_in": bool(m["checked_in"]), "created_at": m["created_at"]}
+
+
+def _get(conn: Connection, player_id: int):
+    return db.lock_row(conn, players_t, int(player_id), "player")
+
+
+def _taken(conn: Connection, key: str, but: int | None = None):
+    q = sa.select(players_t.c.id, players_t.c.name).where(players_t.c.name_key == key)
+    if but is not None:
+        q = q.where(players_t.c.id != but)
+    return conn.execute(q).first()
+
+
+def add_player(engine: Engine, name: str, *, club: str = "", email: str = "",
+               extra: dict | None = None, actor: Actor) -> dict:
+    """Add one player (organizer only, R20); returns the stored player. Logged (R19).
+
+    Names are unique ignoring case and spaces: a second "ann  lee" raises `DuplicateName`.
+    """
+    require(actor, Role.ORGANIZER, action="change the roster")
+    return _add(engine, [{"name": name, "club": club, "email": email, "extra": extra}],
+                actor)[0]
+
+
+def import_players(engine: Engine, roster, *, actor: Actor) -> pd.DataFrame:
+    """Add every player of `roster` (a frame or records with `name`, optional `club`, `email`;
+    other columns are kept as extra details) in one transaction: all or none (R19, R20).
+
+    Every bad or duplicate entry is named in one `TournamentError`/`DuplicateName`.
+    Returns the new players as a `players` frame.
+    """
+    require(actor, Role.ORGANIZER, action="change the roster")
+    records = (roster.to_dict("records") if isinstance(roster, pd.DataFrame) else list(roster))
+    return _frame(_add(engine, records, actor))
+
+
+def _add(engine: Engine, records: list[dict], actor: Actor) -> list[dict]:
+    clean, problems, seen = [], [], {}
+    for i, rec in enumerate(records, start=1):
+        where = f"Entry {i}"
+        try:
+            if not isinstance(rec, dict):
+                raise TournamentError(f"{where}: expected a mapping with a name.")
+            name = _text(rec.get("name"), "name", NAME_MAX, where, required=True)
+            where = f"Entry {i} ({name})"
+            extra = dict(rec["extra"]) if isinstance(rec.get("extra"), dict) else {}
+            extra.update({str(k): v for k, v in rec.items()
+                          if k not in ("name", "club", "email", "extra", "player_id")})
+            item = {"name": name, "name_key": normalize_name(name),
+                    "club": _text(rec.get("club"), "club", CLUB_MAX, where),
+                    "email": _text(rec.get("email"), "email", EMAIL_MAX, where),
+                    "extra": _extra(extra, where)}
+        except TournamentError as exc:
+            problems.append(str(exc))
+            continue
+        if item["name_key"] in seen:
+            problems.append(f"{where}: the same name as entry {seen[item['name_key']]}.")
+            continue
+        seen[item["name_key"]] = i
+        clean.append((i, item))
+    if problems:
+        raise TournamentError("Nothing was added. " + " ".join(problems))
+    if not clean:
+        raise TournamentError("Nothing was added: the roster is empty.")
+
+    def work(conn: Connection) -> list[dict]:
+        keys = [c["name_key"] for _, c in clean]
+        existing = {}
+        for start in range(0, len(keys), 500):
+            existing.update({r.name_key: r.name for r in conn.execute(
+                sa.select(players_t.c.name_key, players_t.c.name)
+                .where(players_t.c.name_key.in_(keys[start:start + 500])))})
+        dupes = [f"entry {i} ({c['name']}) is already on the roster as {existing[c['name_key']]!r}"
+                 for i, c in clean if c["name_key"] in existing]
+        if dupes:
+            raise DuplicateName("Nothing was added: " + "; ".join(dupes) + ".")
+        at = db.now()
+        rows = [{**c, "extra": db.dumps(c["extra"]), "status": "active", "checked_in": False,
+                 "created_by": actor.name, "created_at": at} for _, c in clean]
+        ids = list(conn.execute(
+            sa.insert(players_t).returning(players_t.c.id, sort_by_parameter_order=True),
+            rows).scalars())
+        added = [{"player_id": pid, "name": r["name"], "club": r["club"]}
+                 for pid, r in zip(ids, rows)]
+        db.log(conn, actor, "players.add", f"player {ids[0]}" if len(ids) == 1 else "players",
+               after=added, at=at)
+        return [{"player_id": pid, "name": r["name"], "club": r["club"], "email": r["email"],
+                 "extra": db.loads(r["extra"]), "status": "active", "checked_in": False,
+                 "created_at": at} for pid, r in zip(ids, rows)]
+
+    return db.write(engine, work)
+
+
+def edit_player(engine: Engine, player_id: int, *, actor: Actor, name: str | None = None,
+                club: str | None = None, email: str | None = None,
+                extra: dict | None = None) -> dict:
+    """Change a player's name, club, email or extra details (organizer, R20); logged with the
+    old and new values (R19). Returns the stored player."""
+    require(actor, Role.ORGANIZER, action="change the roster")
+    where = f"Player {player_id}"
+    changes: dict[str, Any] = {}
+    if name is not None:
+        changes["name"] = _text(name, "name", NAME_MAX, where, required=True)
+        changes["name_key"] = normalize_name(changes["name"])
+    if club is not None:
+        changes["club"] = _text(club, "club", CLUB_MAX, where)
+    if email is not None:
+        changes["email"] = _text(email, "email", EMAIL_MAX, where)
+    if extra is not None:
+        changes["extra"] = db.dumps(_extra(extra, where))
+
+    def work(conn: Connection) -> dict:
+        old = _row_dict(_get(conn, player_id))
+        if "name_key" in changes:
+            other = _taken(conn, changes["name_key"], but=old["player_id"])
+            if other is not None:
+                raise DuplicateName(f"{changes['name']!r} is already on the roster "
+                                    f"(player {other.id}, {other.name!r}).")
+        if changes:
+            conn.execute(sa.update(players_t).where(players_t.c.id == old["player_id"])
+                         .values(**changes))
+        new = _row_dict(_get(conn, player_id))
+        before = {k: old[k] for k in ("name", "club", "email", "extra") if old[k] != new[k]}
+        if before:
+            db.log(conn, actor, "player.edit", f"player {player_id}", before=before,
+                   after={k: new[k] for k in before})
+        return new
+
+    return db.write(engine, work)
+
+
+def _has_history(conn: Connection, player_id: int) -> str | None:
+    """Why a player cannot be deleted (seated, sat out or has results), or None."""
+    for table, what in ((results_t, "results"), (seats_t, "a seat in a draw"),
+                        (sit_outs_t, "a recorded sit-out")):
+        hit = conn.execute(sa.select(sa.literal(1)).select_from(table)
+                           .where(table.c.player_id == player_id).limit(1)).first()
+        if hit is not None:
+            return what
+    return None
+
+
+def remove_player(engine: Engine, player_id: int, *, actor: Actor) -> dict:
+    """Delete a player who was never drawn (organizer, R20). R19: a player with results or a
+    seat cannot be deleted, only withdrawn (`InvalidState` says so). Logged."""
+    require(actor, Role.ORGANIZER, action="change the roster")
+
+    def work(conn: Connection) -> dict:
+        old = _row_dict(_get(conn, player_id))
+        why = _has_history(conn, old["player_id"])
+        if why:
+            raise InvalidState(f"{old['name']} has {why} and cannot be deleted (nothing is "
+                               f"lost, R19); withdraw the player instead.")
+        conn.execute(sa.delete(absences_t).where(absences_t.c.player_id == old["player_id"]))
+        conn.execute(sa.delete(players_t).where(players_t.c.id == old["player_id"]))
+        db.log(conn, actor, "player.remove", f"player {player_id}", before=old)
+        return old
+
+    return db.write(engine, work)
+
+
+def withdraw_player(engine: Engine, player_id: int, *, actor: Actor,
+                    withdrawn: bool = True) -> dict:
+    """Withdraw a player (or reinstate with `withdrawn=False`): results stay (R19); a withdrawn
+    player is not checked in and is not drawn again. Organizer only (R20); logged."""
+    require(actor, Role.ORGANIZER, action="change the roster")
+    status = "withdrawn" if withdrawn else "active"
+
+    def work(conn: Connection) -> dict:
+        old = _row_dict(_get(conn, player_id))
+        if old["status"] != status:
+            values = {"status": status} | ({"checked_in": False} if withdrawn else {})
+            conn.execute(sa.update(players_t).where(players_t.c.id == old["player_id"])
+                         .values(**values))
+            db.log(conn, actor, "player.withdraw" if withdrawn else "player.reinstate",
+                   f"player {player_id}", before={"status": old["status"]},
+                   after={"status": status})
+        return _row_dict(_get(conn, player_id))
+
+    return db.write(engine, work)
+
+
+def check_in(engine: Engine, player_ids: Iterable[int], *, checked_in: bool = True,
+             actor: Actor) -> int:
+    """Check players in for the next sitting (or out, `checked_in=False`); organizer only (R2,
+    R20). Withdrawn players cannot be checked in. Returns how many changed; logged."""
+    require(actor, Role.ORGANIZER, action="check players in")
+    ids = sorted({int(p) for p in player_ids})
+
+    def work(conn: Connection) -> int:
+        found = {r.id: r for r in conn.execute(
+            sa.select(players_t.c.id, players_t.c.name, players_t.c.status,
+                      players_t.c.checked_in).where(players_t.c.id.in_(ids)).with_for_update())}
+        missing = [i for i in ids if i not in found]
+        if missing:
+            raise NotFound(f"No player with id {', '.join(map(str, missing))}.")
+        if checked_in:
+            gone = [found[i].name for i in ids if found[i].status == "withdrawn"]
+            if gone:
+                raise InvalidState(f"Withdrawn players cannot be checked in: {', '.join(gone)}.")
+        change = [i for i in ids if bool(found[i].checked_in) != checked_in]
+        if change:
+            conn.execute(sa.update(players_t).where(players_t.c.id.in_(change))
+                         .values(checked_in=checked_in))
+            db.log(conn, actor, "players.check_in" if checked_in else "players.check_out",
+                   "players", after={"player_ids": change})
+        return len(change)
+
+    return db.write(engine, work)
+
+
+def clear_check_ins(engine: Engine, *, actor: Actor) -> int:
+    """Check everyone out before checking in the next sitting (R2); organizer only (R20).
+    Logged (R19)."""
+    require(actor, Role.ORGANIZER, action="check players in")
+
+    def work(conn: Connection) -> int:
+        ids = list(conn.execute(sa.select(players_t.c.id)
+                                .where(players_t.c.checked_in == sa.true())).scalars())
+        if ids:
+            conn.execute(sa.update(players_t).where(players_t.c.id.in_(ids))
+                         .values(checked_in=False))
+            db.log(conn, actor, "players.check_out", "players", after={"player_ids": ids})
+        return len(ids)
+
+    return db.write(engine, work)
+
+
+def _frame(rows: list[dict]) -> pd.DataFrame:
+    return db.frame(rows, PLAYER_COLUMNS)
+
+
+def players(engine: Engine, *, actor: Actor | None = None,
+            status: str | None = None) -> pd.DataFrame:
+    """The roster: `player_id, name, club, email, extra, status, checked_in, created_at`, by id.
+
+    R20: emails and extra details are blank unless `actor` is a judge or the organizer.
+    `status` ("active" or "withdrawn") filters.
+    """
+    q = sa.select(players_t).order_by(players_t.c.id)
+    if status is not None:
+        q = q.where(players_t.c.status == status)
+    with db.reading(engine) as conn:
+        rows = [_row_dict(r) for r in conn.execute(q)]
+    if not can_see_hidden(actor):
+        for r in rows:
+            r["email"], r["extra"] = "", {}
+    return _frame(rows)
+
+
+def player(engine: Engine, player_id: int, *, actor: Actor | None = None) -> dict:
+    """One player as a dict (as a row of `players`); `NotFound` if there is none. R20: contact
+    details only for judges and the organizer."""
+    with db.reading(engine) as conn:
+        row = conn.execute(sa.select(players_t).where(players_t.c.id == int(player_id))).first()
+    if row is None:
+        raise NotFound(f"There is no player with id {player_id}.")
+    out = _row_dict(row)
+    if not can_see_hidden(actor):
+        out["email"], out["extra"] = "", {}
+    return out
+
+
+def mark_absent(engine: Engine, player_id: int, present: bool = False, *, actor: Actor,
+                stage: str = "finals") -> bool:
+    """R17: record that a player is absent for the finals (or present again, `present=True`).
+
+    Organizer only (R20); logged (R19). Returns True if anything changed.
+    """
+    require(actor, Role.ORGANIZER, action="mark absences")
+    if stage not in STAGES:
+        raise TournamentError(f"Unknown stage {stage!r}; absences are for {', '.join(STAGES)}.")
+
+    def work(conn: Connection) -> bool:
+        p = _row_dict(_get(conn, player_id))
+        key = (absences_t.c.stage == stage) & (absences_t.c.player_id == p["player_id"])
+        was_absent = conn.execute(sa.select(absences_t.c.player_id).where(key)).first() is not None
+        if was_absent == (not present):
+            return False
+        if present:
+            conn.execute(sa.delete(absences_t).where(key))
+        else:
+            conn.execute(sa.insert(absences_t).values(stage=stage, player_id=p["player_id"],
+                                                      marked_by=actor.name, marked_at=db.now()))
+        db.log(conn, actor, "player.present" if present else "player.absent",
+               f"player {player_id}", before={"absent": was_absent, "stage": stage},
+               after={"absent": not present, "stage": stage})
+        return True
+
+    return db.write(engine, work)
+
+
+def absences(engine: Engine, stage: str = "finals") -> pd.DataFrame:
+    """R17: players marked absent: `player_id, name, stage, marked_by, marked_at`."""
+    q = (sa.select(absences_t.c.player_id, players_t.c.name, absences_t.c.stage,
+                   absences_t.c.marked_by, absences_t.c.marked_at)
+         .join(players_t, players_t.c.id == absences_t.c.player_id)
+         .where(absences_t.c.stage == stage).order_by(absences_t.c.player_id))
+    with db.reading(engine) as conn:
+        return db.query_frame(conn, q, {"player_id": "int64", "name": "str", "stage": "str",
+                                        "marked_by": "str", "marked_at": db.UTC_TIME})

@@ -1,0 +1,211 @@
+"""The database schema, declared once (SQLAlchemy Core), and its version.
+
+Version 1 is the first schema. A change to the tables below bumps `SCHEMA_VERSION` and adds a
+step to `stsa.store.db.MIGRATIONS` that brings a version-(n-1) database to version n, so
+tournament files made by earlier releases keep opening.
+"""
+
+from __future__ import annotations
+
+import datetime as dt
+
+import sqlalchemy as sa
+from sqlalchemy import (BigInteger, Boolean, CheckConstraint, Column, ForeignKey,
+                        ForeignKeyConstraint, Index, Integer, String, Table, Text,
+                        UniqueConstraint)
+
+SCHEMA_VERSION = 1
+
+KINDS = ("qualifier", "semifinal", "final")
+SITTING_STATUSES = ("drawn", "published", "complete")
+PLAYER_STATUSES = ("active", "withdrawn")
+
+
+class UTCDateTime(sa.types.TypeDecorator):
+    """Timezone-aware UTC datetimes, stored naive in UTC on every engine."""
+
+    impl = sa.DateTime
+    cache_ok = True
+
+    def process_bind_param(self, value, dialect):
+        if value is None:
+            return None
+        if value.tzinfo is None:
+            raise ValueError("naive datetime given to a UTC column")
+        return value.astimezone(dt.timezone.utc).replace(tzinfo=None)
+
+    def process_result_value(self, value, dialect):
+        if value is None:
+            return None
+        if isinstance(value, str):  # a backup copied by another tool
+            value = dt.datetime.fromisoformat(value)
+        return value.replace(tzinfo=dt.timezone.utc)
+
+
+metadata = sa.MetaData(naming_convention={
+    "ix": "ix_%(table_name)s_%(column_0_N_name)s",
+    "uq": "uq_%(table_name)s_%(column_0_N_name)s",
+    "ck": "ck_%(table_name)s_%(constraint_name)s",
+    "fk": "fk_%(table_name)s_%(column_0_N_name)s_%(referred_table_name)s",
+    "pk": "pk_%(table_name)s",
+})
+
+
+def _in(column: str, values: tuple[str, ...]) -> str:
+    return f"{column} IN ({', '.join(repr(v) for v in values)})"
+
+
+schema_version = Table(
+    "schema_version", metadata,
+    Column("version", Integer, primary_key=True, autoincrement=False),
+    Column("applied_at", UTCDateTime, nullable=False),
+)
+
+players = Table(
+    "players", metadata,
+    Column("id", Integer, primary_key=True),
+    Column("name", String(100), nullable=False),
+    # casefolded, spaces collapsed: "  ann  LEE" and "Ann Lee" are the same player
+    Column("name_key", String(100), nullable=False, unique=True),
+    Column("club", String(100), nullable=False, server_default=""),
+    Column("email", String(254), nullable=False, server_default=""),
+    Column("extra", Text, nullable=False, server_default="{}"),  # JSON object
+    Column("status", String(16), nullable=False, server_default="active"),
+    Column("checked_in", Boolean, nullable=False, server_default=sa.false()),
+    Column("created_by", String(100), nullable=False),
+    Column("created_at", UTCDateTime, nullable=False),
+    CheckConstraint(_in("status", PLAYER_STATUSES), name="status"),
+    sqlite_autoincrement=True,  # ids are never reused: the log names players by id
+)
+
+sittings = Table(
+    "sittings", metadata,
+    Column("id", Integer, primary_key=True),
+    Column("kind", String(16), nullable=False),
+    Column("number", Integer, nullable=False),  # 1, 2, … within its kind
+    Column("seed", String(40), nullable=False),  # the draw's seed (any size of int), R3
+    Column("status", String(16), nullable=False),
+    Column("created_by", String(100), nullable=False),
+    Column("created_at", UTCDateTime, nullable=False),
+    Column("published_at", UTCDateTime),
+    Column("completed_at", UTCDateTime),
+    UniqueConstraint("kind", "number"),
+    CheckConstraint(_in("kind", KINDS), name="kind"),
+    CheckConstraint(_in("status", SITTING_STATUSES), name="status"),
+    sqlite_autoincrement=True,
+)
+
+# One row per table of a sitting; its id is the game id of the results frames.
+tables = Table(
+    "tables", metadata,
+    Column("id", Integer, primary_key=True),
+    Column("sitting_id", ForeignKey("sittings.id", ondelete="CASCADE"), nullable=False),
+    Column("table_no", Integer, nullable=False),
+    Column("setup_id", String(100), nullable=False),
+    Column("removed_leaders", Text, nullable=False, server_default="[]"),  # JSON list, R9
+    Column("available_leaders", Text, nullable=False, server_default="[]"),  # JSON list
+    Column("setup_override", Boolean, nullable=False, server_default=sa.false()),  # R6
+    Column("result_version", Integer, nullable=False, server_default="0"),  # 0 = no result
+    UniqueConstraint("sitting_id", "table_no"),
+    CheckConstraint("result_version >= 0", name="result_version"),
+    sqlite_autoincrement=True,
+)
+
+sit_outs = Table(  # R1: a checked-in player the draw chose to sit this sitting out
+    "sit_outs", metadata,
+    Column("sitting_id", ForeignKey("sittings.id", ondelete="CASCADE"), primary_key=True),
+    Column("player_id", ForeignKey("players.id"), primary_key=True),
+)
+
+seats = Table(
+    "seats", metadata,
+    Column("table_id", ForeignKey("tables.id", ondelete="CASCADE"), primary_key=True),
+    Column("seat", Integer, primary_key=True, autoincrement=False),  # 1 = first player, R3
+    Column("sitting_id", ForeignKey("sittings.id", ondelete="CASCADE"), nullable=False),
+    Column("player_id", ForeignKey("players.id"), nullable=False),
+    Column("colour", String(32), nullable=False),
+    Column("pick_order", Integer, nullable=False),  # R9: 1 picks first
+    UniqueConstraint("table_id", "player_id"),
+    UniqueConstraint("sitting_id", "player_id"),  # one seat per player per sitting
+    CheckConstraint("seat >= 1", name="seat"),
+    Index(None, "player_id"),
+)
+
+results = Table(  # the current version of each table's result, one row per player (R13)
+    "results", metadata,
+    Column("table_id", Integer, primary_key=True, autoincrement=False),
+    Column("player_id", Integer, primary_key=True, autoincrement=False),
+    Column("seat", Integer, nullable=False),
+    Column("leader", String(100), nullable=False),
+    Column("vp", Integer, nullable=False),
+    Column("spice", Integer, nullable=False),
+    Column("solari", Integer, nullable=False),
+    Column("troops", Integer, nullable=False),
+    Column("water", Integer, nullable=False),
+    Column("variant_points", Integer, nullable=False, server_default="0"),
+    Column("tiebreak", Integer),  # a judge's settled order among tied players, R11
+    Column("version", Integer, nullable=False),
+    Column("saved_by", String(100), nullable=False),
+    Column("saved_at", UTCDateTime, nullable=False),
+    Column("submission_id", String(100)),
+    ForeignKeyConstraint(["table_id", "player_id"], ["seats.table_id", "seats.player_id"],
+                         name="fk_results_seat"),
+    CheckConstraint("vp >= 0 AND spice >= 0 AND solari >= 0 AND troops >= 0 AND water >= 0",
+                    name="counts"),
+    CheckConstraint("version >= 1", name="version"),
+    Index(None, "player_id"),
+)
+
+absences = Table(  # R17
+    "absences", metadata,
+    Column("stage", String(16), primary_key=True),
+    Column("player_id", ForeignKey("players.id"), primary_key=True),
+    Column("marked_by", String(100), nullable=False),
+    Column("marked_at", UTCDateTime, nullable=False),
+)
+
+settings = Table(
+    "settings", metadata,
+    Column("key", String(64), primary_key=True),
+    Column("value", Text, nullable=False),  # JSON
+    Column("updated_by", String(100), nullable=False),
+    Column("updated_at", UTCDateTime, nullable=False),
+)
+
+users = Table(  # one PIN per role
+    "users", metadata,
+    Column("role", String(16), primary_key=True),
+    Column("pin_hash", String(200), nullable=False),
+    Column("updated_by", String(100), nullable=False),
+    Column("updated_at", UTCDateTime, nullable=False),
+)
+
+events = Table(  # append-only audit log, R19: nothing in STSA updates or deletes a row here
+    "events", metadata,
+    Column("id", BigInteger().with_variant(Integer, "sqlite"), primary_key=True),
+    Column("at", UTCDateTime, nullable=False),
+    Column("actor", String(100), nullable=False),
+    Column("role", String(16), nullable=False),
+    Column("action", String(64), nullable=False),
+    Column("subject", String(200), nullable=False),
+    Column("before", Text),  # JSON or NULL
+    Column("after", Text),  # JSON or NULL
+    Index(None, "action"),
+    Index(None, "subject"),
+    sqlite_autoincrement=True,
+)
+
+submissions = Table(  # idempotency: one row per accepted result submission
+    "submissions", metadata,
+    Column("submission_id", String(100), primary_key=True),
+    Column("table_id", ForeignKey("tables.id"), nullable=False),
+    Column("version", Integer, nullable=False),
+    Column("outcome", Text, nullable=False),  # JSON: the rows as saved
+    Column("saved_by", String(100), nullable=False),
+    Column("saved_at", UTCDateTime, nullable=False),
+    Index(None, "table_id"),
+)
+
+# Parents before children: the order to copy rows in (restore) and the reverse to delete them.
+TABLE_ORDER = [schema_version, players, sittings, tables, sit_outs, seats, results, absences,
+               settings, users, events, submissions]
