@@ -26,6 +26,7 @@ PAGES = [
 ]
 
 role = session.role()
+session.keep_signed_in()
 pages = [st.Page(path, title=title, icon=icon, default=(path == "pages/home.py"))
          for path, title, icon, roles in PAGES if role in roles]
 st.navigation(pages).run()

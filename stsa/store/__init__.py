@@ -8,8 +8,8 @@ Reads return pandas frames ready for `stsa.rules`. Errors a person can fix are
 `PermissionDenied`, `CorruptDatabase`, `NotABackup`.
 """
 
-from stsa.store.admin import (DEFAULT_SETTINGS, check_pin, ensure_pins, events, set_pin,
-                              set_settings, settings)
+from stsa.store.admin import (DEFAULT_SETTINGS, check_pin, ensure_pins, events, session_actor,
+                              session_token, set_pin, set_settings, settings)
 from stsa.store.archive import backup, backups, restore
 from stsa.store.db import backup_dir, connect, integrity_check
 from stsa.store.errors import (ConflictError, CorruptDatabase, DuplicateName, InvalidState,
@@ -38,6 +38,7 @@ __all__ = [
     "submit_table_result", "settle_tie", "results", "table_result", "TableResult",
     # settings, PINs, log
     "settings", "set_settings", "DEFAULT_SETTINGS", "set_pin", "check_pin", "ensure_pins",
+    "session_token", "session_actor",
     "events",
     # backups
     "backup", "backups", "restore",

@@ -2,7 +2,10 @@
 
 from __future__ import annotations
 
+import base64
 import copy
+import hashlib
+import hmac
 import os
 from typing import Any, Callable
 
@@ -238,6 +241,56 @@ def ensure_pins(engine: Engine) -> dict[Role, str]:
         return generated
 
     return db.write(engine, work)
+
+
+# -- sign-in sessions ------------------------------------------------------------------------
+SESSION_HOURS = 24
+
+
+def _session_key(conn: Connection, role: Role) -> bytes | None:
+    """The role's stored PIN hash keys its sessions: changing the PIN ends them all."""
+    stored = conn.execute(sa.select(users_t.c.pin_hash)
+                          .where(users_t.c.role == role.value)).scalar()
+    return stored.encode("utf-8") if stored else None
+
+
+def _session_signature(key: bytes, payload: str) -> str:
+    digest = hmac.new(key, payload.encode("utf-8"), hashlib.sha256).digest()
+    return base64.urlsafe_b64encode(digest).decode("ascii").rstrip("=")
+
+
+def session_token(engine: Engine, actor: Actor) -> str:
+    """R20: a signed token that keeps `actor` signed in across a browser refresh for
+    `SESSION_HOURS`. It names the role and person and is signed with the role's PIN hash, so a
+    PIN change invalidates every token of that role; nothing is stored."""
+    role = _pin_roles(actor.role)
+    with db.reading(engine) as conn:
+        key = _session_key(conn, role)
+    if key is None:
+        raise TournamentError(f"No {role.value} PIN is set.")
+    name = base64.urlsafe_b64encode(actor.name.encode("utf-8")).decode("ascii").rstrip("=")
+    payload = f"{role.value}.{int(db.now().timestamp())}.{name}"
+    return f"{payload}.{_session_signature(key, payload)}"
+
+
+def session_actor(engine: Engine, token: str | None) -> Actor | None:
+    """The person a `session_token` stands for, or None if it is forged, expired or its role's
+    PIN has changed since."""
+    try:
+        role_name, issued, name, signature = str(token or "").split(".")
+        role = _pin_roles(Role(role_name))
+        name = base64.urlsafe_b64decode(name + "=" * (-len(name) % 4)).decode("utf-8")
+        age = db.now().timestamp() - int(issued)
+    except (ValueError, TournamentError, UnicodeDecodeError):
+        return None
+    if not 0 <= age <= SESSION_HOURS * 3600 or not name:
+        return None
+    with db.reading(engine) as conn:
+        key = _session_key(conn, role)
+    payload = f"{role_name}.{issued}.{token.split('.')[2]}"
+    if key is None or not hmac.compare_digest(_session_signature(key, payload), signature):
+        return None
+    return Actor(name, role)
 
 
 # -- the audit log ---------------------------------------------------------------------------

@@ -44,9 +44,30 @@ def _limiter() -> RateLimiter:
     return RateLimiter(max_failures=5, window_seconds=60)
 
 
+TOKEN_PARAM = "session"
+
+
 def actor() -> Actor:
-    """Who is using this browser session: a signed-in judge or organizer, else a spectator."""
-    return st.session_state.get("actor") or SPECTATOR
+    """Who is using this browser session: a signed-in judge or organizer, else a spectator.
+
+    A signed token in the address (`?session=…`) keeps a judge signed in across a browser
+    refresh; a forged, expired or outdated one (the PIN changed) is dropped."""
+    who = st.session_state.get("actor")
+    if who is None and TOKEN_PARAM in st.query_params:
+        token = st.query_params[TOKEN_PARAM]
+        who = store.session_actor(engine(), token)
+        if who is None:
+            del st.query_params[TOKEN_PARAM]
+        else:
+            st.session_state["actor"], st.session_state["session_token"] = who, token
+    return who or SPECTATOR
+
+
+def keep_signed_in() -> None:
+    """Put the session token back in the address after page navigation cleared it."""
+    token = st.session_state.get("session_token")
+    if token and st.query_params.get(TOKEN_PARAM) != token:
+        st.query_params[TOKEN_PARAM] = token
 
 
 def role() -> Role:
@@ -78,9 +99,15 @@ def sign_in(name: str, pin: str) -> Actor:
         limiter.failure(client)
         raise TournamentError("That PIN is not right.")
     limiter.success(client)
-    st.session_state["actor"] = Actor(name, found)
-    return st.session_state["actor"]
+    who = Actor(name, found)
+    st.session_state["actor"] = who
+    st.session_state["session_token"] = store.session_token(engine(), who)
+    keep_signed_in()
+    return who
 
 
 def sign_out() -> None:
     st.session_state.pop("actor", None)
+    st.session_state.pop("session_token", None)
+    if TOKEN_PARAM in st.query_params:
+        del st.query_params[TOKEN_PARAM]

@@ -54,8 +54,10 @@ def open_page(db_url):
     """open_page("pages/roster.py", as_=ORGANIZER) → a run AppTest on that page."""
 
     def _open(page: str = "pages/home.py", as_: Actor | None = None,
-              timeout: float = 30) -> AppTest:
+              timeout: float = 30, query: dict | None = None) -> AppTest:
         at = AppTest.from_file(APP, default_timeout=timeout)
+        for key, value in (query or {}).items():
+            at.query_params[key] = value
         if as_ is not None:
             at.session_state["actor"] = as_
         at.run()

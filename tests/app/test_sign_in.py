@@ -64,3 +64,22 @@ def test_signed_in_person_can_sign_out(open_page):
     assert "Jamal Judge" in at.markdown[0].value.replace("\\", "")
     at.button(key="sign_out").click().run()
     assert "actor" not in at.session_state or at.session_state["actor"] is None
+
+
+def test_sign_in_survives_a_refresh(open_page):
+    at = open_page("pages/sign_in.py")
+    at.text_input(key="sign_in_name").input("Jamal")
+    at.text_input(key="sign_in_pin").input(JUDGE_PIN)
+    at.button[0].click().run()
+    token = at.query_params["session"]
+    assert token
+    # A refresh: a new session with the same address.
+    again = open_page(query={"session": token})
+    assert again.session_state["actor"].name == "Jamal"
+    assert again.session_state["actor"].role.value == "judge"
+
+
+def test_forged_session_token_is_dropped(open_page):
+    at = open_page(query={"session": "organizer.1.QW5u.forged"})
+    assert "actor" not in at.session_state or at.session_state["actor"] is None
+    assert "session" not in at.query_params

@@ -101,3 +101,40 @@ def test_rate_limiter_defaults_and_threads():
     assert not limiter.allowed("k")
     with pytest.raises(ValueError):
         RateLimiter(max_failures=0)
+
+
+# --- sign-in sessions that survive a refresh (R20) -------------------------------------------
+
+def test_session_token_round_trip_and_tampering(tmp_path):
+    from stsa import store
+    engine = store.connect(f"sqlite:///{tmp_path / 's.db'}")
+    organizer = Actor("Ann Ö", Role.ORGANIZER)
+    store.set_pin(engine, Role.ORGANIZER, "9182", actor=organizer)
+    store.set_pin(engine, Role.JUDGE, "5511", actor=organizer)
+    token = store.session_token(engine, Actor("Jo", Role.JUDGE))
+    assert store.session_actor(engine, token) == Actor("Jo", Role.JUDGE)
+    assert store.session_token(engine, organizer) != token
+    assert store.session_actor(engine, store.session_token(engine, organizer)) == organizer
+    # A token claiming another role or name, or garbage, is refused.
+    role, issued, name, sig = token.split(".")
+    assert store.session_actor(engine, f"organizer.{issued}.{name}.{sig}") is None
+    assert store.session_actor(engine, f"{role}.{issued}.QW5u.{sig}") is None
+    assert store.session_actor(engine, "nonsense") is None
+    assert store.session_actor(engine, None) is None
+    # A PIN change ends the role's sessions.
+    store.set_pin(engine, Role.JUDGE, "7733", actor=organizer)
+    assert store.session_actor(engine, token) is None
+    engine.dispose()
+
+
+def test_session_token_expires(tmp_path, monkeypatch):
+    from stsa import store
+    from stsa.store import admin
+    engine = store.connect(f"sqlite:///{tmp_path / 's.db'}")
+    organizer = Actor("Ann", Role.ORGANIZER)
+    store.set_pin(engine, Role.ORGANIZER, "9182", actor=organizer)
+    token = store.session_token(engine, organizer)
+    later = admin.db.now() + __import__("datetime").timedelta(hours=admin.SESSION_HOURS + 1)
+    monkeypatch.setattr(admin.db, "now", lambda: later)
+    assert store.session_actor(engine, token) is None
+    engine.dispose()
