@@ -1,0 +1,55 @@
+"""Server time of every page on a 2,000-player, 12-sitting tournament (DESIGN.md: < 1 s).
+
+Each page is run through app.py with Streamlit's AppTest, as a spectator and as the organizer,
+with cold caches (the worst case: the first visitor after a write)."""
+
+from __future__ import annotations
+
+import os
+import time
+from pathlib import Path
+
+import streamlit as st
+from streamlit.testing.v1 import AppTest
+
+from bench import big
+from stsa.auth import Actor, Role
+
+ROOT = Path(__file__).resolve().parent.parent
+PAGES = ["home", "standings", "draw", "results", "finals", "roster", "settings", "log"]
+PUBLIC = {"home", "standings", "draw", "results", "finals"}
+
+
+def page_seconds(page: str, actor: Actor | None) -> float:
+    """Seconds for one cold run of `page` (after the app's own start-up run)."""
+    at = AppTest.from_file(str(ROOT / "app.py"), default_timeout=120)
+    if actor is not None:
+        at.session_state["actor"] = actor
+    at.run()
+    st.cache_data.clear()
+    at.switch_page(f"pages/{page}.py")
+    start = time.perf_counter()
+    at.run()
+    seconds = time.perf_counter() - start
+    if at.exception:
+        raise RuntimeError(f"{page}: {at.exception[0].message}")
+    return seconds
+
+
+def run(path: Path = ROOT / "build" / "big.db") -> dict:
+    big.build(path)
+    os.environ["STSA_DATABASE_URL"] = f"sqlite:///{path}"
+    os.environ.setdefault("STSA_ORGANIZER_PIN", "bench-organizer")
+    os.environ.setdefault("STSA_JUDGE_PIN", "bench-judge")
+    organizer = Actor("Bench", Role.ORGANIZER)
+    figures = {}
+    for page in PAGES:
+        figures[f"{page}_page_seconds"] = round(page_seconds(page, organizer), 3)
+        if page in PUBLIC:
+            figures[f"{page}_page_spectator_seconds"] = round(page_seconds(page, None), 3)
+    return figures
+
+
+if __name__ == "__main__":
+    for key, value in run().items():
+        print(f"{key:<40}{value:>8}")
