@@ -1,10 +1,41 @@
-"""Home: what happens now."""
+"""Home: the tournament at a glance, what to do next, and links to the pages this role opens."""
 
 import streamlit as st
 
-from stsa.ui import data, session, widgets
+from stsa import demo
+from stsa.auth import Role
+from stsa.ui import data, navigation, organizer, session, widgets
 
-st.title("STSA")
+url, role = session.database_url(), session.role()
+status = data.home_status(url, role)
+sitting = status["sitting"]
+
+st.title(widgets.plain(status["tournament_name"]), anchor=False)
 widgets.flash()
-status = data.home_status(session.database_url(), session.role())
-st.subheader(status["tournament_name"], anchor=False)
+
+players, checked_in, current = st.columns(3)
+players.metric("Players", status["players"], help="Active players on the roster.")
+checked_in.metric("Checked in", status["checked_in"], help="For the next sitting.")
+current.metric("Sitting", organizer.sitting_label(sitting) if sitting else "None yet")
+if sitting:
+    st.write(f"**{organizer.sitting_label(sitting)}** is "
+             f"{organizer.STATUS_WORDS.get(sitting['status'], sitting['status'])}"
+             f" ({int(sitting['results'])} of {int(sitting['tables'])} tables reported).")
+if status["missing_tables"]:
+    st.write(f"Tables still missing results: {organizer.listed(status['missing_tables'])}.")
+st.info(organizer.next_step(status, role), icon=":material/arrow_forward:")
+
+if role is Role.ORGANIZER and sitting is None and data.players(url, role).empty:
+    st.subheader("Try it out", anchor=False)
+    st.write("The database is empty. Load a demo tournament to see every page populated: "
+             "24 players and three completed qualifier sittings with results. It can only be "
+             "loaded into an empty database; start a new database for the real tournament.")
+    if st.button("Load demo tournament", key="load_demo", icon=":material/science:"):
+        loaded = widgets.act(lambda: demo.load_demo(session.engine(), actor=session.actor()),
+                             done="Demo tournament loaded: 24 players, 3 completed sittings.")
+        if loaded is not None:
+            st.rerun()
+
+st.subheader("Go to", anchor=False)
+for page, label, icon in navigation.links(role):
+    st.page_link(page, label=label, icon=icon)

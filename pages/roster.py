@@ -1,5 +1,146 @@
-"""roster (placeholder)."""
+"""Roster (organizer): import or add players, edit, withdraw or remove them, and check players
+in for the next sitting (R2)."""
 
 import streamlit as st
 
-st.title("roster")
+from stsa import store
+from stsa.errors import TournamentError
+from stsa.ui import data, organizer, session, widgets
+
+st.title("Roster")
+widgets.flash()
+url, me, engine = session.database_url(), session.actor(), session.engine()
+roster = data.players(url, session.role())
+active = roster.loc[roster["status"] == "active"]
+
+with st.expander("Import players", expanded=roster.empty, icon=":material/upload:"):
+    st.caption("Paste one player a line: a name, or “name, club”. Everything is added, or "
+               "nothing when a line is wrong (the message names it).")
+    pasted = st.text_area("Players", key="roster_text", max_chars=500_000, height=150)
+    if st.button("Import list", key="roster_import"):
+        try:
+            records, lines = organizer.parse_name_list(pasted)
+        except TournamentError as exc:
+            st.error(str(exc), icon="⚠️")
+        else:
+            if widgets.act(lambda: organizer.relabelled(  # errors name the pasted lines
+                    lambda: store.import_players(engine, records, actor=me),
+                    [f"line {n}" for n in lines]),
+                    done=lambda f: f"Imported {len(f)} players.") is not None:
+                st.rerun()
+    read_roster = organizer.roster_reader()
+    if read_roster is not None:
+        upload = st.file_uploader("Or upload a spreadsheet (.csv or .xlsx) with a name column",
+                                  type=["csv", "xlsx"], key="roster_file")
+        if upload is not None:
+            try:
+                sheet = read_roster(upload)
+            except ValueError as exc:
+                st.error(f"{upload.name}: {exc}", icon="⚠️")
+            else:
+                st.dataframe(sheet.head(organizer.SHOWN_LIMIT), hide_index=True)
+                if st.button(f"Import {len(sheet)} players from {upload.name}",
+                             key="roster_file_import"):
+                    if widgets.act(lambda: store.import_players(engine, sheet, actor=me),
+                                   done=lambda f: f"Imported {len(f)} players.") is not None:
+                        st.rerun()
+
+with st.expander("Add a player", icon=":material/person_add:"):
+    if st.session_state.pop("add_done", False):  # empty the form after an added player only
+        st.session_state.update(add_name="", add_club="", add_email="")
+    with st.form("add_player"):
+        name = st.text_input("Name", max_chars=100, key="add_name")
+        club = st.text_input("Club (optional)", max_chars=100, key="add_club")
+        email = st.text_input("Email (optional)", max_chars=254, key="add_email")
+        added = st.form_submit_button("Add player", key="add_submit")
+    if added and widgets.act(lambda: organizer.relabelled(
+            lambda: store.add_player(engine, name, club=club, email=email, actor=me),
+            ["the new player"]), done=lambda p: f"Added {p['name']}.") is not None:
+        st.session_state["add_done"] = True
+        st.rerun()
+
+if roster.empty:
+    st.info("No players yet: import a list or add players above.")
+    st.stop()
+
+query = st.text_input("Search players by name", key="roster_search",
+                      placeholder="Part of a name", icon=":material/search:")
+
+st.subheader("Check-in for the next sitting", anchor=False)
+count = int(active["checked_in"].sum())
+level, plan = organizer.table_plan(count)
+st.write(f"**{count}** of {len(active)} active players checked in. {plan}"
+         if level == "ok" else f"**{count}** of {len(active)} active players checked in.")
+if level != "ok":
+    st.warning(plan)
+version = st.session_state.setdefault("checkin_version", 0)
+if "checkin_error" in st.session_state:  # kept across the rerun that resets the list
+    st.error(st.session_state.pop("checkin_error"), icon="⚠️")
+everyone, nobody = st.columns(2)
+if everyone.button("Check in all active", key="checkin_all", width="stretch"):
+    if widgets.act(lambda: store.check_in(engine, active["player_id"].tolist(), actor=me),
+                   done=lambda n: f"Checked in {n} more players.") is not None:
+        st.session_state["checkin_version"] = version + 1
+        st.rerun()
+if nobody.button("Clear check-ins", key="checkin_clear", width="stretch"):
+    if widgets.act(lambda: store.clear_check_ins(engine, actor=me),
+                   done=lambda n: f"Checked out {n} players.") is not None:
+        st.session_state["checkin_version"] = version + 1
+        st.rerun()
+
+shown, total = organizer.find_players(roster, query, active_only=True)
+if total == 0:
+    st.info("No active player matches the search.")
+else:
+    if total > len(shown):
+        st.caption(f"Showing the first {len(shown)} of {total} matches: search to narrow.")
+    before = organizer.check_in_frame(shown)
+    edited = st.data_editor(
+        before, key=f"checkin_editor_{version}", hide_index=True, num_rows="fixed",
+        disabled=["name", "club"],
+        column_config={"name": "Name", "club": "Club",
+                       "checked_in": st.column_config.CheckboxColumn("Checked in")})
+    ins, outs = organizer.check_in_changes(before, edited)
+    if ins or outs:  # a tick is saved at once; then the list shows what is stored
+        def save_check_ins():
+            try:
+                return (store.check_in(engine, ins, actor=me),
+                        store.check_in(engine, outs, checked_in=False, actor=me))
+            except TournamentError as exc:  # shown again after the rerun below
+                st.session_state["checkin_error"] = str(exc)
+                data.clear()  # the list was out of date
+                raise
+        widgets.act(save_check_ins, done=f"Checked in {len(ins)}, checked out {len(outs)}.")
+        st.session_state["checkin_version"] = version + 1
+        st.rerun()
+
+st.subheader("Edit a player", anchor=False)
+matches, total = organizer.find_players(roster, query)
+names = dict(zip(matches["player_id"], matches["name"]))
+withdrawn = set(matches.loc[matches["status"] == "withdrawn", "player_id"])
+pid = st.selectbox("Player", list(names), index=None, key="edit_player",
+                   placeholder="Choose a player (search above to narrow)",
+                   format_func=lambda p: names[p] + (" (withdrawn)" if p in withdrawn else ""))
+if pid is not None:
+    row = matches.loc[matches["player_id"] == pid].iloc[0]
+    with st.form(f"edit_{pid}"):
+        new_name = st.text_input("Name", value=row["name"], max_chars=100, key=f"edit_name_{pid}")
+        new_club = st.text_input("Club", value=row["club"], max_chars=100, key=f"edit_club_{pid}")
+        new_email = st.text_input("Email", value=row["email"], max_chars=254,
+                                  key=f"edit_email_{pid}")
+        save = st.form_submit_button("Save changes", key=f"edit_save_{pid}")
+    if save and widgets.act(lambda: store.edit_player(engine, pid, name=new_name, club=new_club,
+                                                      email=new_email, actor=me),
+                            done=lambda p: f"Saved {p['name']}.") is not None:
+        st.rerun()
+    gone = row["status"] == "withdrawn"
+    st.caption("A withdrawn player keeps their results but is not checked in or drawn again. "
+               "Only a player who was never drawn can be removed.")
+    if st.button("Reinstate" if gone else "Withdraw", key="withdraw_player"):
+        if widgets.act(lambda: store.withdraw_player(engine, pid, withdrawn=not gone, actor=me),
+                       done=lambda p: f"{p['name']} is {p['status']}.") is not None:
+            st.rerun()
+    if st.button("Remove from the roster", key="remove_player", type="secondary"):
+        if widgets.act(lambda: store.remove_player(engine, pid, actor=me),
+                       done=lambda p: f"Removed {p['name']}.") is not None:
+            st.rerun()

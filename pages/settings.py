@@ -1,5 +1,78 @@
-"""settings (placeholder)."""
+"""Settings (organizer): the tournament's name, setups, leader picks, colours and scoring
+(R4, R5, R9, R10, R12), and the PINs (R20)."""
 
 import streamlit as st
 
-st.title("settings")
+from stsa import store
+from stsa.ui import data, organizer, session, widgets
+
+st.title("Settings")
+widgets.flash()
+url, me, engine = session.database_url(), session.actor(), session.engine()
+current = data.settings(url)
+setups = organizer.setup_options()
+
+with st.form("settings_form"):
+    name = st.text_input("Tournament name", value=current["tournament_name"], max_chars=200,
+                         key="set_name")
+    enabled = st.multiselect(
+        "Enabled setups (R5)", list(setups), format_func=setups.get, key="set_setups",
+        default=[s for s in current["enabled_setups"] or [] if s in setups],
+        placeholder="All setups", help=f"None chosen: all {len(setups)} setups are used.")
+    bow = st.checkbox("Battle of Wills: add a “+ Battle of Wills” version of each enabled setup",
+                      value=current["battle_of_wills"], key="set_bow")
+    methods = list(organizer.PICK_METHODS)
+    pick = st.radio("Leader pick method", methods, format_func=organizer.PICK_METHODS.get,
+                    index=methods.index(current["pick_method"]), key="set_pick",
+                    horizontal=True)
+    wild = st.checkbox("Wild card after picks (R10)", value=current["wild_card"], key="set_wild")
+    st.markdown("**Leaders removed per table (X)**, by base game (R9)")
+    picks = {game: st.number_input(game, min_value=0, max_value=30, step=1, value=value,
+                                   key=f"set_picks_{game}")
+             for game, value in organizer.hidden_picks(current).items()}
+    st.markdown("**Player colours** (R4): four different colours")
+    colours = [column.text_input(f"Colour {i + 1}", value=colour, max_chars=30,
+                                 key=f"set_colour_{i + 1}")
+               for i, (column, colour) in enumerate(zip(st.columns(4), current["colours"][:4]))]
+    st.markdown("**Base points** by placing (R12): highest first")
+    points = [column.number_input(place, min_value=0, max_value=1000, step=1, value=int(value),
+                                  key=f"set_points_{i + 1}")
+              for i, (column, place, value) in enumerate(zip(
+                  st.columns(4), organizer.PLACES, current["base_points"]))]
+    save = st.form_submit_button("Save settings", type="primary", key="settings_save")
+
+if save:
+    wanted = {"tournament_name": name, "enabled_setups": enabled or None,
+              "battle_of_wills": bow, "pick_method": pick, "wild_card": wild,
+              "hidden_picks": {**current["hidden_picks"], **{g: int(n) for g, n in picks.items()}},
+              "colours": [" ".join(c.split()) for c in colours],
+              "base_points": [int(p) for p in points]}
+    changes = organizer.settings_changes(current, wanted)
+    problem = organizer.colour_problem(colours)
+    if problem:
+        st.error(problem + " Nothing was saved.", icon="⚠️")
+    elif not changes:
+        st.info("Nothing changed.")
+    elif widgets.act(lambda: store.set_settings(engine, changes, actor=me),
+                     done="Settings saved.") is not None:
+        st.rerun()
+
+st.subheader("PINs", anchor=False)
+st.caption("PINs are stored only as hashes, so the current ones cannot be shown. A PIN has 4 to "
+           "64 characters, and the organizer's and the judges' PINs must differ.")
+with st.form("pin_form", clear_on_submit=True):
+    whose = st.radio("Whose PIN", ["organizer", "judge"], key="pin_role", horizontal=True,
+                     format_func={"organizer": "Organizer", "judge": "Judges"}.get)
+    pin = st.text_input("New PIN", type="password", max_chars=64, key="pin_new")
+    again = st.text_input("New PIN again", type="password", max_chars=64, key="pin_confirm")
+    change = st.form_submit_button("Change PIN", key="pin_save")
+if change:
+    if not pin:
+        st.error("Type the new PIN in both fields. Nothing changed.", icon="⚠️")
+    elif pin != again:
+        st.error("The two PINs differ: type the same new PIN in both fields. Nothing changed.",
+                 icon="⚠️")
+    elif widgets.act(lambda: store.set_pin(engine, whose, pin, actor=me) or True,
+                     done=f"The {'organizer’s' if whose == 'organizer' else 'judges’'} PIN "
+                          f"is changed: tell the people who use it.") is not None:
+        st.rerun()

@@ -1,0 +1,46 @@
+"""The app's pages and who may open them (R20): one list for the navigation and for links."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+from stsa.auth import Role
+
+EVERYONE = (Role.SPECTATOR, Role.JUDGE, Role.ORGANIZER)
+
+
+@dataclass(frozen=True)
+class Page:
+    path: str
+    title: str
+    icon: str
+    roles: tuple[Role, ...]
+    link: str | None = None  # the label of a quick link to it; None = no quick link
+
+
+PAGES = [
+    Page("pages/home.py", "Home", ":material/home:", EVERYONE),
+    Page("pages/standings.py", "Standings", ":material/leaderboard:", EVERYONE, "Standings"),
+    Page("pages/draw.py", "Draw", ":material/table_restaurant:", EVERYONE, "Draw"),
+    Page("pages/results.py", "Results", ":material/edit_note:", EVERYONE, "Results"),
+    Page("pages/finals.py", "Finals", ":material/emoji_events:", EVERYONE, "Finals"),
+    Page("pages/roster.py", "Roster", ":material/group:", (Role.ORGANIZER,),
+         "Roster and check-in"),
+    Page("pages/settings.py", "Settings", ":material/settings:", (Role.ORGANIZER,), "Settings"),
+    Page("pages/log.py", "Log", ":material/history:", (Role.ORGANIZER,), "Log"),
+    Page("pages/sign_in.py", "Sign in", ":material/login:", EVERYONE),
+]
+HOME = PAGES[0].path
+
+
+def pages(role: Role) -> list[Page]:
+    """The pages `role` may open, in navigation order."""
+    return [p for p in PAGES if role in p.roles]
+
+
+def links(role: Role) -> list[tuple[str, str, str]]:
+    """Quick links for `role`: (page, label, icon); spectators also get one to sign in."""
+    found = [(p.path, p.link, p.icon) for p in pages(role) if p.link]
+    if role is Role.SPECTATOR:
+        found.append(("pages/sign_in.py", "Sign in", ":material/login:"))
+    return found

@@ -1,0 +1,151 @@
+"""Home (everyone): the tournament at a glance, the next step per role, quick links by role
+(R20), and the demo tournament for an empty database."""
+
+import pytest
+
+from stsa import demo, store, tournament
+from stsa.ui import organizer, widgets
+from tests.app.conftest import JUDGE, ORGANIZER
+
+ORGANIZER_ONLY = {"Roster and check-in", "Settings", "Log"}
+
+
+def links(at):
+    return {link.value for link in at.get("page_link")}
+
+
+def infos(at):
+    return " ".join(i.value for i in at.info)
+
+
+def metric(at, label):
+    return next(m.value for m in at.metric if m.label == label)
+
+
+@pytest.fixture
+def demo_loaded(engine):
+    demo.load_demo(engine, actor=ORGANIZER)
+    return engine
+
+
+@pytest.fixture
+def sitting_in_play(demo_loaded):
+    """The demo plus a published fourth sitting with no results yet (6 tables)."""
+    ids = store.players(demo_loaded)["player_id"].tolist()
+    drawn = tournament.draw_qualifier(demo_loaded, ids, seed=7, actor=ORGANIZER)
+    store.publish_sitting(demo_loaded, drawn["sitting_id"], actor=ORGANIZER)
+    return demo_loaded
+
+
+def test_spectator_on_an_empty_tournament(open_page):
+    at = open_page()
+    assert not at.exception
+    assert at.title[0].value == widgets.plain(store.DEFAULT_SETTINGS["tournament_name"])
+    assert metric(at, "Players") == "0"
+    assert metric(at, "Sitting") == "None yet"
+    assert "has not started yet" in infos(at)
+    assert not at.button  # no demo, no actions
+    assert links(at) == {"Draw", "Results", "Standings", "Finals", "Sign in"}
+
+
+def test_judge_sees_no_organizer_links_and_no_demo(open_page):
+    at = open_page(as_=JUDGE)
+    assert not at.exception
+    assert links(at) == {"Draw", "Results", "Standings", "Finals"}
+    assert not at.button
+    assert "Nothing to enter now" in infos(at)
+
+
+def test_organizer_links_cover_every_page(open_page):
+    at = open_page(as_=ORGANIZER)
+    assert links(at) == {"Draw", "Results", "Standings", "Finals"} | ORGANIZER_ONLY
+    assert "Start on the Roster page" in infos(at)
+
+
+def test_organizer_loads_the_demo_into_an_empty_database(open_page, engine):
+    at = open_page(as_=ORGANIZER)
+    assert "database is empty" in " ".join(m.value for m in at.markdown)
+    at.button(key="load_demo").click().run()
+    assert not at.exception
+    assert [s.value for s in at.success] == [
+        "Demo tournament loaded: 24 players, 3 completed sittings."]
+    assert len(store.players(engine)) == 24
+    sittings = store.sittings(engine, actor=ORGANIZER)
+    assert sittings["status"].tolist() == ["complete"] * 3
+    assert metric(at, "Players") == "24"
+    assert metric(at, "Sitting") == "Qualifier 3"
+    assert at.title[0].value == widgets.plain("Demo: Swordmasters Open")
+    assert not at.button  # the demo is offered on an empty database only
+
+
+def test_demo_is_refused_once_the_database_is_not_empty(open_page, engine):
+    at = open_page(as_=ORGANIZER)
+    store.add_player(engine, "Early Bird", actor=ORGANIZER)  # e.g. from another tab
+    at.button(key="load_demo").click().run()
+    assert any("only be loaded into an empty database" in e.value for e in at.error)
+    assert store.players(engine)["name"].tolist() == ["Early Bird"]
+    assert store.sittings(engine, actor=ORGANIZER).empty
+
+
+def test_no_demo_button_with_only_withdrawn_players(open_page, engine):
+    ann = store.add_player(engine, "Ann", actor=ORGANIZER)
+    store.withdraw_player(engine, ann["player_id"], actor=ORGANIZER)
+    at = open_page(as_=ORGANIZER)
+    assert metric(at, "Players") == "0"
+    assert not at.button
+
+
+def test_completed_sittings_and_check_ins(open_page, demo_loaded):
+    ids = store.players(demo_loaded)["player_id"].tolist()
+    store.check_in(demo_loaded, ids[:9], actor=ORGANIZER)
+    at = open_page(as_=ORGANIZER)
+    assert metric(at, "Checked in") == "9"
+    text = " ".join(m.value for m in at.markdown)
+    assert "**Qualifier 3** is complete (6 of 6 tables reported)." in text
+    assert "9 players are checked in: draw the next sitting" in infos(at)
+    spectator = open_page()
+    assert "See the Standings page" in infos(spectator)
+
+
+def test_published_sitting_lists_missing_tables_per_role(open_page, sitting_in_play):
+    missing = "Tables still missing results: 1, 2, 3, 4, 5, 6."
+    organizer_view = open_page(as_=ORGANIZER)
+    assert missing in [m.value for m in organizer_view.markdown]
+    assert "judges still have to enter tables 1, 2, 3, 4, 5, 6" in infos(organizer_view)
+    judge = open_page(as_=JUDGE)
+    assert "Enter results on the Results page: tables 1, 2, 3, 4, 5, 6 of Qualifier 4" \
+        in infos(judge)
+    spectator = open_page()
+    assert metric(spectator, "Sitting") == "Qualifier 4"
+    assert "find your table on the Draw page" in infos(spectator)
+
+
+def test_unpublished_draw_is_hidden_from_spectators(open_page, demo_loaded):
+    ids = store.players(demo_loaded)["player_id"].tolist()
+    tournament.draw_qualifier(demo_loaded, ids, seed=7, actor=ORGANIZER)
+    spectator = open_page()
+    assert metric(spectator, "Sitting") == "Qualifier 3"  # R20: the draw is not public yet
+    assert "Qualifier 4" not in " ".join(m.value for m in spectator.markdown) + infos(spectator)
+    judge = open_page(as_=JUDGE)
+    assert "Qualifier 4 is drawn; results can be entered once the organizer publishes it." \
+        in infos(judge)
+    organizer_view = open_page(as_=ORGANIZER)
+    assert "drawn but not published" in infos(organizer_view)
+
+
+def test_tournament_name_is_shown_as_text(open_page, engine):
+    name = "**Bold** <b>Open</b> [x](http://e.vil)"
+    store.set_settings(engine, {"tournament_name": name}, actor=ORGANIZER)
+    at = open_page()
+    assert at.title[0].value == widgets.plain(name)
+    assert "<b>" not in at.title[0].value
+
+
+def test_next_step_and_listing_helpers():
+    status = {"players": 12, "checked_in": 2, "sitting": None, "missing_tables": []}
+    assert "Check in the players" in organizer.next_step(status, organizer.Role.ORGANIZER)
+    assert organizer.listed(list(range(1, 31)), limit=3) == "1, 2, 3 … and 27 more"
+    assert organizer.sitting_label({"kind": "semifinal", "number": 1}) == "Semifinal"
+    over = {**status, "sitting": {"kind": "final", "number": 1, "status": "complete"}}
+    for role in organizer.Role:
+        assert organizer.next_step(over, role).startswith("The tournament is over")

@@ -1,0 +1,330 @@
+"""Roster (organizer): import (pasted list, spreadsheet upload), add, edit, withdraw and
+reinstate, remove, and check-in for the next sitting (R1, R2, R19, R20)."""
+
+import time
+
+import pandas as pd
+import pytest
+
+from stsa import store, tournament
+from stsa.ui import organizer
+from tests.app.conftest import ORGANIZER
+
+ROSTER = "pages/roster.py"
+
+
+def names(engine):
+    return sorted(store.players(engine)["name"])
+
+
+def errors(at):
+    return " ".join(e.value for e in at.error)
+
+
+def add(engine, *people):
+    return store.import_players(engine, [{"name": n} for n in people], actor=ORGANIZER)
+
+
+def checked_in(engine):
+    roster = store.players(engine)
+    return sorted(roster.loc[roster["checked_in"], "name"])
+
+
+def tick(at, rows):
+    """Edit the check-in list as a click in the browser would: {row position: ticked}."""
+    editor = at.data_editor[0]
+    at.session_state[editor.key] = {
+        "edited_rows": {pos: {"checked_in": value} for pos, value in rows.items()},
+        "added_rows": [], "deleted_rows": []}
+    return at.run()
+
+
+@pytest.fixture
+def no_spreadsheets(monkeypatch):
+    monkeypatch.setattr(organizer, "roster_reader", lambda: None)
+
+
+@pytest.fixture
+def csv_reader(monkeypatch):
+    """A stand-in for the spreadsheet reader: reads a CSV with a name column."""
+    def read_roster(source):
+        frame = pd.read_csv(source, dtype=str, keep_default_na=False)
+        if "name" not in frame:
+            raise ValueError("row 1: there is no name column")
+        return frame
+    monkeypatch.setattr(organizer, "roster_reader", lambda: read_roster)
+
+
+# --- import -------------------------------------------------------------------------------------
+
+def test_empty_roster_says_what_to_do(open_page, no_spreadsheets):
+    at = open_page(ROSTER, as_=ORGANIZER)
+    assert not at.exception
+    assert "No players yet: import a list or add players above." in [i.value for i in at.info]
+    assert at.expander[0].proto.expanded  # the import opens first on an empty roster
+    assert not at.file_uploader  # no spreadsheet reader yet: the pasted list only
+    assert not at.data_editor
+
+
+def test_pasted_list_imports_names_and_clubs(open_page, engine, no_spreadsheets):
+    at = open_page(ROSTER, as_=ORGANIZER)
+    at.text_area(key="roster_text").input("Ann Lee, Arrakeen Gamers\n\n  Bo Chen  \nCy\tCaladan\n")
+    at.button(key="roster_import").click().run()
+    assert not at.exception
+    assert [s.value for s in at.success] == ["Imported 3 players."]
+    roster = store.players(engine).set_index("name")
+    assert roster.loc["Ann Lee", "club"] == "Arrakeen Gamers"
+    assert roster.loc["Bo Chen", "club"] == ""
+    assert roster.loc["Cy", "club"] == "Caladan"
+    assert at.data_editor[0].value["name"].tolist() == ["Ann Lee", "Bo Chen", "Cy"]
+
+
+def test_empty_paste_is_refused(open_page, engine, no_spreadsheets):
+    at = open_page(ROSTER, as_=ORGANIZER)
+    at.text_area(key="roster_text").input(" \n\n")
+    at.button(key="roster_import").click().run()
+    assert "Paste at least one name" in errors(at)
+    assert names(engine) == []
+
+
+def test_bad_lines_are_named_and_nothing_is_added(open_page, engine, no_spreadsheets):
+    at = open_page(ROSTER, as_=ORGANIZER)
+    at.text_area(key="roster_text").input("Ann\n\n" + "x" * 101 + "\nann\n, Lonely Club\n")
+    at.button(key="roster_import").click().run()
+    message = errors(at)
+    assert "Nothing was added." in message
+    assert "Line 3: the name is longer than 100 characters." in message
+    assert "Line 4 (ann): the same name as line 1." in message
+    assert "Line 5: the name is empty." in message
+    assert names(engine) == []
+
+
+def test_names_already_on_the_roster_are_refused(open_page, engine, no_spreadsheets):
+    add(engine, "Ann Lee")
+    at = open_page(ROSTER, as_=ORGANIZER)
+    at.text_area(key="roster_text").input("Bo\n\nANN  lee\n")
+    at.button(key="roster_import").click().run()
+    assert "line 3 (ANN lee) is already on the roster as 'Ann Lee'" in errors(at)
+    assert names(engine) == ["Ann Lee"]
+
+
+def test_spreadsheet_upload_previews_then_imports(open_page, engine, csv_reader):
+    at = open_page(ROSTER, as_=ORGANIZER)
+    at.file_uploader(key="roster_file").upload(
+        "players.csv", b"name,club\nAnn,Arrakeen\nBo,\n", "text/csv").run()
+    assert not at.exception
+    assert at.dataframe[0].value["name"].tolist() == ["Ann", "Bo"]
+    assert names(engine) == []  # nothing is added before the organizer confirms
+    at.button(key="roster_file_import").click().run()
+    assert [s.value for s in at.success] == ["Imported 2 players."]
+    assert names(engine) == ["Ann", "Bo"]
+
+
+def test_unreadable_spreadsheet_is_refused(open_page, engine, csv_reader):
+    at = open_page(ROSTER, as_=ORGANIZER)
+    at.file_uploader(key="roster_file").upload("players.csv", b"who\nAnn\n", "text/csv").run()
+    assert "players.csv: row 1: there is no name column" in errors(at)
+    assert not at.button(key="roster_import") is None
+    assert all(b.key != "roster_file_import" for b in at.button)
+
+
+# --- add, edit, withdraw, remove --------------------------------------------------------------
+
+def test_add_a_player(open_page, engine, no_spreadsheets):
+    at = open_page(ROSTER, as_=ORGANIZER)
+    at.text_input(key="add_name").input("Dana Cruz")
+    at.text_input(key="add_club").input("Giedi Prime")
+    at.text_input(key="add_email").input("dana@example.org")
+    at.button(key="add_submit").click().run()
+    assert [s.value for s in at.success] == ["Added Dana Cruz."]
+    player = store.players(engine, actor=ORGANIZER).iloc[0]
+    assert (player["name"], player["club"], player["email"]) == \
+        ("Dana Cruz", "Giedi Prime", "dana@example.org")
+    assert at.text_input(key="add_name").value == ""  # ready for the next player
+
+
+@pytest.mark.parametrize("typed, message", [
+    ("", "The new player: the name is empty."),
+    ("ann LEE", "Nothing was added: the new player (ann LEE) is already on the roster as "
+                "'Ann Lee'."),
+])
+def test_adding_a_bad_name_is_refused(open_page, engine, no_spreadsheets, typed, message):
+    add(engine, "Ann Lee")
+    at = open_page(ROSTER, as_=ORGANIZER)
+    at.text_input(key="add_name").input(typed)
+    at.button(key="add_submit").click().run()
+    assert message in errors(at)
+    assert names(engine) == ["Ann Lee"]
+    assert at.text_input(key="add_name").value == typed  # kept, to correct
+
+
+def test_edit_a_player(open_page, engine, no_spreadsheets):
+    pid = int(add(engine, "Ann Lee", "Bo Chen")["player_id"].iloc[0])
+    at = open_page(ROSTER, as_=ORGANIZER)
+    at.selectbox(key="edit_player").select(pid).run()
+    at.text_input(key=f"edit_name_{pid}").input("Ann Lee-Smith")
+    at.text_input(key=f"edit_club_{pid}").input("Caladan Club")
+    at.text_input(key=f"edit_email_{pid}").input("ann@example.org")
+    at.button(key=f"edit_save_{pid}").click().run()
+    assert [s.value for s in at.success] == ["Saved Ann Lee-Smith."]
+    player = store.player(engine, pid, actor=ORGANIZER)
+    assert (player["name"], player["club"], player["email"]) == \
+        ("Ann Lee-Smith", "Caladan Club", "ann@example.org")
+    assert store.events(engine, actor=ORGANIZER, action="player.edit")["before"].iloc[0] == \
+        {"name": "Ann Lee", "club": "", "email": ""}
+
+
+def test_editing_to_a_taken_name_is_refused(open_page, engine, no_spreadsheets):
+    pid = int(add(engine, "Ann Lee", "Bo Chen")["player_id"].iloc[0])
+    at = open_page(ROSTER, as_=ORGANIZER)
+    at.selectbox(key="edit_player").select(pid).run()
+    at.text_input(key=f"edit_name_{pid}").input("bo chen")
+    at.button(key=f"edit_save_{pid}").click().run()
+    assert "'bo chen' is already on the roster" in errors(at)
+    at.text_input(key=f"edit_name_{pid}").input("   ")
+    at.button(key=f"edit_save_{pid}").click().run()
+    assert "the name is empty" in errors(at)
+    assert names(engine) == ["Ann Lee", "Bo Chen"]
+
+
+def test_withdraw_and_reinstate(open_page, engine, no_spreadsheets):
+    pid = int(add(engine, "Ann Lee", "Bo Chen")["player_id"].iloc[0])
+    store.check_in(engine, [pid], actor=ORGANIZER)
+    at = open_page(ROSTER, as_=ORGANIZER)
+    at.selectbox(key="edit_player").select(pid).run()
+    at.button(key="withdraw_player").click().run()
+    assert [s.value for s in at.success] == ["Ann Lee is withdrawn."]
+    player = store.player(engine, pid)
+    assert (player["status"], player["checked_in"]) == ("withdrawn", False)
+    assert at.data_editor[0].value["name"].tolist() == ["Bo Chen"]  # not in the check-in list
+    assert at.button(key="withdraw_player").label == "Reinstate"
+    at.button(key="withdraw_player").click().run()
+    assert store.player(engine, pid)["status"] == "active"
+
+
+def test_remove_a_player_never_drawn(open_page, engine, no_spreadsheets):
+    pid = int(add(engine, "Ann Lee", "Bo Chen")["player_id"].iloc[0])
+    at = open_page(ROSTER, as_=ORGANIZER)
+    at.selectbox(key="edit_player").select(pid).run()
+    at.button(key="remove_player").click().run()
+    assert [s.value for s in at.success] == ["Removed Ann Lee."]
+    assert names(engine) == ["Bo Chen"]
+    assert at.selectbox(key="edit_player").value is None
+
+
+def test_a_drawn_player_cannot_be_removed(open_page, engine, no_spreadsheets):
+    ids = add(engine, "Ann", "Bo", "Cy")["player_id"].tolist()
+    tournament.draw_qualifier(engine, ids, seed=1, actor=ORGANIZER)
+    at = open_page(ROSTER, as_=ORGANIZER)
+    at.selectbox(key="edit_player").select(ids[0]).run()
+    at.button(key="remove_player").click().run()
+    assert "Ann has a seat in a draw and cannot be deleted" in errors(at)
+    assert "withdraw the player instead" in errors(at)
+    assert names(engine) == ["Ann", "Bo", "Cy"]
+
+
+# --- check-in -----------------------------------------------------------------------------------
+
+def test_check_in_everyone_then_clear(open_page, engine, no_spreadsheets):
+    add(engine, *[f"Player {i}" for i in range(1, 8)])
+    at = open_page(ROSTER, as_=ORGANIZER)
+    assert "**0** of 7 active players checked in." in [m.value for m in at.markdown]
+    assert [w.value for w in at.warning] == ["No one is checked in for the next sitting yet."]
+    at.button(key="checkin_all").click().run()
+    assert [s.value for s in at.success] == ["Checked in 7 more players."]
+    assert len(checked_in(engine)) == 7
+    assert "**7** of 7 active players checked in. Table plan (R1): 2 tables (4 + 3)." in \
+        [m.value for m in at.markdown]
+    assert at.data_editor[0].value["checked_in"].all()
+    at.button(key="checkin_clear").click().run()
+    assert [s.value for s in at.success] == ["Checked out 7 players."]
+    assert checked_in(engine) == []
+    assert not at.data_editor[0].value["checked_in"].any()
+
+
+def test_ticking_and_unticking_saves_at_once(open_page, engine, no_spreadsheets):
+    add(engine, "Cy", "Ann", "Bo")
+    store.check_in(engine, store.players(engine)["player_id"].tolist()[:1], actor=ORGANIZER)  # Cy
+    at = open_page(ROSTER, as_=ORGANIZER)
+    assert at.data_editor[0].value["name"].tolist() == ["Ann", "Bo", "Cy"]  # by name
+    tick(at, {0: True, 1: True, 2: False})
+    assert not at.exception
+    assert [s.value for s in at.success] == ["Checked in 2, checked out 1."]
+    assert checked_in(engine) == ["Ann", "Bo"]
+    assert at.data_editor[0].value["checked_in"].tolist() == [True, True, False]
+    assert at.session_state["checkin_version"] == 1  # a fresh list shows what is stored
+
+
+def test_five_checked_in_needs_a_sit_out(open_page, engine, no_spreadsheets):
+    ids = add(engine, *"ABCDEF")["player_id"].tolist()
+    store.check_in(engine, ids[:5], actor=ORGANIZER)
+    at = open_page(ROSTER, as_=ORGANIZER)
+    assert "a sit-out will be needed" in at.warning[0].value
+
+
+def test_search_filters_the_check_in_list_and_the_player_choice(open_page, engine,
+                                                                 no_spreadsheets):
+    add(engine, "Ann Lee", "Joanna Nowak", "Bo Chen")
+    at = open_page(ROSTER, as_=ORGANIZER)
+    at.text_input(key="roster_search").input("ANN").run()
+    assert at.data_editor[0].value["name"].tolist() == ["Ann Lee", "Joanna Nowak"]
+    assert at.selectbox(key="edit_player").options == ["Ann Lee", "Joanna Nowak"]
+    tick(at, {1: True})
+    assert checked_in(engine) == ["Joanna Nowak"]
+    at.text_input(key="roster_search").input("zz").run()
+    assert "No active player matches the search." in [i.value for i in at.info]
+
+
+def test_check_in_of_a_player_withdrawn_meanwhile_is_refused(open_page, engine,
+                                                             no_spreadsheets):
+    ids = add(engine, "Ann", "Bo")["player_id"].tolist()
+    at = open_page(ROSTER, as_=ORGANIZER)
+    store.withdraw_player(engine, ids[0], actor=ORGANIZER)  # from another tab
+    tick(at, {0: True, 1: True})
+    assert "Withdrawn players cannot be checked in: Ann." in errors(at)
+    assert checked_in(engine) == []
+    assert at.data_editor[0].value["name"].tolist() == ["Bo"]
+
+
+def test_two_thousand_players_stay_fast(open_page, engine, no_spreadsheets):
+    add(engine, *[f"Player {i:04d}" for i in range(2000)])
+    at = open_page(ROSTER, as_=ORGANIZER)
+    assert len(at.data_editor[0].value) == organizer.SHOWN_LIMIT
+    assert "Showing the first 200 of 2000 matches: search to narrow." in \
+        [c.value for c in at.caption]
+    started = time.perf_counter()
+    at.text_input(key="roster_search").input("player 19").run()
+    assert time.perf_counter() - started < 3
+    assert len(at.data_editor[0].value) == 100
+    at.button(key="checkin_all").click().run()
+    assert len(checked_in(engine)) == 2000
+    assert "500 tables, 500 of 4 players and 0 of 3" in " ".join(m.value for m in at.markdown)
+
+
+def test_names_with_markup_are_data(open_page, engine, no_spreadsheets):
+    add(engine, "<b>Bold</b> **Ann**")
+    at = open_page(ROSTER, as_=ORGANIZER)
+    assert at.data_editor[0].value["name"].tolist() == ["<b>Bold</b> **Ann**"]
+    assert not any("<b>" in m.value for m in at.markdown)
+
+
+# --- helpers --------------------------------------------------------------------------------------
+
+def test_parse_name_list_keeps_line_numbers():
+    records, lines = organizer.parse_name_list("Ann, Club A, B\n\n\tSolo\nBo\n")
+    assert records == [{"name": "Ann", "club": "Club A, B"}, {"name": "", "club": "Solo"},
+                       {"name": "Bo", "club": ""}]
+    assert lines == [1, 3, 4]
+    labels = [f"line {n}" for n in lines]
+    assert organizer.relabel_entries("Entry 2: x; entry 3 and entry 9", labels) == \
+        "Line 3: x; line 4 and entry 9"
+
+
+@pytest.mark.parametrize("n, level, text", [
+    (0, "warning", "No one is checked in"), (2, "warning", "check in at least 1 more player"),
+    (3, "ok", "1 table (3)"), (5, "warning", "a sit-out will be needed"),
+    (9, "ok", "3 tables (3 + 3 + 3)"), (11, "ok", "3 tables (4 + 4 + 3)"),
+])
+def test_table_plan(n, level, text):
+    got_level, got_text = organizer.table_plan(n)
+    assert got_level == level and text in got_text
