@@ -1,5 +1,148 @@
-"""draw (placeholder)."""
+"""Draw: the organizer draws each qualifier from a recorded seed, redraws until it is published,
+hand-sets a table's setup and publishes (R1, R3, R6, R9); judges see every sitting with pick
+order and removed leaders; spectators see published sittings only, never removed leaders (R20)."""
 
 import streamlit as st
 
-st.title("draw")
+from stsa import draw, store, tournament
+from stsa.auth import Role
+from stsa.errors import TournamentError
+from stsa.ui import data, session, sittings, widgets
+
+st.title("Draw")
+widgets.flash()
+url, role = session.database_url(), session.role()
+staff = role in (Role.JUDGE, Role.ORGANIZER)
+organizer = role is Role.ORGANIZER
+if "draw_show" in st.session_state:  # just drawn: show the draft, offer a fresh seed
+    st.session_state["draw_sitting"] = st.session_state.pop("draw_show")
+    st.session_state.pop("draw_seed", None)
+st.session_state.setdefault("draw_seed", draw.new_seed())
+all_sittings = data.sittings(url, role)
+
+
+def draw_form() -> None:
+    """Players present, the R1 table plan, the seed (R3), and Draw."""
+    roster = data.players(url, role)
+    active = roster.loc[roster["status"] == "active"] if len(roster) else roster
+    if active.empty:
+        st.info("No players yet: add them on the Roster page.")
+        return
+    names = dict(zip(active["player_id"].astype(int), active["name"]))
+    checked = [int(p) for p in active.loc[active["checked_in"], "player_id"]]
+    st.markdown(f"**{len(checked)} players checked in** (check players in on the Roster "
+                f"page).")
+    others = [p for p in names if p not in set(checked)]
+    sittings.keep_choice("draw_leave_out", checked)
+    sittings.keep_choice("draw_add", others)
+    with st.expander("Change who plays this sitting"):
+        out = st.multiselect("Leave out", checked, format_func=names.get, key="draw_leave_out")
+        add = st.multiselect("Also seat", others, format_func=names.get, key="draw_add")
+    present = [p for p in checked if p not in set(out)] + add
+    sit_out = len(present) == 5 and st.checkbox(
+        "Let the draw pick one player to sit this sitting out (R1)", key="draw_sit_out")
+    try:
+        st.markdown(widgets.plain(sittings.table_plan(len(present), sit_out)))
+        seatable = True
+    except TournamentError as exc:
+        st.error(str(exc), icon="⚠️")
+        seatable = False
+    st.number_input("Seed (anyone can re-check a draw from its seed)", min_value=0, step=1,
+                    key="draw_seed")
+    st.button("New seed", key="draw_new_seed",
+              on_click=lambda: st.session_state.update(draw_seed=draw.new_seed()))
+    draft = all_sittings.loc[(all_sittings["kind"] == "qualifier")
+                             & (all_sittings["status"] == "drawn")]
+    label = "Draw again (replaces the unpublished draw)" if len(draft) else "Draw"
+    if st.button(label, key="draw_go", type="primary", disabled=not seatable):
+        done = widgets.act(lambda: tournament.draw_qualifier(
+            session.engine(), present, seed=int(st.session_state["draw_seed"]),
+            sit_out=bool(sit_out), actor=session.actor()),
+            done=lambda s: f"Qualifier {s['number']} drawn from seed {s['seed']}; check it, "
+                           f"then publish it.")
+        if done:
+            st.session_state["draw_show"] = int(done["sitting_id"])
+            st.rerun()
+
+
+def override_form(sitting_id: int, overview) -> None:
+    """R6: hand-set a table's setup, with the rule it breaks shown before confirming."""
+    open_tables = overview.loc[overview["version"] == 0].drop_duplicates("table_id")
+    if open_tables.empty:
+        return
+    with st.expander("Change a table's setup (R6)"):
+        labels = {int(t): f"Table {n} · {s}" for t, n, s in
+                  zip(open_tables["table_id"], open_tables["table_no"], open_tables["setup"])}
+        sittings.keep_choice("draw_ovr_table", labels)
+        table_id = st.selectbox("Table", list(labels), format_func=labels.get,
+                                key="draw_ovr_table")
+        setups = data.enabled_setups(url)
+        setup_names = dict(zip(setups["setup_id"], setups["name"]))
+        setup_id = st.selectbox("New setup", list(setup_names), format_func=setup_names.get,
+                                index=None, placeholder="Choose the new setup",
+                                key="draw_ovr_setup")
+        if setup_id:
+            warnings = tournament.override_warnings(session.engine(), table_id, setup_id)
+            for warning in warnings:
+                st.warning(warning, icon="⚠️")
+            if not warnings:
+                st.caption("This setup breaks no setup rule (R6).")
+        reason = st.text_input("Reason (goes into the log)", key="draw_ovr_reason")
+        if st.button("Change the setup", key="draw_ovr_go", disabled=not setup_id):
+            if widgets.act(lambda: tournament.override_setup(
+                    session.engine(), table_id, setup_id, reason=reason, actor=session.actor()),
+                    done=f"{labels[table_id].split(' · ')[0]} now plays "
+                         f"{setup_names.get(setup_id)}."):
+                st.rerun()
+
+
+def show_sitting(sitting) -> None:
+    """The chosen sitting's tables and seats, for this role (R9, R20)."""
+    sitting_id = int(sitting["sitting_id"])
+    overview = data.sitting_overview(url, sitting_id, role)
+    facts = [f"Seed {sitting['seed']}", f"{sitting['tables']} tables"]
+    outs = data.sit_outs(url, sitting_id, role)
+    if len(outs):
+        facts.append("sitting out (R1): " + ", ".join(outs["name"]))
+    st.caption(widgets.plain(" · ".join(facts)))
+    if sitting["status"] == "drawn":
+        st.warning("Not published yet: players do not see this draw.", icon="🔒")
+        if organizer:
+            publish, discard = st.columns(2)
+            if publish.button("Publish", key="draw_publish", type="primary"):
+                if widgets.act(lambda: store.publish_sitting(
+                        session.engine(), sitting_id, actor=session.actor()),
+                        done="Published: everyone now sees this draw."):
+                    st.rerun()
+            if discard.button("Discard draft", key="draw_discard"):
+                if widgets.act(lambda: store.discard_draw(
+                        session.engine(), sitting_id, actor=session.actor()),
+                        done="The draft was discarded (it stays in the log)."):
+                    st.rerun()
+    search = st.text_input("Find a player", key="draw_search", placeholder="Name")
+    shown = sittings.matching_tables(overview, search)
+    if shown.empty:
+        st.info("No player of this sitting matches that name.")
+        return
+    st.dataframe(sittings.seat_frame(shown, staff=staff), hide_index=True)
+    if staff:
+        st.markdown("**Removed leaders** (judges and organizer only)")
+        st.dataframe(sittings.leaders_frame(shown), hide_index=True)
+    if organizer and sitting["status"] != "complete":
+        override_form(sitting_id, overview)
+
+
+if organizer:
+    st.subheader("Draw the next qualifier", anchor=False)
+    draw_form()
+    st.divider()
+
+choices = sittings.sitting_choices(all_sittings)
+if not choices:
+    st.info("No sitting has been drawn yet." if staff else
+            "No draw has been published yet: it appears here as soon as the organizer "
+            "publishes it.")
+    st.stop()
+sittings.keep_choice("draw_sitting", choices)
+chosen = st.selectbox("Sitting", list(choices), format_func=choices.get, key="draw_sitting")
+show_sitting(all_sittings.set_index("sitting_id", drop=False).loc[chosen])

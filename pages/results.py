@@ -1,5 +1,99 @@
-"""results (placeholder)."""
+"""Results: judges and the organizer enter each table's result, see placings and scores before
+saving, settle full ties and resolve conflicting saves (R11–R13, R19); everyone sees the results
+of published sittings (R20)."""
 
 import streamlit as st
 
-st.title("results")
+from stsa.auth import Role
+from stsa.ui import data, session, sittings, widgets
+
+st.title("Results")
+widgets.flash()
+url, role = session.database_url(), session.role()
+staff = role in (Role.JUDGE, Role.ORGANIZER)
+
+choices = sittings.sitting_choices(data.sittings(url, role), ("published", "complete"))
+if not choices:
+    st.info("No results yet: once the organizer publishes a sitting on the Draw page, judges "
+            "enter its results here.")
+    st.stop()
+sittings.keep_choice("res_sitting", choices)
+sitting_id = st.selectbox("Sitting", list(choices), format_func=choices.get, key="res_sitting")
+overview = data.sitting_overview(url, sitting_id, role)
+sitting_label = choices[sitting_id].split(" · ")[0]
+
+
+def enter_result() -> None:
+    """One table's result form: a block per seat, the live preview, then save."""
+    tables = sittings.table_choices(overview)
+    waiting = overview.loc[overview["version"] == 0, "table_id"]
+    table_key = f"res_table_{sitting_id}"
+    sittings.keep_choice(table_key, tables)
+    st.session_state.setdefault(table_key, int(waiting.iloc[0]) if len(waiting)
+                                else next(iter(tables)))
+    table_id = st.selectbox("Table", list(tables), format_func=tables.get, key=table_key)
+    seats = overview.loc[overview["table_id"] == table_id].sort_values("seat")
+    where = f"{sitting_label}, table {seats['table_no'].iloc[0]}"
+    engine, settings = session.engine(), data.settings(url)
+    base = tuple(settings["base_points"])
+    form = sittings.ensure_form(engine, table_id, seats)
+    if form["version"]:
+        st.info(f"Version {form['version']} saved by {widgets.plain(form['saved_by'])} at "
+                f"{sittings.when(form['saved_at'])}. Saving again records a correction; the "
+                f"earlier values stay in the log.")
+    options = sittings.leader_options(seats, bool(settings.get("wild_card")))
+    for seat in seats.itertuples():
+        sittings.seat_block(table_id, seat, options)
+
+    tied = sittings.full_ties(sittings.form_rows(table_id, seats))
+    if tied:
+        st.warning(f"Seats {', '.join(map(str, tied))} are equal on VP, spice, solari, troops "
+                   f"and water (R11). Settle their order (for example by a roll-off) and enter "
+                   f"it: 1 places highest.")
+        for seat in seats.loc[seats["seat"].isin(tied)].itertuples():
+            st.number_input(f"Settled order of seat {seat.seat} ({widgets.plain(seat.name)})",
+                            min_value=1, max_value=len(seats), step=1, value=None,
+                            key=sittings.key(table_id, seat.seat, "tiebreak"))
+    rows = sittings.form_rows(table_id, seats)
+    st.markdown("**Preview** · placings and qualifier scores (blank numbers count as 0)")
+    st.dataframe(sittings.preview_frame(rows, seats, base), hide_index=True)
+
+    save = dict(base_points=base, actor=session.actor())
+    clash = sittings.conflict(table_id)
+    if clash:
+        st.warning(clash["message"], icon="⚠️")
+        theirs, mine = st.columns(2)
+        theirs.markdown(f"**Theirs** · version {clash['version']} · saved by "
+                        f"{widgets.plain(clash['saved_by'])} at {sittings.when(clash['saved_at'])}")
+        theirs.dataframe(sittings.rows_frame(clash["rows"], seats), hide_index=True)
+        mine.markdown("**Yours** · not saved")
+        mine.dataframe(sittings.rows_frame(rows, seats), hide_index=True)
+        st.markdown("Which result stands?")
+        st.button("Keep theirs", key="res_keep_theirs", on_click=sittings.keep_theirs,
+                  args=(table_id, seats))
+        if st.button("Save mine over theirs", key="res_save_mine", type="primary"):
+            if sittings.save(engine, table_id, rows, seats, where, **save,
+                             over_version=clash["version"]) is not None:
+                st.rerun()
+    elif st.button("Save correction" if form["version"] else "Save result", key="res_save",
+                   type="primary"):
+        if sittings.save(engine, table_id, rows, seats, where, **save) is not None \
+                or sittings.conflict(table_id):
+            st.rerun()
+
+
+if staff:
+    st.subheader("Enter a result", anchor=False)
+    enter_result()
+    st.divider()
+
+st.subheader(f"{sitting_label}: results", anchor=False)
+frame = sittings.results_frame(data.scored_results(url, None), sitting_id)
+missing = sorted(overview.loc[overview["version"] == 0, "table_no"].unique().tolist())
+if frame.empty:
+    st.info("No table of this sitting has reported yet.")
+else:
+    st.dataframe(frame, hide_index=True)
+if missing:
+    st.caption(f"Waiting for table{'s' if len(missing) > 1 else ''} "
+               f"{', '.join(map(str, missing))}.")

@@ -1,0 +1,281 @@
+"""The Draw and Results pages' helpers: sitting choices, seat tables for each role (R20), and the
+result form's state (R11–R13, R19): what it loaded, the version it is based on, its submission
+id, and a conflict with another judge's save."""
+
+from __future__ import annotations
+
+import uuid
+
+import pandas as pd
+import streamlit as st
+
+from stsa import rules, store, tournament
+from stsa.errors import TournamentError
+from stsa.ui import widgets
+
+STATUS = {"drawn": "draft, not published", "published": "published", "complete": "complete"}
+COLOUR_MARKS = {"red": "🔴", "green": "🟢", "blue": "🔵", "yellow": "🟡", "purple": "🟣",
+                "orange": "🟠", "black": "⚫", "white": "⚪", "brown": "🟤"}
+STATS = tuple(rules.PLACING_ORDER)  # vp, spice, solari, troops, water (R11)
+NUMBERS = {"vp": "VP", "spice": "Spice", "solari": "Solari", "troops": "Troops in garrison",
+           "water": "Water", "variant_points": "Variant points"}
+FORM, CONFLICT = "res_form", "res_conflict"
+MAX_NUMBER = store.game_results.MAX_NUMBER
+
+
+# --- sittings and seats -----------------------------------------------------------------------
+
+def sitting_name(row) -> str:
+    """"Qualifier 2", "Semifinal", "Final"."""
+    return f"Qualifier {row['number']}" if row["kind"] == "qualifier" else row["kind"].title()
+
+
+def sitting_choices(sittings: pd.DataFrame, statuses=None) -> dict[int, str]:
+    """sitting_id → "Qualifier 2 · published", latest first (finals, then later qualifiers)."""
+    rows = sittings if statuses is None else sittings.loc[sittings["status"].isin(statuses)]
+    return {int(r["sitting_id"]): f"{sitting_name(r)} · {STATUS.get(r['status'], r['status'])}"
+            for r in rows.iloc[::-1].to_dict("records")}
+
+
+def keep_choice(key: str, options) -> None:
+    """Forget a remembered selection that is no longer offered (a discarded draft, a player
+    checked in or out since); for a multiselect, drop just those values."""
+    if key not in st.session_state:
+        return
+    chosen = st.session_state[key]
+    if isinstance(chosen, list):
+        kept = [c for c in chosen if c in set(options)]
+        if kept != chosen:
+            st.session_state[key] = kept
+    elif chosen not in options:
+        del st.session_state[key]
+
+
+def colour(name: str) -> str:
+    return f"{COLOUR_MARKS.get(str(name).lower(), '')} {name}".strip()
+
+
+def table_plan(n_players: int, sit_out: bool = False) -> str:
+    """R1 in words, or a `TournamentError` saying why the players cannot be seated."""
+    if n_players == 5 and sit_out:
+        return "5 players: 1 table of 4; the draw picks 1 player to sit this sitting out."
+    sizes = rules.table_sizes(n_players)
+    count = f"{len(sizes)} table{'s' if len(sizes) != 1 else ''}"
+    return f"{n_players} players: {count} ({' + '.join(map(str, sizes))})."
+
+
+def matching_tables(overview: pd.DataFrame, query: str) -> pd.DataFrame:
+    """The seats of every table where a player's name contains `query` (any case)."""
+    query = " ".join(str(query or "").split()).casefold()
+    if not query:
+        return overview
+    hit = overview["name"].str.casefold().str.contains(query, regex=False)
+    return overview.loc[overview["table_id"].isin(overview.loc[hit, "table_id"])]
+
+
+def seat_frame(overview: pd.DataFrame, *, staff: bool) -> pd.DataFrame:
+    """Seats in play order for display; the pick order (R9) only for judges and organizer."""
+    frame = pd.DataFrame({"Table": overview["table_no"], "Seat": overview["seat"],
+                          "Colour": overview["colour"].map(colour), "Player": overview["name"]})
+    if staff:
+        frame["Pick order"] = overview["pick_order"]
+    frame["Setup"] = overview["setup"]
+    return frame.reset_index(drop=True)
+
+
+def leaders_frame(overview: pd.DataFrame) -> pd.DataFrame:
+    """Judges and organizer only (R9, R20): each table's setup and removed leaders."""
+    tables = overview.drop_duplicates("table_id")
+    return pd.DataFrame({"Table": tables["table_no"], "Setup": tables["setup"],
+                         "Removed leaders": tables["removed_leaders"].map(
+                             lambda names: ", ".join(names or []))}).reset_index(drop=True)
+
+
+def table_choices(overview: pd.DataFrame) -> dict[int, str]:
+    """table_id → "Table 3 · reported (version 2)" or "Table 3 · waiting for the result"."""
+    tables = overview.drop_duplicates("table_id")
+    return {int(t): f"Table {n} · " + (f"reported (version {v})" if v else
+                                        "waiting for the result")
+            for t, n, v in zip(tables["table_id"], tables["table_no"], tables["version"])}
+
+
+def results_frame(scored: pd.DataFrame, sitting_id: int) -> pd.DataFrame:
+    """A sitting's stored results for everyone (R13, R20): leaders picked are public."""
+    rows = scored.loc[scored["sitting_id"] == sitting_id].sort_values(["table_no", "placing"])
+    return pd.DataFrame({"Table": rows["table_no"], "Placing": rows["placing"],
+                         "Player": rows["name"], "Leader": rows["leader"], "VP": rows["vp"],
+                         "Score": rows["qualifier_score"], "Seat": rows["seat"],
+                         "Tied": rows["tied"]}).reset_index(drop=True)
+
+
+# --- the result form --------------------------------------------------------------------------
+
+def key(table_id: int, seat: int, field: str) -> str:
+    """The widget key of one seat's field in a table's result form."""
+    return f"res_{table_id}_{seat}_{field}"
+
+
+def _set_values(table_id: int, seats: pd.DataFrame, rows: pd.DataFrame) -> None:
+    by_player = {int(r["player_id"]): r for r in rows.to_dict("records")}
+    for seat, pid in zip(seats["seat"], seats["player_id"]):
+        row = by_player.get(int(pid), {})
+        st.session_state[key(table_id, seat, "leader")] = row.get("leader") or None
+        for field in (*STATS, "variant_points", "tiebreak"):
+            value = row.get(field, 0 if field == "variant_points" else None)
+            st.session_state[key(table_id, seat, field)] = None if pd.isna(value) else int(value)
+
+
+def _meta(table_id: int, result, rows: pd.DataFrame) -> dict:
+    return {"table_id": table_id, "version": int(result.version), "saved_by": result.saved_by,
+            "saved_at": result.saved_at, "rows": _comparable(rows),
+            "submission_id": uuid.uuid4().hex}
+
+
+def ensure_form(engine, table_id: int, seats: pd.DataFrame) -> dict:
+    """The form for `table_id`: loaded from the store (a correction if a result exists) when
+    first shown, or when its fields were dropped (another table or page was open)."""
+    form = st.session_state.get(FORM)
+    fresh = form is None or form["table_id"] != table_id or any(
+        key(table_id, s, "vp") not in st.session_state for s in seats["seat"])
+    if fresh:
+        result = store.table_result(engine, table_id)
+        _set_values(table_id, seats, result.rows)
+        st.session_state[FORM] = _meta(table_id, result, result.rows)
+        st.session_state.pop(CONFLICT, None)
+    return st.session_state[FORM]
+
+
+def leader_options(seats: pd.DataFrame, wild_card: bool) -> list[str]:
+    """R9, R10: the table's available leaders, plus its removed ones with Wild Card on."""
+    first = seats.iloc[0]
+    options = list(first["available_leaders"] or [])
+    if wild_card:
+        options += [n for n in first["removed_leaders"] or [] if n not in options]
+    return options
+
+
+def seat_block(table_id: int, seat, options: list[str]) -> None:
+    """One seat's entry fields, stacked (phone-friendly): leader, then the numbers."""
+    with st.container(border=True):
+        st.markdown(f"**Seat {seat.seat}** · {colour(seat.colour)} · {widgets.plain(seat.name)}")
+        leader_key = key(table_id, seat.seat, "leader")
+        stored = st.session_state.get(leader_key)
+        st.selectbox("Leader", options + ([stored] if stored and stored not in options else []),
+                     index=None, placeholder="Choose the leader", key=leader_key)
+        fields = list(NUMBERS)
+        for row in (fields[:3], fields[3:]):  # on a phone the columns stack in this order
+            for column, field in zip(st.columns(3), row):
+                low = -MAX_NUMBER if field == "variant_points" else 0
+                column.number_input(NUMBERS[field], min_value=low, max_value=MAX_NUMBER,
+                                    step=1, value=None, key=key(table_id, seat.seat, field))
+
+
+def form_rows(table_id: int, seats: pd.DataFrame) -> pd.DataFrame:
+    """The form's values as result rows; a settled order only for players in a full tie."""
+    get = st.session_state.get
+    rows = pd.DataFrame({
+        "player_id": seats["player_id"].astype("int64").to_numpy(),
+        "seat": seats["seat"].astype("int64").to_numpy(),
+        "leader": [get(key(table_id, s, "leader")) for s in seats["seat"]],
+        **{f: pd.array([get(key(table_id, s, f)) for s in seats["seat"]], dtype="Int64")
+           for f in (*STATS, "variant_points", "tiebreak")}})
+    rows.loc[~rows["seat"].isin(full_ties(rows)), "tiebreak"] = pd.NA
+    return rows
+
+
+def full_ties(rows: pd.DataFrame) -> list[int]:
+    """R11: seats of players equal on all five to another player (filled rows only)."""
+    filled = rows.loc[rows[list(STATS)].notna().all(axis=1)]
+    return filled.loc[filled.duplicated(list(STATS), keep=False), "seat"].astype(int).tolist()
+
+
+def preview_frame(rows: pd.DataFrame, seats: pd.DataFrame, base_points) -> pd.DataFrame:
+    """R11, R12: placings and qualifier scores of the form as it stands (blanks count 0)."""
+    scored = tournament.preview_result(rows, base_points)
+    return pd.DataFrame({"Placing": scored["placing"], "Seat": scored["seat"],
+                         "Player": seats["name"].to_numpy(), "VP": rows["vp"],
+                         "Score": scored["qualifier_score"], "Tied": scored["tied"]},
+                        ).sort_values(["Placing", "Seat"]).reset_index(drop=True)
+
+
+def _comparable(rows: pd.DataFrame) -> list[tuple]:
+    cols = ["player_id", "leader", *STATS, "variant_points", "tiebreak"]
+    frame = rows.reindex(columns=cols).astype(object)
+    return sorted(tuple(None if pd.isna(v) else (str(v) if c == "leader" else int(v))
+                        for c, v in zip(cols, r)) for r in frame.itertuples(index=False))
+
+
+def save(engine, table_id: int, rows: pd.DataFrame, seats: pd.DataFrame, where: str, *,
+         base_points, actor, over_version: int | None = None):
+    """Submit the form (R11, R13, R19): a full tie needs its settled order first; a conflict
+    is kept to show both versions; a double click stores once (one submission id per form);
+    saving unchanged values stores nothing."""
+    form = st.session_state[FORM]
+    if over_version is None and form["version"] and _comparable(rows) == form["rows"]:
+        st.info(f"{where}: nothing changed since version {form['version']}; nothing was saved.")
+        return None
+
+    def submit():
+        _check_settled(rows, seats, where, base_points)
+        try:
+            return store.submit_table_result(
+                engine, table_id, rows.drop(columns="seat"),
+                expected_version=form["version"] if over_version is None else over_version,
+                submission_id=form["submission_id"], actor=actor)
+        except store.ConflictError as exc:
+            if exc.current is None:
+                raise
+            st.session_state[CONFLICT] = {"table_id": table_id, "message": str(exc),
+                                          "version": int(exc.version), "saved_by": exc.saved_by,
+                                          "saved_at": exc.saved_at, "rows": exc.rows}
+            return None
+
+    out = widgets.act(submit, done=lambda r: r and (
+        f"{where}: saved as version {r.version}" + (" (a correction)." if r.version > 1 else ".")))
+    if out is not None:
+        st.session_state[FORM] = _meta(table_id, out, out.rows)
+        st.session_state.pop(CONFLICT, None)
+    return out
+
+
+def conflict(table_id: int) -> dict | None:
+    found = st.session_state.get(CONFLICT)
+    return found if found and found["table_id"] == table_id else None
+
+
+def keep_theirs(table_id: int, seats: pd.DataFrame) -> None:
+    """A button callback: load the other judge's saved values into the form (R19)."""
+    theirs = st.session_state.pop(CONFLICT)
+    _set_values(table_id, seats, theirs["rows"])
+    result = store.TableResult(table_id=table_id, version=theirs["version"], rows=theirs["rows"],
+                               saved_by=theirs["saved_by"], saved_at=theirs["saved_at"])
+    st.session_state[FORM] = _meta(table_id, result, theirs["rows"])
+
+
+def rows_frame(rows: pd.DataFrame, seats: pd.DataFrame) -> pd.DataFrame:
+    """A table's rows (the form's, or another judge's) for a side-by-side view."""
+    names = dict(zip(seats["player_id"].astype(int), seats["name"]))
+    frame = rows.sort_values("seat")
+    return pd.DataFrame({"Seat": frame["seat"], "Player": frame["player_id"].map(names),
+                         "Leader": frame["leader"],
+                         **{NUMBERS[f]: frame[f] for f in (*STATS, "variant_points")},
+                         "Order": frame["tiebreak"]}).reset_index(drop=True)
+
+
+def when(saved_at) -> str:
+    return saved_at.astimezone().strftime("%H:%M:%S") if saved_at is not None else "?"
+
+
+def _check_settled(rows: pd.DataFrame, seats: pd.DataFrame, where: str, base_points) -> None:
+    """R11: refuse a full tie whose settled order is missing or not distinct."""
+    tied = full_ties(rows)
+    if not tied:
+        return
+    scored = tournament.preview_result(rows, base_points)
+    open_ = scored.loc[scored["tied"] & scored["seat"].isin(tied), "seat"].astype(int).tolist()
+    if open_:
+        names = dict(zip(seats["seat"], seats["name"]))
+        who = " and ".join(f"seat {s} ({names[s]})" for s in open_)
+        raise TournamentError(f"{where}: {who} are equal on VP, spice, solari, troops and "
+                              f"water: enter their settled order (1, 2, …) before saving (R11). "
+                              f"Nothing was saved.")

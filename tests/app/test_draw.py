@@ -1,0 +1,251 @@
+"""Draw page: the organizer draws, redraws, overrides a setup and publishes (R1, R3, R6, R9);
+judges see removed leaders and pick order; spectators see published draws only (R20)."""
+
+import pandas as pd
+import pytest
+import streamlit as st
+
+from stsa import store, tournament
+from tests.app.conftest import JUDGE, ORGANIZER
+
+PAGE = "pages/draw.py"
+
+
+def _players(engine, n, checked_in=True):
+    names = pd.DataFrame({"name": [f"Player {i:02d}" for i in range(1, n + 1)]})
+    ids = store.import_players(engine, names, actor=ORGANIZER)["player_id"].tolist()
+    if checked_in:
+        store.check_in(engine, ids, actor=ORGANIZER)
+    return ids
+
+
+def _drawn(engine, n=8, publish=False, seed=11):
+    ids = _players(engine, n)
+    sitting = tournament.draw_qualifier(engine, ids, seed=seed, actor=ORGANIZER)
+    if publish:
+        store.publish_sitting(engine, sitting["sitting_id"], actor=ORGANIZER)
+    return sitting
+
+
+def _removed(engine, sitting_id):
+    tables = store.tables(engine, sitting_id, actor=ORGANIZER)
+    return [name for names in tables["removed_leaders"] for name in names]
+
+
+def _shown(at) -> str:
+    """Everything the page shows as text: markdown, captions, alerts and every table cell."""
+    parts = [e.value for kind in ("markdown", "caption", "info", "warning", "error", "success")
+             for e in getattr(at, kind)]
+    for df in at.dataframe:
+        parts += [*map(str, df.value.columns), *df.value.astype(str).to_numpy().ravel()]
+    return "\n".join(map(str, parts)).replace("\\", "")
+
+
+# --- organizer ---------------------------------------------------------------------------------
+
+def test_organizer_without_players_is_sent_to_the_roster(open_page):
+    at = open_page(PAGE, as_=ORGANIZER)
+    assert not at.exception
+    assert any("Roster page" in i.value for i in at.info)
+
+
+def test_organizer_draws_checked_in_players_with_the_seed_shown(open_page, engine):
+    ids = _players(engine, 7)
+    at = open_page(PAGE, as_=ORGANIZER)
+    assert "7 players checked in" in _shown(at)
+    assert "7 players: 2 tables (4 + 3)." in _shown(at)
+    seed = at.number_input(key="draw_seed").value
+    assert 100_000_000 <= seed < 1_000_000_000
+    at.button(key="draw_go").click().run()
+    assert not at.exception
+    sitting = store.sittings(engine, actor=ORGANIZER).iloc[-1]
+    assert sitting["status"] == "drawn" and int(sitting["seed"]) == seed
+    assert f"drawn from seed {seed}" in at.success[0].value
+    text = _shown(at)
+    assert f"Seed {seed}" in text and "Not published yet" in text
+    assert all(name in text for name in _removed(engine, sitting["sitting_id"]))
+    assert at.number_input(key="draw_seed").value != seed, "a fresh seed for a redraw"
+
+
+def test_organizer_typed_seed_reproduces_a_draw_and_redraw_replaces_the_draft(
+        open_page, engine):
+    ids = _players(engine, 8)
+    at = open_page(PAGE, as_=ORGANIZER)
+    at.number_input(key="draw_seed").set_value(4242).run()
+    at.button(key="draw_go").click().run()
+    first = store.seats(engine, actor=ORGANIZER)
+    expected = tournament.draw.draw_sitting(ids, tournament.enabled_setups(engine), seed=4242)
+    assert first["player_id"].tolist() == expected.seats["player_id"].tolist()
+
+    assert at.button(key="draw_go").label.startswith("Draw again")
+    at.button(key="draw_new_seed").click().run()
+    new_seed = at.number_input(key="draw_seed").value
+    at.button(key="draw_go").click().run()
+    sittings = store.sittings(engine, actor=ORGANIZER)
+    assert len(sittings) == 1 and int(sittings["seed"].iloc[0]) == new_seed
+    assert len(store.events(engine, action="sitting.redraw", actor=ORGANIZER)) == 1
+
+
+def test_organizer_leaves_out_and_adds_players(open_page, engine):
+    ids = _players(engine, 9)
+    extra = store.add_player(engine, "Late Comer", actor=ORGANIZER)["player_id"]
+    at = open_page(PAGE, as_=ORGANIZER)
+    assert at.multiselect(key="draw_add").options == ["Late Comer"]
+    at.multiselect(key="draw_leave_out").set_value(ids[:4]).run()
+    assert "5 players" in _shown(at) and at.button(key="draw_go").disabled
+    at.multiselect(key="draw_add").set_value([extra]).run()
+    assert "6 players: 2 tables (3 + 3)." in _shown(at)
+    at.button(key="draw_go").click().run()
+    seated = store.seats(engine, actor=ORGANIZER)["player_id"]
+    assert sorted(seated) == sorted([*ids[4:], extra])
+
+
+def test_check_ins_changed_elsewhere_do_not_break_the_choices(open_page, engine):
+    ids = _players(engine, 8)
+    at = open_page(PAGE, as_=ORGANIZER)
+    at.multiselect(key="draw_leave_out").set_value(ids[:2]).run()
+    store.check_in(engine, ids[:1], checked_in=False, actor=ORGANIZER)
+    st.cache_data.clear()  # as after the Roster page's write
+    at.run()
+    assert not at.exception
+    assert at.multiselect(key="draw_leave_out").value == [ids[1]]
+    assert "6 players: 2 tables (3 + 3)." in _shown(at)
+
+
+@pytest.mark.parametrize("n, message", [(2, "check in at least 1 more player"),
+                                        (1, "check in at least 2 more players")])
+def test_counts_that_cannot_be_seated_say_why(open_page, engine, n, message):
+    _players(engine, n)
+    at = open_page(PAGE, as_=ORGANIZER)
+    assert any(message in e.value for e in at.error)
+    assert at.button(key="draw_go").disabled
+    assert not store.sittings(engine, actor=ORGANIZER).shape[0]
+
+
+def test_R1_five_players_offer_a_sit_out(open_page, engine):
+    ids = _players(engine, 5)
+    at = open_page(PAGE, as_=ORGANIZER)
+    assert any("sit this sitting out" in e.value for e in at.error)
+    assert at.button(key="draw_go").disabled
+    at.checkbox(key="draw_sit_out").check().run()
+    assert not at.error and "1 player to sit this sitting out" in _shown(at)
+    at.button(key="draw_go").click().run()
+    assert not at.exception
+    sitting_id = store.sittings(engine, actor=ORGANIZER)["sitting_id"].iloc[0]
+    outs = store.sit_outs(engine, sitting_id, actor=ORGANIZER)
+    assert len(outs) == 1 and outs["player_id"].iloc[0] in ids
+    assert len(store.seats(engine, sitting_id, actor=ORGANIZER)) == 4
+    assert f"sitting out (R1): {outs['name'].iloc[0]}" in _shown(at)
+
+
+def test_R6_override_shows_the_warning_first_then_records_the_reason(open_page, engine):
+    store.set_settings(engine, {"enabled_setups": ["legacy-ix", "uprising", "legacy-imm"]},
+                       actor=ORGANIZER)
+    sitting = _drawn(engine, 8)
+    tables = store.tables(engine, sitting["sitting_id"], actor=ORGANIZER)
+    first, second = tables.itertuples()
+    at = open_page(PAGE, as_=ORGANIZER)
+    at.selectbox(key="draw_ovr_table").set_value(first.table_id).run()
+    at.selectbox(key="draw_ovr_setup").set_value(second.setup_id).run()
+    assert any("Another table of this sitting" in w.value for w in at.warning)
+    assert store.tables(engine, table_id=first.table_id, actor=ORGANIZER)[
+        "setup_id"].iloc[0] == first.setup_id, "nothing changes before confirming"
+
+    at.button(key="draw_ovr_go").click().run()
+    assert any("Give a reason" in e.value for e in at.error)
+    at.text_input(key="draw_ovr_reason").input("Second Uprising box missing")
+    at.button(key="draw_ovr_go").click().run()
+    assert not at.exception
+    table = store.tables(engine, table_id=first.table_id, actor=ORGANIZER).iloc[0]
+    assert table["setup_id"] == second.setup_id and table["setup_override"]
+    logged = store.events(engine, action="table.override_setup", actor=ORGANIZER)
+    assert logged["after"].iloc[-1]["reason"] == "Second Uprising box missing"
+    assert "now plays" in at.success[0].value
+
+
+def test_organizer_publishes_and_then_cannot_redraw_that_sitting(open_page, engine):
+    sitting = _drawn(engine, 8)
+    at = open_page(PAGE, as_=ORGANIZER)
+    at.button(key="draw_publish").click().run()
+    assert not at.exception
+    assert store.sitting(engine, sitting["sitting_id"])["status"] == "published"
+    assert "Published" in at.success[0].value
+    keys = [b.key for b in at.button]
+    assert "draw_publish" not in keys and "draw_discard" not in keys
+    assert at.button(key="draw_go").label == "Draw", "the next draw is a new sitting"
+    with pytest.raises(store.InvalidState):
+        store.save_draw(engine, tournament.draw.draw_sitting(
+            store.players(engine)["player_id"].tolist(), tournament.enabled_setups(engine),
+            seed=1), kind="qualifier", actor=ORGANIZER, sitting_id=sitting["sitting_id"])
+
+
+def test_organizer_discards_a_draft(open_page, engine):
+    _drawn(engine, 8)
+    at = open_page(PAGE, as_=ORGANIZER)
+    at.button(key="draw_discard").click().run()
+    assert not at.exception
+    assert store.sittings(engine, actor=ORGANIZER).empty
+    assert len(store.events(engine, action="sitting.discard", actor=ORGANIZER)) == 1
+
+
+# --- judges and spectators (R20) ---------------------------------------------------------------
+
+def test_judge_sees_the_draft_with_pick_order_and_removed_leaders(open_page, engine):
+    sitting = _drawn(engine, 8)
+    at = open_page(PAGE, as_=JUDGE)
+    assert not at.exception
+    text = _shown(at)
+    assert "Not published yet" in text
+    assert "Pick order" in at.dataframe[0].value.columns
+    assert all(name in text for name in _removed(engine, sitting["sitting_id"]))
+    keys = [b.key for b in at.button]
+    assert not {"draw_go", "draw_publish", "draw_discard", "draw_ovr_go"} & set(keys)
+
+
+def test_spectator_never_sees_an_unpublished_draw(open_page, engine):
+    sitting = _drawn(engine, 8)
+    at = open_page(PAGE)
+    assert not at.exception
+    assert not at.dataframe and not at.selectbox
+    assert any("No draw has been published yet" in i.value for i in at.info)
+    names = store.seats(engine, sitting["sitting_id"], actor=ORGANIZER)["name"]
+    assert not any(name in _shown(at) for name in names)
+
+
+def test_spectator_sees_published_seats_but_never_removed_leaders(open_page, engine):
+    sitting = _drawn(engine, 8, publish=True)
+    draft = tournament.draw_qualifier(engine, store.players(engine)["player_id"].tolist(),
+                                      seed=99, actor=ORGANIZER)
+    at = open_page(PAGE)
+    assert not at.exception
+    assert list(at.selectbox(key="draw_sitting").options) == ["Qualifier 1 · published"]
+    seats = at.dataframe[0].value
+    assert list(seats.columns) == ["Table", "Seat", "Colour", "Player", "Setup"]
+    assert len(seats) == 8 and len(at.dataframe) == 1
+    text = _shown(at)
+    removed = set(_removed(engine, sitting["sitting_id"]))
+    removed |= set(_removed(engine, draft["sitting_id"]))
+    assert not any(name in text for name in removed)
+    assert "Removed leaders" not in text
+
+
+def test_search_finds_a_players_table(open_page, engine):
+    sitting = _drawn(engine, 8, publish=True)
+    seats = store.seats(engine, sitting["sitting_id"], actor=ORGANIZER)
+    target = seats.iloc[5]
+    at = open_page(PAGE)
+    at.text_input(key="draw_search").input(target["name"].upper()).run()
+    shown = at.dataframe[0].value
+    assert set(shown["Table"]) == {target["table_no"]} and len(shown) == 4
+    at.text_input(key="draw_search").input("nobody like this").run()
+    assert any("No player of this sitting" in i.value for i in at.info)
+
+
+def test_names_full_of_markup_show_as_text(open_page, engine):
+    ids = store.import_players(engine, pd.DataFrame({"name": ["**Bold** <b>x</b>", "A", "B"]}),
+                               actor=ORGANIZER)["player_id"].tolist()
+    store.check_in(engine, ids, actor=ORGANIZER)
+    sitting = tournament.draw_qualifier(engine, ids, seed=3, actor=ORGANIZER)
+    store.publish_sitting(engine, sitting["sitting_id"], actor=ORGANIZER)
+    at = open_page(PAGE)
+    assert "**Bold** <b>x</b>" in at.dataframe[0].value["Player"].tolist()

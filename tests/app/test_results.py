@@ -1,0 +1,247 @@
+"""Results page: judges enter a table's result with a live preview (R11, R12), settle full ties,
+resolve another judge's save and correct results (R19); spectators read published results
+without removed leaders (R20)."""
+
+import pandas as pd
+import pytest
+
+from stsa import store, tournament
+from stsa.auth import Actor, Role
+from stsa.ui.sittings import key
+from tests.app.conftest import JUDGE, ORGANIZER
+
+PAGE = "pages/results.py"
+OTHER_JUDGE = Actor("Kim Judge", Role.JUDGE)
+STATS = ("vp", "spice", "solari", "troops", "water")
+
+
+@pytest.fixture
+def sitting(engine):
+    """A published qualifier: 8 players at two tables of 4, no results yet."""
+    names = pd.DataFrame({"name": [f"Player {i}" for i in range(1, 9)]})
+    ids = store.import_players(engine, names, actor=ORGANIZER)["player_id"].tolist()
+    drawn = tournament.draw_qualifier(engine, ids, seed=21, actor=ORGANIZER)
+    store.publish_sitting(engine, drawn["sitting_id"], actor=ORGANIZER)
+    return drawn["sitting_id"]
+
+
+def _table(engine, sitting_id, table_no=1):
+    tables = store.tables(engine, sitting_id, actor=ORGANIZER)
+    table = tables.loc[tables["table_no"] == table_no].iloc[0]
+    seats = store.seats(engine, sitting_id, actor=ORGANIZER)
+    return table, seats.loc[seats["table_id"] == table["table_id"]].reset_index(drop=True)
+
+
+def _fill(at, table, values, leaders=None):
+    """values: one (vp, spice, solari, troops, water) per seat, in seat order."""
+    tid = int(table["table_id"])
+    leaders = leaders or table["available_leaders"][:len(values)]
+    for seat, (leader, stats) in enumerate(zip(leaders, values), start=1):
+        at.selectbox(key=key(tid, seat, "leader")).set_value(leader)
+        for field, value in zip(STATS, stats):
+            at.number_input(key=key(tid, seat, field)).set_value(value)
+    return at.run()
+
+
+def _open_table(open_page, as_, table):
+    at = open_page(PAGE, as_=as_)
+    at.selectbox(key=f"res_table_{int(table['sitting_id'])}").set_value(int(table["table_id"]))
+    return at.run()
+
+
+VALUES = [(10, 1, 0, 0, 0), (7, 0, 0, 0, 0), (5, 0, 0, 0, 0), (2, 0, 0, 0, 0)]
+
+
+def _saved(engine, table, by=ORGANIZER, values=VALUES):
+    rows = pd.DataFrame([dict(zip(STATS, v)) for v in values]).assign(
+        player_id=store.seats(engine, table_id=int(table["table_id"]), actor=ORGANIZER)[
+            "player_id"].to_numpy(), leader=table["available_leaders"][:len(values)])
+    return store.submit_table_result(engine, int(table["table_id"]), rows, expected_version=0,
+                                     submission_id=None, actor=by)
+
+
+# --- spectators --------------------------------------------------------------------------------
+
+def test_spectator_without_published_sittings_is_told_what_comes(open_page, engine):
+    names = pd.DataFrame({"name": [f"P{i}" for i in range(4)]})
+    ids = store.import_players(engine, names, actor=ORGANIZER)["player_id"].tolist()
+    tournament.draw_qualifier(engine, ids, seed=1, actor=ORGANIZER)  # a draft only
+    at = open_page(PAGE)
+    assert not at.exception and not at.selectbox
+    assert any("No results yet" in i.value for i in at.info)
+
+
+def test_spectator_reads_results_with_leaders_but_no_removed_leaders(open_page, engine,
+                                                                     sitting):
+    table, _ = _table(engine, sitting)
+    _saved(engine, table)
+    at = open_page(PAGE)
+    assert not at.exception
+    assert not [b for b in at.button], "spectators enter nothing"
+    assert not at.number_input and len(at.selectbox) == 1
+    shown = at.dataframe[0].value
+    assert shown["Placing"].tolist() == [1, 2, 3, 4]
+    assert shown["VP"].tolist() == [10, 7, 5, 2]
+    assert shown["Score"].tolist() == [23, 17, 13, 0]  # R12: 20+3, 15+2, 10+3, 0
+    assert set(shown["Leader"]) == set(table["available_leaders"][:4])
+    text = " ".join(map(str, shown.to_numpy().ravel()))
+    assert not any(name in text for name in table["removed_leaders"])
+    assert any("Waiting for table 2" in c.value for c in at.caption)
+
+
+# --- entering a result -------------------------------------------------------------------------
+
+def test_judge_enters_a_result_sees_the_preview_and_saves(open_page, engine, sitting):
+    table, seats = _table(engine, sitting)
+    at = _open_table(open_page, JUDGE, table)
+    assert at.button(key="res_save").label == "Save result"
+    tid = int(table["table_id"])
+    assert at.selectbox(key=key(tid, 1, "leader")).options == table["available_leaders"]
+    at = _fill(at, table, VALUES)
+    preview = at.dataframe[0].value
+    assert preview["Score"].tolist() == [23, 17, 13, 0]
+    assert preview["Player"].tolist() == seats["name"].tolist()
+    at.button(key="res_save").click().run()
+    assert not at.exception and not at.error
+    assert "saved as version 1" in at.success[0].value
+    stored = store.table_result(engine, tid)
+    assert stored.version == 1 and stored.saved_by == JUDGE.name
+    assert stored.rows["vp"].tolist() == [10, 7, 5, 2]
+    assert at.dataframe[-1].value["Score"].tolist() == [23, 17, 13, 0]
+    assert at.button(key="res_save").label == "Save correction"
+
+
+def test_validation_names_seat_and_field_and_saves_nothing(open_page, engine, sitting):
+    table, seats = _table(engine, sitting)
+    at = _open_table(open_page, JUDGE, table)
+    at = _fill(at, table, VALUES)
+    at.number_input(key=key(int(table["table_id"]), 2, "vp")).set_value(None).run()
+    at.button(key="res_save").click().run()
+    message = at.error[0].value
+    assert f"seat 2 ({seats['name'][1]}): vp is missing" in message
+    assert "Nothing was saved" in message
+    assert store.table_result(engine, int(table["table_id"])).version == 0
+
+
+def test_a_leader_can_be_picked_once(open_page, engine, sitting):
+    table, _ = _table(engine, sitting)
+    at = _open_table(open_page, JUDGE, table)
+    twice = [table["available_leaders"][0]] * 2 + table["available_leaders"][1:3]
+    at = _fill(at, table, VALUES, leaders=twice)
+    at.button(key="res_save").click().run()
+    assert "seat 2" in at.error[0].value and "already taken by seat 1" in at.error[0].value
+    assert store.table_result(engine, int(table["table_id"])).version == 0
+
+
+def test_R10_removed_leaders_offered_only_with_wild_card(open_page, engine, sitting):
+    table, _ = _table(engine, sitting)
+    store.set_settings(engine, {"wild_card": True}, actor=ORGANIZER)
+    at = _open_table(open_page, JUDGE, table)
+    options = at.selectbox(key=key(int(table["table_id"]), 1, "leader")).options
+    assert set(options) == set(table["available_leaders"]) | set(table["removed_leaders"])
+
+
+def test_R11_full_tie_asks_for_the_settled_order(open_page, engine, sitting):
+    table, _ = _table(engine, sitting)
+    tid = int(table["table_id"])
+    at = _open_table(open_page, JUDGE, table)
+    tie = [(8, 1, 2, 3, 4), (8, 1, 2, 3, 4), (5, 0, 0, 0, 0), (2, 0, 0, 0, 0)]
+    at = _fill(at, table, tie)
+    assert any("Seats 1, 2 are equal" in w.value for w in at.warning)
+    assert at.dataframe[0].value["Tied"].tolist()[:2] == [True, True]
+    at.button(key="res_save").click().run()
+    assert "enter their settled order" in at.error[0].value
+    assert store.table_result(engine, tid).version == 0
+
+    at.number_input(key=key(tid, 1, "tiebreak")).set_value(2)
+    at.number_input(key=key(tid, 2, "tiebreak")).set_value(1).run()
+    assert not at.dataframe[0].value["Tied"].any()
+    at.button(key="res_save").click().run()
+    assert not at.error
+    rows = store.table_result(engine, tid).rows
+    assert rows["tiebreak"].tolist()[:2] == [2, 1] and rows["tiebreak"].isna()[2:].all()
+    scored = tournament.scored_results(engine).set_index("seat")
+    assert scored.loc[2, "placing"] == 1 and scored.loc[1, "placing"] == 2
+
+
+# --- corrections and conflicts (R19) -----------------------------------------------------------
+
+def test_correction_loads_the_stored_values_and_logs_a_new_version(open_page, engine, sitting):
+    table, _ = _table(engine, sitting)
+    tid = int(table["table_id"])
+    _saved(engine, table)
+    at = _open_table(open_page, ORGANIZER, table)
+    assert at.number_input(key=key(tid, 1, "vp")).value == 10
+    assert at.selectbox(key=key(tid, 3, "leader")).value == table["available_leaders"][2]
+    assert any("Version 1 saved by" in i.value for i in at.info)
+
+    at.button(key="res_save").click().run()
+    assert any("nothing changed since version 1" in i.value for i in at.info)
+    assert store.table_result(engine, tid).version == 1
+
+    at.number_input(key=key(tid, 1, "vp")).set_value(12).run()
+    at.button(key="res_save").click().run()
+    assert "version 2 (a correction)" in at.success[0].value
+    assert store.table_result(engine, tid).rows["vp"].tolist()[0] == 12
+    corrections = store.events(engine, action="result.correct", actor=ORGANIZER)
+    assert len(corrections) == 1
+    assert corrections["before"].iloc[0]["rows"][0]["vp"] == 10
+
+
+def _conflicting(open_page, engine, sitting):
+    """Two judges open table 1; Jamal saves first, then Kim saves other values."""
+    table, _ = _table(engine, sitting)
+    tid = int(table["table_id"])
+    jamal = _open_table(open_page, JUDGE, table)
+    kim = _open_table(open_page, OTHER_JUDGE, table)
+    jamal = _fill(jamal, table, VALUES)
+    jamal.button(key="res_save").click().run()
+    assert store.table_result(engine, tid).version == 1
+    kim = _fill(kim, table, [(11, 0, 0, 0, 0), (7, 0, 0, 0, 0), (5, 0, 0, 0, 0),
+                             (2, 0, 0, 0, 0)])
+    kim.button(key="res_save").click().run()
+    assert not kim.exception
+    return table, tid, kim
+
+
+def test_conflict_shows_both_versions_and_keep_theirs_reloads_them(open_page, engine, sitting):
+    table, tid, kim = _conflicting(open_page, engine, sitting)
+    assert any("saved by Jamal Judge" in w.value for w in kim.warning)
+    theirs, mine = kim.dataframe[1].value, kim.dataframe[2].value
+    assert theirs["VP"].tolist() == [10, 7, 5, 2] and mine["VP"].tolist() == [11, 7, 5, 2]
+    assert any("Theirs" in m.value and "version 1" in m.value for m in kim.markdown)
+    assert store.table_result(engine, tid).rows["vp"].tolist()[0] == 10, "nothing overwritten"
+
+    kim.button(key="res_keep_theirs").click().run()
+    assert not kim.exception
+    assert kim.number_input(key=key(tid, 1, "vp")).value == 10
+    assert kim.button(key="res_save").label == "Save correction"
+    assert store.table_result(engine, tid).version == 1
+    assert store.events(engine, action="result.correct", actor=ORGANIZER).empty
+
+
+def test_conflict_save_mine_over_theirs_is_a_logged_correction(open_page, engine, sitting):
+    table, tid, kim = _conflicting(open_page, engine, sitting)
+    kim.button(key="res_save_mine").click().run()
+    assert not kim.exception and not kim.error
+    stored = store.table_result(engine, tid)
+    assert stored.version == 2 and stored.saved_by == OTHER_JUDGE.name
+    assert stored.rows["vp"].tolist()[0] == 11
+    corrections = store.events(engine, action="result.correct", actor=ORGANIZER)
+    assert corrections["actor"].tolist() == [OTHER_JUDGE.name]
+    assert not [b for b in kim.button if b.key == "res_save_mine"]
+
+
+def test_a_double_click_stores_once(open_page, engine, sitting):
+    """The second click of a double click may run before the first one's run updated the form:
+    it carries the same submission id, so the store keeps one version."""
+    table, _ = _table(engine, sitting)
+    tid = int(table["table_id"])
+    at = _fill(_open_table(open_page, JUDGE, table), table, VALUES)
+    before_save = dict(at.session_state["res_form"])
+    at.button(key="res_save").click().run()
+    at.session_state["res_form"] = before_save  # as if the first click's rerun never finished
+    at.button(key="res_save").click().run()
+    assert not at.exception and not at.error
+    assert store.table_result(engine, tid).version == 1
+    assert len(store.events(engine, action="result.", actor=ORGANIZER)) == 1
