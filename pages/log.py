@@ -2,9 +2,11 @@
 
 import streamlit as st
 
+from stsa.auth import Role
 from stsa.ui import data, organizer, session, widgets
 
 st.title("Log")
+session.only_for(Role.ORGANIZER)
 widgets.flash()
 st.caption("Every change is recorded here with who made it, when, and the values before and "
            "after. Nothing is ever deleted from the log.")

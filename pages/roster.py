@@ -3,11 +3,13 @@ in for the next sitting (R2)."""
 
 import streamlit as st
 
+from stsa.auth import Role
 from stsa import store
 from stsa.errors import TournamentError
 from stsa.ui import data, organizer, session, widgets
 
 st.title("Roster")
+session.only_for(Role.ORGANIZER)
 widgets.flash()
 url, me, engine = session.database_url(), session.actor(), session.engine()
 roster = data.players(url, session.role())

@@ -3,10 +3,12 @@
 
 import streamlit as st
 
+from stsa.auth import Role
 from stsa import store
 from stsa.ui import data, organizer, session, widgets
 
 st.title("Settings")
+session.only_for(Role.ORGANIZER)
 widgets.flash()
 url, me, engine = session.database_url(), session.actor(), session.engine()
 current = data.settings(url)

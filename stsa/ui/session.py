@@ -111,3 +111,14 @@ def sign_out() -> None:
     st.session_state.pop("session_token", None)
     if TOKEN_PARAM in st.query_params:
         del st.query_params[TOKEN_PARAM]
+
+
+def only_for(*roles: Role) -> Actor:
+    """Stop the page unless the signed-in person has one of `roles` (R20). The navigation
+    already hides such pages; this also covers a page reached by its address."""
+    who = actor()
+    if who.role not in roles:
+        st.warning("This page is for the organizer. Sign in with the organizer PIN to use it.",
+                   icon=":material/lock:")
+        st.stop()
+    return who

@@ -83,3 +83,19 @@ def test_forged_session_token_is_dropped(open_page):
     at = open_page(query={"session": "organizer.1.QW5u.forged"})
     assert "actor" not in at.session_state or at.session_state["actor"] is None
     assert "session" not in at.query_params
+
+
+@pytest.mark.parametrize("page", ["roster", "settings", "log"])
+def test_organizer_page_reached_directly_stops_for_others(db_url, page):
+    """Even run by its address, outside the navigation, an organizer page shows nothing else."""
+    from streamlit.testing.v1 import AppTest
+
+    from tests.app.conftest import APP
+    for who in (None, JUDGE):
+        at = AppTest.from_file(APP.replace("app.py", f"pages/{page}.py"), default_timeout=30)
+        if who is not None:
+            at.session_state["actor"] = who
+        at.run()
+        assert not at.exception
+        assert any("for the organizer" in w.value for w in at.warning)
+        assert not at.button and not at.text_input
