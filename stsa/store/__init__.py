@@ -23,6 +23,7 @@ from stsa.store.schema import SCHEMA_VERSION
 from stsa.store.draws import (complete_sitting, discard_draw, override_setup,
                                  publish_sitting, save_draw, seats, setup_counts, sit_outs,
                                  sitting, sittings, tables)
+from stsa.store.transfer import dump_tournament, load_tournament
 
 __all__ = [
     # engine
@@ -42,6 +43,8 @@ __all__ = [
     "events",
     # backups
     "backup", "backups", "restore",
+    # whole tournaments (the workbook export and restore)
+    "dump_tournament", "load_tournament",
     # errors
     "TournamentError", "ConflictError", "NotFound", "DuplicateName", "InvalidState",
     "PermissionDenied", "CorruptDatabase", "NotABackup",
