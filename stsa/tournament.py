@@ -15,7 +15,7 @@ import numpy as np
 import pandas as pd
 
 from stsa import catalog, draw, rules, store
-from stsa.auth import Actor, Role
+from stsa.auth import Actor, Role, require
 from stsa.errors import TournamentError
 
 STAGE_LABELS = {"final": "Final", "semifinal": "Semifinal", "out": ""}
@@ -87,6 +87,39 @@ def override_warnings(engine, table_id: int, setup_id: str) -> list[str]:
         if setup_id not in enabled:
             warnings.append(f"{names.get(setup_id, setup_id)} is not an enabled setup.")
     return warnings
+
+
+def override_setup(engine, table_id: int, setup_id: str, *, reason: str, actor: Actor,
+                   seed: int | None = None) -> dict:
+    """R6, R7, R9: set a table's setup by hand (an enabled setup, with a reason; logged).
+
+    When the new setup's leader deck or hidden picks differ from the old one's, its hidden
+    picks are drawn afresh (from `seed`, a fresh one if None), so that the removed and
+    available leaders the judges see belong to the setup being played.
+    """
+    require(actor, Role.ORGANIZER, Role.JUDGE, action="override a table's setup")
+    table = store.tables(engine, table_id=table_id, actor=_system())
+    if table.empty:
+        raise TournamentError(f"There is no table with id {table_id}.")
+    old = table.iloc[0]
+    setups = enabled_setups(engine)
+    chosen = setups.loc[setups["setup_id"] == setup_id]
+    name = setup_names().get(setup_id, setup_id)
+    if chosen.empty:
+        raise TournamentError(f"{name} is not an enabled setup: enable it in Settings first.")
+    if setup_id == old["setup_id"]:
+        raise TournamentError(f"Table {old['table_no']} already plays {name}.")
+    new = chosen.iloc[0]
+    old_deck = sorted([*old["removed_leaders"], *old["available_leaders"]])
+    if old_deck == sorted(new["leader_deck"]) and len(old["removed_leaders"]) == new[
+            "hidden_picks"]:
+        return store.override_setup(engine, table_id, setup_id, reason=reason, actor=actor)
+    players = store.seats(engine, table_id=table_id, actor=_system())["player_id"].tolist()
+    drawn = draw.draw_groups([players], chosen, seed=draw.new_seed() if seed is None else seed)
+    picks = drawn.tables.iloc[0]
+    return store.override_setup(engine, table_id, setup_id, reason=reason, actor=actor,
+                                available_leaders=list(picks["available_leaders"]),
+                                removed_leaders=list(picks["removed_leaders"]))
 
 
 # --- scores and standings ---------------------------------------------------------------------
@@ -205,12 +238,16 @@ class Finals:
     semifinal: dict | None = None
     final: dict | None = None
     final_players: list | None = None
+    final_blocker: str = ""
     final_standings: pd.DataFrame | None = None
 
 
 def finals(engine) -> Finals:
     """R16, R17, R18: the cut, wildcards for absent players, the semifinal and final sittings,
-    the final table once the semifinal is in, and the final standings once the final is."""
+    the final table once the semifinal is in, and the final standings once the final is.
+
+    When the semifinal results cannot set the final table yet (a tie for first not settled,
+    R11), `final_players` stays None and `final_blocker` says why and what to do."""
     scored = scored_results(engine)
     table = standings_table(engine, scored)
     view = Finals(standings=table)
@@ -232,7 +269,10 @@ def finals(engine) -> Finals:
     final = _kind_results(engine, "final", view.final)
     needs_semifinal = view.format.semifinal > 0 and (view.entrants["stage"] == "semifinal").any()
     if not needs_semifinal or (view.semifinal and view.semifinal["status"] == "complete"):
-        view.final_players = rules.final_table(table, view.entrants, semifinal)
+        try:
+            view.final_players = rules.final_table(table, view.entrants, semifinal)
+        except TournamentError as exc:
+            view.final_blocker = str(exc)
     if view.final and view.final["status"] == "complete":
         view.final_standings = rules.final_standings(table, semifinal, final).merge(
             _names(engine), on="player_id", how="left")
@@ -258,6 +298,8 @@ def draw_final(engine, *, seed: int, actor: Actor) -> dict:
     view = finals(engine)
     if view.format is None:
         raise TournamentError(view.reason)
+    if view.final_blocker:
+        raise TournamentError(view.final_blocker)
     if view.final_players is None:
         raise TournamentError("The semifinal is not complete yet: the final table is known "
                               "once every semifinal result is in.")

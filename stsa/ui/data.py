@@ -84,3 +84,15 @@ def events(url: str, role: Role, action: str | None = None, by: str | None = Non
 def sit_outs(url: str, sitting_id: int, role: Role) -> pd.DataFrame:
     """R1: who the draw chose to sit a sitting out (unpublished draws: judges/organizer only)."""
     return store.sit_outs(session.engine(), sitting_id, actor=_view(role))
+
+
+@st.cache_data(ttl=TTL, show_spinner=False)
+def table(url: str, table_id: int, role: Role) -> pd.DataFrame:
+    """One table (a `store.tables` row) as `role` may see it (R20); empty if there is none."""
+    return store.tables(session.engine(), table_id=int(table_id), actor=_view(role))
+
+
+@st.cache_data(ttl=TTL, show_spinner=False)
+def backups(url: str) -> pd.DataFrame:
+    """The backup files, newest first (`store.backups`); the Data page is organizer only."""
+    return store.backups(session.engine())

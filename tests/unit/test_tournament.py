@@ -137,3 +137,80 @@ def _enter_all(engine, sitting_id):
                              "spice": 0, "solari": 0, "troops": 0, "water": 0})
         store.submit_table_result(engine, int(table_id), rows, expected_version=0,
                                   submission_id=None, actor=JUDGE)
+
+
+def test_R11_R16_unsettled_semifinal_tie_blocks_the_final_not_the_finals_view(engine):
+    """A semifinal whose first place is tied (R11) completes, but cannot set the final table:
+    the finals view says why instead of failing, and the final cannot be drawn until settled."""
+    ids = store.import_players(engine, pd.DataFrame({"name": [f"P{i}" for i in range(8)]}),
+                               actor=ORGANIZER)["player_id"].tolist()
+    qualifier = tournament.draw_qualifier(engine, ids, seed=3, actor=ORGANIZER)
+    store.publish_sitting(engine, qualifier["sitting_id"], actor=ORGANIZER)
+    _enter_all(engine, qualifier["sitting_id"])
+    semi = tournament.draw_semifinal(engine, seed=4, actor=ORGANIZER)
+    store.publish_sitting(engine, semi["sitting_id"], actor=ORGANIZER)
+    table = store.tables(engine, semi["sitting_id"], actor=ORGANIZER).iloc[0]
+    seats = store.seats(engine, semi["sitting_id"], actor=ORGANIZER)
+    rows = pd.DataFrame({"player_id": seats["player_id"].to_numpy(),
+                         "leader": table["available_leaders"][:4], "vp": [9, 9, 5, 3],
+                         "spice": 0, "solari": 0, "troops": 0, "water": 0})
+    store.submit_table_result(engine, int(table["table_id"]), rows, expected_version=0,
+                              submission_id=None, actor=JUDGE)
+    assert store.sitting(engine, semi["sitting_id"])["status"] == "complete"
+
+    view = tournament.finals(engine)
+    assert view.final_players is None
+    assert "tied" in view.final_blocker
+    with pytest.raises(TournamentError, match="tied"):
+        tournament.draw_final(engine, seed=5, actor=ORGANIZER)
+
+    store.settle_tie(engine, int(table["table_id"]), rows["player_id"].tolist()[:2],
+                     expected_version=1, actor=JUDGE)
+    view = tournament.finals(engine)
+    assert view.final_blocker == "" and len(view.final_players) == 4
+
+
+def _two_tables(engine, enabled):
+    store.set_settings(engine, {"enabled_setups": enabled}, actor=ORGANIZER)
+    ids = store.import_players(engine, pd.DataFrame({"name": [f"P{i}" for i in range(8)]}),
+                               actor=ORGANIZER)["player_id"].tolist()
+    sitting = tournament.draw_qualifier(engine, ids, seed=5, actor=ORGANIZER)
+    return store.tables(engine, sitting["sitting_id"], actor=ORGANIZER)
+
+
+def test_R6_R9_override_to_another_deck_draws_its_hidden_picks_afresh(engine):
+    tables = _two_tables(engine, ["legacy-ix", "uprising"])
+    legacy = tables.loc[tables["setup_id"] == "legacy-ix"].iloc[0]
+    out = tournament.override_setup(engine, int(legacy["table_id"]), "uprising",
+                                    reason="Box missing", seed=9, actor=JUDGE)
+    assert out["setup_id"] == "uprising" and out["setup_override"]
+    deck = tournament.enabled_setups(engine).set_index("setup_id").loc["uprising"]
+    assert len(out["removed_leaders"]) == deck["hidden_picks"]
+    assert sorted(out["removed_leaders"] + out["available_leaders"]) == sorted(deck["leader_deck"])
+    logged = store.events(engine, action="table.override_setup", actor=ORGANIZER)
+    assert logged["after"].iloc[-1]["reason"] == "Box missing"
+
+
+def test_R6_override_within_the_same_deck_keeps_the_leaders(engine):
+    store.set_settings(engine, {"battle_of_wills": True}, actor=ORGANIZER)
+    tables = _two_tables(engine, ["legacy-ix", "uprising"])
+    table = tables.iloc[0]
+    setup = table["setup_id"]
+    other = setup.removesuffix("-bow") if setup.endswith("-bow") else f"{setup}-bow"
+    out = tournament.override_setup(engine, int(table["table_id"]), other, reason="Players ask",
+                                    actor=ORGANIZER)
+    assert out["setup_id"] == other
+    assert out["removed_leaders"] == table["removed_leaders"]
+
+
+def test_R6_override_refuses_setups_not_enabled_the_same_setup_and_spectators(engine):
+    tables = _two_tables(engine, ["legacy-ix", "uprising"])
+    table = tables.iloc[0]
+    tid = int(table["table_id"])
+    with pytest.raises(TournamentError, match="not an enabled setup"):
+        tournament.override_setup(engine, tid, "legacy", reason="x", actor=ORGANIZER)
+    with pytest.raises(TournamentError, match="already plays"):
+        tournament.override_setup(engine, tid, table["setup_id"], reason="x", actor=ORGANIZER)
+    with pytest.raises(TournamentError, match="only"):
+        tournament.override_setup(engine, tid, "uprising", reason="x",
+                                  actor=Actor("Sam", Role.SPECTATOR))

@@ -1,0 +1,298 @@
+"""Finals page (R16–R18, R20): the cut and wildcards for everyone; absences, the semifinal and
+final draws for the organizer only; unpublished draws hidden from spectators; who advanced and
+why; the final standings with a spreadsheet-safe CSV."""
+
+import pandas as pd
+import pytest
+import streamlit as st
+
+from stsa import demo, store, tournament
+from stsa.ui import finals as finals_view
+from tests.app.conftest import JUDGE, ORGANIZER
+
+PAGE = "pages/finals.py"
+
+
+def enter(engine, sitting_id, vps, spice=None):
+    """Enter every table of a sitting: `vps[t]` by seat for table t + 1 (spice likewise)."""
+    tables = store.tables(engine, sitting_id, actor=ORGANIZER)
+    seats = store.seats(engine, sitting_id, actor=ORGANIZER)
+    for i, table in enumerate(tables.itertuples()):
+        at = seats.loc[seats["table_id"] == table.table_id]
+        rows = pd.DataFrame({"player_id": at["player_id"].to_numpy(),
+                             "leader": table.available_leaders[:len(at)], "vp": vps[i],
+                             "spice": (spice or [[0] * 4] * len(vps))[i][:len(at)],
+                             "solari": 0, "troops": 0, "water": 0})
+        store.submit_table_result(engine, table.table_id, rows, expected_version=0,
+                                  submission_id=None, actor=JUDGE)
+    st.cache_data.clear()  # as a judge's save on the Results page does
+
+
+def qualifier(engine, names, vps, spice=None):
+    ids = store.import_players(engine, pd.DataFrame({"name": names}),
+                               actor=ORGANIZER)["player_id"].tolist()
+    sitting = tournament.draw_qualifier(engine, ids, seed=11, actor=ORGANIZER)
+    store.publish_sitting(engine, sitting["sitting_id"], actor=ORGANIZER)
+    enter(engine, sitting["sitting_id"], vps, spice)
+    return ids
+
+
+def play(engine, draw, vps):
+    """Draw a finals sitting, publish it and enter `vps`."""
+    sitting = draw(engine, seed=7, actor=ORGANIZER)
+    store.publish_sitting(engine, sitting["sitting_id"], actor=ORGANIZER)
+    enter(engine, sitting["sitting_id"], vps)
+    return sitting
+
+
+@pytest.fixture
+def demo_tournament(engine):
+    demo.load_demo(engine, actor=ORGANIZER)
+    return engine
+
+
+@pytest.fixture
+def eight_players(engine):
+    """One qualifier, two tables: best scores 25, 24, 21, 21, 11, 11, 0, 0, every rank distinct
+    (spice breaks the equal ones). The weakest direct finalist's best score is 21 (R16)."""
+    qualifier(engine, [f"Player {i}" for i in range(8)], [[12, 11, 2, 1], [13, 12, 2, 1]],
+              spice=[[0] * 4, [1] * 4])
+    return engine
+
+
+def standing(engine):
+    return tournament.standings_table(engine)
+
+
+def texts(elements):
+    return [e.value.replace("\\", "") for e in elements]
+
+
+# --- everyone ---------------------------------------------------------------------------------
+
+@pytest.mark.parametrize("who", [None, JUDGE, ORGANIZER])
+def test_no_finals_below_four_players(open_page, engine, who):
+    qualifier(engine, ["Ann", "Ben", "Cy"], [[9, 6, 3]])
+    at = open_page(PAGE, as_=who)
+    assert not at.exception
+    assert at.info[0].value.startswith("3 players played a qualifier: finals need at least 4")
+    assert not at.button and not at.dataframe
+
+
+def test_empty_tournament_gives_the_reason(open_page):
+    at = open_page(PAGE)
+    assert at.info[0].value.startswith("0 players played a qualifier")
+
+
+@pytest.mark.parametrize("who", [None, JUDGE])
+def test_format_and_entrants_without_organizer_controls(open_page, demo_tournament, who):
+    at = open_page(PAGE, as_=who)
+    assert not at.exception
+    assert "24 players played a qualifier: the top 3 go straight to the final." in texts(
+        at.markdown)
+    entrants = at.dataframe[0].value
+    assert entrants["Stage"].tolist() == ["Final"] * 3 + ["Semifinal"] * 8
+    assert entrants["Player"].tolist() == standing(demo_tournament)["name"].head(11).tolist()
+    assert not entrants["Wildcard"].any()
+    assert not at.button and not at.multiselect and not at.number_input
+    assert "The semifinal has not been drawn yet." in texts(at.info)
+    assert "The final table is known once every semifinal result is in." in texts(at.info)
+
+
+# --- absences and wildcards (R17) ---------------------------------------------------------------
+
+def test_organizer_marks_a_finalist_absent_and_a_wildcard_takes_the_seat(open_page,
+                                                                         demo_tournament):
+    table = standing(demo_tournament)
+    first = int(table["player_id"].iloc[0])
+    at = open_page(PAGE, as_=ORGANIZER)
+    at.multiselect(key="finals_absent").set_value([first])
+    at.button(key="finals_save_absences").click().run()
+    assert not at.exception
+    assert store.absences(demo_tournament)["player_id"].tolist() == [first]
+    assert "Absences saved (1 changed)." in texts(at.success)
+    entrants = at.dataframe[0].value
+    assert table["name"].iloc[0] not in entrants["Player"].tolist()
+    assert entrants["Wildcard"].sum() == 1
+    assert any(t.startswith(f"Absent: {table['name'].iloc[0]}.") for t in texts(at.caption))
+
+    spectator = open_page(PAGE)
+    assert spectator.dataframe[0].value["Wildcard"].sum() == 1, "wildcards marked for everyone"
+
+    at.multiselect(key="finals_absent").set_value([])
+    at.button(key="finals_save_absences").click().run()
+    assert store.absences(demo_tournament).empty
+    assert not at.dataframe[0].value["Wildcard"].any()
+
+
+def test_absences_are_fixed_once_the_semifinal_is_published(open_page, demo_tournament):
+    semi = tournament.draw_semifinal(demo_tournament, seed=3, actor=ORGANIZER)
+    store.publish_sitting(demo_tournament, semi["sitting_id"], actor=ORGANIZER)
+    at = open_page(PAGE, as_=ORGANIZER)
+    assert not at.multiselect
+    assert "Absences are fixed once a finals sitting is published." in texts(at.caption)
+
+
+# --- the semifinal ----------------------------------------------------------------------------
+
+def test_organizer_draws_and_publishes_the_semifinal(open_page, demo_tournament):
+    at = open_page(PAGE, as_=ORGANIZER)
+    assert 100_000_000 <= at.number_input(key="finals_semifinal_seed").value < 1_000_000_000
+    at.number_input(key="finals_semifinal_seed").set_value(424242)
+    at.button(key="finals_draw_semifinal").click().run()
+    assert not at.exception
+    semi = store.sittings(demo_tournament, kind="semifinal", actor=ORGANIZER).iloc[0]
+    assert (semi["status"], semi["seed"]) == ("drawn", 424242)
+    assert "The semifinal is drawn (seed 424242); publish it when ready." in texts(at.success)
+    seating = at.dataframe[1].value
+    assert len(seating) == 8 and "Pick order" in seating.columns
+    assert set(seating["Player"]) == set(standing(demo_tournament)["name"].iloc[3:11])
+    assert at.number_input(key="finals_semifinal_seed").value != 424242, "a fresh seed"
+
+    # R20: spectators see nothing of an unpublished draw; judges see it is not published.
+    spectator = open_page(PAGE)
+    assert len(spectator.dataframe) == 1
+    assert "The semifinal has not been drawn yet." in texts(spectator.info)
+    judge = open_page(PAGE, as_=JUDGE)
+    assert any("not published yet" in t for t in texts(judge.info))
+
+    at.button(key="finals_publish_semifinal").click().run()
+    assert not at.exception
+    assert store.sitting(demo_tournament, int(semi["sitting_id"]))["status"] == "published"
+    assert not at.button, "a published semifinal cannot be redrawn"
+    spectator = open_page(PAGE)
+    seating = spectator.dataframe[1].value
+    assert len(seating) == 8 and "Pick order" not in seating.columns
+    assert "Judges enter the semifinal results on the Results page." in texts(spectator.caption)
+
+
+def test_drawn_semifinal_goes_stale_when_an_absence_changes(open_page, demo_tournament):
+    tournament.draw_semifinal(demo_tournament, seed=3, actor=ORGANIZER)
+    fourth = int(standing(demo_tournament)["player_id"].iloc[3])
+    store.mark_absent(demo_tournament, fourth, actor=ORGANIZER)
+    at = open_page(PAGE, as_=ORGANIZER)
+    assert any("no longer matches who plays" in t for t in texts(at.warning))
+    assert at.button(key="finals_publish_semifinal").disabled
+    at.button(key="finals_draw_semifinal").click().run()
+    assert not any("no longer matches" in t for t in texts(at.warning))
+    assert not at.button(key="finals_publish_semifinal").disabled
+
+
+def test_drawing_a_semifinal_already_published_elsewhere_is_refused(open_page, demo_tournament):
+    at = open_page(PAGE, as_=ORGANIZER)
+    semi = tournament.draw_semifinal(demo_tournament, seed=3, actor=ORGANIZER)
+    store.publish_sitting(demo_tournament, semi["sitting_id"], actor=ORGANIZER)  # another tab
+    at.button(key="finals_draw_semifinal").click().run()
+    assert not at.exception
+    assert "The semifinal is already published; it cannot be redrawn." in texts(at.error)
+    assert int(store.sitting(demo_tournament, int(semi["sitting_id"]))["seed"]) == 3
+
+
+# --- the final table (R16) --------------------------------------------------------------------
+
+def test_semifinal_winner_not_above_the_weakest_finalist_does_not_advance(open_page,
+                                                                          eight_players):
+    play(eight_players, tournament.draw_semifinal, [[10, 9, 5, 3]])  # the winner scores 21
+    at = open_page(PAGE)
+    assert not at.exception
+    table = standing(eight_players)
+    weakest = table["name"].iloc[3]
+    note = [t for t in texts(at.markdown) if "won the semifinal" in t][0]
+    assert note.endswith(f"not more than {weakest}'s best qualifier score of 21: {weakest} "
+                         f"keeps the final seat (R16).")
+    final_table = at.dataframe[2].value
+    assert final_table["Player"].tolist() == table["name"].head(4).tolist()
+    assert (final_table["Way in"] == "Direct").all()
+
+
+def test_whole_finals_for_eight_players(open_page, eight_players):
+    semi = play(eight_players, tournament.draw_semifinal, [[14, 9, 5, 3]])  # winner: 25 > 21
+    winner = store.results(eight_players, "semifinal").sort_values("vp")["player_id"].iloc[-1]
+    table = standing(eight_players)
+    names = dict(zip(table["player_id"], table["name"]))
+    weakest = table["name"].iloc[3]
+
+    at = open_page(PAGE, as_=ORGANIZER)
+    assert not at.exception
+    assert (f"{names[winner]} won the semifinal with 25 points, more than {weakest}'s best "
+            f"qualifier score of 21: {names[winner]} takes {weakest}'s final seat (R16)."
+            in texts(at.markdown))
+    final_table = at.dataframe[2].value
+    assert final_table["Way in"].tolist().count("Semifinal winner") == 1
+    assert weakest not in final_table["Player"].tolist()
+
+    at.button(key="finals_draw_final").click().run()
+    assert not at.exception
+    at.button(key="finals_publish_final").click().run()
+    final = store.sittings(eight_players, kind="final").iloc[0]
+    assert final["status"] == "published"
+    enter(eight_players, int(final["sitting_id"]), [[11, 8, 6, 4]])
+    assert store.sitting(eight_players, int(semi["sitting_id"]))["status"] == "complete"
+
+    spectator = open_page(PAGE)
+    assert not spectator.exception
+    standings = spectator.dataframe[-1].value
+    assert standings["Rank"].tolist() == list(range(1, 9))
+    assert standings["Stage reached"].tolist() == ["Final"] * 4 + ["Semifinal"] * 3 + [
+        "Qualifier"]
+    assert standings["Player"].iloc[-1] == weakest, "R18: lost the seat, ranks last"
+    assert spectator.download_button(key="finals_download").label == \
+        "Download final standings (CSV)"
+
+
+def test_two_semifinals_the_better_winner_advances(open_page, demo_tournament):
+    play(demo_tournament, tournament.draw_semifinal, [[12, 8, 5, 3], [10, 9, 5, 3]])
+    at = open_page(PAGE)
+    assert not at.exception
+    results = store.results(demo_tournament, "semifinal")
+    names = dict(zip(standing(demo_tournament)["player_id"], standing(demo_tournament)["name"]))
+    first, second = (names[p] for p in results.loc[results["vp"].isin([12, 10]), "player_id"])
+    notes = texts(at.markdown)
+    assert f"Semifinal winners: {first} (24 points at table 1), {second} (21 points at table 2)." \
+        in notes
+    assert f"{first} advances to the final (R16)." in notes
+    final_table = at.dataframe[2].value
+    assert final_table["Way in"].tolist() == ["Direct"] * 3 + ["Semifinal winner"]
+
+
+def test_no_semifinal_with_six_players_the_top_four_play_the_final(open_page, engine):
+    qualifier(engine, [f"P{i}" for i in range(6)], [[9, 7, 5], [8, 6, 4]])
+    at = open_page(PAGE, as_=ORGANIZER)
+    assert "There is no semifinal: too few players are left below the top 4." in texts(
+        at.markdown)
+    assert "No semifinal: the 4 direct finalists play the final." in texts(at.markdown)
+    assert not at.button(key="finals_draw_final").disabled
+    at.button(key="finals_draw_final").click().run()
+    assert store.sittings(engine, kind="final", actor=ORGANIZER)["status"].tolist() == ["drawn"]
+
+
+def test_unsettled_semifinal_tie_blocks_the_final_with_a_message(open_page, eight_players):
+    play(eight_players, tournament.draw_semifinal, [[9, 9, 5, 3]])
+    at = open_page(PAGE, as_=ORGANIZER)
+    assert not at.exception
+    assert any("first place is tied" in t for t in texts(at.warning))
+    assert "finals_draw_final" not in [b.key for b in at.button]
+
+
+def test_names_with_markup_show_as_text_in_the_notes(open_page, engine):
+    hostile = "**Evil** <img src=x>"
+    ids = qualifier(engine, [hostile, "B", "C", "D", "E", "F", "G", "H"],
+                    [[12, 11, 2, 1], [13, 12, 2, 1]], spice=[[0] * 4, [1] * 4])
+    store.mark_absent(engine, ids[0], actor=ORGANIZER)
+    at = open_page(PAGE)
+    assert hostile not in at.dataframe[0].value["Player"].tolist()
+    absent = [c.value for c in at.caption if "Absent" in c.value][0]
+    assert "\\*\\*Evil\\*\\* \\<img src=x\\>" in absent
+
+
+# --- CSV --------------------------------------------------------------------------------------
+
+def test_csv_neutralises_formula_cells():
+    frame = pd.DataFrame({"Rank": [1, 2, 3], "Player": ["=HYPERLINK(1)", "+Ann", "Bo -x"],
+                          "Wildcard": [True, False, False]})
+    csv = finals_view.to_csv(frame)
+    assert csv.splitlines() == ["Rank,Player,Wildcard", "1,'=HYPERLINK(1),yes", "2,'+Ann,no",
+                                "3,Bo -x,no"]
+    for bad in ("-1+2", "@SUM(A1)", "\tx"):
+        assert finals_view.to_csv(pd.DataFrame({"P": [bad]})).splitlines()[1].startswith(
+            ("'", "\"'"))

@@ -1,0 +1,142 @@
+"""Standings page (R14–R16, R20): ranks for everyone, the finals cut, ties at a cut line for the
+organizer, a player search with that player's games; names shown as text."""
+
+import pandas as pd
+import pytest
+
+from stsa import demo, store, tournament
+from tests.app.conftest import JUDGE, ORGANIZER
+
+PAGE = "pages/standings.py"
+
+
+def play_qualifier(engine, names, vps):
+    """Add `names`, draw one qualifier for them, publish it and enter `vps[t]` (by seat) for
+    table t + 1, every other number 0."""
+    ids = store.import_players(engine, pd.DataFrame({"name": names}),
+                               actor=ORGANIZER)["player_id"].tolist()
+    sitting = tournament.draw_qualifier(engine, ids, seed=11, actor=ORGANIZER)
+    store.publish_sitting(engine, sitting["sitting_id"], actor=ORGANIZER)
+    tables = store.tables(engine, sitting["sitting_id"], actor=ORGANIZER)
+    seats = store.seats(engine, sitting["sitting_id"], actor=ORGANIZER)
+    for table, vp in zip(tables.itertuples(), vps):
+        at = seats.loc[seats["table_id"] == table.table_id]
+        rows = pd.DataFrame({"player_id": at["player_id"].to_numpy(),
+                             "leader": table.available_leaders[:len(at)], "vp": vp,
+                             "spice": 0, "solari": 0, "troops": 0, "water": 0})
+        store.submit_table_result(engine, table.table_id, rows, expected_version=0,
+                                  submission_id=None, actor=ORGANIZER)
+    return ids
+
+
+@pytest.fixture
+def demo_tournament(engine):
+    demo.load_demo(engine, actor=ORGANIZER)
+    return engine
+
+
+@pytest.fixture
+def tournament_with_tie_at_cut(engine):
+    """12 players, three tables with the same results: ranks 1,1,1,4,4,4,7,7,7,10,10,10, so
+    rank 4 straddles the final line (4) and rank 7 the semifinal line (8)."""
+    play_qualifier(engine, [f"Player {i:02}" for i in range(12)], [[10, 9, 8, 7]] * 3)
+    return engine
+
+
+def shown_table(at):
+    return at.dataframe[0].value
+
+
+@pytest.mark.parametrize("who", [None, JUDGE, ORGANIZER])
+def test_empty_tournament_says_what_comes_next(open_page, who):
+    at = open_page(PAGE, as_=who)
+    assert not at.exception
+    assert "No results yet" in at.info[0].value
+    assert not at.dataframe and not at.text_input
+
+
+def test_fewer_than_four_players_have_no_cut(open_page, engine):
+    play_qualifier(engine, ["Ann", "Ben", "Cy"], [[9, 6, 3]])
+    at = open_page(PAGE)
+    assert not at.exception
+    assert at.caption[0].value == "3 players so far: finals need at least 4 (R16)."
+    table = shown_table(at)
+    assert sorted(table["Player"]) == ["Ann", "Ben", "Cy"]
+    assert table["Best score"].tolist() == [23, 18, 10]
+    assert (table["Zone"] == "").all()
+
+
+@pytest.mark.parametrize("who", [None, JUDGE, ORGANIZER])
+def test_demo_standings_show_ranks_and_the_cut(open_page, demo_tournament, who):
+    at = open_page(PAGE, as_=who)
+    assert not at.exception
+    assert at.caption[0].value == ("24 players: the top 3 go straight to the final, the next 8 "
+                                   "play the semifinal, 13 are out (R16).")
+    table = shown_table(at)
+    expected = tournament.standings_table(demo_tournament)
+    assert list(table.columns) == ["Rank", "Player", "Best score", "Zone", "Games", "Wins",
+                                   "Placing", "VP"]
+    assert table["Player"].tolist() == expected["name"].tolist()
+    assert table["Best score"].tolist() == expected["best_score"].tolist()
+    assert table["Zone"].tolist() == ["Final"] * 3 + ["Semifinal"] * 8 + ["Out"] * 13
+    assert not at.warning
+
+
+def test_tie_at_cut_warns_the_organizer(open_page, tournament_with_tie_at_cut):
+    at = open_page(PAGE, as_=ORGANIZER)
+    assert not at.exception
+    warnings = [w.value.replace("\\", "") for w in at.warning]
+    assert len(warnings) == 2
+    assert warnings[0].startswith("Rank 4 is shared across the final cut line by")
+    assert warnings[1].startswith("Rank 7 is shared across the semifinal cut line by")
+    table = shown_table(at)
+    assert table["Tie at cut"].tolist() == [False] * 3 + [True] * 6 + [False] * 3
+
+
+@pytest.mark.parametrize("who", [None, JUDGE])
+def test_tie_at_cut_is_flagged_but_not_a_warning_for_others(open_page, who,
+                                                             tournament_with_tie_at_cut):
+    at = open_page(PAGE, as_=who)
+    assert not at.warning
+    assert shown_table(at)["Tie at cut"].sum() == 6
+
+
+def test_search_shows_a_players_games_and_best_score(open_page, demo_tournament):
+    at = open_page(PAGE)
+    at.text_input(key="standings_search").input("  aLIa ").run()
+    assert not at.exception
+    table = shown_table(at)
+    assert table["Player"].tolist() == ["Alia Brandt"]
+    assert at.subheader[0].value.replace("\\", "") == "Alia Brandt"
+    row = tournament.standings_table(demo_tournament).set_index("name").loc["Alia Brandt"]
+    assert f"Best score **{row['best_score']}**, rank {row['rank']}, 3 games" in \
+        at.markdown[0].value
+    games = at.dataframe[1].value
+    assert list(games.columns) == ["Sitting", "Table", "Placing", "VP", "Score"]
+    assert games["Sitting"].tolist() == ["Qualifier 1", "Qualifier 2", "Qualifier 3"]
+    assert games["Score"].max() == row["best_score"]
+
+
+def test_search_without_match_says_so(open_page, demo_tournament):
+    at = open_page(PAGE)
+    at.text_input(key="standings_search").input("Zebedee (").run()
+    assert not at.exception
+    assert "No player's name contains" in at.info[0].value
+    assert not at.dataframe
+
+
+def test_broad_search_lists_players_without_their_games(open_page, demo_tournament):
+    at = open_page(PAGE)
+    at.text_input(key="standings_search").input("a").run()
+    assert len(at.dataframe) == 1 and len(shown_table(at)) > 5
+    assert "type more of a name" in at.caption[-1].value
+
+
+def test_names_with_markup_show_as_text(open_page, engine):
+    hostile = "**Bold** <b>x</b> [link](http://x)"
+    play_qualifier(engine, [hostile, "Ben", "Cy", "Di"], [[9, 7, 5, 3]])
+    at = open_page(PAGE)
+    assert hostile in shown_table(at)["Player"].tolist()
+    at.text_input(key="standings_search").input("bold").run()
+    assert at.subheader[0].value == "\\*\\*Bold\\*\\* \\<b\\>x\\</b\\> \\[link\\]\\(http\\:" \
+        "//x\\)"
