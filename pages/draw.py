@@ -1,13 +1,14 @@
 """Draw: the organizer draws each qualifier from a recorded seed, redraws until it is published,
 hand-sets a table's setup and publishes (R1, R3, R6, R9); judges see every sitting with pick
-order and removed leaders; spectators see published sittings only, never removed leaders (R20)."""
+order and removed leaders, and print slips and pairings; spectators see published sittings
+only, never removed leaders or paper (R20)."""
 
 import streamlit as st
 
 from stsa import draw, store, tournament
 from stsa.auth import Role
 from stsa.errors import TournamentError
-from stsa.ui import data, session, sittings, widgets
+from stsa.ui import data, data_tools, session, sittings, widgets
 
 st.title("Draw")
 widgets.flash()
@@ -119,6 +120,9 @@ def show_sitting(sitting) -> None:
                         session.engine(), sitting_id, actor=session.actor()),
                         done="The draft was discarded (it stays in the log)."):
                     st.rerun()
+    if staff:  # R20: the slips and lists read drafts; the judges' copy lists removed leaders
+        data_tools.paper(session.engine(), url, sitting_id, sittings.sitting_name(sitting),
+                         organizer=organizer, me=session.actor())
     search = st.text_input("Find a player", key="draw_search", placeholder="Name")
     shown = sittings.matching_tables(overview, search)
     if shown.empty:

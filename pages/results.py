@@ -13,6 +13,7 @@ url, role = session.database_url(), session.role()
 staff = role in (Role.JUDGE, Role.ORGANIZER)
 
 choices = sittings.sitting_choices(data.sittings(url, role), ("published", "complete"))
+sittings.follow_table_link(url, role, choices)  # a table slip's QR code
 if not choices:
     st.info("No results yet: once the organizer publishes a sitting on the Draw page, judges "
             "enter its results here.")

@@ -6,7 +6,7 @@ import streamlit as st
 from stsa.auth import Role
 from stsa import store
 from stsa.errors import TournamentError
-from stsa.ui import data, organizer, session, widgets
+from stsa.ui import data, data_tools, organizer, session, widgets
 
 st.title("Roster")
 session.only_for(Role.ORGANIZER)
@@ -30,22 +30,8 @@ with st.expander("Import players", expanded=roster.empty, icon=":material/upload
                     [f"line {n}" for n in lines]),
                     done=lambda f: f"Imported {len(f)} players.") is not None:
                 st.rerun()
-    read_roster = organizer.roster_reader()
-    if read_roster is not None:
-        upload = st.file_uploader("Or upload a spreadsheet (.csv or .xlsx) with a name column",
-                                  type=["csv", "xlsx"], key="roster_file")
-        if upload is not None:
-            try:
-                sheet = read_roster(upload)
-            except ValueError as exc:
-                st.error(f"{upload.name}: {exc}", icon="⚠️")
-            else:
-                st.dataframe(sheet.head(organizer.SHOWN_LIMIT), hide_index=True)
-                if st.button(f"Import {len(sheet)} players from {upload.name}",
-                             key="roster_file_import"):
-                    if widgets.act(lambda: store.import_players(engine, sheet, actor=me),
-                                   done=lambda f: f"Imported {len(f)} players.") is not None:
-                        st.rerun()
+    st.divider()
+    data_tools.roster_upload(engine, me)
 
 with st.expander("Add a player", icon=":material/person_add:"):
     if st.session_state.pop("add_done", False):  # empty the form after an added player only

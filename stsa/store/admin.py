@@ -8,6 +8,7 @@ import hashlib
 import hmac
 import os
 from typing import Any, Callable
+from urllib.parse import urlsplit
 
 import pandas as pd
 import sqlalchemy as sa
@@ -34,6 +35,7 @@ DEFAULT_SETTINGS: dict[str, Any] = {
     "base_points": [20, 15, 10, 0],  # R12: 1st, 2nd, 3rd, 4th
     "draw_mode": "random",  # R3
     "auto_backup": True,  # backups after each publish and completed sitting
+    "public_url": None,  # the app's address as judges' phones reach it (slip QR codes)
 }
 PIN_ENV = {Role.ORGANIZER: "STSA_ORGANIZER_PIN", Role.JUDGE: "STSA_JUDGE_PIN"}
 SYSTEM = db.SYSTEM
@@ -105,6 +107,30 @@ def _base_points(v):
     return list(v)
 
 
+def _public_url(v):
+    """The app's web address for the QR codes on table slips; None or blank clears it."""
+    if v is None or (isinstance(v, str) and not v.strip()):
+        return None
+    if not isinstance(v, str):
+        raise ValueError("must be a web address")
+    v = v.strip()
+    if any(c.isspace() for c in v):
+        raise ValueError("must be a web address without spaces")
+    if len(v) > 200:
+        raise ValueError("must have at most 200 characters")
+    parts = urlsplit(v)
+    if parts.scheme.lower() not in ("http", "https") or not parts.hostname:
+        raise ValueError("must start with http:// or https:// and name the computer, as "
+                         "phones reach it (e.g. http://192.168.1.20:8501)")
+    try:
+        parts.port  # a port that is not a number is refused here
+    except ValueError:
+        raise ValueError("has a port that is not a number") from None
+    if parts.query or parts.fragment:
+        raise ValueError("must be the app's address only, without ? or # parts")
+    return v.rstrip("/")
+
+
 VALIDATORS: dict[str, Callable[[Any], Any]] = {
     "tournament_name": _text(200),
     "enabled_setups": lambda v: _names(v, minimum=1, allow_none=True),
@@ -117,6 +143,7 @@ VALIDATORS: dict[str, Callable[[Any], Any]] = {
     "base_points": _base_points,
     "draw_mode": _text(32),
     "auto_backup": _bool,
+    "public_url": _public_url,
 }
 
 

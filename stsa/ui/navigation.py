@@ -28,6 +28,7 @@ PAGES = [
          "Roster and check-in"),
     Page("pages/settings.py", "Settings", ":material/settings:", (Role.ORGANIZER,), "Settings"),
     Page("pages/log.py", "Log", ":material/history:", (Role.ORGANIZER,), "Log"),
+    Page("pages/data.py", "Data", ":material/database:", (Role.ORGANIZER,)),
     Page("pages/sign_in.py", "Sign in", ":material/login:", EVERYONE),
 ]
 HOME = PAGES[0].path

@@ -1,8 +1,9 @@
-"""What the Home, Roster, Settings and Log pages work out before they show it: plain functions
-of frames and text (no layout), so the pages stay thin and these stay testable."""
+"""What the Home, Roster, Settings, Data and Log pages work out before they show it: plain
+functions of frames and text (no layout), so the pages stay thin and these stay testable."""
 
 from __future__ import annotations
 
+import datetime as dt
 import json
 import re
 
@@ -75,14 +76,20 @@ def next_step(status: dict, role: Role) -> str:
 
 # --- Roster ----------------------------------------------------------------------------------
 
-def roster_reader():
-    """The spreadsheet reader for roster uploads (`stsa.excel.read_roster`), or None while the
-    spreadsheet import is not there yet (the page then offers the pasted list only)."""
-    try:
-        from stsa import excel
-    except ImportError:
-        return None
-    return getattr(excel, "read_roster", None)
+def problems_frame(problems: list[tuple[int | None, str]]) -> pd.DataFrame:
+    """A spreadsheet's problems (`SpreadsheetError.problems`) as a table: row, what is wrong."""
+    return pd.DataFrame({"Row": pd.array([r for r, _ in problems], dtype="Int64"),
+                         "Problem": [str(what) for _, what in problems]})
+
+
+def roster_preview(sheet: pd.DataFrame, limit: int = 10) -> pd.DataFrame:
+    """The first rows of a read roster file as the organizer checks them before importing:
+    the spreadsheet row and the columns the file fills."""
+    filled = [c for c in ("club", "city", "email", "player_id")
+              if c in sheet and sheet[c].astype(str).str.strip().ne("").any()]
+    return sheet.head(limit)[["row", "name", *filled]].rename(columns={
+        "row": "Row", "name": "Name", "club": "Club", "city": "City", "email": "Email",
+        "player_id": "Player id"})
 
 
 def parse_name_list(text: str) -> tuple[list[dict], list[int]]:
@@ -206,6 +213,31 @@ def colour_problem(colours: list[str]) -> str | None:
 def settings_changes(current: dict, wanted: dict) -> dict:
     """The settings in `wanted` that differ from `current` (what `store.set_settings` gets)."""
     return {k: v for k, v in wanted.items() if current.get(k) != v}
+
+
+# --- Data ------------------------------------------------------------------------------------
+
+RESTORED_WORDS = [("players", "player"), ("sittings", "sitting"), ("tables", "table"),
+                  ("results", "player result"), ("events", "log event")]
+
+
+def restored_summary(counts: dict) -> str:
+    """What a workbook restore brought back, from `excel.restore_workbook`'s counts."""
+    parts = [f"{int(counts.get(key, 0))} {word}{'s' if int(counts.get(key, 0)) != 1 else ''}"
+             for key, word in RESTORED_WORDS]
+    source = counts.get("source") or "the workbook"
+    return f"Restored the tournament from {source}: {', '.join(parts)}."
+
+
+def backups_frame(files: pd.DataFrame) -> pd.DataFrame:
+    """The backup files (`store.backups`) for display: name, size in kB, when (UTC)."""
+    return pd.DataFrame({"Backup": files["name"], "Size (kB)": (files["size"] / 1024).round(1),
+                         "Made (UTC)": files["modified"]}).reset_index(drop=True)
+
+
+def file_stamp(now: dt.datetime | None = None) -> str:
+    """A date and time for download file names: 2025-03-01-1405."""
+    return (now or dt.datetime.now()).strftime("%Y-%m-%d-%H%M")
 
 
 # --- Log -------------------------------------------------------------------------------------

@@ -10,8 +10,9 @@ import pandas as pd
 import streamlit as st
 
 from stsa import rules, store, tournament
+from stsa.auth import Role
 from stsa.errors import TournamentError
-from stsa.ui import widgets
+from stsa.ui import data, widgets
 
 STATUS = {"drawn": "draft, not published", "published": "published", "complete": "complete"}
 COLOUR_MARKS = {"red": "🔴", "green": "🟢", "blue": "🔵", "yellow": "🟡", "purple": "🟣",
@@ -106,6 +107,44 @@ def results_frame(scored: pd.DataFrame, sitting_id: int) -> pd.DataFrame:
                          "Player": rows["name"], "Leader": rows["leader"], "VP": rows["vp"],
                          "Score": rows["qualifier_score"], "Seat": rows["seat"],
                          "Tied": rows["tied"]}).reset_index(drop=True)
+
+
+# --- a table slip's QR code: results?table=<table id> ------------------------------------------
+
+TABLE_PARAM = "table"
+
+
+def follow_table_link(url: str, role: Role, choices: dict[int, str]) -> None:
+    """A slip's QR code opens the Results page with `?table=<table id>`: for judges and the
+    organizer, choose that table's sitting and table (once per link, so they can still pick
+    another); tell anyone else to sign in. Other query parameters (the sign-in token) are
+    left alone."""
+    raw = st.query_params.get(TABLE_PARAM)
+    if raw is None:
+        return
+    if role not in (Role.JUDGE, Role.ORGANIZER):
+        st.info("This link opens a table's result entry, for judges: sign in to enter this "
+                "table's result.", icon=":material/qr_code:")
+        st.page_link("pages/sign_in.py", label="Sign in", icon=":material/login:")
+        return
+    raw = str(raw).strip()
+    found = data.table(url, int(raw), role) if raw.isdigit() and len(raw) <= 12 else None
+    if found is None or found.empty:
+        st.warning(widgets.plain(f"The link names table {raw[:20]!r}, which this tournament "
+                                 f"does not have: choose the table below."),
+                   icon=":material/warning:")
+        return
+    row = found.iloc[0]
+    sitting_id, table_id = int(row["sitting_id"]), int(row["table_id"])
+    if sitting_id not in choices:
+        name = sitting_name({"kind": row["kind"], "number": row["sitting_no"]})
+        st.warning(f"Table {row['table_no']} of {name} is not published yet: its result can "
+                   f"be entered once the organizer publishes the draw.", icon=":material/lock:")
+        return
+    if st.session_state.get("res_link") != raw:  # the first run with this link
+        st.session_state["res_link"] = raw
+        st.session_state["res_sitting"] = sitting_id
+        st.session_state[f"res_table_{sitting_id}"] = table_id
 
 
 # --- the result form --------------------------------------------------------------------------

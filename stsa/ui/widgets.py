@@ -26,7 +26,7 @@ def act(action: Callable[[], Any], *, done: str | Callable[[Any], str] | None = 
     try:
         result = action()
     except TournamentError as exc:
-        st.error(str(exc), icon="⚠️")
+        st.error(str(exc), icon=":material/error:")
         return None
     data.clear()
     if done:
@@ -38,4 +38,4 @@ def flash() -> None:
     """Show the message of the last successful action once (it survives the rerun after it)."""
     message = st.session_state.pop("_flash", None)
     if message:
-        st.success(message, icon="✅")
+        st.success(message, icon=":material/check_circle:")

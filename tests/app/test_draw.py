@@ -1,11 +1,16 @@
 """Draw page: the organizer draws, redraws, overrides a setup and publishes (R1, R3, R6, R9);
 judges see removed leaders and pick order; spectators see published draws only (R20)."""
 
+import io
+from types import SimpleNamespace
+
 import pandas as pd
 import pytest
 import streamlit as st
+from pypdf import PdfReader
 
-from stsa import store, tournament
+from stsa import printing, store, tournament
+from stsa.ui import data_tools
 from tests.app.conftest import JUDGE, ORGANIZER
 
 PAGE = "pages/draw.py"
@@ -249,3 +254,121 @@ def test_names_full_of_markup_show_as_text(open_page, engine):
     store.publish_sitting(engine, sitting["sitting_id"], actor=ORGANIZER)
     at = open_page(PAGE)
     assert "**Bold** <b>x</b>" in at.dataframe[0].value["Player"].tolist()
+
+
+# --- paper: slips and pairings (staff only, R20) ------------------------------------------------
+
+PDFS = ["slips", "slips-judges", "pairings-by-name", "pairings-by-table"]
+
+
+@pytest.fixture
+def downloads(monkeypatch):
+    """What the page offers for download: {key: (file name, data)}; data is a function the
+    browser's click calls. The real button is still drawn."""
+    offered, real = {}, st.download_button
+
+    def spy(label, data, *args, **kwargs):
+        offered[kwargs.get("key")] = (kwargs.get("file_name"), data)
+        return real(label, data, *args, **kwargs)
+    monkeypatch.setattr(st, "download_button", spy)
+    return offered
+
+
+@pytest.fixture
+def qr_urls(monkeypatch):
+    """Every address a slip's QR code encodes."""
+    seen, real = [], printing._qr_matrix
+    monkeypatch.setattr(printing, "_qr_matrix", lambda url: seen.append(url) or real(url))
+    return seen
+
+
+def _pdf_text(data: bytes) -> str:
+    assert data.startswith(b"%PDF")
+    return "\n".join(page.extract_text() for page in PdfReader(io.BytesIO(data)).pages)
+
+
+def _made(downloads, kind) -> bytes:
+    return downloads[f"draw_pdf_{kind}"][1]()
+
+
+def test_organizer_prints_slips_and_pairings_of_a_draft(open_page, engine, downloads, qr_urls):
+    sitting = _drawn(engine, 8)
+    at = open_page(PAGE, as_=ORGANIZER)
+    assert not at.exception
+    assert [downloads[f"draw_pdf_{k}"][0] for k in PDFS] == [
+        f"stsa-qualifier-1-{k}.pdf" for k in PDFS]
+    removed = _removed(engine, sitting["sitting_id"])
+    players = _pdf_text(_made(downloads, "slips"))
+    judges = _pdf_text(_made(downloads, "slips-judges"))
+    assert "Players' copy" in players and "Judges' copy" in judges
+    assert not any(name in players for name in removed)  # R20
+    assert any(name in judges for name in removed)
+    tables = store.tables(engine, sitting["sitting_id"], actor=ORGANIZER)["table_id"].tolist()
+    assert qr_urls == [f"http://localhost:8501/results?table={t}" for t in tables] * 2
+    seats = store.seats(engine, sitting["sitting_id"], actor=ORGANIZER)
+    by_name = _pdf_text(_made(downloads, "pairings-by-name"))
+    assert all(name in by_name for name in seats["name"])
+    assert "Tables" in _pdf_text(_made(downloads, "pairings-by-table"))
+    assert "Set the address judges' phones can reach" in _shown(at)
+    assert "http://localhost:8501/results?table=…" in _shown(at)
+
+
+def test_organizer_sets_the_address_the_qr_codes_open(open_page, engine, downloads, qr_urls):
+    sitting = _drawn(engine, 4)
+    at = open_page(PAGE, as_=ORGANIZER)
+    at.text_input(key="draw_public_url").input(" http://192.168.1.20:8501/ ")
+    at.button(key="draw_public_url_save").click().run()
+    assert not at.exception
+    assert store.settings(engine)["public_url"] == "http://192.168.1.20:8501"
+    assert at.success[0].value == "QR codes now open http://192.168.1.20:8501."
+    assert "Set the address" not in _shown(at)
+    _made(downloads, "slips")
+    table = int(store.tables(engine, sitting["sitting_id"], actor=ORGANIZER)["table_id"][0])
+    assert qr_urls == [f"http://192.168.1.20:8501/results?table={table}"]
+
+
+def test_a_bad_address_is_refused_and_changes_nothing(open_page, engine):
+    _drawn(engine, 4)
+    at = open_page(PAGE, as_=ORGANIZER)
+    at.text_input(key="draw_public_url").input("192.168.1.20:8501")
+    at.button(key="draw_public_url_save").click().run()
+    assert "public_url must start with http:// or https://" in at.error[0].value
+    assert store.settings(engine)["public_url"] is None
+
+
+def test_judge_prints_but_does_not_set_the_address(open_page, engine, downloads):
+    _drawn(engine, 8)
+    at = open_page(PAGE, as_=JUDGE)
+    assert not at.exception
+    assert set(downloads) == {f"draw_pdf_{k}" for k in PDFS}
+    assert "Judges' copy" in _pdf_text(_made(downloads, "slips-judges"))
+    assert not any(t.key == "draw_public_url" for t in at.text_input)
+    assert "The organizer can set the address" in _shown(at)
+
+
+def test_spectator_gets_no_slips_or_lists_even_when_published(open_page, engine, downloads):
+    _drawn(engine, 8, publish=True)
+    at = open_page(PAGE)
+    assert not at.exception and at.dataframe  # the published draw is shown
+    assert downloads == {} and not at.get("download_button")
+    assert not any(t.key == "draw_public_url" for t in at.text_input)
+    assert "QR codes" not in _shown(at)
+
+
+@pytest.mark.parametrize("seen, base", [
+    ("http://10.0.0.5:8501/draw", "http://10.0.0.5:8501"),
+    ("https://club.example.org/stsa/draw/", "https://club.example.org/stsa"),
+    ("http://10.0.0.5:8501", "http://10.0.0.5:8501"),
+    (None, None),
+])
+def test_the_browsers_address_without_the_page(monkeypatch, seen, base):
+    monkeypatch.setattr(st, "context", SimpleNamespace(url=seen))
+    assert data_tools.browser_url("draw") == base
+    assert data_tools.slip_base({"public_url": None}) == (base or data_tools.LOCAL_URL)
+    assert data_tools.slip_base({"public_url": "http://192.168.1.20:8501"}) == \
+        "http://192.168.1.20:8501"
+
+
+def test_file_names_from_sitting_names():
+    assert data_tools.slug("Qualifier 12") == "qualifier-12"
+    assert data_tools.slug("Final") == "final"

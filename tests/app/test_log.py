@@ -100,3 +100,9 @@ def test_csv_text_quotes_formula_cells_only():
     frame = pd.DataFrame({"a": ["=1+1", "+x", "-2", "@me", "plain", None], "n": range(6)})
     lines = organizer.csv_text(frame).splitlines()
     assert lines[1:] == ["'=1+1,0", "'+x,1", "'-2,2", "'@me,3", "plain,4", ",5"]
+
+
+def test_links_to_the_data_page(open_page, engine):
+    at = open_page(LOG, as_=ORGANIZER)
+    assert [link.proto.page for link in at.get("page_link")
+            if link.proto.label.endswith("Data page")] == ["data"]

@@ -245,3 +245,64 @@ def test_a_double_click_stores_once(open_page, engine, sitting):
     assert not at.exception and not at.error
     assert store.table_result(engine, tid).version == 1
     assert len(store.events(engine, action="result.", actor=ORGANIZER)) == 1
+
+
+# --- a table slip's QR code: results?table=<table id> ------------------------------------------
+
+def _linked(open_page, as_, table_id, **other):
+    """The Results page opened from a slip's QR code."""
+    at = open_page(PAGE, as_=as_)
+    for name, value in {"table": str(table_id), **other}.items():
+        at.query_params[name] = value
+    return at.run()
+
+
+def test_qr_link_opens_that_tables_form_for_a_judge(open_page, engine, sitting):
+    table, seats = _table(engine, sitting, table_no=2)
+    tid = int(table["table_id"])
+    at = _linked(open_page, JUDGE, tid)
+    assert not at.exception and not at.warning
+    assert at.selectbox(key="res_sitting").value == sitting
+    assert at.selectbox(key=f"res_table_{sitting}").value == tid
+    assert seats["name"].iloc[0] in " ".join(m.value for m in at.markdown).replace("\\", "")
+    other = int(_table(engine, sitting, table_no=1)[0]["table_id"])
+    at.selectbox(key=f"res_table_{sitting}").set_value(other).run()
+    assert at.selectbox(key=f"res_table_{sitting}").value == other, "the link chose once"
+    assert at.query_params["table"] == str(tid)
+
+
+def test_qr_link_leaves_the_sign_in_token_alone(open_page, engine, sitting):
+    table, _ = _table(engine, sitting, table_no=2)
+    token = store.session_token(engine, ORGANIZER)
+    at = _linked(open_page, None, int(table["table_id"]), session=token)
+    assert not at.exception
+    assert at.selectbox(key=f"res_table_{sitting}").value == int(table["table_id"])
+    assert at.query_params["session"] == token
+
+
+def test_qr_link_asks_a_spectator_to_sign_in(open_page, engine, sitting):
+    table, _ = _table(engine, sitting, table_no=2)
+    at = _linked(open_page, None, int(table["table_id"]))
+    assert not at.exception
+    assert "sign in to enter this table's result" in at.info[0].value
+    assert [link.proto.label for link in at.get("page_link")] == ["Sign in"]
+    assert not at.number_input and not at.button  # still no entry form for spectators
+    assert at.query_params["table"] == str(int(table["table_id"]))
+
+
+@pytest.mark.parametrize("value", ["99999", "abc", "-1", "1" * 40])
+def test_qr_link_to_an_unknown_table_says_so(open_page, engine, sitting, value):
+    at = _linked(open_page, JUDGE, value)
+    assert not at.exception
+    assert "which this tournament does not have" in at.warning[0].value
+    assert at.selectbox(key="res_sitting").value == sitting  # the page works as usual
+
+
+def test_qr_link_to_an_unpublished_table_waits_for_the_publish(open_page, engine, sitting):
+    ids = store.players(engine)["player_id"].tolist()
+    draft = tournament.draw_qualifier(engine, ids, seed=5, actor=ORGANIZER)
+    table = store.tables(engine, draft["sitting_id"], actor=ORGANIZER).iloc[0]
+    at = _linked(open_page, JUDGE, int(table["table_id"]))
+    assert not at.exception
+    assert "Table 1 of Qualifier 2 is not published yet" in at.warning[0].value
+    assert at.selectbox(key="res_sitting").value == sitting

@@ -1,12 +1,14 @@
 """Roster (organizer): import (pasted list, spreadsheet upload), add, edit, withdraw and
 reinstate, remove, and check-in for the next sitting (R1, R2, R19, R20)."""
 
+import io
 import time
 
-import pandas as pd
+import openpyxl
 import pytest
+import streamlit as st
 
-from stsa import store, tournament
+from stsa import excel, store, tournament
 from stsa.ui import organizer
 from tests.app.conftest import ORGANIZER
 
@@ -39,34 +41,19 @@ def tick(at, rows):
     return at.run()
 
 
-@pytest.fixture
-def no_spreadsheets(monkeypatch):
-    monkeypatch.setattr(organizer, "roster_reader", lambda: None)
-
-
-@pytest.fixture
-def csv_reader(monkeypatch):
-    """A stand-in for the spreadsheet reader: reads a CSV with a name column."""
-    def read_roster(source):
-        frame = pd.read_csv(source, dtype=str, keep_default_na=False)
-        if "name" not in frame:
-            raise ValueError("row 1: there is no name column")
-        return frame
-    monkeypatch.setattr(organizer, "roster_reader", lambda: read_roster)
-
-
 # --- import -------------------------------------------------------------------------------------
 
-def test_empty_roster_says_what_to_do(open_page, no_spreadsheets):
+def test_empty_roster_says_what_to_do(open_page):
     at = open_page(ROSTER, as_=ORGANIZER)
     assert not at.exception
     assert "No players yet: import a list or add players above." in [i.value for i in at.info]
     assert at.expander[0].proto.expanded  # the import opens first on an empty roster
-    assert not at.file_uploader  # no spreadsheet reader yet: the pasted list only
+    assert at.file_uploader(key="roster_file_0") is not None
+    assert at.get("download_button")[0].proto.label == "Roster template (.xlsx)"
     assert not at.data_editor
 
 
-def test_pasted_list_imports_names_and_clubs(open_page, engine, no_spreadsheets):
+def test_pasted_list_imports_names_and_clubs(open_page, engine):
     at = open_page(ROSTER, as_=ORGANIZER)
     at.text_area(key="roster_text").input("Ann Lee, Arrakeen Gamers\n\n  Bo Chen  \nCy\tCaladan\n")
     at.button(key="roster_import").click().run()
@@ -79,7 +66,7 @@ def test_pasted_list_imports_names_and_clubs(open_page, engine, no_spreadsheets)
     assert at.data_editor[0].value["name"].tolist() == ["Ann Lee", "Bo Chen", "Cy"]
 
 
-def test_empty_paste_is_refused(open_page, engine, no_spreadsheets):
+def test_empty_paste_is_refused(open_page, engine):
     at = open_page(ROSTER, as_=ORGANIZER)
     at.text_area(key="roster_text").input(" \n\n")
     at.button(key="roster_import").click().run()
@@ -87,7 +74,7 @@ def test_empty_paste_is_refused(open_page, engine, no_spreadsheets):
     assert names(engine) == []
 
 
-def test_bad_lines_are_named_and_nothing_is_added(open_page, engine, no_spreadsheets):
+def test_bad_lines_are_named_and_nothing_is_added(open_page, engine):
     at = open_page(ROSTER, as_=ORGANIZER)
     at.text_area(key="roster_text").input("Ann\n\n" + "x" * 101 + "\nann\n, Lonely Club\n")
     at.button(key="roster_import").click().run()
@@ -99,7 +86,7 @@ def test_bad_lines_are_named_and_nothing_is_added(open_page, engine, no_spreadsh
     assert names(engine) == []
 
 
-def test_names_already_on_the_roster_are_refused(open_page, engine, no_spreadsheets):
+def test_names_already_on_the_roster_are_refused(open_page, engine):
     add(engine, "Ann Lee")
     at = open_page(ROSTER, as_=ORGANIZER)
     at.text_area(key="roster_text").input("Bo\n\nANN  lee\n")
@@ -108,29 +95,119 @@ def test_names_already_on_the_roster_are_refused(open_page, engine, no_spreadshe
     assert names(engine) == ["Ann Lee"]
 
 
-def test_spreadsheet_upload_previews_then_imports(open_page, engine, csv_reader):
-    at = open_page(ROSTER, as_=ORGANIZER)
-    at.file_uploader(key="roster_file").upload(
-        "players.csv", b"name,club\nAnn,Arrakeen\nBo,\n", "text/csv").run()
+@pytest.fixture
+def downloads(monkeypatch):
+    """What the page offers for download: {key: data} (data may be a function, called on
+    click); the real button is still drawn."""
+    offered, real = {}, st.download_button
+
+    def spy(label, data, *args, **kwargs):
+        offered[kwargs.get("key")] = data
+        return real(label, data, *args, **kwargs)
+    monkeypatch.setattr(st, "download_button", spy)
+    return offered
+
+
+def upload(at, name, content, version=0):
+    at.file_uploader(key=f"roster_file_{version}").upload(name, content).run()
     assert not at.exception
-    assert at.dataframe[0].value["name"].tolist() == ["Ann", "Bo"]
+    return at
+
+
+def xlsx(rows):
+    wb = openpyxl.Workbook()
+    for row in rows:
+        wb.active.append(row)
+    out = io.BytesIO()
+    wb.save(out)
+    return out.getvalue()
+
+
+def test_the_untouched_template_is_taken_back_and_adds_nobody(open_page, engine, downloads):
+    at = open_page(ROSTER, as_=ORGANIZER)
+    template = downloads["roster_template"]
+    template = template() if callable(template) else template
+    assert template == excel.roster_template()
+    upload(at, "stsa-roster-template.xlsx", template)
+    assert not at.error
+    assert [i.value for i in at.info][0].startswith(
+        r"stsa\-roster\-template\.xlsx holds no players yet")
+    assert "Nothing was added" in at.info[0].value
+    assert all(b.key != "roster_file_import" for b in at.button)
+    assert names(engine) == []
+
+
+def test_filled_template_previews_then_imports_all_columns(open_page, engine):
+    wb = openpyxl.load_workbook(io.BytesIO(excel.roster_template()))
+    wb["Players"].append(["Ann Lee", "Arrakeen Gamers", "Umeå", "ann@example.org"])
+    wb["Players"].append(["  Bo   Chen ", "", "", ""])
+    out = io.BytesIO()
+    wb.save(out)
+    at = upload(open_page(ROSTER, as_=ORGANIZER), "spring.xlsx", out.getvalue())
+    assert "**2 players** in spring\\.xlsx; the first rows:" in [m.value for m in at.markdown]
+    preview = at.dataframe[0].value
+    assert preview["Name"].tolist() == ["Ann Lee", "Bo Chen"]
+    assert preview["Row"].tolist() == [3, 4] and "City" in preview
     assert names(engine) == []  # nothing is added before the organizer confirms
     at.button(key="roster_file_import").click().run()
     assert [s.value for s in at.success] == ["Imported 2 players."]
-    assert names(engine) == ["Ann", "Bo"]
-
-
-def test_unreadable_spreadsheet_is_refused(open_page, engine, csv_reader):
-    at = open_page(ROSTER, as_=ORGANIZER)
-    at.file_uploader(key="roster_file").upload("players.csv", b"who\nAnn\n", "text/csv").run()
-    assert "players.csv: row 1: there is no name column" in errors(at)
-    assert not at.button(key="roster_import") is None
+    ann = store.players(engine, actor=ORGANIZER).set_index("name").loc["Ann Lee"]
+    assert (ann["club"], ann["email"], ann["extra"]) == (
+        "Arrakeen Gamers", "ann@example.org", {"city": "Umeå"})
+    assert at.file_uploader(key="roster_file_1") is not None  # an empty uploader again
     assert all(b.key != "roster_file_import" for b in at.button)
 
 
+def test_semicolon_windows_1252_csv_imports(open_page, engine):
+    content = "Namn;Klubb;Player ID\r\nÅsa Öberg;Göteborgs Spelförening;S-17\r\n" \
+              "José Núñez;;\r\n".encode("cp1252")
+    at = upload(open_page(ROSTER, as_=ORGANIZER), "anmälda.csv", content)
+    assert at.dataframe[0].value["Name"].tolist() == ["Åsa Öberg", "José Núñez"]
+    at.button(key="roster_file_import").click().run()
+    roster = store.players(engine, actor=ORGANIZER).set_index("name")
+    assert names(engine) == ["José Núñez", "Åsa Öberg"]
+    assert roster.loc["Åsa Öberg", "club"] == "Göteborgs Spelförening"
+    assert roster.loc["Åsa Öberg", "extra"] == {"roster_id": "S-17"}
+
+
+def test_bad_rows_are_named_and_nothing_changes(open_page, engine):
+    add(engine, "Cy")
+    content = xlsx([["Name", "Club"], ["Ann", "A"], [None, "Lonely Club"], ["ANN ", "B"],
+                    ["Bo", "x" * 101]])
+    at = upload(open_page(ROSTER, as_=ORGANIZER), "bad.xlsx", content)
+    message = errors(at).replace("\\", "")
+    assert message.startswith("bad.xlsx: Nothing was imported: 3 rows need fixing")
+    assert "row 3:" in message and "row 4:" in message and "row 5:" in message
+    problems = at.dataframe[0].value
+    assert problems["Row"].tolist() == [3, 4, 5]
+    assert "row 2" in problems["Problem"].iloc[1]  # the repeated name names the first
+    assert all(b.key != "roster_file_import" for b in at.button)
+    assert names(engine) == ["Cy"]
+
+
+@pytest.mark.parametrize("name, content, message", [
+    ("players.csv", b"Who,Club\nAnn,A\n", "No name column found"),
+    ("players.xlsx", b"%PDF-1.4 not a roster", "PDF"),
+    ("players.xlsx", b"PK\x03\x04 broken zip", ""),
+])
+def test_a_file_that_is_not_a_roster_is_refused_plainly(open_page, engine, name, content,
+                                                         message):
+    at = upload(open_page(ROSTER, as_=ORGANIZER), name, content)
+    assert message in errors(at).replace("\\", "") and errors(at)
+    assert all(b.key != "roster_file_import" for b in at.button)
+    assert names(engine) == []
+
+
+def test_a_clash_with_the_roster_names_the_spreadsheet_row(open_page, engine):
+    add(engine, "Ann Lee")
+    at = upload(open_page(ROSTER, as_=ORGANIZER), "more.csv", b"Name\nBo\nann  LEE\n")
+    at.button(key="roster_file_import").click().run()
+    assert "row 3" in errors(at).lower() and "Ann Lee" in errors(at)
+    assert names(engine) == ["Ann Lee"]
+
 # --- add, edit, withdraw, remove --------------------------------------------------------------
 
-def test_add_a_player(open_page, engine, no_spreadsheets):
+def test_add_a_player(open_page, engine):
     at = open_page(ROSTER, as_=ORGANIZER)
     at.text_input(key="add_name").input("Dana Cruz")
     at.text_input(key="add_club").input("Giedi Prime")
@@ -148,7 +225,7 @@ def test_add_a_player(open_page, engine, no_spreadsheets):
     ("ann LEE", "Nothing was added: the new player (ann LEE) is already on the roster as "
                 "'Ann Lee'."),
 ])
-def test_adding_a_bad_name_is_refused(open_page, engine, no_spreadsheets, typed, message):
+def test_adding_a_bad_name_is_refused(open_page, engine, typed, message):
     add(engine, "Ann Lee")
     at = open_page(ROSTER, as_=ORGANIZER)
     at.text_input(key="add_name").input(typed)
@@ -158,7 +235,7 @@ def test_adding_a_bad_name_is_refused(open_page, engine, no_spreadsheets, typed,
     assert at.text_input(key="add_name").value == typed  # kept, to correct
 
 
-def test_edit_a_player(open_page, engine, no_spreadsheets):
+def test_edit_a_player(open_page, engine):
     pid = int(add(engine, "Ann Lee", "Bo Chen")["player_id"].iloc[0])
     at = open_page(ROSTER, as_=ORGANIZER)
     at.selectbox(key="edit_player").select(pid).run()
@@ -174,7 +251,7 @@ def test_edit_a_player(open_page, engine, no_spreadsheets):
         {"name": "Ann Lee", "club": "", "email": ""}
 
 
-def test_editing_to_a_taken_name_is_refused(open_page, engine, no_spreadsheets):
+def test_editing_to_a_taken_name_is_refused(open_page, engine):
     pid = int(add(engine, "Ann Lee", "Bo Chen")["player_id"].iloc[0])
     at = open_page(ROSTER, as_=ORGANIZER)
     at.selectbox(key="edit_player").select(pid).run()
@@ -187,7 +264,7 @@ def test_editing_to_a_taken_name_is_refused(open_page, engine, no_spreadsheets):
     assert names(engine) == ["Ann Lee", "Bo Chen"]
 
 
-def test_withdraw_and_reinstate(open_page, engine, no_spreadsheets):
+def test_withdraw_and_reinstate(open_page, engine):
     pid = int(add(engine, "Ann Lee", "Bo Chen")["player_id"].iloc[0])
     store.check_in(engine, [pid], actor=ORGANIZER)
     at = open_page(ROSTER, as_=ORGANIZER)
@@ -202,7 +279,7 @@ def test_withdraw_and_reinstate(open_page, engine, no_spreadsheets):
     assert store.player(engine, pid)["status"] == "active"
 
 
-def test_remove_a_player_never_drawn(open_page, engine, no_spreadsheets):
+def test_remove_a_player_never_drawn(open_page, engine):
     pid = int(add(engine, "Ann Lee", "Bo Chen")["player_id"].iloc[0])
     at = open_page(ROSTER, as_=ORGANIZER)
     at.selectbox(key="edit_player").select(pid).run()
@@ -212,7 +289,7 @@ def test_remove_a_player_never_drawn(open_page, engine, no_spreadsheets):
     assert at.selectbox(key="edit_player").value is None
 
 
-def test_a_drawn_player_cannot_be_removed(open_page, engine, no_spreadsheets):
+def test_a_drawn_player_cannot_be_removed(open_page, engine):
     ids = add(engine, "Ann", "Bo", "Cy")["player_id"].tolist()
     tournament.draw_qualifier(engine, ids, seed=1, actor=ORGANIZER)
     at = open_page(ROSTER, as_=ORGANIZER)
@@ -225,7 +302,7 @@ def test_a_drawn_player_cannot_be_removed(open_page, engine, no_spreadsheets):
 
 # --- check-in -----------------------------------------------------------------------------------
 
-def test_check_in_everyone_then_clear(open_page, engine, no_spreadsheets):
+def test_check_in_everyone_then_clear(open_page, engine):
     add(engine, *[f"Player {i}" for i in range(1, 8)])
     at = open_page(ROSTER, as_=ORGANIZER)
     assert "**0** of 7 active players checked in." in [m.value for m in at.markdown]
@@ -242,7 +319,7 @@ def test_check_in_everyone_then_clear(open_page, engine, no_spreadsheets):
     assert not at.data_editor[0].value["checked_in"].any()
 
 
-def test_ticking_and_unticking_saves_at_once(open_page, engine, no_spreadsheets):
+def test_ticking_and_unticking_saves_at_once(open_page, engine):
     add(engine, "Cy", "Ann", "Bo")
     store.check_in(engine, store.players(engine)["player_id"].tolist()[:1], actor=ORGANIZER)  # Cy
     at = open_page(ROSTER, as_=ORGANIZER)
@@ -255,15 +332,14 @@ def test_ticking_and_unticking_saves_at_once(open_page, engine, no_spreadsheets)
     assert at.session_state["checkin_version"] == 1  # a fresh list shows what is stored
 
 
-def test_five_checked_in_needs_a_sit_out(open_page, engine, no_spreadsheets):
+def test_five_checked_in_needs_a_sit_out(open_page, engine):
     ids = add(engine, *"ABCDEF")["player_id"].tolist()
     store.check_in(engine, ids[:5], actor=ORGANIZER)
     at = open_page(ROSTER, as_=ORGANIZER)
     assert "a sit-out will be needed" in at.warning[0].value
 
 
-def test_search_filters_the_check_in_list_and_the_player_choice(open_page, engine,
-                                                                 no_spreadsheets):
+def test_search_filters_the_check_in_list_and_the_player_choice(open_page, engine):
     add(engine, "Ann Lee", "Joanna Nowak", "Bo Chen")
     at = open_page(ROSTER, as_=ORGANIZER)
     at.text_input(key="roster_search").input("ANN").run()
@@ -275,8 +351,7 @@ def test_search_filters_the_check_in_list_and_the_player_choice(open_page, engin
     assert "No active player matches the search." in [i.value for i in at.info]
 
 
-def test_check_in_of_a_player_withdrawn_meanwhile_is_refused(open_page, engine,
-                                                             no_spreadsheets):
+def test_check_in_of_a_player_withdrawn_meanwhile_is_refused(open_page, engine):
     ids = add(engine, "Ann", "Bo")["player_id"].tolist()
     at = open_page(ROSTER, as_=ORGANIZER)
     store.withdraw_player(engine, ids[0], actor=ORGANIZER)  # from another tab
@@ -286,7 +361,7 @@ def test_check_in_of_a_player_withdrawn_meanwhile_is_refused(open_page, engine,
     assert at.data_editor[0].value["name"].tolist() == ["Bo"]
 
 
-def test_two_thousand_players_stay_fast(open_page, engine, no_spreadsheets):
+def test_two_thousand_players_stay_fast(open_page, engine):
     add(engine, *[f"Player {i:04d}" for i in range(2000)])
     at = open_page(ROSTER, as_=ORGANIZER)
     assert len(at.data_editor[0].value) == organizer.SHOWN_LIMIT
@@ -301,7 +376,7 @@ def test_two_thousand_players_stay_fast(open_page, engine, no_spreadsheets):
     assert "500 tables, 500 of 4 players and 0 of 3" in " ".join(m.value for m in at.markdown)
 
 
-def test_names_with_markup_are_data(open_page, engine, no_spreadsheets):
+def test_names_with_markup_are_data(open_page, engine):
     add(engine, "<b>Bold</b> **Ann**")
     at = open_page(ROSTER, as_=ORGANIZER)
     assert at.data_editor[0].value["name"].tolist() == ["<b>Bold</b> **Ann**"]

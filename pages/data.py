@@ -1,0 +1,75 @@
+"""Data (organizer): the tournament workbook and CSV downloads, restoring a tournament from its
+workbook into an empty database, and the database backups (R19). The workbook and backups
+hold removed leaders, emails and the log: organizer only (R20)."""
+
+import streamlit as st
+
+from stsa import excel, store
+from stsa.auth import Role
+from stsa.ui import data, data_tools, organizer, session, sittings, widgets
+
+st.title("Data")
+session.only_for(Role.ORGANIZER)
+widgets.flash()
+url, me, engine = session.database_url(), session.actor(), session.engine()
+stamp = organizer.file_stamp()
+
+st.subheader("Download", anchor=False)
+st.caption("The workbook holds the whole tournament: players with their emails, every sitting "
+           "with its removed leaders, results, standings, finals and the log. Keep it private; "
+           "it restores the tournament below.")
+for label, make, name, mime, key in [
+        ("Tournament workbook (.xlsx)", lambda: excel.tournament_workbook(engine),
+         f"stsa-tournament-{stamp}.xlsx", data_tools.XLSX, "data_workbook"),
+        ("Standings (.csv)", lambda: excel.standings_csv(engine),
+         f"stsa-standings-{stamp}.csv", "text/csv", "data_standings_csv"),
+        ("Results (.csv)", lambda: excel.results_csv(engine),
+         f"stsa-results-{stamp}.csv", "text/csv", "data_results_csv")]:
+    st.download_button(label, data=make, file_name=name, mime=mime, key=key,
+                       icon=":material/download:", on_click="ignore")
+
+st.subheader("Restore from a workbook", anchor=False)
+st.caption("Recreates a tournament from the workbook above, with every id kept, so printed "
+           "slips stay valid. Only into an empty database (a fresh installation): a tournament "
+           "already here is never overwritten.")
+files = st.session_state.get("data_files", 0)
+upload = st.file_uploader("STSA tournament workbook (.xlsx)", type=["xlsx"],
+                          key=f"data_restore_file_{files}")
+if upload is not None and st.button("Restore this tournament", key="data_restore_go",
+                                    type="primary"):
+    restored = widgets.act(lambda: excel.restore_workbook(engine, upload, actor=me),
+                           done=organizer.restored_summary)
+    if restored is not None:
+        st.session_state["data_files"] = files + 1
+        st.rerun()
+
+st.subheader("Backups", anchor=False)
+st.caption("Copies of the whole database, made after each publish and each completed sitting "
+           "(when automatic backups are on in Settings) and whenever you click below. "
+           "Restoring one replaces the whole tournament; the tournament as it is now is backed "
+           "up first, and the restore is logged.")
+if st.button("Back up now", key="data_backup_now", icon=":material/backup:"):
+    if widgets.act(lambda: store.backup(engine), done=lambda p: f"Backed up to {p.name}."):
+        st.rerun()
+backups = data.backups(url)
+if backups.empty:
+    st.info("No backups yet: click Back up now.")
+    st.stop()
+st.dataframe(organizer.backups_frame(backups), hide_index=True, key="data_backups",
+             column_config={"Made (UTC)": st.column_config.DatetimeColumn(
+                 format="YYYY-MM-DD HH:mm:ss")})
+paths = dict(zip(backups["name"], backups["path"]))
+if st.session_state.pop("data_restored", False):  # untick after a restore
+    st.session_state["data_backup_sure"] = False
+sittings.keep_choice("data_backup_choice", paths)
+chosen = st.selectbox("Restore from", list(paths), index=None, key="data_backup_choice",
+                      placeholder="Choose a backup")
+sure = st.checkbox("I understand: this replaces the whole tournament with the backup",
+                   key="data_backup_sure")
+if st.button("Restore this backup", key="data_backup_restore", disabled=not (chosen and sure)):
+    if widgets.act(lambda: store.restore(engine, paths[chosen], actor=me),
+                   done=lambda r: f"Restored {r['restored_from'].name} ({r['rows']} rows). "
+                                  f"The tournament as it was is kept in "
+                                  f"{r['safety_backup'].name}.") is not None:
+        st.session_state["data_restored"] = True
+        st.rerun()

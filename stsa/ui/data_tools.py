@@ -1,0 +1,130 @@
+"""Files in and out, as pieces of pages: the roster upload (Roster page) and the printed slips
+and pairings (Draw page). Everything here is for the organizer or judges only (R20): the
+slips and lists read unpublished draws, and the judges' copy lists removed leaders.
+
+Downloads hand Streamlit a function, so a PDF or workbook is made when someone clicks, not on
+every rerun."""
+
+from __future__ import annotations
+
+import streamlit as st
+
+from stsa import excel, printing, store
+from stsa.auth import Actor
+from stsa.ui import data, organizer, widgets
+
+XLSX = "application/vnd.openxmlformats-officedocument.spreadsheetml.sheet"
+PDF = "application/pdf"
+LOCAL_URL = "http://localhost:8501"
+
+
+# --- Roster: the spreadsheet upload ----------------------------------------------------------
+
+def roster_upload(engine, me: Actor) -> None:
+    """The template download, then upload → preview → import, all or nothing (R19). A file
+    with bad rows shows the message and a table of the rows to fix, and changes nothing."""
+    st.caption("Or upload a spreadsheet (.xlsx, or .csv from any spreadsheet) with a Name "
+               "column; Club, City, Email and Player ID are kept too. Start from the template:")
+    st.download_button("Roster template (.xlsx)", data=excel.roster_template, mime=XLSX,
+                       file_name="stsa-roster-template.xlsx", key="roster_template",
+                       icon=":material/download:", on_click="ignore")
+    version = st.session_state.get("roster_files", 0)
+    upload = st.file_uploader("Roster spreadsheet", type=["xlsx", "csv"],
+                              key=f"roster_file_{version}")
+    if upload is None:
+        return
+    try:
+        sheet = excel.read_roster(upload)
+    except excel.RosterError as exc:
+        st.error(widgets.plain(f"{upload.name}: {exc}"), icon=":material/error:")
+        if exc.problems:
+            st.dataframe(organizer.problems_frame(exc.problems), hide_index=True)
+        return
+    if sheet.empty:
+        st.info(widgets.plain(f"{upload.name} holds no players yet (the template's example "
+                              f"row is skipped): add one player a row under the headings and "
+                              f"upload it again. Nothing was added."))
+        return
+    st.markdown(f"**{len(sheet)} players** in {widgets.plain(upload.name)}; the first rows:")
+    st.dataframe(organizer.roster_preview(sheet), hide_index=True)
+    if st.button(f"Import {len(sheet)} players", key="roster_file_import", type="primary"):
+        if widgets.act(lambda: excel.import_roster(engine, sheet, actor=me),
+                       done=lambda added: f"Imported {len(added)} players.") is not None:
+            st.session_state["roster_files"] = version + 1  # the uploader starts empty again
+            st.rerun()
+
+
+# --- Draw: slips and pairings ---------------------------------------------------------------
+
+def browser_url(page: str = "") -> str | None:
+    """The app's address as this browser reached it, without the page's own path (`page`,
+    e.g. "draw"); None outside a browser session."""
+    try:
+        url = st.context.url
+    except Exception:  # no browser session (scripts, some tests)
+        url = None
+    if not isinstance(url, str) or "://" not in url:
+        return None
+    url = url.split("?")[0].split("#")[0].rstrip("/")
+    if page and url.endswith("/" + page):
+        url = url[: -len(page) - 1]
+    return url
+
+
+def slip_base(settings: dict, page: str = "draw") -> str:
+    """Where the QR codes point: the `public_url` setting, else this browser's address, else
+    localhost."""
+    return settings.get("public_url") or browser_url(page) or LOCAL_URL
+
+
+def slug(text: str) -> str:
+    """A file-name part: "Qualifier 2" → "qualifier-2"."""
+    return "-".join("".join(c if c.isalnum() else " " for c in text.lower()).split()) or "sitting"
+
+
+def paper(engine, url: str, sitting_id: int, label: str, *, organizer: bool,
+          me: Actor) -> None:
+    """The selected sitting's table slips (players' and judges' copies, with QR codes that
+    open the table's result entry) and its pairings by name and by table, as PDFs. Judges
+    and the organizer only (R20). The organizer sets the address the QR codes open."""
+    settings = data.settings(url)
+    with st.expander("Print: table slips and pairings", icon=":material/print:"):
+        if organizer:
+            typed = st.text_input(
+                "App address for the QR codes", value=settings.get("public_url") or "",
+                max_chars=200, key="draw_public_url", placeholder="http://192.168.1.20:8501",
+                help="The address judges' phones use to reach this app on the venue's "
+                     "network, e.g. http://192.168.1.20:8501. Leave empty to use this "
+                     "browser's address.")
+            if st.button("Save the address", key="draw_public_url_save"):
+                if widgets.act(lambda: store.set_settings(engine, {"public_url": typed},
+                                                          actor=me),
+                               done=lambda s: f"QR codes now open {s['public_url']}."
+                               if s["public_url"] else "QR codes now open this browser's "
+                                                       "address.") is not None:
+                    st.rerun()
+        base = slip_base(settings)
+        if settings.get("public_url"):
+            st.caption(widgets.plain(f"QR codes open {base}/results?table=…"))
+        else:
+            st.caption(widgets.plain(
+                f"QR codes open {base}/results?table=…, the address of this browser. "
+                + ("Set the address judges' phones can reach above (not localhost)."
+                   if organizer else "The organizer can set the address judges' phones "
+                                     "reach on the Draw page.")))
+        name = slug(label)
+        files = [
+            ("Table slips · players' copy", "slips", lambda: printing.table_slips(
+                engine, sitting_id, judges_copy=False, result_url=base)),
+            ("Table slips · judges' copy (removed leaders)", "slips-judges",
+             lambda: printing.table_slips(engine, sitting_id, judges_copy=True,
+                                          result_url=base)),
+            ("Pairings by player name", "pairings-by-name",
+             lambda: printing.pairings_by_name(engine, sitting_id)),
+            ("Pairings by table", "pairings-by-table",
+             lambda: printing.pairings_by_table(engine, sitting_id)),
+        ]
+        for text, kind, make in files:
+            st.download_button(text, data=make, file_name=f"stsa-{name}-{kind}.pdf", mime=PDF,
+                               key=f"draw_pdf_{kind}", icon=":material/picture_as_pdf:",
+                               on_click="ignore", width="stretch")

@@ -1,0 +1,185 @@
+"""Data (organizer): the tournament workbook and CSV downloads, restoring a tournament from its
+workbook into an empty database, database backups and restoring one (R19); nobody else gets
+any of it (R20)."""
+
+import io
+
+import openpyxl
+import pandas as pd
+import pytest
+import streamlit as st
+from streamlit.testing.v1 import AppTest
+
+from stsa import excel, store, tournament
+from tests.app.conftest import APP, JUDGE, ORGANIZER
+
+PAGE = "pages/data.py"
+DOWNLOADS = ["data_workbook", "data_standings_csv", "data_results_csv"]
+
+
+@pytest.fixture
+def downloads(monkeypatch):
+    """What the page offers for download: {key: (file name, data)}; data is a function the
+    browser's click calls. The real button is still drawn."""
+    offered, real = {}, st.download_button
+
+    def spy(label, data, *args, **kwargs):
+        offered[kwargs.get("key")] = (kwargs.get("file_name"), data)
+        return real(label, data, *args, **kwargs)
+    monkeypatch.setattr(st, "download_button", spy)
+    return offered
+
+
+def played(engine, n=8):
+    """n players, Qualifier 1 published, table 1's result in."""
+    names = pd.DataFrame({"name": [f"Player {i}" for i in range(1, n + 1)]})
+    ids = store.import_players(engine, names, actor=ORGANIZER)["player_id"].tolist()
+    sitting = tournament.draw_qualifier(engine, ids, seed=7, actor=ORGANIZER)
+    store.publish_sitting(engine, sitting["sitting_id"], actor=ORGANIZER)
+    table = store.tables(engine, sitting["sitting_id"], actor=ORGANIZER).iloc[0]
+    seats = store.seats(engine, table_id=int(table["table_id"]), actor=ORGANIZER)
+    rows = pd.DataFrame({"player_id": seats["player_id"], "vp": [10, 7, 5, 2], "spice": 0,
+                         "solari": 0, "troops": 0, "water": 0,
+                         "leader": table["available_leaders"][:4]})
+    store.submit_table_result(engine, int(table["table_id"]), rows, expected_version=0,
+                              submission_id=None, actor=ORGANIZER)
+    return sitting
+
+
+def errors(at):
+    return " ".join(e.value for e in at.error).replace("\\", "")
+
+
+def players(engine):
+    return sorted(store.players(engine)["name"])
+
+
+# --- who may open it (R20) -----------------------------------------------------------------------
+
+@pytest.mark.parametrize("who", [None, JUDGE])
+def test_not_in_the_navigation_for_others(open_page, who):
+    at = open_page(as_=who)
+    with pytest.raises(ValueError, match="Could not find a navigation page"):
+        at.switch_page(PAGE)
+
+
+@pytest.mark.parametrize("who", [None, JUDGE])
+def test_reached_directly_it_gives_others_nothing(db_url, engine, downloads, who):
+    """Even run by its address: no workbook, CSV, backup list or restore (R20)."""
+    played(engine)
+    store.backup(engine)
+    at = AppTest.from_file(APP.replace("app.py", PAGE), default_timeout=30)
+    if who is not None:
+        at.session_state["actor"] = who
+    at.run()
+    assert not at.exception
+    assert "This page is for the organizer" in at.warning[0].value
+    assert downloads == {} and not at.get("download_button")
+    assert not at.file_uploader and not at.button and not at.dataframe
+
+
+# --- downloads -----------------------------------------------------------------------------------
+
+def test_workbook_and_csv_downloads(open_page, engine, downloads):
+    played(engine)
+    at = open_page(PAGE, as_=ORGANIZER)
+    assert not at.exception
+    assert set(downloads) == set(DOWNLOADS)
+    name, make = downloads["data_workbook"]
+    assert name.startswith("stsa-tournament-") and name.endswith(".xlsx")
+    book = openpyxl.load_workbook(io.BytesIO(make()), read_only=True)
+    assert {"Players", "Sittings", "Tables", "Seats", "Results", "Standings", "Finals",
+            "Log"} <= set(book.sheetnames)
+    standings = pd.read_csv(io.BytesIO(downloads["data_standings_csv"][1]()),
+                            encoding="utf-8-sig")
+    assert len(standings) == 4  # the players with a result
+    results = pd.read_csv(io.BytesIO(downloads["data_results_csv"][1]()), encoding="utf-8-sig")
+    assert sorted(results["vp"]) == [2, 5, 7, 10]
+    assert downloads["data_results_csv"][0].endswith(".csv")
+
+
+# --- restore from a workbook -----------------------------------------------------------------
+
+@pytest.fixture
+def workbook(tmp_path):
+    """The workbook of another installation's tournament (8 players, one sitting)."""
+    other = store.connect(f"sqlite:///{tmp_path / 'other.db'}", backup_dir=tmp_path / "ob")
+    try:
+        played(other)
+        return excel.tournament_workbook(other), store.players(other)
+    finally:
+        other.dispose()
+
+
+def restore(at, content, name="spring-open.xlsx"):
+    at.file_uploader(key="data_restore_file_0").upload(name, content).run()
+    at.button(key="data_restore_go").click().run()
+    assert not at.exception
+    return at
+
+
+def test_workbook_restores_into_an_empty_database(open_page, engine, workbook):
+    content, theirs = workbook
+    at = restore(open_page(PAGE, as_=ORGANIZER), content)
+    assert not at.error
+    message = at.success[0].value
+    assert message.startswith("Restored the tournament from spring-open.xlsx: 8 players, "
+                              "1 sitting, 2 tables, 4 player results, ")
+    assert message.endswith(" log events.")
+    ours = store.players(engine)
+    assert ours[["player_id", "name"]].equals(theirs[["player_id", "name"]])
+    assert len(store.results(engine)) == 4
+    assert at.file_uploader(key="data_restore_file_1") is not None  # an empty uploader again
+
+
+def test_workbook_restore_is_refused_into_a_tournament(open_page, engine, workbook):
+    store.add_player(engine, "Already Here", actor=ORGANIZER)
+    at = restore(open_page(PAGE, as_=ORGANIZER), workbook[0])
+    assert "This database already holds a tournament (1 players, 0 sittings)" in errors(at)
+    assert "Nothing was changed" in errors(at)
+    assert players(engine) == ["Already Here"]
+
+
+@pytest.mark.parametrize("name, content, message", [
+    ("players.xlsx", excel.roster_template(), "This is not an STSA tournament workbook"),
+    ("notes.xlsx", b"just some text, not a workbook", ""),
+])
+def test_a_file_that_is_not_a_workbook_is_refused(open_page, engine, name, content, message):
+    at = restore(open_page(PAGE, as_=ORGANIZER), content, name)
+    assert errors(at) and message in errors(at)
+    assert not at.success and players(engine) == []
+
+
+# --- backups -----------------------------------------------------------------------------------
+
+def test_back_up_now_then_restore_a_backup(open_page, engine):
+    store.add_player(engine, "Ann", actor=ORGANIZER)
+    at = open_page(PAGE, as_=ORGANIZER)
+    assert "No backups yet: click Back up now." in [i.value for i in at.info]
+    at.button(key="data_backup_now").click().run()
+    assert not at.exception
+    made = store.backups(engine)
+    assert len(made) == 1 and at.success[0].value == f"Backed up to {made['name'][0]}."
+    assert at.dataframe[0].value["Backup"].tolist() == made["name"].tolist()
+
+    store.add_player(engine, "Bo", actor=ORGANIZER)  # after the backup
+    at.selectbox(key="data_backup_choice").set_value(made["name"][0]).run()
+    assert at.button(key="data_backup_restore").disabled, "tick the confirmation first"
+    at.checkbox(key="data_backup_sure").check().run()
+    at.button(key="data_backup_restore").click().run()
+    assert not at.exception and not at.error
+    assert players(engine) == ["Ann"]
+    assert at.success[0].value.startswith(f"Restored {made['name'][0]} (")
+    assert "before-restore" in at.success[0].value
+    assert len(at.dataframe[0].value) == 2  # the safety backup is listed too
+    assert not at.checkbox(key="data_backup_sure").value  # ticked again for the next one
+    assert store.events(engine, action="backup.restore", actor=ORGANIZER)["actor"].tolist() \
+        == [ORGANIZER.name]
+
+
+def test_restore_button_waits_for_a_backup_and_the_tick(open_page, engine):
+    store.backup(engine)
+    at = open_page(PAGE, as_=ORGANIZER)
+    assert at.button(key="data_backup_restore").disabled
+    at.checkbox(key="data_backup_sure").check().run()
+    assert at.button(key="data_backup_restore").disabled  # no backup chosen yet
