@@ -19,17 +19,17 @@ class Page:
 
 
 PAGES = [
-    Page("pages/home.py", "Home", ":material/home:", EVERYONE),
-    Page("pages/standings.py", "Standings", ":material/leaderboard:", EVERYONE, "Standings"),
-    Page("pages/draw.py", "Draw", ":material/table_restaurant:", EVERYONE, "Draw"),
-    Page("pages/results.py", "Results", ":material/edit_note:", EVERYONE, "Results"),
-    Page("pages/finals.py", "Finals", ":material/emoji_events:", EVERYONE, "Finals"),
-    Page("pages/roster.py", "Roster", ":material/group:", (Role.ORGANIZER,),
+    Page("views/home.py", "Home", ":material/home:", EVERYONE),
+    Page("views/standings.py", "Standings", ":material/leaderboard:", EVERYONE, "Standings"),
+    Page("views/draw.py", "Draw", ":material/table_restaurant:", EVERYONE, "Draw"),
+    Page("views/results.py", "Results", ":material/edit_note:", EVERYONE, "Results"),
+    Page("views/finals.py", "Finals", ":material/emoji_events:", EVERYONE, "Finals"),
+    Page("views/roster.py", "Roster", ":material/group:", (Role.ORGANIZER,),
          "Roster and check-in"),
-    Page("pages/settings.py", "Settings", ":material/settings:", (Role.ORGANIZER,), "Settings"),
-    Page("pages/log.py", "Log", ":material/history:", (Role.ORGANIZER,), "Log"),
-    Page("pages/data.py", "Data", ":material/database:", (Role.ORGANIZER,)),
-    Page("pages/sign_in.py", "Sign in", ":material/login:", EVERYONE),
+    Page("views/settings.py", "Settings", ":material/settings:", (Role.ORGANIZER,), "Settings"),
+    Page("views/log.py", "Log", ":material/history:", (Role.ORGANIZER,), "Log"),
+    Page("views/data.py", "Data", ":material/database:", (Role.ORGANIZER,)),
+    Page("views/sign_in.py", "Sign in", ":material/login:", EVERYONE),
 ]
 HOME = PAGES[0].path
 
@@ -43,5 +43,5 @@ def links(role: Role) -> list[tuple[str, str, str]]:
     """Quick links for `role`: (page, label, icon); spectators also get one to sign in."""
     found = [(p.path, p.link, p.icon) for p in pages(role) if p.link]
     if role is Role.SPECTATOR:
-        found.append(("pages/sign_in.py", "Sign in", ":material/login:"))
+        found.append(("views/sign_in.py", "Sign in", ":material/login:"))
     return found

@@ -125,7 +125,7 @@ def follow_table_link(url: str, role: Role, choices: dict[int, str]) -> None:
     if role not in (Role.JUDGE, Role.ORGANIZER):
         st.info("This link opens a table's result entry, for judges: sign in to enter this "
                 "table's result.", icon=":material/qr_code:")
-        st.page_link("pages/sign_in.py", label="Sign in", icon=":material/login:")
+        st.page_link("views/sign_in.py", label="Sign in", icon=":material/login:")
         return
     raw = str(raw).strip()
     found = data.table(url, int(raw), role) if raw.isdigit() and len(raw) <= 12 else None

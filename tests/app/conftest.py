@@ -51,9 +51,9 @@ def engine(db_url):
 
 @pytest.fixture
 def open_page(db_url):
-    """open_page("pages/roster.py", as_=ORGANIZER) → a run AppTest on that page."""
+    """open_page("views/roster.py", as_=ORGANIZER) → a run AppTest on that page."""
 
-    def _open(page: str = "pages/home.py", as_: Actor | None = None,
+    def _open(page: str = "views/home.py", as_: Actor | None = None,
               timeout: float = 30, query: dict | None = None) -> AppTest:
         at = AppTest.from_file(APP, default_timeout=timeout)
         for key, value in (query or {}).items():
@@ -61,7 +61,7 @@ def open_page(db_url):
         if as_ is not None:
             at.session_state["actor"] = as_
         at.run()
-        if page != "pages/home.py":
+        if page != "views/home.py":
             at.switch_page(page)
             at.run()
         return at

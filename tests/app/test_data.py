@@ -13,7 +13,7 @@ from streamlit.testing.v1 import AppTest
 from stsa import excel, store, tournament
 from tests.app.conftest import APP, JUDGE, ORGANIZER
 
-PAGE = "pages/data.py"
+PAGE = "views/data.py"
 DOWNLOADS = ["data_workbook", "data_standings_csv", "data_results_csv"]
 
 

@@ -13,7 +13,7 @@ from stsa import printing, store, tournament
 from stsa.ui import data_tools
 from tests.app.conftest import JUDGE, ORGANIZER
 
-PAGE = "pages/draw.py"
+PAGE = "views/draw.py"
 
 
 def _players(engine, n, checked_in=True):

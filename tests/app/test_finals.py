@@ -10,7 +10,7 @@ from stsa import demo, store, tournament
 from stsa.ui import finals as finals_view
 from tests.app.conftest import JUDGE, ORGANIZER
 
-PAGE = "pages/finals.py"
+PAGE = "views/finals.py"
 
 
 def enter(engine, sitting_id, vps, spice=None):

@@ -11,7 +11,7 @@ from stsa.auth import Actor, Role
 from stsa.ui import organizer
 from tests.app.conftest import ORGANIZER
 
-LOG = "pages/log.py"
+LOG = "views/log.py"
 
 
 @pytest.fixture

@@ -10,7 +10,7 @@ from stsa.auth import Actor, Role
 from stsa.ui.sittings import key
 from tests.app.conftest import JUDGE, ORGANIZER
 
-PAGE = "pages/results.py"
+PAGE = "views/results.py"
 OTHER_JUDGE = Actor("Kim Judge", Role.JUDGE)
 STATS = ("vp", "spice", "solari", "troops", "water")
 

@@ -12,7 +12,7 @@ from stsa import excel, store, tournament
 from stsa.ui import organizer
 from tests.app.conftest import ORGANIZER
 
-ROSTER = "pages/roster.py"
+ROSTER = "views/roster.py"
 
 
 def names(engine):

@@ -8,7 +8,7 @@ from stsa.auth import Role
 from stsa.ui import organizer
 from tests.app.conftest import JUDGE_PIN, ORGANIZER, ORGANIZER_PIN
 
-SETTINGS = "pages/settings.py"
+SETTINGS = "views/settings.py"
 
 
 @pytest.fixture

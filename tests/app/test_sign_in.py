@@ -5,7 +5,7 @@ import pytest
 from tests.app.conftest import JUDGE, JUDGE_PIN, ORGANIZER, ORGANIZER_PIN
 
 
-@pytest.mark.parametrize("page", ["pages/roster.py", "pages/settings.py", "pages/log.py"])
+@pytest.mark.parametrize("page", ["views/roster.py", "views/settings.py", "views/log.py"])
 def test_spectator_and_judge_cannot_open_organizer_pages(open_page, page):
     for who in (None, JUDGE):
         at = open_page(as_=who)
@@ -15,14 +15,14 @@ def test_spectator_and_judge_cannot_open_organizer_pages(open_page, page):
 
 
 def test_organizer_can_open_every_page(open_page):
-    for page in ("pages/roster.py", "pages/settings.py", "pages/log.py", "pages/draw.py",
-                 "pages/results.py", "pages/standings.py", "pages/finals.py"):
+    for page in ("views/roster.py", "views/settings.py", "views/log.py", "views/draw.py",
+                 "views/results.py", "views/standings.py", "views/finals.py"):
         at = open_page(page, as_=ORGANIZER)
         assert not at.exception, page
 
 
 def test_organizer_pin_signs_in_as_organizer(open_page):
-    at = open_page("pages/sign_in.py")
+    at = open_page("views/sign_in.py")
     at.text_input(key="sign_in_name").input("Olivia")
     at.text_input(key="sign_in_pin").input(ORGANIZER_PIN)
     at.button[0].click().run()
@@ -32,7 +32,7 @@ def test_organizer_pin_signs_in_as_organizer(open_page):
 
 
 def test_judge_pin_signs_in_as_judge(open_page):
-    at = open_page("pages/sign_in.py")
+    at = open_page("views/sign_in.py")
     at.text_input(key="sign_in_name").input("Jamal")
     at.text_input(key="sign_in_pin").input(JUDGE_PIN)
     at.button[0].click().run()
@@ -40,7 +40,7 @@ def test_judge_pin_signs_in_as_judge(open_page):
 
 
 def test_wrong_pin_refused_then_rate_limited(open_page):
-    at = open_page("pages/sign_in.py")
+    at = open_page("views/sign_in.py")
     for _ in range(5):
         at.text_input(key="sign_in_name").input("Mallory")
         at.text_input(key="sign_in_pin").input("0000")
@@ -53,21 +53,21 @@ def test_wrong_pin_refused_then_rate_limited(open_page):
 
 
 def test_name_is_required(open_page):
-    at = open_page("pages/sign_in.py")
+    at = open_page("views/sign_in.py")
     at.text_input(key="sign_in_pin").input(ORGANIZER_PIN)
     at.button[0].click().run()
     assert any("Enter your name" in e.value for e in at.error)
 
 
 def test_signed_in_person_can_sign_out(open_page):
-    at = open_page("pages/sign_in.py", as_=JUDGE)
+    at = open_page("views/sign_in.py", as_=JUDGE)
     assert "Jamal Judge" in at.markdown[0].value.replace("\\", "")
     at.button(key="sign_out").click().run()
     assert "actor" not in at.session_state or at.session_state["actor"] is None
 
 
 def test_sign_in_survives_a_refresh(open_page):
-    at = open_page("pages/sign_in.py")
+    at = open_page("views/sign_in.py")
     at.text_input(key="sign_in_name").input("Jamal")
     at.text_input(key="sign_in_pin").input(JUDGE_PIN)
     at.button[0].click().run()
@@ -92,7 +92,7 @@ def test_organizer_page_reached_directly_stops_for_others(db_url, page):
 
     from tests.app.conftest import APP
     for who in (None, JUDGE):
-        at = AppTest.from_file(APP.replace("app.py", f"pages/{page}.py"), default_timeout=30)
+        at = AppTest.from_file(APP.replace("app.py", f"views/{page}.py"), default_timeout=30)
         if who is not None:
             at.session_state["actor"] = who
         at.run()

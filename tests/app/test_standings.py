@@ -7,7 +7,7 @@ import pytest
 from stsa import demo, store, tournament
 from tests.app.conftest import JUDGE, ORGANIZER
 
-PAGE = "pages/standings.py"
+PAGE = "views/standings.py"
 
 
 def play_qualifier(engine, names, vps):

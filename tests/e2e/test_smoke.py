@@ -47,15 +47,15 @@ def test_spectator_sees_standings_after_the_organizer_loads_the_demo(open_app):
     spectator.locator('[data-testid="stMarkdownContainer"]', has_text="Best score").wait_for()
 
 
-@pytest.mark.xfail(strict=True, reason="Streamlit treats a folder named pages/ beside app.py as "
-                   "a v1 multipage app until app.py has run once: a first request for /roster "
-                   "runs pages/roster.py without app.py's role check (R20)")
 def test_a_first_deep_link_still_goes_through_the_role_check(browser, fresh_server):
+    """The very first request after a start, for an organizer page, goes through app.py's role
+    check (R20). (A folder named pages/ beside app.py would make Streamlit run that page on its
+    own first; the pages live in views/ for this reason.)"""
     page = new_page(browser)
     try:
         page.set_default_timeout(10_000)
         page.goto(f"{fresh_server.url}/roster")
-        wait_ready(page)  # app.py's navigation, which never comes while the bug lasts
+        wait_ready(page)
         page.locator("h1").first.wait_for()
         assert page.locator("h1").first.inner_text() != "Roster"
         assert "roster" not in " ".join(nav_titles(page)).lower()

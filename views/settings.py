@@ -52,7 +52,7 @@ if save:
     changes = organizer.settings_changes(current, wanted)
     problem = organizer.colour_problem(colours)
     if problem:
-        st.error(problem + " Nothing was saved.", icon="⚠️")
+        st.error(problem + " Nothing was saved.", icon=":material/warning:")
     elif not changes:
         st.info("Nothing changed.")
     elif widgets.act(lambda: store.set_settings(engine, changes, actor=me),
@@ -70,10 +70,10 @@ with st.form("pin_form", clear_on_submit=True):
     change = st.form_submit_button("Change PIN", key="pin_save")
 if change:
     if not pin:
-        st.error("Type the new PIN in both fields. Nothing changed.", icon="⚠️")
+        st.error("Type the new PIN in both fields. Nothing changed.", icon=":material/warning:")
     elif pin != again:
         st.error("The two PINs differ: type the same new PIN in both fields. Nothing changed.",
-                 icon="⚠️")
+                 icon=":material/warning:")
     elif widgets.act(lambda: store.set_pin(engine, whose, pin, actor=me) or True,
                      done=f"The {'organizer’s' if whose == 'organizer' else 'judges’'} PIN "
                           f"is changed: tell the people who use it.") is not None:

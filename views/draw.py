@@ -46,7 +46,7 @@ def draw_form() -> None:
         st.markdown(widgets.plain(sittings.table_plan(len(present), sit_out)))
         seatable = True
     except TournamentError as exc:
-        st.error(str(exc), icon="⚠️")
+        st.error(str(exc), icon=":material/warning:")
         seatable = False
     st.number_input("Seed (anyone can re-check a draw from its seed)", min_value=0, step=1,
                     key="draw_seed")
@@ -85,7 +85,7 @@ def override_form(sitting_id: int, overview) -> None:
         if setup_id:
             warnings = tournament.override_warnings(session.engine(), table_id, setup_id)
             for warning in warnings:
-                st.warning(warning, icon="⚠️")
+                st.warning(warning, icon=":material/warning:")
             if not warnings:
                 st.caption("This setup breaks no setup rule (R6).")
         reason = st.text_input("Reason (goes into the log)", key="draw_ovr_reason")

@@ -26,7 +26,7 @@ if table.empty:
 st.caption(view.cut_caption(table))
 if session.role() == Role.ORGANIZER:
     for warning in view.tie_warnings(table):
-        st.warning(widgets.plain(warning), icon="⚠️")
+        st.warning(widgets.plain(warning), icon=":material/warning:")
 
 query = st.text_input("Find a player", key="standings_search", max_chars=60,
                       placeholder="Type part of a name")

@@ -10,7 +10,7 @@ session.only_for(Role.ORGANIZER)
 widgets.flash()
 st.caption("Every change is recorded here with who made it, when, and the values before and "
            "after. Nothing is ever deleted from the log.")
-st.page_link("pages/data.py", label="The whole tournament as a workbook, CSV downloads, backups "
+st.page_link("views/data.py", label="The whole tournament as a workbook, CSV downloads, backups "
              "and restore: Data page", icon=":material/database:")
 
 action = st.text_input("Action", key="log_action", placeholder="e.g. result. or player.edit",

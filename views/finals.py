@@ -45,7 +45,7 @@ def publish_control(kind: str, sitting, expected) -> None:
     seated = data.sitting_overview(url, int(sitting["sitting_id"]), role)["player_id"]
     stale = view.stale_draw(seated, expected)
     if stale:
-        st.warning(stale, icon="⚠️")
+        st.warning(stale, icon=":material/warning:")
     if st.button(f"Publish the {kind}", key=f"finals_publish_{kind}", type="primary",
                  disabled=bool(stale)):
         published = widgets.act(
@@ -85,7 +85,7 @@ for line in view.format_lines(finals.format):
     st.write(line)
 if organizer:
     for warning in view.tie_warnings(finals.standings):
-        st.warning(widgets.plain(warning), icon="⚠️")
+        st.warning(widgets.plain(warning), icon=":material/warning:")
 wildcards = set(finals.entrants.loc[finals.entrants["wildcard"], "player_id"])
 show(view.entrants_frame(finals))
 names = dict(zip(finals.standings["player_id"], finals.standings["name"].astype(str)))
@@ -125,7 +125,7 @@ if semifinalists:
 
 st.header("Final", anchor=False)
 if finals.final_blocker:
-    st.warning(widgets.plain(finals.final_blocker), icon="⚠️")
+    st.warning(widgets.plain(finals.final_blocker), icon=":material/warning:")
 elif finals.final_players is None:
     st.info("The final table is known once every semifinal result is in.")
 else:

@@ -23,7 +23,7 @@ with st.expander("Import players", expanded=roster.empty, icon=":material/upload
         try:
             records, lines = organizer.parse_name_list(pasted)
         except TournamentError as exc:
-            st.error(str(exc), icon="⚠️")
+            st.error(str(exc), icon=":material/warning:")
         else:
             if widgets.act(lambda: organizer.relabelled(  # errors name the pasted lines
                     lambda: store.import_players(engine, records, actor=me),
@@ -63,7 +63,7 @@ if level != "ok":
     st.warning(plan)
 version = st.session_state.setdefault("checkin_version", 0)
 if "checkin_error" in st.session_state:  # kept across the rerun that resets the list
-    st.error(st.session_state.pop("checkin_error"), icon="⚠️")
+    st.error(st.session_state.pop("checkin_error"), icon=":material/warning:")
 everyone, nobody = st.columns(2)
 if everyone.button("Check in all active", key="checkin_all", width="stretch"):
     if widgets.act(lambda: store.check_in(engine, active["player_id"].tolist(), actor=me),

@@ -1,0 +1,42 @@
+"""The project's own conventions (DESIGN.md), checked so they stay true: pages are thin and
+touch no database, only stsa/ui imports Streamlit, rules and draws never loop over rows."""
+
+import re
+from pathlib import Path
+
+import pytest
+
+ROOT = Path(__file__).resolve().parents[2]
+VIEWS = sorted((ROOT / "views").glob("*.py"))
+
+
+def test_there_are_pages():
+    assert len(VIEWS) >= 9
+
+
+@pytest.mark.parametrize("view", VIEWS, ids=lambda p: p.name)
+def test_pages_are_thin_and_touch_no_database(view):
+    text = view.read_text()
+    assert len(text.splitlines()) <= 160, f"{view.name}: logic that is not layout belongs in stsa/"
+    assert not re.search(r"sqlalchemy|\btext\(|\.execute\(", text), f"{view.name} touches SQL"
+    assert "unsafe_allow_html" not in text, f"{view.name}: names are shown as text, never HTML"
+
+
+def test_only_stsa_ui_imports_streamlit():
+    for path in (ROOT / "stsa").rglob("*.py"):
+        if "ui" in path.relative_to(ROOT / "stsa").parts:
+            continue
+        assert not re.search(r"^\s*(import streamlit|from streamlit)", path.read_text(), re.M), \
+            path
+
+
+@pytest.mark.parametrize("module", ["rules.py", "draw.py"])
+def test_rules_and_draws_are_vectorized(module):
+    text = (ROOT / "stsa" / module).read_text()
+    assert not re.search(r"iterrows|itertuples|apply\([^)]*axis *= *1", text)
+
+
+def test_no_pages_folder_beside_app():
+    """A folder named pages/ beside app.py makes Streamlit serve its files as pages on the first
+    request after a start, before app.py's navigation and role check (R20)."""
+    assert not (ROOT / "pages").exists()
