@@ -27,7 +27,7 @@ def page_seconds(page: str, actor: Actor | None) -> float:
         at.session_state["actor"] = actor
     at.run()
     st.cache_data.clear()
-    at.switch_page(f"pages/{page}.py")
+    at.switch_page(f"views/{page}.py")
     start = time.perf_counter()
     at.run()
     seconds = time.perf_counter() - start

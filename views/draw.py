@@ -107,7 +107,7 @@ def show_sitting(sitting) -> None:
         facts.append("sitting out (R1): " + ", ".join(outs["name"]))
     st.caption(widgets.plain(" · ".join(facts)))
     if sitting["status"] == "drawn":
-        st.warning("Not published yet: players do not see this draw.", icon="🔒")
+        st.warning("Not published yet: players do not see this draw.", icon=":material/lock:")
         if organizer:
             publish, discard = st.columns(2)
             if publish.button("Publish", key="draw_publish", type="primary"):
