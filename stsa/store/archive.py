@@ -30,7 +30,6 @@ log = logging.getLogger(__name__)
 PREFIX = "stsa-"
 SQLITE_HEADER = b"SQLite format 3\x00"
 KEEP_ON_RESTORE = ("schema_version", "users")  # PINs belong to this installation
-_SERIAL_TABLES = (schema.players, schema.sittings, schema.tables, schema.events)
 
 
 def _stamp() -> str:
@@ -201,13 +200,7 @@ def restore(engine: Engine, path: str | os.PathLike, *, actor: Actor) -> dict:
                 for start in range(0, len(rows), 1000):
                     conn.execute(sa.insert(table), rows[start:start + 1000])
                 total += len(rows)
-        if not db.is_sqlite(conn):
-            for table in _SERIAL_TABLES:
-                top = conn.execute(sa.select(sa.func.max(table.c.id))).scalar() or 0
-                conn.execute(sa.text(
-                    "SELECT setval(pg_get_serial_sequence(:t, 'id'), GREATEST(:top, COALESCE("
-                    "pg_sequence_last_value(pg_get_serial_sequence(:t, 'id')::regclass), 0), 1))"),
-                    {"t": table.name, "top": top})
+        db.advance_sequences(conn, schema.ID_TABLES)
         db.log(conn, actor, "backup.restore", "tournament",
                after={"restored_from": path.name, "safety_backup": safety.name, "rows": total})
         return total

@@ -310,3 +310,16 @@ def log(conn: Connection, actor: Actor, action: str, subject: str, *, before: An
         at=at or now(), actor=actor.name, role=actor.role.value, action=action, subject=subject,
         before=None if before is None else dumps(before),
         after=None if after is None else dumps(after)))
+
+
+def advance_sequences(conn: Connection, tables) -> None:
+    """PostgreSQL: move each table's id sequence past the ids a restore wrote explicitly, so the
+    next insert gets a fresh id. SQLite needs nothing."""
+    if is_sqlite(conn):
+        return
+    for table in tables:
+        top = conn.execute(sa.select(sa.func.max(table.c.id))).scalar() or 0
+        conn.execute(sa.text(
+            "SELECT setval(pg_get_serial_sequence(:t, 'id'), GREATEST(:top, COALESCE("
+            "pg_sequence_last_value(pg_get_serial_sequence(:t, 'id')::regclass), 0), 1))"),
+            {"t": table.name, "top": top})

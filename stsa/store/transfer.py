@@ -28,7 +28,6 @@ TOURNAMENT_TABLES = (schema.players, schema.sittings, schema.tables, schema.sit_
                      schema.seats, schema.results, schema.absences, schema.settings,
                      schema.events)
 _DERIVED = {"players": ("name_key",)}  # recomputed on load, never read from a file
-_SERIAL_TABLES = (schema.players, schema.sittings, schema.tables, schema.events)
 _CHUNK = 1000
 
 
@@ -83,8 +82,7 @@ def load_tournament(engine: Engine, data: Mapping[str, Any], *, actor: Actor,
             batch = rows[table.name]
             for start in range(0, len(batch), _CHUNK):
                 conn.execute(sa.insert(table), batch[start:start + _CHUNK])
-        if not db.is_sqlite(conn):
-            _advance_sequences(conn)
+        db.advance_sequences(conn, schema.ID_TABLES)
         counts = {name: len(batch) for name, batch in rows.items()}
         db.log(conn, actor, "tournament.restore", "tournament",
                after={"source": source, "rows": counts, "event_id_offset": offset})
@@ -240,13 +238,3 @@ def _check_consistency(rows: dict[str, list[dict]]) -> None:
                 _json(e[col], f"event {e['id']}'s {col}", problems)
     if problems:
         raise TournamentError("Nothing was restored: " + "; ".join(problems[:50]) + ".")
-
-
-def _advance_sequences(conn: Connection) -> None:
-    """PostgreSQL: move each id sequence past the ids written explicitly."""
-    for table in _SERIAL_TABLES:
-        top = conn.execute(sa.select(sa.func.max(table.c.id))).scalar() or 0
-        conn.execute(sa.text(
-            "SELECT setval(pg_get_serial_sequence(:t, 'id'), GREATEST(:top, COALESCE("
-            "pg_sequence_last_value(pg_get_serial_sequence(:t, 'id')::regclass), 0), 1))"),
-            {"t": table.name, "top": top})

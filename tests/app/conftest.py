@@ -67,3 +67,16 @@ def open_page(db_url):
         return at
 
     return _open
+
+
+@pytest.fixture
+def downloads(monkeypatch):
+    """What the page offers for download: {key: (file name, data)}; data is a function the
+    browser's click calls. The real button is still drawn."""
+    offered, real = {}, st.download_button
+
+    def spy(label, data, *args, **kwargs):
+        offered[kwargs.get("key")] = (kwargs.get("file_name"), data)
+        return real(label, data, *args, **kwargs)
+    monkeypatch.setattr(st, "download_button", spy)
+    return offered

@@ -17,17 +17,6 @@ PAGE = "views/data.py"
 DOWNLOADS = ["data_workbook", "data_standings_csv", "data_results_csv"]
 
 
-@pytest.fixture
-def downloads(monkeypatch):
-    """What the page offers for download: {key: (file name, data)}; data is a function the
-    browser's click calls. The real button is still drawn."""
-    offered, real = {}, st.download_button
-
-    def spy(label, data, *args, **kwargs):
-        offered[kwargs.get("key")] = (kwargs.get("file_name"), data)
-        return real(label, data, *args, **kwargs)
-    monkeypatch.setattr(st, "download_button", spy)
-    return offered
 
 
 def played(engine, n=8):

@@ -261,17 +261,6 @@ def test_names_full_of_markup_show_as_text(open_page, engine):
 PDFS = ["slips", "slips-judges", "pairings-by-name", "pairings-by-table"]
 
 
-@pytest.fixture
-def downloads(monkeypatch):
-    """What the page offers for download: {key: (file name, data)}; data is a function the
-    browser's click calls. The real button is still drawn."""
-    offered, real = {}, st.download_button
-
-    def spy(label, data, *args, **kwargs):
-        offered[kwargs.get("key")] = (kwargs.get("file_name"), data)
-        return real(label, data, *args, **kwargs)
-    monkeypatch.setattr(st, "download_button", spy)
-    return offered
 
 
 @pytest.fixture
