@@ -7,7 +7,6 @@ import io
 import openpyxl
 import pandas as pd
 import pytest
-import streamlit as st
 from streamlit.testing.v1 import AppTest
 
 from stsa import excel, store, tournament

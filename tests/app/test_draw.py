@@ -55,7 +55,7 @@ def test_organizer_without_players_is_sent_to_the_roster(open_page):
 
 
 def test_organizer_draws_checked_in_players_with_the_seed_shown(open_page, engine):
-    ids = _players(engine, 7)
+    _players(engine, 7)
     at = open_page(PAGE, as_=ORGANIZER)
     assert "7 players checked in" in _shown(at)
     assert "7 players: 2 tables (4 + 3)." in _shown(at)
