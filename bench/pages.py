@@ -16,7 +16,7 @@ from bench import big
 from stsa.auth import Actor, Role
 
 ROOT = Path(__file__).resolve().parent.parent
-PAGES = ["home", "standings", "draw", "results", "finals", "roster", "settings", "log"]
+PAGES = ["home", "standings", "draw", "results", "finals", "roster", "settings", "log", "data"]
 PUBLIC = {"home", "standings", "draw", "results", "finals"}
 
 

@@ -7,17 +7,23 @@ with its own empty database and known PINs, and Debian's Chromium driven by Play
 - `open_app(path="", as_=None, viewport=DESKTOP, app=None)`: a new browser context (one
   person: their own session and sign-in) on `server` (or `app`), signed in when
   `as_=(name, pin)`; closed after the test, with screenshots kept when the test failed.
-- Helpers for journeys: `new_page`, `wait_ready`, `go_to` (a click in the navigation, as a
-  person moves between pages), `sign_in`, `field` (an input by its label).
+- Helpers for journeys: `new_page`, `load` (open an address, or refresh), `wait_ready`,
+  `go_to` (a click in the navigation, as a person moves between pages), `sign_in`, `field`
+  (an input by its label); widgets: `click`, `type_text`, `number`, `choose`, `options`,
+  `grid` (a table's rows as text); the Results page: `open_table`, `fill_seat`,
+  `enter_result`.
 
-Streamlit renders asynchronously: wait for text (`page.get_by_text(...).wait_for()`), never
-sleep. `scripts/screenshots.py` reuses `run_app`, `launch_browser` and the helpers.
+Streamlit renders asynchronously: wait for text (`page.get_by_text(...).wait_for()`) or for
+the run an action starts (`rerun`, which the widget helpers use: each page counts the app's
+finished runs from its websocket), never sleep. `scripts/screenshots.py` reuses `run_app`,
+`launch_browser` and the helpers.
 """
 
 from __future__ import annotations
 
 import contextlib
 import os
+import re
 import shutil
 import socket
 import subprocess
@@ -180,11 +186,69 @@ def browser():
         yield chromium
 
 
+class ScriptRuns:
+    """Counts the app's finished script runs for one page, from the messages the server sends
+    over the page's websocket: a run starts with `new_session` and ends with `script_finished`
+    (a run cut short by a newer one is not counted). Waiting for the count to move is how a
+    test knows that what it clicked or typed has been processed, without sleeping."""
+
+    def __init__(self) -> None:
+        self.finished = 0
+        self.running = False
+
+    def listen(self, websocket) -> None:
+        websocket.on("framereceived", self._frame)
+
+    def _frame(self, payload) -> None:
+        from google.protobuf.message import DecodeError
+        from streamlit.proto.ForwardMsg_pb2 import ForwardMsg
+
+        if isinstance(payload, str):
+            return
+        message = ForwardMsg()
+        try:
+            message.ParseFromString(payload)
+        except DecodeError:
+            return
+        kind = message.WhichOneof("type")
+        if kind == "new_session":
+            self.running = True
+        elif kind == "script_finished" and (message.script_finished
+                                            != ForwardMsg.FINISHED_EARLY_FOR_RERUN):
+            self.running = False
+            self.finished += 1
+
+
+def runs(page) -> ScriptRuns:
+    return page._stsa_runs
+
+
 def new_page(browser, viewport: dict | None = None):
     """A page in a new browser context: a separate person with their own session."""
     context = browser.new_context(viewport=viewport or DESKTOP, locale="en-GB")
     context.set_default_timeout(TIMEOUT_MS)
-    return context.new_page()
+    page = context.new_page()
+    page._stsa_runs = ScriptRuns()
+    page.on("websocket", page._stsa_runs.listen)
+    return page
+
+
+def wait_idle(page, after: int = 0, what: str = "the app to finish running") -> None:
+    """Wait until more than `after` script runs have finished and none is running."""
+    state, deadline = runs(page), time.monotonic() + TIMEOUT_MS / 1000
+    while state.running or state.finished <= after:
+        if time.monotonic() > deadline:
+            raise AssertionError(f"Waited {TIMEOUT_MS / 1000:.0f} s for {what}.")
+        page.wait_for_timeout(20)  # lets Playwright deliver the websocket messages
+
+
+@contextlib.contextmanager
+def rerun(page, what: str = "the app to answer"):
+    """`with rerun(page): <one action that makes the app run again>` returns once that run
+    has finished."""
+    before = runs(page).finished
+    yield
+    wait_idle(page, before, what)
 
 
 def wait_ready(page) -> None:
@@ -195,11 +259,24 @@ def wait_ready(page) -> None:
         """() => [...document.querySelectorAll(
                     '[data-testid="stSidebarNavLink"], [data-testid="stTopNavLink"]')]
                  .some(a => a.textContent.trim().endsWith('Sign in'))""")
-    page.wait_for_function(
-        """() => !document.querySelector('[data-testid="stStatusWidget"]')
-                 || !document.querySelector('[data-testid="stStatusWidget"]')
-                      .textContent.includes('Running')""")
+    if hasattr(page, "_stsa_runs"):
+        wait_idle(page)
+    else:
+        page.wait_for_function(
+            """() => !document.querySelector('[data-testid="stStatusWidget"]')
+                     || !document.querySelector('[data-testid="stStatusWidget"]')
+                          .textContent.includes('Running')""")
     assert_no_exception(page)
+
+
+def load(page, url: str | None = None) -> None:
+    """Open `url` (None: reload the page, as a person pressing refresh) and wait until ready."""
+    runs(page).finished, runs(page).running = 0, False
+    if url is None:
+        page.reload()
+    else:
+        page.goto(url)
+    wait_ready(page)
 
 
 def assert_no_exception(page) -> None:
@@ -211,12 +288,14 @@ def assert_no_exception(page) -> None:
 def go_to(page, title: str) -> None:
     """Open a page by its title in the navigation (opening the sidebar on a phone first)."""
     link = page.locator('[data-testid="stSidebarNavLink"]', has_text=title).first
-    if not link.is_visible():
-        expand = page.locator('[data-testid="stExpandSidebarButton"]')
-        if expand.count():
-            expand.first.click()
+    sidebar = page.locator('[data-testid="stSidebar"]')
+    if sidebar.count() and sidebar.first.get_attribute("data-collapsed") == "true":
+        # a collapsed sidebar (a phone) is drawn off screen: open it first
+        page.locator('[data-testid="stExpandSidebarButton"]').first.click()
+        page.locator('[data-testid="stSidebar"][data-collapsed="false"]').wait_for()
     href = link.get_attribute("href")
-    link.click()
+    with rerun(page, f"the {title} page"):
+        link.click()
     if href:  # the query (e.g. a session token) may differ: compare paths
         path = urllib.parse.urlparse(href).path
         page.wait_for_url(lambda url: urllib.parse.urlparse(url).path == path,
@@ -242,6 +321,179 @@ def sign_in(page, name: str, pin: str) -> None:
     wait_ready(page)
 
 
+# --- widgets ----------------------------------------------------------------------------------
+
+def _page(scope):
+    """The page of a page or of a locator."""
+    return getattr(scope, "page", scope)
+
+
+def click(scope, name: str, *, expect: str | re.Pattern | None = None) -> None:
+    """Click the button named exactly `name` and wait for the run it starts; with `expect`,
+    also for that text to show (e.g. the success message flashed after the write)."""
+    page = _page(scope)
+    with rerun(page, f"the app to answer “{name}”"):
+        scope.get_by_role("button", name=name, exact=True).click()
+    if expect is not None:
+        page.get_by_text(expect).first.wait_for()
+        wait_ready(page)
+
+
+def type_text(scope, label: str, text: str) -> None:
+    """Type into a text box or text area and commit it (Tab), waiting for the run it starts."""
+    box = field(scope, label)
+    if box.input_value() == text:
+        return
+    with rerun(_page(scope), f"the app to take “{label}”"):
+        box.fill(text)
+        box.press("Tab")
+
+
+def number(scope, label: str, value: int) -> None:
+    """Type a number into the number input labelled `label` and commit it (Tab), as a person
+    would before clicking Save; waits for the run it starts."""
+    box = scope.locator(f'input[aria-label="{label}"]').first
+    if box.input_value() == str(value):
+        return
+    with rerun(_page(scope), f"the app to take {label} = {value}"):
+        box.fill(str(value))
+        box.press("Tab")
+
+
+def choose(scope, label: str, option: str | re.Pattern) -> bool:
+    """Pick `option` (its whole text, or a pattern) in the select box labelled `label`; waits
+    for the run it starts. False when it was already chosen."""
+    page = _page(scope)
+    box = scope.locator(f'input[role="combobox"][aria-label="{label}"]').first
+    current = box.input_value()
+    if (option.search(current) if isinstance(option, re.Pattern) else current == option):
+        return False
+    with rerun(page, f"the app to take {label} = {option}"):
+        box.click()
+        page.get_by_role("option", name=option, exact=isinstance(option, str)).first.click()
+    return True
+
+
+def options(scope, label: str) -> list[str]:
+    """The options a select box offers (it is opened and closed again)."""
+    page = _page(scope)
+    box = scope.locator(f'input[role="combobox"][aria-label="{label}"]').first
+    box.click()
+    page.get_by_role("option").first.wait_for()
+    found = page.get_by_role("option").all_inner_texts()
+    box.press("Escape")
+    return [o.strip() for o in found]
+
+
+_GRID_JS = """el => {
+    const heads = [...el.querySelectorAll('[role="columnheader"]')]
+        .map(h => h.textContent.trim());
+    const rows = {};
+    for (const cell of el.querySelectorAll('[data-testid^="glide-cell-"]')) {
+        const m = cell.getAttribute('data-testid').match(/^glide-cell-(\\d+)-(\\d+)$/);
+        if (m) (rows[m[2]] ||= {})[heads[+m[1]]] = cell.textContent;
+    }
+    return [heads, Object.keys(rows).sort((a, b) => a - b).map(r => rows[r])];
+}"""
+
+
+def grids(scope) -> list[tuple[list[str], list[dict]]]:
+    """Every table (st.dataframe) shown: its column names and its rows as {column: text}.
+    (Tables draw on a canvas; these are the cells of the grid's accessible copy.)"""
+    found = []
+    for grid in scope.locator('[data-testid="stDataFrame"]').all():
+        heads, rows = grid.evaluate(_GRID_JS)
+        found.append((heads, rows))
+    return found
+
+
+def grid(scope, *columns: str, rows: int | None = None, nth: int = 0) -> list[dict]:
+    """The rows of the first (`nth`) table with all of `columns`, waiting until it shows (and,
+    with `rows`, until it has that many rows)."""
+    page, deadline = _page(scope), time.monotonic() + TIMEOUT_MS / 1000
+    while True:
+        matching = [found for heads, found in grids(scope) if set(columns) <= set(heads)]
+        if len(matching) > nth and (rows is None or len(matching[nth]) == rows):
+            return matching[nth]
+        if time.monotonic() > deadline:
+            raise AssertionError(f"No table with columns {columns}"
+                                 + (f" and {rows} rows" if rows else "") + " showed: "
+                                 + repr([(h, len(r)) for h, r in grids(scope)]))
+        page.wait_for_timeout(50)
+
+
+# --- the Results page -------------------------------------------------------------------------
+
+STATS = ("VP", "Spice", "Solari", "Troops in garrison", "Water")
+
+
+def form_table(page) -> str | None:
+    """The table id the Results page's entry form is for (from its widget keys), or None."""
+    return page.evaluate("""() => {
+        const el = document.querySelector('[class*="st-key-res_"][class*="_1_vp"]');
+        const m = el && [...el.classList].join(' ').match(/st-key-res_(\\d+)_1_vp/);
+        return m ? m[1] : null; }""")
+
+
+def seat(page, number: int):
+    """Seat `number`'s block in the Results page's form (its innermost bordered block)."""
+    return (page.locator('[data-testid="stVerticalBlock"]')
+            .filter(has=page.locator("p", has_text=re.compile(rf"^Seat {number} ·"))).last)
+
+
+def seat_names(page) -> list[str]:
+    """The players of the form's table, by seat ("Seat 2 · 🔴 red · Name")."""
+    heads = page.locator("p", has_text=re.compile(r"^Seat \d+ ·")).all_inner_texts()
+    return [h.split(" · ", 2)[-1].strip() for h in heads]
+
+
+def open_table(page, table: int, sitting: str | None = None) -> None:
+    """On the Results page: choose the sitting (by the start of its label, "Qualifier 2",
+    "Semifinal") and the table, and wait until the form is that table's."""
+    if sitting is not None:
+        before = form_table(page)
+        if choose(page, "Sitting", re.compile(rf"^{re.escape(sitting)} ·")):
+            _form_changed(page, before)
+    before = form_table(page)
+    if choose(page, "Table", re.compile(rf"^Table {table} ·")):
+        _form_changed(page, before)
+    seat(page, 1).wait_for()
+    wait_ready(page)
+
+
+def _form_changed(page, before: str | None) -> None:
+    """Wait until the form's fields are no longer those of table id `before`."""
+    if before is not None:
+        page.locator(f'[class*="st-key-res_{before}_1_vp"]').wait_for(state="detached")
+
+
+def fill_seat(page, seat_no: int, values, leader: str | None = None) -> None:
+    """One seat: the leader (when given), then VP, spice, solari, troops, water."""
+    block = seat(page, seat_no)
+    if leader is not None:
+        choose(block, "Leader", leader)
+    for label, value in zip(STATS, values):
+        number(block, label, value)
+
+
+def enter_result(page, values, *, table: int, sitting: str | None = None,
+                 save: bool = True) -> list[str]:
+    """As a judge on the Results page: open the table, give each seat a different leader from
+    the table's list and its numbers (`values`: one (vp, spice, solari, troops, water) per
+    seat), check the preview shows every VP, then save and wait for the saved message.
+    Returns the players by seat."""
+    open_table(page, table, sitting)
+    names = seat_names(page)
+    assert len(names) == len(values), f"table {table} seats {names}, values for {len(values)}"
+    leaders = options(seat(page, 1), "Leader")
+    for n, vals in enumerate(values, start=1):
+        fill_seat(page, n, vals, leaders[n - 1])
+    preview = grid(page, "Placing", "Seat", "Player", "VP", "Score", "Tied", rows=len(values))
+    assert sorted(int(r["VP"]) for r in preview) == sorted(v[0] for v in values), preview
+    if save:
+        click(page, "Save result", expect=re.compile(r"saved as version 1"))
+    return names
+
 @pytest.hookimpl(wrapper=True, tryfirst=True)
 def pytest_runtest_makereport(item, call):
     """Keep each phase's report on the test item, so fixtures can tell a failed test."""
@@ -265,8 +517,7 @@ def open_app(request, browser, tmp_path):
         app = app or request.getfixturevalue("server")
         page = new_page(browser, viewport)
         pages.append((page, app))
-        page.goto(f"{app.url}/{path.lstrip('/')}")
-        wait_ready(page)
+        load(page, f"{app.url}/{path.lstrip('/')}")
         if as_ is not None:
             sign_in(page, *as_)
         return page
