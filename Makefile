@@ -15,6 +15,7 @@ $(STAMP): requirements.txt requirements-dev.txt
 deps: $(STAMP)
 
 run: $(STAMP)
+	$(PY) -m stsa
 	$(PY) -m streamlit run app.py
 
 # System packages the tests drive (PostgreSQL server, Chromium); installs them when missing.

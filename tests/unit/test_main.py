@@ -1,0 +1,41 @@
+"""`python -m stsa` (run by `make run`): prepares the database and prints new PINs once."""
+
+import subprocess
+import sys
+from pathlib import Path
+
+from stsa import store
+
+ROOT = Path(__file__).resolve().parents[2]
+
+
+def run_main(env):
+    return subprocess.run([sys.executable, "-m", "stsa"], cwd=ROOT, env=env, text=True,
+                          capture_output=True, timeout=120)
+
+
+def test_first_start_prints_pins_once_and_they_work(tmp_path):
+    url = f"sqlite:///{tmp_path / 'fresh.db'}"
+    env = {"PATH": "/usr/bin:/bin", "STSA_DATABASE_URL": url,
+           "STSA_BACKUP_DIR": str(tmp_path / "backups"), "PYTHONPATH": str(ROOT)}
+    first = run_main(env)
+    assert first.returncode == 0, first.stderr
+    pins = {line.split(" PIN is ")[0].split()[-1]: line.split(" PIN is ")[1].split(".")[0]
+            for line in first.stdout.splitlines() if " PIN is " in line}
+    assert set(pins) == {"organizer", "judge"}
+    engine = store.connect(url)
+    assert store.check_pin(engine, pins["organizer"]).value == "organizer"
+    assert store.check_pin(engine, pins["judge"]).value == "judge"
+    engine.dispose()
+    again = run_main(env)
+    assert again.returncode == 0 and " PIN is " not in again.stdout
+
+
+def test_a_broken_database_file_is_refused_with_a_message(tmp_path):
+    broken = tmp_path / "broken.db"
+    broken.write_bytes(b"this is not a database" * 100)
+    env = {"PATH": "/usr/bin:/bin", "STSA_DATABASE_URL": f"sqlite:///{broken}",
+           "PYTHONPATH": str(ROOT)}
+    result = run_main(env)
+    assert result.returncode != 0
+    assert "STSA cannot start" in result.stderr and "backup" in result.stderr
