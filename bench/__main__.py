@@ -3,21 +3,24 @@
 from __future__ import annotations
 
 import json
+import logging
 import platform
 from pathlib import Path
 
-import logging
-
-from bench import core, pages
+from bench import core, fair, pages
 
 PAGE_TARGET = ("<", 1.0)  # seconds of server time per page, 2,000 players, 12 sittings
-TARGETS = {"score_seconds": ("<", 1.0), "oracle_speedup": (">=", 50), "draw_seconds": ("<", 0.5)}
+TARGETS = {"score_seconds": ("<", 1.0), "oracle_speedup": (">=", 50), "draw_seconds": ("<", 0.5),
+           "balanced_draw_seconds": ("<", 1.0), "balanced_draw_1000_seconds": ("<", 5.0)}
+# Balanced draws: at most half the repeat meetings and half the seat spread of plain draws.
+HALVED = [("repeats_balanced", "repeats_random"), ("seat_spread_balanced", "seat_spread_random")]
 
 
 def main() -> int:
     logging.getLogger("streamlit").setLevel(logging.ERROR)
     figures = core.run()
     figures.update(pages.run())
+    figures.update(fair.run())
     out = Path("build/bench.json")
     out.parent.mkdir(exist_ok=True)
     merged = json.loads(out.read_text()) if out.exists() else {}
@@ -36,6 +39,12 @@ def main() -> int:
             if not ok:
                 failed.append(key)
         print(f"{key:<36}{value:>14}  {mark}")
+    for better, plain in HALVED:
+        if better in figures and plain in figures:
+            ok = figures[better] <= figures[plain] / 2
+            print(f"{better} <= half of {plain}: {'ok' if ok else 'MISSED'}")
+            if not ok:
+                failed.append(better)
     print(f"written to {out}")
     return 1 if failed else 0
 

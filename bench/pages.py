@@ -16,8 +16,9 @@ from bench import big
 from stsa.auth import Actor, Role
 
 ROOT = Path(__file__).resolve().parent.parent
-PAGES = ["home", "standings", "draw", "results", "finals", "roster", "settings", "log", "data"]
-PUBLIC = {"home", "standings", "draw", "results", "finals"}
+PAGES = ["home", "standings", "statistics", "tv", "draw", "results", "finals", "roster",
+         "settings", "log", "data"]
+PUBLIC = {"home", "standings", "statistics", "tv", "draw", "results", "finals"}
 
 
 def page_seconds(page: str, actor: Actor | None) -> float:
@@ -47,6 +48,7 @@ def run(path: Path = ROOT / "build" / "big.db") -> dict:
         figures[f"{page}_page_seconds"] = round(page_seconds(page, organizer), 3)
         if page in PUBLIC:
             figures[f"{page}_page_spectator_seconds"] = round(page_seconds(page, None), 3)
+    figures["charts_page_seconds"] = figures["statistics_page_seconds"]
     return figures
 
 

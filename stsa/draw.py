@@ -9,6 +9,7 @@ Ruling numbers (R1, R3 …) refer to the project's RULINGS.md.
 
 from __future__ import annotations
 
+import dataclasses
 import numbers
 import secrets
 from collections.abc import Collection, Iterable, Mapping, Sequence
@@ -17,11 +18,16 @@ from dataclasses import dataclass, field
 import numpy as np
 import pandas as pd
 
-from stsa import catalog
+from stsa import catalog, fairness
 from stsa.errors import TournamentError
 from stsa.rules import table_sizes
 
 SETUP_COLUMNS = ("setup_id", "hidden_picks", "leader_deck")
+DRAW_MODES = ("random", "balanced")
+# Balanced mode: searches from the random draw plus a few random starts; each search makes at
+# most MAX_ROUNDS passes of player swaps and setup swaps.
+MAX_ROUNDS = 8
+_EPS = 1e-9
 
 
 @dataclass(frozen=True, eq=False)
@@ -39,6 +45,8 @@ class Draw:
     tables: pd.DataFrame
     seed: int
     sit_outs: list = field(default_factory=list)
+    mode: str = "random"  # with the pins and the history, what re-checking the draw needs
+    pins: dict = field(default_factory=dict)
 
     def setup_counts(self, before: Mapping[str, int] | None = None) -> dict[str, int]:
         """R6: the uses of each setup after this sitting, given the uses `before` it."""
@@ -61,6 +69,9 @@ def draw_sitting(
     setup_counts: Mapping[str, int] | None = None,
     colours: Sequence[str] | None = None,
     sit_out: bool = False,
+    mode: str = "random",
+    history: pd.DataFrame | None = None,
+    pins: Mapping | None = None,
 ) -> Draw:
     """Draw one sitting: R1 tables, R3 seats, colours and first player, R6 setups, R9 hidden picks.
 
@@ -69,7 +80,16 @@ def draw_sitting(
     `setup_counts` maps setup_id to its uses in earlier sittings (missing = 0). `colours`
     overrides the catalog's colours (R4). With 5 players the draw refuses (R1) unless `sit_out`
     is True: then one player, drawn at random, sits this sitting out (`Draw.sit_outs`).
+
+    `pins` maps player_id to the table_no that player keeps (a player who cannot move); a
+    pinned player who sits out is simply not seated. `mode="balanced"` starts from the random
+    draw for the same seed and improves it against `history` (the earlier seats: `sitting_id,
+    table_no, seat, player_id, setup_id`): fewer repeat meetings, seats evening out, setups
+    not played yet (`stsa.fairness`). The setups are the same R6 choice, only dealt to other
+    tables; the seed still reproduces the draw exactly.
     """
+    if mode not in DRAW_MODES:
+        raise TournamentError(f"The draw mode must be {' or '.join(DRAW_MODES)}, not {mode!r}.")
     rng = _rng(seed)
     ids = _player_ids(player_ids)
     sit_outs: list = []
@@ -79,9 +99,18 @@ def draw_sitting(
         sit_outs = ids.iloc[[out]].tolist()
         ids = ids.drop(index=ids.index[out]).reset_index(drop=True)
     sizes = np.asarray(table_sizes(len(ids)), dtype=np.int64)
+    target = _pin_targets(pins, ids, sizes, sit_outs)
     # A random order, cut into tables of the R1 sizes, gives random player -> table -> seat.
-    seated = ids.iloc[rng.permutation(len(ids))].reset_index(drop=True)
-    return _finish(seated, sizes, setups, rng, seed, setup_counts, colours, sit_outs)
+    order = rng.permutation(len(ids))
+    if target is not None:
+        order = _place_pins(order, target, np.repeat(np.arange(len(sizes)), sizes), rng)
+    seated = ids.iloc[order].reset_index(drop=True)
+    plain = _finish(seated, sizes, setups, rng, seed, setup_counts, colours, sit_outs)
+    how = {"mode": mode, "pins": dict(pins or {})}
+    if mode == "random":
+        return dataclasses.replace(plain, **how)
+    return dataclasses.replace(
+        _balance(plain, None if target is None else target[order], history, rng), **how)
 
 
 def draw_groups(
@@ -303,6 +332,171 @@ def _hidden_picks(
             "available_leaders": available,
         }
     )
+
+
+# --- pins and the balanced mode -----------------------------------------------------------------
+
+
+def _pin_targets(pins: Mapping | None, ids: pd.Series, sizes: np.ndarray,
+                 sit_outs: list) -> np.ndarray | None:
+    """Each player's pinned table (0-based, -1 = free), in the order of `ids`; None without
+    pins. Refuses pins of players not in the sitting, tables the sitting does not have, and
+    more pins at a table than it has seats."""
+    if not pins:
+        return None
+    if not isinstance(pins, Mapping):
+        raise TournamentError("Pins must map each pinned player to a table number.")
+    index = pd.Index(ids.tolist())
+    target = np.full(len(ids), -1, dtype=np.int64)
+    for player, table_no in pins.items():
+        if player in sit_outs:
+            continue
+        if not _whole(table_no) or not 1 <= table_no <= len(sizes):
+            raise TournamentError(
+                f"Player {player} is pinned to table {table_no!r}, but this sitting has tables "
+                f"1 to {len(sizes)}.")
+        where = index.get_indexer([player])[0]
+        if where < 0:
+            raise TournamentError(f"Player {player} is pinned to a table but is not in this "
+                                  "sitting: check them in or remove the pin.")
+        target[where] = int(table_no) - 1
+    crowded = np.flatnonzero(np.bincount(target[target >= 0], minlength=len(sizes)) > sizes)
+    if crowded.size:
+        t = int(crowded[0])
+        raise TournamentError(f"Table {t + 1} has {sizes[t]} seats but more players are "
+                              "pinned to it: pin some of them to other tables.")
+    return target if (target >= 0).any() else None
+
+
+def _place_pins(order: np.ndarray, target: np.ndarray, table: np.ndarray,
+                rng: np.random.Generator) -> np.ndarray:
+    """Move each pinned player (`target[player] >= 0`) to their table, swapping them with a
+    random player there who is not pinned to it. `order[position]` is the player seated at
+    `position`; `table[position]` its table."""
+    order = order.copy()
+    pos = np.empty_like(order)
+    pos[order] = np.arange(order.size)
+    for player in np.flatnonzero(target >= 0):
+        t = target[player]
+        if table[pos[player]] == t:
+            continue
+        spots = np.flatnonzero((table == t) & (target[order] != t))
+        q = spots[rng.integers(spots.size)]
+        p, other = pos[player], order[q]
+        order[p], order[q] = other, player
+        pos[player], pos[other] = q, p
+    return order
+
+
+def _balance(plain: Draw, pin: np.ndarray | None, history: pd.DataFrame | None,
+             rng: np.random.Generator) -> Draw:
+    """The balanced draw: rearrange `plain`'s players and deal its setups to other tables so
+    that `fairness.draw_cost` is lower. Starts from `plain` itself (so it never does worse) and
+    from a few random arrangements; keeps the best, the first found among equals."""
+    seats, tables = plain.seats, plain.tables
+    n, n_tables = len(seats), len(tables)
+    table = seats["table_no"].to_numpy(dtype=np.int64) - 1
+    sizes = tables["players"].to_numpy(dtype=np.int64)
+    cls = fairness.seat_class(sizes[table], seats["seat"].to_numpy())
+    slot_setup = tables["setup_id"].astype(str).tolist()
+    setup_ids = list(dict.fromkeys(slot_setup))
+    terms = fairness.terms(history, seats["player_id"].tolist(), setup_ids)
+    # by_slot[i, j]: the setup cost of player i at a table playing slot j's setup.
+    by_slot = terms.setup[:, pd.Index(setup_ids).get_indexer(slot_setup)]
+    slot_terms = fairness.Terms(meet=terms.meet, seat=terms.seat, setup=by_slot)
+    pin = np.full(n, -1, dtype=np.int64) if pin is None else pin
+    starts = np.cumsum(sizes) - sizes
+    best = None
+    for restart in range(4 if n <= 256 else 2):
+        if restart == 0:
+            x, sigma = np.arange(n), np.arange(n_tables)
+        else:
+            x = _place_pins(rng.permutation(n), pin, table, rng)
+            sigma = rng.permutation(n_tables)
+        x, sigma = _improve(slot_terms, x, sigma, table, cls, starts, pin, rng)
+        cost = fairness.arrangement_cost(slot_terms, x, table, cls, sigma)
+        if best is None or cost < best[0] - _EPS:
+            best = (cost, x, sigma)
+    _, x, sigma = best
+    moved = tables.iloc[sigma]
+    return Draw(
+        seats=seats.assign(player_id=seats["player_id"].iloc[x].reset_index(drop=True)),
+        tables=tables.assign(
+            setup_id=pd.array(moved["setup_id"].to_numpy(dtype=object), dtype="str"),
+            hidden_picks=moved["hidden_picks"].to_numpy(),
+            removed_leaders=moved["removed_leaders"].tolist(),
+            available_leaders=moved["available_leaders"].tolist()),
+        seed=plain.seed, sit_outs=plain.sit_outs)
+
+
+def _improve(terms: fairness.Terms, x: np.ndarray, sigma: np.ndarray, table: np.ndarray,
+             cls: np.ndarray, starts: np.ndarray, pin: np.ndarray,
+             rng: np.random.Generator) -> tuple[np.ndarray, np.ndarray]:
+    """Local search: player `x[p]` sits at position p, table t plays setup slot `sigma[t]`.
+
+    Each round visits the players in random order and makes the best swap of that player with
+    any other (another table: a new table and seat; the same table: seats permuted), then the
+    best swap of each table's setup with another table's; only moves that lower the cost are
+    made, equally good ones chosen at random. Pinned players swap only within their table.
+    The pair cost is kept per player and table (`near[i, t]`: i's cost with table t's players),
+    so each swap is judged against every position at once.
+    """
+    meet, seat, setup = terms.meet, terms.seat, terms.setup
+    n, n_tables = x.size, sigma.size
+    x, sigma = x.copy(), sigma.copy()
+    pos = np.empty_like(x)
+    pos[x] = np.arange(n)
+    pin_at = pin[x]
+    near = np.add.reduceat(meet[:, x], starts, axis=1)
+    everyone = np.arange(n)
+    for _ in range(MAX_ROUNDS):
+        changed = False
+        unary = seat[:, cls] + setup[:, sigma[table]]  # unary[i, p]: player i at position p
+        current = unary[x, everyone]
+        for a in rng.permutation(n):
+            p = pos[a]
+            here = table[p]
+            delta = (near[a, table] + near[x, here] - near[a, here] - near[x, table]
+                     - 2 * meet[a, x])
+            same = table == here
+            delta[same] = 0.0
+            delta += unary[a] + unary[x, p] - current[p] - current
+            blocked = ~same & ((pin_at >= 0) | (pin[a] >= 0))
+            delta[blocked] = np.inf
+            delta[p] = np.inf
+            low = delta.min()
+            if low >= -_EPS:
+                continue
+            choices = np.flatnonzero(delta <= low + _EPS)
+            q = choices[rng.integers(choices.size)]
+            b, there = x[q], table[q]
+            x[p], x[q] = b, a
+            pos[a], pos[b] = q, p
+            pin_at[p], pin_at[q] = pin[b], pin[a]
+            current[p], current[q] = unary[b, p], unary[a, q]
+            if there != here:
+                shift = meet[:, b] - meet[:, a]
+                near[:, here] += shift
+                near[:, there] -= shift
+            changed = True
+        if n_tables > 1:
+            # gain[t, j]: the setup cost of table t's players with slot j's setup.
+            gain = np.add.reduceat(setup[x], starts, axis=0)
+            tables = np.arange(n_tables)
+            for t in rng.permutation(n_tables):
+                s = sigma[t]
+                delta = gain[t, sigma] + gain[:, s] - gain[t, s] - gain[tables, sigma]
+                delta[t] = np.inf
+                low = delta.min()
+                if low >= -_EPS:
+                    continue
+                choices = np.flatnonzero(delta <= low + _EPS)
+                u = choices[rng.integers(choices.size)]
+                sigma[t], sigma[u] = sigma[u], s
+                changed = True
+        if not changed:
+            break
+    return x, sigma
 
 
 # --- input checks -----------------------------------------------------------------------------

@@ -14,7 +14,7 @@ from dataclasses import dataclass, field
 import numpy as np
 import pandas as pd
 
-from stsa import catalog, draw, rules, store
+from stsa import catalog, draw, fairness, rules, store
 from stsa.auth import Actor, Role, require
 from stsa.errors import TournamentError
 
@@ -172,17 +172,54 @@ def standings_table(engine, scored: pd.DataFrame | None = None) -> pd.DataFrame:
 # --- sittings ---------------------------------------------------------------------------------
 
 def draw_qualifier(engine, player_ids, *, seed: int, sit_out: bool = False,
-                   actor: Actor) -> dict:
+                   pins: dict | None = None, actor: Actor) -> dict:
     """R1, R3, R6, R9: draw the next qualifier sitting for `player_ids` and save it unpublished.
 
     Redrawing before publishing replaces the unpublished draw (the store logs both). The setup
-    balance counts every earlier published qualifier sitting.
+    balance counts every earlier published qualifier sitting. The draw mode setting chooses a
+    plain random or a balanced draw (against the earlier published qualifier seats); `pins`
+    maps player_id to the table_no that player keeps.
     """
     settings = store.settings(engine)
+    mode = settings.get("draw_mode") or "random"
+    history = _history(engine) if mode == "balanced" else None
     drawn = draw.draw_sitting(list(player_ids), enabled_setups(engine), seed=seed,
                               setup_counts=store.setup_counts(engine),
-                              colours=settings.get("colours"), sit_out=sit_out)
+                              colours=settings.get("colours"), sit_out=sit_out,
+                              mode=mode, history=history, pins=pins)
     return store.save_draw(engine, drawn, kind="qualifier", actor=actor)
+
+
+def draw_report(engine, sitting_id: int) -> fairness.DrawReport:
+    """A sitting's fairness checklist against the qualifier sittings drawn before it (R3, R6):
+    repeat meetings, seats a player had most often or twice, setups played again; each frame
+    with the players' names (`name`, or `name_a`, `name_b`). For judges and the organizer."""
+    sitting_id = int(sitting_id)
+    seats = store.seats(engine, sitting_id, actor=_system())
+    tables = store.tables(engine, sitting_id, actor=_system())
+    report = fairness.draw_report(seats, tables, _history(engine, before=sitting_id))
+    names = dict(zip(seats["player_id"], seats["name"]))
+    return fairness.DrawReport(
+        repeats=report.repeats.assign(name_a=report.repeats["player_a"].map(names),
+                                      name_b=report.repeats["player_b"].map(names)),
+        seats=report.seats.assign(name=report.seats["player_id"].map(names)),
+        setups=report.setups.assign(name=report.setups["player_id"].map(names)))
+
+
+def _history(engine, before: int | None = None) -> pd.DataFrame:
+    """The seats of the published and complete qualifier sittings (only those drawn before
+    sitting `before`, when given): `sitting_id, table_no, seat, player_id, setup_id`."""
+    sittings = store.sittings(engine, kind="qualifier", actor=_system())
+    done = sittings.loc[sittings["status"].isin(["published", "complete"]), "sitting_id"]
+    if before is not None:
+        done = done.loc[done < before]
+    if done.empty:
+        return fairness.empty_history()
+    seats = store.seats(engine, kind="qualifier", actor=_system())
+    tables = store.tables(engine, kind="qualifier", actor=_system())
+    rows = seats.loc[seats["sitting_id"].isin(done)].merge(
+        tables[["table_id", "setup_id"]], on="table_id", how="left")
+    return rows[list(fairness.HISTORY_COLUMNS)].reset_index(drop=True)
 
 
 def current_sitting(engine, *, actor: Actor | None = None) -> dict | None:

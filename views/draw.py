@@ -7,7 +7,6 @@ import streamlit as st
 
 from stsa import draw, store, tournament
 from stsa.auth import Role
-from stsa.errors import TournamentError
 from stsa.ui import data, data_tools, session, sittings, widgets
 
 st.title("Draw")
@@ -42,12 +41,8 @@ def draw_form() -> None:
     present = [p for p in checked if p not in set(out)] + add
     sit_out = len(present) == 5 and st.checkbox(
         "Let the draw pick one player to sit this sitting out (R1)", key="draw_sit_out")
-    try:
-        st.markdown(widgets.plain(sittings.table_plan(len(present), sit_out)))
-        seatable = True
-    except TournamentError as exc:
-        st.error(str(exc), icon=":material/warning:")
-        seatable = False
+    seatable, pins = sittings.plan_and_pins(present, names, bool(sit_out))
+    st.caption(sittings.mode_caption(data.settings(url)))
     st.number_input("Seed (anyone can re-check a draw from its seed)", min_value=0, step=1,
                     key="draw_seed")
     st.button("New seed", key="draw_new_seed",
@@ -58,7 +53,7 @@ def draw_form() -> None:
     if st.button(label, key="draw_go", type="primary", disabled=not seatable):
         done = widgets.act(lambda: tournament.draw_qualifier(
             session.engine(), present, seed=int(st.session_state["draw_seed"]),
-            sit_out=bool(sit_out), actor=session.actor()),
+            sit_out=bool(sit_out), pins=pins, actor=session.actor()),
             done=lambda s: f"Qualifier {s['number']} drawn from seed {s['seed']}; check it, "
                            f"then publish it.")
         if done:
@@ -132,6 +127,10 @@ def show_sitting(sitting) -> None:
     if staff:
         st.markdown("**Removed leaders** (judges and organizer only)")
         st.dataframe(sittings.leaders_frame(shown), hide_index=True)
+    if staff and sitting["kind"] == "qualifier":  # R20: the report reads drafts
+        with st.expander("Fairness check against the earlier qualifiers",
+                         expanded=sitting["status"] == "drawn"):
+            sittings.show_report(tournament.draw_report(session.engine(), sitting_id))
     if organizer and sitting["status"] != "complete":
         override_form(sitting_id, overview)
 

@@ -28,6 +28,12 @@ with st.form("settings_form"):
                     index=methods.index(current["pick_method"]), key="set_pick",
                     horizontal=True)
     wild = st.checkbox("Wild card after picks (R10)", value=current["wild_card"], key="set_wild")
+    modes = list(organizer.DRAW_MODES)
+    mode = st.radio("Draw mode", modes, format_func=organizer.DRAW_MODES.get,
+                    index=modes.index(current.get("draw_mode") or "random"), key="set_draw_mode",
+                    help="Both are random draws from a recorded seed (R3). Balanced prefers, "
+                         "among them, fewer repeat opponents, seats that even out and setups "
+                         "a player has not played, and keeps R6.")
     st.markdown("**Leaders removed per table (X)**, by base game (R9)")
     picks = {game: st.number_input(game, min_value=0, max_value=30, step=1, value=value,
                                    key=f"set_picks_{game}")
@@ -45,7 +51,7 @@ with st.form("settings_form"):
 
 if save:
     wanted = {"tournament_name": name, "enabled_setups": enabled or None,
-              "battle_of_wills": bow, "pick_method": pick, "wild_card": wild,
+              "battle_of_wills": bow, "pick_method": pick, "wild_card": wild, "draw_mode": mode,
               "hidden_picks": {**current["hidden_picks"], **{g: int(n) for g, n in picks.items()}},
               "colours": [" ".join(c.split()) for c in colours],
               "base_points": [int(p) for p in points]}

@@ -1,9 +1,13 @@
-"""Standings: best scores and ranks (R14, R15), the finals cut (R16), and a player search."""
+"""Standings: best scores and ranks (R14, R15), the finals cut (R16), and a player search.
+
+The table reads again every few seconds (through the shared cache) without reloading the page;
+`?tv=1` opens the TV page."""
 
 import streamlit as st
 
+from stsa import stats
 from stsa.auth import Role
-from stsa.ui import data, session, widgets
+from stsa.ui import data, live, session, widgets
 from stsa.ui import finals as view
 
 COLUMNS = {
@@ -12,39 +16,62 @@ COLUMNS = {
     "Placing": st.column_config.NumberColumn(help="Placing in the game that gave the best score"),
     "VP": st.column_config.NumberColumn(help="VP in the game that gave the best score"),
     "Zone": st.column_config.TextColumn(help="Where this rank stands at the finals cut (R16)"),
+    "Tie at cut": st.column_config.CheckboxColumn(
+        help="A rank shared across a cut line: the organizer settles it (R14)"),
 }
+
+if st.query_params.get("tv") == "1":
+    st.switch_page("views/tv.py")
 
 st.title("Standings")
 widgets.flash()
 url = session.database_url()
-table = data.standings(url)
-if table.empty:
-    st.info("No results yet: the standings appear once the first qualifier results are in "
-            "(judges enter them on the Results page).")
-    st.stop()
 
-st.caption(view.cut_caption(table))
-if session.role() == Role.ORGANIZER:
-    for warning in view.tie_warnings(table):
-        st.warning(widgets.plain(warning), icon=":material/warning:")
 
-query = st.text_input("Find a player", key="standings_search", max_chars=60,
-                      placeholder="Type part of a name")
-shown = view.search(table, query)
-if query.strip() and shown.empty:
-    st.info(f"No player's name contains “{widgets.plain(query.strip())}”.")
-else:
-    st.dataframe(view.standings_frame(shown), hide_index=True, width="stretch",
-                 height=view.table_height(len(shown)), column_config=COLUMNS)
+@st.fragment(run_every=live.REFRESH_SECONDS)
+def standings() -> None:
+    table = data.standings(url)
+    progress = (stats.sitting_progress(data.home_status(url, session.role()))
+                + f" This page updates by itself every {live.REFRESH_SECONDS} s.")
+    if table.empty:
+        st.info("No results yet: the standings appear once the first qualifier results are in "
+                "(judges enter them on the Results page).")
+        st.caption(progress)
+        return
+    st.caption(view.cut_caption(table))
+    if legend := live.zone_legend(stats.cut(table)):
+        st.caption(legend)
+    st.caption(progress)
+    if table["tie_at_cut"].any():
+        if session.role() == Role.ORGANIZER:
+            for warning in view.tie_warnings(table):
+                st.warning(widgets.plain(warning), icon=":material/warning:")
+        else:
+            st.caption("A rank is shared across a cut line (marked “Tie at cut”): the organizer "
+                       "settles it before the finals (R14).")
 
-if query.strip() and 0 < len(shown) <= 5:
-    scored = data.scored_results(url)
-    for row in shown.itertuples():
-        st.subheader(widgets.plain(row.name), anchor=False)
-        st.write(f"Best score **{row.best_score}**, rank {row.rank}, "
-                 f"{row.games} game{'s' if row.games != 1 else ''}, "
-                 f"{row.wins} win{'s' if row.wins != 1 else ''}.")
-        st.dataframe(view.player_games(scored, row.player_id), hide_index=True,
-                     width="stretch")
-elif len(shown) > 5 and query.strip():
-    st.caption(f"{len(shown)} players match: type more of a name to see their games.")
+    query = st.text_input("Find a player", key="standings_search", max_chars=60,
+                          placeholder="Type part of a name")
+    shown = view.search(table, query)
+    if query.strip() and shown.empty:
+        st.info(f"No player's name contains “{widgets.plain(query.strip())}”.")
+    else:
+        st.dataframe(live.zone_styler(view.standings_frame(shown)), hide_index=True,
+                     width="stretch", height=view.table_height(len(shown)),
+                     column_config=COLUMNS)
+
+    if query.strip() and 0 < len(shown) <= 5:
+        scored = data.scored_results(url)
+        for row in shown.itertuples():
+            st.subheader(widgets.plain(row.name), anchor=False)
+            st.write(f"Best score **{row.best_score}**, rank {row.rank}, "
+                     f"{row.games} game{'s' if row.games != 1 else ''}, "
+                     f"{row.wins} win{'s' if row.wins != 1 else ''}.")
+            st.write(stats.distance_sentence(table, row.player_id))
+            st.dataframe(view.player_games(scored, row.player_id), hide_index=True,
+                         width="stretch")
+    elif len(shown) > 5 and query.strip():
+        st.caption(f"{len(shown)} players match: type more of a name to see their games.")
+
+
+standings()

@@ -33,7 +33,7 @@ DEFAULT_SETTINGS: dict[str, Any] = {
     "leader_decks": None,  # R7: {setup_id: [leader, …]}; None = the catalog's decks
     "colours": ["red", "green", "blue", "yellow"],  # R4
     "base_points": [20, 15, 10, 0],  # R12: 1st, 2nd, 3rd, 4th
-    "draw_mode": "random",  # R3
+    "draw_mode": "random",  # R3: "random" or "balanced" (fewer repeat meetings, even seats)
     "auto_backup": True,  # backups after each publish and completed sitting
     "public_url": None,  # the app's address as judges' phones reach it (slip QR codes)
 }
@@ -141,7 +141,7 @@ VALIDATORS: dict[str, Callable[[Any], Any]] = {
     "leader_decks": _decks,
     "colours": lambda v: _names(v, minimum=4),
     "base_points": _base_points,
-    "draw_mode": _text(32),
+    "draw_mode": _choice("random", "balanced"),
     "auto_backup": _bool,
     "public_url": _public_url,
 }

@@ -231,8 +231,11 @@ def save_draw(engine: Engine, draw: Any, *, kind: str, actor: Actor,
         if clean["sit_outs"]:
             conn.execute(sa.insert(sit_outs_t), [{"sitting_id": sid, "player_id": p}
                                                  for p in clean["sit_outs"]])
+        # R3: the seed, the mode and the pins re-check the draw (the history is the database).
+        how = {"mode": str(getattr(draw, "mode", "random")),
+               "pins": {str(k): int(v) for k, v in dict(getattr(draw, "pins", {}) or {}).items()}}
         db.log(conn, actor, "sitting.redraw" if before else "sitting.draw",
-               f"sitting {sid}", before=before, after=_summary(conn, sid), at=at)
+               f"sitting {sid}", before=before, after={**_summary(conn, sid), **how}, at=at)
         return _sitting_dict(conn.execute(sa.select(sittings_t)
                                           .where(sittings_t.c.id == sid)).one())
 

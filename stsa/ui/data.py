@@ -6,7 +6,7 @@ from __future__ import annotations
 import pandas as pd
 import streamlit as st
 
-from stsa import store, tournament
+from stsa import catalog, stats, store, tournament
 from stsa.auth import Actor, Role
 from stsa.ui import session
 
@@ -32,7 +32,7 @@ def players(url: str, role: Role) -> pd.DataFrame:
 
 @st.cache_data(ttl=TTL, show_spinner=False)
 def standings(url: str) -> pd.DataFrame:
-    return tournament.standings_table(session.engine())
+    return tournament.standings_table(session.engine(), scored_results(url))
 
 
 @st.cache_data(ttl=TTL, show_spinner=False)
@@ -96,3 +96,21 @@ def table(url: str, table_id: int, role: Role) -> pd.DataFrame:
 def backups(url: str) -> pd.DataFrame:
     """The backup files, newest first (`store.backups`); the Data page is organizer only."""
     return store.backups(session.engine())
+
+
+@st.cache_data(ttl=TTL, show_spinner=False)
+def qualifier_tables(url: str) -> pd.DataFrame:
+    """Tables of the published qualifier sittings, as everyone sees them (R6, R20)."""
+    return store.tables(session.engine(), kind="qualifier")
+
+
+@st.cache_data(ttl=TTL, show_spinner=False)
+def statistics(url: str) -> dict:
+    """The Statistics and TV pages' aggregated frames (`stsa.stats`), shared by every viewer:
+    `ranked, cut, spread, leaders, seats, setups`."""
+    table, scored = standings(url), scored_results(url)
+    setups = catalog.setups(battle_of_wills=True)
+    return {"ranked": stats.ranked_scores(table), "cut": stats.cut(table),
+            "spread": stats.score_spread(scored), "leaders": stats.leader_stats(scored, setups),
+            "seats": stats.seat_stats(scored),
+            "setups": stats.setup_usage(qualifier_tables(url), tournament.setup_names(), setups)}

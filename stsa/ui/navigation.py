@@ -21,6 +21,8 @@ class Page:
 PAGES = [
     Page("views/home.py", "Home", ":material/home:", EVERYONE),
     Page("views/standings.py", "Standings", ":material/leaderboard:", EVERYONE, "Standings"),
+    Page("views/statistics.py", "Statistics", ":material/bar_chart:", EVERYONE),
+    Page("views/tv.py", "TV mode", ":material/tv:", EVERYONE),
     Page("views/draw.py", "Draw", ":material/table_restaurant:", EVERYONE, "Draw"),
     Page("views/results.py", "Results", ":material/edit_note:", EVERYONE, "Results"),
     Page("views/finals.py", "Finals", ":material/emoji_events:", EVERYONE, "Finals"),

@@ -19,6 +19,8 @@ MAX_LINES = 10_000  # a pasted name list longer than this is refused
 # Quick links on Home: (page, label, icon, who may open it), as app.py registers the pages.
 PICK_METHODS = {"hidden_picks": "Hidden Picks (R9)", "vote_off": "Vote Off (R10)"}
 PLACES = ["1st", "2nd", "3rd", "4th"]
+DRAW_MODES = {"random": "Random (R3)",
+              "balanced": "Balanced: fewer repeat opponents, even seats and setups"}
 STATUS_WORDS = {"drawn": "drawn, not published yet", "published": "being played",
                 "complete": "complete"}
 _CSV_FORMULA = ("=", "+", "-", "@", "\t", "\r")

@@ -12,7 +12,7 @@ import streamlit as st
 from stsa import rules, store, tournament
 from stsa.auth import Role
 from stsa.errors import TournamentError
-from stsa.ui import data, widgets
+from stsa.ui import data, organizer, widgets
 
 STATUS = {"drawn": "draft, not published", "published": "published", "complete": "complete"}
 COLOUR_MARKS = {"red": "🔴", "green": "🟢", "blue": "🔵", "yellow": "🟡", "purple": "🟣",
@@ -107,6 +107,87 @@ def results_frame(scored: pd.DataFrame, sitting_id: int) -> pd.DataFrame:
                          "Player": rows["name"], "Leader": rows["leader"], "VP": rows["vp"],
                          "Score": rows["qualifier_score"], "Seat": rows["seat"],
                          "Tied": rows["tied"]}).reset_index(drop=True)
+
+
+# --- fair draws: the draw mode, pinned players and the draw report -----------------------------
+
+def mode_caption(settings: dict) -> str:
+    mode = settings.get("draw_mode") or "random"
+    return f"Draw mode: {organizer.DRAW_MODES.get(mode, mode)} (change it in Settings)."
+
+
+def plan_and_pins(present: list[int], names: dict, sit_out: bool) -> tuple[bool, dict]:
+    """The R1 table plan (or why the players cannot be seated) and the pinned players; returns
+    whether the draw can go ahead, and the pins (player_id → table_no)."""
+    try:
+        st.markdown(widgets.plain(table_plan(len(present), sit_out)))
+        n_tables = len(rules.table_sizes(len(present) - sit_out))
+    except TournamentError as exc:
+        st.error(str(exc), icon=":material/warning:")
+        n_tables = 0
+    pins = pin_choice(present, names)
+    problem = pin_problem(pins, names, n_tables) if n_tables else None
+    if problem:
+        st.error(widgets.plain(problem), icon=":material/warning:")
+    return bool(n_tables) and not problem, pins
+
+
+def pin_choice(present: list[int], names: dict) -> dict[int, int]:
+    """Players who keep a table (a player who cannot move): chosen in an expander, each with
+    their table number. Returns player_id → table_no."""
+    keep_choice("draw_pins", present)
+    pins = {}
+    with st.expander("Players who keep a table"):
+        chosen = st.multiselect("Players who cannot move", present, format_func=names.get,
+                                key="draw_pins", placeholder="Nobody")
+        for pid in chosen:
+            pins[pid] = int(st.number_input(f"Table for {widgets.plain(names[pid])}",
+                                            min_value=1, step=1, key=f"draw_pin_{pid}"))
+    return pins
+
+
+def pin_problem(pins: dict[int, int], names: dict, n_tables: int) -> str | None:
+    """Why these pins cannot be drawn with `n_tables` tables (a table number too high), or
+    None; a table with more pins than seats is refused by the draw itself."""
+    for pid, table_no in pins.items():
+        if table_no > n_tables:
+            return (f"{names[pid]} keeps table {table_no}, but this sitting has "
+                    f"{n_tables} table{'s' if n_tables != 1 else ''}: choose a table from 1 "
+                    f"to {n_tables}.")
+    return None
+
+
+def report_items(report) -> list[tuple[str, pd.DataFrame]]:
+    """The draw report (`tournament.draw_report`) as checklist lines and their tables; an
+    empty table means the line is fine."""
+    names = tournament.setup_names()
+    repeats = pd.DataFrame({"Table": report.repeats["table_no"],
+                            "Player": report.repeats["name_a"],
+                            "Meets again": report.repeats["name_b"],
+                            "Met before": report.repeats["met_before"]})
+    seats = pd.DataFrame({"Table": report.seats["table_no"], "Seat": report.seats["seat"],
+                          "Player": report.seats["name"],
+                          "Had this seat": report.seats["times_before"],
+                          "Games before": report.seats["games_before"]})
+    setups = pd.DataFrame({"Table": report.setups["table_no"], "Player": report.setups["name"],
+                           "Setup": report.setups["setup_id"].map(names),
+                           "Played before": report.setups["times_before"]})
+    return [(f"{len(repeats)} pair{'s' if len(repeats) != 1 else ''} of players meet again",
+             repeats),
+            (f"{len(seats)} player{'s' if len(seats) != 1 else ''} get a seat they had most "
+             f"often or twice", seats),
+            (f"{len(setups)} player{'s' if len(setups) != 1 else ''} play a setup again",
+             setups)]
+
+
+def show_report(report) -> None:
+    """The draw report as a checklist: a tick for a clean line, else the players concerned."""
+    for line, frame in report_items(report):
+        if frame.empty:
+            st.markdown(f":material/check_circle: {line}")
+        else:
+            st.markdown(f":material/warning: {line}")
+            st.dataframe(frame.reset_index(drop=True), hide_index=True)
 
 
 # --- a table slip's QR code: results?table=<table id> ------------------------------------------

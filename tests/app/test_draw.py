@@ -361,3 +361,88 @@ def test_the_browsers_address_without_the_page(monkeypatch, seen, base):
 def test_file_names_from_sitting_names():
     assert data_tools.slug("Qualifier 12") == "qualifier-12"
     assert data_tools.slug("Final") == "final"
+
+
+# --- fair draws: the draw mode, pins and the draw report -----------------------------------------
+
+def _again(engine, ids, seed=21):
+    """Qualifier 1 published, then a draft of qualifier 2 for the same players."""
+    first = tournament.draw_qualifier(engine, ids, seed=seed, actor=ORGANIZER)
+    store.publish_sitting(engine, first["sitting_id"], actor=ORGANIZER)
+    return tournament.draw_qualifier(engine, ids, seed=seed + 1, actor=ORGANIZER)
+
+
+def test_balanced_mode_draws_against_the_published_qualifiers(open_page, engine):
+    store.set_settings(engine, {"draw_mode": "balanced"}, actor=ORGANIZER)
+    ids = _players(engine, 16)
+    first = tournament.draw_qualifier(engine, ids, seed=5, actor=ORGANIZER)
+    store.publish_sitting(engine, first["sitting_id"], actor=ORGANIZER)
+    history = tournament._history(engine)
+    at = open_page(PAGE, as_=ORGANIZER)
+    assert "Draw mode: Balanced" in _shown(at)
+    at.number_input(key="draw_seed").set_value(777).run()
+    at.button(key="draw_go").click().run()
+    assert not at.exception
+    draft = store.sittings(engine, actor=ORGANIZER).iloc[-1]
+    seats = store.seats(engine, int(draft["sitting_id"]), actor=ORGANIZER)
+    expected = tournament.draw.draw_sitting(
+        ids, tournament.enabled_setups(engine), seed=777, setup_counts=store.setup_counts(engine),
+        mode="balanced", history=history)
+    assert seats["player_id"].tolist() == expected.seats["player_id"].tolist()
+    report = tournament.draw_report(engine, int(draft["sitting_id"]))
+    assert report.summary()["repeat_pairs"] == 0  # 16 players: no one need meet again
+    assert "0 pairs of players meet again" in _shown(at)
+
+
+def test_organizer_and_judge_see_the_repeats_of_a_draft(open_page, engine):
+    ids = _players(engine, 4)
+    _again(engine, ids)  # one table twice: all 6 pairs meet again
+    for who in (ORGANIZER, JUDGE):
+        at = open_page(PAGE, as_=who)
+        assert not at.exception
+        text = _shown(at)
+        assert "6 pairs of players meet again" in text
+        assert "0 players play a setup again" in text  # R6: 16 setups, none repeated
+        repeats = next(df.value for df in at.dataframe if "Meets again" in df.value.columns)
+        assert len(repeats) == 6 and set(repeats["Met before"]) == {1}
+        assert "Player 01" in set(repeats["Player"]) | set(repeats["Meets again"])
+
+
+def test_spectator_never_sees_the_draw_report(open_page, engine):
+    ids = _players(engine, 4)
+    draft = _again(engine, ids)
+    store.publish_sitting(engine, draft["sitting_id"], actor=ORGANIZER)
+    at = open_page(PAGE)
+    assert not at.exception
+    assert "meet again" not in _shown(at) and "Fairness check" not in _shown(at)
+
+
+def test_organizer_pins_a_player_to_a_table(open_page, engine):
+    ids = _players(engine, 8)
+    at = open_page(PAGE, as_=ORGANIZER)
+    at.multiselect(key="draw_pins").set_value([ids[0]]).run()
+    at.number_input(key=f"draw_pin_{ids[0]}").set_value(2).run()
+    at.button(key="draw_go").click().run()
+    assert not at.exception
+    seats = store.seats(engine, actor=ORGANIZER)
+    assert seats.loc[seats["player_id"] == ids[0], "table_no"].tolist() == [2]
+
+
+def test_a_pin_to_a_table_the_sitting_lacks_is_refused(open_page, engine):
+    ids = _players(engine, 8)
+    at = open_page(PAGE, as_=ORGANIZER)
+    at.multiselect(key="draw_pins").set_value([ids[0]]).run()
+    at.number_input(key=f"draw_pin_{ids[0]}").set_value(3).run()
+    assert "Player 01 keeps table 3, but this sitting has 2 tables" in _shown(at)
+    assert at.button(key="draw_go").disabled
+
+
+def test_too_many_pins_at_a_table_are_refused_and_nothing_is_drawn(open_page, engine):
+    ids = _players(engine, 7)  # 4 + 3
+    at = open_page(PAGE, as_=ORGANIZER)
+    at.multiselect(key="draw_pins").set_value(ids[:4]).run()
+    for pid in ids[:4]:
+        at.number_input(key=f"draw_pin_{pid}").set_value(2).run()
+    at.button(key="draw_go").click().run()
+    assert any("Table 2 has 3 seats" in e.value for e in at.error)
+    assert store.sittings(engine, actor=ORGANIZER).empty

@@ -148,3 +148,18 @@ def test_bad_pins_are_refused(page, engine, pin, again, message):
 def test_colour_helper():
     assert organizer.colour_problem(["a", "b", "c", "d"]) is None
     assert organizer.settings_changes({"a": 1, "b": 2}, {"a": 1, "b": 3}) == {"b": 3}
+
+
+def test_draw_mode_is_random_until_the_organizer_chooses_balanced(page, engine):
+    assert page.radio(key="set_draw_mode").value == "random"
+    page.radio(key="set_draw_mode").set_value("balanced")
+    save(page)
+    assert not page.exception and not page.error
+    assert store.settings(engine)["draw_mode"] == "balanced"
+    assert page.radio(key="set_draw_mode").value == "balanced"
+
+
+def test_store_refuses_an_unknown_draw_mode(engine):
+    with pytest.raises(store.TournamentError, match="draw_mode must be one of random, balanced"):
+        store.set_settings(engine, {"draw_mode": "fair"}, actor=ORGANIZER)
+    assert store.settings(engine)["draw_mode"] == "random"

@@ -140,3 +140,50 @@ def test_names_with_markup_show_as_text(open_page, engine):
     at.text_input(key="standings_search").input("bold").run()
     assert at.subheader[0].value == "\\*\\*Bold\\*\\* \\<b\\>x\\</b\\> \\[link\\]\\(http\\:" \
         "//x\\)"
+
+
+# --- live standings: cut-line colours, distance to the cut, the sitting in progress -----------
+
+def test_zones_are_tinted_so_the_cut_lines_show(open_page, demo_tournament):
+    from stsa.ui import live
+    at = open_page(PAGE)
+    styles = at.dataframe[0].proto.arrow_data.styler.styles
+    assert live.ROW_COLOURS["Final"] in styles and live.ROW_COLOURS["Semifinal"] in styles
+    assert ("Gold: places 1–3 go straight to the final; blue: places 4–11 play the semifinal."
+            in [c.value for c in at.caption])
+
+
+def test_search_shows_the_distance_to_the_cut(open_page, demo_tournament):
+    table = tournament.standings_table(demo_tournament)
+    last = table.iloc[-1]
+    at = open_page(PAGE)
+    at.text_input(key="standings_search").input(last["name"]).run()
+    gap_final = int(table["best_score"].iloc[2] - last["best_score"])
+    gap_semi = int(table["best_score"].iloc[10] - last["best_score"])
+    assert at.markdown[1].value == (
+        f"{gap_final} points behind the last spot straight to the final; {gap_semi} points "
+        f"behind the last semifinal spot (R16).")
+    at.text_input(key="standings_search").input(table["name"].iloc[0]).run()
+    assert at.markdown[1].value == "In the zone straight to the final (R16)."
+
+
+@pytest.mark.parametrize("who", [None, ORGANIZER])
+def test_tables_still_playing_are_listed(open_page, engine, who):
+    ids = play_qualifier(engine, [f"Player {i:02}" for i in range(8)], [[9, 7, 5, 3]])
+    sitting = tournament.draw_qualifier(engine, ids, seed=3, actor=ORGANIZER)
+    store.publish_sitting(engine, sitting["sitting_id"], actor=ORGANIZER)
+    at = open_page(PAGE, as_=who)
+    assert not at.exception
+    assert any(c.value.startswith("Qualifier 2: 0 of 2 tables have reported; still playing: "
+                                  "tables 1, 2.") for c in at.caption)
+
+
+def test_new_results_show_on_the_next_refresh(open_page, engine):
+    """The fragment reruns every few seconds; a write clears the shared cache (data.clear)."""
+    from stsa.ui import data
+    at = open_page(PAGE)
+    assert "No results yet" in at.info[0].value
+    play_qualifier(engine, ["Ann", "Ben", "Cy", "Di"], [[9, 7, 5, 3]])
+    data.clear()
+    at.run()
+    assert sorted(shown_table(at)["Player"]) == ["Ann", "Ben", "Cy", "Di"]

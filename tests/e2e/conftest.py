@@ -108,7 +108,7 @@ def run_app(root: Path, *, timeout: float = START_TIMEOUT) -> Iterator[AppServer
         process = subprocess.Popen(
             [sys.executable, "-m", "streamlit", "run", "app.py", "--server.port", str(port),
              "--server.headless", "true", "--server.address", "127.0.0.1",
-             "--browser.gatherUsageStats", "false"],
+             "--browser.gatherUsageStats", "false", "--server.fileWatcherType", "none"],
             cwd=ROOT, env=env, stdout=log, stderr=subprocess.STDOUT, stdin=subprocess.DEVNULL)
     server = AppServer(f"http://127.0.0.1:{port}", database_url, root, process, log_path)
     try:
@@ -360,6 +360,13 @@ def number(scope, label: str, value: int) -> None:
         box.press("Tab")
 
 
+def _open_list(box) -> None:
+    """Open a select box's list from the keyboard (a click does not always open it again
+    after another select box was used)."""
+    box.focus()
+    box.press("ArrowDown")
+
+
 def choose(scope, label: str, option: str | re.Pattern) -> bool:
     """Pick `option` (its whole text, or a pattern) in the select box labelled `label`; waits
     for the run it starts. False when it was already chosen."""
@@ -369,7 +376,10 @@ def choose(scope, label: str, option: str | re.Pattern) -> bool:
     if (option.search(current) if isinstance(option, re.Pattern) else current == option):
         return False
     with rerun(page, f"the app to take {label} = {option}"):
-        box.click()
+        if isinstance(option, str):  # typing narrows a long list to the one wanted
+            box.fill(option)
+        else:
+            _open_list(box)
         page.get_by_role("option", name=option, exact=isinstance(option, str)).first.click()
     return True
 
@@ -378,7 +388,7 @@ def options(scope, label: str) -> list[str]:
     """The options a select box offers (it is opened and closed again)."""
     page = _page(scope)
     box = scope.locator(f'input[role="combobox"][aria-label="{label}"]').first
-    box.click()
+    _open_list(box)
     page.get_by_role("option").first.wait_for()
     found = page.get_by_role("option").all_inner_texts()
     box.press("Escape")

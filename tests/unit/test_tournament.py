@@ -214,3 +214,14 @@ def test_R6_override_refuses_setups_not_enabled_the_same_setup_and_spectators(en
     with pytest.raises(TournamentError, match="only"):
         tournament.override_setup(engine, tid, "uprising", reason="x",
                                   actor=Actor("Sam", Role.SPECTATOR))
+
+
+def test_R3_draw_mode_and_pins_are_logged_with_the_seed(engine):
+    ids = store.import_players(engine, pd.DataFrame({"name": [f"P{i}" for i in range(8)]}),
+                               actor=ORGANIZER)["player_id"].tolist()
+    store.set_settings(engine, {"draw_mode": "balanced"}, actor=ORGANIZER)
+    tournament.draw_qualifier(engine, ids, seed=9, pins={ids[0]: 2}, actor=ORGANIZER)
+    event = store.events(engine, actor=ORGANIZER, action="sitting.draw").iloc[-1]
+    assert event["after"]["seed"] == 9
+    assert event["after"]["mode"] == "balanced"
+    assert event["after"]["pins"] == {str(ids[0]): 2}

@@ -1,0 +1,53 @@
+"""Helpers of the live pages (Standings, Statistics, TV): refresh intervals, the zone colours of
+the standings table, and the TV page's layout style."""
+
+from __future__ import annotations
+
+import pandas as pd
+import streamlit as st
+
+REFRESH_SECONDS = 10  # the Standings table reads again (through the shared cache) this often
+TV_SECONDS = 15  # the TV page shows each slide this long
+STYLE_ROWS = 500  # tint rows by zone up to this many rows (a styled table costs ~0.2 ms a row)
+
+# Light versions of the chart palette's zone colours: the cut lines show as a change of colour.
+ROW_COLOURS = {"Final": "#f3e2c4", "Semifinal": "#d6e6f2", "Out": "", "": ""}
+
+# Layout only (no user data): the TV page hides the sidebar and the header, and uses large type.
+TV_STYLE = """<style>
+[data-testid="stSidebar"], [data-testid="stSidebarCollapsedControl"],
+[data-testid="stExpandSidebarButton"], [data-testid="stHeader"],
+[data-testid="stToolbar"] { display: none !important; }
+[data-testid="stMainBlockContainer"] { padding-top: 1rem; max-width: 100%; }
+[data-testid="stTable"] td, [data-testid="stTable"] th { font-size: 1.6rem; padding: 0.3rem 0.8rem; }
+[data-testid="stMarkdownContainer"] p { font-size: 1.5rem; }
+h1 { font-size: 3rem !important; }
+</style>"""
+
+
+def zone_styler(frame: pd.DataFrame) -> pd.io.formats.style.Styler | pd.DataFrame:
+    """The standings frame (with a `Zone` column) with each row tinted by its zone, so the
+    cut lines of R16 show where the colour changes; past `STYLE_ROWS` rows the frame as it is
+    (the Zone column and the legend still say where the lines fall)."""
+    if len(frame) > STYLE_ROWS:
+        return frame
+    colours = frame["Zone"].map(ROW_COLOURS).fillna("")
+    css = colours.map(lambda c: f"background-color: {c}" if c else "")
+    styles = pd.DataFrame({col: css for col in frame.columns}, index=frame.index)
+    return frame.style.apply(lambda _: styles, axis=None)
+
+
+def zone_legend(cut) -> str:
+    """One line naming the colours and where the lines fall (positions in the table)."""
+    if not cut.direct:
+        return ""
+    parts = [f"Gold: places 1–{cut.direct} go straight to the final"]
+    if cut.semifinal > cut.direct:
+        parts.append(f"blue: places {cut.direct + 1}–{cut.semifinal} play the semifinal")
+    return "; ".join(parts) + "."
+
+
+def tv_style() -> None:
+    """Hide the sidebar and header and enlarge the type (a static style block)."""
+    st.html(TV_STYLE)
+

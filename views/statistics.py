@@ -1,0 +1,70 @@
+"""Statistics: the qualifiers in charts (best scores and the cut, scores per sitting, leaders,
+seats, setups, chosen players' scores), one at a time (a phone shows one; the server builds
+one). Each chart gets a small aggregated frame, shared by every viewer (`data.statistics`)."""
+
+import streamlit as st
+
+from stsa import charts, stats
+from stsa.ui import data, session, widgets
+
+st.title("Statistics")
+url = session.database_url()
+table = data.standings(url)
+if table.empty:
+    st.info("No results yet: the charts appear once the first qualifier results are in "
+            "(judges enter them on the Results page).")
+    st.stop()
+
+frames = data.statistics(url)
+st.caption(stats.sitting_progress(data.home_status(url, session.role())))
+CHARTS = ["Best scores", "Sittings", "Players", "Leaders", "Seats", "Setups"]
+shown = st.segmented_control("Chart", CHARTS, default=CHARTS[0], key="stats_chart",
+                             label_visibility="collapsed") or CHARTS[0]
+
+if shown == "Best scores":
+    line = frames["cut"]
+    st.altair_chart(charts.best_scores(frames["ranked"], line.direct, line.semifinal),
+                    width="stretch")
+    if len(table) > stats.TOP:
+        st.caption(f"The top {stats.TOP} of {len(table)} players; the Standings page lists "
+                   f"everyone. Dashed lines: the finals cut (R16).")
+    else:
+        st.caption("Dashed lines: the finals cut (R16).")
+
+elif shown == "Sittings":
+    st.altair_chart(charts.score_spread(frames["spread"]), width="stretch")
+    st.caption("Each box spans the middle half of a sitting's qualifier scores, the black tick "
+               "is the median, the line runs from the lowest to the highest score.")
+
+elif shown == "Players":
+    names = dict(zip(table["player_id"], table["name"].astype(str)))
+    chosen = st.multiselect("Players", list(names), default=list(names)[:3],
+                            format_func=names.get, key="stats_players", max_selections=10,
+                            placeholder="Choose players to compare")
+    if chosen:
+        scored = data.scored_results(url)
+        st.altair_chart(charts.player_scores(stats.player_scores(scored, chosen)),
+                        width="stretch")
+    else:
+        st.info("Choose one or more players to see their scores across the sittings.")
+
+elif shown == "Leaders":
+    if frames["leaders"].empty:
+        st.info("No leaders recorded yet: judges enter each player's leader with the result.")
+    else:
+        st.altair_chart(charts.leaders(frames["leaders"]), width="stretch")
+        st.caption(f"The {stats.TOP} most picked leaders at most, per base game (from each "
+                   f"table's setup).")
+
+elif shown == "Seats":
+    st.altair_chart(charts.seats(frames["seats"]), width="stretch")
+    st.caption("Seat 1 plays first (R3). A fair seat wins 25% of four-player games and 33% of "
+               "three-player games (the dashed lines); three-player tables are shown apart.")
+
+elif shown == "Setups":
+    if frames["setups"].empty:
+        st.info("No qualifier tables drawn yet.")
+    else:
+        st.altair_chart(charts.setups(frames["setups"]), width="stretch")
+        st.caption("Qualifier tables per setup: the counts of enabled setups differ by at most "
+                   "one after each sitting (R6).")

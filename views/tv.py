@@ -1,0 +1,60 @@
+"""TV mode for a projector: the standings around the cut, then a chart, in large type, cycling
+by itself; no sidebar (a static style block hides it: open another page by its address)."""
+
+import streamlit as st
+
+from stsa import charts, stats
+from stsa.ui import data, live, session, widgets
+from stsa.ui import finals as view
+
+SLIDES = ["Standings", "Best scores", "Scores per sitting"]
+TV_ROWS = 16  # rows of the standings shown: at least the finals zones (R16: at most 14)
+
+live.tv_style()
+url = session.database_url()
+
+
+def standings_slide(table) -> None:
+    line = stats.cut(table)
+    shown = view.standings_frame(table.head(max(TV_ROWS, line.semifinal + 2)))
+    st.table(live.zone_styler(shown[["Rank", "Player", "Best score", "Zone", "Games", "Wins"]]
+                              .set_index("Rank")))
+    more = len(table) - len(shown)
+    st.write(view.cut_caption(table) + (f" {more} more on the Standings page." if more else ""))
+
+
+def chart_slide(name: str, table) -> None:
+    frames = data.statistics(url)
+    if name == "Best scores":
+        line = frames["cut"]
+        chart = charts.best_scores(frames["ranked"], line.direct, line.semifinal)
+    else:
+        chart = charts.score_spread(frames["spread"])
+    st.altair_chart(chart.properties(height=520).configure_axis(labelFontSize=18,
+                                                                titleFontSize=20)
+                    .configure_title(fontSize=26).configure_legend(labelFontSize=18,
+                                                                   titleFontSize=18),
+                    width="stretch")
+
+
+@st.fragment(run_every=live.TV_SECONDS)
+def slideshow() -> None:
+    tick = st.session_state.get("tv_tick", -1) + 1
+    st.session_state["tv_tick"] = tick
+    name = SLIDES[tick % len(SLIDES)]
+    title = data.settings(url).get("tournament_name") or "Standings"
+    st.title(f"{widgets.plain(title)} · {name}", anchor=False)
+    st.write(stats.sitting_progress(data.home_status(url, session.role())))
+    table = data.standings(url)
+    if table.empty:
+        st.info("No results yet: the standings appear once the first qualifier results are in.")
+    elif name == "Standings":
+        standings_slide(table)
+    else:
+        chart_slide(name, table)
+    st.caption(f"Slide {tick % len(SLIDES) + 1} of {len(SLIDES)}; the next in "
+               f"{live.TV_SECONDS} s.")
+
+
+slideshow()
+st.page_link("views/standings.py", label="Leave TV mode", icon=":material/close:")
