@@ -31,13 +31,17 @@ def _bar_height(rows: int) -> int:
 def best_scores(ranked: pd.DataFrame, direct: int, semifinal: int) -> alt.LayerChart:
     """`stats.ranked_scores`: best score by position, coloured by zone, with a rule after the
     last direct-final spot and after the last semifinal spot (R16)."""
-    data = ranked.assign(zone_label=ranked["zone"].map(ZONE_LABELS))
+    data = ranked.assign(zone_label=ranked["zone"].map(ZONE_LABELS),
+                         left=ranked["position"] - 0.4, right=ranked["position"] + 0.4)
     present = [z for z in ZONE_LABELS if z in set(data["zone"])] or ["none"]
     bars = alt.Chart(data).mark_bar().encode(
-        x=alt.X("position:Q", title="Standing", scale=alt.Scale(domain=[0.5, len(data) + 0.5]),
+        x=alt.X("left:Q", title="Standing", scale=alt.Scale(domain=[0.5, len(data) + 0.5]),
                 axis=alt.Axis(tickMinStep=1, format="d")),
-        y=alt.Y("best_score:Q", title="Best qualifier score"),
-        color=alt.Color("zone_label:N", title="Zone",
+        x2="right:Q",
+        y=alt.Y("best_score:Q", title="Best qualifier score",
+                scale=alt.Scale(domain=[0, max(1, int(data["best_score"].max() or 0) + 2)])),
+        y2=alt.datum(0),
+        color=alt.Color("zone_label:N", title="Zone", legend=alt.Legend(orient="top"),
                         scale=_scale({ZONE_LABELS[z]: ZONE_COLOURS[z] for z in present})),
         tooltip=[alt.Tooltip("rank:Q", title="Rank"), alt.Tooltip("name:N", title="Player"),
                  alt.Tooltip("best_score:Q", title="Best score"),
@@ -96,7 +100,7 @@ def seats(stats: pd.DataFrame) -> alt.LayerChart:
     colour = alt.Color("size:N", title="Table", scale=_scale(SIZE_COLOURS, present),
                        legend=alt.Legend(orient="top"))
     bars = alt.Chart(data).mark_bar().encode(
-        x=alt.X("seat:O", title="Seat (1 = first player)"),
+        x=alt.X("seat:O", title="Seat (1 = first player)", axis=alt.Axis(labelAngle=0)),
         xOffset=alt.XOffset("size:N", sort=present),
         y=alt.Y("win_rate:Q", title="Win rate", axis=alt.Axis(format="%")),
         color=colour,

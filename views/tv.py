@@ -8,7 +8,7 @@ from stsa.ui import data, live, session, widgets
 from stsa.ui import finals as view
 
 SLIDES = ["Standings", "Best scores", "Scores per sitting"]
-TV_ROWS = 16  # rows of the standings shown: at least the finals zones (R16: at most 14)
+TV_ROWS = 12  # rows of the standings shown, or the finals zones and two more (R16: up to 14)
 
 live.tv_style()
 url = session.database_url()
@@ -30,11 +30,10 @@ def chart_slide(name: str, table) -> None:
         chart = charts.best_scores(frames["ranked"], line.direct, line.semifinal)
     else:
         chart = charts.score_spread(frames["spread"])
-    st.altair_chart(chart.properties(height=520).configure_axis(labelFontSize=18,
-                                                                titleFontSize=20)
-                    .configure_title(fontSize=26).configure_legend(labelFontSize=18,
-                                                                   titleFontSize=18),
-                    width="stretch")
+    st.altair_chart(chart.configure_axis(labelFontSize=18, titleFontSize=20)
+                    .configure_title(fontSize=26)
+                    .configure_legend(labelFontSize=18, titleFontSize=18),
+                    width="stretch", height=560)
 
 
 @st.fragment(run_every=live.TV_SECONDS)

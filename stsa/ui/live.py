@@ -19,7 +19,7 @@ TV_STYLE = """<style>
 [data-testid="stExpandSidebarButton"], [data-testid="stHeader"],
 [data-testid="stToolbar"] { display: none !important; }
 [data-testid="stMainBlockContainer"] { padding-top: 1rem; max-width: 100%; }
-[data-testid="stTable"] td, [data-testid="stTable"] th { font-size: 1.6rem; padding: 0.3rem 0.8rem; }
+[data-testid="stTable"] td, [data-testid="stTable"] th { font-size: 1.5rem; padding: 0.2rem 0.8rem; }
 [data-testid="stMarkdownContainer"] p { font-size: 1.5rem; }
 h1 { font-size: 3rem !important; }
 </style>"""

@@ -361,8 +361,8 @@ def number(scope, label: str, value: int) -> None:
 
 
 def _open_list(box) -> None:
-    """Open a select box's list from the keyboard (a click does not always open it again
-    after another select box was used)."""
+    """Open a select box's list from the keyboard (after one select box was used, a click or
+    typing in the next one does not open its list)."""
     box.focus()
     box.press("ArrowDown")
 
@@ -376,11 +376,16 @@ def choose(scope, label: str, option: str | re.Pattern) -> bool:
     if (option.search(current) if isinstance(option, re.Pattern) else current == option):
         return False
     with rerun(page, f"the app to take {label} = {option}"):
+        _open_list(box)
         if isinstance(option, str):  # typing narrows a long list to the one wanted
             box.fill(option)
-        else:
-            _open_list(box)
-        page.get_by_role("option", name=option, exact=isinstance(option, str)).first.click()
+        wanted = page.get_by_role("option", name=option, exact=isinstance(option, str)).first
+        try:
+            wanted.wait_for(timeout=5_000)
+        except Exception as exc:
+            offered = page.get_by_role("option").all_inner_texts()
+            raise AssertionError(f"{label}: no option {option!r} among {offered}") from exc
+        wanted.click()
     return True
 
 

@@ -139,7 +139,8 @@ def test_best_scores_bars_coloured_by_zone_with_cut_rules(table):
     spec = chart.to_dict()
     assert [layer["mark"]["type"] for layer in spec["layer"]] == ["bar", "rule"]
     bars = encoding(chart, 0)
-    assert bars["x"]["field"] == "position" and bars["y"]["field"] == "best_score"
+    assert (bars["x"]["field"], bars["x2"]["field"], bars["y"]["field"]) == (
+        "left", "right", "best_score")
     assert bars["color"]["scale"]["range"] == [charts.ZONE_COLOURS[z] for z in
                                                ("final", "semifinal", "out")]
     assert tooltip_fields(bars) == {"rank", "name", "best_score", "zone_label"}
