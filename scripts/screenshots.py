@@ -1,18 +1,26 @@
-"""Screenshots of the Standings and Finals pages for the README, taken in a real browser.
+"""Screenshots of the pages for the README, taken in a real browser.
 
-Starts the app on a free port with a throwaway database (as the browser tests do), signs in as
-the organizer, loads the demo tournament from the Home page, then photographs:
+Starts the app twice on free ports with throwaway databases (as the browser tests do); in each,
+the organizer signs in and loads the demo tournament from the Home page (24 players, three
+completed qualifiers). Then it photographs, into docs/:
 
-- docs/standings-desktop.png and docs/standings-phone.png (a spectator, 1280 and 390 px wide),
-- docs/finals-desktop.png (a spectator) and docs/finals-organizer.png (the organizer, with the
-  semifinal drawn and not yet published).
+- the demo as loaded: standings-desktop.png and standings-phone.png (a spectator, 1280 and
+  390 px wide), finals-desktop.png (a spectator), roster.png, settings.png (the organizer),
+  finals-organizer.png (the organizer, with the semifinal drawn and not yet published), then,
+  once a judge has entered the semifinals and the final, finals-standings.png (a spectator);
+- a fourth qualifier in progress (the second app): draw-organizer.png (the organizer's view of
+  the draft), draw-phone.png (a spectator's phone once it is published), results-phone.png (a
+  judge entering a table on a phone, with the preview), home-organizer.png (the organizer's
+  Home page while results come in) and log.png.
 
-Run from the repository: `.venv/bin/python scripts/screenshots.py [--out docs]`.
+Run from the repository: `.venv/bin/python scripts/screenshots.py [--out docs]`. Player colours
+are shown with emoji: install an emoji font (Debian: fonts-noto-color-emoji) for them to show.
 """
 
 from __future__ import annotations
 
 import argparse
+import contextlib
 import sys
 import tempfile
 from pathlib import Path
@@ -20,8 +28,12 @@ from pathlib import Path
 ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
 
-from tests.e2e.conftest import (DESKTOP, ORGANIZER_PIN, PHONE, go_to,  # noqa: E402
-                                launch_browser, new_page, run_app, sign_in, wait_ready)
+from tests.e2e.conftest import (DESKTOP, JUDGE_PIN, ORGANIZER_PIN, PHONE,  # noqa: E402
+                                click, enter_result, fill_seat, go_to, launch_browser, load,
+                                new_page, open_table, options, run_app, seat, sign_in,
+                                wait_ready)
+
+MAIN = '[data-testid="stMainBlockContainer"]'
 
 
 def settle(page) -> None:
@@ -30,14 +42,125 @@ def settle(page) -> None:
     page.wait_for_function(
         """() => [...document.querySelectorAll('[data-testid="stDataFrame"]')]
                  .every(t => t.querySelector('[data-testid^="glide-cell-"]'))""")
+    page.mouse.move(0, 0)  # no table toolbar shown for a hovering mouse
+    page.evaluate("document.activeElement && document.activeElement.blur()")  # no focus ring
     page.wait_for_timeout(500)  # the canvas paints on the next frames
 
 
-def shoot(page, path: Path, height: int) -> None:
-    page.set_viewport_size({"width": page.viewport_size["width"], "height": height})
+def shoot(page, path: Path, height: int, *, main: bool = False, top=None) -> None:
+    """Photograph the page `height` px tall. `main`: only the main column (no sidebar), from
+    its title or from the element `top` (a locator), at most `height` px of it."""
+    cut = main or top is not None
+    width = page.viewport_size["width"]
+    page.set_viewport_size({"width": width, "height": 6000 if cut else height})
     settle(page)
-    page.screenshot(path=str(path))
+    if cut:  # the whole page fits the tall window: cut the part wanted
+        box = page.locator(MAIN).bounding_box()
+        start = (top if top is not None else page.locator(f"{MAIN} h1").first
+                 ).bounding_box()["y"] - 16
+        bottom = min(box["y"] + box["height"], start + height)
+        page.screenshot(path=str(path), clip={"x": box["x"], "y": start, "width": box["width"],
+                                              "height": bottom - start})
+    else:
+        page.screenshot(path=str(path))
+    page.set_viewport_size({"width": width, "height": DESKTOP["height"]})
     print(f"wrote {path.relative_to(ROOT) if path.is_relative_to(ROOT) else path}")
+
+
+def person(browser, app, viewport, who: tuple[str, str] | None = None, path: str = ""):
+    page = new_page(browser, viewport)
+    load(page, f"{app.url}/{path}")
+    if who:
+        sign_in(page, *who)
+    return page
+
+
+def organizer_with_demo(browser, app):
+    organizer = person(browser, app, DESKTOP, ("Olivia", ORGANIZER_PIN))
+    go_to(organizer, "Home")
+    click(organizer, "Load demo tournament", expect="Demo tournament loaded")
+    return organizer
+
+
+# (vp, spice, solari, troops, water) by seat: every VP differs, so nobody ties.
+SEMIFINALS = [[(4, 2, 1, 0, 1), (12, 1, 3, 2, 0), (3, 0, 2, 1, 2), (2, 3, 0, 1, 1)],
+              [(7, 1, 1, 2, 0), (5, 2, 0, 1, 1), (10, 0, 2, 3, 1), (3, 1, 3, 0, 2)]]
+FINAL = [(9, 1, 2, 1, 0), (6, 2, 1, 0, 1), (11, 0, 3, 2, 1), (8, 3, 0, 1, 2)]
+
+
+def the_demo(browser, app, out: Path) -> None:
+    organizer = organizer_with_demo(browser, app)
+    for name, viewport, height in (("desktop", DESKTOP, 1100), ("phone", PHONE, 1400)):
+        spectator = person(browser, app, viewport, path="standings")
+        spectator.get_by_text("go straight to the final").first.wait_for()
+        shoot(spectator, out / f"standings-{name}.png", height)
+        spectator.context.close()
+
+    spectator = person(browser, app, DESKTOP, path="finals")
+    spectator.get_by_text("go straight to the final").first.wait_for()
+    shoot(spectator, out / "finals-desktop.png", 1000)
+    spectator.context.close()
+
+    go_to(organizer, "Roster")
+    click(organizer, "Check in all active", expect="Checked in 24 more players.")
+    shoot(organizer, out / "roster.png", 1050, main=True)
+    go_to(organizer, "Settings")
+    shoot(organizer, out / "settings.png", 1300, main=True)
+
+    go_to(organizer, "Finals")
+    click(organizer, "Draw the semifinal", expect="The semifinal is drawn")
+    shoot(organizer, out / "finals-organizer.png", 1700, main=True)
+
+    # The finals played out: both semifinals, then the final; a spectator's final standings.
+    click(organizer, "Publish the semifinal", expect="The semifinal is published")
+    judge = person(browser, app, DESKTOP, ("Jamal", JUDGE_PIN))
+    go_to(judge, "Results")
+    enter_result(judge, SEMIFINALS[0], table=1, sitting="Semifinal")
+    enter_result(judge, SEMIFINALS[1], table=2)
+    go_to(organizer, "Finals")
+    click(organizer, "Draw the final", expect="The final is drawn")
+    click(organizer, "Publish the final", expect="The final is published")
+    go_to(judge, "Results")
+    enter_result(judge, FINAL, table=1, sitting="Final")
+    spectator = person(browser, app, DESKTOP, path="finals")
+    shoot(spectator, out / "finals-standings.png", 1050,
+          top=spectator.get_by_role("heading", name="Final standings"))
+
+
+# Qualifier 4, table 1.
+TABLE_1 = [(8, 2, 3, 1, 0), (11, 1, 4, 2, 1), (6, 4, 1, 0, 2), (9, 0, 2, 3, 1)]
+
+
+def a_qualifier_in_progress(browser, app, out: Path) -> None:
+    organizer = organizer_with_demo(browser, app)
+    go_to(organizer, "Roster")
+    click(organizer, "Check in all active", expect="Checked in 24 more players.")
+    go_to(organizer, "Draw")
+    click(organizer, "Draw", expect="Qualifier 4 drawn from seed")
+    shoot(organizer, out / "draw-organizer.png", 1300,
+          top=organizer.locator(".st-key-draw_sitting"))
+    click(organizer, "Publish", expect="Published: everyone now sees this draw.")
+
+    spectator = person(browser, app, PHONE, path="draw")
+    spectator.locator('input[aria-label="Sitting"][value^="Qualifier 4"]').wait_for()
+    shoot(spectator, out / "draw-phone.png", 820)
+    spectator.context.close()
+
+    judge = person(browser, app, PHONE, ("Jamal", JUDGE_PIN))
+    go_to(judge, "Results")
+    enter_result(judge, TABLE_1, table=1, sitting="Qualifier 4")
+    open_table(judge, 2)
+    leaders = options(seat(judge, 1), "Leader")
+    for n, values in enumerate([(7, 1, 2, 0, 1), (10, 3, 1, 2, 0), (5, 2, 2, 1, 1),
+                                (9, 1, 0, 4, 2)], start=1):
+        fill_seat(judge, n, values, leaders[n - 1])
+    judge.get_by_role("button", name="Save result", exact=True).wait_for()
+    shoot(judge, out / "results-phone.png", 1000, top=seat(judge, 4))
+
+    go_to(organizer, "Home")
+    shoot(organizer, out / "home-organizer.png", 900)
+    go_to(organizer, "Log")
+    shoot(organizer, out / "log.png", 1000, main=True)
 
 
 def main() -> None:
@@ -45,32 +168,13 @@ def main() -> None:
     parser.add_argument("--out", type=Path, default=ROOT / "docs")
     out = parser.parse_args().out.resolve()
     out.mkdir(parents=True, exist_ok=True)
-    with tempfile.TemporaryDirectory() as tmp, run_app(Path(tmp)) as app, \
-            launch_browser() as browser:
-        organizer = new_page(browser, DESKTOP)
-        organizer.goto(app.url)
-        wait_ready(organizer)
-        sign_in(organizer, "Olivia", ORGANIZER_PIN)
-        go_to(organizer, "Home")
-        organizer.get_by_role("button", name="Load demo tournament").click()
-        organizer.get_by_text("Demo tournament loaded").wait_for()
-
-        for name, viewport, height in (("desktop", DESKTOP, 1100), ("phone", PHONE, 1400)):
-            spectator = new_page(browser, viewport)
-            spectator.goto(f"{app.url}/standings")
-            spectator.get_by_text("go straight to the final").wait_for()
-            shoot(spectator, out / f"standings-{name}.png", height)
-            spectator.context.close()
-
-        spectator = new_page(browser, DESKTOP)
-        spectator.goto(f"{app.url}/finals")
-        spectator.get_by_text("go straight to the final").first.wait_for()
-        shoot(spectator, out / "finals-desktop.png", 1000)
-
-        go_to(organizer, "Finals")
-        organizer.get_by_role("button", name="Draw the semifinal").click()
-        organizer.get_by_text("The semifinal is drawn").wait_for()
-        shoot(organizer, out / "finals-organizer.png", 1750)
+    with contextlib.ExitStack() as stack:
+        tmp = Path(stack.enter_context(tempfile.TemporaryDirectory()))
+        browser = stack.enter_context(launch_browser())
+        with run_app(tmp / "demo") as app:
+            the_demo(browser, app, out)
+        with run_app(tmp / "qualifier") as app:
+            a_qualifier_in_progress(browser, app, out)
 
 
 if __name__ == "__main__":

@@ -40,7 +40,12 @@ def sitting_choices(sittings: pd.DataFrame, statuses=None) -> dict[int, str]:
 
 def keep_choice(key: str, options) -> None:
     """Forget a remembered selection that is no longer offered (a discarded draft, a player
-    checked in or out since); for a multiselect, drop just those values."""
+    checked in or out since); for a multiselect, drop just those values.
+
+    A kept single choice is set again, so that the box shows its option's label as it is now
+    ("Table 3 · reported (version 1)" after a save). Otherwise the browser keeps the old label
+    on screen and sends it back at the next click anywhere; matching no option any more, the
+    box would silently fall back to its first option (another table)."""
     if key not in st.session_state:
         return
     chosen = st.session_state[key]
@@ -50,6 +55,8 @@ def keep_choice(key: str, options) -> None:
             st.session_state[key] = kept
     elif chosen not in options:
         del st.session_state[key]
+    else:
+        st.session_state[key] = chosen
 
 
 def colour(name: str) -> str:

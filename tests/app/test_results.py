@@ -133,6 +133,20 @@ def test_a_leader_can_be_picked_once(open_page, engine, sitting):
     assert store.table_result(engine, int(table["table_id"])).version == 0
 
 
+def test_after_a_save_the_table_box_shows_its_new_label(open_page, engine, sitting):
+    """The chosen table's label changes with the save; the page sends the new label to the
+    browser. (Otherwise the browser keeps showing "waiting for the result" and sends that old
+    label back at the next change, which matches no option: the form jumped to table 1.)"""
+    table, _ = _table(engine, sitting, table_no=2)
+    at = _fill(_open_table(open_page, JUDGE, table), table, VALUES)
+    at.button(key="res_save").click().run()
+    box = at.selectbox(key=f"res_table_{sitting}")
+    assert box.value == int(table["table_id"])
+    assert box.proto.set_value and box.proto.raw_value == "Table 2 · reported (version 1)"
+    at.number_input(key=key(int(table["table_id"]), 1, "vp")).set_value(11).run()
+    assert at.selectbox(key=f"res_table_{sitting}").value == int(table["table_id"])
+
+
 def test_R10_removed_leaders_offered_only_with_wild_card(open_page, engine, sitting):
     table, _ = _table(engine, sitting)
     store.set_settings(engine, {"wild_card": True}, actor=ORGANIZER)

@@ -427,8 +427,10 @@ def grid(scope, *columns: str, rows: int | None = None, nth: int = 0) -> list[di
     with `rows`, until it has that many rows)."""
     page, deadline = _page(scope), time.monotonic() + TIMEOUT_MS / 1000
     while True:
-        matching = [found for heads, found in grids(scope) if set(columns) <= set(heads)]
-        if len(matching) > nth and (rows is None or len(matching[nth]) == rows):
+        shown = grids(scope)
+        matching = [found for heads, found in shown if set(columns) <= set(heads)]
+        drawn = all(heads for heads, _ in shown)  # a table not drawn yet would shift `nth`
+        if drawn and len(matching) > nth and (rows is None or len(matching[nth]) == rows):
             return matching[nth]
         if time.monotonic() > deadline:
             raise AssertionError(f"No table with columns {columns}"
@@ -507,6 +509,8 @@ def enter_result(page, values, *, table: int, sitting: str | None = None,
     assert sorted(int(r["VP"]) for r in preview) == sorted(v[0] for v in values), preview
     if save:
         click(page, "Save result", expect=re.compile(r"saved as version 1"))
+        assert field(page, "Table").input_value().startswith(f"Table {table} · reported"), \
+            "the table box shows the saved table as reported"
     return names
 
 @pytest.hookimpl(wrapper=True, tryfirst=True)
