@@ -6,7 +6,7 @@ import streamlit as st
 from stsa.auth import Role
 from stsa import store
 from stsa.errors import TournamentError
-from stsa.ui import data, data_tools, organizer, session, widgets
+from stsa.ui import data, data_tools, organizer, session, sittings, widgets
 
 st.title("Roster")
 session.only_for(Role.ORGANIZER)
@@ -106,6 +106,7 @@ st.subheader("Edit a player", anchor=False)
 matches, total = organizer.find_players(roster, query)
 names = dict(zip(matches["player_id"], matches["name"]))
 withdrawn = set(matches.loc[matches["status"] == "withdrawn", "player_id"])
+sittings.keep_choice("edit_player", list(names))  # the label changes on withdraw/reinstate
 pid = st.selectbox("Player", list(names), index=None, key="edit_player",
                    placeholder="Choose a player (search above to narrow)",
                    format_func=lambda p: names[p] + (" (withdrawn)" if p in withdrawn else ""))
