@@ -40,3 +40,19 @@ def test_no_pages_folder_beside_app():
     """A folder named pages/ beside app.py makes Streamlit serve its files as pages on the first
     request after a start, before app.py's navigation and role check (R20)."""
     assert not (ROOT / "pages").exists()
+
+
+def test_readme_shows_the_two_commands_and_its_images_exist():
+    readme = (ROOT / "README.md").read_text()
+    assert "make run" in readme and "make test" in readme
+    images = re.findall(r"\((docs/[^)\s]+\.png)\)", readme)
+    assert images, "the walkthrough shows screenshots"
+    missing = [i for i in images if not (ROOT / i).exists()]
+    assert not missing, missing
+
+
+def test_readme_lists_every_page():
+    from stsa.ui import navigation
+    readme = (ROOT / "README.md").read_text()
+    for page in navigation.PAGES:
+        assert f"| {page.title} |" in readme, f"README's page table lacks {page.title}"
