@@ -388,6 +388,16 @@ def _place_pins(order: np.ndarray, target: np.ndarray, table: np.ndarray,
     return order
 
 
+def _random_best(delta: np.ndarray, rng: np.random.Generator) -> int | None:
+    """The move that lowers the cost most (one of the equally good ones at random), or None
+    when no move lowers it."""
+    low = delta.min()
+    if low >= -_EPS:
+        return None
+    choices = np.flatnonzero(delta <= low + _EPS)
+    return int(choices[rng.integers(choices.size)])
+
+
 def _balance(plain: Draw, pin: np.ndarray | None, history: pd.DataFrame | None,
              rng: np.random.Generator) -> Draw:
     """The balanced draw: rearrange `plain`'s players and deal its setups to other tables so
@@ -464,11 +474,9 @@ def _improve(terms: fairness.Terms, x: np.ndarray, sigma: np.ndarray, table: np.
             blocked = ~same & ((pin_at >= 0) | (pin[a] >= 0))
             delta[blocked] = np.inf
             delta[p] = np.inf
-            low = delta.min()
-            if low >= -_EPS:
+            q = _random_best(delta, rng)
+            if q is None:
                 continue
-            choices = np.flatnonzero(delta <= low + _EPS)
-            q = choices[rng.integers(choices.size)]
             b, there = x[q], table[q]
             x[p], x[q] = b, a
             pos[a], pos[b] = q, p
@@ -487,11 +495,9 @@ def _improve(terms: fairness.Terms, x: np.ndarray, sigma: np.ndarray, table: np.
                 s = sigma[t]
                 delta = gain[t, sigma] + gain[:, s] - gain[t, s] - gain[tables, sigma]
                 delta[t] = np.inf
-                low = delta.min()
-                if low >= -_EPS:
+                u = _random_best(delta, rng)
+                if u is None:
                     continue
-                choices = np.flatnonzero(delta <= low + _EPS)
-                u = choices[rng.integers(choices.size)]
                 sigma[t], sigma[u] = sigma[u], s
                 changed = True
         if not changed:
