@@ -6,7 +6,6 @@ import csv
 import io
 import random
 import re
-import shutil
 import time
 import tracemalloc
 import zipfile
@@ -16,7 +15,7 @@ import pandas as pd
 import pytest
 from defusedxml import DefusedXmlException
 
-from stsa import demo, excel, store, tournament
+from stsa import excel, store, tournament
 from stsa.auth import Actor, Role
 from stsa.errors import TournamentError
 
@@ -25,31 +24,13 @@ JUDGE = Actor("Jamal", Role.JUDGE)
 
 
 @pytest.fixture
-def engine(tmp_path, monkeypatch):
-    monkeypatch.setenv("STSA_BACKUP_DIR", str(tmp_path / "backups"))
-    eng = store.connect(f"sqlite:///{tmp_path / 'stsa.db'}")
-    yield eng
-    eng.dispose()
-
-
-@pytest.fixture(scope="module")
-def demo_file(tmp_path_factory):
-    """A demo tournament's database file, made once; tests that change it take a copy."""
-    folder = tmp_path_factory.mktemp("demo")
-    eng = store.connect(f"sqlite:///{folder / 'demo.db'}", backup_dir=folder / "backups")
-    store.set_settings(eng, {"auto_backup": False}, actor=ORGANIZER)
-    demo.load_demo(eng, actor=ORGANIZER)
-    eng.dispose()
-    return folder / "demo.db"
+def engine(sqlite_engine):
+    return sqlite_engine
 
 
 @pytest.fixture
-def demo_engine(demo_file, tmp_path):
-    copy = tmp_path / "demo.db"
-    shutil.copyfile(demo_file, copy)
-    eng = store.connect(f"sqlite:///{copy}", backup_dir=tmp_path / "backups")
-    yield eng
-    eng.dispose()
+def demo_engine(demo_copy):
+    return demo_copy()
 
 
 def xlsx(rows, title="Sheet1") -> bytes:
@@ -570,19 +551,14 @@ def test_restore_refused_into_a_database_with_a_tournament(demo_engine):
         excel.restore_workbook(demo_engine, data, actor=JUDGE)
 
 
-def test_restore_refuses_other_files_and_changes_nothing(engine, demo_file, tmp_path):
+def test_restore_refuses_other_files_and_changes_nothing(engine, demo_engine):
     with pytest.raises(excel.RestoreError, match="lacks the sheets"):
         excel.restore_workbook(engine, excel.roster_template(), actor=ORGANIZER)
     with pytest.raises(excel.RestoreError, match="PNG image"):
         excel.restore_workbook(engine, b"\x89PNG\r\n\x1a\n" + b"\0" * 64, actor=ORGANIZER)
     with pytest.raises(excel.RestoreError, match="not one"):
         excel.restore_workbook(engine, b"Name\nAnn\n", actor=ORGANIZER)
-    source = store.connect(f"sqlite:///{demo_file}", backup_dir=tmp_path / "b")
-    try:
-        data = excel.tournament_workbook(source)
-    finally:
-        source.dispose()
-    wb = openpyxl.load_workbook(io.BytesIO(data))
+    wb = openpyxl.load_workbook(io.BytesIO(excel.tournament_workbook(demo_engine)))
     wb["Players"].cell(3, 2).value = None
     out = io.BytesIO()
     wb.save(out)
@@ -596,13 +572,8 @@ def test_restore_refuses_other_files_and_changes_nothing(engine, demo_file, tmp_
     assert store.players(engine).empty and store.sittings(engine, actor=ORGANIZER).empty
 
 
-def test_restore_names_bad_values_by_sheet_row(engine, demo_file, tmp_path):
-    source = store.connect(f"sqlite:///{demo_file}", backup_dir=tmp_path / "b")
-    try:
-        data = excel.tournament_workbook(source)
-    finally:
-        source.dispose()
-    wb = openpyxl.load_workbook(io.BytesIO(data))
+def test_restore_names_bad_values_by_sheet_row(engine, demo_engine):
+    wb = openpyxl.load_workbook(io.BytesIO(excel.tournament_workbook(demo_engine)))
     ws = wb["Results"]
     ws.cell(5, [c.value for c in ws[1]].index("vp") + 1).value = "lots"
     out = io.BytesIO()
@@ -613,13 +584,9 @@ def test_restore_names_bad_values_by_sheet_row(engine, demo_file, tmp_path):
     assert store.players(engine).empty
 
 
-def test_restore_round_trip_on_each_database(engine_url, demo_file, tmp_path):
+def test_restore_round_trip_on_each_database(engine_url, demo_engine, tmp_path):
     """SQLite and PostgreSQL: ids kept, sequences moved past them."""
-    source = store.connect(f"sqlite:///{demo_file}", backup_dir=tmp_path / "b")
-    try:
-        data = excel.tournament_workbook(source)
-    finally:
-        source.dispose()
+    data = excel.tournament_workbook(demo_engine)
     target = store.connect(engine_url, backup_dir=tmp_path / "b2")
     try:
         excel.restore_workbook(target, data, actor=ORGANIZER)

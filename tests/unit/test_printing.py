@@ -4,12 +4,11 @@ copy only (R20); pairings by name and by table; any Unicode name."""
 
 import io
 import os
-import shutil
 
 import pytest
 from pypdf import PdfReader
 
-from stsa import demo, printing, store, tournament
+from stsa import printing, store, tournament
 from stsa.auth import Actor, Role
 from stsa.errors import TournamentError
 
@@ -17,23 +16,9 @@ ORGANIZER = Actor("Olivia", Role.ORGANIZER)
 BASE = "http://192.168.1.20:8501"
 
 
-@pytest.fixture(scope="module")
-def demo_file(tmp_path_factory):
-    folder = tmp_path_factory.mktemp("demo")
-    eng = store.connect(f"sqlite:///{folder / 'demo.db'}", backup_dir=folder / "backups")
-    store.set_settings(eng, {"auto_backup": False}, actor=ORGANIZER)
-    demo.load_demo(eng, actor=ORGANIZER, sittings=1)
-    eng.dispose()
-    return folder / "demo.db"
-
-
 @pytest.fixture
-def engine(demo_file, tmp_path):
-    copy = tmp_path / "demo.db"
-    shutil.copyfile(demo_file, copy)
-    eng = store.connect(f"sqlite:///{copy}", backup_dir=tmp_path / "backups")
-    yield eng
-    eng.dispose()
+def engine(demo_copy):
+    return demo_copy(sittings=1)
 
 
 @pytest.fixture

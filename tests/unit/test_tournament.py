@@ -13,11 +13,8 @@ JUDGE = Actor("Jamal", Role.JUDGE)
 
 
 @pytest.fixture
-def engine(tmp_path, monkeypatch):
-    monkeypatch.setenv("STSA_BACKUP_DIR", str(tmp_path / "backups"))
-    eng = store.connect(f"sqlite:///{tmp_path / 'stsa.db'}")
-    yield eng
-    eng.dispose()
+def engine(sqlite_engine):
+    return sqlite_engine
 
 
 @pytest.fixture
