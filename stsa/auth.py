@@ -8,7 +8,6 @@ see removed leaders. `require` is the one check every write in `stsa.store` make
 from __future__ import annotations
 
 import base64
-import enum
 import hashlib
 import hmac
 import secrets
@@ -18,21 +17,10 @@ from collections import deque
 from dataclasses import dataclass
 from typing import Callable
 
-from stsa.errors import TournamentError
+from stsa.domain import Role, TournamentError
 
 __all__ = ["Role", "Actor", "PermissionDenied", "require", "can_see_hidden", "hash_pin",
            "verify_pin", "new_pin", "RateLimiter"]
-
-
-class Role(str, enum.Enum):
-    """What a signed-in person may do (R20)."""
-
-    ORGANIZER = "organizer"
-    JUDGE = "judge"
-    SPECTATOR = "spectator"
-
-    def __str__(self) -> str:
-        return self.value
 
 
 @dataclass(frozen=True)
