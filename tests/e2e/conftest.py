@@ -25,106 +25,26 @@ import contextlib
 import os
 import re
 import shutil
-import socket
-import subprocess
-import sys
 import time
-import urllib.error
 import urllib.parse
-import urllib.request
 from collections.abc import Iterator
-from dataclasses import dataclass
 from pathlib import Path
 
 import pytest
 
-ROOT = Path(__file__).resolve().parents[2]
+from tests.appserver import (  # noqa: F401  (re-exported for scripts/screenshots.py)
+    JUDGE_PIN, ORGANIZER_PIN, START_TIMEOUT, AppServer, _healthy, _stop, free_port, run_app)
+
 CHROMIUM = "/usr/bin/chromium"
 LAUNCH_ARGS = ["--no-sandbox", "--disable-gpu", "--disable-quic", "--no-first-run",
                "--disable-background-networking", "--disable-component-update",
                "--disable-sync"]
-ORGANIZER_PIN = "4242"
-JUDGE_PIN = "1717"
 PHONE = {"width": 390, "height": 844}
 DESKTOP = {"width": 1280, "height": 900}
-START_TIMEOUT = 60  # seconds for the app to answer its health check
 TIMEOUT_MS = 20_000  # Playwright's wait for any one thing to appear
 
 
-# --- the app ----------------------------------------------------------------------------------
-
-@dataclass
-class AppServer:
-    """A running STSA app: its address, its database and what it printed."""
-
-    url: str
-    database_url: str
-    root: Path
-    process: subprocess.Popen
-    log_path: Path
-
-    def output(self) -> str:
-        return self.log_path.read_text(errors="replace") if self.log_path.exists() else ""
-
-
-def free_port() -> int:
-    with socket.socket(socket.AF_INET, socket.SOCK_STREAM) as s:
-        s.bind(("127.0.0.1", 0))
-        return s.getsockname()[1]
-
-
-def _healthy(url: str) -> bool:
-    try:
-        with urllib.request.urlopen(f"{url}/_stcore/health", timeout=2) as reply:
-            return reply.status == 200
-    except (urllib.error.URLError, OSError):
-        return False
-
-
-def _stop(process: subprocess.Popen) -> None:
-    if process.poll() is None:
-        process.terminate()
-        try:
-            process.wait(timeout=10)
-        except subprocess.TimeoutExpired:
-            process.kill()
-            process.wait(timeout=10)
-
-
-@contextlib.contextmanager
-def run_app(root: Path, *, timeout: float = START_TIMEOUT) -> Iterator[AppServer]:
-    """Start `streamlit run app.py` with a fresh SQLite database under `root`; stop it after.
-
-    Raises RuntimeError with the app's output if it exits or does not answer in `timeout` s.
-    """
-    root.mkdir(parents=True, exist_ok=True)
-    port = free_port()
-    database_url = f"sqlite:///{root / 'stsa.db'}"
-    env = {**os.environ, "STSA_DATABASE_URL": database_url,
-           "STSA_ORGANIZER_PIN": ORGANIZER_PIN, "STSA_JUDGE_PIN": JUDGE_PIN,
-           "STSA_BACKUP_DIR": str(root / "backups"), "PYTHONUNBUFFERED": "1"}
-    log_path = root / "server.log"
-    with open(log_path, "wb") as log:
-        process = subprocess.Popen(
-            [sys.executable, "-m", "streamlit", "run", "app.py", "--server.port", str(port),
-             "--server.headless", "true", "--server.address", "127.0.0.1",
-             "--browser.gatherUsageStats", "false", "--server.fileWatcherType", "none"],
-            cwd=ROOT, env=env, stdout=log, stderr=subprocess.STDOUT, stdin=subprocess.DEVNULL)
-    server = AppServer(f"http://127.0.0.1:{port}", database_url, root, process, log_path)
-    try:
-        deadline = time.monotonic() + timeout
-        while not _healthy(server.url):
-            if process.poll() is not None:
-                raise RuntimeError(f"The app exited with code {process.returncode} before "
-                                   f"answering. Its output:\n{server.output()}")
-            if time.monotonic() > deadline:
-                raise RuntimeError(f"The app did not answer {server.url}/_stcore/health within "
-                                   f"{timeout:.0f} s. Its output:\n{server.output()}")
-            time.sleep(0.2)
-        yield server
-    finally:
-        _stop(process)
-
+# --- the app (tests/appserver.py) -------------------------------------------------------------
 
 @contextlib.contextmanager
 def _started(tmp: Path) -> Iterator[AppServer]:

@@ -1,0 +1,565 @@
+"""A Streamlit client without a browser: it speaks the app's own websocket protocol.
+
+Why: the security tests and the load generator need many real sessions against a real server
+(its own threads, caches, rate limits and database), faster and lighter than a browser, and
+able to send what a browser would never send (a `clear_cache` message, a form submit from 15
+connections at once).
+
+The protocol, as Streamlit 1.67's server (Starlette) and frontend use it:
+
+- The browser opens `ws://host/_stcore/stream` offering the subprotocol list
+  `streamlit, <xsrf token>, <old session id>`: the first entry is the protocol the server
+  selects, the others only carry tokens (an auth cookie's XSRF check, a reconnect). This
+  client offers `streamlit` alone; nothing else is needed without Streamlit's own auth.
+- Every frame is binary protobuf: the client sends `BackMsg`, the server `ForwardMsg`. The
+  server sends nothing until the client asks for a run.
+- A run is asked for with `BackMsg.rerun_script`, a `ClientState`: the address's query
+  string (no `?`), `page_script_hash` (the current page, once the client knows it), or on a
+  fresh load `page_name` (the address path, e.g. `sign_in`, which `st.navigation` matches
+  against each page's url path), the `widget_states` and a `context_info` (locale, time zone,
+  address).
+- Each script run starts with a `new_session` message (its `page_script_hash`; the first one
+  also carries the `session_id`) and ends with `script_finished`. `st.rerun()` ends a run with
+  `FINISHED_EARLY_FOR_RERUN`, and the next run of the same chain follows at once: what a person
+  sees is the last run, after a `script_finished` of any other status.
+- In between, `delta` messages carry the page: `new_element` / `add_block` at a position
+  (`metadata.delta_path`, e.g. `[0, 3, 1]` = main area, 4th block, 2nd element); a later delta
+  at the same position replaces the earlier one. `navigation` lists the pages this run offers
+  (title, `url_pathname`, `page_script_hash`); `page_info_changed` carries the query string
+  the app set (`st.query_params`), which the browser puts in its address and sends back with
+  every later run.
+- Widgets: every widget element has an `id` (for a widget with a `key`, the id ends with
+  `-<key>`). Values travel in `WidgetStates` by id: `string_value` for text inputs, radios and
+  select boxes (the option's label), `bool_value`, `int_value` / `double_value`,
+  `string_array_value`; a button press is `trigger_value=True` for one run only. The
+  browser sends the values of all the widgets it shows with every run. A form's widgets keep
+  their edits in the browser until its submit button is pressed: then the values and the
+  button's trigger go in one run.
+- `BackMsg.clear_cache` makes the server clear `st.cache_data`, `st.cache_resource` (for every
+  user of the app) and this session's `st.session_state`. It answers nothing.
+- Page changes: the browser sends the new page's `page_script_hash` and drops the query string
+  (except parameters bound to widgets).
+
+Use (each `Session` is one person: its own connection, its own Streamlit session; use one
+Session from one thread at a time, and as many Sessions in parallel as you like):
+
+    with Session("http://127.0.0.1:8501", path="sign_in") as s:
+        first = s.run()                                   # the page as a fresh load shows it
+        done = s.submit_form("Sign in", {"Your name": "Ann", "PIN": "123456"})
+        assert "Signed in as" in done.text(), done.texts()
+        print(done.query, done.seconds)                   # session=…, seconds for the run
+        s.clear_cache()
+
+After a `RunTimeout` or `ProtocolError`, close the session: messages of the unfinished run may
+still arrive. Not done: fragments' automatic reruns (`run_every`), file uploads, dialogs, the
+data of charts and tables beyond their element protos, Streamlit's own auth cookies.
+"""
+
+from __future__ import annotations
+
+import re
+import time
+import urllib.parse
+from collections.abc import Iterable, Mapping
+from dataclasses import dataclass, field
+from typing import Any
+
+from websockets.exceptions import ConnectionClosed
+from websockets.sync.client import ClientConnection, connect
+
+from streamlit.proto.BackMsg_pb2 import BackMsg
+from streamlit.proto.ClientState_pb2 import ClientState
+from streamlit.proto.Element_pb2 import Element as ElementProto
+from streamlit.proto.ForwardMsg_pb2 import ForwardMsg
+from streamlit.proto.WidgetStates_pb2 import WidgetState
+
+__all__ = ["Session", "Run", "Element", "ProtocolError", "RunTimeout"]
+
+STREAM_PATH = "_stcore/stream"
+SUBPROTOCOL = "streamlit"
+DEFAULT_TIMEOUT = 60.0  # seconds a run may take before `run` gives up
+
+_EARLY = ForwardMsg.FINISHED_EARLY_FOR_RERUN
+_STATUS = {ForwardMsg.FINISHED_SUCCESSFULLY: "finished",
+           ForwardMsg.FINISHED_WITH_COMPILE_ERROR: "compile_error",
+           ForwardMsg.FINISHED_FRAGMENT_RUN_SUCCESSFULLY: "fragment_finished"}
+
+# Widgets whose value is a string (text, or the label of the chosen option).
+_STRING_WIDGETS = {"text_input", "text_area", "radio", "selectbox", "color_picker"}
+_TRIGGER_WIDGETS = {"button"}
+_WIDGET_KINDS = (_STRING_WIDGETS | _TRIGGER_WIDGETS
+                 | {"checkbox", "number_input", "multiselect", "slider", "date_input",
+                    "time_input", "date_time_input", "button_group", "download_button",
+                    "file_uploader", "camera_input", "chat_input", "audio_input",
+                    "data_editor", "menu_button"})
+# An unescaped Markdown link: `[text](target)` whose `[` is not escaped by a backslash.
+MARKDOWN_LINK = re.compile(r"(?<!\\)\[[^\]\n]*\]\([^)\n]*\)")
+
+
+class ProtocolError(RuntimeError):
+    """The server closed the connection or sent something this client cannot follow."""
+
+
+class RunTimeout(TimeoutError):
+    """A run did not finish in time; `.messages` holds what had arrived."""
+
+    def __init__(self, message: str, messages: list[ForwardMsg]):
+        super().__init__(message)
+        self.messages = messages
+
+
+# --- what a run shows -------------------------------------------------------------------------
+
+@dataclass
+class Element:
+    """One element of the page: `kind` is the Element proto's field (`markdown`, `alert`,
+    `text_input`, `button`, …), `path` its position, `proto` the element's own message."""
+
+    kind: str
+    path: tuple[int, ...]
+    proto: Any
+
+    @property
+    def widget_id(self) -> str | None:
+        return (getattr(self.proto, "id", "") or None) if self.is_widget else None
+
+    @property
+    def is_widget(self) -> bool:
+        return self.kind in _WIDGET_KINDS
+
+    @property
+    def label(self) -> str:
+        return getattr(self.proto, "label", "")
+
+    @property
+    def form_id(self) -> str:
+        return getattr(self.proto, "form_id", "")
+
+    @property
+    def key(self) -> str | None:
+        """The widget's `key=` (the part of its id after the hash), when it was given one."""
+        wid = self.widget_id or ""
+        parts = wid.split("-", 2) if wid.startswith("$$ID-") else []
+        return parts[2] if len(parts) == 3 and parts[2] != "None" else None
+
+    @property
+    def text(self) -> str:
+        """What a person reads in it: the body of text elements, "Type: message" of an
+        exception, the label of a widget."""
+        p = self.proto
+        if self.kind == "exception":
+            return f"{p.type}: {p.message}".strip(": ")
+        if self.kind in ("markdown", "alert", "heading", "text", "toast", "code"):
+            return p.body if self.kind != "code" else p.code_text
+        return self.label
+
+    @property
+    def markdown(self) -> list[str]:
+        """The strings of this element that the browser renders as Markdown (bodies of text
+        elements, alerts, headings, toasts; widget labels and help)."""
+        p, found = self.proto, []
+        if self.kind in ("markdown", "alert", "heading", "toast"):
+            found.append(p.body)
+        if self.kind == "exception" and p.message_is_markdown:
+            found.append(p.message)
+        if self.is_widget:
+            found.append(self.label)
+        if getattr(p, "help", ""):
+            found.append(p.help)
+        return found
+
+    def __repr__(self) -> str:
+        extra = f" id={self.widget_id!r}" if self.is_widget else ""
+        return f"<{self.kind} {self.text[:60]!r}{extra}>"
+
+
+@dataclass
+class Run:
+    """What one request to run the app produced: the page as the browser would show it after
+    the last script run of the chain (`st.rerun()` makes a chain of runs)."""
+
+    elements: list[Element]
+    blocks: dict[tuple[int, ...], Any]
+    status: str  # "finished", "compile_error" or "fragment_finished"
+    seconds: float  # from sending the request to the final script_finished
+    runs: int  # script runs in the chain (1 + how many times the app called st.rerun())
+    query: str  # the address's query string after the run (no "?")
+    page_script_hash: str
+    page: str  # the url path of the page that ran ("" for the default page)
+    pages: list[str]  # the titles the navigation offers, in order
+    page_not_found: bool
+    session_id: str
+    messages: list[ForwardMsg] = field(repr=False)
+
+    # -- reading --------------------------------------------------------------------------
+    def texts(self) -> list[str]:
+        """All visible text: Markdown (st.write, st.markdown, captions), alerts (error, warning,
+        info, success), headings, st.text, toasts and exceptions, in page order. Markdown is
+        given as its source (`**Ann**`, `\\[`), as the server sends it."""
+        return [e.text for e in self.elements
+                if e.kind in ("markdown", "alert", "heading", "text", "toast", "exception")]
+
+    def text(self) -> str:
+        """`texts()` as one string, one element a line (for `in` checks and messages)."""
+        return "\n".join(self.texts())
+
+    def find(self, kind: str) -> list[Element]:
+        return [e for e in self.elements if e.kind == kind]
+
+    @property
+    def exceptions(self) -> list[str]:
+        """Every exception the page shows, as "Type: message" (with the stack trace)."""
+        return [f"{e.text}\n" + "\n".join(e.proto.stack_trace) for e in self.find("exception")]
+
+    @property
+    def alerts(self) -> dict[str, list[str]]:
+        """Alert bodies by kind: {"error": [...], "warning": [...], "info": [...],
+        "success": [...]}."""
+        names = {1: "error", 2: "warning", 3: "info", 4: "success"}
+        found: dict[str, list[str]] = {n: [] for n in names.values()}
+        for e in self.find("alert"):
+            found.setdefault(names.get(e.proto.format, "alert"), []).append(e.proto.body)
+        return found
+
+    def markdown(self) -> list[str]:
+        """Every string on the page the browser renders as Markdown."""
+        return [s for e in self.elements for s in e.markdown]
+
+    def markdown_links(self) -> list[str]:
+        """Unescaped Markdown links (`[text](target)`) in anything rendered as Markdown."""
+        return [m.group(0) for s in self.markdown() for m in MARKDOWN_LINK.finditer(s)]
+
+    @property
+    def widgets(self) -> list[Element]:
+        return [e for e in self.elements if e.is_widget]
+
+    def widget(self, label: str | None = None, *, key: str | None = None,
+               kind: str | None = None, form_id: str | None = None) -> Element:
+        """The one widget with this label (or `key=`), optionally of `kind` / in `form_id`;
+        raises LookupError naming the widgets there are."""
+        found = [w for w in self.widgets
+                 if (label is None or w.label == label) and (key is None or w.key == key)
+                 and (kind is None or w.kind == kind)
+                 and (form_id is None or w.form_id == form_id)]
+        if len(found) != 1:
+            what = "No" if not found else f"{len(found)} widgets, not one,"
+            shown = ", ".join(f"{w.kind} {w.label!r}" + (f" (key {w.key})" if w.key else "")
+                              for w in self.widgets) or "none"
+            raise LookupError(f"{what} widget {label or key!r}"
+                              + (f" of kind {kind}" if kind else "")
+                              + (" in that form" if form_id else "")
+                              + f" on page {self.page!r}. Widgets: {shown}.")
+        return found[0]
+
+    def widget_id(self, label: str | None = None, *, key: str | None = None) -> str:
+        return self.widget(label, key=key).widget_id  # type: ignore[return-value]
+
+    @property
+    def query_params(self) -> dict[str, str]:
+        return dict(urllib.parse.parse_qsl(self.query, keep_blank_values=True))
+
+    def __repr__(self) -> str:
+        return (f"<Run page={self.page!r} {self.status} runs={self.runs} "
+                f"{self.seconds:.2f}s texts={self.texts()!r}>")
+
+    def form_clears_on_submit(self, form_id: str) -> bool:
+        return any(b.WhichOneof("type") == "form" and b.form.form_id == form_id
+                   and b.form.clear_on_submit for b in self.blocks.values())
+
+
+# --- widget values ---------------------------------------------------------------------------
+
+def widget_state(element: Element, value: Any) -> WidgetState:
+    """The WidgetState the browser sends for `value` in this widget (a WidgetState passes
+    through, with the widget's id)."""
+    state = WidgetState(id=element.widget_id)
+    kind = element.kind
+    if isinstance(value, WidgetState):
+        state.CopyFrom(value)
+        state.id = element.widget_id
+    elif kind in _TRIGGER_WIDGETS:
+        state.trigger_value = bool(value)
+    elif kind in _STRING_WIDGETS:
+        state.string_value = str(value)
+    elif kind == "checkbox":
+        state.bool_value = bool(value)
+    elif kind == "number_input":
+        if element.proto.data_type == element.proto.INT:
+            state.int_value = int(value)
+        else:
+            state.double_value = float(value)
+    elif kind == "multiselect":
+        state.string_array_value.data.extend(str(v) for v in value)
+    elif kind == "slider":
+        values = value if isinstance(value, (list, tuple)) else [value]
+        state.double_array_value.data.extend(float(v) for v in values)
+    else:
+        raise TypeError(f"{kind} {element.label!r}: pass a WidgetState for this kind of widget")
+    return state
+
+
+# --- the session -----------------------------------------------------------------------------
+
+class Session:
+    """One browser tab's worth of Streamlit: a websocket and the state a browser keeps (the
+    address's path and query string, the current page, the values of the widgets shown).
+
+    `url` is the app's address (`http://host:port`, with a base path if any); `path` the page
+    the address opens (`"sign_in"`, `"/"` for the default page); `query` its query string
+    (`"session=…"`, with or without `?`). Connects on `connect()` or `with`.
+    """
+
+    def __init__(self, url: str, path: str = "/", query: str = "", *,
+                 timeout: float = DEFAULT_TIMEOUT, locale: str = "en-GB",
+                 timezone: str = "UTC"):
+        parts = urllib.parse.urlsplit(url)
+        self.base = parts.path.rstrip("/")
+        self.http_url = f"{parts.scheme}://{parts.netloc}{self.base}"
+        scheme = "wss" if parts.scheme == "https" else "ws"
+        self.ws_url = f"{scheme}://{parts.netloc}{self.base}/{STREAM_PATH}"
+        self.path = path.strip("/")
+        self.query = query.lstrip("?")
+        self.timeout = timeout
+        self.locale, self.timezone = locale, timezone
+        self.page_script_hash = ""  # set by the first run; "" means "resolve self.path"
+        self.pages: dict[str, Any] = {}  # url path -> AppPage, from the last navigation
+        self.session_id = ""
+        self.last: Run | None = None
+        self._values: dict[str, WidgetState] = {}  # widget id -> value the browser would send
+        self._ws: ClientConnection | None = None
+
+    # -- connection -------------------------------------------------------------------------
+    def connect(self) -> "Session":
+        if self._ws is None:
+            # entered as a context manager: the websockets API for a long-lived connection
+            self._ws = connect(self.ws_url, subprotocols=[SUBPROTOCOL], max_size=None,
+                               open_timeout=self.timeout, compression=None).__enter__()
+        return self
+
+    def close(self) -> None:
+        if self._ws is not None:
+            ws, self._ws = self._ws, None
+            ws.__exit__(None, None, None)
+
+    def __enter__(self) -> "Session":
+        return self.connect()
+
+    def __exit__(self, *exc) -> None:
+        self.close()
+
+    @property
+    def address(self) -> str:
+        """The address the browser would show now."""
+        return (f"{self.http_url}/{self.path}" + (f"?{self.query}" if self.query else ""))
+
+    def send(self, message: BackMsg) -> None:
+        if self._ws is None:
+            raise ProtocolError("Not connected: call connect() or use `with Session(...)`.")
+        try:
+            self._ws.send(message.SerializeToString())
+        except ConnectionClosed as exc:
+            raise ProtocolError(f"The server closed the connection: {exc}") from exc
+
+    def _receive(self, deadline: float) -> ForwardMsg:
+        assert self._ws is not None
+        try:
+            data = self._ws.recv(timeout=max(0.0, deadline - time.monotonic()))
+        except ConnectionClosed as exc:
+            raise ProtocolError(f"The server closed the connection: {exc}") from exc
+        if isinstance(data, str):
+            raise ProtocolError(f"Expected a binary ForwardMsg, got text: {data[:200]!r}")
+        message = ForwardMsg()
+        message.ParseFromString(data)
+        if message.WhichOneof("type") == "ref_hash":  # only if we had reported cached hashes
+            raise ProtocolError("The server sent a cached-message reference; this client "
+                                "reports no cache, so it cannot resolve it.")
+        return message
+
+    # -- running ----------------------------------------------------------------------------
+    def _page_hash(self, page: str) -> tuple[str, str]:
+        """(page_script_hash, page_name) for `page`: a url path, a title or a hash."""
+        key = page.strip("/")
+        for path, info in self.pages.items():
+            if key in (path, info.page_name, info.page_script_hash):
+                return info.page_script_hash, path
+        return "", key  # not offered (yet): ask by name, as a typed-in address does
+
+    def run(self, page: str | None = None, widgets: Mapping[str, Any] | None = None,
+            query: str | None = None, *, triggers: Iterable[str] = (),
+            timeout: float | None = None) -> Run:
+        """Ask the server to run the app and wait until the last run of the chain finished.
+
+        `page`: go to this page (url path like `"settings"`, or its title); as a browser
+        does, the query string is then dropped unless `query` is given. `widgets`: values by
+        label, key or widget id, for widgets of the last run (as a person changing them);
+        `triggers`: labels / keys / ids of buttons pressed in this run. `query`: the address's
+        query string to send (default: the current one, including what the app set).
+        """
+        # A page change sends none of the old page's widget values (the browser keeps only
+        # widgets outside the page's own area, and this app has none there).
+        moving = page is not None and (self._page_hash(page)[0] or "?") != self.page_script_hash
+        states = {} if moving else dict(self._values)
+        for name, value in (widgets or {}).items():
+            element = self._lookup(name)
+            states[element.widget_id] = widget_state(element, value)
+        for name in triggers:
+            element = self._lookup(name)
+            states[element.widget_id] = WidgetState(id=element.widget_id, trigger_value=True)
+        return self._run(states, page=page, query=query, timeout=timeout)
+
+    def click(self, label: str, **kwargs) -> Run:
+        """Press the button labelled `label` (or with that key) of the last run."""
+        return self.run(triggers=[label], **kwargs)
+
+    def submit_form(self, button: str, values: Mapping[str, Any] | None = None, *,
+                    timeout: float | None = None) -> Run:
+        """Fill a form and press its submit button, in one run, as the browser sends it:
+        `values` by label (or key) of widgets in the same form as the submit button
+        labelled `button`."""
+        last = self._require_last()
+        try:
+            submit = last.widget(button, kind="button")
+        except LookupError:
+            submit = last.widget(key=button, kind="button")
+        if not submit.proto.is_form_submitter:
+            raise LookupError(f"{button!r} is a button outside any form: use click().")
+        form_id = submit.form_id
+        states = dict(self._values)
+        for name, value in (values or {}).items():
+            try:
+                element = last.widget(name, form_id=form_id)
+            except LookupError:
+                element = last.widget(key=name, form_id=form_id)
+            states[element.widget_id] = widget_state(element, value)
+        states[submit.widget_id] = WidgetState(id=submit.widget_id, trigger_value=True)
+        before = last
+        done = self._run(states, timeout=timeout)
+        if before.form_clears_on_submit(form_id):
+            # The browser resets a clear_on_submit form's fields and sends their defaults.
+            for element in before.widgets:
+                if element.form_id == form_id and element.kind in ("text_input", "text_area"):
+                    self._values[element.widget_id] = WidgetState(
+                        id=element.widget_id, string_value=element.proto.default)
+                elif element.form_id == form_id:
+                    self._values.pop(element.widget_id, None)
+        return done
+
+    def clear_cache(self) -> None:
+        """Send the `clear_cache` message (the "Clear cache" menu item / the `c` key)."""
+        self.send(BackMsg(clear_cache=True))
+
+    def _require_last(self) -> Run:
+        if self.last is None:
+            raise ProtocolError("Run the app first (session.run()): widgets are known only "
+                                "from a run.")
+        return self.last
+
+    def _lookup(self, name: str) -> Element:
+        last = self._require_last()
+        if name.startswith("$$ID-"):
+            found = [w for w in last.widgets if w.widget_id == name]
+            if not found:
+                raise LookupError(f"No widget with id {name!r} on page {last.page!r}.")
+            return found[0]
+        try:
+            return last.widget(name)
+        except LookupError:
+            return last.widget(key=name)
+
+    def _client_state(self, states: Mapping[str, WidgetState], page: str | None,
+                      query: str | None) -> ClientState:
+        state = ClientState()
+        if page is not None:
+            page_hash, path = self._page_hash(page)
+            if page_hash != self.page_script_hash or not page_hash:
+                self.query = ""  # the browser drops the query string on a page change
+            self.page_script_hash, self.path = page_hash, path
+        if query is not None:
+            self.query = query.lstrip("?")
+        state.query_string = self.query
+        if self.page_script_hash:
+            state.page_script_hash = self.page_script_hash
+        else:
+            state.page_name = self.path
+        state.widget_states.widgets.extend(states.values())
+        state.context_info.timezone = self.timezone
+        state.context_info.timezone_offset = 0
+        state.context_info.locale = self.locale
+        state.context_info.url = self.address
+        state.context_info.is_embedded = False
+        state.context_info.color_scheme = "light"
+        return state
+
+    def _run(self, states: Mapping[str, WidgetState], *, page: str | None = None,
+             query: str | None = None, timeout: float | None = None) -> Run:
+        self.connect()
+        client_state = self._client_state(states, page, query)
+        start = time.monotonic()
+        deadline = start + (timeout or self.timeout)
+        self.send(BackMsg(rerun_script=client_state))
+        messages: list[ForwardMsg] = []
+        elements: dict[tuple[int, ...], Element] = {}
+        blocks: dict[tuple[int, ...], Any] = {}
+        pages: list[str] = []
+        runs, not_found = 0, False
+        while True:
+            try:
+                message = self._receive(deadline)
+            except TimeoutError:
+                kinds = [m.WhichOneof("type") for m in messages]
+                raise RunTimeout(f"No script_finished within {deadline - start:.0f} s; "
+                                 f"received {kinds}", messages) from None
+            messages.append(message)
+            kind = message.WhichOneof("type")
+            if kind == "new_session":
+                runs += 1
+                elements.clear()
+                blocks.clear()
+                not_found = False
+                new = message.new_session
+                if new.initialize.session_id:
+                    self.session_id = new.initialize.session_id
+                if new.page_script_hash:
+                    self.page_script_hash = new.page_script_hash
+            elif kind == "delta":
+                path = tuple(message.metadata.delta_path)
+                delta = message.delta
+                which = delta.WhichOneof("type")
+                if which == "new_element":
+                    element: ElementProto = delta.new_element
+                    el_kind = element.WhichOneof("type")
+                    if el_kind is not None:
+                        elements[path] = Element(el_kind, path, getattr(element, el_kind))
+                elif which == "add_block":
+                    blocks[path] = delta.add_block
+                    # a block replaces whatever was at and under its position
+                    for old in [p for p in elements if p[:len(path)] == path]:
+                        del elements[old]
+            elif kind == "navigation":
+                self.pages = {p.url_pathname: p for p in message.navigation.app_pages}
+                pages = [p.page_name for p in message.navigation.app_pages if not p.is_hidden]
+                if message.navigation.page_script_hash:
+                    self.page_script_hash = message.navigation.page_script_hash
+            elif kind == "page_info_changed":
+                self.query = message.page_info_changed.query_string
+            elif kind == "page_not_found":
+                not_found = True
+            elif kind == "script_finished" and message.script_finished != _EARLY:
+                break
+        seconds = time.monotonic() - start
+        current = next((p for p, info in self.pages.items()
+                        if info.page_script_hash == self.page_script_hash), self.path)
+        self.path = current
+        ordered = [elements[p] for p in sorted(elements)]
+        run = Run(elements=ordered, blocks=dict(blocks),
+                  status=_STATUS.get(message.script_finished, "finished"), seconds=seconds,
+                  runs=runs, query=self.query, page_script_hash=self.page_script_hash,
+                  page=current, pages=pages, page_not_found=not_found,
+                  session_id=self.session_id, messages=messages)
+        # Keep what the browser keeps: values of the widgets still shown, never a trigger.
+        shown = {e.widget_id for e in run.widgets}
+        self._values = {wid: s for wid, s in states.items()
+                        if wid in shown and s.WhichOneof("value") != "trigger_value"}
+        self.last = run
+        return run
+

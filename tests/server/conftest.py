@@ -1,0 +1,103 @@
+"""Fixtures for tests that talk to a real app server over Streamlit's websocket protocol, with
+`bench.wsclient` instead of a browser: many sessions, exact messages, no rendering.
+
+- `server` (one per test module): the app on a fresh SQLite database; `fresh_server` gives a
+  test its own (wrong PINs are counted per database and address, and every session here
+  comes from 127.0.0.1: a test that gets PINs wrong needs a database of its own).
+- `two_servers`: two app processes on one new PostgreSQL database (tests/pg.py's throwaway
+  server), as a tournament run behind a load balancer would be.
+- `connect(app, path="sign_in", query="")`: a connected `Session`, closed after the test.
+- `sign_in(session, name, pin)`: fill and submit the Sign in form; returns the run.
+"""
+
+from __future__ import annotations
+
+import contextlib
+from collections.abc import Iterator
+from pathlib import Path
+
+import pytest
+
+from bench.wsclient import Run, Session
+from tests.appserver import AppServer, run_app
+from tests.conftest import TEMPLATE_DB  # the database with the STSA schema (pg_server makes it)
+
+
+@contextlib.contextmanager
+def _started(root: Path, **kwargs) -> Iterator[AppServer]:
+    with contextlib.ExitStack() as stack:
+        try:
+            app = stack.enter_context(run_app(root, **kwargs))
+        except RuntimeError as exc:  # it did not start: say why, with its output
+            pytest.fail(str(exc), pytrace=False)
+        yield app
+
+
+@pytest.fixture(scope="module")
+def server(tmp_path_factory) -> Iterator[AppServer]:
+    """The app with a fresh database, shared by the tests of one module."""
+    with _started(tmp_path_factory.mktemp("app")) as app:
+        yield app
+
+
+@pytest.fixture
+def fresh_server(tmp_path) -> Iterator[AppServer]:
+    """The app with a database of this test's own."""
+    with _started(tmp_path / "app") as app:
+        yield app
+
+
+@pytest.fixture
+def two_servers(pg_server, tmp_path) -> Iterator[tuple[AppServer, AppServer]]:
+    """Two app processes serving one new PostgreSQL database."""
+    name = pg_server.create_database(template=TEMPLATE_DB)
+    url = pg_server.url(name)
+    try:
+        with _started(tmp_path / "a", database_url=url) as a, \
+                _started(tmp_path / "b", database_url=url) as b:
+            yield a, b
+    finally:
+        pg_server.drop_database(name)
+
+
+@pytest.fixture
+def connect(request) -> Iterator:
+    """connect(app, path="sign_in", query="") → a connected Session (one person's browser
+    tab); the app's output is printed when the test fails."""
+    opened: list[tuple[Session, AppServer]] = []
+
+    def _connect(app: AppServer, path: str = "/", query: str = "") -> Session:
+        session = Session(app.url, path=path, query=query).connect()
+        opened.append((session, app))
+        return session
+
+    yield _connect
+    for session, _ in opened:
+        with contextlib.suppress(Exception):
+            session.close()
+    report = getattr(request.node, "report_call", None)
+    if report is not None and report.failed:
+        for app in {id(app): app for _, app in opened}.values():
+            print(f"--- output of the app at {app.url}:\n{app.output()[-4000:]}")
+
+
+@pytest.hookimpl(wrapper=True, tryfirst=True)
+def pytest_runtest_makereport(item, call):
+    """Keep each phase's report on the test item, so fixtures can tell a failed test."""
+    report = yield
+    setattr(item, f"report_{report.when}", report)
+    return report
+
+
+def sign_in(session: Session, name: str, pin: str) -> Run:
+    """Open the Sign in page (when not on it) and submit its form with `name` and `pin`."""
+    if session.last is None or session.last.page != "sign_in":
+        session.run(page="sign_in")
+    return session.submit_form("Sign in", {"Your name": name, "PIN": pin})
+
+
+def assert_clean(run: Run) -> Run:
+    """The run finished and the page shows no exception."""
+    assert run.status == "finished", run.status
+    assert not run.exceptions, "The page shows an exception:\n" + "\n".join(run.exceptions)
+    return run

@@ -1,0 +1,230 @@
+"""Attacks on sign-in, sent as a hostile client would send them: over Streamlit's websocket,
+with messages a browser sends too (a form submit, `clear_cache`, an address with
+`?session=…`), against a real server.
+
+What must hold (R20): wrong PINs are counted where no client can reset the count (not in a
+Streamlit cache, not per process) and a burst sent at once cannot get past it; a PIN changed
+in the app stays changed; a session ends when it is signed out, when its role's PIN changes
+or when the organizer signs everyone out, also for a connection that is still open; a name
+typed at sign-in is shown as text, never as a link; two app processes on one database agree
+on all of it.
+
+Every session here comes from 127.0.0.1, the address wrong PINs are counted under, so each
+test that gets PINs wrong or changes who may sign in runs on a database of its own.
+"""
+
+from __future__ import annotations
+
+import threading
+from concurrent.futures import ThreadPoolExecutor
+
+import pytest
+
+from bench.wsclient import Run, Session
+from tests.appserver import JUDGE_PIN, ORGANIZER_PIN
+from tests.server.conftest import assert_clean, sign_in
+
+pytestmark = pytest.mark.server
+
+WRONG = "That PIN is not right."
+TOO_MANY = "Too many wrong PINs"
+FREE_WRONG_PINS = 5  # wrong PINs a client may send before sign-in pauses
+NEW_JUDGE_PIN = "858585"
+# A link dressed as a message from the app. 56 characters: the name field takes at most 60
+# (longer input is cut to 60 by the server, which would break the link and test nothing).
+LINK_NAME = "[PIN expired, tap to sign in](http://evil.example/login)"
+
+
+def wrong_pin(n: int) -> str:
+    """The n-th wrong PIN (never one of the test PINs)."""
+    return f"{990000 + n}"
+
+
+def signed_in(run: Run) -> bool:
+    return "Signed in as" in run.text()
+
+
+def shows_sign_in_form(run: Run) -> bool:
+    """The Sign in page shows its form (as it does for a spectator), not "Signed in as"."""
+    labels = {w.label for w in run.widgets}
+    return {"Your name", "PIN"} <= labels and not signed_in(run)
+
+
+def session_token(run: Run) -> str:
+    token = run.query_params.get("session")
+    assert token, f"the app put no session in the address after signing in: {run.query!r}"
+    return token
+
+
+def signed_in_as(session: Session, name: str, pin: str) -> Run:
+    run = assert_clean(sign_in(session, name, pin))
+    assert signed_in(run), f"{name} could not sign in: {run.texts()}"
+    return run
+
+
+def get_pins_wrong(session: Session, count: int) -> None:
+    for n in range(1, count + 1):
+        run = assert_clean(sign_in(session, "Mallory", wrong_pin(n)))
+        assert WRONG in run.text(), f"wrong PIN {n}: {run.texts()}"
+
+
+def change_judge_pin(organizer: Session, new_pin: str) -> Run:
+    """As the (signed-in) organizer, change the judges' PIN on the Settings page."""
+    page = assert_clean(organizer.run(page="settings"))
+    assert page.page == "settings", page.page
+    done = assert_clean(organizer.submit_form("Change PIN", {
+        "Whose PIN": "Judges", "Your organizer PIN": ORGANIZER_PIN,
+        "New PIN": new_pin, "New PIN again": new_pin}))
+    assert not done.alerts["error"], done.alerts["error"]
+    return done
+
+
+# --- a. the count of wrong PINs ------------------------------------------------------------------
+
+def test_wrong_pins_pause_sign_in_and_clear_cache_does_not_reset_it(fresh_server, connect):
+    """After 5 wrong PINs the next try is refused. A `clear_cache` message (any client may
+    send one; the browser's "Clear cache" sends it) must not reset the count: the next try,
+    even with the right PIN, is still refused."""
+    mallory = connect(fresh_server, "sign_in")
+    get_pins_wrong(mallory, FREE_WRONG_PINS)
+    refused = assert_clean(sign_in(mallory, "Mallory", wrong_pin(0)))
+    assert TOO_MANY in refused.text(), refused.texts()
+
+    mallory.clear_cache()
+    after = assert_clean(sign_in(mallory, "Mallory", JUDGE_PIN))
+    assert not signed_in(after), "clear_cache reset the count of wrong PINs"
+    assert TOO_MANY in after.text(), after.texts()
+
+
+# --- b. a burst of wrong PINs at once ------------------------------------------------------------
+
+def test_a_burst_of_wrong_pins_gets_no_more_than_five_checked(fresh_server, connect):
+    """15 wrong PINs sent at the same moment from 15 connections of one address: at most 5
+    are checked (answered "That PIN is not right."), the others are refused as too many. A
+    count read before the PIN check and written after it would let the whole burst through."""
+    count = 15
+    sessions = [connect(fresh_server, "sign_in") for _ in range(count)]
+    for session in sessions:
+        assert shows_sign_in_form(assert_clean(session.run()))
+    start = threading.Barrier(count, timeout=120)
+
+    def attempt(n: int) -> Run:
+        start.wait()  # all 15 submits leave together
+        return sessions[n].submit_form("Sign in", {"Your name": f"Mallory {n}",
+                                                   "PIN": wrong_pin(n)})
+
+    with ThreadPoolExecutor(max_workers=count) as pool:
+        runs = list(pool.map(attempt, range(count)))
+    answers = []
+    for run in runs:
+        assert_clean(run)
+        text = run.text()
+        assert (WRONG in text) != (TOO_MANY in text), f"neither or both answers: {run.texts()}"
+        answers.append(WRONG if WRONG in text else TOO_MANY)
+    assert answers.count(WRONG) <= FREE_WRONG_PINS, \
+        f"{answers.count(WRONG)} of {count} wrong PINs were checked at once"
+
+
+# --- c. a changed PIN stays changed --------------------------------------------------------------
+
+def test_changed_pin_does_not_come_back_after_clear_cache(fresh_server, connect):
+    """The organizer changes the judges' PIN; then a spectator sends `clear_cache`. The app
+    must not go back to the PIN it was started with (from the environment): the old judge PIN
+    is refused and the new one works."""
+    organizer = connect(fresh_server, "sign_in")
+    signed_in_as(organizer, "Olivia", ORGANIZER_PIN)
+    change_judge_pin(organizer, NEW_JUDGE_PIN)
+
+    spectator = connect(fresh_server)
+    assert_clean(spectator.run())
+    spectator.clear_cache()
+    assert_clean(spectator.run())  # the app builds what was cached anew
+
+    old = assert_clean(sign_in(connect(fresh_server, "sign_in"), "Jamal", JUDGE_PIN))
+    assert not signed_in(old), "the judge PIN from the environment came back"
+    assert WRONG in old.text(), old.texts()
+    signed_in_as(connect(fresh_server, "sign_in"), "Jamal", NEW_JUDGE_PIN)
+
+
+# --- d. sessions end -----------------------------------------------------------------------------
+
+def test_signed_out_session_address_signs_nobody_in(server, connect):
+    """After "Sign out", the address the judge had (`?session=<token>`) opens the app as a
+    spectator: someone who copied it from the phone, a shared screen or the history gets
+    nothing."""
+    judge = connect(server, "sign_in")
+    token = session_token(signed_in_as(judge, "Jamal", JUDGE_PIN))
+    out = assert_clean(judge.click("Sign out"))
+    assert shows_sign_in_form(out), out.texts()
+
+    replay = assert_clean(connect(server, "sign_in", f"session={token}").run())
+    assert shows_sign_in_form(replay), f"the signed-out session still works: {replay.texts()}"
+
+
+def test_judge_session_ends_when_the_judge_pin_changes(fresh_server, connect):
+    """When the organizer changes the judges' PIN (say, it leaked), a judge's old session
+    address no longer signs anyone in."""
+    judge = connect(fresh_server, "sign_in")
+    token = session_token(signed_in_as(judge, "Jamal", JUDGE_PIN))
+    organizer = connect(fresh_server, "sign_in")
+    signed_in_as(organizer, "Olivia", ORGANIZER_PIN)
+    change_judge_pin(organizer, NEW_JUDGE_PIN)
+
+    replay = assert_clean(connect(fresh_server, "sign_in", f"session={token}").run())
+    assert shows_sign_in_form(replay), f"the old judge session still works: {replay.texts()}"
+
+
+def test_open_connection_stops_being_signed_in_after_sign_everyone_out(fresh_server, connect):
+    """"Sign everyone out" ends sessions that are in use right now: a judge whose connection
+    stays open is a spectator at its next run (the Sign in page shows the form)."""
+    judge = connect(fresh_server, "sign_in")
+    signed_in_as(judge, "Jamal", JUDGE_PIN)
+    organizer = connect(fresh_server, "sign_in")
+    signed_in_as(organizer, "Olivia", ORGANIZER_PIN)
+    settings = assert_clean(organizer.run(page="settings"))
+    assert settings.page == "settings", settings.page
+    assert_clean(organizer.click("Sign everyone out"))
+
+    after = assert_clean(judge.run())
+    assert after.page == "sign_in", after.page
+    assert shows_sign_in_form(after), f"the open judge connection is still signed in: " \
+                                      f"{after.texts()}"
+
+
+# --- e. names are text ---------------------------------------------------------------------------
+
+def test_name_with_a_markdown_link_shows_as_text(server, connect):
+    """A judge who signs in with a name that is a Markdown link sees it as typed: nothing the
+    Sign in page renders as Markdown (messages, text, labels) contains a live link, on the run
+    after signing in (with its "signed in" message) nor on the next."""
+    judge = connect(server, "sign_in")
+    run = signed_in_as(judge, LINK_NAME, JUDGE_PIN)
+    assert "evil.example" in run.text(), "the name is shown"
+    assert run.markdown_links() == [], run.markdown()
+    again = assert_clean(judge.run())
+    assert signed_in(again) and "evil.example" in again.text()
+    assert again.markdown_links() == [], again.markdown()
+
+
+# --- f. two app processes, one database ----------------------------------------------------------
+
+@pytest.mark.postgres
+def test_wrong_pins_are_counted_across_servers(two_servers, connect):
+    """Two app processes on one PostgreSQL database share the count: 5 wrong PINs on server A,
+    and the next try on server B, even with the right PIN, is refused. A count kept in each
+    process would give a guesser 5 tries per process."""
+    a, b = two_servers
+    get_pins_wrong(connect(a, "sign_in"), FREE_WRONG_PINS)
+    on_b = assert_clean(sign_in(connect(b, "sign_in"), "Mallory", JUDGE_PIN))
+    assert not signed_in(on_b), "server B did not know about the wrong PINs sent to A"
+    assert TOO_MANY in on_b.text(), on_b.texts()
+
+
+@pytest.mark.postgres
+def test_session_from_one_server_works_on_the_other(two_servers, connect):
+    """A judge signed in on server A stays signed in when the next request goes to server B
+    (`?session=` in the address): sessions live in the shared database."""
+    a, b = two_servers
+    token = session_token(signed_in_as(connect(a, "sign_in"), "Jamal", JUDGE_PIN))
+    on_b = assert_clean(connect(b, "sign_in", f"session={token}").run())
+    assert signed_in(on_b) and "Jamal" in on_b.text(), on_b.texts()
