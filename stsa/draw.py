@@ -1,9 +1,12 @@
-"""Seeded random draws: tables, seats, colours, first player, setups and hidden picks.
+"""Seeded random draws: tables, seats, colours, first player, setups, hidden picks, and the
+optional Vote Off and Wild Card of one table (R10).
 
 Every draw takes a recorded integer seed and uses `numpy.random.default_rng(seed)` as its only
 source of randomness, so the same inputs and seed give the same draw and anyone can re-check it
-(R3). No database, no Streamlit. Vectorized: the work per player is done by numpy, the only
-Python loops run over setups and over the per-table lists of leader names.
+(R3). A table's Vote Off and Wild Card draws, made later at the table, use the stream of
+`default_rng([seed, table_no, stream])`, one per table and kind of draw. No database, no
+Streamlit. Vectorized: the work per player is done by numpy, the only Python loops run over
+setups, over the per-table lists of leader names and over the problems an error lists.
 Ruling numbers (R1, R3 …) refer to the project's RULINGS.md.
 """
 
@@ -19,7 +22,7 @@ import numpy as np
 import pandas as pd
 
 from stsa import catalog, fairness
-from stsa.errors import TournamentError
+from stsa.domain import Problem, TournamentError, plural
 from stsa.rules import table_sizes
 
 SETUP_COLUMNS = ("setup_id", "hidden_picks", "leader_deck")
@@ -143,105 +146,248 @@ def draw_groups(
     return _finish(seated, sizes, setups, rng, seed, setup_counts, colours, [])
 
 
-def vote_off(
+# --- R10: Vote Off and Wild Card, one table at a time ----------------------------------------
+
+#: How Vote Off decided each removed leader (R10), as `vote_off_removals` reports it.
+MOST_VOTES = "most votes"
+ORGANIZER_CHOICE = "organizer's choice among tied"
+RANDOM_CHOICE = "random among tied"
+#: R10: Vote Off removes the two leaders with the most votes.
+VOTE_OFF_REMOVES = 2
+# Each R10 draw at a table has its own random stream, derived from the sitting's seed.
+_VOTE_OFF_STREAM, _WILD_CARD_STREAM = 1, 2
+_MAX_LISTED = 5
+
+
+def vote_off_removals(
+    deck: Sequence[str],
     votes: pd.DataFrame,
     *,
     seed: int,
-    remove: int = 2,
+    table_no: int,
+    x: int = 2,
     organizer_choice: Sequence[str] | None = None,
-    deck: Collection[str] | None = None,
-) -> list[str]:
-    """R10 Vote Off: remove the `remove` leaders with the most votes; return them, most votes first.
-
-    `votes` has one row per vote: `player_id, leader`. A tie for the last places removed is settled
-    by `organizer_choice` (leader names, preferred first; each must be in the tie) or, when none
-    is given, at random from `seed`. `organizer_choice` is ignored when there is no tie to settle.
-    With `deck` given, leaders nobody voted for count as 0 votes and votes for leaders outside the
-    deck are refused; without it, only leaders with votes can be removed.
-    """
-    rng = _rng(seed)
-    if not _whole(remove) or remove < 1:
-        raise TournamentError(f"Vote Off must remove at least 1 leader, not {remove!r}.")
-    _require(votes, ["player_id", "leader"], "The votes")
-    twice = votes.duplicated(["player_id", "leader"])
-    if twice.any():
-        first = votes.loc[twice].iloc[0]
-        raise TournamentError(f"Player {first['player_id']} voted for {first['leader']!r} twice.")
-    tally = votes["leader"].value_counts()
-    if deck is not None:
-        outside = sorted(set(tally.index) - set(deck))
-        if outside:
-            raise TournamentError(f"Votes for leaders not in the deck: {_names(outside)}.")
-        tally = tally.reindex(list(dict.fromkeys(deck)), fill_value=0)
-    if tally.empty:
-        raise TournamentError("No votes recorded: nothing to vote off.")
-    # Sort by votes, then name, so the input's row order never changes the result.
-    tally = tally.rename_axis("leader").reset_index(name="votes").sort_values(
-        ["votes", "leader"], ascending=[False, True], ignore_index=True
-    )
-    if remove >= len(tally):
-        return tally["leader"].tolist()
-    cut = tally["votes"].iloc[remove - 1]
-    sure = tally.loc[tally["votes"] > cut, "leader"].tolist()
-    tied = tally.loc[tally["votes"] == cut, "leader"].tolist()
-    needed = remove - len(sure)
-    if needed == len(tied):
-        return sure + tied
-    if organizer_choice is not None:
-        choice = list(dict.fromkeys(organizer_choice))
-        stray = [name for name in choice if name not in tied]
-        if stray:
-            raise TournamentError(
-                f"{_names(stray)}: not among the leaders tied at {cut} votes; choose from "
-                f"{_names(tied)}."
-            )
-        if len(choice) < needed:
-            raise TournamentError(
-                f"Choose {needed} of the leaders tied at {cut} votes: {_names(tied)}."
-            )
-        return sure + choice[:needed]
-    return sure + [tied[i] for i in rng.choice(len(tied), size=needed, replace=False)]
-
-
-def wild_card(
-    picks: pd.DataFrame, removed_leaders: Sequence[str], swaps: Collection, *, seed: int
+    players: Collection | None = None,
 ) -> pd.DataFrame:
-    """R10 Wild Card: players in `swaps` trade their leader for a random removed one.
+    """R10 Vote Off at one table: the two leaders removed from `deck` and how each was decided.
 
-    `picks` has `seat, player_id, leader`. Swaps are served in seat order, first player first;
-    each swapper gets a random leader from `removed_leaders`, without replacement. Kept simple:
-    a leader given up does not go back into the pool, so only removed leaders are handed out.
-    Returns `seat, player_id, leader, swapped, original_leader`, by seat.
+    `deck` is the table's leader deck (names, each once). `votes` has one row per vote:
+    `player_id, leader`; each player votes off exactly `x` different leaders of the deck (X of
+    "Vote Off (X)"). With `players` (the table's player ids) every one of them must have voted,
+    and nobody else. Leaders nobody voted for have 0 votes.
+
+    The two leaders with the most votes are removed. When leaders tied on votes compete for the
+    last place(s), the ones still needed are the first of `organizer_choice` (names, each among
+    the tied leaders, at least as many as needed), or, without it, a random choice from the
+    sitting's `seed` and `table_no`: the same deck, votes, seed and table always give the same
+    removals, whatever the order of the vote rows. `organizer_choice` is unused without a tie.
+
+    Returns `leader, votes, decided`, one row per removed leader (most votes first; equal votes
+    in deck order, or the organizer's order), `decided` being `MOST_VOTES`, `ORGANIZER_CHOICE` or
+    `RANDOM_CHOICE`. Bad votes raise a `TournamentError` whose message names each player and
+    what is wrong; its `problems` list them one by one.
     """
-    rng = _rng(seed)
-    _require(picks, ["seat", "player_id", "leader"], "The picks")
-    ordered = picks[["seat", "player_id", "leader"]].sort_values("seat", ignore_index=True)
-    for column in ("seat", "player_id"):
-        twice = ordered[column].duplicated()
+    names = _leader_list(deck, "The leader deck")
+    if not _whole(x) or not 1 <= x <= len(names):
+        raise TournamentError(f"Each player votes off X leaders, X a whole number from 1 to the "
+                              f"{len(names)} leaders of the deck, not {x!r}.")
+    _require(votes, ["player_id", "leader"], "The votes")
+    voters = _check_votes(votes, names, x, players)
+    if len(names) - VOTE_OFF_REMOVES < voters:
+        raise TournamentError(f"The deck of {plural(len(names), 'leader')} minus the "
+                              f"{VOTE_OFF_REMOVES} voted off leaves fewer leaders than the "
+                              f"{voters} players at the table (R7): add leaders to the deck.")
+    rng = _table_rng(seed, table_no, _VOTE_OFF_STREAM)
+
+    # Every leader of the deck with its votes: most first, equal votes in deck order.
+    tally = (votes["leader"].astype("str").value_counts()
+             .reindex(pd.Index(names, name="leader"), fill_value=0)
+             .rename("votes")
+             .reset_index()
+             .sort_values("votes", ascending=False, kind="stable", ignore_index=True))
+    cut = tally["votes"].iat[VOTE_OFF_REMOVES - 1]
+    sure = tally.loc[tally["votes"] > cut]
+    tied = tally.loc[tally["votes"] == cut]
+    needed = VOTE_OFF_REMOVES - len(sure)
+    if needed == len(tied):
+        chosen, decided = tied, MOST_VOTES
+    elif organizer_choice is not None:
+        chosen, decided = _organizer_choice(tied, organizer_choice, needed), ORGANIZER_CHOICE
+    else:
+        picked = np.sort(rng.choice(len(tied), size=needed, replace=False))
+        chosen, decided = tied.iloc[picked], RANDOM_CHOICE
+    return (pd.concat([sure.assign(decided=MOST_VOTES), chosen.assign(decided=decided)],
+                      ignore_index=True)
+            .astype({"leader": "str", "votes": "int64", "decided": "str"}))
+
+
+def wild_card_draws(
+    seats: pd.DataFrame,
+    swaps: Mapping | pd.Series,
+    removed_leaders: Sequence[str],
+    *,
+    seed: int,
+    table_no: int,
+) -> pd.DataFrame:
+    """R10 Wild Card at one table: each player's final leader.
+
+    `seats` has `seat, player_id, leader`: the table's players and the leader each picked.
+    Seat 1 is the first player and play goes by seat (R3), so seat order is play order.
+    `swaps` maps every seated player_id to their choice: True takes a random leader from the
+    table's `removed_leaders` (R9 or Vote Off), False keeps the picked one.
+
+    In play order, each swapping player draws from the removed leaders without replacement; a
+    leader given up does not go back. The draw is a random order of the removed leaders (by
+    name, so their listed order does not matter) from the sitting's `seed` and `table_no`,
+    handed out in play order: the same inputs give the same draws, and a player's draw never
+    depends on the choices of players after them. When more players swap than leaders were
+    removed, the first who cannot get one is named.
+
+    Returns `seat, player_id, leader, swapped, original_leader` by seat, `leader` being the
+    final one.
+    """
+    _require(seats, ["seat", "player_id", "leader"], "The seats")
+    table = seats[["seat", "player_id", "leader"]].sort_values("seat", ignore_index=True)
+    for column in ("seat", "player_id", "leader"):
+        if table[column].isna().any():
+            raise TournamentError(f"The seats lack a {column.replace('_', ' ')} for a player.")
+        twice = table[column].duplicated()
         if twice.any():
-            value = ordered.loc[twice, column].iat[0]
-            raise TournamentError(f"The picks list {column} {value} twice.")
-    swaps = set(swaps)
-    strangers = sorted(map(str, swaps - set(ordered["player_id"])))
-    if strangers:
-        raise TournamentError(
-            f"Player(s) {', '.join(strangers)} asked to swap but are not at this table."
-        )
-    pool = list(removed_leaders)
-    picked_too = sorted(set(pool) & set(ordered["leader"]))
+            raise TournamentError(f"The seats list {column.replace('_', ' ')} "
+                                  f"{table.loc[twice, column].iat[0]} twice.")
+    pool = sorted(_leader_list(removed_leaders, "The removed leaders", at_least=0))
+    picked_too = table.loc[table["leader"].isin(pool), "leader"].tolist()
     if picked_too:
         raise TournamentError(f"{_names(picked_too)} cannot be both picked and removed.")
-    swapped = ordered["player_id"].isin(swaps)
-    wanted = int(swapped.sum())
-    if wanted > len(pool):
+    swapping = _swap_choices(swaps, table["player_id"])
+    rng = _table_rng(seed, table_no, _WILD_CARD_STREAM)
+
+    order = rng.permutation(len(pool))
+    turn = np.cumsum(swapping) - 1  # each swapper's turn among the swappers, in play order
+    short = swapping & (turn >= len(pool))
+    if short.any():
+        first = int(np.flatnonzero(short)[0])
         raise TournamentError(
-            f"{wanted} players want to swap but only {len(pool)} removed leaders are left."
+            f"Player {table['player_id'].iat[first]} (seat {table['seat'].iat[first]}) wants to "
+            f"swap, but the {plural(len(pool), 'removed leader')} "
+            f"{'is' if len(pool) == 1 else 'are'} already taken by the players before."
         )
-    # A random order of the pool handed out in seat order = each swapper drawing in turn.
-    handed = [pool[i] for i in rng.permutation(len(pool))[:wanted]]
-    result = ordered.assign(original_leader=ordered["leader"], swapped=swapped)
-    result.loc[swapped, "leader"] = handed
+    drawn = np.asarray(pool, dtype=object)[order[turn[swapping]]]
+    result = table.assign(original_leader=table["leader"], swapped=swapping)
+    result.loc[swapping, "leader"] = drawn
     return result[["seat", "player_id", "leader", "swapped", "original_leader"]]
+
+
+def _table_rng(seed, table_no, stream: int) -> np.random.Generator:
+    """R3, R10: the random stream of one draw at one table, from the sitting's recorded seed.
+
+    Seeding with (seed, table_no, stream) gives every table and every kind of draw its own
+    stream: re-checking one table never depends on the others, nor on the draws made before.
+    """
+    _rng(seed)
+    if not _whole(table_no) or table_no < 0:
+        raise TournamentError(f"The table number must be a whole number of at least 0, not "
+                              f"{table_no!r}.")
+    return np.random.default_rng([int(seed), int(table_no), stream])
+
+
+def _leader_list(names, what: str, at_least: int = VOTE_OFF_REMOVES) -> list[str]:
+    """Leader names as a list of str: each once, none blank, at least `at_least` of them."""
+    if isinstance(names, str) or not isinstance(names, Iterable):
+        raise TournamentError(f"{what} must be a list of leader names.")
+    listed = pd.Series(list(names), dtype="object")
+    blank = listed.isna() | (listed.astype("str").str.strip() == "")
+    if blank.any():
+        raise TournamentError(f"{what} list a blank leader name.")
+    listed = listed.astype("str")
+    twice = listed[listed.duplicated()].unique().tolist()
+    if twice:
+        raise TournamentError(f"{what} list {_names(twice)} more than once.")
+    if len(listed) < at_least:
+        raise TournamentError(f"{what} hold {plural(len(listed), 'leader')}; Vote Off needs at "
+                              f"least {at_least}.")
+    return listed.tolist()
+
+
+def _check_votes(votes: pd.DataFrame, deck: list[str], x: int, players: Collection | None) -> int:
+    """R10: every player votes off exactly `x` different leaders of `deck`; with `players`, every
+    player at the table votes and nobody else. Returns the number of players who voted; raises a
+    `TournamentError` with one `Problem` per player and thing wrong."""
+    blank = (votes["player_id"].isna() | votes["leader"].isna()
+             | (votes["leader"].astype("str").str.strip() == "")).to_numpy()
+    if blank.any():
+        row = int(np.flatnonzero(blank)[0]) + 1
+        raise TournamentError(f"Vote {row} lacks its player or its leader: every vote names both.")
+    cast = votes.assign(leader=votes["leader"].astype("str"))
+    count = cast.groupby("player_id", sort=False).size()
+    outside = cast.loc[~cast["leader"].isin(deck)]
+    repeated = cast.loc[cast.duplicated(["player_id", "leader"])]
+    problems = [
+        *(Problem(f"Player {player}", f"voted for {_names(pd.unique(leaders))}, not in this "
+                                      "table's leader deck")
+          for player, leaders in outside.groupby("player_id", sort=False)["leader"]),
+        *(Problem(f"Player {player}", f"voted for {_names(pd.unique(leaders))} more than once; "
+                                      f"the {x} votes must name different leaders")
+          for player, leaders in repeated.groupby("player_id", sort=False)["leader"]),
+        *(Problem(f"Player {player}", f"cast {plural(int(n), 'vote')}, not {x}")
+          for player, n in count[count != x].items()),
+    ]
+    if players is not None:
+        seated = pd.Index(list(players))
+        problems += [Problem(f"Player {p}", "has not voted")
+                     for p in seated.difference(count.index, sort=False)]
+        problems += [Problem(f"Player {p}", "voted but does not sit at this table")
+                     for p in count.index.difference(seated, sort=False)]
+    if count.empty and not problems:
+        problems.append(Problem(None, f"no votes recorded; each player votes off "
+                                      f"{plural(x, 'leader')}"))
+    if problems:
+        more = len(problems) - _MAX_LISTED
+        raise TournamentError(
+            f"Vote Off (R10): {'; '.join(map(str, problems[:_MAX_LISTED]))}"
+            f"{f' (and {more} more)' if more > 0 else ''}. Each player votes off exactly "
+            f"{plural(x, 'different leader')} of the table's deck.", problems)
+    return len(count)
+
+
+def _organizer_choice(tied: pd.DataFrame, choice: Sequence[str], needed: int) -> pd.DataFrame:
+    """R10: the first `needed` leaders of the organizer's `choice`, each among `tied`."""
+    if isinstance(choice, str):
+        choice = [choice]
+    named = list(dict.fromkeys(map(str, choice)))
+    votes = plural(int(tied["votes"].iat[0]), "vote")
+    stray = [name for name in named if name not in set(tied["leader"])]
+    if stray:
+        raise TournamentError(f"{_names(stray)}: not among the leaders tied at {votes}; choose "
+                              f"from {_names(tied['leader'])}.")
+    if len(named) < needed:
+        raise TournamentError(f"Choose {needed} of the leaders tied at {votes}: "
+                              f"{_names(tied['leader'])}.")
+    return tied.set_index("leader").loc[named[:needed]].reset_index()
+
+
+def _swap_choices(swaps, player_ids: pd.Series) -> np.ndarray:
+    """R10: each seated player's keep (False) or swap (True) choice, in the order of
+    `player_ids`; every player has exactly one and nobody else."""
+    if not isinstance(swaps, (Mapping, pd.Series)):
+        raise TournamentError("The wild-card choices must map each player to True (swap) or "
+                              "False (keep).")
+    choices = pd.Series(swaps, dtype="object") if isinstance(swaps, Mapping) else swaps
+    problems = [
+        *(Problem(f"Player {p}", "has no keep-or-swap choice")
+          for p in pd.Index(player_ids).difference(choices.index, sort=False)),
+        *(Problem(f"Player {p}", "made a choice but does not sit at this table")
+          for p in choices.index.difference(pd.Index(player_ids), sort=False)),
+        *(Problem(f"Player {p}", f"chose {v!r}: True to swap or False to keep")
+          for p, v in choices[~choices.isin([True, False]) | choices.isna()].items()),
+    ]
+    if choices.index.duplicated().any():
+        problems.append(Problem(f"Player {choices.index[choices.index.duplicated()][0]}",
+                                "has more than one choice"))
+    if problems:
+        raise TournamentError(f"Wild Card (R10): {'; '.join(map(str, problems[:_MAX_LISTED]))}.",
+                              problems)
+    return choices.reindex(player_ids).astype("bool").to_numpy()
 
 
 # --- the shared second half of a draw ---------------------------------------------------------

@@ -402,8 +402,9 @@ class FinalsFormat:
     """R16 for N qualifier players: X = `direct`, Y = `semifinal` players at `semifinal_tables`.
 
     `advance` is how many final seats the semifinal winners can take. With `challenge` (4–16
-    players) the one semifinal winner takes the weakest direct finalist's seat only by beating
-    that player's best qualifier score.
+    players) the one semifinal winner takes the weakest finalist's seat (`weakest_finalist`: the
+    lowest best qualifier score in the final, a wildcard included) only by beating that player's
+    best qualifier score.
     """
 
     n_players: int
@@ -423,8 +424,9 @@ def finals_format(n_players: int) -> FinalsFormat:
     """R16: the finals for N players who played at least one qualifier game.
 
     4–16: X = 4, Y = 4 (with N < 8, the N − 4 others if at least 3, else no semifinal), one
-    semifinal whose winner challenges the weakest X. 17–32: X = 3, Y = 8 at two semifinals, the
-    better winner advances. 33+: X = 2, Y = 12 at three semifinals, the two best winners advance.
+    semifinal whose winner challenges the weakest finalist. 17–32: X = 3, Y = 8 at two
+    semifinals, the better winner advances. 33+: X = 2, Y = 12 at three semifinals, the two best
+    winners advance.
     Fewer than 4 players: no finals (`TournamentError`).
     """
     if isinstance(n_players, bool) or not isinstance(n_players, numbers.Integral):
@@ -526,15 +528,47 @@ def _game_winners(semifinal_scored: pd.DataFrame, ranked: pd.DataFrame) -> pd.Da
                          ascending=[False] * 6 + [True], kind="stable"))
 
 
+def weakest_finalist(standings: pd.DataFrame, entrants: pd.DataFrame):
+    """R16: the finalist a 4–16-player semifinal winner contests, or None with no finalists.
+
+    Of the players seated in the final by `entrants` (from `finals_entrants`), a wildcard who
+    took a direct seat included (R17): the one with the lowest best qualifier score; between
+    equal scores, the lower-ranked one (players who share a rank as well: the one listed later
+    in the standings). Not necessarily the last seat: a wildcard from below the cut usually has
+    the lowest best score of the final.
+    """
+    ranked = _in_rank_order(standings)
+    _require_columns(ranked, ["best_score"], "Standings")
+    _require_columns(entrants, ["player_id", "stage"], "Finals entrants")
+    finalists = entrants.loc[entrants["stage"] == "final", "player_id"]
+    unknown = finalists[~finalists.isin(ranked["player_id"])].tolist()
+    if unknown:
+        raise TournamentError(f"Finalist {', '.join(map(str, unknown))} has no qualifier "
+                              f"standing (R16).")
+    seated = (ranked.assign(_position=np.arange(len(ranked)))
+              .loc[lambda d: d["player_id"].isin(finalists)]
+              .sort_values(["best_score", "_position"], ascending=[True, False], kind="stable"))
+    return seated["player_id"].tolist()[0] if len(seated) else None
+
+
 def final_table(standings: pd.DataFrame, entrants: pd.DataFrame,
                 semifinal_scored: pd.DataFrame | None) -> list:
     """R16: the player ids seated at the final.
 
-    The direct finalists of `entrants` (from `finals_entrants`), plus the semifinal winners who
-    advance: with 4–16 players, the semifinal winner takes the weakest direct finalist's seat if
-    their semifinal qualifier score is higher than that finalist's best qualifier score (on a tie
-    the finalist keeps it); with 17–32 the better of two winners (semifinal score, then that
-    game's VP, spice, solari, troops, water) takes the fourth seat; with 33+ the two best of three.
+    The finalists of `entrants` (from `finals_entrants`, in their seat order), with the semifinal
+    winners who advance:
+
+    - 4–16 players: the semifinal winner contests the weakest finalist (`weakest_finalist`: the
+      lowest best qualifier score among everyone seated in the final, a wildcard included, R17)
+      and takes that seat, in its place in the list, only if the winner's semifinal qualifier
+      score is higher than that finalist's best qualifier score; on a tie the finalist keeps it.
+      A final seat left empty (R17: nobody to fill it) goes to the winner without a contest.
+    - 17–32: the better of the two winners (semifinal qualifier score, then that game's VP,
+      spice, solari, troops, water) takes the fourth seat, after the three finalists.
+    - 33+: the two best of the three winners, in that order, take the last two seats.
+
+    Without a semifinal (fewer than 7 players, or no semifinalists) the finalists are the final.
+    A semifinal whose first place is tied must be settled first (R11).
     """
     ranked = _in_rank_order(standings)
     _require_columns(ranked, ["best_score"], "Standings")
@@ -556,16 +590,16 @@ def final_table(standings: pd.DataFrame, entrants: pd.DataFrame,
                               f"{'are' if len(strangers) > 1 else 'is'} not a semifinalist.")
     winners = _game_winners(semifinal_scored, ranked)
 
-    if fmt.challenge:
-        winner = winners.iloc[0]
-        if len(finalists) < fmt.direct:
-            return finalists + [winner["player_id"]]
-        best = ranked.set_index("player_id")["best_score"]
-        weakest = finalists[-1]
-        if winner["qualifier_score"] > best.loc[weakest]:
-            return finalists[:-1] + [winner["player_id"]]
-        return finalists
-    return finalists + winners["player_id"].head(fmt.advance).tolist()
+    if not fmt.challenge:
+        return finalists + winners["player_id"].head(fmt.advance).tolist()
+    winner, score = winners["player_id"].tolist()[0], winners["qualifier_score"].iat[0]
+    if len(finalists) < fmt.direct:
+        return finalists + [winner]
+    weakest = weakest_finalist(ranked, entrants)
+    weakest_best = ranked.loc[ranked["player_id"] == weakest, "best_score"].iloc[0]
+    if score > weakest_best:
+        return [winner if player == weakest else player for player in finalists]
+    return finalists
 
 
 def _rank_within(frame: pd.DataFrame, offset: int, keys: list[str]) -> pd.DataFrame:
@@ -585,8 +619,9 @@ def final_standings(standings: pd.DataFrame, semifinal_scored: pd.DataFrame | No
 
     Finalists first, by final placing; then the semifinalists who did not reach the final, by
     semifinal placing, ties between semifinals broken by best qualifier score (then standing);
-    then everyone else by qualifier standing (R14), including a direct finalist who lost the
-    seat to a semifinal winner. Players who share a placing or standing share `final_rank`.
+    then everyone else by qualifier standing (R14), including a finalist (a wildcard too) who
+    lost the seat to a semifinal winner. Players who share a placing or standing share
+    `final_rank`.
     `stage` is "final", "semifinal" or "qualifier" (the last stage the player played).
     """
     ranked = _in_rank_order(standings)

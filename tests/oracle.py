@@ -85,3 +85,98 @@ def standings(scored: list[dict]) -> list[dict]:
     for entry in table:
         del entry["_key"]
     return table
+
+
+# --- R16, R17, R18: the finals, one player at a time -------------------------------------------
+
+def finals_format(n: int) -> tuple[int, int, int, bool] | None:
+    """R16: (direct, semifinal players, winners who advance, challenge), None below 4."""
+    if n < 4:
+        return None
+    if n <= 16:
+        semifinal = 4 if n >= 8 else (n - 4 if n - 4 >= 3 else 0)
+        return 4, semifinal, 1 if semifinal else 0, bool(semifinal)
+    if n <= 32:
+        return 3, 8, 1, False
+    return 2, 12, 2, False
+
+
+def finals_entrants(table: list[dict], present: set) -> list[tuple]:
+    """R16, R17: (player_id, stage, wildcard) in seat order; `table` is the standings, best
+    first. Each absent player's seat, in seat order, goes to the next of the present players
+    below the cut: winning players first, each group by standing."""
+    direct, semifinal, _, _ = finals_format(len(table))
+    cut = table[:direct + semifinal]
+    below = [e for e in table[direct + semifinal:] if e["player_id"] in present]
+    waiting = [e for e in below if e["wins"] > 0] + [e for e in below if e["wins"] == 0]
+    seats = []
+    for i, entry in enumerate(cut):
+        stage = "final" if i < direct else "semifinal"
+        if entry["player_id"] in present:
+            seats.append((entry["player_id"], stage, False))
+        elif waiting:
+            seats.append((waiting.pop(0)["player_id"], stage, True))
+    return seats
+
+
+def final_table(table: list[dict], seats: list[tuple], semifinal: list[dict]) -> list:
+    """R16: the players at the final. `semifinal` is the scored semifinal rows (first places
+    settled)."""
+    _, _, advance, challenge = finals_format(len(table))
+    finalists = [p for p, stage, _ in seats if stage == "final"]
+    if not advance or not any(stage == "semifinal" for _, stage, _ in seats):
+        return finalists
+    position = {e["player_id"]: i for i, e in enumerate(table)}
+    best = {e["player_id"]: e["best_score"] for e in table}
+    winners = sorted((r for r in semifinal if r["placing"] == 1),
+                     key=lambda r: (-r["qualifier_score"], *(-r[s] for s in STATS),
+                                    position[r["player_id"]]))
+    if not challenge:
+        return finalists + [r["player_id"] for r in winners[:advance]]
+    winner = winners[0]
+    if len(finalists) < 4:
+        return finalists + [winner["player_id"]]
+    # The weakest seated finalist: lowest best score, then the lowest in the standings.
+    weakest = min(finalists, key=lambda p: (best[p], -position[p]))
+    if winner["qualifier_score"] > best[weakest]:
+        return [winner["player_id"] if p == weakest else p for p in finalists]
+    return finalists
+
+
+def final_standings(table: list[dict], semifinal: list[dict], final: list[dict]) -> list[tuple]:
+    """R18: (player_id, final_rank, stage), best first: finalists by final placing, the other
+    semifinalists by semifinal placing then best score, everyone else by standing. Players
+    equal on what orders their group share the better rank."""
+    rank = {e["player_id"]: e["rank"] for e in table}
+    best = {e["player_id"]: e["best_score"] for e in table}
+    in_final = {r["player_id"]: r["placing"] for r in final}
+    in_semifinal = {r["player_id"]: r["placing"] for r in semifinal
+                    if r["player_id"] not in in_final}
+    groups = [
+        ("final", sorted(((in_final[p], rank[p]), p) for p in in_final), 1),
+        ("semifinal", sorted(((in_semifinal[p], -best[p], rank[p]), p) for p in in_semifinal), 3),
+        ("qualifier", sorted(((rank[e["player_id"]],), e["player_id"]) for e in table
+                             if e["player_id"] not in in_final | in_semifinal.keys()), 1),
+    ]
+    out = []
+    for stage, members, key_length in groups:
+        start = len(out)
+        for i, (key, player) in enumerate(members):
+            shares = i > 0 and members[i - 1][0][:key_length] == key[:key_length]
+            out.append((player, out[-1][1] if shares else start + i + 1, stage))
+    return out
+
+
+# --- R10: Vote Off -------------------------------------------------------------------------------
+
+def vote_off(deck: list[str], votes: list[tuple], removes: int = 2) -> tuple[list, list, int]:
+    """R10: (leaders removed by votes alone, leaders tied for the remaining places, how many of
+    the tied are still needed). Every leader of the deck counts, 0 votes if nobody chose it."""
+    count = {leader: 0 for leader in deck}
+    for _, leader in votes:
+        count[leader] += 1
+    ordered = sorted(deck, key=lambda leader: -count[leader])
+    cut = count[ordered[removes - 1]]
+    sure = [leader for leader in ordered if count[leader] > cut]
+    tied = [leader for leader in ordered if count[leader] == cut]
+    return sure, tied, removes - len(sure)

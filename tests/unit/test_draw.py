@@ -12,6 +12,7 @@ from hypothesis import strategies as st
 from stsa import catalog, draw
 from stsa.errors import TournamentError
 from stsa.rules import table_sizes
+from tests import oracle
 
 SETUPS = catalog.setups()
 SETUPS_BOW = catalog.setups(battle_of_wills=True)
@@ -377,74 +378,194 @@ def test_bad_groups_are_refused(groups, message):
 
 # --- R10 Vote Off -----------------------------------------------------------------------------
 
+DECK = ["Atreides", "Harkonnen", "Fenring", "Ilban", "Thorvald", "Vernius", "Tessia", "Memnon"]
+
 
 def votes(*pairs):
     return pd.DataFrame(pairs, columns=["player_id", "leader"])
 
 
+def removals(frame, **options):
+    options = {"seed": 1, "table_no": 1, **options}
+    return draw.vote_off_removals(DECK, frame, **options)
+
+
 def test_R10_vote_off_removes_the_two_most_voted():
-    frame = votes((1, "A"), (1, "B"), (2, "A"), (2, "C"), (3, "B"), (3, "A"), (4, "D"), (4, "B"))
-    assert draw.vote_off(frame, seed=1) == ["A", "B"]
+    frame = votes((1, "Atreides"), (1, "Fenring"), (2, "Atreides"), (2, "Ilban"),
+                  (3, "Fenring"), (3, "Atreides"), (4, "Memnon"), (4, "Fenring"))
+    result = removals(frame)
+    assert list(result.columns) == ["leader", "votes", "decided"]
+    assert result.to_dict("list") == {"leader": ["Atreides", "Fenring"], "votes": [3, 3],
+                                      "decided": [draw.MOST_VOTES] * 2}
 
 
-def test_R10_vote_off_tie_settled_by_organizer():
-    frame = votes((1, "A"), (1, "B"), (2, "A"), (2, "C"), (3, "A"), (3, "D"))
-    assert draw.vote_off(frame, seed=1, organizer_choice=["D", "B"]) == ["A", "D"]
-    with pytest.raises(TournamentError, match="'A': not among the leaders tied at 1 votes"):
-        draw.vote_off(frame, seed=1, organizer_choice=["A"])
-    with pytest.raises(TournamentError, match="Choose 1 of the leaders tied at 1 votes"):
-        draw.vote_off(frame, seed=1, organizer_choice=[])
+def test_R10_vote_off_tie_for_second_settled_by_the_organizer():
+    frame = votes((1, "Atreides"), (1, "Fenring"), (2, "Atreides"), (2, "Ilban"),
+                  (3, "Atreides"), (3, "Memnon"))
+    result = removals(frame, organizer_choice=["Memnon", "Fenring"])
+    assert result["leader"].tolist() == ["Atreides", "Memnon"]
+    assert result["decided"].tolist() == [draw.MOST_VOTES, draw.ORGANIZER_CHOICE]
+    with pytest.raises(TournamentError, match="'Atreides': not among the leaders tied at 1 vote;"):
+        removals(frame, organizer_choice=["Atreides"])
+    with pytest.raises(TournamentError, match="Choose 1 of the leaders tied at 1 vote: 'Fenring', "
+                                              "'Ilban', 'Memnon'"):
+        removals(frame, organizer_choice=[])
 
 
-def test_R10_vote_off_tie_settled_at_random_from_the_seed():
-    frame = votes((1, "A"), (1, "B"), (2, "A"), (2, "C"), (3, "A"), (3, "D"))
-    picks = {tuple(draw.vote_off(frame, seed=s)) for s in range(60)}
-    assert picks == {("A", "B"), ("A", "C"), ("A", "D")}
-    # The same seed settles it the same way, whatever the order of the vote rows.
+def test_R10_vote_off_tie_for_both_places_settled_by_the_organizer():
+    frame = votes((1, "Atreides"), (1, "Fenring"), (2, "Ilban"), (2, "Memnon"))
+    result = removals(frame, organizer_choice=["Memnon", "Atreides", "Ilban"])
+    assert result["leader"].tolist() == ["Memnon", "Atreides"]
+    assert (result["decided"] == draw.ORGANIZER_CHOICE).all()
+
+
+def test_R10_vote_off_tie_settled_at_random_from_the_seed_and_table():
+    frame = votes((1, "Atreides"), (1, "Fenring"), (2, "Atreides"), (2, "Ilban"),
+                  (3, "Atreides"), (3, "Memnon"))
+    second = {removals(frame, seed=s)["leader"].iat[1] for s in range(60)}
+    assert second == {"Fenring", "Ilban", "Memnon"}
+    assert (removals(frame)["decided"] == [draw.MOST_VOTES, draw.RANDOM_CHOICE]).all()
+    # The same seed, table and votes settle it the same way, whatever the order of the rows.
     shuffled = frame.sample(frac=1, random_state=3)
-    assert all(draw.vote_off(frame, seed=s) == draw.vote_off(shuffled, seed=s) for s in range(20))
+    for s in range(20):
+        pd.testing.assert_frame_equal(removals(frame, seed=s), removals(shuffled, seed=s))
+    # Each table of a sitting draws on its own.
+    by_table = {removals(frame, seed=7, table_no=t)["leader"].iat[1] for t in range(1, 30)}
+    assert len(by_table) > 1
 
 
-def test_R10_vote_off_ignores_organizer_choice_without_a_tie():
-    frame = votes((1, "A"), (1, "B"), (2, "A"), (2, "B"), (3, "C"))
-    assert draw.vote_off(frame, seed=1, organizer_choice=["C"]) == ["A", "B"]
+def test_R10_vote_off_ignores_the_organizer_choice_without_a_tie():
+    frame = votes((1, "Atreides"), (1, "Fenring"), (2, "Atreides"), (2, "Fenring"),
+                  (3, "Ilban"), (3, "Memnon"))
+    assert removals(frame, organizer_choice=["Ilban"])["leader"].tolist() == [
+        "Atreides", "Fenring"]
 
 
-def test_R10_vote_off_with_deck_counts_unvoted_leaders():
-    frame = votes((1, "A"), (2, "A"))
-    removed = {draw.vote_off(frame, seed=s, deck=["A", "B", "C"])[1] for s in range(30)}
-    assert removed == {"B", "C"}
-    with pytest.raises(TournamentError, match="not in the deck: 'Z'"):
-        draw.vote_off(votes((1, "Z")), seed=1, deck=["A", "B", "C"])
+def test_R10_vote_off_leaders_without_votes_can_be_removed_in_a_tie():
+    frame = votes((1, "Atreides"), (2, "Atreides"), (3, "Atreides"))
+    removed = {removals(frame, seed=s, x=1)["leader"].iat[1] for s in range(80)}
+    assert removed == set(DECK) - {"Atreides"}
 
 
-def test_R10_vote_off_bad_votes_are_refused():
-    with pytest.raises(TournamentError, match="Player 1 voted for 'A' twice"):
-        draw.vote_off(votes((1, "A"), (1, "A")), seed=1)
-    with pytest.raises(TournamentError, match="No votes"):
-        draw.vote_off(votes(), seed=1)
-    with pytest.raises(TournamentError, match="lack the column"):
-        draw.vote_off(pd.DataFrame({"leader": ["A"]}), seed=1)
+def test_R10_vote_off_with_x_three():
+    frame = votes(*((p, name) for p in (1, 2, 3) for name in ("Atreides", "Ilban", DECK[p + 3])))
+    assert removals(frame, x=3)["leader"].tolist() == ["Atreides", "Ilban"]
+
+
+@pytest.mark.parametrize("frame, message", [
+    (votes((1, "Atreides"), (1, "Fenring"), (2, "Atreides"), (2, "Dune")),
+     "Player 2: voted for 'Dune', not in this table's leader deck"),
+    (votes((1, "Atreides"), (1, "Atreides"), (2, "Atreides"), (2, "Ilban")),
+     "Player 1: voted for 'Atreides' more than once; the 2 votes must name different leaders"),
+    (votes((1, "Atreides"), (2, "Atreides"), (2, "Ilban")), "Player 1: cast 1 vote, not 2"),
+    (votes((1, "Atreides"), (1, "Fenring"), (1, "Ilban")), "Player 1: cast 3 votes, not 2"),
+    (votes(), "no votes recorded; each player votes off 2 leaders"),
+    (votes((1, "Atreides"), (None, "Fenring")), "Vote 2 lacks its player or its leader"),
+    (pd.DataFrame({"leader": ["Atreides"]}), "lack the column"),
+])
+def test_R10_vote_off_bad_votes_are_refused_naming_the_player(frame, message):
+    with pytest.raises(TournamentError, match=message):
+        removals(frame)
+
+
+def test_R10_vote_off_every_player_at_the_table_votes_and_nobody_else():
+    frame = votes((1, "Atreides"), (1, "Fenring"), (5, "Atreides"), (5, "Ilban"))
+    with pytest.raises(TournamentError) as err:
+        removals(frame, players=[1, 2])
+    assert [str(p) for p in err.value.problems] == [
+        "Player 2: has not voted", "Player 5: voted but does not sit at this table"]
+
+
+def test_R10_vote_off_lists_every_problem():
+    frame = votes((1, "Atreides"), (1, "Atreides"), (2, "Dune"), (2, "Ilban"), (3, "Ilban"))
+    with pytest.raises(TournamentError) as err:
+        removals(frame)
+    assert {p.where for p in err.value.problems} == {"Player 1", "Player 2", "Player 3"}
+    assert "Vote Off (R10)" in str(err.value)
+
+
+@pytest.mark.parametrize("deck, options, message", [
+    (["Atreides"], {}, "hold 1 leader; Vote Off needs at least 2"),
+    (["Atreides", "Atreides", "Ilban"], {}, "list 'Atreides' more than once"),
+    ("Atreides", {}, "must be a list of leader names"),
+    (DECK, {"x": 0}, "X a whole number from 1 to the 8 leaders"),
+    (DECK, {"seed": -1}, "seed must be a whole number"),
+    (DECK, {"table_no": "2"}, "table number must be a whole number"),
+    (DECK[:5], {}, "leaves fewer leaders than the 4 players at the table"),
+])
+def test_R10_vote_off_bad_deck_or_settings_refused(deck, options, message):
+    frame = votes(*((p, name) for p in (1, 2, 3, 4) for name in ("Atreides", "Ilban")))
+    with pytest.raises(TournamentError, match=message):
+        draw.vote_off_removals(deck, frame, **{"seed": 1, "table_no": 1, **options})
+
+
+@st.composite
+def vote_cases(draw):
+    """A deck, a table of 3 or 4 players each voting off X different leaders of it."""
+    deck = DECK[:draw(st.integers(min_value=6, max_value=len(DECK)))]
+    x = draw(st.integers(min_value=1, max_value=3))
+    players = list(range(1, draw(st.sampled_from([3, 4])) + 1))
+    pairs = [(p, name) for p in players
+             for name in draw(st.lists(st.sampled_from(deck), min_size=x, max_size=x,
+                                       unique=True))]
+    return deck, x, players, draw(st.permutations(pairs))
+
+
+@given(case=vote_cases(), seed=seeds, organizer=st.booleans(), data=st.data())
+@settings(max_examples=200, deadline=None)
+def test_R10_vote_off_matches_oracle(case, seed, organizer, data):
+    """R10: the leaders removed on votes alone are the oracle's; a tie is settled among the
+    tied leaders only, by the organizer's order when given; the same seed gives the same."""
+    deck, x, players, pairs = case
+    sure, tied, needed = oracle.vote_off(deck, pairs)
+    choice = data.draw(st.permutations(tied)) if organizer else None
+    frame = votes(*pairs)
+    result = draw.vote_off_removals(deck, frame, seed=seed, table_no=3, x=x,
+                                    organizer_choice=choice, players=players)
+    count = Counter(name for _, name in pairs)
+    assert result["votes"].tolist() == [count[name] for name in result["leader"]]
+    assert result["leader"].is_unique and len(result) == draw.VOTE_OFF_REMOVES
+    by_votes = result.loc[result["decided"] == draw.MOST_VOTES, "leader"].tolist()
+    settled = result.loc[result["decided"] != draw.MOST_VOTES, "leader"].tolist()
+    if needed == len(tied):
+        assert by_votes == sure + tied and not settled
+    else:
+        assert by_votes == sure and len(settled) == needed and set(settled) <= set(tied)
+        how = draw.ORGANIZER_CHOICE if organizer else draw.RANDOM_CHOICE
+        assert (result["decided"].iloc[len(sure):] == how).all()
+        if organizer:
+            assert settled == list(choice[:needed])
+    again = draw.vote_off_removals(deck, frame.iloc[::-1], seed=seed, table_no=3, x=x,
+                                   organizer_choice=choice)
+    pd.testing.assert_frame_equal(result, again)
 
 
 # --- R10 Wild Card ----------------------------------------------------------------------------
 
 
-PICKS = pd.DataFrame(
+SEATS = pd.DataFrame(
     {"seat": [1, 2, 3, 4], "player_id": [11, 12, 13, 14], "leader": ["A", "B", "C", "D"]}
 )
 REMOVED = ["R1", "R2", "R3"]
 
 
+def choices(*swapping):
+    return {p: p in swapping for p in SEATS["player_id"]}
+
+
+def wild(swapping, seats=SEATS, removed=REMOVED, seed=1, table_no=1):
+    return draw.wild_card_draws(seats, swapping, removed, seed=seed, table_no=table_no)
+
+
 def test_R10_wild_card_without_swaps_keeps_everyone():
-    result = draw.wild_card(PICKS, REMOVED, set(), seed=1)
+    result = wild(choices())
     assert result["leader"].tolist() == ["A", "B", "C", "D"] and not result["swapped"].any()
 
 
 @given(seed=seeds, swaps=st.sets(st.sampled_from([11, 12, 13, 14]), max_size=3))
 @settings(max_examples=40, deadline=None)
 def test_R10_wild_card_swappers_get_distinct_removed_leaders(seed, swaps):
-    result = draw.wild_card(PICKS, REMOVED, swaps, seed=seed)
+    result = wild(choices(*swaps), seed=seed)
     assert list(result.columns) == ["seat", "player_id", "leader", "swapped", "original_leader"]
     swapped = result[result["swapped"]]
     assert set(swapped["player_id"]) == swaps
@@ -454,24 +575,46 @@ def test_R10_wild_card_swappers_get_distinct_removed_leaders(seed, swaps):
     assert result["original_leader"].tolist() == ["A", "B", "C", "D"]
 
 
-def test_R10_wild_card_is_served_in_seat_order_whatever_the_row_order():
-    shuffled = PICKS.iloc[[2, 0, 3, 1]]
+@given(seed=seeds, swaps=st.sets(st.sampled_from([11, 12, 13, 14]), min_size=1, max_size=3))
+@settings(max_examples=40, deadline=None)
+def test_R10_wild_card_a_draw_never_depends_on_later_choices(seed, swaps):
+    """In play order: what a swapper draws is fixed before the players after them choose."""
+    first = min(swaps)
+    alone = wild(choices(first), seed=seed).set_index("player_id")["leader"]
+    together = wild(choices(*swaps), seed=seed).set_index("player_id")["leader"]
+    assert alone[first] == together[first]
+
+
+def test_R10_wild_card_same_inputs_same_draws_whatever_the_row_and_pool_order():
+    shuffled = SEATS.iloc[[2, 0, 3, 1]]
     for seed in range(10):
-        pd.testing.assert_frame_equal(
-            draw.wild_card(PICKS, REMOVED, {12, 14}, seed=seed),
-            draw.wild_card(shuffled, REMOVED, {12, 14}, seed=seed),
-        )
+        pd.testing.assert_frame_equal(wild(choices(12, 14), seed=seed),
+                                      wild(choices(12, 14), seats=shuffled, seed=seed,
+                                           removed=REMOVED[::-1]))
+    drawn = {tuple(wild(choices(11), seed=7, table_no=t)["leader"]) for t in range(1, 20)}
+    assert len(drawn) > 1, "each table draws on its own"
 
 
-def test_R10_wild_card_bad_input_is_refused():
-    with pytest.raises(TournamentError, match="4 players want to swap but only 3"):
-        draw.wild_card(PICKS, REMOVED, {11, 12, 13, 14}, seed=1)
-    with pytest.raises(TournamentError, match="99 asked to swap but are not at this table"):
-        draw.wild_card(PICKS, REMOVED, {99}, seed=1)
-    with pytest.raises(TournamentError, match="'A' cannot be both picked and removed"):
-        draw.wild_card(PICKS, ["A", "R2"], {11}, seed=1)
-    with pytest.raises(TournamentError, match="list seat 2 twice"):
-        draw.wild_card(PICKS.assign(seat=[1, 2, 2, 4]), REMOVED, {11}, seed=1)
+def test_R10_wild_card_too_many_swaps_names_the_first_who_cannot():
+    with pytest.raises(TournamentError, match=r"Player 14 \(seat 4\) wants to swap, but the 3 "
+                                              "removed leaders are already taken"):
+        wild(choices(11, 12, 13, 14))
+
+
+@pytest.mark.parametrize("swapping, seats, removed, message", [
+    ({11: True, 12: False, 13: False}, SEATS, REMOVED, "Player 14: has no keep-or-swap choice"),
+    ({**choices(), 99: True}, SEATS, REMOVED, "Player 99: made a choice but does not sit"),
+    ({**choices(), 12: "yes"}, SEATS, REMOVED, "Player 12: chose 'yes': True to swap"),
+    ([11], SEATS, REMOVED, "must map each player to True"),
+    (choices(11), SEATS, ["A", "R2"], "'A' cannot be both picked and removed"),
+    (choices(11), SEATS, ["R1", "R1"], "list 'R1' more than once"),
+    (choices(11), SEATS.assign(seat=[1, 2, 2, 4]), REMOVED, "list seat 2 twice"),
+    (choices(11), SEATS.assign(leader=["A", "B", "A", "D"]), REMOVED, "list leader A twice"),
+    (choices(11), SEATS.drop(columns="leader"), REMOVED, "lack the column"),
+])
+def test_R10_wild_card_bad_input_is_refused(swapping, seats, removed, message):
+    with pytest.raises(TournamentError, match=message):
+        wild(swapping, seats=seats, removed=removed)
 
 
 # --- performance ------------------------------------------------------------------------------

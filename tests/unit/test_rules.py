@@ -469,6 +469,24 @@ def test_R16_small_semifinal_winner_needs_strictly_higher_score():
     assert rules.final_table(table, entrants, semi) == [1, 2, 3, 4]
 
 
+def test_R16_small_weakest_finalist_is_a_wildcard_not_the_last_seat():
+    table = standings_of(12, wins={1, 10})   # player 2 absent: 10 (best 91) takes the seat
+    entrants = rules.finals_entrants(table, present=set(range(1, 13)) - {2})
+    assert entrants.loc[entrants["stage"] == "final", "player_id"].tolist() == [1, 10, 3, 4]
+    assert rules.weakest_finalist(table, entrants) == 10
+    semi = rules.score_games(frame(game(50, (5, 83, 0, 0, 0, 0), (6, 10, 0, 0, 0, 0),
+                                        (7, 9, 0, 0, 0, 0), (8, 1, 0, 0, 0, 0))))
+    assert by_player(semi).loc[5, "qualifier_score"] == 93   # over 91, under player 4's 97
+    assert rules.final_table(table, entrants, semi) == [1, 5, 3, 4]
+
+
+def test_R16_weakest_finalist_must_have_a_standing():
+    table = standings_of(8)
+    entrants = pd.DataFrame({"player_id": [1, 2, 3, 99], "stage": "final", "wildcard": False})
+    with pytest.raises(TournamentError, match="Finalist 99 has no qualifier standing"):
+        rules.weakest_finalist(table, entrants)
+
+
 def test_R16_medium_better_of_two_winners_advances():
     table = standings_of(20)
     entrants = rules.finals_entrants(table)

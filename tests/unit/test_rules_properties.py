@@ -133,3 +133,74 @@ def test_R16_R17_entrants_properties(n, data):
     below = [p for p in range(fmt.cut + 1, n + 1) if p in present]
     ordered = [p for p in below if p in wins] + [p for p in below if p not in wins]
     assert sorted(wild, key=ordered.index) == ordered[:len(cut - present)]
+
+
+# --- R16, R17, R18: the finals against the plain oracle ----------------------------------------
+
+@st.composite
+def finals_cases(draw):
+    """Standings of 4–45 players with many equal best scores (some sharing a rank), winners and
+    absences; the semifinal and final games played by whoever the finals seat, with random
+    results (first places settled, other ties in the final left open)."""
+    n = draw(st.integers(min_value=4, max_value=45))
+    scores = sorted(draw(st.lists(st.integers(min_value=0, max_value=12), min_size=n,
+                                  max_size=n)), reverse=True)
+    share = draw(st.lists(st.booleans(), min_size=n, max_size=n))
+    rank = [1]
+    for i in range(1, n):
+        rank.append(rank[-1] if scores[i] == scores[i - 1] and share[i] else i + 1)
+    wins = draw(st.lists(st.integers(min_value=0, max_value=2), min_size=n, max_size=n))
+    absent = draw(st.sets(st.integers(min_value=1, max_value=n), max_size=max(2, n // 3)))
+    table = [{"player_id": p, "rank": r, "best_score": s, "wins": w}
+             for p, r, s, w in zip(range(1, n + 1), rank, scores, wins)]
+    return table, set(range(1, n + 1)) - absent, draw(st.randoms(use_true_random=False))
+
+
+def played_games(players, first_game, rnd, settle_all):
+    """Scored rows of games seating `players` in order (R1 sizes), stats from `rnd`."""
+    rows, start = [], 0
+    for t, size in enumerate(rules.table_sizes(len(players))):
+        order = rnd.sample(range(1, size + 1), size)
+        for i, player in enumerate(players[start:start + size]):
+            row = {"game_id": first_game + t, "player_id": player, "vp": rnd.randint(0, 4),
+                   **{s: rnd.randint(0, 1) for s in STATS[1:]},
+                   "variant_points": rnd.randint(-1, 2)}
+            if settle_all or rnd.random() < 0.5:
+                row["tiebreak"] = float(order[i])
+            rows.append(row)
+        start += size
+    return rows
+
+
+def seatable(count):
+    return count >= 3 and count != 5
+
+
+@settings(max_examples=300, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(finals_cases())
+def test_R16_R17_R18_finals_match_oracle(case):
+    """R16, R17, R18: entrants, the final table (the weakest seated finalist contested) and the
+    final standings agree with the plain oracle on generated tournaments."""
+    table, present, rnd = case
+    frame = pd.DataFrame(table)
+    entrants = rules.finals_entrants(frame, present=present)
+    seats = oracle.finals_entrants(table, present)
+    assert list(entrants.itertuples(index=False, name=None)) == seats
+
+    semifinalists = [p for p, stage, _ in seats if stage == "semifinal"]
+    semifinal_rows = []
+    if semifinalists and rules.finals_format(len(table)).semifinal:
+        if not seatable(len(semifinalists)):
+            return
+        # Settled first places: every player of a semifinal gets a distinct judge's order.
+        semifinal_rows = played_games(semifinalists, 100, rnd, settle_all=True)
+    semifinal = rules.score_games(pd.DataFrame(semifinal_rows)) if semifinal_rows else None
+    seated = rules.final_table(frame, entrants, semifinal)
+    scored_semifinal = oracle.score_games(semifinal_rows)
+    assert seated == oracle.final_table(table, seats, scored_semifinal)
+
+    final_rows = played_games(seated, 200, rnd, settle_all=False) if seatable(len(seated)) else []
+    final = rules.score_games(pd.DataFrame(final_rows)) if final_rows else None
+    result = rules.final_standings(frame, semifinal, final)
+    want = oracle.final_standings(table, scored_semifinal, oracle.score_games(final_rows))
+    assert list(result.itertuples(index=False, name=None)) == want
