@@ -4,7 +4,7 @@ VENV := .venv
 PY := $(VENV)/bin/python
 STAMP := $(VENV)/.installed
 
-.PHONY: run test bench soak deps clean
+.PHONY: run pins test bench soak deps clean
 
 $(STAMP): requirements.txt requirements-dev.txt
 	@test -x $(PY) || $(PYTHON) -m venv $(VENV) || python3 -m venv $(VENV)
@@ -15,8 +15,11 @@ $(STAMP): requirements.txt requirements-dev.txt
 deps: $(STAMP)
 
 run: $(STAMP)
-	$(PY) -m stsa
-	$(PY) -m streamlit run app.py
+	$(PY) -m stsa serve
+
+# A lost PIN: new PINs for both roles, printed here; everyone is signed out.
+pins: $(STAMP)
+	$(PY) -m stsa pins --reset
 
 # System packages the tests drive (PostgreSQL server, Chromium); installs them when missing.
 test: $(STAMP)

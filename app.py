@@ -9,7 +9,7 @@ from stsa.ui import navigation, session
 
 st.set_page_config(page_title="STSA", page_icon="🏜️", layout="wide")
 
-role = session.role()
+role = session.check().role
 session.keep_signed_in()
 st.navigation([st.Page(p.path, title=p.title, icon=p.icon, default=(p.path == navigation.HOME))
                for p in navigation.pages(role)]).run()

@@ -13,6 +13,7 @@ import streamlit as st
 from streamlit.testing.v1 import AppTest
 
 from bench import big
+from stsa import store
 from stsa.auth import Actor, Role
 
 ROOT = Path(__file__).resolve().parent.parent
@@ -21,11 +22,22 @@ PAGES = ["home", "standings", "statistics", "tv", "draw", "results", "finals", "
 PUBLIC = {"home", "standings", "statistics", "tv", "draw", "results", "finals"}
 
 
+def session_id(actor: Actor) -> str:
+    """A real organizer session, opened with the organizer PIN as a person would."""
+    engine = store.connect()
+    try:
+        store.ensure_pins(engine)
+        return store.sign_in(engine, actor.name, os.environ["STSA_ORGANIZER_PIN"],
+                             client="bench").session_id
+    finally:
+        engine.dispose()
+
+
 def page_seconds(page: str, actor: Actor | None) -> float:
     """Seconds for one cold run of `page` (after the app's own start-up run)."""
     at = AppTest.from_file(str(ROOT / "app.py"), default_timeout=120)
     if actor is not None:
-        at.session_state["actor"] = actor
+        at.session_state["session_id"] = session_id(actor)
     at.run()
     st.cache_data.clear()
     at.switch_page(f"views/{page}.py")

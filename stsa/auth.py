@@ -1,4 +1,4 @@
-"""Roles, actors, PIN hashing and a sign-in rate limiter (R20).
+"""Roles, actors, PIN hashing, session ids and the sign-in back-off (R20).
 
 Who may do what (R20): only the organizer changes settings, the roster, draws and finals;
 judges and the organizer enter, correct and settle results; spectators write nothing and never
@@ -11,16 +11,14 @@ import base64
 import hashlib
 import hmac
 import secrets
-import threading
-import time
-from collections import deque
 from dataclasses import dataclass
-from typing import Callable
+from typing import Sequence
 
 from stsa.domain import Role, TournamentError
 
 __all__ = ["Role", "Actor", "PermissionDenied", "require", "can_see_hidden", "hash_pin",
-           "verify_pin", "new_pin", "RateLimiter"]
+           "verify_pin", "new_pin", "new_session_id", "session_hash", "Backoff",
+           "CLIENT_BACKOFF", "TOURNAMENT_BACKOFF"]
 
 
 @dataclass(frozen=True)
@@ -66,7 +64,8 @@ def can_see_hidden(actor: Actor | None) -> bool:
 # scrypt parameters: 16 MiB of memory and ~50 ms per check on a laptop.
 _SCRYPT_N, _SCRYPT_R, _SCRYPT_P, _DKLEN = 2**14, 8, 1, 32
 _MAXMEM = 64 * 1024 * 1024
-MIN_PIN_LENGTH = 4
+MIN_PIN_LENGTH = 6  # a PIN a person chooses
+GENERATED_PIN_DIGITS = 8  # a PIN STSA makes
 MAX_PIN_LENGTH = 64
 
 
@@ -75,7 +74,7 @@ def _b64(data: bytes) -> str:
 
 
 def check_pin_format(pin: str) -> str:
-    """A PIN is 4 to 64 characters with no surrounding spaces; raises `TournamentError`."""
+    """A PIN is 6 to 64 characters with no surrounding spaces; raises `TournamentError`."""
     if not isinstance(pin, str):
         raise TournamentError("A PIN must be text.")
     if pin != pin.strip():
@@ -114,62 +113,59 @@ def verify_pin(pin: str, stored: str | None) -> bool:
     return hmac.compare_digest(candidate, digest_b)
 
 
-def new_pin(digits: int = 6) -> str:
+def new_pin(digits: int = GENERATED_PIN_DIGITS) -> str:
     """A random numeric PIN."""
     return "".join(secrets.choice("0123456789") for _ in range(digits))
 
 
-# -- rate limiting -------------------------------------------------------------------------
-class RateLimiter:
-    """Counts failed sign-ins per key (e.g. a client address) in a sliding window.
+# -- sessions --------------------------------------------------------------------------------
+def new_session_id() -> str:
+    """A random session id (256 bits): it travels in the address; only its hash is stored."""
+    return secrets.token_urlsafe(32)
 
-    After `max_failures` failures within `window_seconds`, `allowed(key)` is False until the
-    oldest of them leaves the window. `success(key)` forgets the key's failures. In memory and
-    thread-safe; `clock` is injectable for tests.
-    """
 
-    def __init__(self, max_failures: int = 5, window_seconds: float = 60,
-                 clock: Callable[[], float] = time.monotonic):
-        if max_failures < 1 or window_seconds <= 0:
-            raise ValueError("max_failures must be ≥ 1 and window_seconds > 0")
-        self.max_failures = max_failures
-        self.window_seconds = window_seconds
-        self._clock = clock
-        self._failures: dict[str, deque[float]] = {}
-        self._lock = threading.Lock()
+def session_hash(session_id: str) -> str:
+    """What the database keeps of a session id: a stolen database or backup signs nobody in."""
+    return hashlib.sha256(str(session_id).encode("utf-8")).hexdigest()
 
-    def _recent(self, key: str, now: float) -> deque[float]:
-        times = self._failures.get(key)
-        if times is None:
-            return deque()
-        while times and times[0] <= now - self.window_seconds:
-            times.popleft()
-        if not times:
-            del self._failures[key]
-        return times
 
-    def allowed(self, key: str = "") -> bool:
-        """May `key` try to sign in now?"""
-        with self._lock:
-            return len(self._recent(key, self._clock())) < self.max_failures
+# -- sign-in back-off -----------------------------------------------------------------------
+@dataclass(frozen=True)
+class Backoff:
+    """How long wrong PINs make the next sign-in wait: the first `free` failures within
+    `window_seconds` cost nothing; the next one waits `base_seconds` after the last failure, and
+    every further failure doubles that wait, up to `cap_seconds`."""
 
-    def retry_after(self, key: str = "") -> float:
-        """Seconds until `key` may try again (0 when allowed now)."""
-        with self._lock:
-            now = self._clock()
-            times = self._recent(key, now)
-            if len(times) < self.max_failures:
-                return 0.0
-            return max(0.0, times[-self.max_failures] + self.window_seconds - now)
+    free: int
+    base_seconds: float
+    cap_seconds: float
+    window_seconds: float
 
-    def failure(self, key: str = "") -> None:
-        """Record a failed sign-in for `key`."""
-        with self._lock:
-            now = self._clock()
-            self._recent(key, now)
-            self._failures.setdefault(key, deque()).append(now)
+    def wait(self, failures: Sequence[float], now: float) -> float:
+        """Seconds to wait before the next attempt, given the failure times (epoch seconds)."""
+        recent = sorted(t for t in failures if now - t < self.window_seconds)
+        extra = len(recent) - self.free
+        if extra < 0:
+            return 0.0
+        delay = min(self.base_seconds * 2.0 ** min(extra, 60), self.cap_seconds)
+        return max(0.0, recent[-1] + delay - now)
 
-    def success(self, key: str = "") -> None:
-        """Forget `key`'s failures after a successful sign-in."""
-        with self._lock:
-            self._failures.pop(key, None)
+
+#: One client (address) may get 5 PINs wrong a day for free, then waits 30 s, 60 s, … up to
+#: an hour between tries.
+CLIENT_BACKOFF = Backoff(free=5, base_seconds=30, cap_seconds=3600, window_seconds=86400)
+#: The whole tournament, every address together: 50 wrong PINs a day, then 2 s, 4 s, … up to an
+#: hour between tries. At the highest rate this allows (83 tries a day) guessing one of
+#: two generated 8-digit PINs takes about 1,100 years on average (README, "Security").
+TOURNAMENT_BACKOFF = Backoff(free=50, base_seconds=2, cap_seconds=3600, window_seconds=86400)
+
+
+def most_tries_per_day(policy: Backoff) -> int:
+    """The most wrong PINs `policy` lets through in one window, trying again the moment it
+    may (for the brute-force figure in the README and its test)."""
+    failures: list[float] = []
+    clock = policy.wait(failures, 0.0)
+    while clock < policy.window_seconds:
+        failures.append(clock)
+        clock += policy.wait(failures, clock)
+    return len(failures)

@@ -80,7 +80,7 @@ def override_form(sitting_id: int, overview) -> None:
         if setup_id:
             warnings = tournament.override_warnings(session.engine(), table_id, setup_id)
             for warning in warnings:
-                st.warning(warning, icon=":material/warning:")
+                st.warning(widgets.plain(warning), icon=":material/warning:")
             if not warnings:
                 st.caption("This setup breaks no setup rule (R6).")
         reason = st.text_input("Reason (goes into the log)", key="draw_ovr_reason")

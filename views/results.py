@@ -62,7 +62,7 @@ def enter_result() -> None:
     save = dict(base_points=base, actor=session.actor())
     clash = sittings.conflict(table_id)
     if clash:
-        st.warning(clash["message"], icon=":material/warning:")
+        st.warning(widgets.plain(clash["message"]), icon=":material/warning:")
         theirs, mine = st.columns(2)
         theirs.markdown(f"**Theirs** · version {clash['version']} · saved by "
                         f"{widgets.plain(clash['saved_by'])} at {sittings.when(clash['saved_at'])}")

@@ -58,7 +58,7 @@ if save:
     changes = organizer.settings_changes(current, wanted)
     problem = organizer.colour_problem(colours)
     if problem:
-        st.error(problem + " Nothing was saved.", icon=":material/warning:")
+        st.error(widgets.plain(problem + " Nothing was saved."), icon=":material/warning:")
     elif not changes:
         st.info("Nothing changed.")
     elif widgets.act(lambda: store.set_settings(engine, changes, actor=me),
@@ -66,21 +66,37 @@ if save:
         st.rerun()
 
 st.subheader("PINs", anchor=False)
-st.caption("PINs are stored only as hashes, so the current ones cannot be shown. A PIN has 4 to "
-           "64 characters, and the organizer's and the judges' PINs must differ.")
+st.caption("PINs are stored only as hashes, so the current ones cannot be shown. A new PIN has "
+           "6 to 64 characters, and the organizer's and the judges' PINs must differ. Changing "
+           "a PIN signs out everyone who used the old one.")
 with st.form("pin_form", clear_on_submit=True):
     whose = st.radio("Whose PIN", ["organizer", "judge"], key="pin_role", horizontal=True,
                      format_func={"organizer": "Organizer", "judge": "Judges"}.get)
+    current_pin = st.text_input("Your organizer PIN", type="password", max_chars=64,
+                                key="pin_current", help="The organizer PIN you use now.")
     pin = st.text_input("New PIN", type="password", max_chars=64, key="pin_new")
     again = st.text_input("New PIN again", type="password", max_chars=64, key="pin_confirm")
     change = st.form_submit_button("Change PIN", key="pin_save")
 if change:
-    if not pin:
-        st.error("Type the new PIN in both fields. Nothing changed.", icon=":material/warning:")
-    elif pin != again:
-        st.error("The two PINs differ: type the same new PIN in both fields. Nothing changed.",
+    if not pin or pin != again:
+        st.error("Type the same new PIN in both fields. Nothing changed.",
                  icon=":material/warning:")
-    elif widgets.act(lambda: store.set_pin(engine, whose, pin, actor=me) or True,
+    elif widgets.act(lambda: store.set_pin(engine, whose, pin, actor=me, current_pin=current_pin,
+                                           client=session.client()) or True,
                      done=f"The {'organizer’s' if whose == 'organizer' else 'judges’'} PIN "
                           f"is changed: tell the people who use it.") is not None:
+        st.rerun()
+
+st.subheader("Who is signed in", anchor=False)
+signed_in = store.open_sessions(engine, actor=me)
+st.dataframe(signed_in.rename(columns={
+    "actor": "Name", "role": "Role", "client": "From", "created_at": "Signed in",
+    "last_seen_at": "Last seen"}), hide_index=True, width="stretch")
+if st.button("Sign everyone out", key="sign_everyone_out",
+             help="Ends every open session but yours (you stay signed in): use it if a PIN may "
+                  "have leaked."):
+    if widgets.act(lambda: store.sign_everyone_out(engine, actor=me,
+                                                   keep=session.current_session_id()),
+                   done=lambda n: f"{n} session{'s' if n != 1 else ''} ended.",
+                   changes_data=False) is not None:
         st.rerun()

@@ -8,8 +8,10 @@ Reads return pandas frames ready for `stsa.rules`. Errors a person can fix are
 `PermissionDenied`, `CorruptDatabase`, `NotABackup`.
 """
 
-from stsa.store.admin import (DEFAULT_SETTINGS, check_pin, ensure_pins, events, session_actor,
-                              session_token, set_pin, set_settings, settings)
+from stsa.store.access import (SignedIn, SignInPaused, check_pin, ensure_pins, open_sessions,
+                               reset_pins, session_actor, set_pin, sign_everyone_out, sign_in,
+                               sign_out)
+from stsa.store.admin import DEFAULT_SETTINGS, events, set_settings, settings
 from stsa.store.archive import backup, backups, restore
 from stsa.store.db import backup_dir, connect, integrity_check
 from stsa.store.errors import (ConflictError, CorruptDatabase, DuplicateName, InvalidState,
@@ -38,8 +40,10 @@ __all__ = [
     # results
     "submit_table_result", "settle_tie", "results", "table_result", "TableResult",
     # settings, PINs, log
-    "settings", "set_settings", "DEFAULT_SETTINGS", "set_pin", "check_pin", "ensure_pins",
-    "session_token", "session_actor",
+    "settings", "set_settings", "DEFAULT_SETTINGS",
+    # PINs, sign-in and sessions
+    "set_pin", "check_pin", "ensure_pins", "reset_pins", "sign_in", "SignedIn", "SignInPaused",
+    "session_actor", "sign_out", "sign_everyone_out", "open_sessions",
     "events",
     # backups
     "backup", "backups", "restore",

@@ -1,12 +1,8 @@
-"""Settings (with defaults), PINs per role, and reading the audit log (R19, R20)."""
+"""Settings (with defaults) and reading the audit log (R19, R20)."""
 
 from __future__ import annotations
 
-import base64
 import copy
-import hashlib
-import hmac
-import os
 from typing import Any, Callable
 from urllib.parse import urlsplit
 
@@ -14,13 +10,11 @@ import pandas as pd
 import sqlalchemy as sa
 from sqlalchemy.engine import Connection, Engine
 
-from stsa import auth
 from stsa.auth import Actor, Role, require
 from stsa.store import db
 from stsa.store.errors import TournamentError
 from stsa.store.schema import events as events_t
 from stsa.store.schema import settings as settings_t
-from stsa.store.schema import users as users_t
 
 # Every setting an organizer can change, with its default (R4, R5, R7, R9, R10, R12).
 DEFAULT_SETTINGS: dict[str, Any] = {
@@ -37,8 +31,6 @@ DEFAULT_SETTINGS: dict[str, Any] = {
     "auto_backup": True,  # backups after each publish and completed sitting
     "public_url": None,  # the app's address as judges' phones reach it (slip QR codes)
 }
-PIN_ENV = {Role.ORGANIZER: "STSA_ORGANIZER_PIN", Role.JUDGE: "STSA_JUDGE_PIN"}
-SYSTEM = db.SYSTEM
 
 
 def _bool(v):
@@ -198,126 +190,6 @@ def set_settings(engine: Engine, changes: dict[str, Any], *, actor: Actor) -> di
 
     db.write(engine, work)
     return settings(engine)
-
-
-# -- PINs ------------------------------------------------------------------------------------
-def _pin_roles(role: Role) -> Role:
-    role = Role(role)
-    if role not in PIN_ENV:
-        raise TournamentError("Only the organizer and judges sign in with a PIN.")
-    return role
-
-
-def _store_pin(conn: Connection, role: Role, pin: str, actor: Actor) -> None:
-    hashes = {r.role: r.pin_hash for r in conn.execute(
-        sa.select(users_t.c.role, users_t.c.pin_hash).with_for_update())}
-    for other, h in hashes.items():
-        if other != role.value and auth.verify_pin(pin, h):
-            raise TournamentError(f"The {role.value} PIN must differ from the {other} PIN.")
-    values = {"pin_hash": auth.hash_pin(pin), "updated_by": actor.name, "updated_at": db.now()}
-    if role.value in hashes:
-        conn.execute(sa.update(users_t).where(users_t.c.role == role.value).values(**values))
-    else:
-        conn.execute(sa.insert(users_t).values(role=role.value, **values))
-    db.log(conn, actor, "pin.set", f"role {role.value}")
-
-
-def set_pin(engine: Engine, role: Role, pin: str, *, actor: Actor) -> None:
-    """Set the organizer's or the judges' PIN (organizer only, R20): stored as a salted scrypt
-    hash, never in clear; the two PINs must differ. Logged without the PIN (R19)."""
-    require(actor, Role.ORGANIZER, action="change PINs")
-    role = _pin_roles(role)
-    auth.check_pin_format(pin)
-    db.write(engine, lambda conn: _store_pin(conn, role, pin, actor))
-
-
-def check_pin(engine: Engine, pin: str) -> Role | None:
-    """The role whose PIN this is, or None (R20). Rate-limit callers with `auth.RateLimiter`."""
-    if not isinstance(pin, str) or not pin:
-        return None
-    with db.reading(engine) as conn:
-        hashes = {r.role: r.pin_hash for r in conn.execute(sa.select(users_t))}
-    for role in (Role.ORGANIZER, Role.JUDGE):
-        if auth.verify_pin(pin, hashes.get(role.value)):
-            return role
-    return None
-
-
-def ensure_pins(engine: Engine) -> dict[Role, str]:
-    """Make sure the organizer and judges each have a PIN: from env `STSA_ORGANIZER_PIN` /
-    `STSA_JUDGE_PIN` when set (they replace a stored PIN), else a stored one, else a new random
-    PIN. Returns only the newly generated PINs, for the console to show once (R20)."""
-    def work(conn: Connection) -> dict[Role, str]:
-        hashes = {r.role: r.pin_hash for r in conn.execute(sa.select(users_t).with_for_update())}
-        generated: dict[Role, str] = {}
-        for role, env in PIN_ENV.items():
-            pin = os.environ.get(env)
-            if pin:
-                auth.check_pin_format(pin)
-                if not auth.verify_pin(pin, hashes.get(role.value)):
-                    _store_pin(conn, role, pin, SYSTEM)
-            elif role.value not in hashes:
-                while True:
-                    pin = auth.new_pin()
-                    if not any(auth.verify_pin(pin, h) for h in hashes.values()) and \
-                            pin not in generated.values():
-                        break
-                _store_pin(conn, role, pin, SYSTEM)
-                generated[role] = pin
-            hashes = {r.role: r.pin_hash for r in conn.execute(sa.select(users_t))}
-        return generated
-
-    return db.write(engine, work)
-
-
-# -- sign-in sessions ------------------------------------------------------------------------
-SESSION_HOURS = 24
-
-
-def _session_key(conn: Connection, role: Role) -> bytes | None:
-    """The role's stored PIN hash keys its sessions: changing the PIN ends them all."""
-    stored = conn.execute(sa.select(users_t.c.pin_hash)
-                          .where(users_t.c.role == role.value)).scalar()
-    return stored.encode("utf-8") if stored else None
-
-
-def _session_signature(key: bytes, payload: str) -> str:
-    digest = hmac.new(key, payload.encode("utf-8"), hashlib.sha256).digest()
-    return base64.urlsafe_b64encode(digest).decode("ascii").rstrip("=")
-
-
-def session_token(engine: Engine, actor: Actor) -> str:
-    """R20: a signed token that keeps `actor` signed in across a browser refresh for
-    `SESSION_HOURS`. It names the role and person and is signed with the role's PIN hash, so a
-    PIN change invalidates every token of that role; nothing is stored."""
-    role = _pin_roles(actor.role)
-    with db.reading(engine) as conn:
-        key = _session_key(conn, role)
-    if key is None:
-        raise TournamentError(f"No {role.value} PIN is set.")
-    name = base64.urlsafe_b64encode(actor.name.encode("utf-8")).decode("ascii").rstrip("=")
-    payload = f"{role.value}.{int(db.now().timestamp())}.{name}"
-    return f"{payload}.{_session_signature(key, payload)}"
-
-
-def session_actor(engine: Engine, token: str | None) -> Actor | None:
-    """The person a `session_token` stands for, or None if it is forged, expired or its role's
-    PIN has changed since."""
-    try:
-        role_name, issued, name, signature = str(token or "").split(".")
-        role = _pin_roles(Role(role_name))
-        name = base64.urlsafe_b64decode(name + "=" * (-len(name) % 4)).decode("utf-8")
-        age = db.now().timestamp() - int(issued)
-    except (ValueError, TournamentError, UnicodeDecodeError):
-        return None
-    if not 0 <= age <= SESSION_HOURS * 3600 or not name:
-        return None
-    with db.reading(engine) as conn:
-        key = _session_key(conn, role)
-    payload = f"{role_name}.{issued}.{token.split('.')[2]}"
-    if key is None or not hmac.compare_digest(_session_signature(key, payload), signature):
-        return None
-    return Actor(name, role)
 
 
 # -- the audit log ---------------------------------------------------------------------------

@@ -29,7 +29,8 @@ log = logging.getLogger(__name__)
 
 PREFIX = "stsa-"
 SQLITE_HEADER = b"SQLite format 3\x00"
-KEEP_ON_RESTORE = ("schema_version", "users")  # PINs belong to this installation
+# PINs, sessions and failed sign-ins belong to this installation: never in a backup, never restored.
+KEEP_ON_RESTORE = ("schema_version", *(t.name for t in schema.ACCESS_TABLES))
 
 
 def _stamp() -> str:
@@ -53,12 +54,22 @@ def _fsync_dir(path: Path) -> None:
         os.close(fd)
 
 
+def _drop_access_rows(target: sqlite3.Connection) -> None:
+    """A backup holds no PIN hash, session or failed sign-in: delete them from the copy, then
+    VACUUM so no deleted page keeps their bytes."""
+    for table in schema.ACCESS_TABLES:
+        target.execute(f"DELETE FROM {table.name}")  # names from our own schema
+    target.commit()
+    target.execute("VACUUM")
+
+
 def _copy_sqlite(engine: Engine, dest: Path) -> None:
     raw = engine.raw_connection()
     try:
         target = sqlite3.connect(dest)
         try:
             raw.driver_connection.backup(target)
+            _drop_access_rows(target)
             target.execute("PRAGMA journal_mode = DELETE")  # one self-contained file
             target.commit()
         finally:
@@ -74,6 +85,8 @@ def _copy_tables(source: Connection, dest: Path) -> None:
         with target.begin() as out:
             schema.metadata.create_all(out)
             for table in schema.TABLE_ORDER:
+                if table in schema.ACCESS_TABLES:
+                    continue
                 result = source.execute(sa.select(table))
                 while chunk := result.fetchmany(1000):
                     out.execute(sa.insert(table), [dict(r._mapping) for r in chunk])
@@ -157,7 +170,7 @@ def _check_backup(path: Path) -> int:
         raise NotABackup(f"{path.name} cannot be read as an STSA backup ({exc}).") from exc
     if check != ["ok"]:
         raise NotABackup(f"{path.name} is damaged (integrity check: {'; '.join(check[:3])}).")
-    missing = sorted(set(schema.metadata.tables) - names)
+    missing = sorted(set(schema.metadata.tables) - names - set(KEEP_ON_RESTORE))
     if version is None or missing:
         raise NotABackup(f"{path.name} is not an STSA backup (it lacks "
                          f"{', '.join(missing) or 'a schema version'}).")
@@ -171,7 +184,7 @@ def restore(engine: Engine, path: str | os.PathLike, *, actor: Actor) -> dict:
 
     The file is checked first (`NotABackup` if it is not an STSA backup; older versions are
     upgraded on a copy). R19: the current state is backed up before it is replaced, and the
-    restore is logged naming both files. PINs are kept. Returns `restored_from`,
+    restore is logged naming both files. PINs and sessions are this installation's: kept. Returns `restored_from`,
     `safety_backup` (paths) and `rows` (how many were restored).
     """
     require(actor, Role.ORGANIZER, action="restore backups")

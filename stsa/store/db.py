@@ -26,6 +26,7 @@ from sqlalchemy import event
 from sqlalchemy.engine import Connection, Engine
 
 from stsa.auth import Actor, Role
+from stsa.domain import SYSTEM_NAME
 from stsa.store import schema
 from stsa.store.errors import CorruptDatabase, NotFound, TournamentError
 
@@ -38,9 +39,16 @@ BUSY_TIMEOUT_SECONDS = 10
 WRITE_ATTEMPTS = 6
 
 # Steps that bring a database from version n-1 to n: {n: step(conn)}. Version 1 is the base.
-MIGRATIONS: dict[int, Callable[[Connection], None]] = {}
+def _add_access_tables(conn: Connection) -> None:
+    """Version 2: sessions and failed sign-ins live in the database, not in a process's memory
+    (any client can clear Streamlit's caches). Signed tokens of version 1 stop working."""
+    schema.sessions.create(conn)
+    schema.sign_in_failures.create(conn)
 
-SYSTEM = Actor("STSA", Role.ORGANIZER)  # who the log names for what STSA does by itself
+
+MIGRATIONS: dict[int, Callable[[Connection], None]] = {2: _add_access_tables}
+
+SYSTEM = Actor(SYSTEM_NAME, Role.ORGANIZER)  # who the log names for what STSA does by itself
 _backup_dirs: "weakref.WeakKeyDictionary[Engine, Path]" = weakref.WeakKeyDictionary()
 _MIGRATION_LOCK_KEY = 0x53545341  # "STSA": PostgreSQL advisory lock held while upgrading
 

@@ -1,8 +1,9 @@
 """The database engine and the signed-in person, per browser session (R20).
 
-The database is the only state (DESIGN.md): session state holds who is signed in and other UI
-state only. PINs are checked against their stored hashes, with failed sign-ins rate-limited
-per client address.
+The database is the only state (DESIGN.md): sessions, PINs and wrong-PIN counts live there, so
+a client that clears Streamlit's caches, a restart or a second app process changes nothing.
+Session state holds this browser's session id and UI state only, and every run checks the
+session id against the database again, so a revoked session ends at its next run.
 """
 
 from __future__ import annotations
@@ -12,10 +13,12 @@ import os
 import streamlit as st
 
 from stsa import store
-from stsa.auth import Actor, RateLimiter, Role
-from stsa.errors import TournamentError
+from stsa.auth import Actor, Role
 
 SPECTATOR = Actor("spectator", Role.SPECTATOR)
+TOKEN_PARAM = "session"
+TRUSTED_PROXY_ENV = "STSA_TRUSTED_PROXY"
+_ID = "session_id"
 
 
 def database_url() -> str:
@@ -25,10 +28,11 @@ def database_url() -> str:
 
 @st.cache_resource(show_spinner=False)
 def _engine(url: str):
+    # Only saves work: the engine holds nothing that guards access. `ensure_pins` never
+    # replaces a stored PIN, so making the engine again (after any client cleared the cache)
+    # changes nothing.
     engine = store.connect(url)
-    generated = store.ensure_pins(engine)
-    # Shown once, in the console that started the app, and never stored in clear.
-    for role, pin in generated.items():
+    for role, pin in store.ensure_pins(engine).items():
         print(f"STSA: the {role.value} PIN is {pin} (change it on the Settings page).",
               flush=True)
     return engine
@@ -39,78 +43,80 @@ def engine():
     return _engine(database_url())
 
 
-@st.cache_resource(show_spinner=False)
-def _limiter() -> RateLimiter:
-    return RateLimiter(max_failures=5, window_seconds=60)
+def _session_id() -> str | None:
+    return st.session_state.get(_ID) or st.query_params.get(TOKEN_PARAM)
 
 
-TOKEN_PARAM = "session"
+def _forget() -> None:
+    st.session_state.pop(_ID, None)
+    if TOKEN_PARAM in st.query_params:
+        del st.query_params[TOKEN_PARAM]
+
+
+def check() -> Actor:
+    """Who is using this browser session, checked against the database once per run (app.py
+    calls it first): the judge or organizer of an open session, else a spectator. The session
+    id travels in the address (`?session=…`) so a refresh keeps the person signed in."""
+    session_id, who = _session_id(), SPECTATOR
+    if session_id:
+        found = store.session_actor(engine(), session_id)
+        if found is None:
+            if st.session_state.get(_ID):
+                st.session_state["_flash_warning"] = "You were signed out. Sign in again to go on."
+            _forget()
+        else:
+            st.session_state[_ID], who = session_id, found
+    st.session_state["actor"] = who
+    return who
 
 
 def actor() -> Actor:
-    """Who is using this browser session: a signed-in judge or organizer, else a spectator.
-
-    A signed token in the address (`?session=…`) keeps a judge signed in across a browser
-    refresh; a forged, expired or outdated one (the PIN changed) is dropped."""
-    who = st.session_state.get("actor")
-    if who is None and TOKEN_PARAM in st.query_params:
-        token = st.query_params[TOKEN_PARAM]
-        who = store.session_actor(engine(), token)
-        if who is None:
-            del st.query_params[TOKEN_PARAM]
-        else:
-            st.session_state["actor"], st.session_state["session_token"] = who, token
-    return who or SPECTATOR
+    """The person this run was checked as (`check`)."""
+    return st.session_state.get("actor") or SPECTATOR
 
 
 def keep_signed_in() -> None:
-    """Put the session token back in the address after page navigation cleared it."""
-    token = st.session_state.get("session_token")
-    if token and st.query_params.get(TOKEN_PARAM) != token:
-        st.query_params[TOKEN_PARAM] = token
+    """Put the session id back in the address after page navigation cleared it."""
+    session_id = st.session_state.get(_ID)
+    if session_id and st.query_params.get(TOKEN_PARAM) != session_id:
+        st.query_params[TOKEN_PARAM] = session_id
 
 
 def role() -> Role:
     return actor().role
 
 
-def _client() -> str:
-    """The client's address, the key failed sign-ins are counted under."""
-    try:
-        address = st.context.ip_address
-    except Exception:  # no client address outside a browser session (scripts)
-        address = None
+def client() -> str:
+    """The key wrong PINs are counted under: the connection's address. A forwarded address
+    counts only behind a proxy named in `STSA_TRUSTED_PROXY` (the server then trusts that
+    proxy's header); otherwise every request that carries one shares a single key, so a forged
+    header buys a guesser nothing."""
+    context = st.context
+    if not os.environ.get(TRUSTED_PROXY_ENV) and context.headers.get("X-Forwarded-For"):
+        return "forwarded"
+    address = context.ip_address
     return address if isinstance(address, str) and address else "local"
 
 
 def sign_in(name: str, pin: str) -> Actor:
-    """R20: sign in with a display name (for the log) and a PIN; rate-limited per client."""
-    limiter, client = _limiter(), _client()
-    if not limiter.allowed(client):
-        wait = int(limiter.retry_after(client)) + 1
-        raise TournamentError(f"Too many wrong PINs: try again in {wait} seconds.")
-    name = " ".join(str(name or "").split())
-    if not name:
-        raise TournamentError("Enter your name: it goes into the log with what you do.")
-    if len(name) > 60:
-        raise TournamentError("Your name can have at most 60 characters.")
-    found = store.check_pin(engine(), pin or "")
-    if found is None:
-        limiter.failure(client)
-        raise TournamentError("That PIN is not right.")
-    limiter.success(client)
-    who = Actor(name, found)
-    st.session_state["actor"] = who
-    st.session_state["session_token"] = store.session_token(engine(), who)
+    """R20: sign in with a display name (for the log) and a PIN; wrong PINs are counted in the
+    database per address and for the whole tournament (`store.sign_in`)."""
+    signed = store.sign_in(engine(), name, pin, client=client())
+    st.session_state[_ID], st.session_state["actor"] = signed.session_id, signed.actor
     keep_signed_in()
-    return who
+    return signed.actor
 
 
 def sign_out() -> None:
-    st.session_state.pop("actor", None)
-    st.session_state.pop("session_token", None)
-    if TOKEN_PARAM in st.query_params:
-        del st.query_params[TOKEN_PARAM]
+    """End this session in the database: its address no longer signs anyone in."""
+    store.sign_out(engine(), _session_id())
+    _forget()
+    st.session_state["actor"] = SPECTATOR
+
+
+def current_session_id() -> str | None:
+    """This browser's session id (to keep it when the organizer signs everyone else out)."""
+    return st.session_state.get(_ID)
 
 
 def only_for(*roles: Role) -> Actor:

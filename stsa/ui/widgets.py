@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import re
 from collections.abc import Callable
 from typing import Any
 
@@ -10,25 +11,35 @@ import streamlit as st
 from stsa.errors import TournamentError
 from stsa.ui import data
 
-_MARKDOWN = str.maketrans({c: "\\" + c for c in "\\`*_{}[]()#+-.!|<>~$:"})
+# Characters that start Markdown anywhere in a line (links, emphasis, code, HTML, tables, maths,
+# Streamlit's :colour[...] directives); list, quote and heading markers count only at a line's
+# start; "http://" and "www." would become links by themselves.
+_MARKUP = str.maketrans({c: "\\" + c for c in "\\`*_{}[]<>#|~$!"})
+_LINE_START = re.compile(r"(?m)^(\s*(?:\d+)?)([-+>=.)])")
+_AUTOLINK = re.compile(r"(?i)(:)(?=//)|(?<=www)(\.)")
 
 
 def plain(text: Any) -> str:
-    """`text` escaped for Markdown, so a name full of markup shows as typed, never as HTML or
-    formatting."""
-    return str(text).translate(_MARKDOWN)
+    """`text` as plain text in any Markdown that Streamlit shows (messages, captions, tables'
+    headings): a name full of markup shows as typed, never as a link, HTML or formatting. The
+    one helper every page uses for person-entered text, error messages included."""
+    escaped = _LINE_START.sub(lambda m: m[1] + "\\" + m[2], str(text).translate(_MARKUP))
+    return _AUTOLINK.sub(lambda m: "\\" + m[0], escaped)
 
 
-def act(action: Callable[[], Any], *, done: str | Callable[[Any], str] | None = None) -> Any:
-    """Run a write: on success clear the cached reads and say `done`; a `TournamentError` is
-    shown as the message it carries (what and where) and changes nothing. Other errors are
-    bugs and surface."""
+def act(action: Callable[[], Any], *, done: str | Callable[[Any], str] | None = None,
+        changes_data: bool = True) -> Any:
+    """Run a write: on success clear the cached reads (unless it `changes_data` not, like a
+    sign-in) and say `done`; a `TournamentError` is shown as the message it carries (what and
+    where, as plain text: it may quote a name) and changes nothing. Other errors are bugs and
+    surface."""
     try:
         result = action()
     except TournamentError as exc:
-        st.error(str(exc), icon=":material/error:")
+        st.error(plain(exc), icon=":material/error:")
         return None
-    data.clear()
+    if changes_data:
+        data.clear()
     if done:
         st.session_state["_flash"] = done(result) if callable(done) else done
     return result
@@ -38,4 +49,7 @@ def flash() -> None:
     """Show the message of the last successful action once (it survives the rerun after it)."""
     message = st.session_state.pop("_flash", None)
     if message:
-        st.success(message, icon=":material/check_circle:")
+        st.success(plain(message), icon=":material/check_circle:")
+    warning = st.session_state.pop("_flash_warning", None)
+    if warning:
+        st.warning(plain(warning), icon=":material/logout:")

@@ -3,6 +3,7 @@ as a spectator, a judge or the organizer (the same way a person would, through a
 
 from __future__ import annotations
 
+import re
 from pathlib import Path
 
 import pytest
@@ -14,8 +15,9 @@ from stsa.auth import Actor, Role
 
 ORGANIZER = Actor("Olivia Organizer", Role.ORGANIZER)
 JUDGE = Actor("Jamal Judge", Role.JUDGE)
-ORGANIZER_PIN = "4242"
-JUDGE_PIN = "1717"
+ORGANIZER_PIN = "424242"
+JUDGE_PIN = "171717"
+PINS = {Role.ORGANIZER: ORGANIZER_PIN, Role.JUDGE: JUDGE_PIN}
 APP = str(Path(__file__).resolve().parents[2] / "app.py")
 
 
@@ -49,6 +51,21 @@ def engine(db_url):
     eng.dispose()
 
 
+def shown(elements) -> list[str]:
+    """What people read in these elements: their Markdown with STSA's escapes taken out."""
+    return [re.sub(r"\\(.)", r"\1", e.value) for e in elements]
+
+
+def session_for(db_url: str, who: Actor) -> str:
+    """A real session for `who`, opened with their role's PIN: what a sign-in leaves behind."""
+    eng = store.connect(db_url)
+    try:
+        store.ensure_pins(eng)
+        return store.sign_in(eng, who.name, PINS[who.role], client="test").session_id
+    finally:
+        eng.dispose()
+
+
 @pytest.fixture
 def open_page(db_url):
     """open_page("views/roster.py", as_=ORGANIZER) → a run AppTest on that page."""
@@ -58,8 +75,8 @@ def open_page(db_url):
         at = AppTest.from_file(APP, default_timeout=timeout)
         for key, value in (query or {}).items():
             at.query_params[key] = value
-        if as_ is not None:
-            at.session_state["actor"] = as_
+        if as_ is not None:  # signed in as a person is: a session opened with the role's PIN
+            at.session_state["session_id"] = session_for(db_url, as_)
         at.run()
         if page != "views/home.py":
             at.switch_page(page)

@@ -11,7 +11,7 @@ from pypdf import PdfReader
 
 from stsa import printing, store, tournament
 from stsa.ui import data_tools
-from tests.app.conftest import JUDGE, ORGANIZER
+from tests.app.conftest import JUDGE, ORGANIZER, shown
 
 PAGE = "views/draw.py"
 
@@ -309,7 +309,7 @@ def test_organizer_sets_the_address_the_qr_codes_open(open_page, engine, downloa
     at.button(key="draw_public_url_save").click().run()
     assert not at.exception
     assert store.settings(engine)["public_url"] == "http://192.168.1.20:8501"
-    assert at.success[0].value == "QR codes now open http://192.168.1.20:8501."
+    assert shown(at.success) == ["QR codes now open http://192.168.1.20:8501."]
     assert "Set the address" not in _shown(at)
     _made(downloads, "slips")
     table = int(store.tables(engine, sitting["sitting_id"], actor=ORGANIZER)["table_id"][0])
@@ -321,7 +321,7 @@ def test_a_bad_address_is_refused_and_changes_nothing(open_page, engine):
     at = open_page(PAGE, as_=ORGANIZER)
     at.text_input(key="draw_public_url").input("192.168.1.20:8501")
     at.button(key="draw_public_url_save").click().run()
-    assert "public_url must start with http:// or https://" in at.error[0].value
+    assert "public_url must start with http:// or https://" in shown(at.error)[0]
     assert store.settings(engine)["public_url"] is None
 
 

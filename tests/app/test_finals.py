@@ -8,7 +8,7 @@ import streamlit as st
 
 from stsa import demo, store, tournament
 from stsa.ui import finals as finals_view
-from tests.app.conftest import JUDGE, ORGANIZER
+from tests.app.conftest import JUDGE, ORGANIZER, shown
 
 PAGE = "views/finals.py"
 
@@ -64,8 +64,7 @@ def standing(engine):
     return tournament.standings_table(engine)
 
 
-def texts(elements):
-    return [e.value.replace("\\", "") for e in elements]
+texts = shown
 
 
 # --- everyone ---------------------------------------------------------------------------------

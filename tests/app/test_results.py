@@ -2,13 +2,15 @@
 resolve another judge's save and correct results (R19); spectators read published results
 without removed leaders (R20)."""
 
+import re
+
 import pandas as pd
 import pytest
 
 from stsa import store, tournament
 from stsa.auth import Actor, Role
 from stsa.ui.sittings import key
-from tests.app.conftest import JUDGE, ORGANIZER
+from tests.app.conftest import JUDGE, ORGANIZER, session_for
 
 PAGE = "views/results.py"
 OTHER_JUDGE = Actor("Kim Judge", Role.JUDGE)
@@ -285,9 +287,9 @@ def test_qr_link_opens_that_tables_form_for_a_judge(open_page, engine, sitting):
     assert at.query_params["table"] == str(tid)
 
 
-def test_qr_link_leaves_the_sign_in_token_alone(open_page, engine, sitting):
+def test_qr_link_leaves_the_sign_in_token_alone(open_page, engine, db_url, sitting):
     table, _ = _table(engine, sitting, table_no=2)
-    token = store.session_token(engine, ORGANIZER)
+    token = session_for(db_url, ORGANIZER)
     at = _linked(open_page, None, int(table["table_id"]), session=token)
     assert not at.exception
     assert at.selectbox(key=f"res_table_{sitting}").value == int(table["table_id"])
@@ -320,3 +322,23 @@ def test_qr_link_to_an_unpublished_table_waits_for_the_publish(open_page, engine
     assert not at.exception
     assert "Table 1 of Qualifier 2 is not published yet" in at.warning[0].value
     assert at.selectbox(key="res_sitting").value == sitting
+
+
+LINK = re.compile(r"(?<!\\)\[[^\]]*(?<!\\)\]\(")
+
+
+def test_a_markdown_link_in_a_judges_name_shows_as_text(open_page, engine, sitting):
+    """R20: a judge who signs in as a link cannot put a link in front of another judge."""
+    table, _ = _table(engine, sitting)
+    tid = int(table["table_id"])
+    trick = Actor("[PIN expired, sign in](http://evil.example/login)", Role.JUDGE)
+    them, kim = _open_table(open_page, trick, table), _open_table(open_page, OTHER_JUDGE, table)
+    _fill(them, table, VALUES).button(key="res_save").click().run()
+    kim = _fill(kim, table, [(11, 0, 0, 0, 0), (7, 0, 0, 0, 0), (5, 0, 0, 0, 0),
+                             (2, 0, 0, 0, 0)])
+    kim.button(key="res_save").click().run()
+    assert store.table_result(engine, tid).saved_by == trick.name
+    shown_text = [e.value for kind in ("warning", "markdown", "error", "info", "caption")
+                  for e in getattr(kim, kind)]
+    assert any("PIN expired" in t for t in shown_text), "the name is shown, as text"
+    assert not any(LINK.search(t) or "http://evil" in t for t in shown_text)

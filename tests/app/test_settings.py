@@ -6,7 +6,7 @@ import pytest
 from stsa import store
 from stsa.auth import Role
 from stsa.ui import organizer
-from tests.app.conftest import JUDGE_PIN, ORGANIZER, ORGANIZER_PIN
+from tests.app.conftest import JUDGE, JUDGE_PIN, ORGANIZER, ORGANIZER_PIN, session_for, shown
 
 SETTINGS = "views/settings.py"
 
@@ -21,7 +21,7 @@ def save(at):
 
 
 def errors(at):
-    return " ".join(e.value for e in at.error)
+    return " ".join(shown(at.error))
 
 
 def test_shows_the_current_settings_and_no_pins(page):
@@ -111,38 +111,54 @@ def test_empty_tournament_name_is_refused(page, engine):
 
 # --- PINs ---------------------------------------------------------------------------------------
 
-def change_pin(at, whose, pin, again):
+def change_pin(at, whose, pin, again, current=ORGANIZER_PIN):
     at.radio(key="pin_role").set_value(whose)
+    at.text_input(key="pin_current").input(current)
     at.text_input(key="pin_new").input(pin)
     at.text_input(key="pin_confirm").input(again)
     return at.button(key="pin_save").click().run()
 
 
 def test_change_the_judges_pin(page, engine):
-    change_pin(page, "judge", "9090", "9090")
-    assert [s.value for s in page.success] == [
-        "The judges’ PIN is changed: tell the people who use it."]
-    assert store.check_pin(engine, "9090") is Role.JUDGE
+    change_pin(page, "judge", "909090", "909090")
+    assert shown(page.success) == ["The judges’ PIN is changed: tell the people who use it."]
+    assert store.check_pin(engine, "909090") is Role.JUDGE
     assert store.check_pin(engine, JUDGE_PIN) is None
     assert store.check_pin(engine, ORGANIZER_PIN) is Role.ORGANIZER
 
 
-def test_change_the_organizer_pin(page, engine):
-    change_pin(page, "organizer", "31415", "31415")
-    assert store.check_pin(engine, "31415") is Role.ORGANIZER
+def test_change_the_organizer_pin_signs_the_organizer_out(page, engine):
+    """R20: changing a PIN ends every session of that role, the organizer's own included."""
+    change_pin(page, "organizer", "314159", "314159")
+    assert store.check_pin(engine, "314159") is Role.ORGANIZER
     assert not page.exception
+    assert page.session_state["actor"].role is Role.SPECTATOR
 
 
-@pytest.mark.parametrize("pin, again, message", [
-    ("", "", "Type the new PIN in both fields."),
-    ("5555", "5556", "The two PINs differ"),
-    ("12", "12", "A PIN must have 4 to 64 characters (it has 2)."),
-    (ORGANIZER_PIN, ORGANIZER_PIN, "The judge PIN must differ from the organizer PIN."),
+@pytest.mark.parametrize("pin, again, current, message", [
+    ("", "", ORGANIZER_PIN, "Type the same new PIN in both fields."),
+    ("555555", "555556", ORGANIZER_PIN, "Type the same new PIN in both fields."),
+    ("12345", "12345", ORGANIZER_PIN, "A PIN must have 6 to 64 characters (it has 5)."),
+    (ORGANIZER_PIN, ORGANIZER_PIN, ORGANIZER_PIN,
+     "The judge PIN must differ from the organizer PIN."),
+    ("555555", "555555", JUDGE_PIN, "The current organizer PIN is not right."),
+    ("555555", "555555", "", "The current organizer PIN is not right."),
 ])
-def test_bad_pins_are_refused(page, engine, pin, again, message):
-    change_pin(page, "judge", pin, again)
+def test_bad_pins_are_refused(page, engine, pin, again, current, message):
+    change_pin(page, "judge", pin, again, current)
     assert message in errors(page)
     assert store.check_pin(engine, JUDGE_PIN) is Role.JUDGE
+
+
+def test_the_organizer_sees_who_is_signed_in_and_signs_everyone_out(page, engine, db_url):
+    judge_session = session_for(db_url, JUDGE)
+    page.run()
+    signed_in = page.dataframe[0].value
+    assert sorted(signed_in["Role"]) == ["judge", "organizer"]
+    page.button(key="sign_everyone_out").click().run()
+    assert shown(page.success) == ["1 session ended."]
+    assert store.session_actor(engine, judge_session) is None
+    assert page.session_state["actor"].role is Role.ORGANIZER, "the organizer stays signed in"
 
 
 def test_colour_helper():

@@ -49,7 +49,7 @@ def test_wrong_pin_refused_then_rate_limited(open_page):
     at.text_input(key="sign_in_pin").input(ORGANIZER_PIN)
     at.button[0].click().run()
     assert any("Too many wrong PINs" in e.value for e in at.error)
-    assert "actor" not in at.session_state
+    assert at.session_state["actor"].role.value == "spectator"
 
 
 def test_name_is_required(open_page):
@@ -62,8 +62,14 @@ def test_name_is_required(open_page):
 def test_signed_in_person_can_sign_out(open_page):
     at = open_page("views/sign_in.py", as_=JUDGE)
     assert "Jamal Judge" in at.markdown[0].value.replace("\\", "")
+    token = at.query_params["session"]
     at.button(key="sign_out").click().run()
-    assert "actor" not in at.session_state or at.session_state["actor"] is None
+    assert at.session_state["actor"].role.value == "spectator"
+    assert "session" not in at.query_params
+    # The address from before signing out signs nobody in again.
+    again = open_page("views/sign_in.py", query={"session": token})
+    assert again.session_state["actor"].role.value == "spectator"
+    assert again.text_input(key="sign_in_pin")
 
 
 def test_sign_in_survives_a_refresh(open_page):
@@ -81,7 +87,7 @@ def test_sign_in_survives_a_refresh(open_page):
 
 def test_forged_session_token_is_dropped(open_page):
     at = open_page(query={"session": "organizer.1.QW5u.forged"})
-    assert "actor" not in at.session_state or at.session_state["actor"] is None
+    assert at.session_state["actor"].role.value == "spectator"
     assert "session" not in at.query_params
 
 

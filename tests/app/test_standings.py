@@ -138,8 +138,7 @@ def test_names_with_markup_show_as_text(open_page, engine):
     at = open_page(PAGE)
     assert hostile in shown_table(at)["Player"].tolist()
     at.text_input(key="standings_search").input("bold").run()
-    assert at.subheader[0].value == "\\*\\*Bold\\*\\* \\<b\\>x\\</b\\> \\[link\\]\\(http\\:" \
-        "//x\\)"
+    assert at.subheader[0].value == r"\*\*Bold\*\* \<b\>x\</b\> \[link\](http\://x)"
 
 
 # --- live standings: cut-line colours, distance to the cut, the sitting in progress -----------

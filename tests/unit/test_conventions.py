@@ -56,3 +56,20 @@ def test_readme_lists_every_page():
     readme = (ROOT / "README.md").read_text()
     for page in navigation.PAGES:
         assert f"| {page.title} |" in readme, f"README's page table lacks {page.title}"
+
+
+def test_people_see_no_tracebacks_and_tables_offer_no_raw_csv():
+    """A bug shows a plain message (the traceback stays in the server log), and data tables
+    offer no built-in CSV download that would keep formula-like cells live."""
+    import tomllib
+
+    config = tomllib.loads((ROOT / ".streamlit" / "config.toml").read_text())
+    assert config["client"]["showErrorDetails"] == "none"
+    assert config["client"]["disableDataExport"] is True
+
+
+def test_nothing_that_guards_access_is_cached():
+    """Any client can clear Streamlit's caches: sign-in, sessions and PINs never live there."""
+    source = (ROOT / "stsa" / "ui" / "session.py").read_text()
+    cached = re.findall(r"@st\.cache_\w+[^\n]*\n(?:@[^\n]*\n)*def (\w+)", source)
+    assert cached == ["_engine"], cached

@@ -39,3 +39,27 @@ def test_a_broken_database_file_is_refused_with_a_message(tmp_path):
     result = run_main(env)
     assert result.returncode != 0
     assert "STSA cannot start" in result.stderr and "backup" in result.stderr
+
+
+def test_pins_reset_from_the_console_makes_new_pins_and_signs_everyone_out(tmp_path):
+    """A lost PIN: `python -m stsa pins --reset` (README, Security)."""
+    url = f"sqlite:///{tmp_path / 'event.db'}"
+    env = {"PATH": "/usr/bin:/bin", "STSA_DATABASE_URL": url,
+           "STSA_BACKUP_DIR": str(tmp_path / "backups"), "PYTHONPATH": str(ROOT)}
+    assert run_main(env).returncode == 0
+    engine = store.connect(url)
+    try:
+        reset = subprocess.run([sys.executable, "-m", "stsa", "pins", "--reset"], cwd=ROOT,
+                               env=env, text=True, capture_output=True, timeout=120)
+        assert reset.returncode == 0, reset.stderr
+        pins = {line.split(" PIN is ")[0].split()[-1]: line.split(" PIN is ")[1].split(".")[0]
+                for line in reset.stdout.splitlines() if " PIN is " in line}
+        assert store.check_pin(engine, pins["organizer"]).value == "organizer"
+        judge_session = store.sign_in(engine, "Jamal", pins["judge"]).session_id
+        again = subprocess.run([sys.executable, "-m", "stsa", "pins", "--reset"], cwd=ROOT,
+                               env=env, text=True, capture_output=True, timeout=120)
+        assert again.returncode == 0 and "signed out" in again.stdout
+        assert store.session_actor(engine, judge_session) is None
+        assert store.check_pin(engine, pins["judge"]) is None
+    finally:
+        engine.dispose()

@@ -413,23 +413,27 @@ def test_pins_generated_once_when_no_env(engine, monkeypatch):
 
 
 def test_pins_from_env_and_set_pin(engine, monkeypatch):
-    monkeypatch.setenv("STSA_ORGANIZER_PIN", "4711")
-    monkeypatch.setenv("STSA_JUDGE_PIN", "1234")
+    monkeypatch.setenv("STSA_ORGANIZER_PIN", "471147")
+    monkeypatch.setenv("STSA_JUDGE_PIN", "123412")
     assert store.ensure_pins(engine) == {}
-    assert store.check_pin(engine, "4711") is Role.ORGANIZER
-    assert store.check_pin(engine, "1234") is Role.JUDGE
-    store.set_pin(engine, Role.JUDGE, "9999", actor=ORGANIZER)
-    assert store.check_pin(engine, "9999") is Role.JUDGE and store.check_pin(engine, "1234") is None
+    assert store.check_pin(engine, "471147") is Role.ORGANIZER
+    assert store.check_pin(engine, "123412") is Role.JUDGE
+    store.set_pin(engine, Role.JUDGE, "999999", actor=ORGANIZER, current_pin="471147")
+    assert store.check_pin(engine, "999999") is Role.JUDGE
+    assert store.check_pin(engine, "123412") is None
     with pytest.raises(store.TournamentError, match="must differ from the organizer PIN"):
-        store.set_pin(engine, Role.JUDGE, "4711", actor=ORGANIZER)
+        store.set_pin(engine, Role.JUDGE, "471147", actor=ORGANIZER, current_pin="471147")
     with pytest.raises(store.PermissionDenied):
-        store.set_pin(engine, Role.JUDGE, "5555", actor=JUDGE)
+        store.set_pin(engine, Role.JUDGE, "555555", actor=JUDGE, current_pin="471147")
     with pytest.raises(store.TournamentError, match="Only the organizer and judges"):
-        store.set_pin(engine, Role.SPECTATOR, "5555", actor=ORGANIZER)
-    store.ensure_pins(engine)  # the env wins again at the next start
-    assert store.check_pin(engine, "1234") is Role.JUDGE
+        store.set_pin(engine, Role.SPECTATOR, "555555", actor=ORGANIZER, current_pin="471147")
+    with pytest.raises(store.TournamentError, match="current organizer PIN is not right"):
+        store.set_pin(engine, Role.JUDGE, "555555", actor=ORGANIZER, current_pin="999999")
+    store.ensure_pins(engine)  # a later start: the PIN changed in the app stays changed
+    assert store.check_pin(engine, "999999") is Role.JUDGE
+    assert store.check_pin(engine, "123412") is None
     logged = store.events(engine, action="pin.set", actor=ORGANIZER)
-    assert "9999" not in logged.to_string() and len(logged) == 4
+    assert "999999" not in logged.to_string() and len(logged) == 3
 
 
 # -- the audit log -----------------------------------------------------------------------------

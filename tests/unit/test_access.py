@@ -1,0 +1,187 @@
+"""Sign-in that holds (R20): PINs, wrong-PIN counts and sessions live in the database, on
+SQLite and PostgreSQL alike, so nothing a client does to Streamlit's caches resets them."""
+
+from __future__ import annotations
+
+import datetime as dt
+import sqlite3
+import threading
+
+import pytest
+import sqlalchemy as sa
+
+from stsa import auth, store
+from stsa.auth import Actor, Role
+from stsa.store import access, schema
+
+ORGANIZER_PIN, JUDGE_PIN = "40404040", "17171717"
+ORGANIZER = Actor("Olivia", Role.ORGANIZER)
+
+
+@pytest.fixture
+def pins(engine, monkeypatch):
+    monkeypatch.setenv("STSA_ORGANIZER_PIN", ORGANIZER_PIN)
+    monkeypatch.setenv("STSA_JUDGE_PIN", JUDGE_PIN)
+    store.ensure_pins(engine)
+    return engine
+
+
+def later(monkeypatch, **delta):
+    """Move the store's clock forward (the back-off and session expiry read it)."""
+    moved = dt.datetime.now(dt.timezone.utc) + dt.timedelta(**delta)
+    monkeypatch.setattr(access.db, "now", lambda: moved)
+
+
+def test_a_stored_pin_is_never_replaced_by_the_environment(pins, monkeypatch):
+    store.set_pin(pins, Role.JUDGE, "24682468", actor=ORGANIZER, current_pin=ORGANIZER_PIN)
+    assert store.ensure_pins(pins) == {}  # what every start (and every new engine) runs
+    assert store.check_pin(pins, "24682468") is Role.JUDGE
+    assert store.check_pin(pins, JUDGE_PIN) is None
+
+
+def test_wrong_pins_pause_one_address_then_the_right_pin_waits_too(pins):
+    for _ in range(auth.CLIENT_BACKOFF.free):
+        with pytest.raises(store.TournamentError, match="That PIN is not right."):
+            store.sign_in(pins, "Mallory", "00000000", client="10.0.0.9")
+    with pytest.raises(store.SignInPaused, match=r"Too many wrong PINs: try again in (30|31) seconds\."):
+        store.sign_in(pins, "Mallory", JUDGE_PIN, client="10.0.0.9")
+    assert store.sign_in(pins, "Jamal", JUDGE_PIN, client="10.0.0.10").actor.role is Role.JUDGE
+
+
+def test_the_pause_ends_and_a_right_pin_forgets_the_address_failures(pins, monkeypatch):
+    for _ in range(auth.CLIENT_BACKOFF.free):
+        with pytest.raises(store.TournamentError):
+            store.sign_in(pins, "Jamal", "11111111", client="10.0.0.9")
+    later(monkeypatch, seconds=31)
+    assert store.sign_in(pins, "Jamal", JUDGE_PIN, client="10.0.0.9").actor.name == "Jamal"
+    with pytest.raises(store.TournamentError, match="That PIN is not right."):
+        store.sign_in(pins, "Jamal", "11111111", client="10.0.0.9")
+
+
+def test_wrong_pins_from_many_addresses_pause_the_whole_tournament(pins):
+    for n in range(auth.TOURNAMENT_BACKOFF.free):
+        with pytest.raises(store.TournamentError, match="not right"):
+            store.sign_in(pins, "Bot", "00000000", client=f"10.1.{n // 250}.{n % 250}")
+    with pytest.raises(store.SignInPaused, match="sign-in is paused"):
+        store.sign_in(pins, "Jamal", JUDGE_PIN, client="10.9.9.9")
+    store.reset_pins(pins)  # the console command forgets the failures
+    assert store.sign_in(pins, "Jamal", JUDGE_PIN, client="10.9.9.9")
+
+
+def test_a_burst_of_wrong_pins_is_counted_before_any_is_checked(pins):
+    """15 wrong PINs sent at once from one address: at most the free 5 are checked."""
+    start, answers, lock = threading.Barrier(15), [], threading.Lock()
+
+    def guess(n: int) -> None:
+        start.wait()
+        try:
+            store.sign_in(pins, "Mallory", f"9{n:07d}", client="10.6.6.6")
+        except store.SignInPaused:
+            outcome = "paused"
+        except store.TournamentError:
+            outcome = "wrong"
+        with lock:
+            answers.append(outcome)
+
+    threads = [threading.Thread(target=guess, args=(n,)) for n in range(15)]
+    for t in threads:
+        t.start()
+    for t in threads:
+        t.join()
+    assert len(answers) == 15
+    assert answers.count("wrong") <= auth.CLIENT_BACKOFF.free
+    with pins.connect() as conn:
+        stored = conn.execute(sa.select(sa.func.count()).select_from(schema.sign_in_failures)
+                              .where(schema.sign_in_failures.c.client == "10.6.6.6")).scalar()
+    assert stored == answers.count("wrong")
+
+
+def test_a_session_lasts_until_sign_out(pins):
+    signed = store.sign_in(pins, "Jamal", JUDGE_PIN, client="10.0.0.2")
+    assert store.session_actor(pins, signed.session_id) == Actor("Jamal", Role.JUDGE)
+    store.sign_out(pins, signed.session_id)
+    assert store.session_actor(pins, signed.session_id) is None
+    with pins.connect() as conn:
+        ended = conn.execute(sa.select(schema.sessions.c.revoked_by)).scalars().all()
+    assert ended == ["Jamal"]
+
+
+def test_only_the_hash_of_a_session_id_is_stored(pins):
+    signed = store.sign_in(pins, "Jamal", JUDGE_PIN)
+    with pins.connect() as conn:
+        stored = conn.execute(sa.select(schema.sessions.c.id_hash)).scalars().all()
+    assert stored == [auth.session_hash(signed.session_id)]
+    assert store.session_actor(pins, auth.session_hash(signed.session_id)) is None
+    assert store.session_actor(pins, "judge.1700000000.SmFtYWw.forged") is None
+    assert store.session_actor(pins, None) is None
+
+
+def test_a_pin_change_ends_every_session_of_that_role(pins):
+    judge = store.sign_in(pins, "Jamal", JUDGE_PIN).session_id
+    organizer = store.sign_in(pins, "Olivia", ORGANIZER_PIN).session_id
+    store.set_pin(pins, Role.JUDGE, "86428642", actor=ORGANIZER, current_pin=ORGANIZER_PIN)
+    assert store.session_actor(pins, judge) is None
+    assert store.session_actor(pins, organizer) == Actor("Olivia", Role.ORGANIZER)
+    store.set_pin(pins, Role.ORGANIZER, "97539753", actor=ORGANIZER, current_pin=ORGANIZER_PIN)
+    assert store.session_actor(pins, organizer) is None
+
+
+def test_a_wrong_current_pin_counts_as_a_wrong_sign_in(pins):
+    for _ in range(auth.CLIENT_BACKOFF.free):
+        with pytest.raises(store.TournamentError, match="current organizer PIN is not right"):
+            store.set_pin(pins, Role.JUDGE, "86428642", actor=ORGANIZER, current_pin="1234567",
+                          client="10.0.0.5")
+    with pytest.raises(store.SignInPaused):
+        store.set_pin(pins, Role.JUDGE, "86428642", actor=ORGANIZER, current_pin=ORGANIZER_PIN,
+                      client="10.0.0.5")
+    assert store.check_pin(pins, JUDGE_PIN) is Role.JUDGE
+
+
+def test_sessions_end_after_twelve_idle_hours(pins, monkeypatch):
+    signed = store.sign_in(pins, "Jamal", JUDGE_PIN)
+    later(monkeypatch, hours=11, minutes=59)
+    assert store.session_actor(pins, signed.session_id) is not None  # and seen now
+    later(monkeypatch, hours=23, minutes=58)
+    assert store.session_actor(pins, signed.session_id) is not None, "12 h since last seen"
+    later(monkeypatch, hours=36)
+    assert store.session_actor(pins, signed.session_id) is None
+
+
+def test_the_organizer_lists_and_ends_sessions_but_keeps_their_own(pins):
+    own = store.sign_in(pins, "Olivia", ORGANIZER_PIN, client="10.0.0.1").session_id
+    judges = [store.sign_in(pins, name, JUDGE_PIN).session_id for name in ("Jamal", "Jo")]
+    listed = store.open_sessions(pins, actor=ORGANIZER)
+    assert sorted(listed["actor"]) == ["Jamal", "Jo", "Olivia"]
+    with pytest.raises(store.PermissionDenied):
+        store.open_sessions(pins, actor=Actor("Jamal", Role.JUDGE))
+    assert store.sign_everyone_out(pins, actor=ORGANIZER, keep=own) == 2
+    assert all(store.session_actor(pins, s) is None for s in judges)
+    assert store.session_actor(pins, own) is not None
+    assert store.open_sessions(pins, actor=ORGANIZER)["actor"].tolist() == ["Olivia"]
+
+
+def test_reset_pins_signs_everyone_out_and_makes_new_pins(pins, monkeypatch):
+    monkeypatch.delenv("STSA_ORGANIZER_PIN")
+    monkeypatch.delenv("STSA_JUDGE_PIN")
+    judge = store.sign_in(pins, "Jamal", JUDGE_PIN).session_id
+    made = store.reset_pins(pins)
+    assert {len(p) for p in made.values()} == {auth.GENERATED_PIN_DIGITS}
+    assert store.check_pin(pins, made[Role.JUDGE]) is Role.JUDGE
+    assert store.check_pin(pins, JUDGE_PIN) is None
+    assert store.session_actor(pins, judge) is None
+
+
+def test_a_backup_holds_no_pin_hash_session_or_failure(pins):
+    store.sign_in(pins, "Jamal", JUDGE_PIN)
+    with pytest.raises(store.TournamentError):
+        store.sign_in(pins, "Mallory", "00000000", client="10.0.0.66")
+    with pins.connect() as conn:
+        hashes = conn.execute(sa.select(schema.users.c.pin_hash)).scalars().all()
+    path = store.backup(pins)
+    raw = path.read_bytes()
+    assert hashes and not any(h.encode() in raw for h in hashes)
+    assert b"scrypt$" not in raw and b"10.0.0.66" not in raw and b"Jamal" not in raw
+    assert b"pin.set" in raw, "the log is in the backup"
+    with sqlite3.connect(path) as copy:
+        for table in schema.ACCESS_TABLES:
+            assert copy.execute(f"SELECT COUNT(*) FROM {table.name}").fetchone() == (0,)
