@@ -2,34 +2,44 @@
 PYTHON ?= python3.11
 VENV := .venv
 PY := $(VENV)/bin/python
-STAMP := $(VENV)/.installed
+RUNTIME := $(VENV)/.runtime-installed
+DEV := $(VENV)/.dev-installed
 
-.PHONY: run pins test bench soak deps clean
+.PHONY: run pins test load bench soak deps clean
 
-$(STAMP): requirements.txt requirements-dev.txt
+# The app needs only the runtime requirements; the tests and benchmarks add their tools.
+$(RUNTIME): requirements.txt
 	@test -x $(PY) || $(PYTHON) -m venv $(VENV) || python3 -m venv $(VENV)
 	$(PY) -m pip install --quiet --upgrade pip
+	$(PY) -m pip install --quiet -r requirements.txt
+	@touch $(RUNTIME)
+
+$(DEV): $(RUNTIME) requirements-dev.txt
 	$(PY) -m pip install --quiet -r requirements-dev.txt
-	@touch $(STAMP)
+	@touch $(DEV)
 
-deps: $(STAMP)
+deps: $(DEV)
 
-run: $(STAMP)
+run: $(RUNTIME)
 	$(PY) -m stsa serve
 
 # A lost PIN: new PINs for both roles, printed here; everyone is signed out.
-pins: $(STAMP)
+pins: $(RUNTIME)
 	$(PY) -m stsa pins --reset
 
 # System packages the tests drive (PostgreSQL server, Chromium); installs them when missing.
-test: $(STAMP)
+test: $(DEV)
 	bash scripts/test-deps.sh
 	$(PY) -m pytest
 
-bench: $(STAMP)
+# A full room on this machine: spectators and judges over Streamlit's websocket (README).
+load: $(DEV)
+	$(PY) -m bench.load
+
+bench: $(DEV)
 	$(PY) -m bench
 
-soak: $(STAMP)
+soak: $(DEV)
 	bash scripts/test-deps.sh
 	STSA_CRASH_KILLS=500 $(PY) -m pytest tests/unit/test_store_crash.py
 
