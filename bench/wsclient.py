@@ -35,10 +35,24 @@ The protocol, as Streamlit 1.67's server (Starlette) and frontend use it:
   browser sends the values of all the widgets it shows with every run. A form's widgets keep
   their edits in the browser until its submit button is pressed: then the values and the
   button's trigger go in one run.
+- A widget whose value the app set (through `st.session_state[key]`) comes with
+  `set_value=True` and the value (`value`, or `raw_value` for select boxes and radios, the
+  option's label): the browser shows that value and sends it from then on, instead of what it
+  had before.
 - `BackMsg.clear_cache` makes the server clear `st.cache_data`, `st.cache_resource` (for every
   user of the app) and this session's `st.session_state`. It answers nothing.
 - Page changes: the browser sends the new page's `page_script_hash` and drops the query string
   (except parameters bound to widgets).
+- Fragments (`st.fragment`): every delta of a fragment's elements carries the fragment's id
+  (`delta.fragment_id`); a fragment with `run_every` also sends an `auto_rerun` message (its id
+  and the interval in seconds) on each full run. The browser then reruns it on a timer
+  (`setInterval`) by sending `rerun_script` as for any run, with the widget values, plus the
+  ClientState's `fragment_id` and `is_auto_rerun=True`. The server answers with a
+  `new_session` whose `metadata.run.fragment_ids` names the fragment, the fragment's deltas
+  (at the same positions as before) and `script_finished` =
+  `FINISHED_FRAGMENT_RUN_SUCCESSFULLY`; the rest of the page stays as it was, and elements of
+  the fragment that were not sent again disappear. `stop_auto_rerun` cancels timers. A rerun
+  asked for a fragment the session no longer holds is dropped by the server without an answer.
 
 Use (each `Session` is one person: its own connection, its own Streamlit session; use one
 Session from one thread at a time, and as many Sessions in parallel as you like):
@@ -50,9 +64,16 @@ Session from one thread at a time, and as many Sessions in parallel as you like)
         print(done.query, done.seconds)                   # session=…, seconds for the run
         s.clear_cache()
 
+    with Session("http://127.0.0.1:8501", path="standings") as s:
+        page = s.run()
+        print(page.fragments)                   # {fragment id: seconds between auto-reruns}
+        again = s.rerun_fragment()              # what the browser's timer sends
+        assert again.status == "fragment_finished" and again.fragment_ids
+
 After a `RunTimeout` or `ProtocolError`, close the session: messages of the unfinished run may
 still arrive. Not done: fragments' automatic reruns (`run_every`), file uploads, dialogs, the
-data of charts and tables beyond their element protos, Streamlit's own auth cookies.
+data of charts and tables beyond their element protos, Streamlit's own auth cookies. Fragment
+timers are not run by themselves: call `rerun_fragment()` when the browser's timer would fire.
 """
 
 from __future__ import annotations
@@ -118,6 +139,7 @@ class Element:
     kind: str
     path: tuple[int, ...]
     proto: Any
+    fragment_id: str = ""  # the st.fragment this element belongs to ("" = none)
 
     @property
     def widget_id(self) -> str | None:
@@ -190,6 +212,10 @@ class Run:
     page_not_found: bool
     session_id: str
     messages: list[ForwardMsg] = field(repr=False)
+    # The page's fragments that rerun by themselves: fragment id -> seconds between reruns.
+    fragments: dict[str, float] = field(default_factory=dict)
+    # The fragments this run reran (empty for a run of the whole page).
+    fragment_ids: tuple[str, ...] = ()
 
     # -- reading --------------------------------------------------------------------------
     def texts(self) -> list[str]:
@@ -298,6 +324,30 @@ def widget_state(element: Element, value: Any) -> WidgetState:
     return state
 
 
+def shown_state(element: Element) -> WidgetState | None:
+    """The value the browser takes from a widget the app set (`set_value`), as the
+    WidgetState it sends from then on; None when the widget shows no value (or the kind is not
+    covered here), so the browser sends none and the server keeps its own."""
+    p, kind = element.proto, element.kind
+    state = WidgetState(id=element.widget_id)
+    if kind in ("text_input", "text_area") and p.HasField("value"):
+        state.string_value = p.value
+    elif kind in ("selectbox", "radio") and p.HasField("raw_value"):
+        state.string_value = p.raw_value
+    elif kind == "number_input" and p.HasField("value"):
+        if p.data_type == p.INT:
+            state.int_value = int(p.value)
+        else:
+            state.double_value = p.value
+    elif kind == "checkbox":
+        state.bool_value = p.value
+    elif kind == "multiselect":
+        state.string_array_value.data.extend(p.raw_values)
+    else:
+        return None
+    return state
+
+
 # --- the session -----------------------------------------------------------------------------
 
 class Session:
@@ -325,7 +375,10 @@ class Session:
         self.pages: dict[str, Any] = {}  # url path -> AppPage, from the last navigation
         self.session_id = ""
         self.last: Run | None = None
+        # Fragments that rerun by themselves (the browser's timers): fragment id -> seconds.
+        self.auto_reruns: dict[str, float] = {}
         self._values: dict[str, WidgetState] = {}  # widget id -> value the browser would send
+        self._block_fragments: dict[tuple[int, ...], str] = {}  # block path -> its fragment
         self._ws: ClientConnection | None = None
 
     # -- connection -------------------------------------------------------------------------
@@ -398,14 +451,43 @@ class Session:
         # A page change sends none of the old page's widget values (the browser keeps only
         # widgets outside the page's own area, and this app has none there).
         moving = page is not None and (self._page_hash(page)[0] or "?") != self.page_script_hash
-        states = {} if moving else dict(self._values)
+        states = self._states({} if moving else self._values, widgets, triggers)
+        return self._run(states, page=page, query=query, timeout=timeout)
+
+    def rerun_fragment(self, fragment_id: str | None = None,
+                       widgets: Mapping[str, Any] | None = None, *,
+                       triggers: Iterable[str] = (), auto: bool = True,
+                       timeout: float | None = None) -> Run:
+        """Rerun one fragment of the page, as the browser's timer for a `run_every`
+        fragment does (`auto=True`) or a widget inside a fragment does (`auto=False`, with
+        `widgets` / `triggers` as in `run`). `fragment_id`: one of `Run.fragments` (default:
+        the page's only auto-rerunning fragment). The returned Run is the whole page as the
+        browser then shows it: the fragment's new elements, the rest as it was; its `status`
+        is "fragment_finished" and `fragment_ids` names the fragment.
+
+        A fragment the server no longer holds (the page changed) gets no answer: this then
+        raises RunTimeout after `timeout`."""
+        self._require_last()
+        if fragment_id is None:
+            if len(self.auto_reruns) != 1:
+                raise LookupError(f"The page has {len(self.auto_reruns)} auto-rerunning "
+                                  f"fragments, not one: name one of {list(self.auto_reruns)}.")
+            fragment_id = next(iter(self.auto_reruns))
+        states = self._states(self._values, widgets, triggers)
+        return self._run(states, fragment_id=fragment_id, auto=auto, timeout=timeout)
+
+    def _states(self, kept: Mapping[str, WidgetState], widgets: Mapping[str, Any] | None,
+                triggers: Iterable[str]) -> dict[str, WidgetState]:
+        """The widget values the browser sends: those it kept, changed by `widgets`, with a
+        trigger for each of `triggers`."""
+        states = dict(kept)
         for name, value in (widgets or {}).items():
             element = self._lookup(name)
             states[element.widget_id] = widget_state(element, value)
         for name in triggers:
             element = self._lookup(name)
             states[element.widget_id] = WidgetState(id=element.widget_id, trigger_value=True)
-        return self._run(states, page=page, query=query, timeout=timeout)
+        return states
 
     def click(self, label: str, **kwargs) -> Run:
         """Press the button labelled `label` (or with that key) of the last run."""
@@ -467,8 +549,12 @@ class Session:
             return last.widget(key=name)
 
     def _client_state(self, states: Mapping[str, WidgetState], page: str | None,
-                      query: str | None) -> ClientState:
+                      query: str | None, fragment_id: str | None = None,
+                      auto: bool = False) -> ClientState:
         state = ClientState()
+        if fragment_id:
+            state.fragment_id = fragment_id
+            state.is_auto_rerun = auto
         if page is not None:
             page_hash, path = self._page_hash(page)
             if page_hash != self.page_script_hash or not page_hash:
@@ -491,17 +577,25 @@ class Session:
         return state
 
     def _run(self, states: Mapping[str, WidgetState], *, page: str | None = None,
-             query: str | None = None, timeout: float | None = None) -> Run:
+             query: str | None = None, timeout: float | None = None,
+             fragment_id: str | None = None, auto: bool = False) -> Run:
         self.connect()
-        client_state = self._client_state(states, page, query)
+        client_state = self._client_state(states, page, query, fragment_id, auto)
         start = time.monotonic()
         deadline = start + (timeout or self.timeout)
         self.send(BackMsg(rerun_script=client_state))
         messages: list[ForwardMsg] = []
         elements: dict[tuple[int, ...], Element] = {}
         blocks: dict[tuple[int, ...], Any] = {}
-        pages: list[str] = []
+        if fragment_id and self.last is not None:  # a fragment run changes only its part
+            elements = {e.path: e for e in self.last.elements}
+            blocks = dict(self.last.blocks)
+        block_fragments = dict(self._block_fragments)
+        auto_reruns = dict(self.auto_reruns)
+        pages: list[str] = list(self.last.pages) if fragment_id and self.last else []
         runs, not_found = 0, False
+        reran: tuple[str, ...] = ()  # the fragments the current run reruns
+        fresh: set[tuple[int, ...]] = set()  # positions the current run has sent
         while True:
             try:
                 message = self._receive(deadline)
@@ -513,8 +607,12 @@ class Session:
             kind = message.WhichOneof("type")
             if kind == "new_session":
                 runs += 1
-                elements.clear()
-                blocks.clear()
+                reran, fresh = tuple(message.metadata.run.fragment_ids), set()
+                if not reran:  # a run of the whole page starts from an empty page
+                    elements.clear()
+                    blocks.clear()
+                    block_fragments.clear()
+                    auto_reruns.clear()
                 not_found = False
                 new = message.new_session
                 if new.initialize.session_id:
@@ -525,13 +623,16 @@ class Session:
                 path = tuple(message.metadata.delta_path)
                 delta = message.delta
                 which = delta.WhichOneof("type")
+                fresh.add(path)
                 if which == "new_element":
                     element: ElementProto = delta.new_element
                     el_kind = element.WhichOneof("type")
                     if el_kind is not None:
-                        elements[path] = Element(el_kind, path, getattr(element, el_kind))
+                        elements[path] = Element(el_kind, path, getattr(element, el_kind),
+                                                 delta.fragment_id)
                 elif which == "add_block":
                     blocks[path] = delta.add_block
+                    block_fragments[path] = delta.fragment_id
                     # a block replaces whatever was at and under its position
                     for old in [p for p in elements if p[:len(path)] == path]:
                         del elements[old]
@@ -544,9 +645,23 @@ class Session:
                 self.query = message.page_info_changed.query_string
             elif kind == "page_not_found":
                 not_found = True
+            elif kind == "auto_rerun":
+                auto_reruns[message.auto_rerun.fragment_id] = message.auto_rerun.interval
+            elif kind == "stop_auto_rerun":
+                for stopped in message.stop_auto_rerun.fragment_ids:
+                    auto_reruns.pop(stopped, None)
             elif kind == "script_finished" and message.script_finished != _EARLY:
                 break
         seconds = time.monotonic() - start
+        if reran:  # what the fragment did not send again is gone from the page
+            for path in [p for p, e in elements.items()
+                         if e.fragment_id in reran and p not in fresh]:
+                del elements[path]
+            for path in [p for p, f in block_fragments.items() if f in reran and p not in fresh]:
+                blocks.pop(path, None)
+                del block_fragments[path]
+        self._block_fragments = block_fragments
+        self.auto_reruns = auto_reruns
         current = next((p for p, info in self.pages.items()
                         if info.page_script_hash == self.page_script_hash), self.path)
         self.path = current
@@ -555,11 +670,20 @@ class Session:
                   status=_STATUS.get(message.script_finished, "finished"), seconds=seconds,
                   runs=runs, query=self.query, page_script_hash=self.page_script_hash,
                   page=current, pages=pages, page_not_found=not_found,
-                  session_id=self.session_id, messages=messages)
-        # Keep what the browser keeps: values of the widgets still shown, never a trigger.
+                  session_id=self.session_id, messages=messages,
+                  fragments=dict(auto_reruns), fragment_ids=reran)
+        # Keep what the browser keeps: values of the widgets still shown, never a trigger; a
+        # value the app set replaces the one the browser had.
         shown = {e.widget_id for e in run.widgets}
         self._values = {wid: s for wid, s in states.items()
                         if wid in shown and s.WhichOneof("value") != "trigger_value"}
+        for element in run.widgets:
+            if getattr(element.proto, "set_value", False):
+                taken = shown_state(element)
+                if taken is None:
+                    self._values.pop(element.widget_id, None)
+                else:
+                    self._values[element.widget_id] = taken
         self.last = run
         return run
 

@@ -1,0 +1,519 @@
+"""`make load`: a full room on one laptop. One app process, as `make run` starts it, serves a
+finished tournament while spectators watch Standings and judges enter results, all at once,
+over Streamlit's own websocket protocol (bench/wsclient.py), as their browsers would.
+
+Why: the design's bar for the room (100 spectators, 12 judges, 120 players on one 2-core
+laptop: judges' saves p95 under 1 s, spectators' refreshes p95 under 2 s) is about the server
+under many sessions at once (its threads, the GIL, the shared caches, the database), which no
+single-page timing shows.
+
+The scenario (all on 127.0.0.1, bounded in count and time, it stops by itself):
+
+- the tournament: `players` players after `sittings` complete qualifiers, built once through
+  the store (bench/big.py) and kept in build/ (build/big.db when it has this shape, else
+  build/load-<players>x<sittings>.db); each run serves a fresh copy, so saves never pile up;
+- each spectator opens Standings (a full page load), then refreshes it the way the browser
+  does: the page's `st.fragment(run_every=…)` announces its interval (`auto_rerun`) and the
+  browser's timer asks for a rerun of that fragment alone, every interval after opening;
+- each judge opens the Sign in page and signs in with a name and the judge PIN, opens Results,
+  then every `period` seconds enters a result of the latest qualifier: chooses one of their own
+  tables (judges get disjoint tables, so no two save the same table), types each seat's VP (one
+  run per field, as the browser sends each change) and presses Save. A table already has a
+  result, so each save is a correction with new VPs: a new version in the database. At the end
+  the database is read to check that every save is there (versions and log entries);
+- starts are staggered evenly over the first interval, so the rates are steady
+  (100 spectators every 10 s = 10 refreshes a second; 12 judges = 1.2 saves a second).
+
+Timings are from sending the request to the run's last `script_finished` (for a save, the
+chain: save, then the rerun that shows "saved as version N"). Errors are exceptions on pages,
+error messages, saves that did not save, runs that did not finish in `timeout` seconds, and
+broken connections.
+
+The client runs in its own process, one thread per person (the websocket client is
+synchronous, and each person waits for their own answers anyway): the server's time dominates
+by far, and the figures include the client's own CPU use and the machine's load average, so a
+busy machine or client shows in them.
+
+`python -m bench.load [--spectators 100] [--judges 12] [--seconds 60] [--players 120]
+[--sittings 5]` prints the figures and merges them into build/bench.json: under `load_…` for
+the room of the design (120 players, 5 sittings), under `load_<players>x<sittings>_…` for any
+other tournament (e.g. `--players 2000 --sittings 12 --spectators 50 --judges 0`). It exits 1
+when there were errors or a target was missed.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import os
+import platform
+import re
+import resource
+import shutil
+import sqlite3
+import subprocess
+import sys
+import tempfile
+import threading
+import time
+from collections import defaultdict
+from collections.abc import Callable
+from dataclasses import dataclass, field
+from pathlib import Path
+
+import numpy as np
+
+from bench.wsclient import ProtocolError, Run, RunTimeout, Session
+from tests.appserver import JUDGE_PIN, ORGANIZER_PIN, run_app
+
+ROOT = Path(__file__).resolve().parents[1]
+BUILD = ROOT / "build"
+PERIOD = 10.0  # seconds between a judge's saves (and the refresh interval if a page names none)
+TIMEOUT = 30.0  # seconds a run may take before it counts as an error
+LATE = 1.0  # an action that starts this many seconds after it was due counts as late
+SEED = 7
+DESIGN = (120, 5)  # the room of the design: players, sittings; its figures go under `load_`
+TARGETS_MS = {"judge_save_p95_ms": 1000.0, "spectator_p95_ms": 2000.0}
+SAVED = re.compile(r"saved as version (\d+)")
+TABLE = re.compile(r"^Table (\d+) ·")
+
+
+# --- the tournament --------------------------------------------------------------------------
+
+def _shape(path: Path) -> tuple[int, int] | None:
+    """(players, complete qualifier sittings) of a tournament file, None if unreadable."""
+    try:
+        with sqlite3.connect(f"file:{path}?mode=ro", uri=True) as conn:
+            players = conn.execute("SELECT count(*) FROM players").fetchone()[0]
+            done = conn.execute("SELECT count(*) FROM sittings WHERE kind = 'qualifier' "
+                                "AND status = 'complete'").fetchone()[0]
+            total = conn.execute("SELECT count(*) FROM sittings").fetchone()[0]
+        return (players, done) if done == total else None
+    except sqlite3.Error:
+        return None
+
+
+def tournament(players: int, sittings: int, *, cache: Path = BUILD,
+               log: Callable[[str], None] = print) -> Path:
+    """A finished tournament of this shape in `cache`: build/big.db when it matches (`make
+    bench` builds the 2,000 × 12 one there), else load-<players>x<sittings>.db, built the first
+    time (through the store, as the app would; 2,000 × 12 takes minutes)."""
+    named = cache / f"load-{players}x{sittings}.db"
+    for candidate in (cache / "big.db", named):
+        if candidate.exists() and _shape(candidate) == (players, sittings):
+            return candidate
+    if named.exists():  # a broken or partial file of that name: build it again
+        named.unlink()
+    from bench import big  # imports the store (pandas, SQLAlchemy): only when building
+
+    log(f"building a tournament of {players} players × {sittings} sittings in {named} …")
+    start = time.monotonic()
+    big.build(named, players=players, sittings=sittings, seed=SEED)
+    log(f"built in {time.monotonic() - start:.0f} s")
+    return named
+
+
+def _prepare(source: Path, root: Path) -> Path:
+    """A copy of the tournament to serve, with the test PINs set the way an organizer would
+    after losing one (`python -m stsa pins --reset`), whatever PINs the file had."""
+    root.mkdir(parents=True, exist_ok=True)
+    target = root / "stsa.db"
+    shutil.copyfile(source, target)
+    env = {**os.environ, "STSA_DATABASE_URL": f"sqlite:///{target}",
+           "STSA_ORGANIZER_PIN": ORGANIZER_PIN, "STSA_JUDGE_PIN": JUDGE_PIN,
+           "STSA_BACKUP_DIR": str(root / "backups")}
+    subprocess.run([sys.executable, "-m", "stsa", "pins", "--reset"], cwd=ROOT, env=env,
+                   check=True, capture_output=True, timeout=120)
+    return target
+
+
+def _saved(path: Path) -> dict:
+    """What the database holds of results: versions summed over tables, result log entries,
+    and each (table number of the latest qualifier, version) stored."""
+    with sqlite3.connect(f"file:{path}?mode=ro", uri=True) as conn:
+        versions = conn.execute("SELECT coalesce(sum(result_version), 0) FROM tables").fetchone()[0]
+        events = conn.execute("SELECT count(*) FROM events WHERE action IN "
+                              "('result.submit', 'result.correct')").fetchone()[0]
+        latest = conn.execute("SELECT max(id) FROM sittings WHERE kind = 'qualifier'").fetchone()[0]
+        stored = set(conn.execute(
+            "SELECT t.table_no, s.version FROM submissions s JOIN tables t ON t.id = s.table_id "
+            "WHERE t.sitting_id = ?", (latest,)).fetchall())
+    return {"versions": versions, "events": events, "stored": stored}
+
+
+# --- what the people do ----------------------------------------------------------------------
+
+@dataclass
+class Tally:
+    """What every person's thread reports, under one lock."""
+
+    timings: dict[str, list[float]] = field(default_factory=lambda: defaultdict(list))
+    errors: list[str] = field(default_factory=list)
+    saves: list[tuple[int, int]] = field(default_factory=list)  # (table number, version)
+    refreshes: dict[int, int] = field(default_factory=dict)  # spectator -> refreshes
+    late: int = 0
+    lock: threading.Lock = field(default_factory=threading.Lock)
+
+    def time(self, what: str, run: Run) -> None:
+        with self.lock:
+            self.timings[what].append(run.seconds)
+
+    def error(self, who: str, message: str) -> None:
+        with self.lock:
+            self.errors.append(f"{who}: {message}"[:2000])
+
+
+class Problem(Exception):
+    """A page that shows what it should not (an exception, an error, no saved message)."""
+
+
+def _check(run: Run, what: str, statuses=("finished",)) -> Run:
+    if run.status not in statuses:
+        raise Problem(f"{what}: the run ended {run.status}")
+    if run.exceptions:
+        raise Problem(f"{what}: the page shows an exception: {run.exceptions[0][:500]}")
+    if run.alerts["error"]:
+        raise Problem(f"{what}: the page shows an error: {run.alerts['error'][0][:300]}")
+    return run
+
+
+class Clock:
+    """The scenario's time: everyone acts at their due times until `end`; `abort` stops all
+    at once (Ctrl-C)."""
+
+    def __init__(self, start: float, seconds: float, tally: Tally):
+        self.start, self.end, self.tally = start, start + seconds, tally
+        self.abort = threading.Event()
+
+    def wait_until(self, due: float) -> bool:
+        """Wait for `due` (a time.monotonic() value); False if the scenario is over by then.
+        An action that could not start within LATE seconds of its due time is counted."""
+        if due >= self.end or self.abort.is_set():
+            return False
+        delay = due - time.monotonic()
+        if delay > 0:
+            return not self.abort.wait(delay)
+        if -delay > LATE:
+            with self.tally.lock:
+                self.tally.late += 1
+        return True
+
+
+def spectator(number: int, url: str, clock: Clock, offset: float, timeout: float,
+              tally: Tally) -> None:
+    """Open Standings, then rerun its live fragment at the interval the page announces, until
+    the scenario ends. After an error the browser would reconnect: open the page again at the
+    next due time."""
+    who = f"spectator {number}"
+    tally.refreshes[number] = 0
+    due = clock.start + offset
+    while clock.wait_until(due):
+        session = Session(url, path="standings", timeout=timeout)
+        try:
+            with session:
+                page = _check(session.run(), "opening Standings")
+                tally.time("spectator_open", page)
+                if len(page.fragments) != 1:
+                    raise Problem(f"Standings has {len(page.fragments)} auto-rerunning "
+                                  f"fragments, not one")
+                interval = next(iter(page.fragments.values())) or PERIOD
+                opened = time.monotonic()
+                k = 1
+                while clock.wait_until(due := opened + k * interval):
+                    run = _check(session.rerun_fragment(), "refreshing Standings",
+                                 ("fragment_finished",))
+                    if not run.find("dataframe"):
+                        raise Problem("refreshing Standings: no standings table")
+                    tally.time("spectator_refresh", run)
+                    with tally.lock:
+                        tally.refreshes[number] += 1
+                    k += 1
+                return
+        except (Problem, RunTimeout, ProtocolError, OSError, LookupError) as exc:
+            tally.error(who, f"{type(exc).__name__}: {exc}")
+            due = time.monotonic() + PERIOD
+
+
+def _table_box(run: Run):
+    return run.widget("Table", kind="selectbox")
+
+
+def _chosen(box) -> str:
+    p = box.proto
+    if p.set_value and p.HasField("raw_value"):
+        return p.raw_value
+    return p.options[p.default] if p.HasField("default") else ""
+
+
+def judge(number: int, judges: int, url: str, clock: Clock, offset: float, period: float,
+          timeout: float, tally: Tally) -> None:
+    """Sign in, open Results, then every `period` seconds correct one of this judge's tables
+    of the latest qualifier (tables number, number + judges, …): choose it, type new VPs, Save.
+    After an error, start again (sign in anew) at the next due time."""
+    who = f"judge {number + 1}"
+    due = clock.start + offset
+    saves = 0
+    while clock.wait_until(due):
+        session = Session(url, path="sign_in", timeout=timeout)
+        try:
+            with session:
+                _check(session.run(), "opening Sign in")
+                done = _check(session.submit_form(
+                    "Sign in", {"Your name": f"Load judge {number + 1}", "PIN": JUDGE_PIN}),
+                    "signing in")
+                if "Signed in as" not in done.text():
+                    raise Problem(f"signing in: not signed in: {done.texts()[:4]}")
+                tally.time("sign_in", done)
+                page = _check(session.run(page="results"), "opening Results")
+                tally.time("judge_open_page", page)
+                labels = list(_table_box(page).proto.options)
+                mine = [int(TABLE.match(label)[1]) for i, label in enumerate(labels)
+                        if i % judges == number]
+                if not mine:
+                    raise Problem(f"no table for judge {number + 1}: the latest qualifier has "
+                                  f"{len(labels)} tables for {judges} judges")
+                start = time.monotonic()
+                k = 0
+                while clock.wait_until(due := start + k * period):
+                    table_no = mine[k % len(mine)]
+                    box = _table_box(session.last)
+                    label = next(o for o in box.proto.options
+                                 if o.startswith(f"Table {table_no} ·"))
+                    if _chosen(box) != label:
+                        chosen = session.run(widgets={box.key: label})
+                        tally.time("judge_open_table", _check(chosen, "choosing a table"))
+                    fields = sorted(w.key for w in session.last.widgets
+                                    if w.kind == "number_input" and (w.key or "").endswith("_vp"))
+                    if not fields:
+                        raise Problem(f"table {table_no}: no VP fields")
+                    base = 20 + 5 * saves  # never a table's earlier VPs; all different: no ties
+                    for seat, key in enumerate(fields):
+                        tally.time("judge_edit", _check(session.run(widgets={key: base + seat}),
+                                                        "typing a VP"))
+                    run = _check(session.click("res_save"), "saving")
+                    found = [m for text in run.alerts["success"] if (m := SAVED.search(text))]
+                    if not found:
+                        raise Problem(f"saving table {table_no}: no 'saved' message: "
+                                      f"{run.texts()[:6]}")
+                    tally.time("judge_save", run)
+                    with tally.lock:
+                        tally.saves.append((table_no, int(found[0][1])))
+                    saves += 1
+                    k += 1
+                return
+        except (Problem, RunTimeout, ProtocolError, OSError, LookupError, StopIteration) as exc:
+            tally.error(who, f"{type(exc).__name__}: {exc}")
+            due = time.monotonic() + period
+
+
+# --- measuring the machine -------------------------------------------------------------------
+
+def _process_cpu(pid: int) -> float | None:
+    """CPU seconds (user + system) a process has used so far (Linux /proc)."""
+    try:
+        fields = Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()
+        return (int(fields[11]) + int(fields[12])) / os.sysconf("SC_CLK_TCK")
+    except (OSError, IndexError, ValueError):
+        return None
+
+
+def _machine_cpu() -> tuple[float, float] | None:
+    """(busy, total) CPU time of the whole machine so far (Linux /proc/stat), in ticks."""
+    try:
+        values = [int(v) for v in Path("/proc/stat").read_text().split("\n", 1)[0].split()[1:]]
+        idle = values[3] + (values[4] if len(values) > 4 else 0)
+        return sum(values) - idle, sum(values)
+    except (OSError, ValueError, IndexError):
+        return None
+
+
+def _own_cpu() -> float:
+    usage = resource.getrusage(resource.RUSAGE_SELF)
+    return usage.ru_utime + usage.ru_stime
+
+
+class Monitor:
+    """CPU use of the server, of this client and of the machine over the scenario, and the
+    1-minute load average sampled every second."""
+
+    def __init__(self, server_pid: int):
+        self.pid = server_pid
+        self.loads: list[float] = []
+        self._stop = threading.Event()
+        self._thread = threading.Thread(target=self._sample, name="monitor", daemon=True)
+
+    def _sample(self) -> None:
+        while not self._stop.wait(1.0):
+            self.loads.append(os.getloadavg()[0])
+
+    def __enter__(self) -> "Monitor":
+        self.load_start = os.getloadavg()[0]
+        self.wall = time.monotonic()
+        self.server, self.client, self.machine = _process_cpu(self.pid), _own_cpu(), _machine_cpu()
+        self._thread.start()
+        return self
+
+    def __exit__(self, *exc) -> None:
+        self._stop.set()
+        self._thread.join()
+        self.seconds = time.monotonic() - self.wall
+        self.load_end = os.getloadavg()[0]
+        server = _process_cpu(self.pid)
+        self.server_cpu = (None if server is None or self.server is None
+                           else 100 * (server - self.server) / self.seconds)
+        self.client_cpu = 100 * (_own_cpu() - self.client) / self.seconds
+        machine = _machine_cpu()
+        self.machine_cpu = (None if machine is None or self.machine is None
+                            or machine[1] == self.machine[1]
+                            else 100 * (machine[0] - self.machine[0])
+                            / (machine[1] - self.machine[1]))
+
+    def figures(self) -> dict:
+        r = lambda v: None if v is None else round(v, 1)  # noqa: E731
+        return {"loadavg_start": r(self.load_start), "loadavg_end": r(self.load_end),
+                "loadavg_max": r(max(self.loads, default=self.load_end)),
+                "server_cpu_percent": r(self.server_cpu),  # of one core
+                "client_cpu_percent": r(self.client_cpu),  # of one core
+                "machine_cpu_percent": r(self.machine_cpu),  # of all cores together
+                "cpus": os.cpu_count()}
+
+
+# --- the scenario ----------------------------------------------------------------------------
+
+def _ms(values: list[float], q: float) -> float | None:
+    return round(float(np.percentile(values, q)) * 1000, 1) if values else None
+
+
+def run(spectators: int = 100, judges: int = 12, seconds: float = 60, players: int = 120,
+        sittings: int = 5, *, period: float = PERIOD, timeout: float = TIMEOUT,
+        cache: Path = BUILD, log: Callable[[str], None] = print) -> dict:
+    """Run the scenario once against a new app process and return its figures (times in ms):
+    `load_judge_save_p50_ms` / `_p95_ms`, `load_spectator_p50_ms` / `_p95_ms` (refreshes),
+    `load_sign_in_p50_ms` / `_p95_ms`, other steps' times, `load_errors` (with up to ten
+    `load_error_samples`), `load_saves` (saves the judges saw succeed) and
+    `load_saves_in_database` (new versions the database holds; both must agree),
+    `load_refreshes` and `load_min_refreshes_per_spectator`, the CPU use and load average, and
+    the scenario's parameters."""
+    source = tournament(players, sittings, cache=cache, log=log)
+    tally = Tally()
+    with tempfile.TemporaryDirectory(prefix="stsa-load-") as tmp:
+        root = Path(tmp)
+        database = _prepare(source, root)
+        before = _saved(database)
+        with run_app(root) as app:
+            log(f"app at {app.url}: {spectators} spectators, {judges} judges, {seconds:.0f} s")
+            clock = Clock(time.monotonic() + 1.0, seconds, tally)
+            people = [threading.Thread(target=spectator, name=f"spectator-{i}", daemon=True,
+                                       args=(i, app.url, clock, i * period / spectators,
+                                             timeout, tally))
+                      for i in range(spectators)]
+            # judges start between the spectators' starts, spread over the same first period
+            people += [threading.Thread(target=judge, name=f"judge-{j}", daemon=True,
+                                        args=(j, judges, app.url, clock,
+                                              (j + 0.5) * period / judges, period, timeout,
+                                              tally))
+                       for j in range(judges)]
+            with Monitor(app.process.pid) as monitor:
+                for person in people:
+                    person.start()
+                try:
+                    for person in people:
+                        # everyone ends by the end of the scenario plus one run's timeout
+                        person.join(max(0.0, clock.end - time.monotonic()) + 2 * timeout + 60)
+                except KeyboardInterrupt:
+                    clock.abort.set()
+                    raise
+            stuck = [p.name for p in people if p.is_alive()]
+            if stuck:
+                clock.abort.set()
+                tally.error("load", f"still running after the scenario: {stuck[:5]}")
+            server_log = app.output()
+        after = _saved(database)
+
+    saves = len(tally.saves)
+    in_database = after["versions"] - before["versions"]
+    logged = after["events"] - before["events"]
+    missing = set(tally.saves) - after["stored"]
+    if in_database != saves or logged != saves or missing:
+        tally.error("database", f"{saves} saves seen by judges, {in_database} new versions and "
+                                f"{logged} result log entries in the database; "
+                                f"not stored: {sorted(missing)[:10]}")
+    if "Traceback" in server_log:
+        tally.error("server", "the app's output has a traceback: "
+                    + server_log[server_log.index("Traceback"):][:1500])
+    t = tally.timings
+    figures = {
+        "judge_save_p50_ms": _ms(t["judge_save"], 50),
+        "judge_save_p95_ms": _ms(t["judge_save"], 95),
+        "judge_save_max_ms": _ms(t["judge_save"], 100),
+        "judge_edit_p50_ms": _ms(t["judge_edit"], 50),
+        "judge_edit_p95_ms": _ms(t["judge_edit"], 95),
+        "judge_open_table_p95_ms": _ms(t["judge_open_table"], 95),
+        "judge_open_page_p95_ms": _ms(t["judge_open_page"], 95),
+        "spectator_p50_ms": _ms(t["spectator_refresh"], 50),
+        "spectator_p95_ms": _ms(t["spectator_refresh"], 95),
+        "spectator_max_ms": _ms(t["spectator_refresh"], 100),
+        "spectator_open_p50_ms": _ms(t["spectator_open"], 50),
+        "spectator_open_p95_ms": _ms(t["spectator_open"], 95),
+        "sign_in_p50_ms": _ms(t["sign_in"], 50),
+        "sign_in_p95_ms": _ms(t["sign_in"], 95),
+        "errors": len(tally.errors),
+        "error_samples": tally.errors[:10],
+        "saves": saves,
+        "saves_in_database": in_database,
+        "refreshes": len(t["spectator_refresh"]),
+        "min_refreshes_per_spectator": min(tally.refreshes.values(), default=0),
+        "late_starts": tally.late,
+        **monitor.figures(),
+        "players": players, "sittings": sittings, "spectators": spectators, "judges": judges,
+        "seconds": seconds, "judge_period_s": period,
+    }
+    return {f"load_{k}": v for k, v in figures.items()}
+
+
+def main(argv: list[str] | None = None) -> int:
+    parser = argparse.ArgumentParser(prog="python -m bench.load",
+                                     description=__doc__.split("\n")[0])
+    parser.add_argument("--spectators", type=int, default=100)
+    parser.add_argument("--judges", type=int, default=12)
+    parser.add_argument("--seconds", type=float, default=60)
+    parser.add_argument("--players", type=int, default=120)
+    parser.add_argument("--sittings", type=int, default=5)
+    parser.add_argument("--period", type=float, default=PERIOD,
+                        help="seconds between a judge's saves")
+    parser.add_argument("--timeout", type=float, default=TIMEOUT,
+                        help="seconds a run may take before it counts as an error")
+    parser.add_argument("--out", type=Path, default=BUILD / "bench.json")
+    args = parser.parse_args(argv)
+    log = lambda message: print(message, file=sys.stderr, flush=True)  # noqa: E731
+    figures = run(args.spectators, args.judges, args.seconds, args.players, args.sittings,
+                  period=args.period, timeout=args.timeout, log=log)
+
+    prefix = "load" if (args.players, args.sittings) == DESIGN else \
+        f"load_{args.players}x{args.sittings}"
+    named = {prefix + key[len("load"):]: value for key, value in figures.items()}
+    args.out.parent.mkdir(parents=True, exist_ok=True)
+    merged = json.loads(args.out.read_text()) if args.out.exists() else {}
+    merged.update(named, python=platform.python_version(), machine=platform.machine())
+    args.out.write_text(json.dumps(merged, indent=2) + "\n")
+
+    failed = figures["load_errors"] > 0
+    print(f"{'figure':<44}{'value':>12}  target")
+    for key, value in named.items():
+        if key.endswith("error_samples"):
+            continue
+        bound = TARGETS_MS.get(key[len(prefix) + 1:])
+        mark = ""
+        if bound is not None and value is not None:
+            ok = value < bound
+            failed |= not ok
+            mark = f"< {bound:.0f}  {'ok' if ok else 'MISSED'}"
+        print(f"{key:<44}{value if value is not None else '-':>12}  {mark}")
+    for sample in figures["load_error_samples"]:
+        print(f"error: {sample}")
+    print(f"written to {args.out}")
+    return 1 if failed else 0
+
+
+if __name__ == "__main__":
+    raise SystemExit(main())
