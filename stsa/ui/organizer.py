@@ -11,7 +11,8 @@ import pandas as pd
 
 from stsa import catalog, rules, store
 from stsa.auth import Role
-from stsa.errors import TournamentError
+from stsa.errors import Problem, TournamentError
+from stsa.formats import csv as csv_format
 
 SHOWN_LIMIT = 200  # players listed at once on the Roster page; a search narrows the rest
 MAX_LINES = 10_000  # a pasted name list longer than this is refused
@@ -23,7 +24,6 @@ DRAW_MODES = {"random": "Random (R3)",
               "balanced": "Balanced: fewer repeat opponents, even seats and setups"}
 STATUS_WORDS = {"drawn": "drawn, not published yet", "published": "being played",
                 "complete": "complete"}
-_CSV_FORMULA = ("=", "+", "-", "@", "\t", "\r")
 
 
 # --- Home ------------------------------------------------------------------------------------
@@ -78,10 +78,13 @@ def next_step(status: dict, role: Role) -> str:
 
 # --- Roster ----------------------------------------------------------------------------------
 
-def problems_frame(problems: list[tuple[int | None, str]]) -> pd.DataFrame:
-    """A spreadsheet's problems (`SpreadsheetError.problems`) as a table: row, what is wrong."""
-    return pd.DataFrame({"Row": pd.array([r for r, _ in problems], dtype="Int64"),
-                         "Problem": [str(what) for _, what in problems]})
+def problems_frame(problems: list[Problem]) -> pd.DataFrame:
+    """A spreadsheet's problems (`SpreadsheetError.problems`) as a table: the row the
+    spreadsheet shows (a `RowProblem`'s `row`), what is wrong."""
+    rows = [getattr(p, "row", None) for p in problems]
+    return pd.DataFrame({"Row": pd.array(rows, dtype="Int64"),
+                         "Problem": [p.what if row is not None else str(p)
+                                     for p, row in zip(problems, rows)]})
 
 
 def roster_preview(sheet: pd.DataFrame, limit: int = 10) -> pd.DataFrame:
@@ -259,8 +262,5 @@ def log_frame(events: pd.DataFrame) -> pd.DataFrame:
 
 def csv_text(frame: pd.DataFrame) -> str:
     """`frame` as CSV that a spreadsheet opens as text: a cell starting like a formula
-    ("=", "+", "-", "@") gets a leading apostrophe."""
-    def safe(value):
-        return "'" + value if isinstance(value, str) and value.startswith(_CSV_FORMULA) else value
-    text_columns = frame.select_dtypes(include=["object", "string"]).columns
-    return frame.assign(**{c: frame[c].map(safe) for c in text_columns}).to_csv(index=False)
+    ("=", "+", "-", "@", a tab or a carriage return) gets a leading apostrophe."""
+    return csv_format.frame_text(frame)

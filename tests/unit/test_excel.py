@@ -6,7 +6,6 @@ import csv
 import io
 import random
 import re
-import time
 import tracemalloc
 import zipfile
 
@@ -16,6 +15,8 @@ import pytest
 from defusedxml import DefusedXmlException
 
 from stsa import excel, store, tournament
+from stsa.formats import csv as csv_format
+from stsa.formats import workbook
 from stsa.auth import Actor, Role
 from stsa.errors import TournamentError
 
@@ -66,19 +67,16 @@ def sheet_xml(body: bytes, dimension: bytes = b"") -> bytes:
             b"<sheetData>" + body + b"</sheetData></worksheet>")
 
 
-def refused(source, match: str, *, seconds: float = 3.0, megabytes: int = 80):
-    """read_roster must refuse `source` with a RosterError matching `match`, quickly and
-    within bounded memory (Python allocations, measured with tracemalloc)."""
+def refused(source, match: str, *, megabytes: int = 80):
+    """read_roster must refuse `source` with a RosterError matching `match`, within bounded
+    memory (Python allocations, measured with tracemalloc). How fast is `make bench`'s."""
     tracemalloc.start()
-    start = time.perf_counter()
     try:
         with pytest.raises(excel.RosterError, match=match) as info:
             excel.read_roster(source)
-        elapsed = time.perf_counter() - start
         peak = tracemalloc.get_traced_memory()[1]
     finally:
         tracemalloc.stop()
-    assert elapsed < seconds, f"took {elapsed:.2f} s"
     assert peak < megabytes * 2**20, f"peak {peak / 2**20:.0f} MB"
     return info.value
 
@@ -167,7 +165,8 @@ def test_every_bad_row_is_named_in_one_error():
             assert re.search(rf"row {row}: [^;]*{what}", message), (row, message)
         for row in (2, 4, 10):
             assert f"row {row}:" not in message
-        assert [r for r, _ in info.value.problems] == [3, 5, 6, 7, 8, 9]
+        assert [p.row for p in info.value.problems] == [3, 5, 6, 7, 8, 9]
+        assert str(info.value.problems[0]) == "row 3: no name"
         assert isinstance(info.value, ValueError) and isinstance(info.value, TournamentError)
 
 
@@ -196,7 +195,7 @@ def test_import_roster_all_or_nothing_with_extras(engine):
     assert roster.loc["Bo Ek", "extra"] == {}
     # A clash with the roster names the spreadsheet row and adds nobody.
     again = xlsx([["Name"], ["Cy Dee"], ["ANN  lee"]])
-    with pytest.raises(excel.RosterError, match="row 3 .*already on the roster"):
+    with pytest.raises(excel.RosterError, match="row 3: .*already on the roster"):
         excel.import_roster(engine, again, actor=ORGANIZER)
     assert len(store.players(engine)) == 2
     # A frame from read_roster is taken as it is (the page previews first).
@@ -369,9 +368,7 @@ def add_hostile_players(engine):
 
 
 def test_workbook_sheets_styles_and_formats(demo_engine):
-    start = time.perf_counter()
     data = excel.tournament_workbook(demo_engine)
-    assert time.perf_counter() - start < 5
     wb = openpyxl.load_workbook(io.BytesIO(data))
     for title in ("Players", "Sittings", "Tables", "Seats", "Results", "Standings", "Finals",
                   "Log"):
@@ -384,7 +381,7 @@ def test_workbook_sheets_styles_and_formats(demo_engine):
     players = wb["Players"]
     assert players.max_row == 25
     created = players.cell(2, [c.value for c in players[1]].index("created_at") + 1)
-    assert created.is_date and created.number_format == excel.TIME_FORMAT
+    assert created.is_date and created.number_format == workbook.TIME_FORMAT
     results = wb["Results"]
     head = [c.value for c in results[1]]
     assert results.max_row == 73 and {"vp", "placing", "qualifier_score", "version"} <= set(head)
@@ -419,7 +416,7 @@ def test_formula_like_text_is_written_as_text(demo_engine):
 
 def test_every_formula_start_is_neutralised():
     texts = ["=1+1", "+1", "-1", "@A1", "\tTab", "\rReturn", "plain", "a=b"]
-    data = excel._workbook_bytes({"Sheet": (["text"], [[t] for t in texts])})
+    data = workbook.write_workbook({"Sheet": (["text"], [[t] for t in texts])})
     ws = openpyxl.load_workbook(io.BytesIO(data))["Sheet"]
     cells = [ws.cell(r, 1) for r in range(2, len(texts) + 2)]
     # (XML reads a carriage return back as a line feed; STSA never stores either in text)
@@ -427,7 +424,7 @@ def test_every_formula_start_is_neutralised():
     assert all(c.data_type == "s" for c in cells)
     assert [bool(c.quotePrefix) for c in cells] == [True] * 6 + [False] * 2
     assert [excel.neutralise(t) for t in texts] == ["'" + t for t in texts[:6]] + texts[6:]
-    rows = list(csv.reader(io.StringIO(excel._csv_bytes(["text"], [[t] for t in texts])
+    rows = list(csv.reader(io.StringIO(csv_format.csv_bytes(["text"], [[t] for t in texts])
                                        .decode("utf-8-sig"))))
     assert [r[0] for r in rows[1:]] == ["'" + t for t in texts[:6]] + texts[6:]
 
@@ -491,9 +488,7 @@ def test_restore_round_trip(demo_engine, tmp_path):
     target = store.connect(f"sqlite:///{tmp_path / 'restored.db'}",
                            backup_dir=tmp_path / "backups2")
     try:
-        start = time.perf_counter()
         counts = excel.restore_workbook(target, io.BytesIO(original), actor=ORGANIZER)
-        assert time.perf_counter() - start < 5
         assert counts["players"] == 28 and counts["sittings"] == 4 and counts["sit_outs"] == 1
         again = excel.tournament_workbook(target)
         before, after = sheet_values(original), sheet_values(again)
@@ -525,7 +520,7 @@ def test_restore_round_trip(demo_engine, tmp_path):
 
 
 def test_long_log_values_continue_in_rows_below(engine, monkeypatch):
-    monkeypatch.setattr(excel, "EXCEL_TEXT_MAX", 40)
+    monkeypatch.setattr(workbook, "EXCEL_TEXT_MAX", 40)
     store.import_players(engine, [{"name": f"Player {i}"} for i in range(8)], actor=ORGANIZER)
     data = excel.tournament_workbook(engine)
     log = sheet_values(data)["Log"]
@@ -562,7 +557,7 @@ def test_restore_refuses_other_files_and_changes_nothing(engine, demo_engine):
     wb["Players"].cell(3, 2).value = None
     out = io.BytesIO()
     wb.save(out)
-    with pytest.raises(excel.RestoreError, match="sheet Players row 3: name is missing"):
+    with pytest.raises(excel.RestoreError, match="Players sheet, row 3: name is missing"):
         excel.restore_workbook(engine, out.getvalue(), actor=ORGANIZER)
     wb.remove(wb["Log"])
     out = io.BytesIO()
@@ -578,7 +573,7 @@ def test_restore_names_bad_values_by_sheet_row(engine, demo_engine):
     ws.cell(5, [c.value for c in ws[1]].index("vp") + 1).value = "lots"
     out = io.BytesIO()
     wb.save(out)
-    with pytest.raises(excel.RestoreError, match="sheet Results row 5: vp must be a whole "
+    with pytest.raises(excel.RestoreError, match="Results sheet, row 5: vp must be a whole "
                                                  "number, not 'lots'"):
         excel.restore_workbook(engine, out.getvalue(), actor=ORGANIZER)
     assert store.players(engine).empty

@@ -9,6 +9,7 @@ import pytest
 from pypdf import PdfReader
 
 from stsa import printing, store, tournament
+from stsa.formats import slips
 from stsa.auth import Actor, Role
 from stsa.errors import TournamentError
 
@@ -26,7 +27,7 @@ def qr_payloads(monkeypatch):
     """Every address handed to the QR generator, in page order (the codes are drawn from
     qrcode's own matrix of that address)."""
     seen = []
-    real = printing._qr_matrix
+    real = slips._qr_matrix
 
     def spy(url):
         seen.append(url)
@@ -34,7 +35,7 @@ def qr_payloads(monkeypatch):
         assert len(matrix) >= 21 and len(matrix) == len(matrix[0])  # a real QR symbol
         return matrix
 
-    monkeypatch.setattr(printing, "_qr_matrix", spy)
+    monkeypatch.setattr(slips, "_qr_matrix", spy)
     return seen
 
 
@@ -61,7 +62,7 @@ def test_slips_one_page_per_table_with_everything_on_it(engine, qr_payloads):
         lines = page.splitlines()
         seat_lines = [next(line for line in lines if line.endswith(s.name + " " + order))
                       for s, order in zip(at_table.itertuples(),
-                                          [printing._ordinal(p) for p in at_table["pick_order"]])]
+                                          [slips._ordinal(p) for p in at_table["pick_order"]])]
         for seat, line in zip(at_table.itertuples(), seat_lines):
             assert line.startswith(str(seat.seat)) and seat.colour in line  # play order
         # R8: Imperium Row (and Tech tiles) before the picks; the Conflict card stays hidden.
@@ -173,7 +174,7 @@ def test_unicode_names_draft_and_sit_outs(unicode_sitting):
 def test_without_the_font_names_are_simplified_not_lost(unicode_sitting, monkeypatch,
                                                          tmp_path):
     eng, sid, out = unicode_sitting
-    monkeypatch.setattr(printing, "FONT_DIR", tmp_path / "no-fonts")
+    monkeypatch.setattr(slips, "FONT_DIR", tmp_path / "no-fonts")
     text = "\n".join(pages(printing.pairings_by_name(eng, sid)) +
                      pages(printing.table_slips(eng, sid, judges_copy=False, result_url=BASE)))
     expected = {"Åsa Öberg-Lindström": "Åsa Öberg-Lindström", "Zoë Ñúñez": "Zoë Ñúñez",

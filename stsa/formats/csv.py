@@ -1,0 +1,115 @@
+"""CSV in and out, and the one formula guard every file STSA writes goes through.
+
+A spreadsheet runs text that starts with =, +, -, @, a tab or a carriage return as a formula
+(CSV injection): `neutralise` prefixes such text with ', which the spreadsheet shows as the text
+itself. The workbook writer asks `looks_like_formula` and marks such cells as text instead.
+"""
+
+from __future__ import annotations
+
+import csv
+import datetime as dt
+import io
+from typing import Any, Callable, Iterable, Iterator
+
+import pandas as pd
+
+from stsa.formats.guards import Limits, trimmed
+
+FORMULA_START = ("=", "+", "-", "@", "\t", "\r")
+DELIMITERS = (",", ";", "\t")
+
+
+def looks_like_formula(value: Any) -> bool:
+    """True for text a spreadsheet would take for a formula."""
+    return isinstance(value, str) and value.startswith(FORMULA_START)
+
+
+def neutralise(value: Any) -> Any:
+    """Text that a spreadsheet would run as a formula, prefixed with ' so it shows as is; any
+    other value unchanged."""
+    return "'" + value if looks_like_formula(value) else value
+
+
+def _cell(value: Any) -> Any:
+    if value is None:
+        return ""
+    if isinstance(value, str):
+        return neutralise(value)
+    if isinstance(value, dt.datetime):
+        return value.isoformat(" ")
+    if isinstance(value, bool):
+        return "TRUE" if value else "FALSE"
+    return value
+
+
+def csv_bytes(headings: list[str], rows: Iterable[list]) -> bytes:
+    """UTF-8 with a BOM (Excel then reads accents right), formula-like text neutralised."""
+    out = io.StringIO()
+    writer = csv.writer(out, lineterminator="\r\n")
+    writer.writerow(headings)
+    writer.writerows([_cell(v) for v in row] for row in rows)
+    return out.getvalue().encode("utf-8-sig")
+
+
+def frame_text(frame: pd.DataFrame) -> str:
+    """`frame` as CSV text with its text columns neutralised (no BOM: for a text download)."""
+    text_columns = frame.select_dtypes(include=["object", "string"]).columns
+    return frame.assign(**{c: frame[c].map(neutralise) for c in text_columns}).to_csv(index=False)
+
+
+# -- reading -------------------------------------------------------------------------------------
+def decode(data: bytes) -> str:
+    """CSV text: UTF-8 with or without BOM, UTF-16 with BOM, else Windows-1252."""
+    if data.startswith(b"\xef\xbb\xbf"):
+        return data[3:].decode("utf-8", errors="replace")
+    if data.startswith((b"\xff\xfe", b"\xfe\xff")):
+        return data.decode("utf-16", errors="replace")
+    try:
+        return data.decode("utf-8")
+    except UnicodeDecodeError:
+        try:
+            return data.decode("cp1252")
+        except UnicodeDecodeError:
+            return data.decode("latin-1")
+
+
+def _delimiter(text: str, is_header: Callable[[list], bool]) -> str:
+    """The delimiter (comma, semicolon or tab) that makes a recognisable header in the first
+    lines, else the most common one in the first line."""
+    lines = [line for line in text[:65536].splitlines() if line.strip()][:10]
+
+    def header_width(delimiter: str) -> int:
+        try:
+            rows = list(csv.reader(io.StringIO("\n".join(lines)), delimiter=delimiter))
+        except csv.Error:
+            return -1
+        return max((len(r) for r in rows if is_header(r)), default=-1)
+
+    scores = {d: header_width(d) for d in DELIMITERS}
+    first = lines[0] if lines else ""
+    best = max(scores, key=lambda d: (scores[d], first.count(d)))
+    return best if scores[best] >= 0 or not lines else max(DELIMITERS, key=first.count)
+
+
+def csv_rows(data: bytes, limits: Limits, error: type,
+             is_header: Callable[[list], bool]) -> Iterator[tuple[int, list]]:
+    """(row number as a spreadsheet shows it, cells) of a CSV file, checked against `limits`."""
+    text = decode(data)
+    if "\x00" in text:
+        raise error("This file is not a spreadsheet or a text (CSV) file. Save the roster as "
+                    ".xlsx or .csv.")
+    reader = csv.reader(io.StringIO(text, newline=""), delimiter=_delimiter(text, is_header))
+    try:
+        for number, cells in enumerate(reader, start=1):
+            if number > limits.rows:
+                raise error(f"The file has more than {limits.rows:,} rows; STSA reads at most "
+                            f"{limits.rows:,}.")
+            cells = trimmed(cells)
+            if len(cells) > limits.columns:
+                raise error(f"Row {number} has {len(cells):,} columns; STSA reads at most "
+                            f"{limits.columns}.")
+            yield number, cells
+    except csv.Error as exc:
+        raise error(f"The CSV file cannot be read near row {reader.line_num} ({exc}): check "
+                    f"its quotes, or save it again from your spreadsheet program.") from exc

@@ -1,0 +1,338 @@
+"""Hostile-file guards: everything about an uploaded file that is checked before a spreadsheet
+library parses it (size, what the bytes are, zip proportions and entries, XML declarations,
+rows and columns), so that a broken, huge or hostile file gets a plain message within bounded
+time and memory, and nothing changes (DESIGN.md).
+
+Every guard takes the error class to raise (a `SpreadsheetError`: `RosterError` for a roster,
+`RestoreError` for a tournament workbook), so the page shows the message of the job at hand.
+"""
+
+from __future__ import annotations
+
+import datetime as dt
+import io
+import os
+import re
+import zipfile
+from dataclasses import dataclass
+from typing import Any, Iterator
+
+import defusedxml.ElementTree as safe_et
+import openpyxl
+from defusedxml import DefusedXmlException
+
+from stsa.domain import Problem, TournamentError
+
+MAX_UPLOAD_BYTES = 5 * 1024 * 1024  # a roster file
+MAX_WORKBOOK_BYTES = 50 * 1024 * 1024  # a tournament workbook offered for restore
+
+
+class SpreadsheetError(TournamentError):
+    """A file that cannot be used as it is; the message says what and where. `problems` lists
+    each thing wrong (a `Problem`; a `RowProblem` when it is one row of a sheet)."""
+
+
+@dataclass(frozen=True)
+class RowProblem(Problem):
+    """A problem with one spreadsheet row: `row` is the number the spreadsheet shows, so a page
+    can list the rows to fix as numbers."""
+
+    row: int | None = None
+
+
+def at_row(row: int, what: str, sheet: str | None = None) -> RowProblem:
+    """"row 4: …", or "Results sheet, row 7: …" in a workbook of many sheets."""
+    return RowProblem(f"{sheet} sheet, row {row}" if sheet else f"row {row}", what, int(row))
+
+
+@dataclass(frozen=True)
+class Limits:
+    """How big a file may be, packed and unpacked, before STSA refuses to open it."""
+
+    upload_bytes: int
+    unpacked_bytes: int  # sum of the zip entries' sizes
+    ratio: int  # unpacked / packed, checked above 1 MB unpacked
+    entries: int
+    part_bytes: int  # one XML part other than a sheet or the shared strings
+    rows: int  # per sheet
+    columns: int
+    elements: int  # rows, cells and shared strings in one XML part
+
+
+ROSTER_LIMITS = Limits(MAX_UPLOAD_BYTES, 50 * 2**20, 100, 1000, 5 * 2**20, 20_000, 50, 250_000)
+WORKBOOK_LIMITS = Limits(MAX_WORKBOOK_BYTES, 500 * 2**20, 100, 1000, 5 * 2**20, 1_048_576, 50,
+                         10_000_000)
+
+_ELEMENT = re.compile(rb"<(?:[A-Za-z_][\w.-]*:)?(?:c|si|row)[\s/>]")
+_ROW = re.compile(rb"<(?:[A-Za-z_][\w.-]*:)?row[\s/>]")
+_CELL = re.compile(rb"<(?:[A-Za-z_][\w.-]*:)?c[\s/>]")
+_MAGIC = [  # (leading bytes, what it is)
+    (b"%PDF", "a PDF document"), (b"\x89PNG", "a PNG image"), (b"\xff\xd8\xff", "a JPEG image"),
+    (b"GIF8", "a GIF image"), (b"\x1f\x8b", "a gzip archive"), (b"Rar!", "a RAR archive"),
+    (b"7z\xbc\xaf", "a 7-Zip archive"), (b"RIFF", "a media file"), (b"\x7fELF", "a program"),
+    (b"SQLite format 3", "a database"), (b"{\\rtf", "an RTF document"),
+]
+_OLE = b"\xd0\xcf\x11\xe0\xa1\xb1\x1a\xe1"
+_BOMB = "The workbook declares XML entities (an “XML bomb”); STSA does not open it."
+_DAMAGED = ("The workbook is damaged (it is not a complete .xlsx file): open it in your "
+            "spreadsheet program and save it again as .xlsx.")
+
+
+# -- the bytes -----------------------------------------------------------------------------------
+def read_source(source: Any, limits: Limits, error: type) -> tuple[bytes, str]:
+    """The file's bytes (at most `limits.upload_bytes`) and its name, from a path, bytes or
+    a file-like object such as Streamlit's UploadedFile (left at its start)."""
+    too_big = error(f"The file is larger than {limits.upload_bytes // 2**20} MB, the upload "
+                    f"limit; a roster or tournament workbook is far smaller. Check that it is "
+                    f"the right file.")
+    if isinstance(source, (str, os.PathLike)):
+        data, name = _from_path(source, limits, error, too_big)
+    elif isinstance(source, (bytes, bytearray, memoryview)):
+        data, name = bytes(source), ""
+    elif hasattr(source, "read") or hasattr(source, "getvalue"):
+        data, name = _from_stream(source, limits, too_big)
+    else:
+        raise error(f"Cannot read a spreadsheet from {type(source).__name__}.")
+    if len(data) > limits.upload_bytes:
+        raise too_big
+    if not data.strip():
+        raise error("The file is empty.")
+    return data, name
+
+
+def _from_path(path: Any, limits: Limits, error: type, too_big: Exception) -> tuple[bytes, str]:
+    try:
+        if os.path.getsize(path) > limits.upload_bytes:
+            raise too_big
+        with open(path, "rb") as f:
+            return f.read(limits.upload_bytes + 1), os.path.basename(os.fspath(path))
+    except OSError as exc:
+        raise error(f"The file cannot be opened ({exc.strerror or exc}).") from exc
+
+
+def _from_stream(source: Any, limits: Limits, too_big: Exception) -> tuple[bytes, str]:
+    name = os.path.basename(str(getattr(source, "name", "") or ""))
+    size = getattr(source, "size", None)
+    if isinstance(size, int) and size > limits.upload_bytes:
+        raise too_big
+    seekable = getattr(source, "seekable", None)
+    if hasattr(source, "read") and callable(seekable) and seekable():
+        source.seek(0)  # a page may have read it already
+        data = source.read(limits.upload_bytes + 1)
+        source.seek(0)
+    elif hasattr(source, "read"):
+        data = source.read(limits.upload_bytes + 1)
+    else:
+        data = source.getvalue()
+    return (data.encode("utf-8") if isinstance(data, str) else data), name
+
+
+def file_kind(data: bytes, name: str, error: type) -> str:
+    """"xlsx" or "csv", from the content first and the name second; refuses everything else."""
+    suffix = os.path.splitext(name)[1].lower()
+    if data.startswith((b"PK\x03\x04", b"PK\x05\x06", b"PK\x07\x08")):
+        return "xlsx"
+    if data.startswith(_OLE):
+        raise error("This file is password-protected or in the old .xls format, which STSA "
+                    "cannot read: save it as .xlsx without a password (or as .csv).")
+    for magic, what in _MAGIC:
+        if data.startswith(magic):
+            raise error(f"This file is not a spreadsheet: it looks like {what}. Save the "
+                        f"roster as .xlsx or .csv.")
+    if suffix in (".xlsx", ".xlsm", ".xltx"):
+        raise error("This file is named like an .xlsx workbook but is damaged or not one: "
+                    "open it in your spreadsheet program and save it again as .xlsx.")
+    if suffix in (".xls", ".ods", ".numbers"):
+        raise error(f"STSA reads .xlsx and .csv files, not {suffix}: save the roster as .xlsx "
+                    f"or .csv.")
+    head = data[:4096]
+    if head.lstrip(b"\xef\xbb\xbf \t\r\n").startswith(b"<"):
+        raise error("This file is a web page or XML, not a spreadsheet STSA reads: save the "
+                    "roster as .xlsx or .csv.")
+    if b"\x00" in head and not head.startswith((b"\xff\xfe", b"\xfe\xff")):
+        raise error("This file is not a spreadsheet or a text (CSV) file. Save the roster as "
+                    ".xlsx or .csv.")
+    return "csv"
+
+
+# -- the zip and its XML parts -------------------------------------------------------------------
+def _size(n: int) -> str:
+    return f"{n / 2**20:,.0f} MB" if n >= 2**20 else f"{max(n // 1024, 1):,} KB"
+
+
+def open_workbook(data: bytes, limits: Limits, error: type):
+    """A read-only openpyxl workbook of `data`, once every guard has passed. Close it."""
+    check_zip(data, limits, error)
+    try:
+        return openpyxl.load_workbook(io.BytesIO(data), read_only=True, data_only=True)
+    except DefusedXmlException as exc:
+        raise error(_BOMB) from exc
+    except Exception as exc:  # noqa: BLE001 - any failure to parse is a damaged file
+        raise error("The workbook is damaged or not an .xlsx file STSA can read: open it in "
+                    "your spreadsheet program and save it again as .xlsx.") from exc
+
+
+def check_zip(data: bytes, limits: Limits, error: type) -> None:
+    """Everything about an .xlsx that can be checked before a spreadsheet library opens it."""
+    try:
+        archive = zipfile.ZipFile(io.BytesIO(data))
+    except (zipfile.BadZipFile, zipfile.LargeZipFile, ValueError, OSError) as exc:
+        raise error(_DAMAGED) from exc
+    with archive:
+        infos = archive.infolist()
+        _check_proportions(infos, len(data), limits, error)
+        _check_is_xlsx(archive, {i.filename for i in infos}, error)
+        for info in infos:
+            _check_part(archive, info, limits, error)
+
+
+def _check_proportions(infos: list, packed: int, limits: Limits, error: type) -> None:
+    if len(infos) > limits.entries:
+        raise error(f"The workbook holds {len(infos)} files inside; a spreadsheet has a few "
+                    f"dozen. STSA does not open it.")
+    unpacked = sum(i.file_size for i in infos)
+    if unpacked > limits.unpacked_bytes or (unpacked > 2**20 and unpacked > limits.ratio * packed):
+        raise error(f"The workbook would unpack to {_size(unpacked)} from {_size(packed)}, out "
+                    f"of proportion for a spreadsheet (a “zip bomb”); STSA does not open it.")
+
+
+def _check_is_xlsx(archive: zipfile.ZipFile, names: set[str], error: type) -> None:
+    if "mimetype" in names:
+        kind = archive.read("mimetype")[:100].decode("ascii", "replace")
+        what = ("an OpenDocument spreadsheet (.ods)" if "spreadsheet" in kind
+                else "an OpenDocument file")
+        raise error(f"This file is {what}: save it as .xlsx or .csv.")
+    if "[Content_Types].xml" not in names or not any(n.startswith("xl/") for n in names):
+        raise error("This file is a zip archive, not an .xlsx workbook: save the roster as "
+                    ".xlsx or .csv.")
+
+
+def _check_part(archive: zipfile.ZipFile, info: zipfile.ZipInfo, limits: Limits,
+                error: type) -> None:
+    if info.flag_bits & 0x1:
+        raise error("The workbook is encrypted (password-protected): save it as .xlsx without "
+                    "a password.")
+    if not info.filename.endswith((".xml", ".rels", ".vml")):
+        return
+    big_part = "worksheets/" in info.filename or "sharedStrings" in info.filename
+    if info.file_size > limits.part_bytes and not big_part:
+        raise error(f"The workbook's part {info.filename} is {info.file_size / 2**20:,.0f} MB, "
+                    f"far too big for a spreadsheet; STSA does not open it.")
+    try:
+        with archive.open(info) as stream:
+            _check_xml_prolog(stream, info.filename, error)
+        if info.file_size > 65536:
+            with archive.open(info) as stream:
+                _count_elements(stream, info.filename, limits, error)
+    except (zipfile.BadZipFile, zipfile.LargeZipFile, EOFError, OSError,
+            NotImplementedError, RuntimeError) as exc:
+        raise error(_DAMAGED) from exc
+
+
+class _Root(Exception):
+    """Raised on the first start tag: the prolog, where DTDs live, is over."""
+
+
+class _StopAtRoot:
+    def start(self, tag, attrib):
+        raise _Root
+
+    def data(self, text):
+        pass
+
+    def end(self, tag):
+        pass
+
+    def close(self):
+        return None
+
+
+def _check_xml_prolog(stream: Any, part: str, error: type) -> None:
+    """Refuse a DTD or entity declaration in an XML part (entity bombs, external entities),
+    with defusedxml's parser, reading only up to the root element."""
+    parser = safe_et.DefusedXMLParser(target=_StopAtRoot(), forbid_dtd=True,
+                                      forbid_entities=True, forbid_external=True)
+    try:
+        while chunk := stream.read(65536):
+            parser.feed(chunk)
+    except _Root:
+        return
+    except DefusedXmlException as exc:
+        raise error(f"The workbook's part {part} declares XML entities or a DTD, which a "
+                    f"spreadsheet never needs (an “XML bomb”); STSA does not open it.") from exc
+    except safe_et.ParseError as exc:
+        raise error(f"The workbook is damaged (its part {part} is not valid XML): open it "
+                    f"in your spreadsheet program and save it again.") from exc
+
+
+def _count_elements(stream: Any, part: str, limits: Limits, error: type) -> None:
+    """Refuse a part with more cells or shared strings than any sheet STSA reads could have,
+    or (a sheet) more cells than its rows can hold within the column limit: counted at C speed
+    in 1 MB chunks, stopping at the limit, before a parser builds them. (A tag split between
+    two chunks goes uncounted; the limits are generous.)"""
+    elements = rows = cells = 0
+    sheet = "worksheets/" in part
+    while chunk := stream.read(2**20):
+        elements += sum(1 for _ in _ELEMENT.finditer(chunk))
+        if sheet:
+            rows += sum(1 for _ in _ROW.finditer(chunk))
+            cells += sum(1 for _ in _CELL.finditer(chunk))
+        if elements > limits.elements:
+            raise error(f"The workbook's part {part} holds more than {limits.elements:,} "
+                        f"cells; STSA reads sheets of at most {limits.rows:,} rows and "
+                        f"{limits.columns} columns.")
+    if cells > max(rows, 1) * limits.columns:
+        raise error(f"The workbook's part {part} has rows of more than {limits.columns} "
+                    f"columns ({cells:,} cells in {rows:,} rows); STSA reads at most "
+                    f"{limits.columns} columns.")
+
+
+# -- rows and cells ------------------------------------------------------------------------------
+def sheet_rows(ws, limits: Limits, error: type) -> Iterator[tuple[int, list]]:
+    """(spreadsheet row number, cell values) of a read-only sheet, checked against `limits`."""
+    where = f"The sheet {ws.title!r}"
+    if (ws.max_column or 0) > limits.columns or (ws.max_row or 0) > limits.rows:
+        raise error(f"{where} reaches row {ws.max_row or 0:,} and column "
+                    f"{ws.max_column or 0:,}; STSA reads at most {limits.rows:,} rows and "
+                    f"{limits.columns} columns.")
+    ws.reset_dimensions()  # a wrong size in the file must not cut rows off
+    try:
+        for number, values in enumerate(ws.iter_rows(values_only=True), start=1):
+            if number > limits.rows:
+                raise error(f"{where} has more than {limits.rows:,} rows; STSA reads at most "
+                            f"{limits.rows:,}.")
+            values = trimmed(list(values))
+            if len(values) > limits.columns:
+                raise error(f"{where} has cells in column {len(values):,} (row {number}); "
+                            f"STSA reads at most {limits.columns} columns.")
+            yield number, values
+    except SpreadsheetError:
+        raise
+    except DefusedXmlException as exc:
+        raise error(_BOMB) from exc
+    except Exception as exc:  # noqa: BLE001 - any failure to parse is a damaged file
+        raise error(f"{where} is damaged and cannot be read: open the file in your "
+                    f"spreadsheet program and save it again as .xlsx.") from exc
+
+
+def trimmed(cells: list) -> list:
+    """`cells` without the empty cells at the end of the row."""
+    while cells and (cells[-1] is None or (isinstance(cells[-1], str)
+                                           and not cells[-1].strip())):
+        cells.pop()
+    return cells
+
+
+def cell_text(value: Any) -> str:
+    """A cell as the text a person sees in it: 12 not 12.0, TRUE, a date without midnight."""
+    if value is None:
+        return ""
+    if isinstance(value, bool):
+        return "TRUE" if value else "FALSE"
+    if isinstance(value, float) and value.is_integer():
+        return str(int(value))
+    if isinstance(value, dt.datetime):
+        return value.date().isoformat() if value.time() == dt.time() else value.isoformat(" ")
+    if isinstance(value, (dt.date, dt.time)):
+        return value.isoformat()
+    return str(value)

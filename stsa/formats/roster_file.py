@@ -1,0 +1,284 @@
+"""Roster files: reading a roster spreadsheet (.xlsx or .csv) into a clean frame, every bad row
+named by the row number the spreadsheet shows, and the roster template to start from.
+
+Nothing here writes: `stsa.services.roster` adds the players. What a roster entry may hold
+(field lengths, when two names are the same) is the store's rule, handed in as `RosterRules`,
+so a file passes here exactly when entry would take its players (R19).
+"""
+
+from __future__ import annotations
+
+import re
+import unicodedata
+from dataclasses import dataclass
+from typing import Any, Callable, Iterable, Iterator, Mapping
+
+import openpyxl
+import pandas as pd
+from openpyxl.styles import Alignment, Font
+
+from stsa.formats import guards
+from stsa.formats.csv import csv_rows
+from stsa.formats.guards import ROSTER_LIMITS, RowProblem, SpreadsheetError, at_row, cell_text
+from stsa.formats.workbook import HEADER_FILL, HEADER_FONT, workbook_bytes
+
+EXAMPLE_NAME = "Example Player"  # the template's example row, skipped on import
+ROSTER_COLUMNS = ["name", "club", "city", "email", "player_id"]
+FIELD_LABELS = {"name": "name", "club": "club", "city": "city", "email": "email",
+                "player_id": "player id", "first": "first name", "last": "last name"}
+_CONTROL = re.compile(r"[\x00-\x1f\x7f-\x9f\u200b-\u200f\u2028-\u202e\u2066-\u2069]")
+
+# Headings are compared casefolded, with punctuation and spaces collapsed ("E-mail" = "e mail").
+HEADINGS = {
+    "name": {"name", "player", "player name", "players", "full name", "namn", "spelare",
+             "spelarnamn", "nombre", "jugador", "participant", "deltagare", "navn", "nimi"},
+    "club": {"club", "klubb", "club name", "klubbnamn", "team", "lag", "store", "club team",
+             "förening", "forening", "club store", "group"},
+    "city": {"city", "stad", "ort", "town", "location", "ciudad", "hometown", "hemort"},
+    "email": {"email", "e mail", "mail", "email address", "e mail address", "e post",
+              "epost", "e postadress", "mailadress", "correo", "correo electrónico"},
+    "player_id": {"player id", "playerid", "id", "player no", "player number", "member id",
+                  "member number", "membership number", "spelar id", "spelarid",
+                  "medlemsnummer", "id number"},
+    "first": {"first name", "firstname", "given name", "förnamn", "fornamn"},
+    "last": {"last name", "lastname", "surname", "family name", "efternamn", "apellidos"},
+}
+_HEADING_OF = {h: field for field, names in HEADINGS.items() for h in names}
+
+
+class RosterError(SpreadsheetError):
+    """A roster file with bad rows, or one that is not a readable spreadsheet."""
+
+
+@dataclass(frozen=True)
+class RosterRules:
+    """What a roster entry may hold: the most characters per field (`limits`, by field of
+    `ROSTER_COLUMNS`) and the key two names are compared by (`name_key`: equal keys are the
+    same player)."""
+
+    name_key: Callable[[str], str]
+    limits: Mapping[str, int]
+
+
+# -- headings ------------------------------------------------------------------------------------
+def _heading(value: Any) -> str:
+    text = unicodedata.normalize("NFKC", str(value or "")).casefold()
+    return " ".join(re.sub(r"[\s_\-.:/#*()]+", " ", text).split())
+
+
+def header_map(cells: list) -> dict[str, int]:
+    """{field: column index} if `cells` is a roster header (a name, or first and last name)."""
+    found: dict[str, int] = {}
+    for index, cell in enumerate(cells):
+        field = _HEADING_OF.get(_heading(cell))
+        if field and field not in found:
+            found[field] = index
+    if "name" in found or {"first", "last"} <= found.keys():
+        return found
+    return {}
+
+
+def _find_header(rows: Iterator[tuple[int, list]]) -> tuple[dict[str, int], list[tuple]]:
+    """Look for the header in the first 10 rows (title rows may come first); ({} if none,
+    the rows read while looking)."""
+    seen = []
+    for number, cells in rows:
+        seen.append((number, cells))
+        mapping = header_map(cells)
+        if mapping:
+            return mapping, seen
+        if len(seen) >= 10:
+            break
+    return {}, seen
+
+
+# -- rows ----------------------------------------------------------------------------------------
+def _clean(value: Any, field: str, limits: Mapping[str, int], wrong: list[str]) -> str:
+    text = unicodedata.normalize("NFC", cell_text(value)).strip()
+    label = FIELD_LABELS[field]
+    if _CONTROL.search(text):
+        wrong.append(f"the {label} contains a control character (such as a line break or tab)")
+    text = " ".join(text.split())
+    limit = limits.get(field, limits["name"])
+    if len(text) > limit:
+        wrong.append(f"the {label} is longer than {limit} characters ({len(text)})")
+    return text
+
+
+def _record(cells: list, mapping: dict[str, int], limits: Mapping[str, int],
+            wrong: list[str]) -> dict:
+    """One row's fields, cleaned; what is wrong with them appended to `wrong`."""
+    def get(field: str) -> str:
+        index = mapping.get(field)
+        return "" if index is None or index >= len(cells) else _clean(cells[index], field,
+                                                                       limits, wrong)
+    record = {f: get(f) for f in ROSTER_COLUMNS if f != "name"}
+    name = get("name") if "name" in mapping else " ".join(
+        p for p in (get("first"), get("last")) if p)
+    return {"name": name, **record}
+
+
+def _roster_records(mapping: dict[str, int], rows: Iterable[tuple[int, list]],
+                    rules: RosterRules) -> pd.DataFrame:
+    """The players of the rows after the header, or a `RosterError` naming every bad row."""
+    records, problems, first_row = [], [], {}
+    example = rules.name_key(EXAMPLE_NAME)
+    for number, cells in rows:
+        if all(cell_text(c).strip() == "" for c in cells):
+            continue
+        wrong: list[str] = []
+        record = _record(cells, mapping, rules.limits, wrong)
+        key = rules.name_key(record["name"])
+        if not record["name"]:
+            wrong.append("no name")
+        elif key == example:
+            continue  # the template's example row
+        elif key in first_row:
+            wrong.append(f"the same name as row {first_row[key]} ({record['name']})")
+        else:
+            first_row[key] = number
+        if wrong:
+            problems.append(at_row(number, "; ".join(wrong)))
+        else:
+            records.append({**record, "row": number})
+    if problems:
+        raise roster_error(problems)
+    frame = pd.DataFrame(records, columns=[*ROSTER_COLUMNS, "row"])
+    return frame.astype({c: object for c in ROSTER_COLUMNS} | {"row": "int64"})
+
+
+def _ranges(numbers: list[int]) -> str:
+    """"3, 5–9, 12"."""
+    parts, start = [], None
+    for i, n in enumerate(numbers):
+        if start is None:
+            start = n
+        if i + 1 == len(numbers) or numbers[i + 1] != n + 1:
+            parts.append(str(start) if start == n else f"{start}–{n}")
+            start = None
+    return ", ".join(parts)
+
+
+def roster_error(problems: list[RowProblem]) -> RosterError:
+    """One error naming every bad row: the first 30 problems in full, then the other rows as
+    ranges, so that even 500 bad rows make a message a person reads."""
+    shown = problems[:30]
+    text = "; ".join(str(p) for p in shown)
+    if len(problems) > len(shown):
+        text += f"; and more in rows {_ranges(sorted({p.row for p in problems[30:]}))}"
+    count = len({p.row for p in problems})
+    return RosterError(f"Nothing was imported: {count} row{'s' if count != 1 else ''} "
+                       f"need{'s' if count == 1 else ''} fixing ({text}).", problems)
+
+
+# -- reading -------------------------------------------------------------------------------------
+def read_roster(source: Any, rules: RosterRules) -> pd.DataFrame:
+    """A roster spreadsheet (.xlsx or .csv) as a frame: `name, club, city, email, player_id`
+    (cleaned text, empty when the file lacks the column) and `row`, the row number the
+    spreadsheet shows (the header is row 1 when it comes first).
+
+    `source` is a path, bytes, or a file-like object such as Streamlit's UploadedFile. The
+    header is found in the first 10 rows of the first sheet that has one, under headings such
+    as Name, Player, Player name, Namn (or First name + Last name); Club, City, Email and
+    Player ID under common English and Swedish headings. Names are trimmed, inner spaces
+    collapsed, Unicode NFC. Blank rows, and a row named exactly "Example Player" (the
+    template's example), are skipped. Every bad row (no name, a name that repeats another by
+    `rules.name_key`, a value longer than `rules.limits`, a control character) is named by row
+    number in one `RosterError`; so is a file that is too big, hostile, protected, damaged or
+    not a spreadsheet.
+    """
+    data, name = guards.read_source(source, ROSTER_LIMITS, RosterError)
+    workbook = None
+    if guards.file_kind(data, name, RosterError) == "csv":
+        sheets = [csv_rows(data, ROSTER_LIMITS, RosterError, header_map)]
+    else:
+        workbook = guards.open_workbook(data, ROSTER_LIMITS, RosterError)
+        sheets = (guards.sheet_rows(ws, ROSTER_LIMITS, RosterError) for ws in workbook.worksheets)
+    try:
+        first_rows = None
+        for rows in sheets:
+            mapping, seen = _find_header(rows)
+            if mapping:
+                header_row = seen[-1][0]
+                rest = [r for r in seen if r[0] > header_row]
+                return _roster_records(mapping, [*rest, *rows], rules)
+            first_rows = first_rows or seen
+    finally:
+        if workbook is not None:
+            workbook.close()
+    raise _no_header(first_rows)
+
+
+def _no_header(first_rows: list | None) -> RosterError:
+    found = [str(c) for c in (first_rows[0][1] if first_rows else []) if cell_text(c).strip()]
+    return RosterError(
+        "No name column found: the first rows need a heading such as Name, Player, Player "
+        "name or Namn" + (f" (the first row has: {', '.join(found[:8])[:200]})." if found
+                          else "."))
+
+
+def check_roster(frame: pd.DataFrame, rules: RosterRules) -> pd.DataFrame:
+    """A roster frame from elsewhere (a script, or `read_roster`'s own output) checked and
+    cleaned as `read_roster` checks a file: rows are named by its `row` column, else by
+    position from 1."""
+    columns = [c for c in ROSTER_COLUMNS if c in frame]
+    numbers = frame["row"].tolist() if "row" in frame else range(1, len(frame) + 1)
+    cells = frame[columns].astype(object).where(frame[columns].notna(), None).to_numpy().tolist()
+    return _roster_records({c: i for i, c in enumerate(columns)}, zip(numbers, cells), rules)
+
+
+# -- the roster template -------------------------------------------------------------------------
+TEMPLATE_HEADINGS = ["Name", "Club", "City", "Email"]
+TEMPLATE_EXAMPLE = [EXAMPLE_NAME, "Example Club", "Arrakeen", "player@example.com"]
+TEMPLATE_NOTES = [
+    ("Column", "What to enter"),
+    ("Name", "Required. One player a row; each name once (case and spaces are ignored when "
+             "comparing). At most 100 characters. Also accepted as heading: Player, Player "
+             "name, Namn, Spelare; or two columns First name and Last name."),
+    ("Club", "Optional: the player's club, store or team. At most 100 characters. Also: "
+             "Klubb, Team, Store."),
+    ("City", "Optional. At most 200 characters. Also: Stad, Ort, Town."),
+    ("Email", "Optional; only the organizer and judges see it. At most 254 characters. Also: "
+              "E-mail, E-post."),
+    ("Player ID", "Optional column you may add: your own player or membership number; STSA "
+                  "keeps it with the player."),
+    ("", ""),
+    ("Example row", f"The row named “{EXAMPLE_NAME}” is skipped on import: type over it or "
+                    f"leave it. The file may be imported untouched (it then adds nobody)."),
+    ("Blank rows", "Skipped. Other columns are ignored."),
+    ("Errors", "If any row is wrong (no name, a repeated name, a value too long), nothing is "
+               "imported and the message names every row to fix."),
+    ("Saving", "Keep it as .xlsx, or save as CSV (UTF-8; comma, semicolon or tab). At most "
+               "5 MB, 20,000 rows and 50 columns."),
+]
+
+
+def roster_template() -> bytes:
+    """The roster template (.xlsx): a Players sheet with the headings Name, Club, City, Email
+    (bold, frozen, with widths) and an example row that `read_roster` skips, and a Notes sheet
+    that explains each column. Importing it untouched succeeds and adds nobody."""
+    wb = openpyxl.Workbook()
+    ws = wb.active
+    ws.title = "Players"
+    ws.append(TEMPLATE_HEADINGS)
+    ws.append(TEMPLATE_EXAMPLE)
+    for cell in ws[1]:
+        cell.font, cell.fill = HEADER_FONT, HEADER_FILL
+    for cell in ws[2]:
+        cell.font = Font(italic=True, color="808080")
+    for letter, width in zip("ABCD", (32, 28, 20, 34)):
+        ws.column_dimensions[letter].width = width
+    ws.freeze_panes = "A2"
+    notes = wb.create_sheet("Notes")
+    for row in TEMPLATE_NOTES:
+        notes.append(list(row))
+    for cell in notes[1]:
+        cell.font = HEADER_FONT
+    for row in notes.iter_rows(min_row=2):
+        row[0].font = Font(bold=True)
+        row[1].alignment = Alignment(wrap_text=True, vertical="top")
+        row[0].alignment = Alignment(vertical="top")
+    notes.column_dimensions["A"].width = 14
+    notes.column_dimensions["B"].width = 90
+    wb.active = 0
+    return workbook_bytes(wb)

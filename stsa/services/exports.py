@@ -1,0 +1,136 @@
+"""Files out: the tournament workbook, the standings and results CSVs, and the printed table
+slips and pairings. Each reads the store and hands plain rows to `stsa.formats`.
+
+The workbook is built from one snapshot of the store (`store.dump_tournament`), the results'
+placings and scores computed from that same snapshot, so a result saved while the file is made
+cannot leave a row without its placing. The Finals sheet still reads the finals as they stand
+a moment later (`tournament.finals` reads the store itself).
+"""
+
+from __future__ import annotations
+
+import json
+from typing import Callable
+
+import pandas as pd
+
+from stsa import rules, store, tournament
+from stsa.domain import Kind, TournamentError, sitting_label
+from stsa.formats import slips, workbook
+from stsa.formats.csv import csv_bytes
+from stsa.store.db import SYSTEM
+
+RESULT_COLUMNS = {"table_id": "int64", "player_id": "int64",
+                  **{c: "int64" for c in (*rules.PLACING_ORDER, "variant_points")},
+                  "tiebreak": "Int64"}
+FINALS_COLUMNS = ["final_rank", "player_id", "name", "stage", "wildcard"]
+
+
+# -- scores from the snapshot --------------------------------------------------------------------
+def _base_points(dump: dict) -> tuple[int, ...]:
+    """R12: the base points setting as the snapshot holds it, else the default."""
+    stored = {s["key"]: s["value"] for s in dump["settings"]}
+    value = stored.get("base_points")
+    return tuple(json.loads(value) if value else store.DEFAULT_SETTINGS["base_points"])
+
+
+def _scored(dump: dict) -> pd.DataFrame:
+    """R11, R12: every result of the snapshot with `placing, qualifier_score, tied`, and the
+    `kind` of its sitting (games are scored one by one, so every kind at once is the same)."""
+    results = (pd.DataFrame(dump["results"], columns=list(RESULT_COLUMNS))
+               .astype(RESULT_COLUMNS).rename(columns={"table_id": "game_id"}))
+    sitting_of = {t["id"]: t["sitting_id"] for t in dump["tables"]}
+    kind_of = {s["id"]: s["kind"] for s in dump["sittings"]}
+    return rules.score_games(results, base_points=_base_points(dump)).assign(
+        kind=lambda d: d["game_id"].map(sitting_of).map(kind_of))
+
+
+def _finals(view: tournament.Finals) -> pd.DataFrame | None:
+    """R16–R18: the final standings once the final is complete, else who plays where."""
+    entrants = view.entrants
+    wildcard = dict(zip(entrants["player_id"], entrants["wildcard"])) if len(entrants) else {}
+    if view.final_standings is not None:
+        frame = view.final_standings
+    elif len(entrants):
+        frame = entrants.assign(final_rank=None)
+    else:
+        return None
+    return frame.assign(wildcard=frame["player_id"].map(wildcard))[FINALS_COLUMNS]
+
+
+# -- the workbook and CSVs -----------------------------------------------------------------------
+def tournament_workbook(engine) -> bytes:
+    """The whole tournament as one .xlsx: sheets Players, Sittings, Tables, Seats, Results,
+    Standings, Finals, Sit-outs, Absences, Settings and Log, each with a bold frozen header, a
+    filter, widths to fit and times as dates (UTC). Text that looks like a formula is stored as
+    text. `restore.restore_workbook` recreates the tournament from it (R19).
+
+    R20: it holds removed leaders, emails and the log; offer it to the organizer only.
+    Times keep whole milliseconds (what a workbook stores)."""
+    dump = store.dump_tournament(engine)
+    scored = _scored(dump)
+    qualifiers = scored.loc[scored["kind"] == Kind.QUALIFIER].drop(columns="kind")
+    standings = tournament.standings_table(engine, qualifiers)
+    sheets = workbook.tournament_sheets(dump, scored=scored, standings=standings,
+                                        finals=_finals(tournament.finals(engine)))
+    return workbook.write_workbook(sheets)
+
+
+def standings_csv(engine) -> bytes:
+    """The qualifier standings (`tournament.standings_table`, R14, R15) as CSV (UTF-8 with
+    BOM); formula-like text neutralised with a leading '."""
+    return csv_bytes(*workbook.frame_sheet(tournament.standings_table(engine)))
+
+
+def results_csv(engine) -> bytes:
+    """Every result, one row per player per game (the workbook's Results sheet without the
+    submission ids), as CSV (UTF-8 with BOM); formula-like text neutralised with a leading '."""
+    dump = store.dump_tournament(engine)
+    sheet = workbook.tournament_sheets(dump, scored=_scored(dump), titles=["Results"])
+    headings, rows = sheet["Results"]
+    keep = [i for i, h in enumerate(headings) if h != "submission_id"]
+    return csv_bytes([headings[i] for i in keep], ([r[i] for i in keep] for r in rows))
+
+
+# -- paper ---------------------------------------------------------------------------------------
+def _sitting_paper(engine, sitting_id: int) -> tuple[dict, pd.DataFrame, pd.DataFrame, str]:
+    """The sitting, its tables and seats in the judges' view (drafts and leader lists, R20),
+    and the tournament's name; `NotFound` for no such sitting."""
+    sitting = store.sitting(engine, sitting_id)
+    tables = store.tables(engine, sitting_id, actor=SYSTEM)
+    if tables.empty:
+        raise TournamentError(f"{sitting_label(sitting['kind'], sitting['number'])} has no "
+                              f"tables to print.")
+    seats = store.seats(engine, sitting_id, actor=SYSTEM)
+    return sitting, tables, seats, store.settings(engine)["tournament_name"]
+
+
+def _sit_out_names(engine, sitting_id: int) -> list[str]:
+    return store.sit_outs(engine, sitting_id, actor=SYSTEM)["name"].tolist()
+
+
+def table_slips(engine, sitting_id: int, *, judges_copy: bool,
+                result_url: Callable[[int], str] | str) -> bytes:
+    """A PDF with one A4 page per table of the sitting (`formats.slips.table_slips`: setup
+    steps in R8's order, seats, picks, a result grid and a QR code opening the table's result
+    entry). The judges' copy also lists the removed and available leaders; the players' copy
+    never does (R20). For the organizer and judges: it reads unpublished draws."""
+    sitting, tables, seats, name = _sitting_paper(engine, sitting_id)
+    return slips.table_slips(sitting, tables, seats, tournament_name=name,
+                             judges_copy=judges_copy, result_url=result_url)
+
+
+def pairings_by_name(engine, sitting_id: int) -> bytes:
+    """Where do I sit? Every seated player of the sitting by name (compared as the roster
+    compares names), with table, seat and colour; then who sits out (R1)."""
+    sitting, _, seats, name = _sitting_paper(engine, sitting_id)
+    return slips.pairings_by_name(sitting, seats, _sit_out_names(engine, sitting_id),
+                                  tournament_name=name, name_key=store.normalize_name)
+
+
+def pairings_by_table(engine, sitting_id: int) -> bytes:
+    """The sitting's tables for the wall, each with its setup and seats in play order; then
+    who sits out (R1)."""
+    sitting, tables, seats, name = _sitting_paper(engine, sitting_id)
+    return slips.pairings_by_table(sitting, tables, seats, _sit_out_names(engine, sitting_id),
+                                   tournament_name=name)

@@ -1,0 +1,352 @@
+"""A tournament recreated from its workbook (R19): the file parsed by `stsa.formats.workbook`,
+every row checked with the validators entry uses, then written through the store in one
+transaction, all or nothing.
+
+A restore takes nothing that entry would refuse: a seed that is not a whole number, a count
+beyond what a judge may enter, a tie-break below 1, results in a sitting that was never
+published. The checks run in two rounds, each naming every problem by sheet and row
+("Results sheet, row 7: …"): first the file's shape as the database holds it (cells that must
+be filled, text lengths, repeated keys, ids that point at nothing), then the tournament's own
+rules, as roster entry (R19), the draw (R1, R3, R9), result entry (R11–R13), the sitting
+statuses (R20) and the settings check them.
+"""
+
+from __future__ import annotations
+
+import json
+from types import SimpleNamespace
+from typing import Any, Callable, Iterable
+
+import pandas as pd
+from sqlalchemy import UniqueConstraint
+
+from stsa import store
+from stsa.auth import Actor, Role, require
+from stsa.domain import Kind, PlayerStatus, Problem, SittingStatus, TournamentError
+from stsa.domain import sitting_label, table_label
+from stsa.formats import workbook
+from stsa.formats.guards import at_row
+from stsa.formats.workbook import HEADING_OF, SHEET_OF, RestoreError
+from stsa.store import admin, draws, game_results, roster, schema
+
+Frames = dict[str, pd.DataFrame]  # store table -> rows, indexed by spreadsheet row number
+
+
+def restore_workbook(engine, source: Any, *, actor: Actor) -> dict:
+    """Recreate a tournament from its `tournament_workbook` file in an EMPTY database (no
+    players, no sittings): players, settings, sittings, tables, seats, sit-outs, results with
+    their versions, absences and the log, keeping every id, so printed slips stay valid.
+
+    Organizer only (R20); all or nothing. A file that is not an STSA workbook, a hostile or
+    damaged one, or rows that entry would refuse raise `RestoreError`, its `problems` naming
+    each sheet and row; a database that already holds a tournament, `InvalidState`. Standings,
+    finals and the other computed columns are recomputed, not read. The log gains one
+    `tournament.restore` event. Returns how many rows each table received and `source`, the
+    file's name.
+    """
+    require(actor, Role.ORGANIZER, action="restore a tournament")
+    parsed = workbook.parse_workbook(source)
+    for check in (shape_problems, rule_problems):
+        problems = check(parsed.tables)
+        if problems:
+            raise workbook.restore_error(problems)
+    try:
+        counts = store.load_tournament(engine, _stored(parsed.tables), actor=actor,
+                                       source=parsed.source or "the workbook")
+    except (store.InvalidState, store.PermissionDenied):
+        raise
+    except TournamentError as exc:  # a rule of the store's own the checks above do not know
+        raise RestoreError(str(exc), exc.problems) from exc
+    return {"source": parsed.source, **counts}
+
+
+def _stored(frames: Frames) -> Frames:
+    """The frames as `store.load_tournament` takes them: leader lists as JSON text."""
+    as_json = {c: frames["tables"][c].map(lambda v: json.dumps(v or [], ensure_ascii=False))
+               for c in ("removed_leaders", "available_leaders")}
+    return {**frames, "tables": frames["tables"].assign(**as_json)}
+
+
+def _at(table: str, row: int, what: str) -> Problem:
+    """A problem with row `row` of the sheet that restores `table`."""
+    return at_row(row, what, SHEET_OF[table])
+
+
+def _values(words) -> set[str]:
+    return {w.value for w in words}
+
+
+def _refused(where: str, check: Callable[[], Any]) -> str | None:
+    """What an entry validator refuses (its message without the `where` it was given), or
+    None when it passes."""
+    try:
+        check()
+    except (TournamentError, ValueError, TypeError) as exc:  # TypeError: a value of a kind
+        return str(exc).removeprefix(f"{where}: ").removesuffix(".")  # the check never met
+    return None
+
+
+# -- round 1: the shape the database holds -------------------------------------------------------
+def shape_problems(frames: Frames) -> list[Problem]:
+    """Cells every row needs, text that is too long, keys that repeat and ids that point at
+    nothing, as the database schema declares them."""
+    problems: list[Problem] = []
+    for name, frame in frames.items():
+        table = schema.metadata.tables[name]
+        problems += _missing(name, frame, table.columns)
+        problems += _too_long(name, frame, table.columns)
+        problems += _repeated(name, frame, table)
+        problems += _dangling(name, frame, table, frames)
+    return problems
+
+
+def _missing(name: str, frame: pd.DataFrame, columns: Iterable) -> list[Problem]:
+    needed = [c.name for c in columns if c.name in frame and not c.nullable
+              and c.server_default is None]
+    return [_at(name, row, f"{HEADING_OF[(name, col)]} is missing")
+            for col in needed for row in frame.index[frame[col].isna()]]
+
+
+def _too_long(name: str, frame: pd.DataFrame, columns: Iterable) -> list[Problem]:
+    problems = []
+    for col in columns:
+        limit = getattr(col.type, "length", None)
+        if col.name not in frame or not limit:
+            continue
+        lengths = frame[col.name].map(lambda v: len(v) if isinstance(v, str) else 0)
+        problems += [_at(name, row, f"{HEADING_OF[(name, col.name)]} is longer than {limit} "
+                                    f"characters ({n})")
+                     for row, n in lengths.loc[lengths > limit].items()]
+    return problems
+
+
+def _repeated(name: str, frame: pd.DataFrame, table) -> list[Problem]:
+    """Rows whose key (the primary key or a unique set of columns) an earlier row has."""
+    keys = [list(table.primary_key.columns.keys())] + [
+        list(c.columns.keys()) for c in table.constraints if isinstance(c, UniqueConstraint)]
+    problems = []
+    for key in (k for k in keys if set(k) <= set(frame.columns)):
+        first = (pd.Series(frame.index, index=frame.index)
+                 .groupby([frame[c] for c in key], dropna=True).transform("first"))
+        headings = ", ".join(HEADING_OF[(name, c)] for c in key)
+        problems += [_at(name, row, f"repeats the {headings} of row {earlier}")
+                     for row, earlier in first.loc[first != first.index].items()]
+    return problems
+
+
+def _dangling(name: str, frame: pd.DataFrame, table, frames: Frames) -> list[Problem]:
+    """Rows that name a player, sitting, table or seat the workbook does not hold."""
+    problems = []
+    for key in table.foreign_key_constraints:
+        cols, target = list(key.column_keys), key.referred_table.name
+        known = set(frames[target][[e.column.name for e in key.elements]]
+                    .itertuples(index=False, name=None))
+        here = frame[cols].dropna()
+        for row, values in zip(here.index, here.itertuples(index=False, name=None)):
+            if values not in known:
+                named = ", ".join(f"{HEADING_OF[(name, c)]} {v}" for c, v in zip(cols, values))
+                problems.append(_at(name, row, f"{named} is not on the {SHEET_OF[target]} "
+                                               f"sheet"))
+    return problems
+
+
+# -- round 2: the tournament's rules, as entry checks them ---------------------------------------
+def rule_problems(frames: Frames) -> list[Problem]:
+    """Every row through the validators entry uses: roster entry, settings, the draw, result
+    entry and the sitting statuses, absences and the log's roles."""
+    return [*_players(frames["players"]), *_settings(frames["settings"]),
+            *_sittings(frames), *_seat_sittings(frames), *_results(frames),
+            *_statuses(frames), *_absences(frames["absences"]), *_events(frames["events"])]
+
+
+def _players(players: pd.DataFrame) -> list[Problem]:
+    """R19: names, clubs, emails and extra details as `store.add_player` takes them; no two
+    names the same player."""
+    problems, first_row = [], {}
+    fields = (("name", roster.NAME_MAX, True), ("club", roster.CLUB_MAX, False),
+              ("email", roster.EMAIL_MAX, False))
+    for row, p in zip(players.index, players.to_dict("records")):
+        where = f"{SHEET_OF['players']} sheet, row {row}"
+        refused = [_refused(where, lambda: roster._text(p[f], f, limit, where, required=req))
+                   for f, limit, req in fields]
+        refused.append(_refused(where, lambda: roster._extra(json.loads(p["extra"] or "{}"),
+                                                             where)))
+        if p["status"] is not None and p["status"] not in _values(PlayerStatus):
+            refused.append(f"status must be {' or '.join(PlayerStatus)}, not {p['status']!r}")
+        key = store.normalize_name(p["name"] or "")
+        if key and key in first_row:
+            refused.append(f"the same name as row {first_row[key]} ({p['name']})")
+        first_row.setdefault(key, row)
+        problems += [_at("players", row, what) for what in refused if what]
+    return problems
+
+
+def _settings(settings: pd.DataFrame) -> list[Problem]:
+    """R4, R5, R7, R9, R10, R12: each setting through `store.set_settings`' validator."""
+    problems = []
+    for row, key, value in zip(settings.index, settings["key"], settings["value"]):
+        check = admin.VALIDATORS.get(key)
+        refused = (f"{key!r} is not a setting" if check is None
+                   else _refused("", lambda: check(json.loads(value))))
+        if refused:
+            problems.append(_at("settings", row, refused if check is None
+                                else f"{key} {refused}"))
+    return problems
+
+
+def _draw(sitting: dict, tables: pd.DataFrame, seats: pd.DataFrame,
+          sit_outs: pd.DataFrame) -> SimpleNamespace:
+    """A sitting's rows in the shape `store.save_draw` takes (`.seed, .tables, .seats,
+    .sit_outs`), the seed a whole number where its text is one."""
+    at = tables.loc[tables["sitting_id"] == sitting["id"]]
+    table_no = dict(zip(at["id"], at["table_no"]))
+    seated = seats.loc[seats["table_id"].isin(table_no)]
+    seed = game_results._whole(sitting["seed"])
+    return SimpleNamespace(
+        seed=sitting["seed"] if seed is None else seed, tables=at,
+        seats=seated.assign(table_no=seated["table_id"].map(table_no)),
+        sit_outs=sit_outs.loc[sit_outs["sitting_id"] == sitting["id"], "player_id"].tolist())
+
+
+def _sittings(frames: Frames) -> list[Problem]:
+    """R1, R3, R9, R16: each sitting's kind and status, and its draw (seed, tables, seats,
+    colours, pick order, sit-outs) through the draw's own check."""
+    problems = []
+    for row, s in zip(frames["sittings"].index, frames["sittings"].to_dict("records")):
+        where = f"{SHEET_OF['sittings']} sheet, row {row}"
+        label = sitting_label(s["kind"], s["number"])
+        refused = [_refused(where, lambda: draws._check_kind(s["kind"]))]
+        if s["status"] not in _values(SittingStatus):
+            refused.append(f"status must be {', '.join(SittingStatus)}, not {s['status']!r}")
+        if s["number"] < 1 or (s["kind"] != Kind.QUALIFIER and s["number"] != 1):
+            refused.append(f"{label} cannot be number {s['number']}: qualifiers count from 1, "
+                           f"and there is one semifinal and one final (R16)")
+        draw = _draw(s, frames["tables"], frames["seats"], frames["sit_outs"])
+        wrong_draw = _refused(where, lambda: draws._clean_draw(draw))
+        refused.append(wrong_draw and f"{label}: {wrong_draw}")
+        problems += [_at("sittings", row, what) for what in refused if what]
+    return problems
+
+
+def _seat_sittings(frames: Frames) -> list[Problem]:
+    """A seat belongs to the sitting of its table."""
+    seats, tables = frames["seats"], frames["tables"]
+    of_table = seats["table_id"].map(dict(zip(tables["id"], tables["sitting_id"])))
+    wrong = seats.loc[seats["sitting_id"] != of_table]
+    return [_at("seats", row, f"sitting_id is {s} but table {t} belongs to sitting {o}")
+            for row, s, t, o in zip(wrong.index, wrong["sitting_id"], wrong["table_id"],
+                                    of_table.loc[wrong.index])]
+
+
+def _seated(frames: Frames) -> dict[int, dict[int, SimpleNamespace]]:
+    """{table id: {player id: (seat, name)}}, as result entry looks a table's players up."""
+    names = dict(zip(frames["players"]["id"], frames["players"]["name"]))
+    seated: dict[int, dict[int, SimpleNamespace]] = {}
+    seats = frames["seats"]
+    for table_id, seat, player_id in zip(seats["table_id"], seats["seat"], seats["player_id"]):
+        seated.setdefault(table_id, {})[player_id] = SimpleNamespace(
+            seat=seat, name=names.get(player_id))
+    return seated
+
+
+def _table_results(rows: list[tuple[int, dict]], table: dict, seated: dict,
+                   label: str) -> list[Problem]:
+    """R11-R13: one table's result rows ((spreadsheet row, record)) through result entry's
+    check. When it refuses, each row is checked alone to name the rows at fault; a fault
+    between rows (a leader taken twice, a seat without a result) is named at the table's
+    first row."""
+    def check(records: list[dict], players: dict) -> str | None:
+        # the wild card setting may have changed since: a removed leader is one of the table's
+        refused = _refused(label, lambda: game_results._check_rows(
+            records, players, table["available_leaders"] or [], table["removed_leaders"] or [],
+            label, True))
+        return refused and refused.removesuffix(". Nothing was saved")
+
+    whole = check([rec for _, rec in rows], seated)
+    if whole is None:
+        return []
+    each = [(row, check([rec], {p: s for p, s in seated.items() if p == rec["player_id"]}))
+            for row, rec in rows]
+    found = [(row, what) for row, what in each if what] or [(rows[0][0], whole)]
+    return [_at("results", row, f"{label}, {what}") for row, what in found]
+
+
+def _results(frames: Frames) -> list[Problem]:
+    """R11-R13: every table's result as result entry takes it; each result row of its
+    table's version and in its player's seat."""
+    tables = {t["id"]: t for t in frames["tables"].to_dict("records")}
+    sittings = {s["id"]: s for s in frames["sittings"].to_dict("records")}
+    seated = _seated(frames)
+    by_table: dict[int, list[tuple[int, dict]]] = {}
+    results = frames["results"]
+    for row, rec in zip(results.index, results.to_dict("records")):
+        by_table.setdefault(rec["table_id"], []).append((row, rec))
+    problems = []
+    for table_id, rows in by_table.items():
+        table = tables[table_id]
+        sitting = sittings[table["sitting_id"]]
+        label = table_label(sitting["kind"], sitting["number"], table["table_no"])
+        problems += _table_results(rows, table, seated.get(table_id, {}), label)
+    return problems + _versions(frames, tables) + _seats_of_results(frames, seated)
+
+
+def _versions(frames: Frames, tables: dict[int, dict]) -> list[Problem]:
+    """R13, R19: a result's rows carry their table's version; a table without a result has
+    version 0."""
+    results = frames["results"]
+    version_of = {t: table["result_version"] for t, table in tables.items()}
+    wrong = results.loc[results["version"] != results["table_id"].map(version_of)]
+    problems = [_at("results", row, f"version is {v} but its table's version is "
+                                    f"{version_of[t]}")
+                for row, v, t in zip(wrong.index, wrong["version"], wrong["table_id"])]
+    with_result = set(results["table_id"])
+    empty = frames["tables"].loc[~frames["tables"]["id"].isin(with_result)
+                                 & (frames["tables"]["result_version"] != 0)]
+    return problems + [_at("tables", row, f"version is {v} but the table has no result "
+                                          f"(version 0)")
+                       for row, v in empty["result_version"].items()]
+
+
+def _seats_of_results(frames: Frames, seated: dict) -> list[Problem]:
+    results = frames["results"]
+    return [_at("results", row, f"seat is {seat} but player {p} sits in seat "
+                                f"{seated[t][p].seat} on the Seats sheet")
+            for row, t, p, seat in zip(results.index, results["table_id"],
+                                       results["player_id"], results["seat"])
+            if p in seated.get(t, {}) and seated[t][p].seat != seat]
+
+
+def _statuses(frames: Frames) -> list[Problem]:
+    """R20: results are entered once a sitting is published, and a sitting is complete once
+    every table has a result."""
+    tables = frames["tables"]
+    reported = tables["id"].isin(set(frames["results"]["table_id"]))
+    problems = []
+    for row, s in zip(frames["sittings"].index, frames["sittings"].to_dict("records")):
+        mine = tables["sitting_id"] == s["id"]
+        label = sitting_label(s["kind"], s["number"])
+        if s["status"] == SittingStatus.DRAWN and (mine & reported).any():
+            problems.append(_at("sittings", row, f"{label} is drawn (not published) but has "
+                                                 f"results; results are entered once a "
+                                                 f"sitting is published"))
+        missing = sorted(tables.loc[mine & ~reported, "table_no"])
+        if s["status"] == SittingStatus.COMPLETE and missing:
+            tables_ = "table" if len(missing) == 1 else "tables"
+            problems.append(_at("sittings", row, f"{label} is complete but {tables_} "
+                                                 f"{', '.join(map(str, missing))} "
+                                                 f"{'has' if len(missing) == 1 else 'have'} "
+                                                 f"no result"))
+    return problems
+
+
+def _absences(absences: pd.DataFrame) -> list[Problem]:
+    """R17: absences are for the finals."""
+    return [_at("absences", row, f"unknown stage {stage!r}; absences are for "
+                                 f"{', '.join(roster.STAGES)}")
+            for row, stage in absences["stage"].items() if stage not in roster.STAGES]
+
+
+def _events(events: pd.DataFrame) -> list[Problem]:
+    """R19, R20: the log names each actor's role."""
+    return [_at("events", row, f"role must be {', '.join(Role)}, not {role!r}")
+            for row, role in events["role"].items() if role not in _values(Role)]

@@ -1,0 +1,172 @@
+"""A restore takes nothing entry would refuse (R19): each row of the workbook goes through the
+validators roster entry, the draw, result entry and the settings use, and every refusal names
+the sheet and row, with nothing written."""
+
+import io
+
+import openpyxl
+import pytest
+
+from stsa import excel, store
+from stsa.auth import Actor, Role
+from stsa.domain import Problem
+from stsa.formats.workbook import RestoreError
+
+ORGANIZER = Actor("Olivia", Role.ORGANIZER)
+
+
+@pytest.fixture(scope="module")
+def exported(tmp_path_factory):
+    """The demo tournament's workbook (24 players, three qualifier sittings)."""
+    from stsa import demo
+
+    folder = tmp_path_factory.mktemp("restore-validation")
+    eng = store.connect(f"sqlite:///{folder / 'demo.db'}", backup_dir=folder / "backups")
+    try:
+        store.set_settings(eng, {"auto_backup": False}, actor=ORGANIZER)
+        demo.load_demo(eng, actor=ORGANIZER, sittings=3)
+        return excel.tournament_workbook(eng)
+    finally:
+        eng.dispose()
+
+
+def edited(data: bytes, sheet: str, row: int, heading: str, value) -> bytes:
+    """The workbook with one cell changed: `heading`'s column of row `row` of `sheet`."""
+    wb = openpyxl.load_workbook(io.BytesIO(data))
+    ws = wb[sheet]
+    ws.cell(row, [c.value for c in ws[1]].index(heading) + 1).value = value
+    out = io.BytesIO()
+    wb.save(out)
+    return out.getvalue()
+
+
+def refused(engine, data: bytes) -> list[Problem]:
+    """The problems the restore names; the database keeps nothing of the file."""
+    events = len(store.events(engine, actor=ORGANIZER))
+    with pytest.raises(RestoreError) as info:
+        excel.restore_workbook(engine, data, actor=ORGANIZER)
+    assert str(info.value).startswith("Nothing was restored: ")
+    assert store.players(engine).empty and store.sittings(engine, actor=ORGANIZER).empty
+    assert store.results(engine, None).empty
+    assert len(store.events(engine, actor=ORGANIZER)) == events
+    return info.value.problems
+
+
+def only(problems: list[Problem]) -> Problem:
+    assert len(problems) == 1, problems
+    return problems[0]
+
+
+def test_the_untouched_workbook_is_restored(sqlite_engine, exported):
+    counts = excel.restore_workbook(sqlite_engine, exported, actor=ORGANIZER)
+    assert counts["players"] == 24 and counts["sittings"] == 3
+
+
+def test_a_seed_that_is_not_a_number(sqlite_engine, exported):
+    problem = only(refused(sqlite_engine, edited(exported, "Sittings", 2, "seed", "not-a-seed")))
+    assert problem.where == "Sittings sheet, row 2" and problem.row == 2
+    assert "seed must be a whole number, not 'not-a-seed'" in problem.what
+
+
+def test_a_negative_seed(sqlite_engine, exported):
+    problem = only(refused(sqlite_engine, edited(exported, "Sittings", 3, "seed", "-5")))
+    assert problem.where == "Sittings sheet, row 3" and "seed cannot be negative" in problem.what
+
+
+@pytest.mark.parametrize("value, what", [
+    (1e15, "variant_points must be a whole number"),  # beyond any database integer
+    (200_000, "variant_points must be a whole number (up to 100000), not 200000"),
+])
+def test_variant_points_beyond_entry(sqlite_engine, exported, value, what):
+    problem = only(refused(sqlite_engine, edited(exported, "Results", 7, "variant_points",
+                                                 value)))
+    assert problem.where == "Results sheet, row 7" and what in problem.what
+
+
+def test_a_tiebreak_below_one(sqlite_engine, exported):
+    problem = only(refused(sqlite_engine, edited(exported, "Results", 7, "tiebreak", -7)))
+    assert problem.where == "Results sheet, row 7"
+    assert "tiebreak must be a whole number of 1 or more" in problem.what
+    assert problem.what.startswith("Qualifier 1, table ")  # which table, as a judge names it
+
+
+def test_a_negative_count_and_a_leader_not_at_the_table(sqlite_engine, exported):
+    data = edited(edited(exported, "Results", 4, "vp", -1), "Results", 9, "leader", "Nobody")
+    problems = refused(sqlite_engine, data)
+    assert [p.where for p in problems] == ["Results sheet, row 4", "Results sheet, row 9"]
+    assert "vp must be a whole number of 0 or more" in problems[0].what
+    assert "leader 'Nobody' is not one of this table's leaders" in problems[1].what
+
+
+def test_a_sitting_set_back_to_drawn_that_kept_its_results(sqlite_engine, exported):
+    problem = only(refused(sqlite_engine, edited(exported, "Sittings", 2, "status", "drawn")))
+    assert problem.where == "Sittings sheet, row 2"
+    assert "Qualifier 1 is drawn (not published) but has results" in problem.what
+
+
+def test_a_complete_sitting_missing_a_result(sqlite_engine, exported):
+    wb = openpyxl.load_workbook(io.BytesIO(exported))
+    results = wb["Results"]
+    game = [c.value for c in results[1]].index("game_id")
+    first_game = results.cell(2, game + 1).value
+    doomed = [r for r in range(2, results.max_row + 1)
+              if results.cell(r, game + 1).value == first_game]
+    for r in reversed(doomed):
+        results.delete_rows(r)
+    tables = wb["Tables"]
+    head = [c.value for c in tables[1]]
+    for r in range(2, tables.max_row + 1):
+        if tables.cell(r, head.index("table_id") + 1).value == first_game:
+            tables.cell(r, head.index("version") + 1).value = 0
+    out = io.BytesIO()
+    wb.save(out)
+    problem = only(refused(sqlite_engine, out.getvalue()))
+    assert problem.where == "Sittings sheet, row 2"
+    assert "Qualifier 1 is complete but table 1 has no result" in problem.what
+
+
+def test_players_as_roster_entry_takes_them(sqlite_engine, exported):
+    first = openpyxl.load_workbook(io.BytesIO(exported))["Players"].cell(2, 2).value
+    data = edited(edited(exported, "Players", 3, "name", first.upper()), "Players", 5, "name",
+                  "Bad\tBell")
+    problems = refused(sqlite_engine, data)
+    assert [p.where for p in problems] == ["Players sheet, row 3", "Players sheet, row 5"]
+    assert problems[0].what == f"the same name as row 2 ({first.upper()})"
+    assert "control character" in problems[1].what
+
+
+def test_a_setting_its_validator_refuses(sqlite_engine, exported):
+    wb = openpyxl.load_workbook(io.BytesIO(exported))
+    settings = wb["Settings"]
+    settings.append(["base_points", "[10, 20, 0, 0]", "Olivia", None])
+    out = io.BytesIO()
+    wb.save(out)
+    problems = refused(sqlite_engine, out.getvalue())
+    row = settings.max_row
+    assert [str(p) for p in problems] == [
+        f"Settings sheet, row {row}: updated_at is missing"]  # the shape first
+    settings.cell(row, 4).value = settings.cell(2, 4).value
+    out = io.BytesIO()
+    wb.save(out)
+    problem = only(refused(sqlite_engine, out.getvalue()))
+    assert problem.where == f"Settings sheet, row {row}"
+    assert problem.what.startswith("base_points must run from highest to lowest")
+
+
+def test_a_seat_for_a_player_not_on_the_roster(sqlite_engine, exported):
+    problems = refused(sqlite_engine, edited(exported, "Seats", 6, "player_id", 999))
+    assert str(problems[0]) == "Seats sheet, row 6: player_id 999 is not on the Players sheet"
+    assert [p.where for p in problems[1:]] == ["Results sheet, row 6"]  # its result too
+    assert problems[1].what.endswith("is not on the Seats sheet")
+
+
+def test_a_draw_that_breaks_the_seating_rules(sqlite_engine, exported):
+    wb = openpyxl.load_workbook(io.BytesIO(exported))
+    seats = wb["Seats"]
+    colour = [c.value for c in seats[1]].index("colour") + 1
+    seats.cell(3, colour).value = seats.cell(2, colour).value  # two players of one colour
+    out = io.BytesIO()
+    wb.save(out)
+    problem = only(refused(sqlite_engine, out.getvalue()))
+    assert problem.where == "Sittings sheet, row 2"
+    assert problem.what.startswith("Qualifier 1: Table 1 needs a different colour")
