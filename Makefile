@@ -5,7 +5,7 @@ PY := $(VENV)/bin/python
 RUNTIME := $(VENV)/.runtime-installed
 DEV := $(VENV)/.dev-installed
 
-.PHONY: run pins test load bench soak deps clean
+.PHONY: run pins serve-cluster test load bench soak deps clean
 
 # The app needs only the runtime requirements; the tests and benchmarks add their tools.
 $(RUNTIME): requirements.txt
@@ -22,6 +22,12 @@ deps: $(DEV)
 
 run: $(RUNTIME)
 	$(PY) -m stsa serve
+
+# Several app processes on one PostgreSQL database behind HAProxy (README, "More than one
+# process"): STSA_DATABASE_URL=postgresql+psycopg://… make serve-cluster PROCESSES=3
+PROCESSES ?= 2
+serve-cluster: $(RUNTIME)
+	$(PY) scripts/serve_cluster.py --processes $(PROCESSES)
 
 # A lost PIN: new PINs for both roles, printed here; everyone is signed out.
 pins: $(RUNTIME)

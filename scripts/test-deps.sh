@@ -1,13 +1,15 @@
 #!/usr/bin/env bash
 # Installs the system packages the test suite drives, when they are missing:
-# Debian's PostgreSQL server (store tests on PostgreSQL), Chromium (browser tests) and the
-# DejaVu fonts (printed slips).
+# Debian's PostgreSQL server (store tests on PostgreSQL), Chromium (browser tests), HAProxy
+# (the cluster test) and the DejaVu fonts (printed slips).
 # Needs root (as in CI); elsewhere it says what to install and the tests that need it say so.
 set -euo pipefail
 
 need=()
 ls /usr/lib/postgresql/*/bin/initdb >/dev/null 2>&1 || need+=(postgresql)
 command -v chromium >/dev/null 2>&1 || need+=(chromium)
+# HAProxy in front of several app processes (make serve-cluster and its test).
+command -v haproxy >/dev/null 2>&1 || [ -x /usr/sbin/haproxy ] || need+=(haproxy)
 # The printed table slips embed DejaVu Sans so every player's name prints as written.
 [ -f /usr/share/fonts/truetype/dejavu/DejaVuSans.ttf ] || need+=(fonts-dejavu-core)
 

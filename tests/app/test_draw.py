@@ -9,7 +9,10 @@ import pytest
 import streamlit as st
 from pypdf import PdfReader
 
-from stsa import printing, store, tournament
+from stsa import draw, store, tournament
+from stsa.formats import slips
+from stsa.services import sittings as sitting_service
+from stsa.services.snapshot import Snapshot
 from stsa.ui import data_tools
 from tests.app.conftest import JUDGE, ORGANIZER, shown
 
@@ -79,7 +82,7 @@ def test_organizer_typed_seed_reproduces_a_draw_and_redraw_replaces_the_draft(
     at.number_input(key="draw_seed").set_value(4242).run()
     at.button(key="draw_go").click().run()
     first = store.seats(engine, actor=ORGANIZER)
-    expected = tournament.draw.draw_sitting(ids, tournament.enabled_setups(engine), seed=4242)
+    expected = draw.draw_sitting(ids, tournament.enabled_setups(engine), seed=4242)
     assert first["player_id"].tolist() == expected.seats["player_id"].tolist()
 
     assert at.button(key="draw_go").label.startswith("Draw again")
@@ -179,7 +182,7 @@ def test_organizer_publishes_and_then_cannot_redraw_that_sitting(open_page, engi
     assert "draw_publish" not in keys and "draw_discard" not in keys
     assert at.button(key="draw_go").label == "Draw", "the next draw is a new sitting"
     with pytest.raises(store.InvalidState):
-        store.save_draw(engine, tournament.draw.draw_sitting(
+        store.save_draw(engine, draw.draw_sitting(
             store.players(engine)["player_id"].tolist(), tournament.enabled_setups(engine),
             seed=1), kind="qualifier", actor=ORGANIZER, sitting_id=sitting["sitting_id"])
 
@@ -266,8 +269,8 @@ PDFS = ["slips", "slips-judges", "pairings-by-name", "pairings-by-table"]
 @pytest.fixture
 def qr_urls(monkeypatch):
     """Every address a slip's QR code encodes."""
-    seen, real = [], printing._qr_matrix
-    monkeypatch.setattr(printing, "_qr_matrix", lambda url: seen.append(url) or real(url))
+    seen, real = [], slips._qr_matrix
+    monkeypatch.setattr(slips, "_qr_matrix", lambda url: seen.append(url) or real(url))
     return seen
 
 
@@ -377,7 +380,7 @@ def test_balanced_mode_draws_against_the_published_qualifiers(open_page, engine)
     ids = _players(engine, 16)
     first = tournament.draw_qualifier(engine, ids, seed=5, actor=ORGANIZER)
     store.publish_sitting(engine, first["sitting_id"], actor=ORGANIZER)
-    history = tournament._history(engine)
+    history = sitting_service.history(Snapshot(engine))
     at = open_page(PAGE, as_=ORGANIZER)
     assert "Draw mode: Balanced" in _shown(at)
     at.number_input(key="draw_seed").set_value(777).run()
@@ -385,7 +388,7 @@ def test_balanced_mode_draws_against_the_published_qualifiers(open_page, engine)
     assert not at.exception
     draft = store.sittings(engine, actor=ORGANIZER).iloc[-1]
     seats = store.seats(engine, int(draft["sitting_id"]), actor=ORGANIZER)
-    expected = tournament.draw.draw_sitting(
+    expected = draw.draw_sitting(
         ids, tournament.enabled_setups(engine), seed=777, setup_counts=store.setup_counts(engine),
         mode="balanced", history=history)
     assert seats["player_id"].tolist() == expected.seats["player_id"].tolist()
