@@ -1,9 +1,14 @@
 """The database: the only place a tournament lives, and the only module that talks to it.
 
 Use it as `from stsa import store` then `store.submit_table_result(engine, …)`. Every function
-takes the engine from `store.connect()` first. Every write takes `actor=` (an `stsa.auth.Actor`),
-checks the actor's role (R20), runs as one transaction and appends to the audit log (R19).
-Reads return pandas frames ready for `stsa.rules`. Errors a person can fix are
+takes the engine from `store.connect()` first. Every write takes `actor=` (an
+`stsa.auth.Actor`), checks the actor's role (R20), runs as one transaction and appends to the
+audit log (R19). Reads return pandas frames ready for `stsa.rules`.
+
+`connect`, `publish_sitting`, `complete_sitting`, `submit_table_result` and `restore` come from
+`maintenance`, which adds what the store does by itself (completing finished sittings,
+automatic backups) to the database steps of `db`, `draws`, `game_results` and `archive`. The
+checks that entry and restore share are in `checks`. Errors a person can fix are
 `TournamentError`s: `ConflictError`, `NotFound`, `DuplicateName`, `InvalidState`,
 `PermissionDenied`, `CorruptDatabase`, `NotABackup`.
 """
@@ -12,19 +17,19 @@ from stsa.store.access import (SignedIn, SignInPaused, check_pin, ensure_pins, o
                                reset_pins, session_actor, set_pin, sign_everyone_out, sign_in,
                                sign_out)
 from stsa.store.admin import DEFAULT_SETTINGS, events, set_settings, settings
-from stsa.store.archive import backup, backups, restore
-from stsa.store.db import backup_dir, connect, integrity_check
+from stsa.store.archive import backup, backups
+from stsa.store.db import backup_dir, integrity_check
 from stsa.store.errors import (ConflictError, CorruptDatabase, DuplicateName, InvalidState,
                                NotABackup, NotFound, PermissionDenied, TournamentError)
-from stsa.store.game_results import (TableResult, results, settle_tie, submit_table_result,
-                                table_result)
+from stsa.store.game_results import TableResult, results, table_result
+from stsa.store.maintenance import (complete_sitting, connect, publish_sitting, restore,
+                                    submit_table_result)
 from stsa.store.roster import (absences, add_player, check_in, clear_check_ins, edit_player,
                                import_players, mark_absent, normalize_name, player, players,
                                remove_player, withdraw_player)
 from stsa.store.schema import SCHEMA_VERSION
-from stsa.store.draws import (complete_sitting, discard_draw, override_setup,
-                                 publish_sitting, save_draw, seats, setup_counts, sit_outs,
-                                 sitting, sittings, tables)
+from stsa.store.draws import (discard_draw, override_setup, save_draw, seats, setup_counts,
+                              sit_outs, sitting, sittings, tables)
 from stsa.store.transfer import dump_tournament, load_tournament
 
 __all__ = [
@@ -38,7 +43,7 @@ __all__ = [
     "save_draw", "discard_draw", "publish_sitting", "complete_sitting", "override_setup",
     "sittings", "sitting", "tables", "seats", "sit_outs", "setup_counts",
     # results
-    "submit_table_result", "settle_tie", "results", "table_result", "TableResult",
+    "submit_table_result", "results", "table_result", "TableResult",
     # settings, PINs, log
     "settings", "set_settings", "DEFAULT_SETTINGS",
     # PINs, sign-in and sessions

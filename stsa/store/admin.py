@@ -11,6 +11,7 @@ import sqlalchemy as sa
 from sqlalchemy.engine import Connection, Engine
 
 from stsa.auth import Actor, Role, require
+from stsa.domain import PickMethod
 from stsa.store import db
 from stsa.store.errors import TournamentError
 from stsa.store.schema import events as events_t
@@ -21,7 +22,7 @@ DEFAULT_SETTINGS: dict[str, Any] = {
     "tournament_name": "DUNE: Imperium tournament",
     "enabled_setups": None,  # R5: setup ids; None = every setup of the catalog
     "battle_of_wills": False,  # R5
-    "pick_method": "hidden_picks",  # R9, R10: "hidden_picks" or "vote_off"
+    "pick_method": PickMethod.HIDDEN_PICKS.value,  # R9, R10: "hidden_picks" or "vote_off"
     "wild_card": False,  # R10
     "hidden_picks": {"Legacy": 6, "Uprising": 3},  # R9: X per base game
     "leader_decks": None,  # R7: {setup_id: [leader, …]}; None = the catalog's decks
@@ -50,16 +51,29 @@ def _text(limit: int) -> Callable:
     return check
 
 
-def _names(v, *, minimum: int = 0, allow_none: bool = False):
+def _names(v, *, minimum: int = 0, allow_none: bool = False, distinct: bool = True):
     if v is None and allow_none:
         return None
     if isinstance(v, str) or not isinstance(v, (list, tuple)):
         raise ValueError("must be a list of names")
     out = [" ".join(str(x).split()) for x in v]
-    if any(not x for x in out) or len(set(out)) != len(out):
+    if any(not x for x in out) or (distinct and len(set(out)) != len(out)):
         raise ValueError("must list different, non-empty names")
     if len(out) < minimum:
         raise ValueError(f"must list at least {minimum}")
+    return out
+
+
+def _colours(v):
+    """R4: at least four colours, all different ignoring case ("Red" and "red" are one colour
+    at the table); a clash is named as the settings page names it."""
+    out = _names(v, minimum=4, distinct=False)
+    keys = [c.casefold() for c in out]
+    for later, key in enumerate(keys):
+        if key in keys[:later]:
+            raise ValueError(f"must all differ: colour {keys.index(key) + 1} and colour "
+                             f"{later + 1} are both “{out[later]}”; choose {len(out)} "
+                             f"different colours")
     return out
 
 
@@ -127,11 +141,11 @@ VALIDATORS: dict[str, Callable[[Any], Any]] = {
     "tournament_name": _text(200),
     "enabled_setups": lambda v: _names(v, minimum=1, allow_none=True),
     "battle_of_wills": _bool,
-    "pick_method": _choice("hidden_picks", "vote_off"),
+    "pick_method": _choice(*(m.value for m in PickMethod)),
     "wild_card": _bool,
     "hidden_picks": _counts,
     "leader_decks": _decks,
-    "colours": lambda v: _names(v, minimum=4),
+    "colours": _colours,
     "base_points": _base_points,
     "draw_mode": _choice("random", "balanced"),
     "auto_backup": _bool,

@@ -3,7 +3,8 @@
 A SQLite database is copied with SQLite's online backup API (judges may keep saving while it
 runs); a PostgreSQL database is copied table by table, in one snapshot, into a SQLite file of
 the same schema. Either file is an STSA database: it can be restored into SQLite or PostgreSQL,
-or opened directly with `connect("sqlite:///…")`.
+or opened directly with `connect("sqlite:///…")`. The automatic backups after a publish and a
+completed sitting are taken by `stsa.store.maintenance` through `auto_backup`.
 """
 
 from __future__ import annotations
@@ -179,41 +180,54 @@ def _check_backup(path: Path) -> int:
     return version
 
 
+def _read_backup(path: Path) -> dict[str, list[dict]]:
+    """The tournament rows of backup file `path` (checked first), read from a copy that is
+    upgraded to this schema version if it is older; PINs and sessions left out."""
+    _check_backup(path)
+    with tempfile.TemporaryDirectory(prefix="stsa-restore-") as tmp:
+        copy = Path(tmp) / "restore.db"
+        shutil.copyfile(path, copy)
+        source = db.open_engine(f"sqlite:///{copy}", backup_dir=tmp)  # upgrades an older copy
+        try:
+            with db.reading(source) as conn:
+                return {t.name: [dict(r._mapping) for r in conn.execute(sa.select(t))]
+                        for t in schema.TABLE_ORDER if t.name not in KEEP_ON_RESTORE}
+        finally:
+            source.dispose()
+
+
+def _replace_rows(conn: Connection, data: dict[str, list[dict]]) -> int:
+    """Delete the tournament's rows and write `data`'s, parents first; how many were written."""
+    for table in reversed(schema.TABLE_ORDER):
+        if table.name not in KEEP_ON_RESTORE:
+            conn.execute(sa.delete(table))
+    total = 0
+    for table in schema.TABLE_ORDER:
+        rows = data.get(table.name)
+        if rows:
+            for start in range(0, len(rows), 1000):
+                conn.execute(sa.insert(table), rows[start:start + 1000])
+            total += len(rows)
+    db.advance_sequences(conn, schema.ID_TABLES)
+    return total
+
+
 def restore(engine: Engine, path: str | os.PathLike, *, actor: Actor) -> dict:
     """Replace the tournament with the one in backup file `path` (organizer only, R20).
 
     The file is checked first (`NotABackup` if it is not an STSA backup; older versions are
     upgraded on a copy). R19: the current state is backed up before it is replaced, and the
-    restore is logged naming both files. PINs and sessions are this installation's: kept. Returns `restored_from`,
-    `safety_backup` (paths) and `rows` (how many were restored).
+    restore is logged naming both files. PINs and sessions are this installation's: kept.
+    Returns `restored_from`, `safety_backup` (paths) and `rows` (how many were restored).
+    `store.restore` also completes the sittings the backup left finished.
     """
     require(actor, Role.ORGANIZER, action="restore backups")
     path = Path(path)
-    _check_backup(path)
-    with tempfile.TemporaryDirectory(prefix="stsa-restore-") as tmp:
-        copy = Path(tmp) / "restore.db"
-        shutil.copyfile(path, copy)
-        source = db.connect(f"sqlite:///{copy}", backup_dir=tmp)  # upgrades an older copy
-        try:
-            with db.reading(source) as conn:
-                data = {t.name: [dict(r._mapping) for r in conn.execute(sa.select(t))]
-                        for t in schema.TABLE_ORDER if t.name not in KEEP_ON_RESTORE}
-        finally:
-            source.dispose()
+    data = _read_backup(path)
     safety = backup(engine, label="before-restore")
 
     def work(conn: Connection) -> int:
-        for table in reversed(schema.TABLE_ORDER):
-            if table.name not in KEEP_ON_RESTORE:
-                conn.execute(sa.delete(table))
-        total = 0
-        for table in schema.TABLE_ORDER:
-            rows = data.get(table.name)
-            if rows:
-                for start in range(0, len(rows), 1000):
-                    conn.execute(sa.insert(table), rows[start:start + 1000])
-                total += len(rows)
-        db.advance_sequences(conn, schema.ID_TABLES)
+        total = _replace_rows(conn, data)
         db.log(conn, actor, "backup.restore", "tournament",
                after={"restored_from": path.name, "safety_backup": safety.name, "rows": total})
         return total

@@ -1,5 +1,9 @@
 """Engines, schema upgrades and transactions: the plumbing under every store function.
 
+It imports nothing of the store above it (only the schema and the errors): what the store does
+by itself once a database is open (completing finished sittings, automatic backups) lives in
+`stsa.store.maintenance`.
+
 SQLite (the default, `data/stsa.db`): WAL, `busy_timeout`, foreign keys on, `synchronous=FULL`
 on every connection; every write runs in `BEGIN IMMEDIATE`, so writers queue instead of failing
 halfway, and readers never wait. PostgreSQL (through `STSA_DATABASE_URL`): writes lock the rows
@@ -146,49 +150,57 @@ def _sqlite_on_begin(conn: Connection) -> None:
         conn.exec_driver_sql("BEGIN IMMEDIATE")
 
 
-def connect(url: str | None = None, *, backup_dir: str | os.PathLike | None = None) -> Engine:
+def _sqlite_engine(u: sa.URL) -> tuple[Engine, Path]:
+    """An engine on a SQLite file (the folder is created) and its default backup folder."""
+    path = u.database
+    if not path or path == ":memory:" or path.startswith("file:"):
+        raise TournamentError("STSA needs a SQLite database file, e.g. sqlite:///data/stsa.db.")
+    db_file = Path(path).resolve()
+    db_file.parent.mkdir(parents=True, exist_ok=True)
+    engine = sa.create_engine(u.set(database=str(db_file)),
+                              connect_args={"timeout": BUSY_TIMEOUT_SECONDS},
+                              pool_size=10, max_overflow=20)
+    event.listen(engine, "connect", _sqlite_on_connect)
+    event.listen(engine, "begin", _sqlite_on_begin)
+    return engine, db_file.parent / "backups"
+
+
+def _postgres_engine(u: sa.URL) -> tuple[Engine, Path]:
+    """An engine on a PostgreSQL database and its default backup folder."""
+    if u.drivername == "postgresql":  # the driver STSA ships with
+        u = u.set(drivername="postgresql+psycopg")
+    # lock_timeout: a writer waits for a row lock as long as SQLite's busy_timeout
+    engine = sa.create_engine(
+        u, pool_pre_ping=True, pool_size=10, max_overflow=20,
+        connect_args={"options": f"-c lock_timeout={BUSY_TIMEOUT_SECONDS * 1000}"})
+    return engine, REPO_ROOT / "data" / "backups"
+
+
+def open_engine(url: str | None = None, *,
+                backup_dir: str | os.PathLike | None = None) -> Engine:
     """Open the tournament database, creating or upgrading its schema; returns the Engine.
 
-    `url` defaults to env `STSA_DATABASE_URL`, else `sqlite:///data/stsa.db` in the repository
-    (the folder is created). SQLite files must pass `PRAGMA integrity_check`, else
-    `CorruptDatabase` says to restore a backup. Automatic backups go to `backup_dir`, else env
-    `STSA_BACKUP_DIR`, else a `backups` folder beside the SQLite file (`data/backups` for
-    PostgreSQL). R19: a database made by an earlier schema version is upgraded, never rebuilt.
+    Only the database itself: `stsa.store.connect` (in `stsa.store.maintenance`) opens it with
+    this and then completes sittings left finished. `url` defaults to env `STSA_DATABASE_URL`,
+    else `sqlite:///data/stsa.db` in the repository (the folder is created). SQLite files must
+    pass `PRAGMA integrity_check`, else `CorruptDatabase` says to restore a backup. Automatic
+    backups go to `backup_dir`, else env `STSA_BACKUP_DIR`, else a `backups` folder beside the
+    SQLite file (`data/backups` for PostgreSQL). R19: a database made by an earlier schema
+    version is upgraded, never rebuilt.
     """
-    url = url or os.environ.get(URL_ENV) or default_url()
-    u = sa.make_url(url)
+    u = sa.make_url(url or os.environ.get(URL_ENV) or default_url())
     backend = u.get_backend_name()
     if backend == "sqlite":
-        path = u.database
-        if not path or path == ":memory:" or path.startswith("file:"):
-            raise TournamentError("STSA needs a SQLite database file, e.g. sqlite:///data/stsa.db.")
-        db_file = Path(path).resolve()
-        db_file.parent.mkdir(parents=True, exist_ok=True)
-        engine = sa.create_engine(u.set(database=str(db_file)),
-                                  connect_args={"timeout": BUSY_TIMEOUT_SECONDS},
-                                  pool_size=10, max_overflow=20)
-        event.listen(engine, "connect", _sqlite_on_connect)
-        event.listen(engine, "begin", _sqlite_on_begin)
-        default_backups = db_file.parent / "backups"
+        engine, default_backups = _sqlite_engine(u)
     elif backend == "postgresql":
-        if u.drivername == "postgresql":  # the driver STSA ships with
-            u = u.set(drivername="postgresql+psycopg")
-        # lock_timeout: a writer waits for a row lock as long as SQLite's busy_timeout
-        engine = sa.create_engine(
-            u, pool_pre_ping=True, pool_size=10, max_overflow=20,
-            connect_args={"options": f"-c lock_timeout={BUSY_TIMEOUT_SECONDS * 1000}"})
-        default_backups = REPO_ROOT / "data" / "backups"
+        engine, default_backups = _postgres_engine(u)
     else:
         raise TournamentError(f"STSA runs on SQLite or PostgreSQL, not {backend!r} ({u!r}).")
     chosen = backup_dir or os.environ.get(BACKUP_DIR_ENV) or default_backups
     _backup_dirs[engine] = Path(chosen).resolve()
     try:
-        if backend == "sqlite":
-            integrity_check(engine)
+        integrity_check(engine)
         migrate(engine)
-        from stsa.store import draws  # the store's modules build on this one
-
-        draws.complete_finished(engine)
     except BaseException:
         engine.dispose()
         raise

@@ -1,9 +1,12 @@
 """Sittings: save a draw (qualifier, semifinal or final), publish it, override a table's setup,
-complete it; and the frames that show them (R3, R6, R16, R20)."""
+complete it; and the frames that show them (R3, R6, R16, R20).
+
+Only the database steps: the automatic backups after a publish and a completed sitting are
+taken by `stsa.store.maintenance` (`store.publish_sitting`, `store.complete_sitting`).
+"""
 
 from __future__ import annotations
 
-import numbers
 from typing import Any
 
 import pandas as pd
@@ -11,8 +14,8 @@ import sqlalchemy as sa
 from sqlalchemy.engine import Connection, Engine
 
 from stsa.auth import Actor, Role, can_see_hidden, require
-from stsa.store import archive
-from stsa.store import db
+from stsa.domain import Kind, PlayerStatus, SittingStatus, sitting_label
+from stsa.store import checks, db
 from stsa.store.errors import InvalidState, NotFound, TournamentError
 from stsa.store.schema import KINDS
 from stsa.store.schema import players as players_t
@@ -32,106 +35,11 @@ TABLE_COLUMNS = {"table_id": "int64", "sitting_id": "int64", "kind": "str", "sit
 SEAT_COLUMNS = {"table_id": "int64", "sitting_id": "int64", "kind": "str", "sitting_no": "int64",
                 "table_no": "int64", "seat": "int64", "player_id": "int64", "name": "str",
                 "colour": "str", "pick_order": "int64"}
-VISIBLE = ("published", "complete")  # R20: what spectators may see
+VISIBLE = (SittingStatus.PUBLISHED.value, SittingStatus.COMPLETE.value)  # R20: for spectators
 
-
-def label(kind: str, number: int) -> str:
-    """"Qualifier 2", "Semifinal", "Final"."""
-    return f"Qualifier {number}" if kind == "qualifier" else kind.capitalize()
-
-
-def _check_kind(kind: str) -> str:
-    if kind not in KINDS:
-        raise TournamentError(f"Unknown sitting kind {kind!r}: use {', '.join(KINDS)}.")
-    return kind
-
-
-def _int(value: Any, what: str) -> int:
-    if isinstance(value, bool) or not isinstance(value, numbers.Integral):
-        if isinstance(value, float) and value.is_integer():
-            return int(value)
-        raise TournamentError(f"{what} must be a whole number, not {value!r}.")
-    return int(value)
-
-
-def _leaders(value: Any, what: str) -> list[str]:
-    if value is None:
-        return []
-    if isinstance(value, str) or not hasattr(value, "__iter__"):
-        raise TournamentError(f"{what} must be a list of leader names.")
-    out = [str(v) for v in value]
-    if any(not v.strip() for v in out):
-        raise TournamentError(f"{what} contains an empty leader name.")
-    return out
-
-
-def _clean_draw(draw: Any) -> dict:
-    """Check a draw's shape and return plain Python rows (no database needed)."""
-    try:
-        seats, tables, seed, sit_outs = draw.seats, draw.tables, draw.seed, draw.sit_outs
-    except AttributeError as exc:
-        raise TournamentError(f"A draw needs seats, tables, seed and sit_outs ({exc}).") from exc
-    seed = _int(seed, "The draw's seed")
-    if seed < 0:
-        raise TournamentError("The draw's seed cannot be negative.")
-    need_s = {"table_no", "seat", "player_id", "colour", "pick_order"}
-    need_t = {"table_no", "setup_id", "removed_leaders", "available_leaders"}
-    for frame, need, what in ((seats, need_s, "seats"), (tables, need_t, "tables")):
-        missing = need - set(getattr(frame, "columns", []))
-        if missing:
-            raise TournamentError(f"The draw's {what} lack {', '.join(sorted(missing))}.")
-    table_rows = []
-    for rec in tables.to_dict("records"):
-        no = _int(rec["table_no"], "A table number")
-        where = f"Table {no}"
-        setup = str(rec["setup_id"] or "").strip()
-        if not setup:
-            raise TournamentError(f"{where} has no setup.")
-        table_rows.append({"table_no": no, "setup_id": setup,
-                           "removed_leaders": _leaders(rec["removed_leaders"],
-                                                       f"{where}'s removed leaders"),
-                           "available_leaders": _leaders(rec["available_leaders"],
-                                                         f"{where}'s available leaders")})
-    numbers_ = [t["table_no"] for t in table_rows]
-    if not table_rows:
-        raise TournamentError("The draw has no tables.")
-    if len(set(numbers_)) != len(numbers_) or min(numbers_) < 1:
-        raise TournamentError("The draw's table numbers must be distinct and start at 1.")
-    seat_rows = []
-    for rec in seats.to_dict("records"):
-        seat_rows.append({"table_no": _int(rec["table_no"], "A seat's table number"),
-                          "seat": _int(rec["seat"], "A seat number"),
-                          "player_id": _int(rec["player_id"], "A seated player id"),
-                          "colour": str(rec["colour"] or "").strip(),
-                          "pick_order": _int(rec["pick_order"], "A pick order")})
-    by_table: dict[int, list[dict]] = {}
-    for s in seat_rows:
-        if s["table_no"] not in numbers_:
-            raise TournamentError(f"A seat is at table {s['table_no']}, which the draw lacks.")
-        by_table.setdefault(s["table_no"], []).append(s)
-    for no in numbers_:
-        at = by_table.get(no, [])
-        n = len(at)
-        if not 3 <= n <= 4:
-            raise TournamentError(f"Table {no} has {n} players; every table seats 3 or 4 (R1).")
-        if sorted(s["seat"] for s in at) != list(range(1, n + 1)):
-            raise TournamentError(f"Table {no}'s seats must be numbered 1 to {n} (R3).")
-        if sorted(s["pick_order"] for s in at) != list(range(1, n + 1)):
-            raise TournamentError(f"Table {no}'s pick order must run 1 to {n} (R9).")
-        colours = [s["colour"] for s in at]
-        if not all(colours) or len(set(colours)) != n:
-            raise TournamentError(f"Table {no} needs a different colour for each player (R3).")
-    ids = [s["player_id"] for s in seat_rows]
-    twice = sorted({p for p in ids if ids.count(p) > 1}) if len(set(ids)) != len(ids) else []
-    if twice:
-        raise TournamentError(f"Players seated twice in one sitting: {twice}.")
-    outs = sorted({_int(p, "A sit-out player id") for p in (sit_outs or [])})
-    both = sorted(set(outs) & set(ids))
-    if both:
-        raise TournamentError(f"Players both seated and sitting out: {both}.")
-    return {"seed": seed, "tables": sorted(table_rows, key=lambda t: t["table_no"]),
-            "seats": sorted(seat_rows, key=lambda s: (s["table_no"], s["seat"])),
-            "sit_outs": outs}
+# The names `stsa.services.restore` imports; the checks themselves live in `checks`.
+_check_kind = checks.check_kind
+_clean_draw = checks.check_draw
 
 
 def _summary(conn: Connection, sitting_id: int) -> dict:
@@ -158,6 +66,83 @@ def _sitting_dict(row) -> dict:
     return {"sitting_id": m.pop("id"), **m, "seed": int(m["seed"])}
 
 
+def _reread(conn: Connection, sitting_id: int) -> dict:
+    return _sitting_dict(conn.execute(sa.select(sittings_t)
+                                      .where(sittings_t.c.id == sitting_id)).one())
+
+
+def _check_drawn_players(conn: Connection, clean: dict) -> None:
+    """Everyone the draw names is on the roster and not withdrawn."""
+    ids = sorted({s["player_id"] for s in clean["seats"]} | set(clean["sit_outs"]))
+    known = {r.id: r for r in conn.execute(
+        sa.select(players_t.c.id, players_t.c.name, players_t.c.status)
+        .where(players_t.c.id.in_(ids)))}
+    unknown = [p for p in ids if p not in known]
+    if unknown:
+        raise NotFound(f"The draw names players who are not on the roster: {unknown}.")
+    gone = [known[p].name for p in ids if known[p].status == PlayerStatus.WITHDRAWN]
+    if gone:
+        raise InvalidState(f"The draw seats withdrawn players: {', '.join(gone)}.")
+
+
+def _redrawn(conn: Connection, kind: str, sitting_id: int | None):
+    """The unpublished sitting a new draw replaces (`sitting_id`, else the latest of `kind`),
+    or None for a new sitting; a published one cannot be redrawn."""
+    if sitting_id is not None:
+        target = db.lock_row(conn, sittings_t, int(sitting_id), "sitting")
+        if target.kind != kind:
+            raise InvalidState(f"Sitting {sitting_id} is a {target.kind}, not a {kind}.")
+    else:
+        target = conn.execute(sa.select(sittings_t).where(sittings_t.c.kind == kind)
+                              .order_by(sittings_t.c.number.desc()).limit(1)
+                              .with_for_update()).first()
+        if target is not None and target.status != SittingStatus.DRAWN:
+            if kind != Kind.QUALIFIER:
+                raise InvalidState(f"The {kind} is already published; it cannot be redrawn.")
+            return None
+    if target is not None and target.status != SittingStatus.DRAWN:
+        raise InvalidState(f"{sitting_label(target.kind, target.number)} is {target.status}; "
+                           f"a published sitting cannot be redrawn.")
+    return target
+
+
+def _clear_draw(conn: Connection, sitting_id: int) -> None:
+    for table in (seats_t, sit_outs_t, tables_t):
+        conn.execute(sa.delete(table).where(table.c.sitting_id == sitting_id))
+
+
+def _sitting_row(conn: Connection, kind: str, target, seed: int, actor: Actor, at) -> int:
+    """The sitting's id: `target` emptied for its redraw, or a new sitting numbered next."""
+    if target is not None:
+        _clear_draw(conn, target.id)
+        conn.execute(sa.update(sittings_t).where(sittings_t.c.id == target.id).values(
+            seed=str(seed), created_by=actor.name, created_at=at))
+        return target.id
+    number = (conn.execute(sa.select(sa.func.max(sittings_t.c.number))
+                           .where(sittings_t.c.kind == kind)).scalar() or 0) + 1
+    return conn.execute(sa.insert(sittings_t).values(
+        kind=kind, number=number, seed=str(seed), status=SittingStatus.DRAWN.value,
+        created_by=actor.name, created_at=at).returning(sittings_t.c.id)).scalar_one()
+
+
+def _write_draw(conn: Connection, sid: int, clean: dict) -> None:
+    """The draw's tables, seats and sit-outs (R1, R3, R9) under sitting `sid`."""
+    table_ids = dict(zip(
+        [t["table_no"] for t in clean["tables"]],
+        conn.execute(sa.insert(tables_t).returning(tables_t.c.id, sort_by_parameter_order=True),
+                     [{"sitting_id": sid, "table_no": t["table_no"], "setup_id": t["setup_id"],
+                       "removed_leaders": db.dumps(t["removed_leaders"]),
+                       "available_leaders": db.dumps(t["available_leaders"])}
+                      for t in clean["tables"]]).scalars()))
+    conn.execute(sa.insert(seats_t), [
+        {"table_id": table_ids[s["table_no"]], "sitting_id": sid, "seat": s["seat"],
+         "player_id": s["player_id"], "colour": s["colour"], "pick_order": s["pick_order"]}
+        for s in clean["seats"]])
+    if clean["sit_outs"]:
+        conn.execute(sa.insert(sit_outs_t), [{"sitting_id": sid, "player_id": p}
+                                             for p in clean["sit_outs"]])
+
+
 def save_draw(engine: Engine, draw: Any, *, kind: str, actor: Actor,
               sitting_id: int | None = None) -> dict:
     """Store a draw (from `stsa.draw`: `.seats`, `.tables`, `.seed`, `.sit_outs`) as a sitting
@@ -168,76 +153,22 @@ def save_draw(engine: Engine, draw: Any, *, kind: str, actor: Actor,
     redrawn. The seed is recorded (R3); sit-outs are recorded (R1). Returns the sitting.
     """
     require(actor, Role.ORGANIZER, action="save draws")
-    _check_kind(kind)
-    clean = _clean_draw(draw)
+    kind = checks.check_kind(kind)
+    clean = checks.check_draw(draw)
+    # R3: the seed, the mode and the pins re-check the draw (the history is the database).
+    how = {"mode": str(getattr(draw, "mode", "random")),
+           "pins": {str(k): int(v) for k, v in dict(getattr(draw, "pins", {}) or {}).items()}}
 
     def work(conn: Connection) -> dict:
-        ids = sorted({s["player_id"] for s in clean["seats"]} | set(clean["sit_outs"]))
-        known = {r.id: r for r in conn.execute(
-            sa.select(players_t.c.id, players_t.c.name, players_t.c.status)
-            .where(players_t.c.id.in_(ids)))}
-        missing = [p for p in ids if p not in known]
-        if missing:
-            raise NotFound(f"The draw names players who are not on the roster: {missing}.")
-        gone = [known[p].name for p in ids if known[p].status == "withdrawn"]
-        if gone:
-            raise InvalidState(f"The draw seats withdrawn players: {', '.join(gone)}.")
-
-        if sitting_id is not None:
-            target = db.lock_row(conn, sittings_t, int(sitting_id), "sitting")
-            if target.kind != kind:
-                raise InvalidState(f"Sitting {sitting_id} is a {target.kind}, not a {kind}.")
-        else:
-            target = conn.execute(sa.select(sittings_t).where(sittings_t.c.kind == kind)
-                                  .order_by(sittings_t.c.number.desc()).limit(1)
-                                  .with_for_update()).first()
-            if target is not None and target.status != "drawn":
-                if kind != "qualifier":
-                    raise InvalidState(f"The {kind} is already published; it cannot be "
-                                       f"redrawn.")
-                target = None
-        if target is not None and target.status != "drawn":
-            raise InvalidState(f"{label(target.kind, target.number)} is {target.status}; a "
-                               f"published sitting cannot be redrawn.")
+        _check_drawn_players(conn, clean)
+        target = _redrawn(conn, kind, sitting_id)
+        before = None if target is None else _summary(conn, target.id)
         at = db.now()
-        before = None
-        if target is not None:
-            before = _summary(conn, target.id)
-            conn.execute(sa.delete(seats_t).where(seats_t.c.sitting_id == target.id))
-            conn.execute(sa.delete(sit_outs_t).where(sit_outs_t.c.sitting_id == target.id))
-            conn.execute(sa.delete(tables_t).where(tables_t.c.sitting_id == target.id))
-            conn.execute(sa.update(sittings_t).where(sittings_t.c.id == target.id).values(
-                seed=str(clean["seed"]), created_by=actor.name, created_at=at))
-            sid, number = target.id, target.number
-        else:
-            number = (conn.execute(sa.select(sa.func.max(sittings_t.c.number))
-                                   .where(sittings_t.c.kind == kind)).scalar() or 0) + 1
-            sid = conn.execute(sa.insert(sittings_t).values(
-                kind=kind, number=number, seed=str(clean["seed"]), status="drawn",
-                created_by=actor.name, created_at=at).returning(sittings_t.c.id)).scalar_one()
-        table_ids = dict(zip(
-            [t["table_no"] for t in clean["tables"]],
-            conn.execute(sa.insert(tables_t).returning(tables_t.c.id,
-                                                       sort_by_parameter_order=True),
-                         [{"sitting_id": sid, "table_no": t["table_no"],
-                           "setup_id": t["setup_id"],
-                           "removed_leaders": db.dumps(t["removed_leaders"]),
-                           "available_leaders": db.dumps(t["available_leaders"])}
-                          for t in clean["tables"]]).scalars()))
-        conn.execute(sa.insert(seats_t), [
-            {"table_id": table_ids[s["table_no"]], "sitting_id": sid, "seat": s["seat"],
-             "player_id": s["player_id"], "colour": s["colour"], "pick_order": s["pick_order"]}
-            for s in clean["seats"]])
-        if clean["sit_outs"]:
-            conn.execute(sa.insert(sit_outs_t), [{"sitting_id": sid, "player_id": p}
-                                                 for p in clean["sit_outs"]])
-        # R3: the seed, the mode and the pins re-check the draw (the history is the database).
-        how = {"mode": str(getattr(draw, "mode", "random")),
-               "pins": {str(k): int(v) for k, v in dict(getattr(draw, "pins", {}) or {}).items()}}
+        sid = _sitting_row(conn, kind, target, clean["seed"], actor, at)
+        _write_draw(conn, sid, clean)
         db.log(conn, actor, "sitting.redraw" if before else "sitting.draw",
                f"sitting {sid}", before=before, after={**_summary(conn, sid), **how}, at=at)
-        return _sitting_dict(conn.execute(sa.select(sittings_t)
-                                          .where(sittings_t.c.id == sid)).one())
+        return _reread(conn, sid)
 
     return db.write(engine, work)
 
@@ -248,13 +179,11 @@ def discard_draw(engine: Engine, sitting_id: int, *, actor: Actor) -> dict:
 
     def work(conn: Connection) -> dict:
         s = db.lock_row(conn, sittings_t, int(sitting_id), "sitting")
-        if s.status != "drawn":
-            raise InvalidState(f"{label(s.kind, s.number)} is {s.status}; only an unpublished "
-                               f"draw can be discarded.")
+        if s.status != SittingStatus.DRAWN:
+            raise InvalidState(f"{sitting_label(s.kind, s.number)} is {s.status}; only an "
+                               f"unpublished draw can be discarded.")
         before = _summary(conn, s.id)
-        conn.execute(sa.delete(seats_t).where(seats_t.c.sitting_id == s.id))
-        conn.execute(sa.delete(sit_outs_t).where(sit_outs_t.c.sitting_id == s.id))
-        conn.execute(sa.delete(tables_t).where(tables_t.c.sitting_id == s.id))
+        _clear_draw(conn, s.id)
         conn.execute(sa.delete(sittings_t).where(sittings_t.c.id == s.id))
         db.log(conn, actor, "sitting.discard", f"sitting {s.id}", before=before)
         return _sitting_dict(s)
@@ -262,103 +191,97 @@ def discard_draw(engine: Engine, sitting_id: int, *, actor: Actor) -> dict:
     return db.write(engine, work)
 
 
-def publish_sitting(engine: Engine, sitting_id: int, *, actor: Actor) -> dict:
+def mark_published(engine: Engine, sitting_id: int, *, actor: Actor) -> dict:
     """Publish a drawn sitting: spectators now see it (R20) and judges can enter results.
 
-    Organizer only; logged (R19); then an automatic backup is written. Returns the sitting.
+    Organizer only; logged (R19). Returns the sitting. The database step only:
+    `store.publish_sitting` also writes the automatic backup.
     """
     require(actor, Role.ORGANIZER, action="publish sittings")
 
     def work(conn: Connection) -> dict:
         s = db.lock_row(conn, sittings_t, int(sitting_id), "sitting")
-        if s.status != "drawn":
-            raise InvalidState(f"{label(s.kind, s.number)} is already {s.status}.")
+        if s.status != SittingStatus.DRAWN:
+            raise InvalidState(f"{sitting_label(s.kind, s.number)} is already {s.status}.")
         at = db.now()
         conn.execute(sa.update(sittings_t).where(sittings_t.c.id == s.id)
-                     .values(status="published", published_at=at))
+                     .values(status=SittingStatus.PUBLISHED.value, published_at=at))
         db.log(conn, actor, "sitting.publish", f"sitting {s.id}",
-               before={"status": "drawn"}, after={"status": "published"}, at=at)
-        return _sitting_dict(conn.execute(sa.select(sittings_t)
-                                          .where(sittings_t.c.id == s.id)).one())
+               before={"status": SittingStatus.DRAWN.value},
+               after={"status": SittingStatus.PUBLISHED.value}, at=at)
+        return _reread(conn, s.id)
 
-    out = db.write(engine, work)
-    archive.auto_backup(engine, f"published-{out['kind']}-{out['number']}")
-    return out
+    return db.write(engine, work)
 
 
 def try_complete(conn: Connection, sitting_id: int, actor: Actor) -> bool:
     """Mark a published sitting complete if every table has a result; True if this did it."""
-    missing = (sa.select(tables_t.c.id)
+    without = (sa.select(tables_t.c.id)
                .where(tables_t.c.sitting_id == sitting_id, tables_t.c.result_version == 0))
     at = db.now()
     done = conn.execute(sa.update(sittings_t)
-                        .where(sittings_t.c.id == sitting_id, sittings_t.c.status == "published",
-                               ~sa.exists(missing))
-                        .values(status="complete", completed_at=at)).rowcount
+                        .where(sittings_t.c.id == sitting_id,
+                               sittings_t.c.status == SittingStatus.PUBLISHED.value,
+                               ~sa.exists(without))
+                        .values(status=SittingStatus.COMPLETE.value, completed_at=at)).rowcount
     if done:
         db.log(conn, actor, "sitting.complete", f"sitting {sitting_id}",
-               before={"status": "published"}, after={"status": "complete"}, at=at)
+               before={"status": SittingStatus.PUBLISHED.value},
+               after={"status": SittingStatus.COMPLETE.value}, at=at)
     return bool(done)
 
 
 def complete_if_done(engine: Engine, sitting_id: int, actor: Actor) -> bool:
-    """In its own transaction: complete the sitting if every table has a result, then back up.
+    """In its own transaction: complete the sitting if every table has a result; True if this
+    did it.
 
     PostgreSQL runs this after a first result commits: two judges saving the last two tables
     at once each see the other's table still empty inside their own transactions.
     """
-    done = db.write(engine, lambda conn: try_complete(conn, sitting_id, actor))
-    if done:
-        after_complete(engine, sitting_id)
-    return done
-
-
-def after_complete(engine: Engine, sitting_id: int) -> None:
-    with db.reading(engine) as conn:
-        s = conn.execute(sa.select(sittings_t).where(sittings_t.c.id == sitting_id)).one()
-    archive.auto_backup(engine, f"complete-{s.kind}-{s.number}")
+    return db.write(engine, lambda conn: try_complete(conn, sitting_id, actor))
 
 
 def complete_finished(engine: Engine) -> list[int]:
-    """Complete every published sitting whose tables all have results (run at start-up: a
-    PostgreSQL process stopped between a last result and its completion leaves one behind)."""
+    """Complete every published sitting whose tables all have results; the ids completed (run
+    when a database opens: a PostgreSQL process stopped between a last result and its
+    completion leaves one behind)."""
     def work(conn: Connection) -> list[int]:
-        candidates = conn.execute(sa.select(sittings_t.c.id)
-                                  .where(sittings_t.c.status == "published")).scalars().all()
+        candidates = conn.execute(
+            sa.select(sittings_t.c.id)
+            .where(sittings_t.c.status == SittingStatus.PUBLISHED.value)).scalars().all()
         return [sid for sid in candidates if try_complete(conn, sid, db.SYSTEM)]
 
-    done = db.write(engine, work)
-    for sid in done:
-        after_complete(engine, sid)
-    return done
+    return db.write(engine, work)
 
 
-def complete_sitting(engine: Engine, sitting_id: int, *, actor: Actor) -> dict:
+def _tables_without_result(conn: Connection, sitting_id: int) -> list[int]:
+    return conn.execute(sa.select(tables_t.c.table_no).where(
+        tables_t.c.sitting_id == sitting_id, tables_t.c.result_version == 0)
+        .order_by(tables_t.c.table_no)).scalars().all()
+
+
+def mark_complete(engine: Engine, sitting_id: int, *, actor: Actor) -> tuple[dict, bool]:
     """Mark a sitting complete (organizer, R20); refused, naming the tables, while any table
-    lacks a result. Sittings also complete by themselves with their last result. Logged and
-    backed up (R19)."""
+    lacks a result. Logged (R19). Returns the sitting and whether this call completed it (a
+    complete sitting stays as it is). The database step only: `store.complete_sitting` also
+    writes the automatic backup."""
     require(actor, Role.ORGANIZER, action="complete sittings")
 
-    def work(conn: Connection) -> dict:
+    def work(conn: Connection) -> tuple[dict, bool]:
         s = db.lock_row(conn, sittings_t, int(sitting_id), "sitting")
-        if s.status == "drawn":
-            raise InvalidState(f"{label(s.kind, s.number)} is not published yet.")
-        if s.status == "published":
-            missing = conn.execute(sa.select(tables_t.c.table_no).where(
-                tables_t.c.sitting_id == s.id, tables_t.c.result_version == 0)
-                .order_by(tables_t.c.table_no)).scalars().all()
-            if missing:
-                raise InvalidState(f"{label(s.kind, s.number)} cannot be completed: tables "
-                                   f"{', '.join(map(str, missing))} have no result yet.")
-            try_complete(conn, s.id, actor)
-        return _sitting_dict(conn.execute(sa.select(sittings_t)
-                                          .where(sittings_t.c.id == s.id)).one())
+        label = sitting_label(s.kind, s.number)
+        if s.status == SittingStatus.DRAWN:
+            raise InvalidState(f"{label} is not published yet.")
+        done = False
+        if s.status == SittingStatus.PUBLISHED:
+            without = _tables_without_result(conn, s.id)
+            if without:
+                raise InvalidState(f"{label} cannot be completed: tables "
+                                   f"{', '.join(map(str, without))} have no result yet.")
+            done = try_complete(conn, s.id, actor)
+        return _reread(conn, s.id), done
 
-    before = sitting(engine, sitting_id)["status"]
-    out = db.write(engine, work)
-    if before != "complete" and out["status"] == "complete":
-        after_complete(engine, out["sitting_id"])
-    return out
+    return db.write(engine, work)
 
 
 def override_setup(engine: Engine, table_id: int, setup_id: str, *, reason: str, actor: Actor,
@@ -378,10 +301,10 @@ def override_setup(engine: Engine, table_id: int, setup_id: str, *, reason: str,
         raise TournamentError("Give a reason for the setup override (R6).")
     if len(reason) > 500:
         raise TournamentError("The override reason is longer than 500 characters.")
-    avail = None if available_leaders is None else _leaders(available_leaders,
-                                                            "The available leaders")
-    removed = None if removed_leaders is None else _leaders(removed_leaders,
-                                                            "The removed leaders")
+    avail = None if available_leaders is None else checks.leader_list(
+        available_leaders, "The available leaders")
+    removed = None if removed_leaders is None else checks.leader_list(
+        removed_leaders, "The removed leaders")
 
     def work(conn: Connection) -> dict:
         t = db.lock_row(conn, tables_t, int(table_id), "table")
@@ -432,7 +355,7 @@ def sittings(engine: Engine, *, kind: str | None = None,
          .outerjoin(counts, counts.c.sitting_id == sittings_t.c.id)
          .order_by(order, sittings_t.c.number))
     if kind is not None:
-        q = q.where(sittings_t.c.kind == _check_kind(kind))
+        q = q.where(sittings_t.c.kind == checks.check_kind(kind))
     if not can_see_hidden(actor):
         q = q.where(sittings_t.c.status.in_(VISIBLE))
     with db.reading(engine) as conn:
@@ -444,7 +367,7 @@ def _scope(q, *, sitting_id, kind, actor, table_id=None):
     if sitting_id is not None:
         q = q.where(sittings_t.c.id == int(sitting_id))
     if kind is not None:
-        q = q.where(sittings_t.c.kind == _check_kind(kind))
+        q = q.where(sittings_t.c.kind == checks.check_kind(kind))
     if table_id is not None:
         q = q.where(tables_t.c.id == int(table_id))
     if not can_see_hidden(actor):
@@ -513,10 +436,10 @@ def sit_outs(engine: Engine, sitting_id: int | None = None, *,
 def setup_counts(engine: Engine, *, include_drawn: bool = False) -> dict[str, int]:
     """R6: how many tables used each setup across the qualifier sittings so far (published or
     complete; also unpublished ones with `include_drawn`), for the next draw's balancing."""
-    statuses = ("drawn", *VISIBLE) if include_drawn else VISIBLE
+    statuses = (SittingStatus.DRAWN.value, *VISIBLE) if include_drawn else VISIBLE
     q = (sa.select(tables_t.c.setup_id, sa.func.count())
          .join(sittings_t, sittings_t.c.id == tables_t.c.sitting_id)
-         .where(sittings_t.c.kind == "qualifier", sittings_t.c.status.in_(statuses))
+         .where(sittings_t.c.kind == Kind.QUALIFIER.value, sittings_t.c.status.in_(statuses))
          .group_by(tables_t.c.setup_id).order_by(tables_t.c.setup_id))
     with db.reading(engine) as conn:
         return {setup: int(n) for setup, n in conn.execute(q)}

@@ -2,8 +2,6 @@
 
 from __future__ import annotations
 
-import math
-import re
 import unicodedata
 from typing import Any, Iterable
 
@@ -12,7 +10,8 @@ import sqlalchemy as sa
 from sqlalchemy.engine import Connection, Engine
 
 from stsa.auth import Actor, Role, can_see_hidden, require
-from stsa.store import db
+from stsa.domain import PlayerStatus
+from stsa.store import checks, db
 from stsa.store.errors import DuplicateName, InvalidState, NotFound, TournamentError
 from stsa.store.schema import absences as absences_t
 from stsa.store.schema import players as players_t
@@ -27,7 +26,6 @@ STAGES = ("finals",)
 PLAYER_COLUMNS = {"player_id": "int64", "name": "str", "club": "str", "email": "str",
                   "extra": "object", "status": "str", "checked_in": "bool",
                   "created_at": db.UTC_TIME}
-_CONTROL = re.compile(r"[\x00-\x1f\x7f-\x9f\u200b-\u200f\u2028-\u202e\u2066-\u2069]")
 
 
 def normalize_name(name: str) -> str:
@@ -35,41 +33,9 @@ def normalize_name(name: str) -> str:
     return " ".join(unicodedata.normalize("NFKC", name).casefold().split())
 
 
-def _blank(value: Any) -> bool:
-    return value is None or (isinstance(value, float) and math.isnan(value)) or value is pd.NA
-
-
-def _text(value: Any, field: str, limit: int, where: str, *, required: bool = False) -> str:
-    if _blank(value):
-        value = ""
-    if not isinstance(value, str):
-        value = str(value)
-    if _CONTROL.search(value):
-        raise TournamentError(f"{where}: the {field} contains a control character.")
-    value = " ".join(value.split())
-    if required and not value:
-        raise TournamentError(f"{where}: the {field} is empty.")
-    if len(value) > limit:
-        raise TournamentError(f"{where}: the {field} is longer than {limit} characters.")
-    return value
-
-
-def _extra(value: Any, where: str) -> dict:
-    if _blank(value):
-        return {}
-    if not isinstance(value, dict):
-        raise TournamentError(f"{where}: extra details must be a mapping of column to value.")
-    out = {}
-    for key, item in value.items():
-        if _blank(item):
-            continue
-        if hasattr(item, "item"):
-            item = item.item()
-        if not isinstance(item, (str, int, float, bool)):
-            item = str(item)
-        out[str(key)] = item
-    db.dumps(out)
-    return out
+# The names `stsa.services.restore` imports; the checks themselves live in `checks`.
+_text = checks.text
+_extra = checks.extra_details
 
 
 def _row_dict(row) -> dict:
@@ -113,27 +79,34 @@ def import_players(engine: Engine, roster, *, actor: Actor) -> pd.DataFrame:
     return _frame(_add(engine, records, actor))
 
 
-def _add(engine: Engine, records: list[dict], actor: Actor) -> list[dict]:
+def _entry(i: int, rec: Any) -> dict:
+    """Roster entry `i` as the store keeps it; other columns become extra details (R19)."""
+    where = f"Entry {i}"
+    if not isinstance(rec, dict):
+        raise TournamentError(f"{where}: expected a mapping with a name.")
+    name = checks.text(rec.get("name"), "name", NAME_MAX, where, required=True)
+    where = f"Entry {i} ({name})"
+    extra = dict(rec["extra"]) if isinstance(rec.get("extra"), dict) else {}
+    extra.update({str(k): v for k, v in rec.items()
+                  if k not in ("name", "club", "email", "extra", "player_id")})
+    return {"name": name, "name_key": normalize_name(name),
+            "club": checks.text(rec.get("club"), "club", CLUB_MAX, where),
+            "email": checks.text(rec.get("email"), "email", EMAIL_MAX, where),
+            "extra": checks.extra_details(extra, where)}
+
+
+def _entries(records: list[dict]) -> list[tuple[int, dict]]:
+    """Every entry checked, none twice; one error names every problem (R19)."""
     clean, problems, seen = [], [], {}
     for i, rec in enumerate(records, start=1):
-        where = f"Entry {i}"
         try:
-            if not isinstance(rec, dict):
-                raise TournamentError(f"{where}: expected a mapping with a name.")
-            name = _text(rec.get("name"), "name", NAME_MAX, where, required=True)
-            where = f"Entry {i} ({name})"
-            extra = dict(rec["extra"]) if isinstance(rec.get("extra"), dict) else {}
-            extra.update({str(k): v for k, v in rec.items()
-                          if k not in ("name", "club", "email", "extra", "player_id")})
-            item = {"name": name, "name_key": normalize_name(name),
-                    "club": _text(rec.get("club"), "club", CLUB_MAX, where),
-                    "email": _text(rec.get("email"), "email", EMAIL_MAX, where),
-                    "extra": _extra(extra, where)}
+            item = _entry(i, rec)
         except TournamentError as exc:
             problems.append(str(exc))
             continue
         if item["name_key"] in seen:
-            problems.append(f"{where}: the same name as entry {seen[item['name_key']]}.")
+            problems.append(f"Entry {i} ({item['name']}): the same name as entry "
+                            f"{seen[item['name_key']]}.")
             continue
         seen[item["name_key"]] = i
         clean.append((i, item))
@@ -141,21 +114,31 @@ def _add(engine: Engine, records: list[dict], actor: Actor) -> list[dict]:
         raise TournamentError("Nothing was added. " + " ".join(problems))
     if not clean:
         raise TournamentError("Nothing was added: the roster is empty.")
+    return clean
+
+
+def _check_not_taken(conn: Connection, clean: list[tuple[int, dict]]) -> None:
+    keys = [c["name_key"] for _, c in clean]
+    existing = {}
+    for start in range(0, len(keys), 500):
+        existing.update({r.name_key: r.name for r in conn.execute(
+            sa.select(players_t.c.name_key, players_t.c.name)
+            .where(players_t.c.name_key.in_(keys[start:start + 500])))})
+    dupes = [f"entry {i} ({c['name']}) is already on the roster as {existing[c['name_key']]!r}"
+             for i, c in clean if c["name_key"] in existing]
+    if dupes:
+        raise DuplicateName("Nothing was added: " + "; ".join(dupes) + ".")
+
+
+def _add(engine: Engine, records: list[dict], actor: Actor) -> list[dict]:
+    clean = _entries(records)
 
     def work(conn: Connection) -> list[dict]:
-        keys = [c["name_key"] for _, c in clean]
-        existing = {}
-        for start in range(0, len(keys), 500):
-            existing.update({r.name_key: r.name for r in conn.execute(
-                sa.select(players_t.c.name_key, players_t.c.name)
-                .where(players_t.c.name_key.in_(keys[start:start + 500])))})
-        dupes = [f"entry {i} ({c['name']}) is already on the roster as {existing[c['name_key']]!r}"
-                 for i, c in clean if c["name_key"] in existing]
-        if dupes:
-            raise DuplicateName("Nothing was added: " + "; ".join(dupes) + ".")
+        _check_not_taken(conn, clean)
         at = db.now()
-        rows = [{**c, "extra": db.dumps(c["extra"]), "status": "active", "checked_in": False,
-                 "created_by": actor.name, "created_at": at} for _, c in clean]
+        new = {"status": PlayerStatus.ACTIVE.value, "checked_in": False}
+        rows = [{**c, "extra": db.dumps(c["extra"]), **new, "created_by": actor.name,
+                 "created_at": at} for _, c in clean]
         ids = list(conn.execute(
             sa.insert(players_t).returning(players_t.c.id, sort_by_parameter_order=True),
             rows).scalars())
@@ -164,8 +147,8 @@ def _add(engine: Engine, records: list[dict], actor: Actor) -> list[dict]:
         db.log(conn, actor, "players.add", f"player {ids[0]}" if len(ids) == 1 else "players",
                after=added, at=at)
         return [{"player_id": pid, "name": r["name"], "club": r["club"], "email": r["email"],
-                 "extra": db.loads(r["extra"]), "status": "active", "checked_in": False,
-                 "created_at": at} for pid, r in zip(ids, rows)]
+                 "extra": db.loads(r["extra"]), **new, "created_at": at}
+                for pid, r in zip(ids, rows)]
 
     return db.write(engine, work)
 
@@ -179,14 +162,14 @@ def edit_player(engine: Engine, player_id: int, *, actor: Actor, name: str | Non
     where = f"Player {player_id}"
     changes: dict[str, Any] = {}
     if name is not None:
-        changes["name"] = _text(name, "name", NAME_MAX, where, required=True)
+        changes["name"] = checks.text(name, "name", NAME_MAX, where, required=True)
         changes["name_key"] = normalize_name(changes["name"])
     if club is not None:
-        changes["club"] = _text(club, "club", CLUB_MAX, where)
+        changes["club"] = checks.text(club, "club", CLUB_MAX, where)
     if email is not None:
-        changes["email"] = _text(email, "email", EMAIL_MAX, where)
+        changes["email"] = checks.text(email, "email", EMAIL_MAX, where)
     if extra is not None:
-        changes["extra"] = db.dumps(_extra(extra, where))
+        changes["extra"] = db.dumps(checks.extra_details(extra, where))
 
     def work(conn: Connection) -> dict:
         old = _row_dict(_get(conn, player_id))
@@ -243,7 +226,7 @@ def withdraw_player(engine: Engine, player_id: int, *, actor: Actor,
     """Withdraw a player (or reinstate with `withdrawn=False`): results stay (R19); a withdrawn
     player is not checked in and is not drawn again. Organizer only (R20); logged."""
     require(actor, Role.ORGANIZER, action="change the roster")
-    status = "withdrawn" if withdrawn else "active"
+    status = (PlayerStatus.WITHDRAWN if withdrawn else PlayerStatus.ACTIVE).value
 
     def work(conn: Connection) -> dict:
         old = _row_dict(_get(conn, player_id))
@@ -274,7 +257,7 @@ def check_in(engine: Engine, player_ids: Iterable[int], *, checked_in: bool = Tr
         if missing:
             raise NotFound(f"No player with id {', '.join(map(str, missing))}.")
         if checked_in:
-            gone = [found[i].name for i in ids if found[i].status == "withdrawn"]
+            gone = [found[i].name for i in ids if found[i].status == PlayerStatus.WITHDRAWN]
             if gone:
                 raise InvalidState(f"Withdrawn players cannot be checked in: {', '.join(gone)}.")
         change = [i for i in ids if bool(found[i].checked_in) != checked_in]

@@ -1,8 +1,9 @@
 """The database schema, declared once (SQLAlchemy Core), and its version.
 
-Version 1 is the first schema; version 2 adds sign-in sessions and failed sign-ins. A change to the tables below bumps `SCHEMA_VERSION` and adds a
-step to `stsa.store.db.MIGRATIONS` that brings a version-(n-1) database to version n, so
-tournament files made by earlier releases keep opening.
+Version 1 is the first schema; version 2 adds sign-in sessions and failed sign-ins. A change to
+the tables below bumps `SCHEMA_VERSION` and adds a step to `stsa.store.db.MIGRATIONS` that
+brings a version-(n-1) database to version n, so tournament files made by earlier releases keep
+opening.
 """
 
 from __future__ import annotations
@@ -14,11 +15,14 @@ from sqlalchemy import (BigInteger, Boolean, CheckConstraint, Column, ForeignKey
                         ForeignKeyConstraint, Index, Integer, String, Table, Text,
                         UniqueConstraint)
 
+from stsa.domain import Kind, PlayerStatus, SittingStatus
+
 SCHEMA_VERSION = 2
 
-KINDS = ("qualifier", "semifinal", "final")
-SITTING_STATUSES = ("drawn", "published", "complete")
-PLAYER_STATUSES = ("active", "withdrawn")
+# The stored words are the domain's (str enums equal to their values).
+KINDS = tuple(k.value for k in Kind)
+SITTING_STATUSES = tuple(s.value for s in SittingStatus)
+PLAYER_STATUSES = tuple(s.value for s in PlayerStatus)
 
 
 class UTCDateTime(sa.types.TypeDecorator):
@@ -70,7 +74,7 @@ players = Table(
     Column("club", String(100), nullable=False, server_default=""),
     Column("email", String(254), nullable=False, server_default=""),
     Column("extra", Text, nullable=False, server_default="{}"),  # JSON object
-    Column("status", String(16), nullable=False, server_default="active"),
+    Column("status", String(16), nullable=False, server_default=PlayerStatus.ACTIVE.value),
     Column("checked_in", Boolean, nullable=False, server_default=sa.false()),
     Column("created_by", String(100), nullable=False),
     Column("created_at", UTCDateTime, nullable=False),

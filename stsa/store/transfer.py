@@ -3,24 +3,28 @@
 
 `dump_tournament` reads every tournament table in one snapshot, as stored. `load_tournament`
 writes such rows into an empty database in one transaction, keeping every id, version, author
-and time, so that printed table slips, the log and result versions still line up. PINs are not
-part of a tournament and never leave the installation.
+and time, so that printed table slips, the log and result versions still line up. The rows go
+through the checks entry uses first (`check_tournament_rows`, with `stsa.store.checks`): nothing
+gets in that a page would refuse. PINs are not part of a tournament and never leave the
+installation.
 """
 
 from __future__ import annotations
 
 import datetime as dt
+import functools
 import json
-import math
 import numbers
-from typing import Any, Mapping
+from types import SimpleNamespace
+from typing import Any, Callable, Mapping
 
 import pandas as pd
 import sqlalchemy as sa
 from sqlalchemy.engine import Connection, Engine
 
 from stsa.auth import Actor, Role, require
-from stsa.store import admin, db, roster, schema
+from stsa.domain import PlayerStatus, Problem, SittingStatus, table_label
+from stsa.store import admin, checks, db, roster, schema
 from stsa.store.errors import InvalidState, TournamentError
 
 # Parents before children; the order rows are written in.
@@ -29,6 +33,22 @@ TOURNAMENT_TABLES = (schema.players, schema.sittings, schema.tables, schema.sit_
                      schema.events)
 _DERIVED = {"players": ("name_key",)}  # recomputed on load, never read from a file
 _CHUNK = 1000
+_MOST = 50  # problems named in one message
+
+
+def _seed_text(value: str) -> str:
+    return str(checks.check_seed(value))
+
+
+#: The checks entry makes on single values, by (table, column), after the column's type.
+VALUE_CHECKS: dict[tuple[str, str], Callable[[Any], Any]] = {
+    ("sittings", "seed"): _seed_text,  # R3
+    ("sittings", "kind"): checks.check_kind,
+    ("sittings", "status"): functools.partial(checks.check_status, words=SittingStatus),
+    ("players", "status"): functools.partial(checks.check_status, words=PlayerStatus),
+    **{("results", field): functools.partial(checks.result_number, field)
+       for field in checks.NUMBER_RANGES},  # R11-R13
+}
 
 
 def dump_tournament(engine: Engine) -> dict[str, list[dict]]:
@@ -50,39 +70,23 @@ def load_tournament(engine: Engine, data: Mapping[str, Any], *, actor: Actor,
     """Recreate a tournament from `dump_tournament`-shaped rows ({table: frame or records}) in
     an EMPTY database (no players, no sittings), in one transaction: all or nothing.
 
-    Organizer only (R20). Ids, versions, authors and times are kept; the log's events keep
-    their ids when this database has none yet, else follow its own, and one
-    `tournament.restore` event naming `source` closes them (R19). Settings in the file
-    replace the same settings here. Every bad value is named by table, row and column in one
-    `TournamentError`; a database that already holds a tournament raises `InvalidState`.
-    Returns how many rows each table received.
+    Organizer only (R20). Every row goes through the checks entry uses
+    (`check_tournament_rows`): a bad value raises one `TournamentError` whose `problems` name
+    each table and row ("results row 7"), and nothing is written. Ids, versions, authors and
+    times are kept; the log's events keep their ids when this database has none yet, else
+    follow its own, and one `tournament.restore` event naming `source` closes them (R19).
+    Settings in the file replace the same settings here. A database that already holds a
+    tournament raises `InvalidState`. Returns how many rows each table received.
     """
     require(actor, Role.ORGANIZER, action="restore a tournament")
-    unknown = sorted(set(data) - {t.name for t in TOURNAMENT_TABLES})
-    if unknown:
-        raise TournamentError(f"Unknown tournament tables: {', '.join(unknown)}.")
-    rows = {t.name: _clean_table(t, data.get(t.name)) for t in TOURNAMENT_TABLES}
-    _check_consistency(rows)
+    rows = check_tournament_rows(data)
 
     def work(conn: Connection) -> dict[str, int]:
-        held = {t.name: conn.execute(sa.select(sa.func.count()).select_from(t)).scalar()
-                for t in (schema.players, schema.sittings)}
-        if held["players"] or held["sittings"]:
-            raise InvalidState(
-                f"This database already holds a tournament ({held['players']} players, "
-                f"{held['sittings']} sittings): restore into a new, empty database. Nothing "
-                f"was changed.")
+        _refuse_a_held_tournament(conn)
         offset = conn.execute(sa.select(sa.func.max(schema.events.c.id))).scalar() or 0
         for item in rows["events"]:
             item["id"] += offset
-        keys = [r["key"] for r in rows["settings"]]
-        if keys:
-            conn.execute(sa.delete(schema.settings).where(schema.settings.c.key.in_(keys)))
-        for table in TOURNAMENT_TABLES:
-            batch = rows[table.name]
-            for start in range(0, len(batch), _CHUNK):
-                conn.execute(sa.insert(table), batch[start:start + _CHUNK])
-        db.advance_sequences(conn, schema.ID_TABLES)
+        _write(conn, rows)
         counts = {name: len(batch) for name, batch in rows.items()}
         db.log(conn, actor, "tournament.restore", "tournament",
                after={"source": source, "rows": counts, "event_id_offset": offset})
@@ -95,7 +99,53 @@ def load_tournament(engine: Engine, data: Mapping[str, Any], *, actor: Actor,
                               f"({str(exc.orig).splitlines()[0]}). Nothing was changed.") from exc
 
 
-# -- checking rows -----------------------------------------------------------------------------
+def _refuse_a_held_tournament(conn: Connection) -> None:
+    held = {t.name: conn.execute(sa.select(sa.func.count()).select_from(t)).scalar()
+            for t in (schema.players, schema.sittings)}
+    if held["players"] or held["sittings"]:
+        raise InvalidState(
+            f"This database already holds a tournament ({held['players']} players, "
+            f"{held['sittings']} sittings): restore into a new, empty database. Nothing "
+            f"was changed.")
+
+
+def _write(conn: Connection, rows: dict[str, list[dict]]) -> None:
+    """The rows, parents first; the file's settings replace the same settings here."""
+    keys = [r["key"] for r in rows["settings"]]
+    if keys:
+        conn.execute(sa.delete(schema.settings).where(schema.settings.c.key.in_(keys)))
+    for table in TOURNAMENT_TABLES:
+        batch = rows[table.name]
+        for start in range(0, len(batch), _CHUNK):
+            conn.execute(sa.insert(table), batch[start:start + _CHUNK])
+    db.advance_sequences(conn, schema.ID_TABLES)
+
+
+def check_tournament_rows(data: Mapping[str, Any]) -> dict[str, list[dict]]:
+    """`dump_tournament`-shaped rows as `load_tournament` writes them, checked as entry checks
+    them, in three rounds: each value (its column's type and length, then the entry checks of
+    `VALUE_CHECKS`: seeds R3, kinds, statuses, result numbers R11-R13), the rows together
+    (JSON, names, versions, settings), then the tournament's rules (sitting statuses R20, each
+    table's result as result entry takes it, R9-R13). Raises one `TournamentError` whose
+    `problems` name the table and row of each."""
+    unknown = sorted(set(data) - {t.name for t in TOURNAMENT_TABLES})
+    if unknown:
+        raise TournamentError(f"Unknown tournament tables: {', '.join(unknown)}.")
+    problems: list[Problem] = []
+    rows = {t.name: _clean_table(t, data.get(t.name), problems) for t in TOURNAMENT_TABLES}
+    _refuse(problems)
+    _refuse(_consistency_problems(rows))
+    _refuse(_rule_problems(rows))
+    return rows
+
+
+def _refuse(problems: list[Problem]) -> None:
+    if problems:
+        raise TournamentError("Nothing was restored: " + "; ".join(
+            map(str, problems[:_MOST])) + ".", problems)
+
+
+# -- round 1: each value -----------------------------------------------------------------------
 def _records(value: Any) -> list[dict]:
     if value is None:
         return []
@@ -104,25 +154,13 @@ def _records(value: Any) -> list[dict]:
     return [dict(r) for r in value]
 
 
-def _blank(value: Any) -> bool:
-    return value is None or value is pd.NA or value is pd.NaT or (
-        isinstance(value, float) and math.isnan(value)) or (
-        isinstance(value, str) and not value.strip())
-
-
 def _coerce(column: sa.Column, value: Any):
     """`value` as the Python type of `column`; ValueError says what was expected."""
     kind = column.type
     if hasattr(value, "item") and not isinstance(value, (str, bytes)):  # numpy scalars
         value = value.item()
     if isinstance(kind, schema.UTCDateTime):
-        if isinstance(value, str):
-            value = dt.datetime.fromisoformat(value.strip())
-        if isinstance(value, pd.Timestamp):
-            value = value.to_pydatetime()
-        if not isinstance(value, dt.datetime):
-            raise ValueError("a date and time")
-        return value if value.tzinfo else value.replace(tzinfo=dt.timezone.utc)
+        return _utc(value)
     if isinstance(kind, sa.Boolean):
         if isinstance(value, str) and value.strip().lower() in ("true", "false", "1", "0"):
             return value.strip().lower() in ("true", "1")
@@ -130,20 +168,25 @@ def _coerce(column: sa.Column, value: Any):
             return bool(value)
         raise ValueError("TRUE or FALSE")
     if isinstance(kind, (sa.Integer, sa.BigInteger)):
-        if isinstance(value, bool):
+        n = checks.whole_number(value)
+        if n is None:
             raise ValueError("a whole number")
-        if isinstance(value, numbers.Integral):
-            return int(value)
-        if isinstance(value, float) and value.is_integer():
-            return int(value)
-        if isinstance(value, str) and value.strip().lstrip("+-").isdigit():
-            return int(value.strip())
-        raise ValueError("a whole number")
+        return n
     text = value if isinstance(value, str) else str(value)
     length = getattr(kind, "length", None)
     if length and len(text) > length:
         raise ValueError(f"at most {length} characters")
     return text
+
+
+def _utc(value: Any) -> dt.datetime:
+    if isinstance(value, str):
+        value = dt.datetime.fromisoformat(value.strip())
+    if isinstance(value, pd.Timestamp):
+        value = value.to_pydatetime()
+    if not isinstance(value, dt.datetime):
+        raise ValueError("a date and time")
+    return value if value.tzinfo else value.replace(tzinfo=dt.timezone.utc)
 
 
 def _default(column: sa.Column):
@@ -155,86 +198,178 @@ def _default(column: sa.Column):
     return int(text) if isinstance(column.type, sa.Integer) else text
 
 
-def _clean_table(table: sa.Table, value: Any) -> list[dict]:
-    skip = _DERIVED.get(table.name, ())
-    columns = [c for c in table.columns if c.name not in skip]
-    out, problems = [], []
-    for i, rec in enumerate(_records(value), start=1):
-        row = {}
-        for col in columns:
-            raw = rec.get(col.name)
-            if _blank(raw):
-                if col.nullable:
-                    row[col.name] = None
-                elif col.server_default is not None:  # e.g. an empty club, no leaders
-                    row[col.name] = _default(col)
-                else:
-                    problems.append(f"{table.name} row {i}: {col.name} is missing")
-                continue
-            try:
-                row[col.name] = _coerce(col, raw)
-            except (ValueError, TypeError) as exc:
-                problems.append(f"{table.name} row {i}: {col.name} must be {exc}, not {raw!r}")
-        if table.name == "players" and "name" in row:
-            try:
-                row["name"] = roster._text(row["name"], "name", roster.NAME_MAX,
-                                           f"players row {i}", required=True)
-                row["name_key"] = roster.normalize_name(row["name"])
-            except TournamentError as exc:
-                problems.append(str(exc).rstrip("."))
-        out.append(row)
-        if len(problems) > 50:
-            break
-    if problems:
-        raise TournamentError("Nothing was restored: " + "; ".join(problems[:50]) + ".")
-    return out
-
-
-def _json(text: str, where: str, problems: list[str]):
+def _value(table: sa.Table, col: sa.Column, raw: Any, where: str, problems: list[Problem]):
+    """One cell as stored: blank → NULL or the default, else its type, then entry's check."""
+    if checks.blank(raw):
+        if col.nullable:
+            return None
+        if col.server_default is not None:  # e.g. an empty club, no leaders
+            return _default(col)
+        problems.append(Problem(where, f"{col.name} is missing"))
+        return None
     try:
-        return json.loads(text)
-    except (TypeError, ValueError):
-        problems.append(f"{where} is not valid JSON")
+        value = _coerce(col, raw)
+    except (ValueError, TypeError) as exc:
+        problems.append(Problem(where, f"{col.name} must be {exc}, not {raw!r}"))
+        return None
+    check = VALUE_CHECKS.get((table.name, col.name))
+    try:
+        return value if check is None else check(value)
+    except ValueError as exc:  # a TournamentError is a ValueError
+        problems.append(Problem(where, str(exc).rstrip(".")))
         return None
 
 
-def _check_consistency(rows: dict[str, list[dict]]) -> None:
-    """What the schema cannot check: JSON columns, duplicate names, result versions, settings."""
-    problems: list[str] = []
+def _player_name(row: dict, where: str, problems: list[Problem]) -> None:
+    """R19: a name as roster entry takes it, and its key for the same-name check."""
+    try:
+        row["name"] = checks.text(row["name"], "name", roster.NAME_MAX, where, required=True)
+        row["name_key"] = roster.normalize_name(row["name"])
+    except TournamentError as exc:
+        problems.append(Problem(where, str(exc).removeprefix(f"{where}: ").rstrip(".")))
+
+
+def _clean_table(table: sa.Table, value: Any, problems: list[Problem]) -> list[dict]:
+    skip = _DERIVED.get(table.name, ())
+    columns = [c for c in table.columns if c.name not in skip]
+    out = []
+    for i, rec in enumerate(_records(value), start=1):
+        where = f"{table.name} row {i}"
+        row = {col.name: _value(table, col, rec.get(col.name), where, problems)
+               for col in columns}
+        if table.name == "players" and row.get("name") is not None:
+            _player_name(row, where, problems)
+        out.append(row)
+        if len(problems) > _MOST:
+            break
+    return out
+
+
+# -- round 2: the rows together ----------------------------------------------------------------
+def _json(text: str, where: str, what: str, problems: list[Problem]):
+    try:
+        return json.loads(text)
+    except (TypeError, ValueError):
+        problems.append(Problem(where, f"{what} is not valid JSON"))
+        return None
+
+
+def _player_problems(players: list[dict]) -> list[Problem]:
+    problems: list[Problem] = []
     seen: dict[str, int] = {}
-    for p in rows["players"]:
+    for i, p in enumerate(players, start=1):
+        where = f"players row {i}"
         key = p.get("name_key")
         if key in seen:
-            problems.append(f"players {seen[key]} and {p['id']} have the same name "
-                            f"({p['name']!r})")
-        seen.setdefault(key, p["id"])
-        extra = _json(p.get("extra", "{}"), f"player {p['id']}'s extra", problems)
+            problems.append(Problem(where, f"the same name as row {seen[key]} ({p['name']!r})"))
+        seen.setdefault(key, i)
+        extra = _json(p.get("extra", "{}"), where, "extra", problems)
         if extra is not None and not isinstance(extra, dict):
-            problems.append(f"player {p['id']}'s extra must be a JSON object")
-    versions = {t["id"]: t.get("result_version", 0) for t in rows["tables"]}
-    for t in rows["tables"]:
+            problems.append(Problem(where, "extra must be a JSON object"))
+    return problems
+
+
+def _table_problems(rows: dict[str, list[dict]]) -> list[Problem]:
+    """Leader lists are JSON lists; each result row carries its table's version."""
+    problems: list[Problem] = []
+    for i, t in enumerate(rows["tables"], start=1):
         for col in ("removed_leaders", "available_leaders"):
-            value = _json(t.get(col, "[]"), f"table {t['id']}'s {col}", problems)
+            value = _json(t.get(col, "[]"), f"tables row {i}", col, problems)
             if value is not None and not isinstance(value, list):
-                problems.append(f"table {t['id']}'s {col} must be a list")
-    for r in rows["results"]:
+                problems.append(Problem(f"tables row {i}", f"{col} must be a list"))
+    versions = {t["id"]: t.get("result_version", 0) for t in rows["tables"]}
+    for i, r in enumerate(rows["results"], start=1):
         want = versions.get(r["table_id"])
         if want is not None and r["version"] != want:
-            problems.append(f"the result of table {r['table_id']} is version {r['version']} "
-                            f"but the table says {want}")
-    for s in rows["settings"]:
-        value = _json(s["value"], f"setting {s['key']}", problems)
+            problems.append(Problem(f"results row {i}", f"version is {r['version']} but "
+                                                        f"table {r['table_id']} says {want}"))
+    return problems
+
+
+def _setting_problems(settings: list[dict]) -> list[Problem]:
+    """R4, R5, R7, R9, R10, R12: each setting through `set_settings`' validator."""
+    problems: list[Problem] = []
+    for i, s in enumerate(settings, start=1):
+        where = f"settings row {i}"
+        value = _json(s["value"], where, f"setting {s['key']}", problems)
         check = admin.VALIDATORS.get(s["key"])
         if check is None:
-            problems.append(f"{s['key']!r} is not a setting")
+            problems.append(Problem(where, f"{s['key']!r} is not a setting"))
         elif value is not None:
             try:
                 check(value)
             except ValueError as exc:
-                problems.append(f"setting {s['key']} {exc}")
-    for e in rows["events"]:
+                problems.append(Problem(where, f"{s['key']} {exc}"))
+    return problems
+
+
+def _consistency_problems(rows: dict[str, list[dict]]) -> list[Problem]:
+    """What the schema cannot check: JSON columns, duplicate names, result versions, settings."""
+    problems = [*_player_problems(rows["players"]), *_table_problems(rows),
+                *_setting_problems(rows["settings"])]
+    for i, e in enumerate(rows["events"], start=1):
         for col in ("before", "after"):
             if e.get(col) is not None:
-                _json(e[col], f"event {e['id']}'s {col}", problems)
-    if problems:
-        raise TournamentError("Nothing was restored: " + "; ".join(problems[:50]) + ".")
+                _json(e[col], f"events row {i}", col, problems)
+    return problems
+
+
+# -- round 3: the tournament's rules -----------------------------------------------------------
+def _status_problems(rows: dict[str, list[dict]]) -> list[Problem]:
+    """R20: no results in a sitting that is only drawn; a complete one has every result."""
+    reported = {r["table_id"] for r in rows["results"]}
+    problems = []
+    for i, s in enumerate(rows["sittings"], start=1):
+        mine = [t for t in rows["tables"] if t["sitting_id"] == s["id"]]
+        without = sorted(t["table_no"] for t in mine if t["id"] not in reported)
+        wrong = checks.status_problem(s["kind"], s["number"], s["status"],
+                                      len(mine) - len(without), without)
+        if wrong:
+            problems.append(Problem(f"sittings row {i}", wrong))
+    return problems
+
+
+def _seated(rows: dict[str, list[dict]]) -> dict[int, dict[int, SimpleNamespace]]:
+    """{table id: {player id: (seat, name)}}, as result entry looks a table's players up."""
+    names = {p["id"]: p["name"] for p in rows["players"]}
+    seated: dict[int, dict[int, SimpleNamespace]] = {}
+    for s in rows["seats"]:
+        seated.setdefault(s["table_id"], {})[s["player_id"]] = SimpleNamespace(
+            seat=s["seat"], name=names.get(s["player_id"]))
+    return seated
+
+
+def _result_problems(rows: dict[str, list[dict]]) -> list[Problem]:
+    """R9-R13: each table's result through result entry's check (named at its first row), and
+    each row in its player's seat."""
+    tables = {t["id"]: t for t in rows["tables"]}
+    sittings = {s["id"]: s for s in rows["sittings"]}
+    seated = _seated(rows)
+    by_table: dict[int, list[tuple[int, dict]]] = {}
+    problems = []
+    for i, r in enumerate(rows["results"], start=1):
+        by_table.setdefault(r["table_id"], []).append((i, r))
+        s = seated.get(r["table_id"], {}).get(r["player_id"])
+        if s is not None and s.seat != r["seat"]:
+            problems.append(Problem(f"results row {i}", f"seat is {r['seat']} but player "
+                                                        f"{r['player_id']} sits in seat {s.seat}"))
+    for table_id, numbered in by_table.items():
+        t = tables.get(table_id)
+        if t is None:
+            problems.append(Problem(f"results row {numbered[0][0]}",
+                                    f"table_id {table_id} is not a table"))
+            continue
+        s = sittings.get(t["sitting_id"], {"kind": "?", "number": 0})
+        label = table_label(s["kind"], s["number"], t["table_no"])
+        try:  # the wild card may have changed since: a removed leader is one of the table's
+            checks.check_result_rows([r for _, r in numbered], seated.get(table_id, {}),
+                                     json.loads(t["available_leaders"]),
+                                     json.loads(t["removed_leaders"]), label, True)
+        except TournamentError as exc:
+            problems.append(Problem(f"results row {numbered[0][0]}",
+                                    str(exc).removesuffix(" Nothing was saved.").rstrip(".")))
+    return problems
+
+
+def _rule_problems(rows: dict[str, list[dict]]) -> list[Problem]:
+    return [*_status_problems(rows), *_result_problems(rows)]

@@ -374,8 +374,10 @@ def test_settings_defaults_and_changes(engine):
 @pytest.mark.parametrize("changes, message", [
     ({"base_points": [20, 15, 10]}, "base_points must be four whole numbers"),
     ({"base_points": [10, 15, 10, 0]}, "highest to lowest"),
-    ({"colours": ["red", "red", "blue", "green"]}, "colours must list different"),
+    ({"colours": ["red", "red", "blue", "green"]},
+     "colours must all differ: colour 1 and colour 2 are both “red”; choose 4 different"),
     ({"colours": ["red", "blue", "green"]}, "at least 4"),
+    ({"colours": ["red", "", "blue", "green"]}, "colours must list different, non-empty"),
     ({"pick_method": "draft"}, "pick_method must be one of hidden_picks, vote_off"),
     ({"battle_of_wills": "yes"}, "battle_of_wills must be true or false"),
     ({"tournament_name": ""}, "tournament_name must be non-empty"),
@@ -387,6 +389,22 @@ def test_bad_settings_are_refused_and_change_nothing(engine, changes, message):
         store.set_settings(engine, {"tournament_name": "Changed", **changes}
                            if "tournament_name" not in changes else changes, actor=ORGANIZER)
     assert store.settings(engine) == store.DEFAULT_SETTINGS
+
+
+@pytest.mark.parametrize("colours, clash", [
+    (["Red", "green", "blue", "red"], "colour 1 and colour 4 are both “red”"),
+    (["red", "GREEN", "blue", " green "], "colour 2 and colour 4 are both “green”"),
+])
+def test_colours_must_differ_ignoring_case(engine, colours, clash):
+    """R4: "Red" and "red" are one colour at the table; the store refuses what the settings
+    page refuses, in the same words, whoever asks."""
+    with pytest.raises(store.TournamentError) as err:
+        store.set_settings(engine, {"colours": colours}, actor=ORGANIZER)
+    assert str(err.value) == (f"Settings unchanged: colours must all differ: {clash}; choose 4 "
+                              f"different colours.")
+    assert store.settings(engine)["colours"] == store.DEFAULT_SETTINGS["colours"]
+    assert store.set_settings(engine, {"colours": ["Red", "Green", "Blue", "Purple"]},
+                              actor=ORGANIZER)["colours"] == ["Red", "Green", "Blue", "Purple"]
 
 
 def test_only_the_organizer_changes_settings(engine):
@@ -489,7 +507,7 @@ def test_every_public_function_is_documented():
     writes = ["add_player", "import_players", "edit_player", "remove_player", "withdraw_player",
               "check_in", "clear_check_ins", "mark_absent", "save_draw", "discard_draw",
               "publish_sitting", "complete_sitting", "override_setup", "submit_table_result",
-              "settle_tie", "set_settings", "set_pin", "restore"]
+              "set_settings", "set_pin", "restore"]
     for name in writes:
         sig = inspect.signature(getattr(store, name))
         assert sig.parameters["actor"].kind is inspect.Parameter.KEYWORD_ONLY, name

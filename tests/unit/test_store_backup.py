@@ -1,8 +1,8 @@
 """Backups and restores (R19). Every test runs on SQLite and PostgreSQL."""
 
+import queue
 import sqlite3
 import threading
-import time
 
 import pandas as pd
 import pytest
@@ -163,7 +163,7 @@ def test_backup_copies_every_table(tournament, tmp_path):
 def test_backups_taken_while_judges_save_are_consistent(engine, tmp_path):
     _, tables = published_sitting(engine, 40)
     ids = [int(t) for t in tables["table_id"]]
-    stop, errors = threading.Event(), []
+    stop, errors, saved = threading.Event(), [], queue.Queue()
 
     def judge():
         version = dict.fromkeys(ids, 0)
@@ -174,15 +174,18 @@ def test_backups_taken_while_judges_save_are_consistent(engine, tmp_path):
                                               expected_version=version[tid],
                                               submission_id=None, actor=JUDGE)
                     version[tid] += 1
+                    saved.put(tid)
         except BaseException as exc:  # noqa: BLE001 - reported below
             errors.append(exc)
+            saved.put(None)
 
     worker = threading.Thread(target=judge)
     worker.start()
     try:
         paths = []
         for _ in range(3):
-            time.sleep(0.2)
+            for _ in range(7):  # the judge has saved seven more results since the last backup
+                assert saved.get(timeout=20) is not None, errors
             paths.append(store.backup(engine, tmp_path / "online"))
     finally:
         stop.set()

@@ -2,8 +2,9 @@
 
 Written like PostgreSQL's isolation tests: two sessions, each in its own thread, and an explicit
 order of steps. A session pauses inside its write transaction (after it has checked the table's
-version, before it writes) until the test lets it go on. Every test runs on SQLite and
-PostgreSQL.
+version, before it writes) until the test lets it go on. Steps are ordered by events and by what
+the database itself shows (a session waiting for a lock), never by sleeping. Every test runs on
+SQLite and PostgreSQL.
 """
 
 from __future__ import annotations
@@ -11,16 +12,18 @@ from __future__ import annotations
 import json
 import queue
 import random
+import sqlite3
 import threading
 import time
 from pathlib import Path
 
 import pytest
 import sqlalchemy as sa
+from sqlalchemy import event
 
 from stsa import store
 from stsa.auth import Actor, Role
-from stsa.store import draws, game_results, schema
+from stsa.store import checks, db, draws, schema
 from store_helpers import (JUDGE, JUDGE2, ORGANIZER, add_players, make_draw, rows_for)
 
 BENCH_FILE = Path(__file__).resolve().parents[2] / "build" / "store_bench.json"
@@ -61,7 +64,7 @@ class Pause:
 
     def __init__(self, monkeypatch, session_name: str):
         self.reached, self.release = threading.Event(), threading.Event()
-        original = game_results._check_rows
+        original = checks.check_result_rows
 
         def paused(*args, **kwargs):
             if threading.current_thread().name == session_name:
@@ -69,10 +72,72 @@ class Pause:
                 assert self.release.wait(20), "the test never released the session"
             return original(*args, **kwargs)
 
-        monkeypatch.setattr(game_results, "_check_rows", paused)
+        monkeypatch.setattr(checks, "check_result_rows", paused)
 
     def wait_reached(self):
         assert self.reached.wait(20), "the session never reached its pause point"
+
+
+def _write_lock_taken(engine) -> bool:
+    """SQLite: another transaction holds the write lock (BEGIN IMMEDIATE cannot have it)."""
+    probe = sqlite3.connect(engine.url.database, timeout=0, isolation_level=None)
+    try:
+        probe.execute("BEGIN IMMEDIATE")
+        probe.execute("ROLLBACK")
+        return False
+    except sqlite3.OperationalError as exc:
+        assert "locked" in str(exc)
+        return True
+    finally:
+        probe.close()
+
+
+class Waits:
+    """Sees, from the database, that a session waits for a lock another session holds.
+
+    A session's statements are noted (and, on PostgreSQL, the server process of the latest);
+    the test builds the session's rows before it starts, so its first statement opens its
+    write. SQLite: the session has asked for the write lock (`BEGIN IMMEDIATE`) while another
+    transaction holds it, so it waits until that one ends. PostgreSQL: `pg_stat_activity`
+    shows the session's process waiting on a lock, polled until a deadline.
+    """
+
+    def __init__(self, engine, *names: str):
+        self.engine = engine
+        self.sent = {name: threading.Event() for name in names}
+        self.pids: dict[str, int] = {}
+        event.listen(engine, "before_cursor_execute", self._seen)
+
+    def _seen(self, conn, cursor, statement, parameters, context, executemany):
+        name = threading.current_thread().name
+        if name in self.sent:
+            if not db.is_sqlite(self.engine):
+                self.pids[name] = conn.connection.dbapi_connection.info.backend_pid
+            self.sent[name].set()
+
+    def close(self) -> None:
+        event.remove(self.engine, "before_cursor_execute", self._seen)
+
+    def wait_blocked(self, name: str, timeout: float = 20) -> None:
+        assert self.sent[name].wait(timeout), f"{name} never reached the database"
+        if db.is_sqlite(self.engine):
+            assert _write_lock_taken(self.engine), f"nothing holds the lock {name} waits for"
+            return
+        deadline = time.monotonic() + timeout
+        query = sa.text("SELECT wait_event_type FROM pg_stat_activity WHERE pid = :pid")
+        with self.engine.connect().execution_options(isolation_level="AUTOCOMMIT") as conn:
+            while time.monotonic() < deadline:
+                if conn.execute(query, {"pid": self.pids[name]}).scalar() == "Lock":
+                    return
+                time.sleep(0.01)  # polling the database's own state, not ordering steps
+        pytest.fail(f"{name} never waited for a lock")
+
+
+@pytest.fixture
+def waits(engine):
+    watcher = Waits(engine, "A", "B")
+    yield watcher
+    watcher.close()
 
 
 @pytest.fixture
@@ -83,7 +148,7 @@ def table(engine):
     return int(store.tables(engine, s["sitting_id"])["table_id"][0])
 
 
-def test_two_judges_same_table_same_version_one_wins(engine, table, monkeypatch):
+def test_two_judges_same_table_same_version_one_wins(engine, table, monkeypatch, waits):
     pause = Pause(monkeypatch, "A")
     a_rows, b_rows = rows_for(engine, table, base=10), rows_for(engine, table, base=20)
     a, b = Session("A"), Session("B")
@@ -94,7 +159,7 @@ def test_two_judges_same_table_same_version_one_wins(engine, table, monkeypatch)
     # step 2: B saves the same table from the same version: it has to wait for A
     b.start(lambda: store.submit_table_result(engine, table, b_rows, expected_version=0,
                                               submission_id="B-1", actor=JUDGE2))
-    time.sleep(0.4)
+    waits.wait_blocked("B")
     assert not b.done(), "B must wait for A's transaction"
     # step 3: A commits
     pause.release.set()
@@ -117,17 +182,17 @@ def test_a_reader_sees_the_last_committed_version_and_does_not_wait(engine, tabl
         engine, table, rows_for(engine, table), expected_version=0, submission_id="A-1",
         actor=JUDGE))
     pause.wait_reached()
-    started = time.monotonic()
     seen = store.table_result(engine, table)  # step 2: read while A is mid-transaction
-    assert time.monotonic() - started < 2
-    assert seen.version == 0 and seen.rows.empty  # no dirty read
     assert store.results(engine).empty
+    # the reads returned while A still held its transaction open: they did not wait for it
+    assert not pause.release.is_set() and not a.done()
+    assert seen.version == 0 and seen.rows.empty  # no dirty read
     pause.release.set()
     assert a.result().version == 1
     assert store.table_result(engine, table).version == 1 and len(store.results(engine)) == 4
 
 
-def test_a_double_sent_submission_is_stored_once(engine, table, monkeypatch):
+def test_a_double_sent_submission_is_stored_once(engine, table, monkeypatch, waits):
     pause = Pause(monkeypatch, "A")
     rows = rows_for(engine, table)
     a, b = Session("A"), Session("B")
@@ -136,7 +201,7 @@ def test_a_double_sent_submission_is_stored_once(engine, table, monkeypatch):
     pause.wait_reached()
     b.start(lambda: store.submit_table_result(engine, table, rows, expected_version=0,
                                               submission_id="phone-7", actor=JUDGE))
-    time.sleep(0.3)
+    waits.wait_blocked("B")
     assert not b.done()
     pause.release.set()
     first, second = a.result(), b.result()
@@ -144,26 +209,31 @@ def test_a_double_sent_submission_is_stored_once(engine, table, monkeypatch):
     assert len(store.events(engine, action="result.submit", actor=ORGANIZER)) == 1
 
 
-def test_a_tie_settled_against_a_correction_in_flight_conflicts(engine, table, monkeypatch):
+def test_a_settled_order_sent_against_a_correction_in_flight_conflicts(engine, table,
+                                                                     monkeypatch, waits):
     tied = {"vp": 9, "spice": 3, "solari": 2, "troops": 1, "water": 0}
-    v1 = store.submit_table_result(engine, table, rows_for(engine, table, seat1=tied,
-                                                           seat2=tied),
+    v1 = store.submit_table_result(engine, table,
+                                   rows_for(engine, table, seat1=dict(tied, tiebreak=1),
+                                            seat2=dict(tied, tiebreak=2)),
                                    expected_version=0, submission_id="v1", actor=JUDGE)
+    correction = rows_for(engine, table, base=30)
+    # B re-enters the roll-off the other way round, on the version A is correcting
+    reordered = rows_for(engine, table, seat1=dict(tied, tiebreak=2),
+                         seat2=dict(tied, tiebreak=1))
     pause = Pause(monkeypatch, "A")
     a, b = Session("A"), Session("B")
-    a.start(lambda: store.submit_table_result(engine, table, rows_for(engine, table, base=30),
-                                              expected_version=1, submission_id="v2",
-                                              actor=JUDGE))
+    a.start(lambda: store.submit_table_result(engine, table, correction, expected_version=1,
+                                              submission_id="v2", actor=JUDGE))
     pause.wait_reached()
-    ids = v1.rows["player_id"].tolist()
-    b.start(lambda: store.settle_tie(engine, table, [ids[1], ids[0]], expected_version=1,
-                                     actor=JUDGE2))
-    time.sleep(0.3)
+    b.start(lambda: store.submit_table_result(engine, table, reordered, expected_version=1,
+                                              submission_id="order", actor=JUDGE2))
+    waits.wait_blocked("B")
     assert not b.done()
     pause.release.set()
     assert a.result().version == 2
     with pytest.raises(store.ConflictError):
         b.result()
+    assert v1.rows["tiebreak"].fillna(0).tolist() == [1, 2, 0, 0]
     assert store.table_result(engine, table).rows["tiebreak"].isna().all()
 
 
@@ -255,7 +325,8 @@ def test_eight_threads_submit_200_results_each_with_reads(engine):
                    "seconds": round(elapsed, 3), "results_per_second": round(rate, 1)})
 
 
-def test_the_last_two_tables_saved_at_once_complete_the_sitting_once(engine, monkeypatch):
+def test_the_last_two_tables_saved_at_once_complete_the_sitting_once(engine, monkeypatch,
+                                                                      waits):
     ids = add_players(engine, 8)
     s = store.save_draw(engine, make_draw(ids), kind="qualifier", actor=ORGANIZER)
     store.publish_sitting(engine, s["sitting_id"], actor=ORGANIZER)
@@ -272,24 +343,25 @@ def test_the_last_two_tables_saved_at_once_complete_the_sitting_once(engine, mon
 
     monkeypatch.setattr(draws, "try_complete", paused)
     a, b = Session("A"), Session("B")
+    rows1, rows2 = rows_for(engine, t1), rows_for(engine, t2)
     # step 1: A saves table 1 and stops just before its commit (table 2 still empty)
-    a.start(lambda: store.submit_table_result(engine, t1, rows_for(engine, t1),
-                                              expected_version=0, submission_id="A",
-                                              actor=JUDGE))
+    a.start(lambda: store.submit_table_result(engine, t1, rows1, expected_version=0,
+                                              submission_id="A", actor=JUDGE))
     assert reached.wait(20)
     # step 2: B saves table 2 (SQLite: B waits for A's write lock; PostgreSQL: B commits and
     # still sees table 1 empty)
-    b.start(lambda: store.submit_table_result(engine, t2, rows_for(engine, t2),
-                                              expected_version=0, submission_id="B",
-                                              actor=JUDGE2))
-    time.sleep(0.4)
+    b.start(lambda: store.submit_table_result(engine, t2, rows2, expected_version=0,
+                                              submission_id="B", actor=JUDGE2))
     if engine.dialect.name == "sqlite":
+        waits.wait_blocked("B")
         assert not b.done()
+        release.set()  # step 3: A commits, then B
+        outs = [a.result(), b.result()]
     else:
-        assert b.done()
-    # step 3: A commits
-    release.set()
-    outs = [a.result(), b.result()]
+        first = b.result()  # B has committed while A is still open
+        assert not first.completed_sitting
+        release.set()  # step 3: A commits
+        outs = [a.result(), first]
     assert sorted(o.completed_sitting for o in outs) == [False, True]
     assert store.sitting(engine, s["sitting_id"])["status"] == "complete"
     assert len(store.events(engine, action="sitting.complete", actor=ORGANIZER)) == 1

@@ -1,5 +1,5 @@
-"""Submitting, correcting and settling table results; the frames stsa.rules scores (R11-R13,
-R19, R20). Every test runs on SQLite and PostgreSQL."""
+"""Submitting and correcting table results, ties settled by their order (R11); the frames
+stsa.rules scores (R11-R13, R19, R20). Every test runs on SQLite and PostgreSQL."""
 
 import pandas as pd
 import pytest
@@ -190,45 +190,69 @@ def test_corrections_are_new_versions_and_keep_the_old_values(engine, table):
     assert after["rows"][1]["leader"] == "Leader H" and ev.loc[1, "actor"] == "Jasmine"
 
 
-def test_settle_a_tie(engine, table):
-    tied = {"vp": 9, "spice": 3, "solari": 2, "troops": 1, "water": 0}
-    rows = rows_for(engine, table, seat1=tied, seat3=tied)
+TIED = {"vp": 9, "spice": 3, "solari": 2, "troops": 1, "water": 0}
+
+
+def _refused(engine, table, rows) -> str:
+    with pytest.raises(store.TournamentError) as err:
+        store.submit_table_result(engine, table, rows, expected_version=0,
+                                  submission_id="tie", actor=JUDGE)
+    assert store.table_result(engine, table).version == 0
+    assert _count(engine, "result.submit") == 0
+    return str(err.value)
+
+
+@pytest.mark.parametrize("orders", [{}, {"seat1": 1}, {"seat1": 1, "seat3": 1}])
+def test_an_unsettled_full_tie_is_refused_naming_the_seats(engine, table, orders):
+    """R11: players equal on all five need a settled order before the result is saved, from
+    any caller, in the words of the result entry page."""
+    rows = rows_for(engine, table, seat1=TIED, seat3=TIED)
+    for seat, row in enumerate(rows, start=1):
+        row["tiebreak"] = orders.get(f"seat{seat}")
+    assert _refused(engine, table, rows) == (
+        "Qualifier 1, table 1: seat 1 (Player 0000) and seat 3 (Player 0002) are equal on VP, "
+        "spice, solari, troops and water: enter their settled order (1, 2, …) before saving "
+        "(R11). Nothing was saved.")
+
+
+def test_a_settled_tie_is_saved_and_corrected(engine, table):
+    rows = rows_for(engine, table, seat1=dict(TIED, tiebreak=2), seat3=dict(TIED, tiebreak=1))
     out = store.submit_table_result(engine, table, rows, expected_version=0,
                                     submission_id="t", actor=JUDGE)
-    scored = rules.score_games(store.results(engine).query(f"game_id == {table}"))
-    assert scored["tied"].sum() == 2
-    p1, p3 = int(out.rows.player_id[0]), int(out.rows.player_id[2])
-    with pytest.raises(store.TournamentError, match=r"seat 2 \(Player 0001\) is not tied"):
-        store.settle_tie(engine, table, [p3, int(out.rows.player_id[1])], expected_version=1,
-                         actor=JUDGE)
-    with pytest.raises(store.ConflictError):
-        store.settle_tie(engine, table, [p3, p1], expected_version=2, actor=JUDGE)
-    settled = store.settle_tie(engine, table, [p3, p1], expected_version=1, actor=JUDGE2)
-    assert settled.version == 2
-    assert \
-        settled.rows["tiebreak"].fillna(0).tolist() == [2, 0, 1, 0]
+    assert out.rows["tiebreak"].fillna(0).tolist() == [2, 0, 1, 0]
     scored = rules.score_games(store.results(engine).query(f"game_id == {table}"))
     assert not scored["tied"].any()
+    p1, p3 = int(out.rows.player_id[0]), int(out.rows.player_id[2])
     assert scored.set_index("player_id").loc[p3, "placing"] == 1
-    ev = store.events(engine, action="result.settle_tie", actor=ORGANIZER).iloc[0]
-    assert ev["after"]["order"] == [p3, p1] and ev["before"]["version"] == 1
+    rows[0]["tiebreak"], rows[2]["tiebreak"] = 1, 2  # the roll-off was entered the wrong way
+    fixed = store.submit_table_result(engine, table, rows, expected_version=1,
+                                      submission_id="t2", actor=JUDGE2)
+    scored = rules.score_games(store.results(engine).query(f"game_id == {table}"))
+    assert fixed.version == 2 and scored.set_index("player_id").loc[p1, "placing"] == 1
+    ev = store.events(engine, action="result.correct", actor=ORGANIZER).iloc[0]
+    assert [r["tiebreak"] for r in ev["before"]["rows"]] == [2, None, 1, None]
+    assert [r["tiebreak"] for r in ev["after"]["rows"]] == [1, None, 2, None]
 
 
 def test_a_tie_group_must_be_settled_whole(engine, table):
     tied = {"vp": 5, "spice": 5, "solari": 5, "troops": 5, "water": 5}
-    rows = rows_for(engine, table, seat1=tied, seat2=tied, seat4=tied)
+    rows = rows_for(engine, table, seat1=dict(tied, tiebreak=2), seat2=dict(tied, tiebreak=1),
+                    seat4=tied)
+    assert "seat 1 (Player 0000) and seat 2 (Player 0001) and seat 4 (Player 0003) are " \
+           "equal" in _refused(engine, table, rows)
+    rows[3]["tiebreak"] = 3
     out = store.submit_table_result(engine, table, rows, expected_version=0,
                                     submission_id="t3", actor=JUDGE)
-    ids = out.rows["player_id"].tolist()
-    with pytest.raises(store.TournamentError, match=r"seat 4 \(Player 0003\) is tied with"):
-        store.settle_tie(engine, table, [ids[1], ids[0]], expected_version=1, actor=JUDGE)
-    with pytest.raises(store.TournamentError, match="two or more different"):
-        store.settle_tie(engine, table, [ids[1], ids[1]], expected_version=1, actor=JUDGE)
-    with pytest.raises(store.TournamentError, match="not seated"):
-        store.settle_tie(engine, table, [ids[1], 999], expected_version=1, actor=JUDGE)
-    store.settle_tie(engine, table, [ids[3], ids[0], ids[1]], expected_version=1, actor=JUDGE)
-    with pytest.raises(store.InvalidState, match="no result yet"):
-        store.settle_tie(engine, table + 1, [1, 2], expected_version=1, actor=JUDGE)
+    assert out.rows["tiebreak"].fillna(0).tolist() == [2, 1, 0, 3]
+
+
+def test_only_the_open_tie_of_two_is_named(engine, table):
+    low = {"vp": 1, "spice": 0, "solari": 0, "troops": 0, "water": 0}
+    rows = rows_for(engine, table, seat1=dict(TIED, tiebreak=1), seat2=dict(TIED, tiebreak=2),
+                    seat3=low, seat4=low)
+    message = _refused(engine, table, rows)
+    assert "seat 3 (Player 0002) and seat 4 (Player 0003) are equal" in message
+    assert "seat 1" not in message
 
 
 def test_only_judges_and_the_organizer_enter_results(engine, table):
@@ -236,8 +260,6 @@ def test_only_judges_and_the_organizer_enter_results(engine, table):
         with pytest.raises(store.PermissionDenied, match="enter results"):
             store.submit_table_result(engine, table, rows_for(engine, table),
                                       expected_version=0, submission_id="s", actor=who)
-        with pytest.raises(store.PermissionDenied, match="settle ties"):
-            store.settle_tie(engine, table, [1, 2], expected_version=1, actor=who)
     assert store.table_result(engine, table).version == 0
     assert store.submit_table_result(engine, table, rows_for(engine, table), expected_version=0,
                                      submission_id="s", actor=ORGANIZER).version == 1

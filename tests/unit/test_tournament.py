@@ -3,10 +3,12 @@ through the store, the finals from cut to final standings (R5–R7, R9, R14–R1
 
 import pandas as pd
 import pytest
+import sqlalchemy as sa
 
 from stsa import demo, draw, rules, store, tournament
 from stsa.auth import Actor, Role
 from stsa.errors import TournamentError
+from stsa.store import schema
 
 ORGANIZER = Actor("Olivia", Role.ORGANIZER)
 JUDGE = Actor("Jamal", Role.JUDGE)
@@ -137,7 +139,8 @@ def _enter_all(engine, sitting_id):
 
 
 def test_R11_R16_unsettled_semifinal_tie_blocks_the_final_not_the_finals_view(engine):
-    """A semifinal whose first place is tied (R11) completes, but cannot set the final table:
+    """A semifinal whose first place is tied (R11) without a settled order (the store refuses
+    one now; a database written by an earlier STSA may hold one) cannot set the final table:
     the finals view says why instead of failing, and the final cannot be drawn until settled."""
     ids = store.import_players(engine, pd.DataFrame({"name": [f"P{i}" for i in range(8)]}),
                                actor=ORGANIZER)["player_id"].tolist()
@@ -151,8 +154,14 @@ def test_R11_R16_unsettled_semifinal_tie_blocks_the_final_not_the_finals_view(en
     rows = pd.DataFrame({"player_id": seats["player_id"].to_numpy(),
                          "leader": table["available_leaders"][:4], "vp": [9, 9, 5, 3],
                          "spice": 0, "solari": 0, "troops": 0, "water": 0})
-    store.submit_table_result(engine, int(table["table_id"]), rows, expected_version=0,
+    with pytest.raises(TournamentError, match="enter their settled order"):
+        store.submit_table_result(engine, int(table["table_id"]), rows, expected_version=0,
+                                  submission_id=None, actor=JUDGE)
+    store.submit_table_result(engine, int(table["table_id"]),
+                              rows.assign(tiebreak=[1, 2, None, None]), expected_version=0,
                               submission_id=None, actor=JUDGE)
+    with engine.begin() as conn:  # the order as an earlier STSA left it: not recorded
+        conn.execute(sa.update(schema.results).values(tiebreak=None))
     assert store.sitting(engine, semi["sitting_id"])["status"] == "complete"
 
     view = tournament.finals(engine)
@@ -161,8 +170,9 @@ def test_R11_R16_unsettled_semifinal_tie_blocks_the_final_not_the_finals_view(en
     with pytest.raises(TournamentError, match="tied"):
         tournament.draw_final(engine, seed=5, actor=ORGANIZER)
 
-    store.settle_tie(engine, int(table["table_id"]), rows["player_id"].tolist()[:2],
-                     expected_version=1, actor=JUDGE)
+    store.submit_table_result(engine, int(table["table_id"]),
+                              rows.assign(tiebreak=[1, 2, None, None]), expected_version=1,
+                              submission_id=None, actor=JUDGE)
     view = tournament.finals(engine)
     assert view.final_blocker == "" and len(view.final_players) == 4
 

@@ -1,0 +1,351 @@
+"""The checks entry makes, in one place, for every way in: a page, a script, a restore.
+
+Plain functions over values and rows, with no database: the store runs them before it writes,
+and a restore (`stsa.store.transfer.load_tournament`, the workbook restore of
+`stsa.services.restore`) runs the same ones over the rows of a file, so nothing gets in that
+entry would refuse (R19). Each one raises a `TournamentError` (a `ValueError`) that says what is
+wrong, or returns the value as the store keeps it.
+"""
+
+from __future__ import annotations
+
+import math
+import numbers
+import re
+from typing import Any, Mapping
+
+import pandas as pd
+
+from stsa.domain import PlayerStatus, Problem, SittingStatus, sitting_label
+from stsa.store.errors import TournamentError
+from stsa.store.schema import KINDS
+STATS = ("vp", "spice", "solari", "troops", "water")  # R11's order
+MAX_NUMBER = 100_000
+#: What entry takes for each number of a result (R11-R13): counts from 0, variant points
+#: either way, a settled order from 1.
+NUMBER_RANGES = {**{c: (0, MAX_NUMBER) for c in STATS},
+                 "variant_points": (-MAX_NUMBER, MAX_NUMBER), "tiebreak": (1, MAX_NUMBER)}
+_WHOLE = re.compile(r"^[+-]?\d+$")
+_CONTROL = re.compile(r"[\x00-\x1f\x7f-\x9f\u200b-\u200f\u2028-\u202e\u2066-\u2069]")
+
+
+# -- single values -----------------------------------------------------------------------------
+def missing(value: Any) -> bool:
+    """None, pandas' NA or NaT, or a float NaN: no value at all."""
+    return value is None or value is pd.NA or value is pd.NaT or (
+        isinstance(value, float) and math.isnan(value))
+
+
+def blank(value: Any) -> bool:
+    """No value, or text of spaces only."""
+    return missing(value) or (isinstance(value, str) and not value.strip())
+
+
+def whole_number(value: Any) -> int | None:
+    """A whole number from an int, an integral float or digits; None if it is not one."""
+    if isinstance(value, bool):
+        return None
+    if isinstance(value, numbers.Integral):
+        return int(value)
+    if isinstance(value, numbers.Real):
+        f = float(value)
+        return int(f) if math.isfinite(f) and f.is_integer() else None
+    if isinstance(value, str) and _WHOLE.match(value.strip()):
+        return int(value.strip())
+    return None
+
+
+def whole(value: Any, what: str) -> int:
+    """`value` as an int, or a `TournamentError` saying `what` must be a whole number."""
+    n = whole_number(value)
+    if n is None:
+        raise TournamentError(f"{what} must be a whole number, not {value!r}.")
+    return n
+
+
+def text(value: Any, field: str, limit: int, where: str, *, required: bool = False) -> str:
+    """Roster text (a name, club or email) as entry keeps it: spaces collapsed, no control
+    characters, at most `limit` characters, not empty when `required` (R19, R22)."""
+    value = "" if missing(value) else value if isinstance(value, str) else str(value)
+    if _CONTROL.search(value):
+        raise TournamentError(f"{where}: the {field} contains a control character.")
+    value = " ".join(value.split())
+    if required and not value:
+        raise TournamentError(f"{where}: the {field} is empty.")
+    if len(value) > limit:
+        raise TournamentError(f"{where}: the {field} is longer than {limit} characters.")
+    return value
+
+
+def extra_details(value: Any, where: str) -> dict:
+    """A player's extra details (the roster file's other columns): {column: plain value},
+    blanks left out."""
+    if missing(value):
+        return {}
+    if not isinstance(value, dict):
+        raise TournamentError(f"{where}: extra details must be a mapping of column to value.")
+    out = {}
+    for key, item in value.items():
+        if missing(item):
+            continue
+        if hasattr(item, "item"):  # numpy scalars
+            item = item.item()
+        out[str(key)] = item if isinstance(item, (str, int, float, bool)) else str(item)
+    return out
+
+
+def check_kind(kind: Any) -> str:
+    """A sitting's kind (R2, R16): qualifier, semifinal or final."""
+    if kind not in KINDS:
+        raise TournamentError(f"Unknown sitting kind {kind!r}: use {', '.join(KINDS)}.")
+    return str(kind)
+
+
+def check_status(status: Any, words: type[SittingStatus] | type[PlayerStatus]) -> str:
+    """A sitting's or a player's status, one of `words` (`SittingStatus`, `PlayerStatus`)."""
+    allowed = [w.value for w in words]
+    if status not in allowed:
+        raise TournamentError(f"The status must be {', '.join(allowed)}, not {status!r}.")
+    return str(status)
+
+
+def check_seed(value: Any) -> int:
+    """R3: a draw's recorded seed, a whole number of 0 or more (of any size)."""
+    seed = whole(value, "The draw's seed")
+    if seed < 0:
+        raise TournamentError("The draw's seed cannot be negative.")
+    return seed
+
+
+def result_number(field: str, value: Any) -> int | None:
+    """One number of a player's result as entry takes it (R11-R13): VP, spice, solari, troops
+    and water from 0, variant points either way (blank = 0), a settled order from 1 (blank =
+    none), none beyond `MAX_NUMBER`. The `TournamentError` names the field."""
+    low, high = NUMBER_RANGES[field]
+    if blank(value):
+        if field in STATS:
+            raise TournamentError(f"{field} is missing")
+        return 0 if field == "variant_points" else None
+    n = whole_number(value)
+    if n is None or not low <= n <= high:
+        rule = "a whole number" if low < 0 else f"a whole number of {low} or more"
+        raise TournamentError(f"{field} must be {rule} (up to {high}), not {value!r}")
+    return n
+
+
+def status_problem(kind: str, number: int, status: str, tables_with_results: int,
+                   tables_without: list[int]) -> str | None:
+    """R20: results are entered once a sitting is published, and a sitting is complete once
+    every table has a result. What is wrong with a sitting's status, or None."""
+    label = sitting_label(kind, number)
+    if status == SittingStatus.DRAWN and tables_with_results:
+        return (f"{label} is drawn (not published) but has results; results are entered once "
+                f"a sitting is published")
+    if status == SittingStatus.COMPLETE and tables_without:
+        one = len(tables_without) == 1
+        return (f"{label} is complete but {'table' if one else 'tables'} "
+                f"{', '.join(map(str, tables_without))} {'has' if one else 'have'} no result")
+    return None
+
+
+# -- a draw (R1, R3, R9) ---------------------------------------------------------------------------
+def leader_list(value: Any, what: str) -> list[str]:
+    """A list of leader names (R7, R9), none of them empty; None is an empty list."""
+    if value is None:
+        return []
+    if isinstance(value, str) or not hasattr(value, "__iter__"):
+        raise TournamentError(f"{what} must be a list of leader names.")
+    out = [str(v) for v in value]
+    if any(not v.strip() for v in out):
+        raise TournamentError(f"{what} contains an empty leader name.")
+    return out
+
+
+def _draw_frames(draw: Any):
+    try:
+        seats, tables, seed, sit_outs = draw.seats, draw.tables, draw.seed, draw.sit_outs
+    except AttributeError as exc:
+        raise TournamentError(f"A draw needs seats, tables, seed and sit_outs ({exc}).") from exc
+    need_s = {"table_no", "seat", "player_id", "colour", "pick_order"}
+    need_t = {"table_no", "setup_id", "removed_leaders", "available_leaders"}
+    for frame, need, what in ((seats, need_s, "seats"), (tables, need_t, "tables")):
+        lacking = need - set(getattr(frame, "columns", []))
+        if lacking:
+            raise TournamentError(f"The draw's {what} lack {', '.join(sorted(lacking))}.")
+    return seats, tables, seed, sit_outs
+
+
+def _draw_tables(tables: pd.DataFrame) -> list[dict]:
+    rows = []
+    for rec in tables.to_dict("records"):
+        no = whole(rec["table_no"], "A table number")
+        where = f"Table {no}"
+        setup = str(rec["setup_id"] or "").strip()
+        if not setup:
+            raise TournamentError(f"{where} has no setup.")
+        rows.append({"table_no": no, "setup_id": setup, **{
+            col: leader_list(rec[col], f"{where}'s {col.replace('_', ' ')}")
+            for col in ("removed_leaders", "available_leaders")}})
+    numbers_ = [t["table_no"] for t in rows]
+    if not rows:
+        raise TournamentError("The draw has no tables.")
+    if len(set(numbers_)) != len(numbers_) or min(numbers_) < 1:
+        raise TournamentError("The draw's table numbers must be distinct and start at 1.")
+    return sorted(rows, key=lambda t: t["table_no"])
+
+
+def _draw_seats(seats: pd.DataFrame, table_numbers: list[int]) -> list[dict]:
+    rows = [{"table_no": whole(rec["table_no"], "A seat's table number"),
+             "seat": whole(rec["seat"], "A seat number"),
+             "player_id": whole(rec["player_id"], "A seated player id"),
+             "colour": str(rec["colour"] or "").strip(),
+             "pick_order": whole(rec["pick_order"], "A pick order")}
+            for rec in seats.to_dict("records")]
+    for s in rows:
+        if s["table_no"] not in table_numbers:
+            raise TournamentError(f"A seat is at table {s['table_no']}, which the draw lacks.")
+    for no in table_numbers:
+        _check_table_seats(no, [s for s in rows if s["table_no"] == no])
+    return sorted(rows, key=lambda s: (s["table_no"], s["seat"]))
+
+
+def _check_table_seats(no: int, at: list[dict]) -> None:
+    """R1, R3, R9: 3 or 4 players, seats and pick order 1..n, a colour each, all different."""
+    n = len(at)
+    if not 3 <= n <= 4:
+        raise TournamentError(f"Table {no} has {n} players; every table seats 3 or 4 (R1).")
+    if sorted(s["seat"] for s in at) != list(range(1, n + 1)):
+        raise TournamentError(f"Table {no}'s seats must be numbered 1 to {n} (R3).")
+    if sorted(s["pick_order"] for s in at) != list(range(1, n + 1)):
+        raise TournamentError(f"Table {no}'s pick order must run 1 to {n} (R9).")
+    colours = [s["colour"] for s in at]
+    if not all(colours) or len(set(colours)) != n:
+        raise TournamentError(f"Table {no} needs a different colour for each player (R3).")
+
+
+def _sit_outs(seat_rows: list[dict], sit_outs: Any) -> list[int]:
+    """R1: every player seated once, and nobody both seated and sitting out."""
+    ids = [s["player_id"] for s in seat_rows]
+    twice = sorted({p for p in ids if ids.count(p) > 1}) if len(set(ids)) != len(ids) else []
+    if twice:
+        raise TournamentError(f"Players seated twice in one sitting: {twice}.")
+    outs = sorted({whole(p, "A sit-out player id") for p in (sit_outs or [])})
+    both = sorted(set(outs) & set(ids))
+    if both:
+        raise TournamentError(f"Players both seated and sitting out: {both}.")
+    return outs
+
+
+def check_draw(draw: Any) -> dict:
+    """A draw's shape (R1, R3, R9), as `stsa.draw` makes it (`.seats`, `.tables`, `.seed`,
+    `.sit_outs`): returns plain rows {"seed", "tables", "seats", "sit_outs"} sorted by table
+    and seat, or raises a `TournamentError` naming the first thing wrong."""
+    seats, tables, seed, sit_outs = _draw_frames(draw)
+    seed = check_seed(seed)
+    table_rows = _draw_tables(tables)
+    seat_rows = _draw_seats(seats, [t["table_no"] for t in table_rows])
+    return {"seed": seed, "tables": table_rows, "seats": seat_rows,
+            "sit_outs": _sit_outs(seat_rows, sit_outs)}
+
+
+# -- a table's result (R11-R13) ----------------------------------------------------------------
+def _rows_by_player(records: list[dict], seated: Mapping[int, Any],
+                    problems: list[str]) -> dict[int, dict]:
+    """Each seated player's submitted row; strangers, repeats and missing seats named."""
+    by_player: dict[int, dict] = {}
+    for i, rec in enumerate(records, start=1):
+        pid = whole_number(rec.get("player_id"))
+        if pid is None or pid not in seated:
+            problems.append(f"row {i}: player {rec.get('player_id')!r} is not seated at this "
+                            f"table")
+        elif pid in by_player:
+            problems.append(f"{_who(seated[pid])} has more than one row")
+        else:
+            by_player[pid] = rec
+    problems += [f"{_who(s)} has no result" for pid, s in seated.items() if pid not in by_player]
+    return by_player
+
+
+def _who(s: Any) -> str:
+    return f"seat {s.seat} ({s.name})"
+
+
+def _numbers(rec: dict, who: str, problems: list[str]) -> dict:
+    """A row's numbers through `result_number`; a refused one is None, and named."""
+    row = {}
+    for field in NUMBER_RANGES:
+        try:
+            row[field] = result_number(field, rec.get(field))
+        except TournamentError as exc:
+            problems.append(f"{who}: {exc}")
+            row[field] = None
+    return row
+
+
+def _leader(rec: dict, who: str, allowed: set[str], taken: dict[str, str],
+            problems: list[str]) -> str:
+    """R9, R10: a leader of this table (removed ones too with the wild card), once a table."""
+    leader = "" if blank(rec.get("leader")) else " ".join(str(rec["leader"]).split())
+    if not leader:
+        problems.append(f"{who}: leader is missing")
+    elif allowed and leader not in allowed:
+        problems.append(f"{who}: leader {leader!r} is not one of this table's leaders")
+    elif leader in taken:
+        problems.append(f"{who}: leader {leader!r} is already taken by {taken[leader]}")
+    else:
+        taken[leader] = who
+    return leader
+
+
+def unsettled_ties(rows: list[dict]) -> list[int]:
+    """R11: the seats of players equal to another on VP, spice, solari, troops and water whose
+    tie has no settled order (a different `tiebreak` for each of them), by seat."""
+    groups: dict[tuple, list[dict]] = {}
+    for r in rows:
+        groups.setdefault(tuple(r[c] for c in STATS), []).append(r)
+    seats = []
+    for group in groups.values():
+        orders = [r.get("tiebreak") for r in group]
+        if len(group) > 1 and (None in orders or len(set(orders)) < len(orders)):
+            seats += [r["seat"] for r in group]
+    return sorted(seats)
+
+
+def tie_problem(rows: list[dict], seated: Mapping[int, Any]) -> str | None:
+    """R11: the message for a full tie without a settled order (the result entry page's
+    words), or None. `rows` have `player_id`, `seat`, the five numbers and `tiebreak`."""
+    complete = [r for r in rows if all(r.get(c) is not None for c in STATS)]
+    open_ = set(unsettled_ties(complete))
+    if not open_:
+        return None
+    who = " and ".join(_who(seated[r["player_id"]])
+                       for r in sorted(complete, key=lambda r: r["seat"]) if r["seat"] in open_)
+    return (f"{who} are equal on VP, spice, solari, troops and water: enter their settled "
+            f"order (1, 2, …) before saving (R11)")
+
+
+def check_result_rows(records: list[dict], seated: Mapping[int, Any], available: list[str],
+                      removed: list[str], where: str, wild_card: bool) -> list[dict]:
+    """A table's result as entry takes it (R9-R13): one row per seated player (`seated`:
+    {player id: an object with `seat` and `name`}), each number through `result_number`, a
+    leader of this table for each (removed ones too with the `wild_card`, R10), no leader
+    twice, and no full tie without a settled order (R11). Returns the rows by seat with
+    `player_id, seat, leader, vp, spice, solari, troops, water, variant_points, tiebreak`;
+    else one `TournamentError` names every problem by seat and field, after `where` (and has
+    a `Problem` for each)."""
+    problems: list[str] = []
+    by_player = _rows_by_player(records, seated, problems)
+    allowed = set(available) | (set(removed) if wild_card else set())
+    clean, taken = [], {}
+    for pid, rec in sorted(by_player.items(), key=lambda kv: seated[kv[0]].seat):
+        who = _who(seated[pid])
+        numbers_ = _numbers(rec, who, problems)
+        leader = _leader(rec, who, allowed, taken, problems)
+        clean.append({"player_id": pid, "seat": seated[pid].seat, "leader": leader,
+                      **numbers_})
+    tie = tie_problem(clean, seated)
+    problems += [tie] if tie else []
+    if problems:
+        raise TournamentError(f"{where}: " + "; ".join(problems) + ". Nothing was saved.",
+                              [Problem(where, p) for p in problems])
+    return clean

@@ -1,0 +1,53 @@
+"""The store's own layers (DESIGN.md): `db` is engines and transactions and imports nothing above
+it; no module of the store imports, even inside a function, one that imports it back."""
+
+from __future__ import annotations
+
+import ast
+from pathlib import Path
+
+STORE = Path(__file__).resolve().parents[2] / "stsa" / "store"
+
+
+def _imports(path: Path) -> set[str]:
+    """Every stsa module `path` imports, at the top or inside a function."""
+    found = set()
+    for node in ast.walk(ast.parse(path.read_text())):
+        if isinstance(node, ast.Import):
+            found |= {a.name for a in node.names}
+        elif isinstance(node, ast.ImportFrom) and node.module:
+            found.add(node.module)
+            found |= {f"{node.module}.{a.name}" for a in node.names}
+    return {name for name in found if name.startswith("stsa.")}
+
+
+def _store_graph() -> dict[str, set[str]]:
+    modules = {f"stsa.store.{p.stem}": p for p in STORE.glob("*.py") if p.stem != "__init__"}
+    return {name: _imports(path) & set(modules) for name, path in modules.items()}
+
+
+def test_db_imports_nothing_above_it():
+    below = ("stsa.auth", "stsa.domain", "stsa.errors", "stsa.store.schema", "stsa.store.errors")
+    imported = _imports(STORE / "db.py") - {"stsa.store"}  # the package: `from stsa.store …`
+    assert {name for name in imported if not name.startswith(below)} == set()
+
+
+def test_the_store_has_no_import_circle():
+    graph = _store_graph()
+
+    def reach(start: str) -> set[str]:
+        seen, todo = set(), [start]
+        while todo:
+            for nxt in graph[todo.pop()] - seen:
+                seen.add(nxt)
+                todo.append(nxt)
+        return seen
+
+    circles = sorted(name for name in graph if name in reach(name))
+    assert circles == []
+
+
+def test_only_the_package_reaches_for_maintenance():
+    graph = _store_graph()
+    assert [name for name, deps in graph.items() if "stsa.store.maintenance" in deps] == []
+    assert "stsa.store.archive" not in graph["stsa.store.draws"]
