@@ -1,6 +1,7 @@
 """The project's own conventions (DESIGN.md), checked so they stay true: pages are thin and
 touch no database, only stsa/ui imports Streamlit, rules and draws never loop over rows."""
 
+import ast
 import re
 from pathlib import Path
 
@@ -73,3 +74,74 @@ def test_nothing_that_guards_access_is_cached():
     source = (ROOT / "stsa" / "ui" / "session.py").read_text()
     cached = re.findall(r"@st\.cache_\w+[^\n]*\n(?:@[^\n]*\n)*def (\w+)", source)
     assert cached == ["_engine"], cached
+
+
+# --- the layers point one way (DESIGN.md) ------------------------------------------------------
+# views → stsa.ui → stsa.services → stsa.{formats, store} → the pure core → stsa.domain.
+LAYERS = {
+    "stsa.domain": 0, "stsa.errors": 0,
+    "stsa.auth": 1, "stsa.rules": 1, "stsa.draw": 1, "stsa.catalog": 1, "stsa.fairness": 1,
+    "stsa.stats": 1, "stsa.charts": 1,
+    "stsa.formats": 2, "stsa.store": 2,
+    "stsa.services": 3, "stsa.tournament": 3, "stsa.demo": 3, "stsa.excel": 3,
+    "stsa.printing": 3,
+    "stsa.ui": 4, "stsa.__main__": 4,
+    "views": 5, "app": 5,
+}
+
+
+def _module(path: Path) -> str:
+    parts = list(path.relative_to(ROOT).with_suffix("").parts)
+    return ".".join(parts[:-1] if parts[-1] == "__init__" else parts)
+
+
+def _sources() -> dict[str, Path]:
+    files = [*(ROOT / "stsa").rglob("*.py"), *(ROOT / "views").glob("*.py"), ROOT / "app.py"]
+    return {_module(p): p for p in files}
+
+
+def _imports(path: Path, modules: set[str]) -> set[str]:
+    """The STSA modules `path` imports, at the top or inside a function; `from pkg import sub`
+    counts as importing `pkg.sub` when that is a module, else `pkg`."""
+    found = set()
+    for node in ast.walk(ast.parse(path.read_text())):
+        if isinstance(node, ast.Import):
+            found |= {a.name for a in node.names}
+        elif isinstance(node, ast.ImportFrom) and node.module and not node.level:
+            found |= {f"{node.module}.{a.name}" if f"{node.module}.{a.name}" in modules
+                      else node.module for a in node.names}
+    return {name for name in found if name.split(".")[0] == "stsa"}
+
+
+def _graph() -> dict[str, set[str]]:
+    sources = _sources()
+    return {name: _imports(path, set(sources)) for name, path in sources.items()}
+
+
+def _layer(module: str) -> tuple[str, int]:
+    parts = module.split(".")
+    for end in range(len(parts), 0, -1):
+        if ".".join(parts[:end]) in LAYERS:
+            return ".".join(parts[:end]), LAYERS[".".join(parts[:end])]
+    raise AssertionError(f"{module} belongs to no layer: add it to LAYERS")
+
+
+def test_no_module_imports_from_a_layer_above_it():
+    upward = [f"{name} → {used}" for name, used_all in _graph().items() for used in used_all
+              if _layer(used)[1] > _layer(name)[1]
+              or {_layer(used)[0], _layer(name)[0]} == {"stsa.formats", "stsa.store"}]
+    assert upward == []
+
+
+def test_no_import_circle():
+    graph = _graph()
+
+    def reach(start: str) -> set[str]:
+        seen, todo = set(), [start]
+        while todo:
+            for nxt in graph.get(todo.pop(), set()) - seen:
+                seen.add(nxt)
+                todo.append(nxt)
+        return seen
+
+    assert sorted(name for name in graph if name in reach(name)) == []
