@@ -81,9 +81,10 @@ TABLE = re.compile(r"^Table (\d+) ·")
 # --- the tournament --------------------------------------------------------------------------
 
 def _shape(path: Path) -> tuple[int, int] | None:
-    """(players, complete qualifier sittings) of a tournament file, None if unreadable."""
+    """(players, complete qualifier sittings) of a tournament file, None if unreadable. Read
+    as immutable: no lock or shared-memory file is left beside the cached file."""
     try:
-        with sqlite3.connect(f"file:{path}?mode=ro", uri=True) as conn:
+        with sqlite3.connect(f"file:{path}?mode=ro&immutable=1", uri=True) as conn:
             players = conn.execute("SELECT count(*) FROM players").fetchone()[0]
             done = conn.execute("SELECT count(*) FROM sittings WHERE kind = 'qualifier' "
                                 "AND status = 'complete'").fetchone()[0]
