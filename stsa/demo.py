@@ -5,9 +5,10 @@ from __future__ import annotations
 import numpy as np
 import pandas as pd
 
-from stsa import rules, store, tournament
+from stsa import rules, store
 from stsa.auth import Actor, Role, require
 from stsa.errors import TournamentError
+from stsa.services import sittings as sitting_service
 
 DEMO_PLAYERS = [
     "Alia Brandt", "Bruno Okafor", "Chiara Lindqvist", "Dario Pereira", "Elin Sandberg",
@@ -37,7 +38,8 @@ def load_demo(engine, *, actor: Actor, seed: int = 10191, sittings: int = 3) -> 
     players = store.import_players(engine, roster, actor=actor)
     ids = players["player_id"].tolist()
     for number in range(sittings):
-        sitting = tournament.draw_qualifier(engine, ids, seed=seed + number, actor=actor)
+        sitting = sitting_service.draw_qualifier(engine, ids, seed=seed + number,
+                                                 actor=actor)
         store.publish_sitting(engine, sitting["sitting_id"], actor=actor)
         tables = store.tables(engine, sitting["sitting_id"], actor=actor)
         seats = store.seats(engine, sitting["sitting_id"], actor=actor)

@@ -1,7 +1,7 @@
 """What the standings and the charts show, aggregated in pandas (no Streamlit, no Altair).
 
-Inputs are the service layer's frames: `tournament.standings_table` (one row per player, with
-`zone`), `tournament.scored_results` (one row per player per qualifier game, with `seat`,
+Inputs are the service layer's frames: `services.results.standings_table` (one row per player,
+with `zone`), `services.results.scored_results` (one row per player per qualifier game, with `seat`,
 `leader`, `setup_id`, `placing`, `qualifier_score`, `name`) and `store.tables` (one row per
 table). Every function returns a small frame: a chart gets at most a few hundred rows.
 """
@@ -153,7 +153,7 @@ def player_scores(scored: pd.DataFrame, player_ids) -> pd.DataFrame:
 
 
 def sitting_progress(status: dict) -> str:
-    """For the current sitting (`tournament.home_status`): how many tables have reported and
+    """For the current sitting (`services.admin.home_status`): how many tables have reported and
     which are still playing."""
     sitting = status.get("sitting")
     if sitting is None:

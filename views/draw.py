@@ -5,8 +5,10 @@ only, never removed leaders or paper (R20)."""
 
 import streamlit as st
 
-from stsa import draw, store, tournament
+from stsa import draw
 from stsa.auth import Role
+from stsa.domain import Kind, PlayerStatus, SittingStatus, sitting_label
+from stsa.services import sittings as service
 from stsa.ui import data, data_tools, session, sittings, widgets
 
 st.title("Draw")
@@ -24,21 +26,11 @@ all_sittings = data.sittings(url, role)
 def draw_form() -> None:
     """Players present, the R1 table plan, the seed (R3), and Draw."""
     roster = data.players(url, role)
-    active = roster.loc[roster["status"] == "active"] if len(roster) else roster
+    active = roster.loc[roster["status"] == PlayerStatus.ACTIVE]
     if active.empty:
         st.info("No players yet: add them on the Roster page.")
         return
-    names = dict(zip(active["player_id"].astype(int), active["name"]))
-    checked = [int(p) for p in active.loc[active["checked_in"], "player_id"]]
-    st.markdown(f"**{len(checked)} players checked in** (check players in on the Roster "
-                f"page).")
-    others = [p for p in names if p not in set(checked)]
-    sittings.keep_choice("draw_leave_out", checked)
-    sittings.keep_choice("draw_add", others)
-    with st.expander("Change who plays this sitting"):
-        out = st.multiselect("Leave out", checked, format_func=names.get, key="draw_leave_out")
-        add = st.multiselect("Also seat", others, format_func=names.get, key="draw_add")
-    present = [p for p in checked if p not in set(out)] + add
+    names, present = sittings.who_plays(active)
     sit_out = len(present) == 5 and st.checkbox(
         "Let the draw pick one player to sit this sitting out (R1)", key="draw_sit_out")
     seatable, pins = sittings.plan_and_pins(present, names, bool(sit_out))
@@ -47,11 +39,11 @@ def draw_form() -> None:
                     key="draw_seed")
     st.button("New seed", key="draw_new_seed",
               on_click=lambda: st.session_state.update(draw_seed=draw.new_seed()))
-    draft = all_sittings.loc[(all_sittings["kind"] == "qualifier")
-                             & (all_sittings["status"] == "drawn")]
+    draft = all_sittings.loc[(all_sittings["kind"] == Kind.QUALIFIER)
+                             & (all_sittings["status"] == SittingStatus.DRAWN)]
     label = "Draw again (replaces the unpublished draw)" if len(draft) else "Draw"
     if st.button(label, key="draw_go", type="primary", disabled=not seatable):
-        done = widgets.act(lambda: tournament.draw_qualifier(
+        done = widgets.act(lambda: service.draw_qualifier(
             session.engine(), present, seed=int(st.session_state["draw_seed"]),
             sit_out=bool(sit_out), pins=pins, actor=session.actor()),
             done=lambda s: f"Qualifier {s['number']} drawn from seed {s['seed']}; check it, "
@@ -66,7 +58,8 @@ def override_form(sitting_id: int, overview) -> None:
     open_tables = overview.loc[overview["version"] == 0].drop_duplicates("table_id")
     if open_tables.empty:
         return
-    with st.expander("Change a table's setup (R6)"):
+    with st.expander("Change a table's setup"):
+        numbers = dict(zip(open_tables["table_id"].astype(int), open_tables["table_no"]))
         labels = {int(t): f"Table {n} · {s}" for t, n, s in
                   zip(open_tables["table_id"], open_tables["table_no"], open_tables["setup"])}
         sittings.keep_choice("draw_ovr_table", labels)
@@ -78,17 +71,16 @@ def override_form(sitting_id: int, overview) -> None:
                                 index=None, placeholder="Choose the new setup",
                                 key="draw_ovr_setup")
         if setup_id:
-            warnings = tournament.override_warnings(session.engine(), table_id, setup_id)
+            warnings = service.override_warnings(session.engine(), table_id, setup_id)
             for warning in warnings:
                 st.warning(widgets.plain(warning), icon=":material/warning:")
             if not warnings:
-                st.caption("This setup breaks no setup rule (R6).")
+                st.caption("This setup breaks no setup rule.")
         reason = st.text_input("Reason (goes into the log)", key="draw_ovr_reason")
         if st.button("Change the setup", key="draw_ovr_go", disabled=not setup_id):
-            if widgets.act(lambda: tournament.override_setup(
+            if widgets.act(lambda: service.override_setup(
                     session.engine(), table_id, setup_id, reason=reason, actor=session.actor()),
-                    done=f"{labels[table_id].split(' · ')[0]} now plays "
-                         f"{setup_names.get(setup_id)}."):
+                    done=f"Table {numbers[table_id]} now plays {setup_names.get(setup_id)}."):
                 st.rerun()
 
 
@@ -101,25 +93,26 @@ def show_sitting(sitting) -> None:
     if len(outs):
         facts.append("sitting out (R1): " + ", ".join(outs["name"]))
     st.caption(widgets.plain(" · ".join(facts)))
-    if sitting["status"] == "drawn":
+    if sitting["status"] == SittingStatus.DRAWN:
         st.warning("Not published yet: players do not see this draw.", icon=":material/lock:")
         if organizer:
             publish, discard = st.columns(2)
             if publish.button("Publish", key="draw_publish", type="primary"):
-                if widgets.act(lambda: store.publish_sitting(
+                if widgets.act(lambda: service.publish(
                         session.engine(), sitting_id, actor=session.actor()),
                         done="Published: everyone now sees this draw."):
                     st.rerun()
             if discard.button("Discard draft", key="draw_discard"):
-                if widgets.act(lambda: store.discard_draw(
+                if widgets.act(lambda: service.discard(
                         session.engine(), sitting_id, actor=session.actor()),
                         done="The draft was discarded (it stays in the log)."):
                     st.rerun()
     if staff:  # R20: the slips and lists read drafts; the judges' copy lists removed leaders
-        data_tools.paper(session.engine(), url, sitting_id, sittings.sitting_name(sitting),
+        data_tools.paper(session.engine(), url, sitting_id,
+                         sitting_label(sitting["kind"], sitting["number"]),
                          organizer=organizer, me=session.actor())
     search = st.text_input("Find a player", key="draw_search", placeholder="Name")
-    shown = sittings.matching_tables(overview, search)
+    shown = service.tables_with_player(overview, search)
     if shown.empty:
         st.info("No player of this sitting matches that name.")
         return
@@ -127,11 +120,11 @@ def show_sitting(sitting) -> None:
     if staff:
         st.markdown("**Removed leaders** (judges and organizer only)")
         st.dataframe(sittings.leaders_frame(shown), hide_index=True)
-    if staff and sitting["kind"] == "qualifier":  # R20: the report reads drafts
+    if staff and sitting["kind"] == Kind.QUALIFIER:  # R20: the report reads drafts
         with st.expander("Fairness check against the earlier qualifiers",
-                         expanded=sitting["status"] == "drawn"):
-            sittings.show_report(tournament.draw_report(session.engine(), sitting_id))
-    if organizer and sitting["status"] != "complete":
+                         expanded=sitting["status"] == SittingStatus.DRAWN):
+            sittings.show_report(service.draw_report(session.engine(), sitting_id))
+    if organizer and sitting["status"] != SittingStatus.COMPLETE:
         override_form(sitting_id, overview)
 
 

@@ -4,8 +4,11 @@ Results page; everyone watches."""
 
 import streamlit as st
 
-from stsa import draw, store, tournament
+from stsa import draw
 from stsa.auth import Role
+from stsa.domain import Kind, SittingStatus, Stage
+from stsa.services import finals as service
+from stsa.services import sittings
 from stsa.ui import data, session, widgets
 from stsa.ui import finals as view
 
@@ -17,12 +20,12 @@ def show(frame) -> None:
 
 def sitting_open(sitting) -> bool:
     """Spectators see a finals sitting once it is published (R20)."""
-    return sitting is not None and (staff or sitting["status"] != "drawn")
+    return sitting is not None and (staff or sitting["status"] != SittingStatus.DRAWN)
 
 
-def draw_controls(kind: str, sitting, drawer) -> None:
+def draw_controls(kind: Kind, sitting, drawer) -> None:
     """Draw (again, until published) from a seed shown on screen: organizer only (R3, R20)."""
-    if sitting is not None and sitting["status"] != "drawn":
+    if sitting is not None and sitting["status"] != SittingStatus.DRAWN:
         return
     key = f"finals_{kind}_seed"
     if st.session_state.pop(f"{key}_used", False) or key not in st.session_state:
@@ -38,37 +41,36 @@ def draw_controls(kind: str, sitting, drawer) -> None:
             st.rerun()
 
 
-def publish_control(kind: str, sitting, expected) -> None:
-    """Publish a drawn finals sitting, unless it no longer seats who it should."""
-    if sitting is None or sitting["status"] != "drawn":
+def publish_control(kind: Kind, sitting) -> None:
+    """Publish a drawn finals sitting, unless it no longer seats who it should (the service
+    refuses it then; the button waits for a new draw)."""
+    if sitting is None or sitting["status"] != SittingStatus.DRAWN:
         return
-    seated = data.sitting_overview(url, int(sitting["sitting_id"]), role)["player_id"]
-    stale = view.stale_draw(seated, expected)
+    stale = finals.stale.get(kind, "")
     if stale:
-        st.warning(stale, icon=":material/warning:")
+        st.warning(widgets.plain(stale), icon=":material/warning:")
     if st.button(f"Publish the {kind}", key=f"finals_publish_{kind}", type="primary",
                  disabled=bool(stale)):
         published = widgets.act(
-            lambda: store.publish_sitting(session.engine(), int(sitting["sitting_id"]),
-                                          actor=session.actor()),
+            lambda: sittings.publish(session.engine(), int(sitting["sitting_id"]),
+                                     actor=session.actor()),
             done=f"The {kind} is published: judges can enter its results.")
         if published is not None:
             st.rerun()
 
 
-def show_sitting(kind: str, sitting) -> None:
+def show_sitting(kind: Kind, sitting, scored) -> None:
     """The tables of a finals sitting, results once in; where it stands."""
     if not sitting_open(sitting):
         st.info(f"The {kind} has not been drawn yet.")
         return
     overview = data.sitting_overview(url, int(sitting["sitting_id"]), role)
-    scored = data.scored_results(url, kind)
     st.caption(f"Seed {sitting['seed']} · {sitting['status']}")
-    if sitting["status"] == "drawn":
+    if sitting["status"] == SittingStatus.DRAWN:
         st.info(f"This {kind} draw is not published yet: spectators do not see it, and "
                 f"results can be entered once the organizer publishes it.")
-    show(view.seating_frame(overview, scored, wildcards, staff))
-    if sitting["status"] == "published":
+    show(view.seating_frame(overview, scored, finals.wildcards, staff))
+    if sitting["status"] == SittingStatus.PUBLISHED:
         st.caption(f"Judges enter the {kind} results on the Results page.")
 
 
@@ -86,17 +88,15 @@ for line in view.format_lines(finals.format):
 if organizer:
     for warning in view.tie_warnings(finals.standings):
         st.warning(widgets.plain(warning), icon=":material/warning:")
-wildcards = set(finals.entrants.loc[finals.entrants["wildcard"], "player_id"])
 show(view.entrants_frame(finals))
 names = dict(zip(finals.standings["player_id"], finals.standings["name"].astype(str)))
 if finals.absent:
     st.caption(widgets.plain("Absent: " + ", ".join(names.get(p, str(p)) for p in finals.absent)
-                             + ". Wildcards (R17) take their seats."))
+                             + ". Wildcards take their seats."))
 
-locked = any(s is not None and s["status"] != "drawn" for s in (finals.semifinal, finals.final))
 if organizer:
-    with st.expander("Absences (R17)", expanded=bool(finals.absent)):
-        if locked:
+    with st.expander("Absences", expanded=bool(finals.absent)):
+        if finals.absences_locked:
             st.caption("Absences are fixed once a finals sitting is published.")
         else:
             options = finals.standings["player_id"].tolist()
@@ -105,23 +105,19 @@ if organizer:
                 default=[p for p in finals.absent if p in set(options)],
                 format_func=lambda p: names.get(p, str(p)))
             if st.button("Save absences", key="finals_save_absences"):
-                changes = view.absence_changes(finals.absent, chosen)
-                saved = widgets.act(lambda: [store.mark_absent(session.engine(), p,
-                                                               present=present,
-                                                               actor=session.actor())
-                                             for p, present in changes],
-                                    done=f"Absences saved ({len(changes)} changed).")
+                saved = widgets.act(lambda: service.save_absences(
+                    session.engine(), chosen, actor=session.actor()),
+                    done=lambda changes: f"Absences saved ({len(changes)} changed).")
                 if saved is not None:
                     st.rerun()
 
-semifinalists = view.stage_players(finals, "semifinal")
-if semifinalists:
+if service.stage_players(finals, Stage.SEMIFINAL):
     st.header("Semifinal", anchor=False)
     if organizer:
-        draw_controls("semifinal", finals.semifinal, tournament.draw_semifinal)
-    show_sitting("semifinal", finals.semifinal)
+        draw_controls(Kind.SEMIFINAL, finals.semifinal, service.draw_semifinal)
+    show_sitting(Kind.SEMIFINAL, finals.semifinal, finals.semifinal_results)
     if organizer:
-        publish_control("semifinal", finals.semifinal, semifinalists)
+        publish_control(Kind.SEMIFINAL, finals.semifinal)
 
 st.header("Final", anchor=False)
 if finals.final_blocker:
@@ -129,15 +125,14 @@ if finals.final_blocker:
 elif finals.final_players is None:
     st.info("The final table is known once every semifinal result is in.")
 else:
-    semifinal_scored = data.scored_results(url, "semifinal") if semifinalists else None
-    for note in view.advance_notes(finals, semifinal_scored):
+    for note in view.advance_notes(finals):
         st.markdown(widgets.plain(note))
     show(view.final_table_frame(finals))
     if organizer:
-        draw_controls("final", finals.final, tournament.draw_final)
-    show_sitting("final", finals.final)
+        draw_controls(Kind.FINAL, finals.final, service.draw_final)
+    show_sitting(Kind.FINAL, finals.final, finals.final_results)
     if organizer:
-        publish_control("final", finals.final, finals.final_players)
+        publish_control(Kind.FINAL, finals.final)
 
 if finals.final_standings is not None:
     st.header("Final standings", anchor=False)

@@ -4,11 +4,13 @@ import streamlit as st
 
 from stsa import demo
 from stsa.auth import Role
+from stsa.domain import sitting_label
 from stsa.ui import data, navigation, organizer, session, widgets
 
 url, role = session.database_url(), session.role()
 status = data.home_status(url, role)
 sitting = status["sitting"]
+label = sitting_label(sitting["kind"], sitting["number"]) if sitting else "None yet"
 
 st.title(widgets.plain(status["tournament_name"]), anchor=False)
 widgets.flash()
@@ -16,9 +18,9 @@ widgets.flash()
 players, checked_in, current = st.columns(3)
 players.metric("Players", status["players"], help="Active players on the roster.")
 checked_in.metric("Checked in", status["checked_in"], help="For the next sitting.")
-current.metric("Sitting", organizer.sitting_label(sitting) if sitting else "None yet")
+current.metric("Sitting", label)
 if sitting:
-    st.write(f"**{organizer.sitting_label(sitting)}** is "
+    st.write(f"**{label}** is "
              f"{organizer.STATUS_WORDS.get(sitting['status'], sitting['status'])}"
              f" ({int(sitting['results'])} of {int(sitting['tables'])} tables reported).")
 if status["missing_tables"]:

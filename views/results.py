@@ -5,6 +5,8 @@ of published sittings (R20)."""
 import streamlit as st
 
 from stsa.auth import Role
+from stsa.domain import SittingStatus, table_label
+from stsa.services import results
 from stsa.ui import data, session, sittings, widgets
 
 st.title("Results")
@@ -12,7 +14,8 @@ widgets.flash()
 url, role = session.database_url(), session.role()
 staff = role in (Role.JUDGE, Role.ORGANIZER)
 
-choices = sittings.sitting_choices(data.sittings(url, role), ("published", "complete"))
+all_sittings = data.sittings(url, role)
+choices = sittings.sitting_choices(all_sittings, (SittingStatus.PUBLISHED, SittingStatus.COMPLETE))
 sittings.follow_table_link(url, role, choices)  # a table slip's QR code
 if not choices:
     st.info("No results yet: once the organizer publishes a sitting on the Draw page, judges "
@@ -21,7 +24,7 @@ if not choices:
 sittings.keep_choice("res_sitting", choices)
 sitting_id = st.selectbox("Sitting", list(choices), format_func=choices.get, key="res_sitting")
 overview = data.sitting_overview(url, sitting_id, role)
-sitting_label = choices[sitting_id].split(" · ")[0]
+sitting_label = sittings.sitting_name(all_sittings, sitting_id)
 
 
 def enter_result() -> None:
@@ -34,7 +37,8 @@ def enter_result() -> None:
                                 else next(iter(tables)))
     table_id = st.selectbox("Table", list(tables), format_func=tables.get, key=table_key)
     seats = overview.loc[overview["table_id"] == table_id].sort_values("seat")
-    where = f"{sitting_label}, table {seats['table_no'].iloc[0]}"
+    where = table_label(seats["kind"].iloc[0], seats["sitting_no"].iloc[0],
+                        seats["table_no"].iloc[0])
     engine, settings = session.engine(), data.settings(url)
     base = tuple(settings["base_points"])
     form = sittings.ensure_form(engine, table_id, seats)
@@ -46,10 +50,10 @@ def enter_result() -> None:
     for seat in seats.itertuples():
         sittings.seat_block(table_id, seat, options)
 
-    tied = sittings.full_ties(sittings.form_rows(table_id, seats))
+    tied = results.full_ties(sittings.form_rows(table_id, seats))
     if tied:
         st.warning(f"Seats {', '.join(map(str, tied))} are equal on VP, spice, solari, troops "
-                   f"and water (R11). Settle their order (for example by a roll-off) and enter "
+                   f"and water. Settle their order (for example by a roll-off) and enter "
                    f"it: 1 places highest.")
         for seat in seats.loc[seats["seat"].isin(tied)].itertuples():
             st.number_input(f"Settled order of seat {seat.seat} ({widgets.plain(seat.name)})",
@@ -59,7 +63,7 @@ def enter_result() -> None:
     st.markdown("**Preview** · placings and qualifier scores (blank numbers count as 0)")
     st.dataframe(sittings.preview_frame(rows, seats, base), hide_index=True)
 
-    save = dict(base_points=base, actor=session.actor())
+    me = session.actor()
     clash = sittings.conflict(table_id)
     if clash:
         st.warning(widgets.plain(clash["message"]), icon=":material/warning:")
@@ -73,12 +77,12 @@ def enter_result() -> None:
         st.button("Keep theirs", key="res_keep_theirs", on_click=sittings.keep_theirs,
                   args=(table_id, seats))
         if st.button("Save mine over theirs", key="res_save_mine", type="primary"):
-            if sittings.save(engine, table_id, rows, seats, where, **save,
+            if sittings.save(engine, table_id, rows, where, actor=me,
                              over_version=clash["version"]) is not None:
                 st.rerun()
     elif st.button("Save correction" if form["version"] else "Save result", key="res_save",
                    type="primary"):
-        if sittings.save(engine, table_id, rows, seats, where, **save) is not None \
+        if sittings.save(engine, table_id, rows, where, actor=me) is not None \
                 or sittings.conflict(table_id):
             st.rerun()
 

@@ -4,8 +4,10 @@ in for the next sitting (R2)."""
 import streamlit as st
 
 from stsa.auth import Role
-from stsa import store
+from stsa.domain import PlayerStatus
 from stsa.errors import TournamentError
+from stsa.services import roster as service
+from stsa.services import sittings as sitting_service
 from stsa.ui import data, data_tools, organizer, session, sittings, widgets
 
 st.title("Roster")
@@ -13,23 +15,16 @@ session.only_for(Role.ORGANIZER)
 widgets.flash()
 url, me, engine = session.database_url(), session.actor(), session.engine()
 roster = data.players(url, session.role())
-active = roster.loc[roster["status"] == "active"]
+active = roster.loc[roster["status"] == PlayerStatus.ACTIVE]
 
 with st.expander("Import players", expanded=roster.empty, icon=":material/upload:"):
     st.caption("Paste one player a line: a name, or “name, club”. Everything is added, or "
                "nothing when a line is wrong (the message names it).")
     pasted = st.text_area("Players", key="roster_text", max_chars=500_000, height=150)
-    if st.button("Import list", key="roster_import"):
-        try:
-            records, lines = organizer.parse_name_list(pasted)
-        except TournamentError as exc:
-            st.error(str(exc), icon=":material/warning:")
-        else:
-            if widgets.act(lambda: organizer.relabelled(  # errors name the pasted lines
-                    lambda: store.import_players(engine, records, actor=me),
-                    [f"line {n}" for n in lines]),
-                    done=lambda f: f"Imported {len(f)} players.") is not None:
-                st.rerun()
+    if st.button("Import list", key="roster_import"):  # errors name the pasted lines
+        if widgets.act(lambda: service.import_names(engine, pasted, actor=me),
+                       done=lambda f: f"Imported {len(f)} players.") is not None:
+            st.rerun()
     st.divider()
     data_tools.roster_upload(engine, me)
 
@@ -41,9 +36,9 @@ with st.expander("Add a player", icon=":material/person_add:"):
         club = st.text_input("Club (optional)", max_chars=100, key="add_club")
         email = st.text_input("Email (optional)", max_chars=254, key="add_email")
         added = st.form_submit_button("Add player", key="add_submit")
-    if added and widgets.act(lambda: organizer.relabelled(
-            lambda: store.add_player(engine, name, club=club, email=email, actor=me),
-            ["the new player"]), done=lambda p: f"Added {p['name']}.") is not None:
+    if added and widgets.act(lambda: service.add_player(engine, name, club=club, email=email,
+                                                        actor=me),
+                             done=lambda p: f"Added {p['name']}.") is not None:
         st.session_state["add_done"] = True
         st.rerun()
 
@@ -56,27 +51,27 @@ query = st.text_input("Search players by name", key="roster_search",
 
 st.subheader("Check-in for the next sitting", anchor=False)
 count = int(active["checked_in"].sum())
-level, plan = organizer.table_plan(count)
-st.write(f"**{count}** of {len(active)} active players checked in. {plan}"
-         if level == "ok" else f"**{count}** of {len(active)} active players checked in.")
-if level != "ok":
-    st.warning(plan)
+plan = sitting_service.table_plan(count)
+st.write(f"**{count}** of {len(active)} active players checked in."
+         + (f" Table plan: {plan.tables}." if plan.ok else ""))
+if not plan.ok:
+    st.warning(plan.text)
 version = st.session_state.setdefault("checkin_version", 0)
 if "checkin_error" in st.session_state:  # kept across the rerun that resets the list
     st.error(st.session_state.pop("checkin_error"), icon=":material/warning:")
 everyone, nobody = st.columns(2)
 if everyone.button("Check in all active", key="checkin_all", width="stretch"):
-    if widgets.act(lambda: store.check_in(engine, active["player_id"].tolist(), actor=me),
+    if widgets.act(lambda: service.check_in(engine, active["player_id"].tolist(), actor=me),
                    done=lambda n: f"Checked in {n} more players.") is not None:
         st.session_state["checkin_version"] = version + 1
         st.rerun()
 if nobody.button("Clear check-ins", key="checkin_clear", width="stretch"):
-    if widgets.act(lambda: store.clear_check_ins(engine, actor=me),
+    if widgets.act(lambda: service.clear_check_ins(engine, actor=me),
                    done=lambda n: f"Checked out {n} players.") is not None:
         st.session_state["checkin_version"] = version + 1
         st.rerun()
 
-shown, total = organizer.find_players(roster, query, active_only=True)
+shown, total = service.find_players(roster, query, active_only=True)
 if total == 0:
     st.info("No active player matches the search.")
 else:
@@ -92,8 +87,7 @@ else:
     if ins or outs:  # a tick is saved at once; then the list shows what is stored
         def save_check_ins():
             try:
-                return (store.check_in(engine, ins, actor=me),
-                        store.check_in(engine, outs, checked_in=False, actor=me))
+                return service.change_check_ins(engine, ins, outs, actor=me)
             except TournamentError as exc:  # shown again after the rerun below
                 st.session_state["checkin_error"] = str(exc)
                 data.clear()  # the list was out of date
@@ -103,9 +97,9 @@ else:
         st.rerun()
 
 st.subheader("Edit a player", anchor=False)
-matches, total = organizer.find_players(roster, query)
+matches, total = service.find_players(roster, query)
 names = dict(zip(matches["player_id"], matches["name"]))
-withdrawn = set(matches.loc[matches["status"] == "withdrawn", "player_id"])
+withdrawn = set(matches.loc[matches["status"] == PlayerStatus.WITHDRAWN, "player_id"])
 sittings.keep_choice("edit_player", list(names))  # the label changes on withdraw/reinstate
 pid = st.selectbox("Player", list(names), index=None, key="edit_player",
                    placeholder="Choose a player (search above to narrow)",
@@ -118,18 +112,18 @@ if pid is not None:
         new_email = st.text_input("Email", value=row["email"], max_chars=254,
                                   key=f"edit_email_{pid}")
         save = st.form_submit_button("Save changes", key=f"edit_save_{pid}")
-    if save and widgets.act(lambda: store.edit_player(engine, pid, name=new_name, club=new_club,
+    if save and widgets.act(lambda: service.edit_player(engine, pid, name=new_name, club=new_club,
                                                       email=new_email, actor=me),
                             done=lambda p: f"Saved {p['name']}.") is not None:
         st.rerun()
-    gone = row["status"] == "withdrawn"
+    gone = row["status"] == PlayerStatus.WITHDRAWN
     st.caption("A withdrawn player keeps their results but is not checked in or drawn again. "
                "Only a player who was never drawn can be removed.")
     if st.button("Reinstate" if gone else "Withdraw", key="withdraw_player"):
-        if widgets.act(lambda: store.withdraw_player(engine, pid, withdrawn=not gone, actor=me),
+        if widgets.act(lambda: service.withdraw_player(engine, pid, withdrawn=not gone, actor=me),
                        done=lambda p: f"{p['name']} is {p['status']}.") is not None:
             st.rerun()
     if st.button("Remove from the roster", key="remove_player", type="secondary"):
-        if widgets.act(lambda: store.remove_player(engine, pid, actor=me),
+        if widgets.act(lambda: service.remove_player(engine, pid, actor=me),
                        done=lambda p: f"Removed {p['name']}.") is not None:
             st.rerun()

@@ -4,7 +4,7 @@
 import streamlit as st
 
 from stsa.auth import Role
-from stsa import store
+from stsa.services import admin, setups as setup_service
 from stsa.ui import data, organizer, session, widgets
 
 st.title("Settings")
@@ -12,7 +12,7 @@ session.only_for(Role.ORGANIZER)
 widgets.flash()
 url, me, engine = session.database_url(), session.actor(), session.engine()
 current = data.settings(url)
-setups = organizer.setup_options()
+setups = setup_service.setup_options()
 
 with st.form("settings_form"):
     name = st.text_input("Tournament name", value=current["tournament_name"], max_chars=200,
@@ -37,7 +37,7 @@ with st.form("settings_form"):
     st.markdown("**Leaders removed per table (X)**, by base game (R9)")
     picks = {game: st.number_input(game, min_value=0, max_value=30, step=1, value=value,
                                    key=f"set_picks_{game}")
-             for game, value in organizer.hidden_picks(current).items()}
+             for game, value in setup_service.hidden_picks(current).items()}
     st.markdown("**Player colours** (R4): four different colours")
     colours = [column.text_input(f"Colour {i + 1}", value=colour, max_chars=30,
                                  key=f"set_colour_{i + 1}")
@@ -55,14 +55,11 @@ if save:
               "hidden_picks": {**current["hidden_picks"], **{g: int(n) for g, n in picks.items()}},
               "colours": [" ".join(c.split()) for c in colours],
               "base_points": [int(p) for p in points]}
-    changes = organizer.settings_changes(current, wanted)
-    problem = organizer.colour_problem(colours)
-    if problem:
-        st.error(widgets.plain(problem + " Nothing was saved."), icon=":material/warning:")
-    elif not changes:
+    saved = widgets.act(lambda: admin.save_settings(engine, wanted, actor=me),
+                        done=lambda changes: "Settings saved." if changes else "")
+    if saved == {}:
         st.info("Nothing changed.")
-    elif widgets.act(lambda: store.set_settings(engine, changes, actor=me),
-                     done="Settings saved.") is not None:
+    elif saved:
         st.rerun()
 
 st.subheader("PINs", anchor=False)
@@ -70,8 +67,9 @@ st.caption("PINs are stored only as hashes, so the current ones cannot be shown.
            "6 to 64 characters, and the organizer's and the judges' PINs must differ. Changing "
            "a PIN signs out everyone who used the old one.")
 with st.form("pin_form", clear_on_submit=True):
-    whose = st.radio("Whose PIN", ["organizer", "judge"], key="pin_role", horizontal=True,
-                     format_func={"organizer": "Organizer", "judge": "Judges"}.get)
+    whose = st.radio("Whose PIN", [Role.ORGANIZER, Role.JUDGE], key="pin_role",
+                     horizontal=True,
+                     format_func={Role.ORGANIZER: "Organizer", Role.JUDGE: "Judges"}.get)
     current_pin = st.text_input("Your organizer PIN", type="password", max_chars=64,
                                 key="pin_current", help="The organizer PIN you use now.")
     pin = st.text_input("New PIN", type="password", max_chars=64, key="pin_new")
@@ -81,21 +79,21 @@ if change:
     if not pin or pin != again:
         st.error("Type the same new PIN in both fields. Nothing changed.",
                  icon=":material/warning:")
-    elif widgets.act(lambda: store.set_pin(engine, whose, pin, actor=me, current_pin=current_pin,
+    elif widgets.act(lambda: admin.set_pin(engine, whose, pin, actor=me, current_pin=current_pin,
                                            client=session.client()) or True,
-                     done=f"The {'organizer’s' if whose == 'organizer' else 'judges’'} PIN "
+                     done=f"The {'organizer’s' if whose == Role.ORGANIZER else 'judges’'} PIN "
                           f"is changed: tell the people who use it.") is not None:
         st.rerun()
 
 st.subheader("Who is signed in", anchor=False)
-signed_in = store.open_sessions(engine, actor=me)
+signed_in = admin.open_sessions(engine, actor=me)
 st.dataframe(signed_in.rename(columns={
     "actor": "Name", "role": "Role", "client": "From", "created_at": "Signed in",
     "last_seen_at": "Last seen"}), hide_index=True, width="stretch")
 if st.button("Sign everyone out", key="sign_everyone_out",
              help="Ends every open session but yours (you stay signed in): use it if a PIN may "
                   "have leaked."):
-    if widgets.act(lambda: store.sign_everyone_out(engine, actor=me,
+    if widgets.act(lambda: admin.sign_everyone_out(engine, actor=me,
                                                    keep=session.current_session_id()),
                    done=lambda n: f"{n} session{'s' if n != 1 else ''} ended.",
                    changes_data=False) is not None:

@@ -2,12 +2,13 @@
 
 import streamlit as st
 
+from stsa.auth import Role
 from stsa.ui import session, widgets
 
 st.title("Sign in")
 widgets.flash()
 me = session.actor()
-if me.role.value != "spectator":
+if me.role is not Role.SPECTATOR:
     st.write(f"Signed in as **{widgets.plain(me.name)}** ({me.role.value}).")
     if st.button("Sign out", key="sign_out"):
         session.sign_out()

@@ -6,18 +6,21 @@ from __future__ import annotations
 import pandas as pd
 import streamlit as st
 
-from stsa import catalog, stats, store, tournament
+from stsa import catalog, stats, store
 from stsa.auth import Actor, Role
+from stsa.domain import Kind
+from stsa.services import admin, results, setups
+from stsa.services import sittings as sitting_service
+from stsa.services import finals as finals_service
+from stsa.store.db import SYSTEM
 from stsa.ui import session
 
 TTL = 5  # seconds
 
-_ORGANIZER_VIEW = Actor("STSA", Role.ORGANIZER)
-
 
 def _view(role: Role) -> Actor | None:
     """Reads take the role's view (R20): judges and organizer see hidden things, others not."""
-    return _ORGANIZER_VIEW if role in (Role.ORGANIZER, Role.JUDGE) else None
+    return SYSTEM if role in (Role.ORGANIZER, Role.JUDGE) else None
 
 
 @st.cache_data(ttl=TTL, show_spinner=False)
@@ -32,12 +35,12 @@ def players(url: str, role: Role) -> pd.DataFrame:
 
 @st.cache_data(ttl=TTL, show_spinner=False)
 def standings(url: str) -> pd.DataFrame:
-    return tournament.standings_table(session.engine(), scored_results(url))
+    return results.standings_table(session.engine(), scored_results(url))
 
 
 @st.cache_data(ttl=TTL, show_spinner=False)
-def scored_results(url: str, kind: str | None = "qualifier") -> pd.DataFrame:
-    return tournament.scored_results(session.engine(), kind)
+def scored_results(url: str, kind: Kind | None = Kind.QUALIFIER) -> pd.DataFrame:
+    return results.scored_results(session.engine(), kind)
 
 
 @st.cache_data(ttl=TTL, show_spinner=False)
@@ -47,17 +50,17 @@ def sittings(url: str, role: Role) -> pd.DataFrame:
 
 @st.cache_data(ttl=TTL, show_spinner=False)
 def sitting_overview(url: str, sitting_id: int, role: Role) -> pd.DataFrame:
-    return tournament.sitting_overview(session.engine(), sitting_id, actor=_view(role))
+    return sitting_service.sitting_overview(session.engine(), sitting_id, actor=_view(role))
 
 
 @st.cache_data(ttl=TTL, show_spinner=False)
 def home_status(url: str, role: Role) -> dict:
-    return tournament.home_status(session.engine(), actor=_view(role))
+    return admin.home_status(session.engine(), actor=_view(role))
 
 
 @st.cache_data(ttl=TTL, show_spinner=False)
 def enabled_setups(url: str) -> pd.DataFrame:
-    return tournament.enabled_setups(session.engine())
+    return setups.enabled_setups(session.engine())
 
 
 def clear() -> None:
@@ -66,10 +69,10 @@ def clear() -> None:
 
 
 @st.cache_data(ttl=TTL, show_spinner=False)
-def finals(url: str) -> tournament.Finals:
+def finals(url: str) -> finals_service.Finals:
     """R16–R18 as they stand. It holds unpublished finals sittings: pages show those to judges
     and the organizer only (R20)."""
-    return tournament.finals(session.engine())
+    return finals_service.finals(session.engine())
 
 
 @st.cache_data(ttl=TTL, show_spinner=False)
@@ -101,7 +104,7 @@ def backups(url: str) -> pd.DataFrame:
 @st.cache_data(ttl=TTL, show_spinner=False)
 def qualifier_tables(url: str) -> pd.DataFrame:
     """Tables of the published qualifier sittings, as everyone sees them (R6, R20)."""
-    return store.tables(session.engine(), kind="qualifier")
+    return store.tables(session.engine(), kind=Kind.QUALIFIER)
 
 
 @st.cache_data(ttl=TTL, show_spinner=False)
@@ -109,8 +112,8 @@ def statistics(url: str) -> dict:
     """The Statistics and TV pages' aggregated frames (`stsa.stats`), shared by every viewer:
     `ranked, cut, spread, leaders, seats, setups`."""
     table, scored = standings(url), scored_results(url)
-    setups = catalog.setups(battle_of_wills=True)
+    every = catalog.setups(battle_of_wills=True)
     return {"ranked": stats.ranked_scores(table), "cut": stats.cut(table),
-            "spread": stats.score_spread(scored), "leaders": stats.leader_stats(scored, setups),
+            "spread": stats.score_spread(scored), "leaders": stats.leader_stats(scored, every),
             "seats": stats.seat_stats(scored),
-            "setups": stats.setup_usage(qualifier_tables(url), tournament.setup_names(), setups)}
+            "setups": stats.setup_usage(qualifier_tables(url), setups.setup_names(), every)}

@@ -9,8 +9,12 @@ from __future__ import annotations
 
 import pandas as pd
 
-ZONES = {"final": "Final", "semifinal": "Semifinal", "out": "Out", "": ""}
-STAGES = {"final": "Final", "semifinal": "Semifinal", "qualifier": "Qualifier"}
+from stsa.domain import Kind, Stage, plural, sitting_label
+from stsa.services import roster
+from stsa.services.finals import stage_players
+
+ZONES = {Stage.FINAL: "Final", Stage.SEMIFINAL: "Semifinal", Stage.OUT: "Out", "": ""}
+STAGES = {Stage.FINAL: "Final", Stage.SEMIFINAL: "Semifinal", Kind.QUALIFIER: "Qualifier"}
 CSV_TRIGGERS = ("=", "+", "-", "@", "\t", "\r")  # a spreadsheet would run these as formulas
 
 
@@ -19,19 +23,15 @@ def table_height(rows: int, max_rows: int = 25) -> int | str:
     return "content" if rows <= max_rows else 38 + 35 * max_rows
 
 
-def _plural(n: int, word: str) -> str:
-    return f"{n} {word}{'' if n == 1 else 's'}"
-
-
 # --- standings --------------------------------------------------------------------------------
 
 def cut_caption(table: pd.DataFrame) -> str:
     """R16 in one line from the standings' zones: who goes where, out of how many players."""
     n = len(table)
     if n < 4:
-        return f"{_plural(n, 'player')} so far: finals need at least 4 (R16)."
-    direct = int((table["zone"] == "final").sum())
-    semi = int((table["zone"] == "semifinal").sum())
+        return f"{plural(n, 'player')} so far: finals need at least 4 (R16)."
+    direct = int((table["zone"] == Stage.FINAL).sum())
+    semi = int((table["zone"] == Stage.SEMIFINAL).sum())
     semi_text = f"the next {semi} play the semifinal" if semi else "there is no semifinal"
     return (f"{n} players: the top {direct} go straight to the final, {semi_text}, "
             f"{n - direct - semi} are out (R16).")
@@ -42,7 +42,7 @@ def tie_warnings(table: pd.DataFrame) -> list[str]:
     tied = table.loc[table["tie_at_cut"]]
     out = []
     for rank, group in tied.groupby("rank", sort=True):
-        line = "final" if (group["zone"] == "final").any() else "semifinal"
+        line = Stage.FINAL if (group["zone"] == Stage.FINAL).any() else Stage.SEMIFINAL
         out.append(f"Rank {rank} is shared across the {line} cut line by "
                    f"{', '.join(group['name'].astype(str))}: settle who goes through (R14) "
                    f"before drawing the finals.")
@@ -51,10 +51,7 @@ def tie_warnings(table: pd.DataFrame) -> list[str]:
 
 def search(table: pd.DataFrame, query: str) -> pd.DataFrame:
     """The rows whose name contains `query` (as typed, any case; not a pattern)."""
-    query = " ".join(str(query or "").split())
-    if not query:
-        return table
-    return table.loc[table["name"].astype(str).str.contains(query, case=False, regex=False)]
+    return table.loc[roster.name_matches(table["name"], query)]
 
 
 def standings_frame(table: pd.DataFrame) -> pd.DataFrame:
@@ -76,7 +73,8 @@ def player_games(scored: pd.DataFrame, player_id) -> pd.DataFrame:
     """One player's qualifier games (R12, R13): sitting, table, placing, VP, score."""
     games = scored.loc[scored["player_id"] == player_id].sort_values(["sitting_no", "table_no"])
     return pd.DataFrame({
-        "Sitting": "Qualifier " + games["sitting_no"].astype(str), "Table": games["table_no"],
+        "Sitting": [sitting_label(Kind.QUALIFIER, n) for n in games["sitting_no"]],
+        "Table": games["table_no"],
         "Placing": games["placing"], "VP": games["vp"], "Score": games["qualifier_score"],
     }).reset_index(drop=True)
 
@@ -90,9 +88,11 @@ def format_lines(fmt) -> list[str]:
     if not fmt.semifinal:
         lines.append("There is no semifinal: too few players are left below the top 4.")
     elif fmt.challenge:
-        lines.append(f"The next {fmt.semifinal} play one semifinal. Its winner takes the "
-                     f"weakest direct finalist's seat if the winner's semifinal score is higher "
-                     f"than that finalist's best qualifier score; on a tie the finalist keeps it.")
+        lines.append(f"The next {fmt.semifinal} play one semifinal. Its winner takes the seat "
+                     f"of the weakest finalist seated in the final (the lowest best qualifier "
+                     f"score there, a wildcard included) if the winner's semifinal score is "
+                     f"higher than that finalist's best qualifier score; on a tie the finalist "
+                     f"keeps it.")
     else:
         best = ("the best of the winners takes the last final seat" if fmt.advance == 1 else
                 f"the {fmt.advance} best winners take the last {fmt.advance} final seats")
@@ -110,26 +110,6 @@ def entrants_frame(view) -> pd.DataFrame:
         "Player": rows["name"].astype(str), "Best score": rows["best_score"],
         "Wildcard": rows["wildcard"].astype(bool),
     })
-
-
-def absence_changes(before, after) -> list[tuple[int, bool]]:
-    """(player_id, present) for each player whose absence the organizer changed."""
-    before, after = set(before), set(after)
-    return ([(int(p), False) for p in sorted(after - before)]
-            + [(int(p), True) for p in sorted(before - after)])
-
-
-def stage_players(view, stage: str) -> list:
-    return view.entrants.loc[view.entrants["stage"] == stage, "player_id"].tolist()
-
-
-def stale_draw(seated, expected) -> str:
-    """A drawn finals sitting that no longer seats who it should (absences changed since)."""
-    seated, expected = set(seated), set(expected)
-    if seated == expected:
-        return ""
-    return ("This draw no longer matches who plays (an absence changed since): draw again "
-            "before publishing.")
 
 
 def seating_frame(overview: pd.DataFrame, scored: pd.DataFrame | None, wildcards,
@@ -155,12 +135,15 @@ def seating_frame(overview: pd.DataFrame, scored: pd.DataFrame | None, wildcards
     return shown.reset_index(drop=True)
 
 
-def advance_notes(view, semifinal_scored: pd.DataFrame | None) -> list[str]:
-    """R16: who took the final seats and why, in words."""
+def advance_notes(view) -> list[str]:
+    """R16: who took the final seats and why, in words (once `view.final_players` is known).
+    A lone semifinal winner contests `view.contested`: the weakest finalist seated in the
+    final, a wildcard included."""
     names = dict(zip(view.standings["player_id"], view.standings["name"].astype(str)))
     best = dict(zip(view.standings["player_id"], view.standings["best_score"]))
-    direct = stage_players(view, "final")
-    if not stage_players(view, "semifinal") or semifinal_scored is None:
+    direct = stage_players(view, Stage.FINAL)
+    semifinal_scored = view.semifinal_results
+    if not stage_players(view, Stage.SEMIFINAL) or semifinal_scored is None:
         return [f"No semifinal: the {len(direct)} direct finalists play the final."]
     winners = (semifinal_scored.loc[semifinal_scored["placing"] == 1]
                .sort_values("qualifier_score", ascending=False))
@@ -170,7 +153,7 @@ def advance_notes(view, semifinal_scored: pd.DataFrame | None) -> list[str]:
         who, score = names[w["player_id"]], int(w["qualifier_score"])
         if len(direct) < view.format.direct:
             return [f"{who} won the semifinal ({score} points) and takes the open final seat."]
-        weakest = direct[-1]
+        weakest = view.contested
         if w["player_id"] in advanced:
             return [f"{who} won the semifinal with {score} points, more than "
                     f"{names[weakest]}'s best qualifier score of {best[weakest]}: {who} takes "
@@ -187,8 +170,8 @@ def advance_notes(view, semifinal_scored: pd.DataFrame | None) -> list[str]:
 
 def final_table_frame(view) -> pd.DataFrame:
     """R16: the players seated at the final and how each got there."""
-    direct = set(stage_players(view, "final"))
-    wild = set(view.entrants.loc[view.entrants["wildcard"], "player_id"])
+    direct = set(stage_players(view, Stage.FINAL))
+    wild = view.wildcards
     rows = (pd.DataFrame({"player_id": view.final_players})
             .merge(view.standings[["player_id", "rank", "name", "best_score"]],
                    on="player_id", how="left"))
@@ -202,7 +185,7 @@ def final_table_frame(view) -> pd.DataFrame:
 
 def final_standings_frame(view) -> pd.DataFrame:
     """R18: everyone, finalists first, with their qualifier rank and wildcards marked."""
-    wild = set(view.entrants.loc[view.entrants["wildcard"], "player_id"])
+    wild = view.wildcards
     rows = view.final_standings.merge(view.standings[["player_id", "rank", "best_score"]],
                                       on="player_id", how="left")
     return pd.DataFrame({

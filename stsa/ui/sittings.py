@@ -1,6 +1,6 @@
 """The Draw and Results pages' helpers: sitting choices, seat tables for each role (R20), and the
 result form's state (R11–R13, R19): what it loaded, the version it is based on, its submission
-id, and a conflict with another judge's save."""
+id, and a conflict with another judge's save. The rules behind them live in `stsa.services`."""
 
 from __future__ import annotations
 
@@ -9,15 +9,18 @@ import uuid
 import pandas as pd
 import streamlit as st
 
-from stsa import rules, store, tournament
+from stsa import store
 from stsa.auth import Role
-from stsa.errors import TournamentError
+from stsa.domain import SittingStatus, plural, sitting_label
+from stsa.services import results, setups
+from stsa.services import sittings as sitting_service
 from stsa.ui import data, organizer, widgets
 
-STATUS = {"drawn": "draft, not published", "published": "published", "complete": "complete"}
+STATUS = {SittingStatus.DRAWN: "draft, not published", SittingStatus.PUBLISHED: "published",
+          SittingStatus.COMPLETE: "complete"}
 COLOUR_MARKS = {"red": "🔴", "green": "🟢", "blue": "🔵", "yellow": "🟡", "purple": "🟣",
                 "orange": "🟠", "black": "⚫", "white": "⚪", "brown": "🟤"}
-STATS = tuple(rules.PLACING_ORDER)  # vp, spice, solari, troops, water (R11)
+STATS = results.STATS  # vp, spice, solari, troops, water (R11)
 NUMBERS = {"vp": "VP", "spice": "Spice", "solari": "Solari", "troops": "Troops in garrison",
            "water": "Water", "variant_points": "Variant points"}
 FORM, CONFLICT = "res_form", "res_conflict"
@@ -26,16 +29,18 @@ MAX_NUMBER = store.game_results.MAX_NUMBER
 
 # --- sittings and seats -----------------------------------------------------------------------
 
-def sitting_name(row) -> str:
-    """"Qualifier 2", "Semifinal", "Final"."""
-    return f"Qualifier {row['number']}" if row["kind"] == "qualifier" else row["kind"].title()
-
-
 def sitting_choices(sittings: pd.DataFrame, statuses=None) -> dict[int, str]:
     """sitting_id → "Qualifier 2 · published", latest first (finals, then later qualifiers)."""
     rows = sittings if statuses is None else sittings.loc[sittings["status"].isin(statuses)]
-    return {int(r["sitting_id"]): f"{sitting_name(r)} · {STATUS.get(r['status'], r['status'])}"
+    return {int(r["sitting_id"]): f"{sitting_label(r['kind'], r['number'])} · "
+                                  f"{STATUS.get(r['status'], r['status'])}"
             for r in rows.iloc[::-1].to_dict("records")}
+
+
+def sitting_name(sittings: pd.DataFrame, sitting_id: int) -> str:
+    """The name of sitting `sitting_id` of `sittings`: "Qualifier 2", "Semifinal"."""
+    row = sittings.loc[sittings["sitting_id"] == sitting_id].iloc[0]
+    return sitting_label(row["kind"], row["number"])
 
 
 def keep_choice(key: str, options) -> None:
@@ -61,24 +66,6 @@ def keep_choice(key: str, options) -> None:
 
 def colour(name: str) -> str:
     return f"{COLOUR_MARKS.get(str(name).lower(), '')} {name}".strip()
-
-
-def table_plan(n_players: int, sit_out: bool = False) -> str:
-    """R1 in words, or a `TournamentError` saying why the players cannot be seated."""
-    if n_players == 5 and sit_out:
-        return "5 players: 1 table of 4; the draw picks 1 player to sit this sitting out."
-    sizes = rules.table_sizes(n_players)
-    count = f"{len(sizes)} table{'s' if len(sizes) != 1 else ''}"
-    return f"{n_players} players: {count} ({' + '.join(map(str, sizes))})."
-
-
-def matching_tables(overview: pd.DataFrame, query: str) -> pd.DataFrame:
-    """The seats of every table where a player's name contains `query` (any case)."""
-    query = " ".join(str(query or "").split()).casefold()
-    if not query:
-        return overview
-    hit = overview["name"].str.casefold().str.contains(query, regex=False)
-    return overview.loc[overview["table_id"].isin(overview.loc[hit, "table_id"])]
 
 
 def seat_frame(overview: pd.DataFrame, *, staff: bool) -> pd.DataFrame:
@@ -118,6 +105,22 @@ def results_frame(scored: pd.DataFrame, sitting_id: int) -> pd.DataFrame:
 
 # --- fair draws: the draw mode, pinned players and the draw report -----------------------------
 
+def who_plays(active: pd.DataFrame) -> tuple[dict[int, str], list[int]]:
+    """The checked-in players, changed by hand for this sitting (some left out, others seated
+    too): returns every active player's name by id, and who plays."""
+    names = dict(zip(active["player_id"].astype(int), active["name"]))
+    checked = [int(p) for p in active.loc[active["checked_in"], "player_id"]]
+    st.markdown(f"**{len(checked)} players checked in** (check players in on the Roster "
+                f"page).")
+    others = [p for p in names if p not in set(checked)]
+    keep_choice("draw_leave_out", checked)
+    keep_choice("draw_add", others)
+    with st.expander("Change who plays this sitting"):
+        out = st.multiselect("Leave out", checked, format_func=names.get, key="draw_leave_out")
+        add = st.multiselect("Also seat", others, format_func=names.get, key="draw_add")
+    return names, [p for p in checked if p not in set(out)] + add
+
+
 def mode_caption(settings: dict) -> str:
     mode = settings.get("draw_mode") or "random"
     return f"Draw mode: {organizer.DRAW_MODES.get(mode, mode)} (change it in Settings)."
@@ -126,17 +129,16 @@ def mode_caption(settings: dict) -> str:
 def plan_and_pins(present: list[int], names: dict, sit_out: bool) -> tuple[bool, dict]:
     """The R1 table plan (or why the players cannot be seated) and the pinned players; returns
     whether the draw can go ahead, and the pins (player_id → table_no)."""
-    try:
-        st.markdown(widgets.plain(table_plan(len(present), sit_out)))
-        n_tables = len(rules.table_sizes(len(present) - sit_out))
-    except TournamentError as exc:
-        st.error(str(exc), icon=":material/warning:")
-        n_tables = 0
+    plan = sitting_service.table_plan(len(present), sit_out=sit_out)
+    if plan.ok:
+        st.markdown(widgets.plain(plan.text))
+    else:
+        st.error(widgets.plain(plan.text), icon=":material/warning:")
     pins = pin_choice(present, names)
-    problem = pin_problem(pins, names, n_tables) if n_tables else None
+    problem = sitting_service.pin_problem(pins, names, len(plan.sizes)) if plan.ok else None
     if problem:
         st.error(widgets.plain(problem), icon=":material/warning:")
-    return bool(n_tables) and not problem, pins
+    return plan.ok and not problem, pins
 
 
 def pin_choice(present: list[int], names: dict) -> dict[int, int]:
@@ -153,21 +155,10 @@ def pin_choice(present: list[int], names: dict) -> dict[int, int]:
     return pins
 
 
-def pin_problem(pins: dict[int, int], names: dict, n_tables: int) -> str | None:
-    """Why these pins cannot be drawn with `n_tables` tables (a table number too high), or
-    None; a table with more pins than seats is refused by the draw itself."""
-    for pid, table_no in pins.items():
-        if table_no > n_tables:
-            return (f"{names[pid]} keeps table {table_no}, but this sitting has "
-                    f"{n_tables} table{'s' if n_tables != 1 else ''}: choose a table from 1 "
-                    f"to {n_tables}.")
-    return None
-
-
 def report_items(report) -> list[tuple[str, pd.DataFrame]]:
-    """The draw report (`tournament.draw_report`) as checklist lines and their tables; an
-    empty table means the line is fine."""
-    names = tournament.setup_names()
+    """The draw report (`services.sittings.draw_report`) as checklist lines and their tables;
+    an empty table means the line is fine."""
+    names = setups.setup_names()
     repeats = pd.DataFrame({"Table": report.repeats["table_no"],
                             "Player": report.repeats["name_a"],
                             "Meets again": report.repeats["name_b"],
@@ -176,15 +167,12 @@ def report_items(report) -> list[tuple[str, pd.DataFrame]]:
                           "Player": report.seats["name"],
                           "Had this seat": report.seats["times_before"],
                           "Games before": report.seats["games_before"]})
-    setups = pd.DataFrame({"Table": report.setups["table_no"], "Player": report.setups["name"],
+    played = pd.DataFrame({"Table": report.setups["table_no"], "Player": report.setups["name"],
                            "Setup": report.setups["setup_id"].map(names),
                            "Played before": report.setups["times_before"]})
-    return [(f"{len(repeats)} pair{'s' if len(repeats) != 1 else ''} of players meet again",
-             repeats),
-            (f"{len(seats)} player{'s' if len(seats) != 1 else ''} get a seat they had most "
-             f"often or twice", seats),
-            (f"{len(setups)} player{'s' if len(setups) != 1 else ''} play a setup again",
-             setups)]
+    return [(f"{plural(len(repeats), 'pair')} of players meet again", repeats),
+            (f"{plural(len(seats), 'player')} get a seat they had most often or twice", seats),
+            (f"{plural(len(played), 'player')} play a setup again", played)]
 
 
 def show_report(report) -> None:
@@ -225,7 +213,7 @@ def follow_table_link(url: str, role: Role, choices: dict[int, str]) -> None:
     row = found.iloc[0]
     sitting_id, table_id = int(row["sitting_id"]), int(row["table_id"])
     if sitting_id not in choices:
-        name = sitting_name({"kind": row["kind"], "number": row["sitting_no"]})
+        name = sitting_label(row["kind"], row["sitting_no"])
         st.warning(f"Table {row['table_no']} of {name} is not published yet: its result can "
                    f"be entered once the organizer publishes the draw.", icon=":material/lock:")
         return
@@ -306,19 +294,13 @@ def form_rows(table_id: int, seats: pd.DataFrame) -> pd.DataFrame:
         "leader": [get(key(table_id, s, "leader")) for s in seats["seat"]],
         **{f: pd.array([get(key(table_id, s, f)) for s in seats["seat"]], dtype="Int64")
            for f in (*STATS, "variant_points", "tiebreak")}})
-    rows.loc[~rows["seat"].isin(full_ties(rows)), "tiebreak"] = pd.NA
+    rows.loc[~rows["seat"].isin(results.full_ties(rows)), "tiebreak"] = pd.NA
     return rows
-
-
-def full_ties(rows: pd.DataFrame) -> list[int]:
-    """R11: seats of players equal on all five to another player (filled rows only)."""
-    filled = rows.loc[rows[list(STATS)].notna().all(axis=1)]
-    return filled.loc[filled.duplicated(list(STATS), keep=False), "seat"].astype(int).tolist()
 
 
 def preview_frame(rows: pd.DataFrame, seats: pd.DataFrame, base_points) -> pd.DataFrame:
     """R11, R12: placings and qualifier scores of the form as it stands (blanks count 0)."""
-    scored = tournament.preview_result(rows, base_points)
+    scored = results.preview_result(rows, base_points)
     return pd.DataFrame({"Placing": scored["placing"], "Seat": scored["seat"],
                          "Player": seats["name"].to_numpy(), "VP": rows["vp"],
                          "Score": scored["qualifier_score"], "Tied": scored["tied"]},
@@ -332,21 +314,21 @@ def _comparable(rows: pd.DataFrame) -> list[tuple]:
                         for c, v in zip(cols, r)) for r in frame.itertuples(index=False))
 
 
-def save(engine, table_id: int, rows: pd.DataFrame, seats: pd.DataFrame, where: str, *,
-         base_points, actor, over_version: int | None = None):
-    """Submit the form (R11, R13, R19): a full tie needs its settled order first; a conflict
-    is kept to show both versions; a double click stores once (one submission id per form);
-    saving unchanged values stores nothing."""
+def save(engine, table_id: int, rows: pd.DataFrame, where: str, *, actor,
+         over_version: int | None = None):
+    """Submit the form (R11, R13, R19) through `services.results.submit_result`, which checks
+    every rule (a full tie needs its settled order first); a conflict is kept to show both
+    versions; a double click stores once (one submission id per form); saving unchanged values
+    stores nothing."""
     form = st.session_state[FORM]
     if over_version is None and form["version"] and _comparable(rows) == form["rows"]:
         st.info(f"{where}: nothing changed since version {form['version']}; nothing was saved.")
         return None
 
     def submit():
-        _check_settled(rows, seats, where, base_points)
         try:
-            return store.submit_table_result(
-                engine, table_id, rows.drop(columns="seat"),
+            return results.submit_result(
+                engine, table_id, rows,
                 expected_version=form["version"] if over_version is None else over_version,
                 submission_id=form["submission_id"], actor=actor)
         except store.ConflictError as exc:
@@ -392,17 +374,3 @@ def rows_frame(rows: pd.DataFrame, seats: pd.DataFrame) -> pd.DataFrame:
 def when(saved_at) -> str:
     return saved_at.astimezone().strftime("%H:%M:%S") if saved_at is not None else "?"
 
-
-def _check_settled(rows: pd.DataFrame, seats: pd.DataFrame, where: str, base_points) -> None:
-    """R11: refuse a full tie whose settled order is missing or not distinct."""
-    tied = full_ties(rows)
-    if not tied:
-        return
-    scored = tournament.preview_result(rows, base_points)
-    open_ = scored.loc[scored["tied"] & scored["seat"].isin(tied), "seat"].astype(int).tolist()
-    if open_:
-        names = dict(zip(seats["seat"], seats["name"]))
-        who = " and ".join(f"seat {s} ({names[s]})" for s in open_)
-        raise TournamentError(f"{where}: {who} are equal on VP, spice, solari, troops and "
-                              f"water: enter their settled order (1, 2, …) before saving (R11). "
-                              f"Nothing was saved.")

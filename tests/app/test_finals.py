@@ -4,17 +4,20 @@ why; the final standings with a spreadsheet-safe CSV."""
 
 import pandas as pd
 import pytest
+import sqlalchemy as sa
 import streamlit as st
 
 from stsa import demo, store, tournament
+from stsa.store import schema
 from stsa.ui import finals as finals_view
 from tests.app.conftest import JUDGE, ORGANIZER, shown
 
 PAGE = "views/finals.py"
 
 
-def enter(engine, sitting_id, vps, spice=None):
-    """Enter every table of a sitting: `vps[t]` by seat for table t + 1 (spice likewise)."""
+def enter(engine, sitting_id, vps, spice=None, tiebreak=None):
+    """Enter every table of a sitting: `vps[t]` by seat for table t + 1 (spice and a settled
+    order likewise)."""
     tables = store.tables(engine, sitting_id, actor=ORGANIZER)
     seats = store.seats(engine, sitting_id, actor=ORGANIZER)
     for i, table in enumerate(tables.itertuples()):
@@ -22,7 +25,8 @@ def enter(engine, sitting_id, vps, spice=None):
         rows = pd.DataFrame({"player_id": at["player_id"].to_numpy(),
                              "leader": table.available_leaders[:len(at)], "vp": vps[i],
                              "spice": (spice or [[0] * 4] * len(vps))[i][:len(at)],
-                             "solari": 0, "troops": 0, "water": 0})
+                             "solari": 0, "troops": 0, "water": 0,
+                             "tiebreak": (tiebreak or [[None] * 4] * len(vps))[i][:len(at)]})
         store.submit_table_result(engine, table.table_id, rows, expected_version=0,
                                   submission_id=None, actor=JUDGE)
     st.cache_data.clear()  # as a judge's save on the Results page does
@@ -266,7 +270,14 @@ def test_no_semifinal_with_six_players_the_top_four_play_the_final(open_page, en
 
 
 def test_unsettled_semifinal_tie_blocks_the_final_with_a_message(open_page, eight_players):
-    play(eight_players, tournament.draw_semifinal, [[9, 9, 5, 3]])
+    """A first place tied without a settled order (R11): the store refuses one now, but a
+    database written by an earlier STSA may hold one."""
+    semi = tournament.draw_semifinal(eight_players, seed=7, actor=ORGANIZER)
+    store.publish_sitting(eight_players, semi["sitting_id"], actor=ORGANIZER)
+    enter(eight_players, semi["sitting_id"], [[9, 9, 5, 3]], tiebreak=[[1, 2, None, None]])
+    with eight_players.begin() as conn:  # the order as an earlier STSA left it: not recorded
+        conn.execute(sa.update(schema.results).values(tiebreak=None))
+    st.cache_data.clear()
     at = open_page(PAGE, as_=ORGANIZER)
     assert not at.exception
     assert any("first place is tied" in t for t in texts(at.warning))

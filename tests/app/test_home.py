@@ -4,6 +4,7 @@
 import pytest
 
 from stsa import demo, store, tournament
+from stsa.domain import sitting_label
 from stsa.ui import organizer, widgets
 from tests.app.conftest import JUDGE, ORGANIZER
 
@@ -145,7 +146,7 @@ def test_next_step_and_listing_helpers():
     status = {"players": 12, "checked_in": 2, "sitting": None, "missing_tables": []}
     assert "Check in the players" in organizer.next_step(status, organizer.Role.ORGANIZER)
     assert organizer.listed(list(range(1, 31)), limit=3) == "1, 2, 3 … and 27 more"
-    assert organizer.sitting_label({"kind": "semifinal", "number": 1}) == "Semifinal"
+    assert sitting_label("semifinal", 1) == "Semifinal"
     over = {**status, "sitting": {"kind": "final", "number": 1, "status": "complete"}}
     for role in organizer.Role:
         assert organizer.next_step(over, role).startswith("The tournament is over")

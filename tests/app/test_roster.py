@@ -9,7 +9,7 @@ import pytest
 import streamlit as st
 
 from stsa import excel, store, tournament
-from stsa.ui import organizer
+from stsa.services import roster, sittings
 from tests.app.conftest import ORGANIZER, shown
 
 ROSTER = "views/roster.py"
@@ -305,11 +305,11 @@ def test_check_in_everyone_then_clear(open_page, engine):
     add(engine, *[f"Player {i}" for i in range(1, 8)])
     at = open_page(ROSTER, as_=ORGANIZER)
     assert "**0** of 7 active players checked in." in [m.value for m in at.markdown]
-    assert [w.value for w in at.warning] == ["No one is checked in for the next sitting yet."]
+    assert [w.value for w in at.warning] == ["No players to seat: check in at least 3 players."]
     at.button(key="checkin_all").click().run()
     assert [s.value for s in at.success] == ["Checked in 7 more players."]
     assert len(checked_in(engine)) == 7
-    assert "**7** of 7 active players checked in. Table plan (R1): 2 tables (4 + 3)." in \
+    assert "**7** of 7 active players checked in. Table plan: 2 tables (4 + 3)." in \
         [m.value for m in at.markdown]
     assert at.data_editor[0].value["checked_in"].all()
     at.button(key="checkin_clear").click().run()
@@ -335,7 +335,8 @@ def test_five_checked_in_needs_a_sit_out(open_page, engine):
     ids = add(engine, *"ABCDEF")["player_id"].tolist()
     store.check_in(engine, ids[:5], actor=ORGANIZER)
     at = open_page(ROSTER, as_=ORGANIZER)
-    assert "a sit-out will be needed" in at.warning[0].value
+    assert "let the draw pick one checked-in player to sit this sitting out" in \
+        at.warning[0].value
 
 
 def test_search_filters_the_check_in_list_and_the_player_choice(open_page, engine):
@@ -363,7 +364,7 @@ def test_check_in_of_a_player_withdrawn_meanwhile_is_refused(open_page, engine):
 def test_two_thousand_players_stay_fast(open_page, engine):
     add(engine, *[f"Player {i:04d}" for i in range(2000)])
     at = open_page(ROSTER, as_=ORGANIZER)
-    assert len(at.data_editor[0].value) == organizer.SHOWN_LIMIT
+    assert len(at.data_editor[0].value) == roster.SHOWN_LIMIT
     assert "Showing the first 200 of 2000 matches: search to narrow." in \
         [c.value for c in at.caption]
     started = time.perf_counter()
@@ -385,20 +386,23 @@ def test_names_with_markup_are_data(open_page, engine):
 # --- helpers --------------------------------------------------------------------------------------
 
 def test_parse_name_list_keeps_line_numbers():
-    records, lines = organizer.parse_name_list("Ann, Club A, B\n\n\tSolo\nBo\n")
+    records, lines = roster.parse_name_list("Ann, Club A, B\n\n\tSolo\nBo\n")
     assert records == [{"name": "Ann", "club": "Club A, B"}, {"name": "", "club": "Solo"},
                        {"name": "Bo", "club": ""}]
     assert lines == [1, 3, 4]
     labels = [f"line {n}" for n in lines]
-    assert organizer.relabel_entries("Entry 2: x; entry 3 and entry 9", labels) == \
+    assert roster.relabel_entries("Entry 2: x; entry 3 and entry 9", labels) == \
         "Line 3: x; line 4 and entry 9"
 
 
-@pytest.mark.parametrize("n, level, text", [
-    (0, "warning", "No one is checked in"), (2, "warning", "check in at least 1 more player"),
-    (3, "ok", "1 table (3)"), (5, "warning", "a sit-out will be needed"),
-    (9, "ok", "3 tables (3 + 3 + 3)"), (11, "ok", "3 tables (4 + 4 + 3)"),
+@pytest.mark.parametrize("n, ok, text", [
+    (0, False, "No players to seat"), (2, False, "check in at least 1 more player"),
+    (3, True, "3 players: 1 table (3)."), (5, False, "sit this sitting out"),
+    (9, True, "3 tables (3 + 3 + 3)"), (11, True, "3 tables (4 + 4 + 3)"),
+    (60, True, "60 players: 15 tables, 15 of 4 players and 0 of 3."),
 ])
-def test_table_plan(n, level, text):
-    got_level, got_text = organizer.table_plan(n)
-    assert got_level == level and text in got_text
+def test_table_plan(n, ok, text):
+    """R1 in one wording for the Roster and Draw pages."""
+    plan = sittings.table_plan(n)
+    assert plan.ok == ok and text in plan.text
+    assert sittings.table_plan(5, sit_out=True).sizes == (4,)

@@ -5,7 +5,7 @@ import pytest
 
 from stsa import store
 from stsa.auth import Role
-from stsa.ui import organizer
+from stsa.services import admin
 from tests.app.conftest import JUDGE, JUDGE_PIN, ORGANIZER, ORGANIZER_PIN, session_for, shown
 
 SETTINGS = "views/settings.py"
@@ -162,8 +162,8 @@ def test_the_organizer_sees_who_is_signed_in_and_signs_everyone_out(page, engine
 
 
 def test_colour_helper():
-    assert organizer.colour_problem(["a", "b", "c", "d"]) is None
-    assert organizer.settings_changes({"a": 1, "b": 2}, {"a": 1, "b": 3}) == {"b": 3}
+    assert admin.colour_problem(["a", "b", "c", "d"]) is None
+    assert admin.settings_changes({"a": 1, "b": 2}, {"a": 1, "b": 3}) == {"b": 3}
 
 
 def test_draw_mode_is_random_until_the_organizer_chooses_balanced(page, engine):

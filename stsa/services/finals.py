@@ -1,0 +1,219 @@
+"""The finals (R16–R18): the cut, absences and wildcards, the semifinal winners' contest, the
+semifinal and final draws, and whether a drawn finals sitting still seats who it should.
+
+Everything is worked out from one `Snapshot`: the finals view reads each frame once, so the
+cut, the sittings and their results always belong together.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+
+import pandas as pd
+
+from stsa import draw, rules, store
+from stsa.auth import Actor, Role, require
+from stsa.domain import Kind, SittingStatus, Stage, plural
+from stsa.errors import TournamentError
+from stsa.services import results, setups
+from stsa.services.snapshot import Snapshot
+
+FINALS_KINDS = (Kind.SEMIFINAL, Kind.FINAL)
+
+
+@dataclass
+class Finals:
+    """R16–R18 as they stand: the format, who plays where, the sittings and the final standings.
+
+    `semifinal` and `final` are the latest sitting of each kind (drafts included: pages show
+    those to judges and the organizer only, R20), `semifinal_results` and `final_results` their
+    scored results once any are in. `contested` is the finalist a 4–16-player semifinal winner
+    contests (R16). `stale` says, for a drawn finals sitting that no longer seats who it should,
+    why it must be drawn again."""
+
+    standings: pd.DataFrame
+    format: rules.FinalsFormat | None = None
+    reason: str = ""
+    entrants: pd.DataFrame = field(default_factory=pd.DataFrame)
+    cut_ties: pd.DataFrame = field(default_factory=pd.DataFrame)
+    absent: list = field(default_factory=list)
+    semifinal: dict | None = None
+    final: dict | None = None
+    semifinal_results: pd.DataFrame | None = None
+    final_results: pd.DataFrame | None = None
+    final_players: list | None = None
+    final_blocker: str = ""
+    contested: object = None
+    final_standings: pd.DataFrame | None = None
+    stale: dict = field(default_factory=dict)
+
+    @property
+    def absences_locked(self) -> bool:
+        """R17: absences are fixed once a finals sitting is published."""
+        return any(s is not None and s["status"] != SittingStatus.DRAWN
+                   for s in (self.semifinal, self.final))
+
+    @property
+    def wildcards(self) -> set:
+        """R17: the players who took a seat as wildcards."""
+        if self.entrants.empty:
+            return set()
+        return set(self.entrants.loc[self.entrants["wildcard"], "player_id"])
+
+
+def stage_players(view: Finals, stage: Stage) -> list:
+    """The players `view.entrants` puts in the final or the semifinal (R16, R17)."""
+    if view.entrants.empty:
+        return []
+    return view.entrants.loc[view.entrants["stage"] == stage, "player_id"].tolist()
+
+
+# --- the view ---------------------------------------------------------------------------------
+
+def finals(engine) -> Finals:
+    """R16, R17, R18: the cut, wildcards for absent players, the semifinal and final sittings,
+    the final table once the semifinal is in, and the final standings once the final is.
+
+    When the semifinal results cannot set the final table yet (a tie for first not settled,
+    R11), `final_players` stays None and `final_blocker` says why and what to do."""
+    return view_of(Snapshot(engine))
+
+
+def view_of(snap: Snapshot) -> Finals:
+    """`finals` from the frames of one snapshot."""
+    table = results.standings(results.scored(snap), snap.names)
+    view = Finals(standings=table)
+    if len(table) < 4:
+        view.reason = (f"{plural(len(table), 'player')} played a qualifier: finals need at "
+                       f"least 4.")
+        return view
+    view.format = rules.finals_format(len(table))
+    view.absent = snap.absences["player_id"].tolist()
+    present = set(table["player_id"]) - set(view.absent)
+    view.entrants = rules.finals_entrants(table, present=present).merge(
+        snap.names, on="player_id", how="left")
+    view.cut_ties = rules.cut_ties(table)
+    view.semifinal, view.final = snap.latest(Kind.SEMIFINAL), snap.latest(Kind.FINAL)
+    view.semifinal_results = _scored(snap, Kind.SEMIFINAL, view.semifinal)
+    view.final_results = _scored(snap, Kind.FINAL, view.final)
+    _final_table(view)
+    if view.final and view.final["status"] == SittingStatus.COMPLETE:
+        view.final_standings = rules.final_standings(
+            table, view.semifinal_results, view.final_results).merge(
+            snap.names, on="player_id", how="left")
+    view.stale = {kind: problem for kind, sitting in zip(FINALS_KINDS,
+                                                         (view.semifinal, view.final))
+                  if sitting is not None and (problem := _draw_problem(snap, view, sitting))}
+    return view
+
+
+def _scored(snap: Snapshot, kind: Kind, sitting: dict | None) -> pd.DataFrame | None:
+    """R11, R12: the scored results of the finals sitting of `kind`, None before any."""
+    found = snap.results_of(kind)
+    if sitting is None or found.empty:
+        return None
+    return rules.score_games(found, base_points=results.base_points(snap.settings))
+
+
+def _final_table(view: Finals) -> None:
+    """R16: who sits at the final once it is known, and the finalist a lone semifinal winner
+    contests; or why the semifinal cannot set it yet (`final_blocker`)."""
+    needs_semifinal = view.format.semifinal > 0 and bool(stage_players(view, Stage.SEMIFINAL))
+    if view.format.challenge:
+        view.contested = rules.weakest_finalist(view.standings, view.entrants)
+    done = view.semifinal is not None and view.semifinal["status"] == SittingStatus.COMPLETE
+    if needs_semifinal and not done:
+        return
+    try:
+        view.final_players = rules.final_table(view.standings, view.entrants,
+                                               view.semifinal_results)
+    except TournamentError as exc:
+        view.final_blocker = str(exc)
+
+
+def _draw_problem(snap: Snapshot, view: Finals, sitting: dict) -> str:
+    """Why a drawn finals sitting cannot be published as drawn ("" if it can): it no longer
+    seats who plays (an absence or a result changed since it was drawn)."""
+    if sitting["status"] != SittingStatus.DRAWN:
+        return ""
+    kind = Kind(sitting["kind"])
+    if kind is Kind.SEMIFINAL:
+        expected = stage_players(view, Stage.SEMIFINAL)
+    else:
+        expected = view.final_players
+    if expected is None:
+        return view.final_blocker or ("The final table is not known yet: it is known once "
+                                      "every semifinal result is in.")
+    seated = snap.sitting_seats(int(sitting["sitting_id"]))["player_id"]
+    if set(seated) == set(expected):
+        return ""
+    return (f"This {kind} draw no longer matches who plays (an absence or a result changed "
+            f"since it was drawn): draw the {kind} again before publishing.")
+
+
+def publish_problem(snap: Snapshot, sitting: dict) -> str:
+    """Why this finals sitting cannot be published ("" if it can), from the snapshot."""
+    view = view_of(snap)
+    if view.format is None:
+        return view.reason
+    return _draw_problem(snap, view, sitting)
+
+
+# --- actions ----------------------------------------------------------------------------------
+
+def absence_changes(before, after) -> list[tuple[int, bool]]:
+    """(player_id, present) for each player whose absence changes from `before` to `after`."""
+    before, after = set(before), set(after)
+    return ([(int(p), False) for p in sorted(after - before)]
+            + [(int(p), True) for p in sorted(before - after)])
+
+
+def save_absences(engine, absent, *, actor: Actor) -> list[tuple[int, bool]]:
+    """R17: make `absent` the players absent for the finals; returns what changed. Refused
+    once a finals sitting is published (its seats are fixed)."""
+    require(actor, Role.ORGANIZER, action="mark absences")
+    snap = Snapshot(engine)
+    if view_of(snap).absences_locked:
+        raise store.InvalidState("Absences are fixed once a finals sitting is published. "
+                                 "Nothing was changed.")
+    changes = absence_changes(snap.absences["player_id"], absent)
+    for player_id, present in changes:
+        store.mark_absent(engine, player_id, present=present, actor=actor)
+    return changes
+
+
+def _before_a_draw(engine, actor: Actor) -> tuple[Snapshot, Finals]:
+    """The snapshot and finals view a finals draw starts from (organizer only, R20)."""
+    require(actor, Role.ORGANIZER, action="save draws")
+    snap = Snapshot(engine)
+    view = view_of(snap)
+    if view.format is None:
+        raise TournamentError(view.reason)
+    return snap, view
+
+
+def draw_semifinal(engine, *, seed: int, actor: Actor) -> dict:
+    """R16: seat the semifinalists (and wildcards, R17) at random tables; saved unpublished."""
+    snap, view = _before_a_draw(engine, actor)
+    players = stage_players(view, Stage.SEMIFINAL)
+    if not players:
+        raise TournamentError("This tournament has no semifinal: draw the final directly.")
+    drawn = draw.draw_sitting(players, setups.from_settings(snap.settings), seed=seed,
+                              colours=snap.settings.get("colours"))
+    return store.save_draw(engine, drawn, kind=Kind.SEMIFINAL, actor=actor)
+
+
+def draw_final(engine, *, seed: int, actor: Actor) -> dict:
+    """R16: seat the final table at random; saved unpublished."""
+    snap, view = _before_a_draw(engine, actor)
+    if view.final_blocker:
+        raise TournamentError(view.final_blocker)
+    if view.final_players is None:
+        raise TournamentError("The semifinal is not complete yet: the final table is known "
+                              "once every semifinal result is in.")
+    if len(view.final_players) < 3:
+        raise TournamentError(f"Only {len(view.final_players)} players can take a final seat; "
+                              f"the final needs at least 3.")
+    drawn = draw.draw_groups([view.final_players], setups.from_settings(snap.settings),
+                             seed=seed, colours=snap.settings.get("colours"))
+    return store.save_draw(engine, drawn, kind=Kind.FINAL, actor=actor)

@@ -1,0 +1,139 @@
+"""Results: scored games and the qualifier standings (R11–R16), the result form's preview, and
+a table's result submitted through the store with every rule checked (R11, R13, R19)."""
+
+from __future__ import annotations
+
+import numpy as np
+import pandas as pd
+
+from stsa import rules, store
+from stsa.auth import Actor, Role, require
+from stsa.domain import Kind, Stage, table_label
+from stsa.errors import TournamentError
+from stsa.services.snapshot import Snapshot
+
+STATS = tuple(rules.PLACING_ORDER)  # vp, spice, solari, troops, water (R11)
+STANDINGS_COLUMNS = ["rank", "player_id", "name", "best_score", "games", "wins", "placing",
+                     *rules.PLACING_ORDER, "zone", "tie_at_cut"]
+
+
+def base_points(settings: dict) -> tuple[int, ...]:
+    """R12: the base points by placing, as the settings hold them."""
+    return tuple(settings["base_points"])
+
+
+# --- scores and standings ---------------------------------------------------------------------
+
+def scored(snap: Snapshot, kind: Kind | None = Kind.QUALIFIER) -> pd.DataFrame:
+    """R11–R13: the snapshot's results of `kind` (every kind for None) with `placing`,
+    `qualifier_score`, `tied` and the players' names."""
+    frame = rules.score_games(snap.results_of(kind), base_points=base_points(snap.settings))
+    return frame.merge(snap.names, on="player_id", how="left")
+
+
+def scored_results(engine, kind: Kind | None = Kind.QUALIFIER) -> pd.DataFrame:
+    """R11–R13: stored results with `placing`, `qualifier_score`, `tied`, and player names."""
+    return scored(Snapshot(engine), kind)
+
+
+def standings(scored_games: pd.DataFrame, names: pd.DataFrame) -> pd.DataFrame:
+    """R14–R16: the qualifier standings of `scored_games` with `names` (`player_id, name`),
+    and each player's zone at the cut; columns as `standings_table`."""
+    table = rules.standings(scored_games.drop(columns=["name"], errors="ignore"))
+    table = table.merge(names, on="player_id", how="left")
+    zone = np.full(len(table), "", dtype=object)
+    tie = np.zeros(len(table), dtype=bool)
+    if len(table) >= 4:
+        fmt = rules.finals_format(len(table))
+        position = np.arange(len(table))
+        zone = np.select([position < fmt.direct, position < fmt.cut],
+                         [Stage.FINAL.value, Stage.SEMIFINAL.value],
+                         Stage.OUT.value).astype(object)
+        tie = table["player_id"].isin(rules.cut_ties(table)["player_id"]).to_numpy()
+    return table.assign(zone=zone, tie_at_cut=tie)[STANDINGS_COLUMNS]
+
+
+def standings_table(engine, scored_games: pd.DataFrame | None = None) -> pd.DataFrame:
+    """R14–R16: the qualifier standings with names, and each player's zone at the cut.
+
+    Columns: `rank, player_id, name, best_score, games, wins, placing, vp, spice, solari,
+    troops, water, zone` ("final", "semifinal" or "out" by position once there are 4 players;
+    empty before), `tie_at_cut` (a shared rank across a cut line, for the organizer to settle).
+    `scored_games` are the scored qualifier results when the caller has them already.
+    """
+    snap = Snapshot(engine)
+    games = scored(snap) if scored_games is None else scored_games
+    return standings(games, snap.names)
+
+
+# --- one table's result -----------------------------------------------------------------------
+
+def preview_result(rows: pd.DataFrame, base_points=rules.BASE_POINTS) -> pd.DataFrame:
+    """R11, R12 for one table being entered: placings and scores before saving.
+
+    `rows` has the seated players' `player_id, vp, spice, solari, troops, water`, optional
+    `variant_points` and `tiebreak`; blanks count as 0 so a half-filled form still previews.
+    """
+    filled = rows.assign(game_id=0, **{c: pd.to_numeric(rows[c], errors="coerce").fillna(0)
+                                       for c in rules.PLACING_ORDER if c in rows})
+    if "variant_points" in filled:
+        filled["variant_points"] = pd.to_numeric(filled["variant_points"],
+                                                 errors="coerce").fillna(0)
+    return rules.score_games(filled, base_points=base_points)
+
+
+def _full_tie(rows: pd.DataFrame) -> pd.Series:
+    """R11: which rows are equal on all five to another row (rows with every number filled)."""
+    numbers = rows[list(STATS)].apply(pd.to_numeric, errors="coerce")
+    filled = numbers.notna().all(axis=1)
+    equal = numbers.loc[filled].duplicated(keep=False)
+    return equal.reindex(rows.index, fill_value=False).astype(bool)
+
+
+def full_ties(rows: pd.DataFrame) -> list[int]:
+    """R11: seats of players equal on all five to another player (filled rows only)."""
+    return rows.loc[_full_tie(rows), "seat"].astype(int).tolist()
+
+
+def unsettled_tie(rows: pd.DataFrame, seats: pd.DataFrame, where: str,
+                  base_points=rules.BASE_POINTS) -> str | None:
+    """R11: why a table's result cannot be saved yet — players equal on all five whose settled
+    order is missing or not distinct — or None. `seats` name the table's seated players
+    (`player_id, seat, name`); `where` names the table ("Qualifier 2, table 4")."""
+    tied = _full_tie(rows)
+    if not tied.any():
+        return None
+    scored_rows = preview_result(rows, base_points)
+    still = set(scored_rows.loc[scored_rows["tied"], "player_id"])
+    open_ = [p for p in rows.loc[tied, "player_id"] if p in still]
+    if not open_:
+        return None
+    seated = seats.set_index("player_id")
+    who = " and ".join(f"seat {seated.at[p, 'seat']} ({seated.at[p, 'name']})"
+                       if p in seated.index else f"player {p}" for p in open_)
+    return (f"{where}: {who} are equal on VP, spice, solari, troops and water: enter their "
+            f"settled order (1, 2, …) before saving. Nothing was saved.")
+
+
+def submit_result(engine, table_id: int, rows: pd.DataFrame, *, expected_version: int,
+                  submission_id: str | None, actor: Actor) -> store.TableResult:
+    """Save a table's result (R11–R13, R19) after every rule is checked: a full tie needs its
+    settled order first; the store then checks the rows, the version and the role.
+
+    `rows` holds one row per seated player (`player_id`, `leader`, the five numbers, optional
+    `variant_points` and `tiebreak`; a `seat` column is ignored). A save based on an older
+    version raises the store's `ConflictError`, with what is stored now."""
+    require(actor, Role.JUDGE, Role.ORGANIZER, action="enter results")
+    snap = Snapshot(engine)
+    seats = snap.table_seats(table_id)
+    if seats.empty:
+        raise store.NotFound(f"There is no table with id {table_id}.")
+    first = seats.iloc[0]
+    where = table_label(first["kind"], int(first["sitting_no"]), int(first["table_no"]))
+    entered = rows.drop(columns="seat", errors="ignore")
+    problem = unsettled_tie(entered, seats, where, base_points(snap.settings))
+    if problem:
+        raise TournamentError(problem)
+    return store.submit_table_result(engine, int(table_id), entered,
+                                     expected_version=expected_version,
+                                     submission_id=submission_id, actor=actor)

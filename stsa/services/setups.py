@@ -1,0 +1,59 @@
+"""The setups a tournament draws from (R5, R7, R9): the catalog with the organizer's settings
+applied, their names, and what the Settings page offers."""
+
+from __future__ import annotations
+
+import pandas as pd
+
+from stsa import catalog, store
+from stsa.errors import TournamentError
+
+
+def enabled_setups(engine) -> pd.DataFrame:
+    """R5, R7, R9: the setups this tournament draws from (`from_settings` of its settings)."""
+    return from_settings(store.settings(engine))
+
+
+def from_settings(settings: dict) -> pd.DataFrame:
+    """R5, R7, R9: the enabled base setups (all of the catalog when none are chosen), their
+    Battle of Wills versions when that is on, each setup's hidden picks from the per-base-game
+    setting and its leader deck from the organizer's decks where given."""
+    frame = catalog.setups()
+    chosen = settings.get("enabled_setups")
+    if chosen:
+        unknown = sorted(set(chosen) - set(frame["setup_id"]))
+        if unknown:
+            raise TournamentError(f"Enabled setups not in the catalog: {', '.join(unknown)}.")
+        frame = frame.loc[frame["setup_id"].isin(chosen)]
+    if settings.get("battle_of_wills"):
+        frame = catalog.with_battle_of_wills(frame)
+    picks = settings.get("hidden_picks") or {}
+    decks = settings.get("leader_decks") or {}
+    return frame.assign(
+        hidden_picks=frame["base_game"].map(picks).fillna(frame["hidden_picks"]).astype("int64"),
+        leader_deck=[list(decks.get(s, deck)) for s, deck in
+                     zip(frame["setup_id"], frame["leader_deck"])],
+    ).reset_index(drop=True)
+
+
+def setup_names() -> dict[str, str]:
+    """setup_id → its name, for every setup of the catalog and its Battle of Wills version."""
+    every = catalog.with_battle_of_wills(catalog.setups())
+    return dict(zip(every["setup_id"], every["name"]))
+
+
+def setup_options() -> dict[str, str]:
+    """The catalog's setups an organizer can enable (R5): setup_id → name."""
+    frame = catalog.setups()
+    return dict(zip(frame["setup_id"], frame["name"]))
+
+
+def base_games() -> list[str]:
+    return sorted(catalog.setups()["base_game"].unique().tolist())
+
+
+def hidden_picks(settings: dict) -> dict[str, int]:
+    """R9: leaders removed per table for each base game, the default where none is set."""
+    default = store.DEFAULT_SETTINGS["hidden_picks"]
+    picks = settings.get("hidden_picks") or {}
+    return {game: int(picks.get(game, default.get(game, 0))) for game in base_games()}

@@ -1,0 +1,242 @@
+"""Sittings: the table plan (R1), qualifier draws (R1, R3, R6, R9), the draw report, hand-set
+setups (R6), publishing (R20), the current sitting and a sitting's seats as shown."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+import pandas as pd
+
+from stsa import draw, fairness, rules, store
+from stsa.auth import Actor, Role, require
+from stsa.domain import Kind, SittingStatus, plural
+from stsa.errors import TournamentError
+from stsa.services import finals, roster, setups
+from stsa.services.snapshot import Snapshot
+
+DONE = (SittingStatus.PUBLISHED, SittingStatus.COMPLETE)
+LONG_PLAN = 12  # a plan of more tables than this is said in counts
+
+
+# --- the table plan (R1) ----------------------------------------------------------------------
+
+@dataclass(frozen=True)
+class TablePlan:
+    """R1 for the players to seat: the table sizes (none when they cannot be seated), the
+    tables in words ("2 tables (4 + 3)") and the whole plan, or why it cannot be drawn."""
+
+    sizes: tuple[int, ...]
+    tables: str
+    text: str
+
+    @property
+    def ok(self) -> bool:
+        return bool(self.sizes)
+
+
+def table_plan(n_players: int, *, sit_out: bool = False) -> TablePlan:
+    """R1 for `n_players`, one of them sitting out with `sit_out` (5 players only)."""
+    if n_players == 5 and sit_out:
+        return TablePlan((4,), "1 table of 4",
+                         "5 players: 1 table of 4; the draw picks 1 player to sit this "
+                         "sitting out.")
+    try:
+        sizes = rules.table_sizes(n_players)
+    except TournamentError as exc:
+        return TablePlan((), "", str(exc))
+    tables = plural(len(sizes), "table")
+    if len(sizes) > LONG_PLAN:
+        tables += f", {sizes.count(4)} of 4 players and {sizes.count(3)} of 3"
+    else:
+        tables += f" ({' + '.join(map(str, sizes))})"
+    return TablePlan(tuple(sizes), tables, f"{n_players} players: {tables}.")
+
+
+def pin_problem(pins: dict[int, int], names: dict, n_tables: int) -> str | None:
+    """Why these pins (player_id → table_no) cannot be drawn with `n_tables` tables (a table
+    number too high), or None; the draw itself refuses a table with more pins than seats."""
+    for pid, table_no in pins.items():
+        if table_no > n_tables:
+            return (f"{names[pid]} keeps table {table_no}, but this sitting has "
+                    f"{plural(n_tables, 'table')}: choose a table from 1 to {n_tables}.")
+    return None
+
+
+# --- draws ------------------------------------------------------------------------------------
+
+def draw_qualifier(engine, player_ids, *, seed: int, sit_out: bool = False,
+                   pins: dict | None = None, actor: Actor) -> dict:
+    """R1, R3, R6, R9: draw the next qualifier sitting for `player_ids` and save it unpublished.
+
+    Redrawing before publishing replaces the unpublished draw (the store logs both). The setup
+    balance counts every earlier published qualifier sitting. The draw mode setting chooses a
+    plain random or a balanced draw (against the earlier published qualifier seats); `pins`
+    maps player_id to the table_no that player keeps.
+    """
+    require(actor, Role.ORGANIZER, action="save draws")
+    snap = Snapshot(engine)
+    settings = snap.settings
+    mode = settings.get("draw_mode") or "random"
+    drawn = draw.draw_sitting(list(player_ids), setups.from_settings(settings), seed=seed,
+                              setup_counts=snap.setup_counts(),
+                              colours=settings.get("colours"), sit_out=sit_out, mode=mode,
+                              history=history(snap) if mode == "balanced" else None,
+                              pins=pins)
+    return store.save_draw(engine, drawn, kind=Kind.QUALIFIER, actor=actor)
+
+
+def history(snap: Snapshot, before: int | None = None) -> pd.DataFrame:
+    """The seats of the published and complete qualifier sittings (only those drawn before
+    sitting `before`, when given): `sitting_id, table_no, seat, player_id, setup_id`."""
+    sittings = snap.sittings
+    done = sittings.loc[(sittings["kind"] == Kind.QUALIFIER)
+                        & sittings["status"].isin(DONE), "sitting_id"]
+    if before is not None:
+        done = done.loc[done < before]
+    if done.empty:
+        return fairness.empty_history()
+    seats, tables = snap.seats(kind=Kind.QUALIFIER), snap.tables(kind=Kind.QUALIFIER)
+    rows = seats.loc[seats["sitting_id"].isin(done)].merge(
+        tables[["table_id", "setup_id"]], on="table_id", how="left")
+    return rows[list(fairness.HISTORY_COLUMNS)].reset_index(drop=True)
+
+
+def draw_report(engine, sitting_id: int) -> fairness.DrawReport:
+    """A sitting's fairness checklist against the qualifier sittings drawn before it (R3, R6):
+    repeat meetings, seats a player had most often or twice, setups played again; each frame
+    with the players' names (`name`, or `name_a`, `name_b`). For judges and the organizer."""
+    sitting_id = int(sitting_id)
+    snap = Snapshot(engine)
+    seats = snap.sitting_seats(sitting_id)
+    report = fairness.draw_report(seats, snap.sitting_tables(sitting_id),
+                                  history(snap, before=sitting_id))
+    names = dict(zip(seats["player_id"], seats["name"]))
+    return fairness.DrawReport(
+        repeats=report.repeats.assign(name_a=report.repeats["player_a"].map(names),
+                                      name_b=report.repeats["player_b"].map(names)),
+        seats=report.seats.assign(name=report.seats["player_id"].map(names)),
+        setups=report.setups.assign(name=report.setups["player_id"].map(names)))
+
+
+def publish(engine, sitting_id: int, *, actor: Actor) -> dict:
+    """Publish a drawn sitting (R20): spectators see it and judges can enter its results. A
+    semifinal or final is refused when it no longer seats who plays (an absence or a result
+    changed since it was drawn, R16, R17): it must be drawn again."""
+    require(actor, Role.ORGANIZER, action="publish sittings")
+    snap = Snapshot(engine)
+    sitting = snap.sitting(sitting_id)
+    if sitting["kind"] != Kind.QUALIFIER and sitting["status"] == SittingStatus.DRAWN:
+        problem = finals.publish_problem(snap, sitting)
+        if problem:
+            raise store.InvalidState(f"{problem} Nothing was published.")
+    return store.publish_sitting(engine, int(sitting_id), actor=actor)
+
+
+def discard(engine, sitting_id: int, *, actor: Actor) -> dict:
+    """Delete an unpublished draw (organizer); it stays in the log (R19)."""
+    return store.discard_draw(engine, int(sitting_id), actor=actor)
+
+
+# --- hand-set setups (R6) ---------------------------------------------------------------------
+
+def _table(snap: Snapshot, table_id: int) -> pd.Series:
+    found = snap.table(table_id)
+    if found.empty:
+        raise TournamentError(f"There is no table with id {table_id}.")
+    return found.iloc[0]
+
+
+def override_warnings(engine, table_id: int, setup_id: str) -> list[str]:
+    """R6: which setup rule a hand-set setup for `table_id` would break (empty if none).
+
+    Within one sitting no two tables share a setup while there are enough enabled setups; across
+    the qualifier sittings the uses of the enabled setups never differ by more than one.
+    """
+    snap = Snapshot(engine)
+    table = _table(snap, table_id)
+    sitting_tables = snap.sitting_tables(int(table["sitting_id"]))
+    others = sitting_tables.loc[sitting_tables["table_id"] != int(table_id), "setup_id"]
+    enabled = setups.from_settings(snap.settings)["setup_id"].tolist()
+    names = setups.setup_names()
+    warnings = []
+    if setup_id in set(others) and len(enabled) >= len(sitting_tables):
+        warnings.append(f"Another table of this sitting already plays {names.get(setup_id)}, "
+                        f"and there are enough enabled setups for every table to differ.")
+    if table["kind"] == Kind.QUALIFIER:
+        counts = pd.Series(snap.setup_counts(include_drawn=True), dtype="int64")
+        counts = counts.reindex(enabled, fill_value=0)
+        if table["setup_id"] in counts.index:
+            counts[table["setup_id"]] -= 1
+        if setup_id in counts.index:
+            counts[setup_id] += 1
+        if len(counts) and counts.max() - counts.min() > 1:
+            warnings.append(f"Setup uses would then range from {counts.min()} to "
+                            f"{counts.max()}: more than one apart.")
+        if setup_id not in enabled:
+            warnings.append(f"{names.get(setup_id, setup_id)} is not an enabled setup.")
+    return warnings
+
+
+def override_setup(engine, table_id: int, setup_id: str, *, reason: str, actor: Actor,
+                   seed: int | None = None) -> dict:
+    """R6, R7, R9: set a table's setup by hand (an enabled setup, with a reason; logged).
+
+    When the new setup's leader deck or hidden picks differ from the old one's, its hidden
+    picks are drawn afresh (from `seed`, a fresh one if None), so that the removed and
+    available leaders the judges see belong to the setup being played.
+    """
+    require(actor, Role.ORGANIZER, Role.JUDGE, action="override a table's setup")
+    snap = Snapshot(engine)
+    old = _table(snap, table_id)
+    enabled = setups.from_settings(snap.settings)
+    chosen = enabled.loc[enabled["setup_id"] == setup_id]
+    name = setups.setup_names().get(setup_id, setup_id)
+    if chosen.empty:
+        raise TournamentError(f"{name} is not an enabled setup: enable it in Settings first.")
+    if setup_id == old["setup_id"]:
+        raise TournamentError(f"Table {old['table_no']} already plays {name}.")
+    new = chosen.iloc[0]
+    old_deck = sorted([*old["removed_leaders"], *old["available_leaders"]])
+    if old_deck == sorted(new["leader_deck"]) and len(old["removed_leaders"]) == new[
+            "hidden_picks"]:
+        return store.override_setup(engine, table_id, setup_id, reason=reason, actor=actor)
+    players = snap.table_seats(table_id)["player_id"].tolist()
+    drawn = draw.draw_groups([players], chosen, seed=draw.new_seed() if seed is None else seed)
+    picks = drawn.tables.iloc[0]
+    return store.override_setup(engine, table_id, setup_id, reason=reason, actor=actor,
+                                available_leaders=list(picks["available_leaders"]),
+                                removed_leaders=list(picks["removed_leaders"]))
+
+
+# --- what the pages show ----------------------------------------------------------------------
+
+def current(sittings: pd.DataFrame) -> dict | None:
+    """The sitting being played or about to be: the latest not yet complete, else the latest."""
+    if sittings.empty:
+        return None
+    open_ = sittings.loc[sittings["status"] != SittingStatus.COMPLETE]
+    return (open_ if not open_.empty else sittings).iloc[-1].to_dict()
+
+
+def current_sitting(engine, *, actor: Actor | None = None) -> dict | None:
+    """`current` of the sittings `actor` may see (R20)."""
+    return current(store.sittings(engine, actor=actor))
+
+
+def sitting_overview(engine, sitting_id: int, *, actor: Actor | None = None) -> pd.DataFrame:
+    """R3, R9, R20: one row per seat of a sitting with table, setup name, colour, pick order,
+    and whether the table has reported; removed leaders only for judges and the organizer."""
+    snap = Snapshot(engine, actor=actor)
+    names = setups.setup_names()
+    return snap.sitting_seats(sitting_id).merge(
+        snap.sitting_tables(sitting_id)[["table_id", "setup_id", "version", "removed_leaders",
+                                         "available_leaders"]],
+        on="table_id", how="left",
+    ).assign(setup=lambda d: d["setup_id"].map(names), reported=lambda d: d["version"] > 0)
+
+
+def tables_with_player(overview: pd.DataFrame, query: str) -> pd.DataFrame:
+    """The seats of every table where a player's name contains `query` (any case)."""
+    hit = roster.name_matches(overview["name"], query)
+    return overview.loc[overview["table_id"].isin(overview.loc[hit, "table_id"])]
+

@@ -1,0 +1,120 @@
+"""What one user action reads: each frame of the store at most once, shared by every check and
+computation of that action.
+
+The store opens one read transaction per frame. A `Snapshot` reads each frame when first asked
+for and keeps it, so an action never sees two versions of the same thing; and it reads the
+sittings before anything whose meaning depends on a sitting's status (tables, seats, results),
+so a frame read later is never older than the sittings it is read against: a sitting seen
+complete has every one of its results in the results read after it (results are only added or
+corrected, never removed).
+"""
+
+from __future__ import annotations
+
+from typing import Any, Callable
+
+import pandas as pd
+
+from stsa import store
+from stsa.auth import Actor
+from stsa.domain import Kind
+from stsa.store.db import SYSTEM
+
+
+class Snapshot:
+    """The store's frames for one action, read on first use and kept.
+
+    `actor` is whose view the reads take (R20): the system's by default (drafts and removed
+    leaders, for checks STSA makes itself), None for what a spectator may see."""
+
+    def __init__(self, engine, *, actor: Actor | None = SYSTEM):
+        self.engine, self.actor = engine, actor
+        self._kept: dict[Any, Any] = {}
+
+    def _once(self, key, read: Callable[[], Any]):
+        if key not in self._kept:
+            self._kept[key] = read()
+        return self._kept[key]
+
+    @property
+    def settings(self) -> dict:
+        return self._once("settings", lambda: store.settings(self.engine))
+
+    @property
+    def players(self) -> pd.DataFrame:
+        return self._once("players", lambda: store.players(self.engine, actor=self.actor))
+
+    @property
+    def names(self) -> pd.DataFrame:
+        """`player_id, name` of every player."""
+        return self.players[["player_id", "name"]]
+
+    @property
+    def absences(self) -> pd.DataFrame:
+        return self._once("absences", lambda: store.absences(self.engine))
+
+    @property
+    def sittings(self) -> pd.DataFrame:
+        return self._once("sittings", lambda: store.sittings(self.engine, actor=self.actor))
+
+    def sitting(self, sitting_id: int) -> dict:
+        """One sitting (a row of `sittings`) as a dict; `NotFound` if there is none."""
+        rows = self.sittings.loc[self.sittings["sitting_id"] == int(sitting_id)]
+        if rows.empty:
+            raise store.NotFound(f"There is no sitting with id {sitting_id}.")
+        return rows.iloc[0].to_dict()
+
+    def latest(self, kind: Kind) -> dict | None:
+        """The latest sitting of `kind`, or None."""
+        rows = self.sittings.loc[self.sittings["kind"] == kind]
+        return rows.iloc[-1].to_dict() if len(rows) else None
+
+    def tables(self, *, kind: Kind | None = None) -> pd.DataFrame:
+        """Tables of every sitting (of `kind`), as `store.tables`."""
+        self.sittings  # read first (see the module's docstring)
+        return self._once(("tables", kind), lambda: store.tables(
+            self.engine, kind=kind, actor=self.actor))
+
+    def seats(self, *, kind: Kind | None = None) -> pd.DataFrame:
+        """Seats of every sitting (of `kind`), as `store.seats`."""
+        self.sittings  # read first
+        return self._once(("seats", kind), lambda: store.seats(
+            self.engine, kind=kind, actor=self.actor))
+
+    def sitting_seats(self, sitting_id: int) -> pd.DataFrame:
+        """The seats of one sitting (read alone: a page shows one sitting of many)."""
+        return self._once(("sitting_seats", int(sitting_id)), lambda: store.seats(
+            self.engine, int(sitting_id), actor=self.actor))
+
+    def sitting_tables(self, sitting_id: int) -> pd.DataFrame:
+        """The tables of one sitting (read alone, like `sitting_seats`)."""
+        return self._once(("sitting_tables", int(sitting_id)), lambda: store.tables(
+            self.engine, int(sitting_id), actor=self.actor))
+
+    def table(self, table_id: int) -> pd.DataFrame:
+        """One table (a `store.tables` row; none if there is no such table)."""
+        return self._once(("table", int(table_id)), lambda: store.tables(
+            self.engine, table_id=int(table_id), actor=self.actor))
+
+    def table_seats(self, table_id: int) -> pd.DataFrame:
+        """The seats of one table, with its sitting's `kind` and `sitting_no`."""
+        return self._once(("table_seats", int(table_id)), lambda: store.seats(
+            self.engine, table_id=int(table_id), actor=self.actor))
+
+    def setup_counts(self, *, include_drawn: bool = False) -> dict[str, int]:
+        """R6: uses of each setup by the qualifier tables so far (`store.setup_counts`)."""
+        self.sittings  # read first
+        return self._once(("setup_counts", include_drawn), lambda: store.setup_counts(
+            self.engine, include_drawn=include_drawn))
+
+    @property
+    def results(self) -> pd.DataFrame:
+        """Every stored result, of every kind of sitting (`store.results`)."""
+        self.sittings  # read first
+        return self._once("results", lambda: store.results(self.engine, None))
+
+    def results_of(self, kind: Kind | None) -> pd.DataFrame:
+        """The results of one kind of sitting (all of them for None)."""
+        if kind is None:
+            return self.results
+        return self.results.loc[self.results["kind"] == kind].reset_index(drop=True)

@@ -1,0 +1,237 @@
+"""The services check every rule a page relies on, below the page (DESIGN.md): an unsettled
+full tie (R11), a finals draw that no longer seats who plays (R16, R17), absences once the
+finals are under way (R17), colours equal but for case (R4); the finals read one snapshot and
+name the finalist a semifinal winner contests (R16)."""
+
+import pandas as pd
+import pytest
+
+from stsa import rules, store
+from stsa.auth import Actor, Role
+from stsa.domain import Kind, Stage
+from stsa.errors import TournamentError
+from stsa.services import admin, finals, results, sittings
+from stsa.ui import finals as finals_view
+
+ORGANIZER = Actor("Olivia", Role.ORGANIZER)
+JUDGE = Actor("Jamal", Role.JUDGE)
+
+
+@pytest.fixture
+def store_writes(monkeypatch):
+    """Which store writes a service reached: {name: number of calls}. The writes still run."""
+    calls = {}
+
+    def spy(name):
+        real = getattr(store, name)
+
+        def wrapper(*args, **kwargs):
+            calls[name] = calls.get(name, 0) + 1
+            return real(*args, **kwargs)
+        monkeypatch.setattr(store, name, wrapper)
+
+    for name in ("submit_table_result", "set_settings", "publish_sitting", "mark_absent"):
+        spy(name)
+    return calls
+
+
+def _players(engine, n):
+    names = pd.DataFrame({"name": [f"P{i}" for i in range(n)]})
+    return store.import_players(engine, names, actor=ORGANIZER)["player_id"].tolist()
+
+
+def _enter(engine, sitting_id, vps, spice=None):
+    """Every table of a sitting: the players by seat get `vps` (and `spice[player]`)."""
+    tables = store.tables(engine, sitting_id, actor=ORGANIZER)
+    seats = store.seats(engine, sitting_id, actor=ORGANIZER)
+    for table in tables.itertuples():
+        at = seats.loc[seats["table_id"] == table.table_id]
+        ids = at["player_id"].tolist()
+        rows = pd.DataFrame({"player_id": ids, "leader": table.available_leaders[:len(ids)],
+                             "vp": vps[:len(ids)],
+                             "spice": [(spice or {}).get(p, 0) for p in ids],
+                             "solari": 0, "troops": 0, "water": 0})
+        store.submit_table_result(engine, table.table_id, rows, expected_version=0,
+                                  submission_id=None, actor=JUDGE)
+
+
+def _qualifier(engine, n, *, seed=3):
+    """One published, complete qualifier for n players; ranks without shared places."""
+    ids = _players(engine, n)
+    sitting = sittings.draw_qualifier(engine, ids, seed=seed, actor=ORGANIZER)
+    sittings.publish(engine, sitting["sitting_id"], actor=ORGANIZER)
+    _enter(engine, sitting["sitting_id"], [30, 20, 10, 0], spice={p: p for p in ids})
+    return ids
+
+
+# --- R11: a full tie is settled before the result is saved -------------------------------------
+
+def _tied_table(engine):
+    ids = _players(engine, 4)
+    sitting = sittings.draw_qualifier(engine, ids, seed=1, actor=ORGANIZER)
+    sittings.publish(engine, sitting["sitting_id"], actor=ORGANIZER)
+    table = store.tables(engine, sitting["sitting_id"], actor=ORGANIZER).iloc[0]
+    seats = store.seats(engine, sitting["sitting_id"], actor=ORGANIZER)
+    rows = pd.DataFrame({"player_id": seats["player_id"].to_numpy(), "seat": seats["seat"],
+                         "leader": table["available_leaders"][:4], "vp": [9, 9, 5, 3],
+                         "spice": 1, "solari": 2, "troops": 3, "water": 4})
+    return int(table["table_id"]), rows, seats
+
+
+def test_R11_the_service_refuses_an_unsettled_full_tie_before_the_store(engine, store_writes):
+    table_id, rows, seats = _tied_table(engine)
+    with pytest.raises(TournamentError) as refused:
+        results.submit_result(engine, table_id, rows, expected_version=0, submission_id=None,
+                              actor=JUDGE)
+    first, second = seats["name"].iloc[0], seats["name"].iloc[1]
+    assert str(refused.value) == (
+        f"Qualifier 1, table 1: seat 1 ({first}) and seat 2 ({second}) are equal on VP, "
+        f"spice, solari, troops and water: enter their settled order (1, 2, …) before saving. "
+        f"Nothing was saved.")
+    assert "submit_table_result" not in store_writes, "refused before it reaches the store"
+    assert store.table_result(engine, table_id).version == 0
+
+
+@pytest.mark.parametrize("order", [[1, 1, None, None], [2, None, None, None]])
+def test_R11_an_order_that_does_not_settle_the_tie_is_refused(engine, store_writes, order):
+    table_id, rows, _ = _tied_table(engine)
+    with pytest.raises(TournamentError, match="enter their settled order"):
+        results.submit_result(engine, table_id, rows.assign(tiebreak=order),
+                              expected_version=0, submission_id=None, actor=JUDGE)
+    assert "submit_table_result" not in store_writes
+
+
+def test_R11_a_settled_tie_is_saved_and_ranks_by_the_order(engine, store_writes):
+    table_id, rows, seats = _tied_table(engine)
+    saved = results.submit_result(engine, table_id, rows.assign(tiebreak=[2, 1, None, None]),
+                                  expected_version=0, submission_id=None, actor=JUDGE)
+    assert saved.version == 1 and store_writes["submit_table_result"] == 1
+    placing = results.scored_results(engine).set_index("seat")["placing"]
+    assert (placing[1], placing[2]) == (2, 1)
+
+
+def test_a_spectator_is_refused_before_any_rule(engine):
+    table_id, rows, _ = _tied_table(engine)
+    with pytest.raises(store.PermissionDenied):
+        results.submit_result(engine, table_id, rows, expected_version=0, submission_id=None,
+                              actor=Actor("Sam", Role.SPECTATOR))
+
+
+# --- R16, R17: a finals draw is published only while it seats who plays ------------------------
+
+def test_R17_publishing_a_semifinal_that_no_longer_seats_who_plays_is_refused(engine,
+                                                                              store_writes):
+    _qualifier(engine, 8)
+    semi = finals.draw_semifinal(engine, seed=4, actor=ORGANIZER)
+    standings = results.standings_table(engine)
+    store.mark_absent(engine, int(standings["player_id"].iloc[4]), actor=ORGANIZER)
+    assert "no longer matches who plays" in finals.finals(engine).stale[Kind.SEMIFINAL]
+
+    published = store_writes["publish_sitting"]  # the qualifier's
+    with pytest.raises(store.InvalidState, match="no longer matches who plays"):
+        sittings.publish(engine, semi["sitting_id"], actor=ORGANIZER)
+    assert store_writes["publish_sitting"] == published, "refused before it reaches the store"
+    assert store.sitting(engine, semi["sitting_id"])["status"] == "drawn"
+
+    again = finals.draw_semifinal(engine, seed=5, actor=ORGANIZER)
+    assert finals.finals(engine).stale == {}
+    assert sittings.publish(engine, again["sitting_id"], actor=ORGANIZER)["status"] == \
+        "published"
+
+
+def test_R16_publishing_a_final_that_no_longer_seats_the_final_table_is_refused(engine):
+    _qualifier(engine, 6)  # no semifinal: the top 4 play the final
+    final = finals.draw_final(engine, seed=4, actor=ORGANIZER)
+    seated = finals.finals(engine).final_players
+    store.mark_absent(engine, int(seated[0]), actor=ORGANIZER)
+    with pytest.raises(store.InvalidState, match="draw the final again"):
+        sittings.publish(engine, final["sitting_id"], actor=ORGANIZER)
+    assert store.sitting(engine, final["sitting_id"])["status"] == "drawn"
+
+
+# --- R17: absences are fixed once a finals sitting is published ----------------------------------
+
+def test_R17_absences_are_refused_once_a_finals_sitting_is_published(engine, store_writes):
+    _qualifier(engine, 8)
+    first = int(results.standings_table(engine)["player_id"].iloc[0])
+    assert finals.save_absences(engine, [first], actor=ORGANIZER) == [(first, False)]
+    assert finals.save_absences(engine, [first], actor=ORGANIZER) == [], "nothing changed"
+    semi = finals.draw_semifinal(engine, seed=4, actor=ORGANIZER)
+    sittings.publish(engine, semi["sitting_id"], actor=ORGANIZER)
+    calls = store_writes["mark_absent"]
+    with pytest.raises(store.InvalidState, match="fixed once a finals sitting is published"):
+        finals.save_absences(engine, [], actor=ORGANIZER)
+    assert store_writes["mark_absent"] == calls
+    assert store.absences(engine)["player_id"].tolist() == [first]
+
+
+# --- R4: colours differ ignoring case -----------------------------------------------------------
+
+@pytest.mark.parametrize("colours, message", [
+    (["red", "green", "RED", "yellow"], "Colours: colour 1 and colour 3 are both “RED”; "
+                                        "choose 4 different colours. Nothing was saved."),
+    (["red", "green", " Blue ", "blue"], "Colours: colour 3 and colour 4 are both “blue”"),
+    (["red", "green", "  ", "yellow"], "Colours: fill in all four colours. Nothing was saved."),
+])
+def test_R4_colours_equal_ignoring_case_are_refused(engine, store_writes, colours, message):
+    with pytest.raises(TournamentError) as refused:
+        admin.save_settings(engine, {"tournament_name": "Changed", "colours": colours},
+                            actor=ORGANIZER)
+    assert message in str(refused.value)
+    assert "set_settings" not in store_writes, "refused before it reaches the store"
+    assert store.settings(engine) == store.DEFAULT_SETTINGS
+
+
+def test_settings_save_only_what_changed(engine, store_writes):
+    current = store.settings(engine)
+    assert admin.save_settings(engine, dict(current), actor=ORGANIZER) == {}
+    assert "set_settings" not in store_writes
+    changed = admin.save_settings(engine, {**current, "colours": ["red", "green", "blue",
+                                                                  "purple"]}, actor=ORGANIZER)
+    assert changed == {"colours": ["red", "green", "blue", "purple"]}
+    assert store.settings(engine)["colours"][3] == "purple"
+
+
+# --- R16: the finals from one snapshot; the contested seat ---------------------------------------
+
+def test_the_finals_view_reads_each_frame_once(engine, monkeypatch):
+    _qualifier(engine, 8)
+    finals.draw_semifinal(engine, seed=4, actor=ORGANIZER)
+    reads = {}
+    for name in ("settings", "players", "absences", "sittings", "results", "seats", "tables"):
+        real = getattr(store, name)
+        monkeypatch.setattr(store, name, lambda *a, _real=real, _name=name, **k: (
+            reads.__setitem__(_name, reads.get(_name, 0) + 1), _real(*a, **k))[1])
+    view = finals.finals(engine)
+    assert view.semifinal["status"] == "drawn" and not view.stale
+    assert max(reads.values()) == 1, reads
+    order = list(reads)
+    assert order.index("sittings") < order.index("results"), "a complete sitting's results"
+
+
+def test_R16_R17_the_winner_contests_the_wildcard_in_the_final_not_the_last_direct_seat(engine):
+    """10 players: the best is absent and a wildcard from below the cut takes the first final
+    seat with the lowest best score of the final. The semifinal winner (21 points) beats that
+    score, not the fourth finalist's (25): the notes name the wildcard."""
+    _qualifier(engine, 10)
+    standings = results.standings_table(engine)
+    finals.save_absences(engine, [int(standings["player_id"].iloc[0])], actor=ORGANIZER)
+    semi = finals.draw_semifinal(engine, seed=4, actor=ORGANIZER)
+    sittings.publish(engine, semi["sitting_id"], actor=ORGANIZER)
+    _enter(engine, semi["sitting_id"], [12, 11, 5, 3])
+
+    view = finals.finals(engine)
+    names = dict(zip(standings["player_id"], standings["name"]))
+    best = dict(zip(standings["player_id"], standings["best_score"]))
+    direct = finals.stage_players(view, Stage.FINAL)
+    wildcard = direct[0]
+    assert wildcard in view.wildcards and best[wildcard] < best[direct[-1]]
+    assert view.contested == wildcard == rules.weakest_finalist(view.standings, view.entrants)
+    winner = int(view.semifinal_results.loc[view.semifinal_results["placing"] == 1,
+                                            "player_id"].iloc[0])
+    assert wildcard not in view.final_players and winner in view.final_players
+    assert finals_view.advance_notes(view) == [
+        f"{names[winner]} won the semifinal with 21 points, more than {names[wildcard]}'s best "
+        f"qualifier score of {best[wildcard]}: {names[winner]} takes {names[wildcard]}'s final "
+        f"seat (R16)."]
+    assert "weakest finalist seated in the final" in finals_view.format_lines(view.format)[1]
