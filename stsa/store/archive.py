@@ -31,7 +31,7 @@ log = logging.getLogger(__name__)
 PREFIX = "stsa-"
 SQLITE_HEADER = b"SQLite format 3\x00"
 # PINs, sessions and failed sign-ins belong to this installation: never in a backup, never restored.
-KEEP_ON_RESTORE = ("schema_version", *(t.name for t in schema.ACCESS_TABLES))
+KEEP_ON_RESTORE = ("schema_version", *(t.name for t in schema.INSTALLATION_TABLES))
 
 
 def _stamp() -> str:

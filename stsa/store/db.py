@@ -43,11 +43,17 @@ BUSY_TIMEOUT_SECONDS = 10
 WRITE_ATTEMPTS = 6
 
 # Steps that bring a database from version n-1 to n: {n: step(conn)}. Version 1 is the base.
+def _start_data_version(conn: Connection) -> None:
+    conn.execute(sa.insert(schema.data_version).values(id=1, version=1))
+
+
 def _add_access_tables(conn: Connection) -> None:
     """Version 2: sessions and failed sign-ins live in the database, not in a process's memory
-    (any client can clear Streamlit's caches). Signed tokens of version 1 stop working."""
-    schema.sessions.create(conn)
-    schema.sign_in_failures.create(conn)
+    (any client can clear Streamlit's caches), and so does the data version that derived tables
+    are cached by. Signed tokens of version 1 stop working."""
+    for table in (schema.sessions, schema.sign_in_failures, schema.data_version):
+        table.create(conn)
+    _start_data_version(conn)
 
 
 MIGRATIONS: dict[int, Callable[[Connection], None]] = {2: _add_access_tables}
@@ -255,6 +261,7 @@ def migrate(engine: Engine) -> int:
                     f"STSA's ({', '.join(sorted(ours))}) but no schema version: it is not an "
                     f"STSA database.")
             schema.metadata.create_all(conn)
+            _start_data_version(conn)
             conn.execute(sa.insert(schema.schema_version).values(version=target, applied_at=now()))
             return target
         current = conn.execute(sa.select(sa.func.max(schema.schema_version.c.version))).scalar()
@@ -325,11 +332,22 @@ def lock_row(conn: Connection, table: sa.Table, row_id: int, what: str):
 
 def log(conn: Connection, actor: Actor, action: str, subject: str, *, before: Any = None,
         after: Any = None, at: dt.datetime | None = None) -> None:
-    """Append one event to the audit log (R19)."""
+    """Append one event to the audit log (R19) and bump the data version in the same
+    transaction: every change to the tournament is logged, so every change moves the version
+    that derived tables (standings, statistics) are cached by."""
+    conn.execute(sa.update(schema.data_version).where(schema.data_version.c.id == 1)
+                 .values(version=schema.data_version.c.version + 1))
     conn.execute(sa.insert(schema.events).values(
         at=at or now(), actor=actor.name, role=actor.role.value, action=action, subject=subject,
         before=None if before is None else dumps(before),
         after=None if after is None else dumps(after)))
+
+
+def data_version(engine: Engine) -> int:
+    """The tournament's data version: it changes with every write and never repeats (a restore
+    moves it on too). One tiny read, made on every run of every page."""
+    with engine.connect() as conn:
+        return int(conn.execute(sa.select(schema.data_version.c.version)).scalar_one())
 
 
 def advance_sequences(conn: Connection, tables) -> None:
