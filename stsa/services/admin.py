@@ -57,14 +57,14 @@ def save_settings(engine, wanted: dict, *, actor: Actor) -> dict:
 def home_status(engine, *, actor: Actor | None = None) -> dict:
     """What happens now: tournament name, players, the current sitting and tables missing
     results, for the Home page."""
-    snap = Snapshot(engine, actor=actor)
-    roster = snap.players
-    sitting = sittings.current(snap.sittings)
-    status = {"tournament_name": snap.settings["tournament_name"],
-              "players": int((roster["status"] == PlayerStatus.ACTIVE).sum()),
-              "checked_in": int(roster["checked_in"].sum()),
-              "sitting": sitting, "missing_tables": []}
-    if sitting is not None and sitting["status"] == SittingStatus.PUBLISHED:
-        tables = snap.sitting_tables(int(sitting["sitting_id"]))
-        status["missing_tables"] = tables.loc[tables["version"] == 0, "table_no"].tolist()
-    return status
+    with Snapshot(engine, actor=actor) as snap:
+        roster = snap.players
+        sitting = sittings.current(snap.sittings)
+        status = {"tournament_name": snap.settings["tournament_name"],
+                  "players": int((roster["status"] == PlayerStatus.ACTIVE).sum()),
+                  "checked_in": int(roster["checked_in"].sum()),
+                  "sitting": sitting, "missing_tables": []}
+        if sitting is not None and sitting["status"] == SittingStatus.PUBLISHED:
+            tables = snap.sitting_tables(int(sitting["sitting_id"]))
+            status["missing_tables"] = tables.loc[tables["version"] == 0, "table_no"].tolist()
+        return status

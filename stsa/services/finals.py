@@ -76,7 +76,8 @@ def finals(engine) -> Finals:
 
     When the semifinal results cannot set the final table yet (a tie for first not settled,
     R11), `final_players` stays None and `final_blocker` says why and what to do."""
-    return view_of(Snapshot(engine))
+    with Snapshot(engine) as snap:
+        return view_of(snap)
 
 
 def view_of(snap: Snapshot) -> Finals:
@@ -172,24 +173,25 @@ def save_absences(engine, absent, *, actor: Actor) -> list[tuple[int, bool]]:
     """R17: make `absent` the players absent for the finals; returns what changed. Refused
     once a finals sitting is published (its seats are fixed)."""
     require(actor, Role.ORGANIZER, action="mark absences")
-    snap = Snapshot(engine)
-    if view_of(snap).absences_locked:
-        raise store.InvalidState("Absences are fixed once a finals sitting is published. "
-                                 "Nothing was changed.")
-    changes = absence_changes(snap.absences["player_id"], absent)
-    for player_id, present in changes:
-        store.mark_absent(engine, player_id, present=present, actor=actor)
-    return changes
+    with Snapshot(engine) as snap:
+        if view_of(snap).absences_locked:
+            raise store.InvalidState("Absences are fixed once a finals sitting is published. "
+                                     "Nothing was changed.")
+        changes = absence_changes(snap.absences["player_id"], absent)
+        for player_id, present in changes:
+            store.mark_absent(engine, player_id, present=present, actor=actor)
+        return changes
 
 
 def _before_a_draw(engine, actor: Actor) -> tuple[Snapshot, Finals]:
     """The snapshot and finals view a finals draw starts from (organizer only, R20)."""
     require(actor, Role.ORGANIZER, action="save draws")
-    snap = Snapshot(engine)
-    view = view_of(snap)
-    if view.format is None:
-        raise TournamentError(view.reason)
-    return snap, view
+    with Snapshot(engine) as snap:
+        view = view_of(snap)
+        if view.format is None:
+            raise TournamentError(view.reason)
+        snap.settings  # kept: the draw reads it after this snapshot has closed
+        return snap, view
 
 
 def draw_semifinal(engine, *, seed: int, actor: Actor) -> dict:

@@ -33,7 +33,8 @@ def scored(snap: Snapshot, kind: Kind | None = Kind.QUALIFIER) -> pd.DataFrame:
 
 def scored_results(engine, kind: Kind | None = Kind.QUALIFIER) -> pd.DataFrame:
     """R11–R13: stored results with `placing`, `qualifier_score`, `tied`, and player names."""
-    return scored(Snapshot(engine), kind)
+    with Snapshot(engine) as snap:
+        return scored(snap, kind)
 
 
 def standings(scored_games: pd.DataFrame, names: pd.DataFrame) -> pd.DataFrame:
@@ -61,9 +62,9 @@ def standings_table(engine, scored_games: pd.DataFrame | None = None) -> pd.Data
     empty before), `tie_at_cut` (a shared rank across a cut line, for the organizer to settle).
     `scored_games` are the scored qualifier results when the caller has them already.
     """
-    snap = Snapshot(engine)
-    games = scored(snap) if scored_games is None else scored_games
-    return standings(games, snap.names)
+    with Snapshot(engine) as snap:
+        games = scored(snap) if scored_games is None else scored_games
+        return standings(games, snap.names)
 
 
 # --- one table's result -----------------------------------------------------------------------
@@ -124,14 +125,14 @@ def submit_result(engine, table_id: int, rows: pd.DataFrame, *, expected_version
     `variant_points` and `tiebreak`; a `seat` column is ignored). A save based on an older
     version raises the store's `ConflictError`, with what is stored now."""
     require(actor, Role.JUDGE, Role.ORGANIZER, action="enter results")
-    snap = Snapshot(engine)
-    seats = snap.table_seats(table_id)
-    if seats.empty:
-        raise store.NotFound(f"There is no table with id {table_id}.")
-    first = seats.iloc[0]
-    where = table_label(first["kind"], int(first["sitting_no"]), int(first["table_no"]))
-    entered = rows.drop(columns="seat", errors="ignore")
-    problem = unsettled_tie(entered, seats, where, base_points(snap.settings))
+    with Snapshot(engine) as snap:
+        seats = snap.table_seats(table_id)
+        if seats.empty:
+            raise store.NotFound(f"There is no table with id {table_id}.")
+        first = seats.iloc[0]
+        where = table_label(first["kind"], int(first["sitting_no"]), int(first["table_no"]))
+        entered = rows.drop(columns="seat", errors="ignore")
+        problem = unsettled_tie(entered, seats, where, base_points(snap.settings))
     if problem:
         raise TournamentError(problem)
     return store.submit_table_result(engine, int(table_id), entered,

@@ -74,15 +74,15 @@ def draw_qualifier(engine, player_ids, *, seed: int, sit_out: bool = False,
     maps player_id to the table_no that player keeps.
     """
     require(actor, Role.ORGANIZER, action="save draws")
-    snap = Snapshot(engine)
-    settings = snap.settings
-    mode = settings.get("draw_mode") or "random"
-    drawn = draw.draw_sitting(list(player_ids), setups.from_settings(settings), seed=seed,
-                              setup_counts=snap.setup_counts(),
-                              colours=settings.get("colours"), sit_out=sit_out, mode=mode,
-                              history=history(snap) if mode == "balanced" else None,
-                              pins=pins)
-    return store.save_draw(engine, drawn, kind=Kind.QUALIFIER, actor=actor)
+    with Snapshot(engine) as snap:
+        settings = snap.settings
+        mode = settings.get("draw_mode") or "random"
+        drawn = draw.draw_sitting(list(player_ids), setups.from_settings(settings), seed=seed,
+                                  setup_counts=snap.setup_counts(),
+                                  colours=settings.get("colours"), sit_out=sit_out, mode=mode,
+                                  history=history(snap) if mode == "balanced" else None,
+                                  pins=pins)
+        return store.save_draw(engine, drawn, kind=Kind.QUALIFIER, actor=actor)
 
 
 def history(snap: Snapshot, before: int | None = None) -> pd.DataFrame:
@@ -106,16 +106,16 @@ def draw_report(engine, sitting_id: int) -> fairness.DrawReport:
     repeat meetings, seats a player had most often or twice, setups played again; each frame
     with the players' names (`name`, or `name_a`, `name_b`). For judges and the organizer."""
     sitting_id = int(sitting_id)
-    snap = Snapshot(engine)
-    seats = snap.sitting_seats(sitting_id)
-    report = fairness.draw_report(seats, snap.sitting_tables(sitting_id),
-                                  history(snap, before=sitting_id))
-    names = dict(zip(seats["player_id"], seats["name"]))
-    return fairness.DrawReport(
-        repeats=report.repeats.assign(name_a=report.repeats["player_a"].map(names),
-                                      name_b=report.repeats["player_b"].map(names)),
-        seats=report.seats.assign(name=report.seats["player_id"].map(names)),
-        setups=report.setups.assign(name=report.setups["player_id"].map(names)))
+    with Snapshot(engine) as snap:
+        seats = snap.sitting_seats(sitting_id)
+        report = fairness.draw_report(seats, snap.sitting_tables(sitting_id),
+                                      history(snap, before=sitting_id))
+        names = dict(zip(seats["player_id"], seats["name"]))
+        return fairness.DrawReport(
+            repeats=report.repeats.assign(name_a=report.repeats["player_a"].map(names),
+                                          name_b=report.repeats["player_b"].map(names)),
+            seats=report.seats.assign(name=report.seats["player_id"].map(names)),
+            setups=report.setups.assign(name=report.setups["player_id"].map(names)))
 
 
 def publish(engine, sitting_id: int, *, actor: Actor) -> dict:
@@ -123,13 +123,13 @@ def publish(engine, sitting_id: int, *, actor: Actor) -> dict:
     semifinal or final is refused when it no longer seats who plays (an absence or a result
     changed since it was drawn, R16, R17): it must be drawn again."""
     require(actor, Role.ORGANIZER, action="publish sittings")
-    snap = Snapshot(engine)
-    sitting = snap.sitting(sitting_id)
-    if sitting["kind"] != Kind.QUALIFIER and sitting["status"] == SittingStatus.DRAWN:
-        problem = finals.publish_problem(snap, sitting)
-        if problem:
-            raise store.InvalidState(f"{problem} Nothing was published.")
-    return store.publish_sitting(engine, int(sitting_id), actor=actor)
+    with Snapshot(engine) as snap:
+        sitting = snap.sitting(sitting_id)
+        if sitting["kind"] != Kind.QUALIFIER and sitting["status"] == SittingStatus.DRAWN:
+            problem = finals.publish_problem(snap, sitting)
+            if problem:
+                raise store.InvalidState(f"{problem} Nothing was published.")
+        return store.publish_sitting(engine, int(sitting_id), actor=actor)
 
 
 def discard(engine, sitting_id: int, *, actor: Actor) -> dict:
@@ -152,29 +152,29 @@ def override_warnings(engine, table_id: int, setup_id: str) -> list[str]:
     Within one sitting no two tables share a setup while there are enough enabled setups; across
     the qualifier sittings the uses of the enabled setups never differ by more than one.
     """
-    snap = Snapshot(engine)
-    table = _table(snap, table_id)
-    sitting_tables = snap.sitting_tables(int(table["sitting_id"]))
-    others = sitting_tables.loc[sitting_tables["table_id"] != int(table_id), "setup_id"]
-    enabled = setups.from_settings(snap.settings)["setup_id"].tolist()
-    names = setups.setup_names()
-    warnings = []
-    if setup_id in set(others) and len(enabled) >= len(sitting_tables):
-        warnings.append(f"Another table of this sitting already plays {names.get(setup_id)}, "
-                        f"and there are enough enabled setups for every table to differ.")
-    if table["kind"] == Kind.QUALIFIER:
-        counts = pd.Series(snap.setup_counts(include_drawn=True), dtype="int64")
-        counts = counts.reindex(enabled, fill_value=0)
-        if table["setup_id"] in counts.index:
-            counts[table["setup_id"]] -= 1
-        if setup_id in counts.index:
-            counts[setup_id] += 1
-        if len(counts) and counts.max() - counts.min() > 1:
-            warnings.append(f"Setup uses would then range from {counts.min()} to "
-                            f"{counts.max()}: more than one apart.")
-        if setup_id not in enabled:
-            warnings.append(f"{names.get(setup_id, setup_id)} is not an enabled setup.")
-    return warnings
+    with Snapshot(engine) as snap:
+        table = _table(snap, table_id)
+        sitting_tables = snap.sitting_tables(int(table["sitting_id"]))
+        others = sitting_tables.loc[sitting_tables["table_id"] != int(table_id), "setup_id"]
+        enabled = setups.from_settings(snap.settings)["setup_id"].tolist()
+        names = setups.setup_names()
+        warnings = []
+        if setup_id in set(others) and len(enabled) >= len(sitting_tables):
+            warnings.append(f"Another table of this sitting already plays {names.get(setup_id)}, "
+                            f"and there are enough enabled setups for every table to differ.")
+        if table["kind"] == Kind.QUALIFIER:
+            counts = pd.Series(snap.setup_counts(include_drawn=True), dtype="int64")
+            counts = counts.reindex(enabled, fill_value=0)
+            if table["setup_id"] in counts.index:
+                counts[table["setup_id"]] -= 1
+            if setup_id in counts.index:
+                counts[setup_id] += 1
+            if len(counts) and counts.max() - counts.min() > 1:
+                warnings.append(f"Setup uses would then range from {counts.min()} to "
+                                f"{counts.max()}: more than one apart.")
+            if setup_id not in enabled:
+                warnings.append(f"{names.get(setup_id, setup_id)} is not an enabled setup.")
+        return warnings
 
 
 def override_setup(engine, table_id: int, setup_id: str, *, reason: str, actor: Actor,
@@ -186,26 +186,26 @@ def override_setup(engine, table_id: int, setup_id: str, *, reason: str, actor: 
     available leaders the judges see belong to the setup being played.
     """
     require(actor, Role.ORGANIZER, Role.JUDGE, action="override a table's setup")
-    snap = Snapshot(engine)
-    old = _table(snap, table_id)
-    enabled = setups.from_settings(snap.settings)
-    chosen = enabled.loc[enabled["setup_id"] == setup_id]
-    name = setups.setup_names().get(setup_id, setup_id)
-    if chosen.empty:
-        raise TournamentError(f"{name} is not an enabled setup: enable it in Settings first.")
-    if setup_id == old["setup_id"]:
-        raise TournamentError(f"Table {old['table_no']} already plays {name}.")
-    new = chosen.iloc[0]
-    old_deck = sorted([*old["removed_leaders"], *old["available_leaders"]])
-    if old_deck == sorted(new["leader_deck"]) and len(old["removed_leaders"]) == new[
-            "hidden_picks"]:
-        return store.override_setup(engine, table_id, setup_id, reason=reason, actor=actor)
-    players = snap.table_seats(table_id)["player_id"].tolist()
-    drawn = draw.draw_groups([players], chosen, seed=draw.new_seed() if seed is None else seed)
-    picks = drawn.tables.iloc[0]
-    return store.override_setup(engine, table_id, setup_id, reason=reason, actor=actor,
-                                available_leaders=list(picks["available_leaders"]),
-                                removed_leaders=list(picks["removed_leaders"]))
+    with Snapshot(engine) as snap:
+        old = _table(snap, table_id)
+        enabled = setups.from_settings(snap.settings)
+        chosen = enabled.loc[enabled["setup_id"] == setup_id]
+        name = setups.setup_names().get(setup_id, setup_id)
+        if chosen.empty:
+            raise TournamentError(f"{name} is not an enabled setup: enable it in Settings first.")
+        if setup_id == old["setup_id"]:
+            raise TournamentError(f"Table {old['table_no']} already plays {name}.")
+        new = chosen.iloc[0]
+        old_deck = sorted([*old["removed_leaders"], *old["available_leaders"]])
+        if old_deck == sorted(new["leader_deck"]) and len(old["removed_leaders"]) == new[
+                "hidden_picks"]:
+            return store.override_setup(engine, table_id, setup_id, reason=reason, actor=actor)
+        players = snap.table_seats(table_id)["player_id"].tolist()
+        drawn = draw.draw_groups([players], chosen, seed=draw.new_seed() if seed is None else seed)
+        picks = drawn.tables.iloc[0]
+        return store.override_setup(engine, table_id, setup_id, reason=reason, actor=actor,
+                                    available_leaders=list(picks["available_leaders"]),
+                                    removed_leaders=list(picks["removed_leaders"]))
 
 
 # --- what the pages show ----------------------------------------------------------------------
@@ -226,13 +226,13 @@ def current_sitting(engine, *, actor: Actor | None = None) -> dict | None:
 def sitting_overview(engine, sitting_id: int, *, actor: Actor | None = None) -> pd.DataFrame:
     """R3, R9, R20: one row per seat of a sitting with table, setup name, colour, pick order,
     and whether the table has reported; removed leaders only for judges and the organizer."""
-    snap = Snapshot(engine, actor=actor)
-    names = setups.setup_names()
-    return snap.sitting_seats(sitting_id).merge(
-        snap.sitting_tables(sitting_id)[["table_id", "setup_id", "version", "removed_leaders",
-                                         "available_leaders"]],
-        on="table_id", how="left",
-    ).assign(setup=lambda d: d["setup_id"].map(names), reported=lambda d: d["version"] > 0)
+    with Snapshot(engine, actor=actor) as snap:
+        names = setups.setup_names()
+        return snap.sitting_seats(sitting_id).merge(
+            snap.sitting_tables(sitting_id)[["table_id", "setup_id", "version", "removed_leaders",
+                                             "available_leaders"]],
+            on="table_id", how="left",
+        ).assign(setup=lambda d: d["setup_id"].map(names), reported=lambda d: d["version"] > 0)
 
 
 def tables_with_player(overview: pd.DataFrame, query: str) -> pd.DataFrame:

@@ -1,16 +1,15 @@
-"""What one user action reads: each frame of the store at most once, shared by every check and
-computation of that action.
+"""What one user action reads: one consistent snapshot of the database, each frame read at most
+once and shared by every check and computation of that action.
 
-The store opens one read transaction per frame. A `Snapshot` reads each frame when first asked
-for and keeps it, so an action never sees two versions of the same thing; and it reads the
-sittings before anything whose meaning depends on a sitting's status (tables, seats, results),
-so a frame read later is never older than the sittings it is read against: a sitting seen
-complete has every one of its results in the results read after it (results are only added or
-corrected, never removed).
+Used as `with Snapshot(engine) as snap:` every read runs in one read transaction
+(`store.snapshot`), so the frames cannot disagree. Outside a `with`, each frame is its own
+read; the sittings are then read before anything whose meaning depends on a sitting's status
+(tables, seats, results), so a sitting seen complete has all its results in a later read.
 """
 
 from __future__ import annotations
 
+import contextlib
 from typing import Any, Callable
 
 import pandas as pd
@@ -30,6 +29,17 @@ class Snapshot:
     def __init__(self, engine, *, actor: Actor | None = SYSTEM):
         self.engine, self.actor = engine, actor
         self._kept: dict[Any, Any] = {}
+        self._reading: contextlib.ExitStack | None = None
+
+    def __enter__(self) -> "Snapshot":
+        self._reading = contextlib.ExitStack()
+        self.engine = self._reading.enter_context(store.snapshot(self.engine))
+        return self
+
+    def __exit__(self, *exc) -> None:
+        reading, self._reading = self._reading, None
+        if reading is not None:
+            reading.close()
 
     def _once(self, key, read: Callable[[], Any]):
         if key not in self._kept:

@@ -19,6 +19,7 @@ from stsa.store.access import (SignedIn, SignInPaused, check_pin, ensure_pins, o
 from stsa.store.admin import DEFAULT_SETTINGS, events, set_settings, settings
 from stsa.store.archive import backup, backups
 from stsa.store.db import backup_dir, data_version, integrity_check
+from stsa.store.db import reading as snapshot
 from stsa.store.errors import (ConflictError, CorruptDatabase, DuplicateName, InvalidState,
                                NotABackup, NotFound, PermissionDenied, TournamentError)
 from stsa.store.game_results import TableResult, results, table_result
@@ -34,7 +35,7 @@ from stsa.store.transfer import dump_tournament, load_tournament
 
 __all__ = [
     # engine
-    "connect", "integrity_check", "backup_dir", "SCHEMA_VERSION", "data_version",
+    "connect", "integrity_check", "backup_dir", "SCHEMA_VERSION", "data_version", "snapshot",
     # roster
     "add_player", "import_players", "edit_player", "remove_player", "withdraw_player",
     "check_in", "clear_check_ins", "mark_absent", "players", "player", "absences",

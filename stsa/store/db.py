@@ -310,8 +310,13 @@ def write(engine: Engine, work: Callable[[Connection], T], *, attempts: int = WR
 
 
 @contextmanager
-def reading(engine: Engine) -> Iterator[Connection]:
-    """A read-only transaction that sees one consistent snapshot of the database."""
+def reading(engine: Engine | Connection) -> Iterator[Connection]:
+    """A read-only transaction that sees one consistent snapshot of the database. Given a
+    connection that is already reading (`store.snapshot`), every read runs in that one
+    snapshot, so the reads of one user action cannot disagree."""
+    if isinstance(engine, Connection):
+        yield engine
+        return
     with engine.connect() as conn:
         if is_sqlite(engine):
             conn.execution_options(stsa_read=True)

@@ -235,3 +235,23 @@ def test_R16_R17_the_winner_contests_the_wildcard_in_the_final_not_the_last_dire
         f"qualifier score of {best[wildcard]}: {names[winner]} takes {names[wildcard]}'s final "
         f"seat (R16)."]
     assert "weakest finalist seated in the final" in finals_view.format_lines(view.format)[1]
+
+
+def test_the_reads_of_one_action_see_one_snapshot(engine, monkeypatch):
+    """A write that lands between two reads of one action is seen by neither: every read of
+    `with Snapshot(...)` runs in one read transaction."""
+    from stsa.services.snapshot import Snapshot
+
+    _players(engine, 4)
+    real = store.settings
+
+    def settings_then_a_write(source):
+        read = real(source)
+        store.add_player(engine, "Late Arrival", actor=ORGANIZER)  # another connection commits
+        return read
+
+    monkeypatch.setattr(store, "settings", settings_then_a_write)
+    with Snapshot(engine) as snap:
+        snap.settings
+        assert "Late Arrival" not in snap.players["name"].tolist()
+    assert "Late Arrival" in store.players(engine)["name"].tolist()
