@@ -361,8 +361,9 @@ class Session:
 
     def __init__(self, url: str, path: str = "/", query: str = "", *,
                  timeout: float = DEFAULT_TIMEOUT, locale: str = "en-GB",
-                 timezone: str = "UTC"):
+                 timezone: str = "UTC", headers: Mapping[str, str] | None = None):
         parts = urllib.parse.urlsplit(url)
+        self.headers = dict(headers or {})  # extra HTTP headers of the websocket handshake
         self.base = parts.path.rstrip("/")
         self.http_url = f"{parts.scheme}://{parts.netloc}{self.base}"
         scheme = "wss" if parts.scheme == "https" else "ws"
@@ -386,7 +387,8 @@ class Session:
         if self._ws is None:
             # entered as a context manager: the websockets API for a long-lived connection
             self._ws = connect(self.ws_url, subprotocols=[SUBPROTOCOL], max_size=None,
-                               open_timeout=self.timeout, compression=None).__enter__()
+                               open_timeout=self.timeout, compression=None,
+                               additional_headers=self.headers or None).__enter__()
         return self
 
     def close(self) -> None:

@@ -66,8 +66,8 @@ def connect(request) -> Iterator:
     tab); the app's output is printed when the test fails."""
     opened: list[tuple[Session, AppServer]] = []
 
-    def _connect(app: AppServer, path: str = "/", query: str = "") -> Session:
-        session = Session(app.url, path=path, query=query).connect()
+    def _connect(app: AppServer, path: str = "/", query: str = "", **options) -> Session:
+        session = Session(app.url, path=path, query=query, **options).connect()
         opened.append((session, app))
         return session
 

@@ -228,3 +228,30 @@ def test_session_from_one_server_works_on_the_other(two_servers, connect):
     token = session_token(signed_in_as(connect(a, "sign_in"), "Jamal", JUDGE_PIN))
     on_b = assert_clean(connect(b, "sign_in", f"session={token}").run())
     assert signed_in(on_b) and "Jamal" in on_b.text(), on_b.texts()
+
+
+# --- g. a forged forwarded address --------------------------------------------------------------
+
+def test_a_forged_forwarded_address_buys_no_more_guesses(fresh_server, connect):
+    """Without STSA_TRUSTED_PROXY no X-Forwarded-For header is believed: a guesser who sends a
+    new made-up address with every connection still shares one count of wrong PINs."""
+    for n in range(1, FREE_WRONG_PINS + 1):
+        forged = connect(fresh_server, "sign_in", headers={"X-Forwarded-For": f"10.0.0.{n}"})
+        run = assert_clean(sign_in(forged, "Mallory", wrong_pin(n)))
+        assert WRONG in run.text(), run.texts()
+    last = connect(fresh_server, "sign_in", headers={"X-Forwarded-For": "10.0.0.99"})
+    refused = assert_clean(sign_in(last, "Mallory", JUDGE_PIN))
+    assert not signed_in(refused) and TOO_MANY in refused.text(), refused.texts()
+
+
+def test_behind_a_trusted_proxy_each_forwarded_address_has_its_own_count(tmp_path, connect):
+    """With STSA_TRUSTED_PROXY naming the proxy (here the loopback address), the forwarded
+    address is the client's: one client's wrong PINs do not pause another's sign-in."""
+    from tests.server.conftest import _started
+
+    with _started(tmp_path / "app", env={"STSA_TRUSTED_PROXY": "127.0.0.1"}) as app:
+        guesser = connect(app, "sign_in", headers={"X-Forwarded-For": "10.0.0.7"})
+        get_pins_wrong(guesser, FREE_WRONG_PINS)
+        assert TOO_MANY in assert_clean(sign_in(guesser, "Mallory", wrong_pin(0))).text()
+        judge = connect(app, "sign_in", headers={"X-Forwarded-For": "10.0.0.8"})
+        signed_in_as(judge, "Jamal", JUDGE_PIN)
