@@ -29,12 +29,19 @@ def _print_pins(made: dict, note: str) -> None:
               f"({note}).")
 
 
-def prepare() -> int:
+def _pins_on_database(set_pins, failure: str):
+    """Open the database and run `set_pins(engine)`: (engine, PINs made) or a message and None."""
     try:
         engine = store.connect()
-        made = store.ensure_pins(engine)
+        return engine, set_pins(engine)
     except TournamentError as exc:
-        print(f"STSA cannot start: {exc}", file=sys.stderr)
+        print(f"{failure}: {exc}", file=sys.stderr)
+        return None, None
+
+
+def prepare() -> int:
+    engine, made = _pins_on_database(store.ensure_pins, "STSA cannot start")
+    if engine is None:
         return 1
     where = engine.url.render_as_string(hide_password=True)
     print(f"STSA: tournament database {where} is ready.")
@@ -47,11 +54,8 @@ def prepare() -> int:
 
 
 def reset_pins() -> int:
-    try:
-        engine = store.connect()
-        made = store.reset_pins(engine)
-    except TournamentError as exc:
-        print(f"STSA cannot reset the PINs: {exc}", file=sys.stderr)
+    engine, made = _pins_on_database(store.reset_pins, "STSA cannot reset the PINs")
+    if engine is None:
         return 1
     _print_pins(made, "every session was signed out")
     for role in {"organizer", "judge"} - {r.value for r in made}:

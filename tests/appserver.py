@@ -105,3 +105,16 @@ def run_app(root: Path, *, timeout: float = START_TIMEOUT, env: Mapping[str, str
         yield server
     finally:
         _stop(process)
+
+
+@contextlib.contextmanager
+def started(root: Path, **kwargs) -> Iterator[AppServer]:
+    """`run_app` for a test: an app that does not start fails the test with its output."""
+    import pytest
+
+    with contextlib.ExitStack() as stack:
+        try:
+            app = stack.enter_context(run_app(root, **kwargs))
+        except RuntimeError as exc:
+            pytest.fail(str(exc), pytrace=False)
+        yield app

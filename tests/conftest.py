@@ -67,3 +67,22 @@ def engine(engine_url, tmp_path):
         yield eng
     finally:
         eng.dispose()
+
+
+@pytest.fixture(scope="module")
+def server(tmp_path_factory):
+    """A running app (tests/appserver.py) with a fresh database, shared by a test module."""
+    from tests.appserver import started
+
+    with started(tmp_path_factory.mktemp("app")) as app:
+        yield app
+
+
+@pytest.fixture
+def fresh_server(tmp_path):
+    """A running app with a database of this test's own (an empty start, or a test that gets
+    PINs wrong: they are counted per database)."""
+    from tests.appserver import started
+
+    with started(tmp_path / "app") as app:
+        yield app

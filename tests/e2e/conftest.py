@@ -27,8 +27,6 @@ import re
 import shutil
 import time
 import urllib.parse
-from collections.abc import Iterator
-from pathlib import Path
 
 import pytest
 
@@ -42,32 +40,6 @@ LAUNCH_ARGS = ["--no-sandbox", "--disable-gpu", "--disable-quic", "--no-first-ru
 PHONE = {"width": 390, "height": 844}
 DESKTOP = {"width": 1280, "height": 900}
 TIMEOUT_MS = 20_000  # Playwright's wait for any one thing to appear
-
-
-# --- the app (tests/appserver.py) -------------------------------------------------------------
-
-@contextlib.contextmanager
-def _started(tmp: Path) -> Iterator[AppServer]:
-    with contextlib.ExitStack() as stack:
-        try:
-            app = stack.enter_context(run_app(tmp))
-        except RuntimeError as exc:  # it did not start: say why, with its output
-            pytest.fail(str(exc), pytrace=False)
-        yield app
-
-
-@pytest.fixture(scope="module")
-def server(tmp_path_factory) -> Iterator[AppServer]:
-    """The app with a fresh database, shared by the tests of one module."""
-    with _started(tmp_path_factory.mktemp("app")) as app:
-        yield app
-
-
-@pytest.fixture
-def fresh_server(tmp_path) -> Iterator[AppServer]:
-    """The app with a database of this test's own (for journeys that need an empty start)."""
-    with _started(tmp_path / "app") as app:
-        yield app
 
 
 # --- the browser ------------------------------------------------------------------------------

@@ -14,37 +14,12 @@ from __future__ import annotations
 
 import contextlib
 from collections.abc import Iterator
-from pathlib import Path
 
 import pytest
 
 from bench.wsclient import Run, Session
-from tests.appserver import AppServer, run_app
+from tests.appserver import AppServer, started
 from tests.conftest import TEMPLATE_DB  # the database with the STSA schema (pg_server makes it)
-
-
-@contextlib.contextmanager
-def _started(root: Path, **kwargs) -> Iterator[AppServer]:
-    with contextlib.ExitStack() as stack:
-        try:
-            app = stack.enter_context(run_app(root, **kwargs))
-        except RuntimeError as exc:  # it did not start: say why, with its output
-            pytest.fail(str(exc), pytrace=False)
-        yield app
-
-
-@pytest.fixture(scope="module")
-def server(tmp_path_factory) -> Iterator[AppServer]:
-    """The app with a fresh database, shared by the tests of one module."""
-    with _started(tmp_path_factory.mktemp("app")) as app:
-        yield app
-
-
-@pytest.fixture
-def fresh_server(tmp_path) -> Iterator[AppServer]:
-    """The app with a database of this test's own."""
-    with _started(tmp_path / "app") as app:
-        yield app
 
 
 @pytest.fixture
@@ -53,8 +28,8 @@ def two_servers(pg_server, tmp_path) -> Iterator[tuple[AppServer, AppServer]]:
     name = pg_server.create_database(template=TEMPLATE_DB)
     url = pg_server.url(name)
     try:
-        with _started(tmp_path / "a", database_url=url) as a, \
-                _started(tmp_path / "b", database_url=url) as b:
+        with started(tmp_path / "a", database_url=url) as a, \
+                started(tmp_path / "b", database_url=url) as b:
             yield a, b
     finally:
         pg_server.drop_database(name)

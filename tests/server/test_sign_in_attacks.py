@@ -247,9 +247,9 @@ def test_a_forged_forwarded_address_buys_no_more_guesses(fresh_server, connect):
 def test_behind_a_trusted_proxy_each_forwarded_address_has_its_own_count(tmp_path, connect):
     """With STSA_TRUSTED_PROXY naming the proxy (here the loopback address), the forwarded
     address is the client's: one client's wrong PINs do not pause another's sign-in."""
-    from tests.server.conftest import _started
+    from tests.appserver import started
 
-    with _started(tmp_path / "app", env={"STSA_TRUSTED_PROXY": "127.0.0.1"}) as app:
+    with started(tmp_path / "app", env={"STSA_TRUSTED_PROXY": "127.0.0.1"}) as app:
         guesser = connect(app, "sign_in", headers={"X-Forwarded-For": "10.0.0.7"})
         get_pins_wrong(guesser, FREE_WRONG_PINS)
         assert TOO_MANY in assert_clean(sign_in(guesser, "Mallory", wrong_pin(0))).text()
