@@ -1,13 +1,11 @@
 """The roster: finding players by name, a pasted name list added all or nothing, single
 players added, edited, withdrawn or removed, and check-in for the next sitting (R2, R19).
 
-Errors from the store that name "entry 3" of what was added are said again in the words of
-what the organizer typed ("line 4" of a pasted list, "the new player")."""
+The store names a bad entry the way the organizer knows it ("line 4" of a pasted list, "the
+new player"): the labels travel with the entries, no message is rewritten."""
 
 from __future__ import annotations
 
-import re
-from typing import Callable, TypeVar
 
 import pandas as pd
 
@@ -16,7 +14,6 @@ from stsa.auth import Actor
 from stsa.domain import PlayerStatus
 from stsa.errors import TournamentError
 
-T = TypeVar("T")
 SHOWN_LIMIT = 200  # players listed at once on the Roster page; a search narrows the rest
 MAX_LINES = 10_000  # a pasted name list longer than this is refused
 
@@ -71,38 +68,17 @@ def parse_name_list(text: str) -> tuple[list[dict], list[int]]:
     return records, numbers
 
 
-def relabel_entries(message: str, labels: list[str]) -> str:
-    """A store message about "entry 3" rewritten to name what the organizer typed instead
-    (labels[2], e.g. "line 4" of a pasted list)."""
-    def label(match: re.Match) -> str:
-        index = int(match.group(2)) - 1
-        if not 0 <= index < len(labels):
-            return match.group(0)
-        text = labels[index]
-        return text[:1].upper() + text[1:] if match.group(1) == "E" else text
-    return re.sub(r"\b([Ee])ntry (\d+)", label, message)
-
-
-def relabelled(action: Callable[[], T], labels: list[str]) -> T:
-    """Run `action`; a `TournamentError` about "entry N" is raised again naming labels[N-1]."""
-    try:
-        return action()
-    except TournamentError as exc:
-        raise TournamentError(relabel_entries(str(exc), labels), exc.problems) from exc
-
-
 def import_names(engine, text: str, *, actor: Actor) -> pd.DataFrame:
     """A pasted name list (`parse_name_list`) added in one transaction, all or nothing; a
     problem names the line it is on. Returns the players added."""
     records, lines = parse_name_list(text)
-    return relabelled(lambda: store.import_players(engine, records, actor=actor),
-                      [f"line {n}" for n in lines])
+    return store.import_players(engine, records, actor=actor,
+                                labels=[f"line {n}" for n in lines])
 
 
 def add_player(engine, name: str, *, club: str = "", email: str = "", actor: Actor) -> dict:
     """One player added (the store checks the name, club and email)."""
-    return relabelled(lambda: store.add_player(engine, name, club=club, email=email,
-                                               actor=actor), ["the new player"])
+    return store.add_player(engine, name, club=club, email=email, actor=actor)
 
 
 def change_check_ins(engine, checked_in: list[int], checked_out: list[int], *,

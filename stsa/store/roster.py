@@ -64,28 +64,38 @@ def add_player(engine: Engine, name: str, *, club: str = "", email: str = "",
     """
     require(actor, Role.ORGANIZER, action="change the roster")
     return _add(engine, [{"name": name, "club": club, "email": email, "extra": extra}],
-                actor)[0]
+                actor, ["the new player"])[0]
 
 
-def import_players(engine: Engine, roster, *, actor: Actor) -> pd.DataFrame:
+def import_players(engine: Engine, roster, *, actor: Actor,
+                   labels: list[str] | None = None) -> pd.DataFrame:
     """Add every player of `roster` (a frame or records with `name`, optional `club`, `email`;
     other columns are kept as extra details) in one transaction: all or none (R19, R20).
 
-    Every bad or duplicate entry is named in one `TournamentError`/`DuplicateName`.
-    Returns the new players as a `players` frame.
+    Every bad or duplicate entry is named in one `TournamentError`/`DuplicateName`, by its
+    label in `labels` (how the organizer knows it: "line 4" of a pasted list), else as
+    "entry N". Returns the new players as a `players` frame.
     """
     require(actor, Role.ORGANIZER, action="change the roster")
     records = (roster.to_dict("records") if isinstance(roster, pd.DataFrame) else list(roster))
-    return _frame(_add(engine, records, actor))
+    return _frame(_add(engine, records, actor, labels))
 
 
-def _entry(i: int, rec: Any) -> dict:
-    """Roster entry `i` as the store keeps it; other columns become extra details (R19)."""
-    where = f"Entry {i}"
+def _label(labels: list[str] | None, i: int) -> str:
+    return labels[i - 1] if labels and 0 < i <= len(labels) else f"entry {i}"
+
+
+def _capital(text: str) -> str:
+    return text[:1].upper() + text[1:]
+
+
+def _entry(rec: Any, label: str) -> dict:
+    """One roster entry as the store keeps it; other columns become extra details (R19)."""
+    where = _capital(label)
     if not isinstance(rec, dict):
         raise TournamentError(f"{where}: expected a mapping with a name.")
     name = checks.text(rec.get("name"), "name", NAME_MAX, where, required=True)
-    where = f"Entry {i} ({name})"
+    where = f"{where} ({name})"
     extra = dict(rec["extra"]) if isinstance(rec.get("extra"), dict) else {}
     extra.update({str(k): v for k, v in rec.items()
                   if k not in ("name", "club", "email", "extra", "player_id")})
@@ -95,21 +105,22 @@ def _entry(i: int, rec: Any) -> dict:
             "extra": checks.extra_details(extra, where)}
 
 
-def _entries(records: list[dict]) -> list[tuple[int, dict]]:
-    """Every entry checked, none twice; one error names every problem (R19)."""
+def _entries(records: list[dict], labels: list[str] | None) -> list[tuple[str, dict]]:
+    """Every entry checked, none twice; one error names every problem by its label (R19)."""
     clean, problems, seen = [], [], {}
     for i, rec in enumerate(records, start=1):
+        label = _label(labels, i)
         try:
-            item = _entry(i, rec)
+            item = _entry(rec, label)
         except TournamentError as exc:
             problems.append(str(exc))
             continue
         if item["name_key"] in seen:
-            problems.append(f"Entry {i} ({item['name']}): the same name as entry "
+            problems.append(f"{_capital(label)} ({item['name']}): the same name as "
                             f"{seen[item['name_key']]}.")
             continue
-        seen[item["name_key"]] = i
-        clean.append((i, item))
+        seen[item["name_key"]] = label
+        clean.append((label, item))
     if problems:
         raise TournamentError("Nothing was added. " + " ".join(problems))
     if not clean:
@@ -117,21 +128,22 @@ def _entries(records: list[dict]) -> list[tuple[int, dict]]:
     return clean
 
 
-def _check_not_taken(conn: Connection, clean: list[tuple[int, dict]]) -> None:
+def _check_not_taken(conn: Connection, clean: list[tuple[str, dict]]) -> None:
     keys = [c["name_key"] for _, c in clean]
     existing = {}
     for start in range(0, len(keys), 500):
         existing.update({r.name_key: r.name for r in conn.execute(
             sa.select(players_t.c.name_key, players_t.c.name)
             .where(players_t.c.name_key.in_(keys[start:start + 500])))})
-    dupes = [f"entry {i} ({c['name']}) is already on the roster as {existing[c['name_key']]!r}"
-             for i, c in clean if c["name_key"] in existing]
+    dupes = [f"{label} ({c['name']}) is already on the roster as {existing[c['name_key']]!r}"
+             for label, c in clean if c["name_key"] in existing]
     if dupes:
         raise DuplicateName("Nothing was added: " + "; ".join(dupes) + ".")
 
 
-def _add(engine: Engine, records: list[dict], actor: Actor) -> list[dict]:
-    clean = _entries(records)
+def _add(engine: Engine, records: list[dict], actor: Actor,
+         labels: list[str] | None = None) -> list[dict]:
+    clean = _entries(records, labels)
 
     def work(conn: Connection) -> list[dict]:
         _check_not_taken(conn, clean)

@@ -21,6 +21,14 @@ PINS = {Role.ORGANIZER: ORGANIZER_PIN, Role.JUDGE: JUDGE_PIN}
 APP = str(Path(__file__).resolve().parents[2] / "app.py")
 
 
+@pytest.fixture(autouse=True, scope="session")
+def full_error_details():
+    """People see no tracebacks (.streamlit/config.toml); a failing test shows its own."""
+    from streamlit import config
+
+    config.set_option("client.showErrorDetails", "full")
+
+
 @pytest.fixture(autouse=True)
 def fresh_caches():
     """Each test starts like a freshly started app: no cached engine, reads or sign-in counts."""

@@ -390,9 +390,6 @@ def test_parse_name_list_keeps_line_numbers():
     assert records == [{"name": "Ann", "club": "Club A, B"}, {"name": "", "club": "Solo"},
                        {"name": "Bo", "club": ""}]
     assert lines == [1, 3, 4]
-    labels = [f"line {n}" for n in lines]
-    assert roster.relabel_entries("Entry 2: x; entry 3 and entry 9", labels) == \
-        "Line 3: x; line 4 and entry 9"
 
 
 @pytest.mark.parametrize("n, ok, text", [
