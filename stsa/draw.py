@@ -173,7 +173,8 @@ def vote_off_removals(
 
     `deck` is the table's leader deck (names, each once). `votes` has one row per vote:
     `player_id, leader`; each player votes off exactly `x` different leaders of the deck (X of
-    "Vote Off (X)"). With `players` (the table's player ids) every one of them must have voted,
+    "Vote Off (X)"). With `players` (the table's player ids, or a mapping of them to the names
+    the messages use) every one of them must have voted,
     and nobody else. Leaders nobody voted for have 0 votes.
 
     The two leaders with the most votes are removed. When leaders tied on votes compete for the
@@ -311,8 +312,14 @@ def _leader_list(names, what: str, at_least: int = VOTE_OFF_REMOVES) -> list[str
 
 def _check_votes(votes: pd.DataFrame, deck: list[str], x: int, players: Collection | None) -> int:
     """R10: every player votes off exactly `x` different leaders of `deck`; with `players`, every
-    player at the table votes and nobody else. Returns the number of players who voted; raises a
-    `TournamentError` with one `Problem` per player and thing wrong."""
+    player at the table votes and nobody else (a mapping of player_id to name names them in
+    the problems). Returns the number of players who voted; raises a `TournamentError` with one
+    `Problem` per player and thing wrong."""
+    names = players if isinstance(players, Mapping) else {}
+
+    def who(player) -> str:
+        return str(names.get(player, f"Player {player}"))
+
     blank = (votes["player_id"].isna() | votes["leader"].isna()
              | (votes["leader"].astype("str").str.strip() == "")).to_numpy()
     if blank.any():
@@ -323,20 +330,20 @@ def _check_votes(votes: pd.DataFrame, deck: list[str], x: int, players: Collecti
     outside = cast.loc[~cast["leader"].isin(deck)]
     repeated = cast.loc[cast.duplicated(["player_id", "leader"])]
     problems = [
-        *(Problem(f"Player {player}", f"voted for {_names(pd.unique(leaders))}, not in this "
+        *(Problem(who(player), f"voted for {_names(pd.unique(leaders))}, not in this "
                                       "table's leader deck")
           for player, leaders in outside.groupby("player_id", sort=False)["leader"]),
-        *(Problem(f"Player {player}", f"voted for {_names(pd.unique(leaders))} more than once; "
+        *(Problem(who(player), f"voted for {_names(pd.unique(leaders))} more than once; "
                                       f"the {x} votes must name different leaders")
           for player, leaders in repeated.groupby("player_id", sort=False)["leader"]),
-        *(Problem(f"Player {player}", f"cast {plural(int(n), 'vote')}, not {x}")
+        *(Problem(who(player), f"cast {plural(int(n), 'vote')}, not {x}")
           for player, n in count[count != x].items()),
     ]
     if players is not None:
         seated = pd.Index(list(players))
-        problems += [Problem(f"Player {p}", "has not voted")
+        problems += [Problem(who(p), "has not voted")
                      for p in seated.difference(count.index, sort=False)]
-        problems += [Problem(f"Player {p}", "voted but does not sit at this table")
+        problems += [Problem(who(p), "voted but does not sit at this table")
                      for p in count.index.difference(seated, sort=False)]
     if count.empty and not problems:
         problems.append(Problem(None, f"no votes recorded; each player votes off "
@@ -344,7 +351,7 @@ def _check_votes(votes: pd.DataFrame, deck: list[str], x: int, players: Collecti
     if problems:
         more = len(problems) - _MAX_LISTED
         raise TournamentError(
-            f"Vote Off (R10): {'; '.join(map(str, problems[:_MAX_LISTED]))}"
+            f"Vote Off: {'; '.join(map(str, problems[:_MAX_LISTED]))}"
             f"{f' (and {more} more)' if more > 0 else ''}. Each player votes off exactly "
             f"{plural(x, 'different leader')} of the table's deck.", problems)
     return len(count)

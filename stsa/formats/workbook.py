@@ -80,6 +80,16 @@ SHEETS: dict[str, tuple[str | None, list[tuple[str, str | None, str]]]] = {
         ("placing", None, "int"), ("qualifier_score", None, "num"), ("tied", None, "bool"),
         ("version", "version", "int"), ("saved_by", "saved_by", "text"),
         ("saved_at", "saved_at", "time"), ("submission_id", "submission_id", "text")]),
+    "Votes": ("leader_votes", [  # R10 Vote Off: judges' and organizer's eyes only (R20)
+        ("table_id", "table_id", "int"), ("player_id", "player_id", "int"),
+        ("name", None, "text"), ("leader", "leader", "text"),
+        ("entered_by", "entered_by", "text"), ("entered_at", "entered_at", "time")]),
+    "Wild cards": ("wild_cards", [  # R10 Wild Card
+        ("table_id", "table_id", "int"), ("seat", "seat", "int"),
+        ("player_id", "player_id", "int"), ("name", None, "text"),
+        ("picked_leader", "picked_leader", "text"), ("swapped", "swapped", "bool"),
+        ("leader", "leader", "text"), ("entered_by", "entered_by", "text"),
+        ("entered_at", "entered_at", "time")]),
     "Standings": (None, []),  # headings from the standings frame
     "Finals": (None, [
         ("final_rank", None, "int"), ("player_id", None, "int"), ("name", None, "text"),
@@ -218,6 +228,10 @@ def _joined(dump: Mapping[str, list[dict]], scored: pd.DataFrame) -> dict[str, l
                                      score.get((r["table_id"], r["player_id"]),
                                                (None, None, None))))}
                          for r in dump["results"]),
+        "leader_votes": [{**v, "name": names.get(v["player_id"])}
+                         for v in dump.get("leader_votes", [])],
+        "wild_cards": [{**w, "name": names.get(w["player_id"])}
+                       for w in dump.get("wild_cards", [])],
         "sit_outs": [{**s, "name": names.get(s["player_id"])} for s in dump["sit_outs"]],
         "absences": [{**a, "name": names.get(a["player_id"])} for a in dump["absences"]],
         "settings": dump["settings"],

@@ -3,9 +3,12 @@ applied, their names, and what the Settings page offers."""
 
 from __future__ import annotations
 
+import functools
+
 import pandas as pd
 
 from stsa import catalog, store
+from stsa.domain import PickMethod
 from stsa.errors import TournamentError
 
 
@@ -17,7 +20,8 @@ def enabled_setups(engine) -> pd.DataFrame:
 def from_settings(settings: dict) -> pd.DataFrame:
     """R5, R7, R9: the enabled base setups (all of the catalog when none are chosen), their
     Battle of Wills versions when that is on, each setup's hidden picks from the per-base-game
-    setting and its leader deck from the organizer's decks where given."""
+    setting (none under Vote Off, R10: the players' votes remove leaders after the draw) and its
+    leader deck from the organizer's decks where given."""
     frame = catalog.setups()
     chosen = settings.get("enabled_setups")
     if chosen:
@@ -29,8 +33,9 @@ def from_settings(settings: dict) -> pd.DataFrame:
         frame = catalog.with_battle_of_wills(frame)
     picks = settings.get("hidden_picks") or {}
     decks = settings.get("leader_decks") or {}
+    removed = frame["base_game"].map(picks).fillna(frame["hidden_picks"]).astype("int64")
     return frame.assign(
-        hidden_picks=frame["base_game"].map(picks).fillna(frame["hidden_picks"]).astype("int64"),
+        hidden_picks=0 if settings.get("pick_method") == PickMethod.VOTE_OFF else removed,
         leader_deck=[list(decks.get(s, deck)) for s, deck in
                      zip(frame["setup_id"], frame["leader_deck"])],
     ).reset_index(drop=True)
@@ -38,7 +43,12 @@ def from_settings(settings: dict) -> pd.DataFrame:
 
 def setup_names() -> dict[str, str]:
     """setup_id → its name, for every setup of the catalog and its Battle of Wills version."""
-    every = catalog.with_battle_of_wills(catalog.setups())
+    return dict(_setup_names())
+
+
+@functools.lru_cache(maxsize=1)
+def _setup_names() -> dict[str, str]:
+    every = catalog.setups(battle_of_wills=True)
     return dict(zip(every["setup_id"], every["name"]))
 
 

@@ -28,6 +28,8 @@ from stsa.store.maintenance import (complete_sitting, connect, publish_sitting, 
 from stsa.store.roster import (absences, add_player, check_in, clear_check_ins, edit_player,
                                import_players, mark_absent, normalize_name, player, players,
                                remove_player, withdraw_player)
+from stsa.store.picks import (save_vote_off, save_wild_cards, vote_off_votes,
+                              wild_card_choices)
 from stsa.store.schema import SCHEMA_VERSION
 from stsa.store.draws import (discard_draw, override_setup, save_draw, seats, setup_counts,
                               sit_outs, sitting, sittings, tables)
@@ -51,6 +53,8 @@ __all__ = [
     "set_pin", "check_pin", "ensure_pins", "reset_pins", "sign_in", "SignedIn", "SignInPaused",
     "session_actor", "sign_out", "sign_everyone_out", "open_sessions",
     "events",
+    # leader picks (R10)
+    "save_vote_off", "vote_off_votes", "save_wild_cards", "wild_card_choices",
     # backups
     "backup", "backups", "restore",
     # whole tournaments (the workbook export and restore)

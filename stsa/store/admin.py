@@ -24,6 +24,7 @@ DEFAULT_SETTINGS: dict[str, Any] = {
     "battle_of_wills": False,  # R5
     "pick_method": PickMethod.HIDDEN_PICKS.value,  # R9, R10: "hidden_picks" or "vote_off"
     "wild_card": False,  # R10
+    "vote_off_votes": 2,  # R10: X of "Vote Off (X)", the leaders each player votes off
     "hidden_picks": {"Legacy": 6, "Uprising": 3},  # R9: X per base game
     "leader_decks": None,  # R7: {setup_id: [leader, …]}; None = the catalog's decks
     "colours": ["red", "green", "blue", "yellow"],  # R4
@@ -85,6 +86,12 @@ def _choice(*options: str) -> Callable:
     return check
 
 
+def _whole_between(v, low: int, high: int) -> int:
+    if isinstance(v, bool) or not isinstance(v, int) or not low <= v <= high:
+        raise ValueError(f"must be a whole number from {low} to {high}")
+    return v
+
+
 def _counts(v):
     if not isinstance(v, dict) or not v:
         raise ValueError("must map each base game to a number")
@@ -143,6 +150,7 @@ VALIDATORS: dict[str, Callable[[Any], Any]] = {
     "battle_of_wills": _bool,
     "pick_method": _choice(*(m.value for m in PickMethod)),
     "wild_card": _bool,
+    "vote_off_votes": lambda v: _whole_between(v, 1, 10),
     "hidden_picks": _counts,
     "leader_decks": _decks,
     "colours": _colours,

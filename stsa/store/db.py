@@ -50,8 +50,10 @@ def _start_data_version(conn: Connection) -> None:
 def _add_access_tables(conn: Connection) -> None:
     """Version 2: sessions and failed sign-ins live in the database, not in a process's memory
     (any client can clear Streamlit's caches), and so does the data version that derived tables
-    are cached by. Signed tokens of version 1 stop working."""
-    for table in (schema.sessions, schema.sign_in_failures, schema.data_version):
+    are cached by; Vote Off votes and Wild Card choices get tables of their own (R10). Signed
+    tokens of version 1 stop working."""
+    for table in (schema.sessions, schema.sign_in_failures, schema.data_version,
+                  schema.leader_votes, schema.wild_cards):
         table.create(conn)
     _start_data_version(conn)
 

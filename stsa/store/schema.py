@@ -1,7 +1,7 @@
 """The database schema, declared once (SQLAlchemy Core), and its version.
 
-Version 1 is the first schema; version 2 adds sign-in sessions, failed sign-ins and the data
-version. A change to
+Version 1 is the first schema; version 2 adds sign-in sessions, failed sign-ins, the data
+version, and the Vote Off votes and Wild Card choices of each table. A change to
 the tables below bumps `SCHEMA_VERSION` and adds a step to `stsa.store.db.MIGRATIONS` that
 brings a version-(n-1) database to version n, so tournament files made by earlier releases keep
 opening.
@@ -161,6 +161,27 @@ results = Table(  # the current version of each table's result, one row per play
     Index(None, "player_id"),
 )
 
+leader_votes = Table(  # R10 Vote Off: each player's secret votes at a table (hidden, R20)
+    "leader_votes", metadata,
+    Column("table_id", ForeignKey("tables.id", ondelete="CASCADE"), primary_key=True),
+    Column("player_id", ForeignKey("players.id"), primary_key=True),
+    Column("leader", String(100), primary_key=True),
+    Column("entered_by", String(100), nullable=False),
+    Column("entered_at", UTCDateTime, nullable=False),
+)
+
+wild_cards = Table(  # R10 Wild Card: each player's choice after picks and the leader it gave
+    "wild_cards", metadata,
+    Column("table_id", ForeignKey("tables.id", ondelete="CASCADE"), primary_key=True),
+    Column("player_id", ForeignKey("players.id"), primary_key=True),
+    Column("seat", Integer, nullable=False),
+    Column("picked_leader", String(100), nullable=False),
+    Column("swapped", Boolean, nullable=False),
+    Column("leader", String(100), nullable=False),
+    Column("entered_by", String(100), nullable=False),
+    Column("entered_at", UTCDateTime, nullable=False),
+)
+
 absences = Table(  # R17
     "absences", metadata,
     Column("stage", String(16), primary_key=True),
@@ -242,7 +263,8 @@ submissions = Table(  # idempotency: one row per accepted result submission
 )
 
 # Parents before children: the order to copy rows in (restore) and the reverse to delete them.
-TABLE_ORDER = [schema_version, players, sittings, tables, sit_outs, seats, results, absences,
+TABLE_ORDER = [schema_version, players, sittings, tables, sit_outs, seats, results,
+               leader_votes, wild_cards, absences,
                settings, users, sessions, sign_in_failures, data_version, events, submissions]
 
 #: Who may get in: PIN hashes, sessions and failed sign-ins belong to this installation. No

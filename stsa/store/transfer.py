@@ -29,8 +29,8 @@ from stsa.store.errors import InvalidState, TournamentError
 
 # Parents before children; the order rows are written in.
 TOURNAMENT_TABLES = (schema.players, schema.sittings, schema.tables, schema.sit_outs,
-                     schema.seats, schema.results, schema.absences, schema.settings,
-                     schema.events)
+                     schema.seats, schema.results, schema.leader_votes, schema.wild_cards,
+                     schema.absences, schema.settings, schema.events)
 _DERIVED = {"players": ("name_key",)}  # recomputed on load, never read from a file
 _CHUNK = 1000
 _MOST = 50  # problems named in one message
