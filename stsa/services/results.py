@@ -11,6 +11,7 @@ from stsa.auth import Actor, Role, require
 from stsa.domain import Kind, Stage, table_label
 from stsa.errors import TournamentError
 from stsa.services.snapshot import Snapshot
+from stsa.store import checks
 
 STATS = tuple(rules.PLACING_ORDER)  # vp, spice, solari, troops, water (R11)
 STANDINGS_COLUMNS = ["rank", "player_id", "name", "best_score", "games", "wins", "placing",
@@ -116,15 +117,41 @@ def unsettled_tie(rows: pd.DataFrame, seats: pd.DataFrame, where: str,
             f"settled order (1, 2, …) before saving. Nothing was saved.")
 
 
-def submit_result(engine, table_id: int, rows: pd.DataFrame, *, expected_version: int,
-                  submission_id: str | None, actor: Actor) -> store.TableResult:
-    """Save a table's result (R11–R13, R19) after every rule is checked: a full tie needs its
-    settled order first; the store then checks the rows, the version and the role.
+def _plain_number(value) -> bool:
+    """A number `_full_tie` reads as itself: an int a float holds exactly, or a float."""
+    return (type(value) is int and abs(value) < 2 ** 53) or type(value) is float
 
-    `rows` holds one row per seated player (`player_id`, `leader`, the five numbers, optional
-    `variant_points` and `tiebreak`; a `seat` column is ignored). A save based on an older
-    version raises the store's `ConflictError`, with what is stored now."""
-    require(actor, Role.JUDGE, Role.ORGANIZER, action="enter results")
+
+def _untied_rows(rows) -> list[dict] | None:
+    """R11 in plain Python, for the usual form: the rows without `seat`, as plain rows, when
+    `unsettled_tie` would find nothing (every number plain or blank, and no two filled rows
+    equal on all five); None when it must decide (a possible full tie, text, a missing
+    column, no rows)."""
+    columns = rows.columns.tolist() if isinstance(rows, pd.DataFrame) else []
+    if len(set(columns)) != len(columns) or not set(STATS) <= set(columns) or rows.empty:
+        return None
+    records, seen = checks.records(rows), set()
+    for rec in records:
+        five = tuple(rec[c] for c in STATS)
+        if not all(v is None or _plain_number(v) for v in five):
+            return None
+        if all(v is not None and v == v for v in five):  # filled: no blank, no NaN
+            if five in seen:
+                return None
+            seen.add(five)
+    return [{k: v for k, v in rec.items() if k != "seat"} for rec in records]
+
+
+def _table_unknown(engine, table_id) -> bool:
+    """Whether the table has no seats (`submit_result` names that before anything else)."""
+    with Snapshot(engine) as snap:
+        return snap.table_seats(table_id).empty
+
+
+def _submit_tie_checked(engine, table_id: int, rows: pd.DataFrame, *, expected_version: int,
+                        submission_id: str | None, actor: Actor) -> store.TableResult:
+    """`submit_result` for rows that may hold a full tie: the tie checked on the table's seats
+    and settings first (R11), with the players' names in the message."""
     with Snapshot(engine) as snap:
         seats = snap.table_seats(table_id)
         if seats.empty:
@@ -138,3 +165,28 @@ def submit_result(engine, table_id: int, rows: pd.DataFrame, *, expected_version
     return store.submit_table_result(engine, int(table_id), entered,
                                      expected_version=expected_version,
                                      submission_id=submission_id, actor=actor)
+
+
+def submit_result(engine, table_id: int, rows: pd.DataFrame, *, expected_version: int,
+                  submission_id: str | None, actor: Actor) -> store.TableResult:
+    """Save a table's result (R11–R13, R19) after every rule is checked: a full tie needs its
+    settled order first; the store then checks the rows, the version and the role.
+
+    `rows` holds one row per seated player (`player_id`, `leader`, the five numbers, optional
+    `variant_points` and `tiebreak`; a `seat` column is ignored). A save based on an older
+    version raises the store's `ConflictError`, with what is stored now. Rows with no two
+    players equal on all five (the usual form) go straight to the store, which reads the table
+    in its own transaction; an unknown table is still refused as such before anything else."""
+    require(actor, Role.JUDGE, Role.ORGANIZER, action="enter results")
+    entered = _untied_rows(rows)
+    if entered is None:
+        return _submit_tie_checked(engine, table_id, rows, expected_version=expected_version,
+                                   submission_id=submission_id, actor=actor)
+    try:
+        return store.submit_table_result(engine, int(table_id), entered,
+                                         expected_version=expected_version,
+                                         submission_id=submission_id, actor=actor)
+    except TournamentError:
+        if _table_unknown(engine, table_id):
+            raise store.NotFound(f"There is no table with id {table_id}.") from None
+        raise

@@ -14,6 +14,7 @@ import numbers
 import re
 from typing import Any, Mapping
 
+import numpy as np
 import pandas as pd
 
 from stsa.domain import PlayerStatus, Problem, SittingStatus, sitting_label
@@ -249,6 +250,28 @@ def check_draw(draw: Any) -> dict:
 
 
 # -- a table's result (R11-R13) ----------------------------------------------------------------
+def _native(value: Any) -> Any:
+    """A frame's value as `DataFrame.to_dict` gives it: numpy scalars as Python ones, pandas'
+    NA as None."""
+    if value is pd.NA:
+        return None
+    return value.item() if isinstance(value, np.generic) else value
+
+
+def records(rows: Any) -> list[dict]:
+    """A submitted result as plain rows: a frame's rows with the values `to_dict("records")`
+    gives (read in one pass, not a Series per column), or each mapping of any other iterable
+    copied. A `TournamentError` if it is neither (R13: a result is a list of rows)."""
+    if isinstance(rows, pd.DataFrame):
+        columns = rows.columns.tolist()
+        return [dict(zip(columns, map(_native, r)))
+                for r in rows.to_numpy(dtype=object).tolist()]
+    try:
+        return [dict(r) for r in rows]
+    except (TypeError, ValueError) as exc:
+        raise TournamentError("A result is a list of rows, one per player.") from exc
+
+
 def _rows_by_player(records: list[dict], seated: Mapping[int, Any],
                     problems: list[str]) -> dict[int, dict]:
     """Each seated player's submitted row; strangers, repeats and missing seats named."""

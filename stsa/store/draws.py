@@ -214,16 +214,23 @@ def mark_published(engine: Engine, sitting_id: int, *, actor: Actor) -> dict:
     return db.write(engine, work)
 
 
+# Completing a sitting whose tables all have results (R20), built once: every first result
+# runs it.
+_COMPLETE = (
+    sa.update(sittings_t)
+    .where(sittings_t.c.id == sa.bindparam("sitting"),
+           sittings_t.c.status == SittingStatus.PUBLISHED.value,
+           ~sa.exists(sa.select(tables_t.c.id)
+                      .where(tables_t.c.sitting_id == sa.bindparam("sitting"),
+                             tables_t.c.result_version == 0)))
+    .values(status=SittingStatus.COMPLETE.value,
+            completed_at=sa.bindparam("at", type_=sittings_t.c.completed_at.type)))
+
+
 def try_complete(conn: Connection, sitting_id: int, actor: Actor) -> bool:
     """Mark a published sitting complete if every table has a result; True if this did it."""
-    without = (sa.select(tables_t.c.id)
-               .where(tables_t.c.sitting_id == sitting_id, tables_t.c.result_version == 0))
     at = db.now()
-    done = conn.execute(sa.update(sittings_t)
-                        .where(sittings_t.c.id == sitting_id,
-                               sittings_t.c.status == SittingStatus.PUBLISHED.value,
-                               ~sa.exists(without))
-                        .values(status=SittingStatus.COMPLETE.value, completed_at=at)).rowcount
+    done = conn.execute(_COMPLETE, {"sitting": sitting_id, "at": at}).rowcount
     if done:
         db.log(conn, actor, "sitting.complete", f"sitting {sitting_id}",
                before={"status": SittingStatus.PUBLISHED.value},

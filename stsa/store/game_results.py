@@ -16,6 +16,7 @@ import uuid
 from dataclasses import dataclass, field
 from typing import Any
 
+import numpy as np
 import pandas as pd
 import sqlalchemy as sa
 from sqlalchemy.engine import Connection, Engine
@@ -36,6 +37,8 @@ from stsa.store.schema import tables as tables_t
 ROW_SPEC = {"player_id": "int64", "seat": "int64", "leader": "str",
             **{c: "int64" for c in (*STATS, "variant_points")}, "tiebreak": "Int64"}
 ROW_COLUMNS = list(ROW_SPEC)
+# ROW_SPEC with its text dtype resolved once (resolving "str" costs more than the column)
+_ROW_DTYPES = {c: pd.array([], dtype=d).dtype if d == "str" else d for c, d in ROW_SPEC.items()}
 RESULT_SPEC = {"game_id": "int64", "player_id": "int64",
                **{c: "int64" for c in (*STATS, "variant_points")}, "tiebreak": "Int64",
                "sitting_id": "int64", "kind": "str", "sitting_no": "int64", "table_no": "int64",
@@ -64,13 +67,24 @@ class TableResult:
 
 
 def _rows_frame(rows: list[dict]) -> pd.DataFrame:
-    return db.frame(rows, ROW_SPEC)
+    """The rows as a frame shaped by `ROW_SPEC`, as `db.frame` shapes it, built from its
+    arrays directly (a result is a few rows: the frame's set-up is most of its cost)."""
+    data: dict[str, Any] = {}
+    for col, dtype in _ROW_DTYPES.items():
+        values = [r[col] for r in rows]
+        if dtype == "int64":
+            data[col] = np.array(values, dtype="int64")
+        elif dtype == "Int64":
+            data[col] = pd.arrays.IntegerArray(
+                np.array([0 if v is None else v for v in values], dtype="int64"),
+                np.array([v is None for v in values], dtype=bool))
+        else:
+            data[col] = pd.array(values, dtype=dtype)
+    return pd.DataFrame(data, index=pd.RangeIndex(len(rows)), copy=False)
 
 
 def _plain_rows(conn: Connection, table_id: int) -> list[dict]:
-    q = (sa.select(*[results_t.c[c] for c in ROW_COLUMNS])
-         .where(results_t.c.table_id == table_id).order_by(results_t.c.seat))
-    return [dict(r._mapping) for r in conn.execute(q)]
+    return [dict(r._mapping) for r in conn.execute(_STORED_ROWS, {"table_id": table_id})]
 
 
 def _current(conn: Connection, table_id: int, version: int) -> TableResult:
@@ -96,49 +110,63 @@ def table_result(engine: Engine, table_id: int) -> TableResult:
 
 
 # -- checking a submitted result ---------------------------------------------------------------
-def _records(rows: Any) -> list[dict]:
-    if isinstance(rows, pd.DataFrame):
-        return rows.to_dict("records")
-    try:
-        records = [dict(r) for r in rows]
-    except (TypeError, ValueError) as exc:
-        raise TournamentError("A result is a list of rows, one per player.") from exc
-    return records
+# The statements of a save, built once: a save runs each of them with its values.
+_ENTRY = (
+    sa.select(tables_t.c.id, tables_t.c.sitting_id, tables_t.c.table_no,
+              tables_t.c.result_version, tables_t.c.available_leaders,
+              tables_t.c.removed_leaders, sittings_t.c.kind, sittings_t.c.number,
+              sittings_t.c.status,
+              sa.select(settings_t.c.value).where(settings_t.c.key == "wild_card")
+              .scalar_subquery().label("wild_card"),
+              sa.select(submissions_t.c.table_id)
+              .where(submissions_t.c.submission_id == sa.bindparam("sid"))
+              .scalar_subquery().label("prior_table"),
+              seats_t.c.player_id, seats_t.c.seat, players_t.c.name)
+    .select_from(tables_t.join(sittings_t, sittings_t.c.id == tables_t.c.sitting_id)
+                 .outerjoin(seats_t, seats_t.c.table_id == tables_t.c.id)
+                 .outerjoin(players_t, players_t.c.id == seats_t.c.player_id))
+    .where(tables_t.c.id == sa.bindparam("table_id"))
+    .order_by(seats_t.c.seat)
+    .with_for_update(of=tables_t))
+_PRIOR = sa.select(submissions_t).where(submissions_t.c.submission_id == sa.bindparam("sid"))
+_STORED_ROWS = (sa.select(*[results_t.c[c] for c in ROW_COLUMNS])
+                .where(results_t.c.table_id == sa.bindparam("table_id"))
+                .order_by(results_t.c.seat))
+_DELETE_ROWS = sa.delete(results_t).where(results_t.c.table_id == sa.bindparam("table_id"))
+_INSERT_ROWS = sa.insert(results_t)
+_SET_VERSION = (sa.update(tables_t).where(tables_t.c.id == sa.bindparam("table_id"))
+                .values(result_version=sa.bindparam("new_version")))
+_INSERT_SUBMISSION = sa.insert(submissions_t)
 
 
-def _table_context(conn: Connection, table_id: int):
-    """The table's row (locked until commit), its sitting's kind, number and status, and a
-    label for messages ("Qualifier 2, table 3")."""
-    q = (sa.select(tables_t, sittings_t.c.kind, sittings_t.c.number, sittings_t.c.status)
-         .join(sittings_t, sittings_t.c.id == tables_t.c.sitting_id)
-         .where(tables_t.c.id == table_id).with_for_update(of=tables_t))
-    t = conn.execute(q).first()
-    if t is None:
+def _entry(conn: Connection, table_id: int, sid: str):
+    """In one statement: the table's row (locked until commit) with its sitting's kind, number
+    and status, the `wild_card` setting and the table submission `sid` went to (`prior_table`);
+    its seated players {player_id: row with `seat`, `name`}; and a label for messages
+    ("Qualifier 2, table 3")."""
+    found = conn.execute(_ENTRY, {"table_id": table_id, "sid": sid}).fetchall()
+    if not found:
         raise NotFound(f"There is no table with id {table_id}.")
-    return t, table_label(t.kind, t.number, t.table_no)
+    t = found[0]
+    seated = {r.player_id: r for r in found if r.player_id is not None}
+    return t, seated, table_label(t.kind, t.number, t.table_no)
 
 
-def _seated(conn: Connection, table_id: int) -> dict[int, Any]:
-    q = (sa.select(seats_t.c.player_id, seats_t.c.seat, players_t.c.name)
-         .join(players_t, players_t.c.id == seats_t.c.player_id)
-         .where(seats_t.c.table_id == table_id).order_by(seats_t.c.seat))
-    return {r.player_id: r for r in conn.execute(q)}
+def _wild_card(t) -> bool:
+    """R10: whether removed leaders may be played (the `wild_card` setting, off if unset)."""
+    return bool(db.loads(t.wild_card)) if t.wild_card is not None else False
 
 
-def _wild_card(conn: Connection) -> bool:
-    value = conn.execute(sa.select(settings_t.c.value)
-                         .where(settings_t.c.key == "wild_card")).scalar()
-    return bool(db.loads(value)) if value is not None else False
-
-
-def _write_rows(conn: Connection, table_id: int, rows: list[dict], version: int, actor: Actor,
+def _write_rows(conn: Connection, t, rows: list[dict], version: int, actor: Actor,
                 at: dt.datetime, submission_id: str | None) -> None:
-    conn.execute(sa.delete(results_t).where(results_t.c.table_id == table_id))
-    conn.execute(sa.insert(results_t), [
-        {**r, "table_id": table_id, "version": version, "saved_by": actor.name, "saved_at": at,
+    """The rows as the table's version `version`: a correction replaces the stored rows (a
+    table has rows exactly when its version is above 0), all rows in one batch."""
+    if version > 1:
+        conn.execute(_DELETE_ROWS, {"table_id": t.id})
+    conn.execute(_INSERT_ROWS, [
+        {**r, "table_id": t.id, "version": version, "saved_by": actor.name, "saved_at": at,
          "submission_id": submission_id} for r in rows])
-    conn.execute(sa.update(tables_t).where(tables_t.c.id == table_id)
-                 .values(result_version=version))
+    conn.execute(_SET_VERSION, {"table_id": t.id, "new_version": version})
 
 
 def _conflict(conn: Connection, t, where: str, expected: int) -> ConflictError:
@@ -167,9 +195,12 @@ def _request(expected_version: Any, submission_id: Any) -> tuple[int, str]:
 
 
 def _stored_before(conn: Connection, sid: str, t) -> dict | None:
-    """The outcome of submission `sid` if it was stored before (for this table), else None."""
-    prior = conn.execute(sa.select(submissions_t)
-                         .where(submissions_t.c.submission_id == sid)).first()
+    """The outcome of submission `sid` if it was stored before (for this table), else None.
+    SQLite's entry read ran under the write lock, so its `prior_table` is final; PostgreSQL
+    reads again after the row lock, so a twin save that committed meanwhile is seen."""
+    if t.prior_table is None and db.is_sqlite(conn):
+        return None
+    prior = conn.execute(_PRIOR, {"sid": sid}).first()
     if prior is None:
         return None
     if prior.table_id != t.id:
@@ -183,13 +214,14 @@ def _stored_before(conn: Connection, sid: str, t) -> dict | None:
 def _save(conn: Connection, t, clean: list[dict], expected: int, sid: str,
           actor: Actor) -> dict:
     """Write the checked rows as the next version, the submission and the log entry (R19); a
-    first result completes its sitting when it is the last one."""
+    first result completes its sitting when it is the last one (R20)."""
     before = _plain_rows(conn, t.id) if expected else None
     version, at = expected + 1, db.now()
-    _write_rows(conn, t.id, clean, version, actor, at, sid)
-    conn.execute(sa.insert(submissions_t).values(
-        submission_id=sid, table_id=t.id, version=version, outcome=db.dumps(clean),
-        saved_by=actor.name, saved_at=at))
+    _write_rows(conn, t, clean, version, actor, at, sid)
+    outcome = db.dumps(clean)
+    conn.execute(_INSERT_SUBMISSION, {
+        "submission_id": sid, "table_id": t.id, "version": version, "outcome": outcome,
+        "saved_by": actor.name, "saved_at": at})
     db.log(conn, actor, "result.correct" if expected else "result.submit", f"table {t.id}",
            before=None if before is None else {"version": expected, "rows": before},
            after={"version": version, "rows": clean, "submission_id": sid}, at=at)
@@ -203,13 +235,15 @@ def save_table_result(engine: Engine, table_id: int, rows: Any, *, expected_vers
                       submission_id: str | None, actor: Actor) -> TableResult:
     """The database step of `store.submit_table_result` (see there; R11-R13, R19, R20): the
     same checks, versions and submission ids, and the sitting completes with its last table's
-    first result; the automatic backup of a completed sitting is the caller's."""
+    first result; the automatic backup of a completed sitting is the caller's. One read (the
+    table with its seats, setting and submission id; PostgreSQL reads the id again after the
+    lock) and one batch of writes per table."""
     require(actor, Role.JUDGE, Role.ORGANIZER, action="enter results")
     expected, sid = _request(expected_version, submission_id)
-    records = _records(rows)
+    records = checks.records(rows)
 
     def work(conn: Connection) -> dict:
-        t, where = _table_context(conn, int(table_id))
+        t, seated, where = _entry(conn, int(table_id), sid)
         stored = _stored_before(conn, sid, t)
         if stored is not None:
             return stored
@@ -218,9 +252,8 @@ def save_table_result(engine: Engine, table_id: int, rows: Any, *, expected_vers
                                f"entered once it is.")
         if t.result_version != expected:
             raise _conflict(conn, t, where, expected)
-        clean = checks.check_result_rows(records, _seated(conn, t.id),
-                                         db.loads(t.available_leaders),
-                                         db.loads(t.removed_leaders), where, _wild_card(conn))
+        clean = checks.check_result_rows(records, seated, db.loads(t.available_leaders),
+                                         db.loads(t.removed_leaders), where, _wild_card(t))
         return _save(conn, t, clean, expected, sid, actor)
 
     done = db.write(engine, work)  # the frame is built after the commit, outside the lock
