@@ -228,6 +228,7 @@ def restore(engine: Engine, path: str | os.PathLike, *, actor: Actor) -> dict:
 
     def work(conn: Connection) -> int:
         total = _replace_rows(conn, data)
+        db.new_epoch(conn)
         db.log(conn, actor, "backup.restore", "tournament",
                after={"restored_from": path.name, "safety_backup": safety.name, "rows": total})
         return total

@@ -339,22 +339,34 @@ def lock_row(conn: Connection, table: sa.Table, row_id: int, what: str):
 
 def log(conn: Connection, actor: Actor, action: str, subject: str, *, before: Any = None,
         after: Any = None, at: dt.datetime | None = None) -> None:
-    """Append one event to the audit log (R19) and bump the data version in the same
-    transaction: every change to the tournament is logged, so every change moves the version
-    that derived tables (standings, statistics) are cached by."""
-    conn.execute(sa.update(schema.data_version).where(schema.data_version.c.id == 1)
-                 .values(version=schema.data_version.c.version + 1))
+    """Append one event to the audit log (R19). Every change to the tournament is logged, so
+    every committed change moves the data version (`data_version`)."""
     conn.execute(sa.insert(schema.events).values(
         at=at or now(), actor=actor.name, role=actor.role.value, action=action, subject=subject,
         before=None if before is None else dumps(before),
         after=None if after is None else dumps(after)))
 
 
+_EPOCH_SPAN = 10**12  # more log entries than one tournament will ever have
+
+
 def data_version(engine: Engine) -> int:
-    """The tournament's data version: it changes with every write and never repeats (a restore
-    moves it on too). One tiny read, made on every run of every page."""
+    """The tournament's data version, which derived tables are cached by: it changes with every
+    committed write and never comes back. It counts the log's entries (every write appends one,
+    nothing deletes one, so the count grows with each commit, in commit order) within the
+    restore epoch (a restore replaces the log, and moves the epoch on: `new_epoch`). No row is
+    updated by every write, so writers on PostgreSQL never queue on it. One small read."""
     with engine.connect() as conn:
-        return int(conn.execute(sa.select(schema.data_version.c.version)).scalar_one())
+        epoch = conn.execute(sa.select(schema.data_version.c.version)).scalar_one()
+        logged = conn.execute(sa.select(sa.func.count()).select_from(schema.events)).scalar_one()
+    return int(epoch) * _EPOCH_SPAN + int(logged)
+
+
+def new_epoch(conn: Connection) -> None:
+    """A restore replaced the tournament (and its log): move the data version's epoch on, in
+    the restore's own transaction."""
+    conn.execute(sa.update(schema.data_version).where(schema.data_version.c.id == 1)
+                 .values(version=schema.data_version.c.version + 1))
 
 
 def advance_sequences(conn: Connection, tables) -> None:

@@ -219,7 +219,7 @@ sessions = Table(  # one row per sign-in; only the hash of the random session id
     Index(None, "role"),
 )
 
-data_version = Table(  # one row: bumped in the transaction of every logged write (db.log)
+data_version = Table(  # one row: the restore epoch of the data version (db.data_version)
     "data_version", metadata,
     Column("id", Integer, primary_key=True, autoincrement=False),
     Column("version", BigInteger, nullable=False),

@@ -87,6 +87,7 @@ def load_tournament(engine: Engine, data: Mapping[str, Any], *, actor: Actor,
         for item in rows["events"]:
             item["id"] += offset
         _write(conn, rows)
+        db.new_epoch(conn)
         counts = {name: len(batch) for name, batch in rows.items()}
         db.log(conn, actor, "tournament.restore", "tournament",
                after={"source": source, "rows": counts, "event_id_offset": offset})
