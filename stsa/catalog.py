@@ -95,18 +95,9 @@ def setups(battle_of_wills: bool = False) -> pd.DataFrame:
     `battle_of_wills=True` a "+ Battle of Wills" version of every setup follows the 16 plain
     ones (setup_id suffixed "-bow", same deck and hidden picks).
     """
-    cat = load()
-    frame = (
-        cat.setups.assign(
-            battle_of_wills=False,
-            expansions=lambda d: _expansion_lists(d),
-            # Fresh lists on every call: the cache holds strings only.
-            deck_products=lambda d: [p.split(";") for p in d["deck_products"]],
-        )
-        .assign(leader_deck=lambda d: [_deck(ps, cat.leaders) for ps in d["deck_products"]])
-        .loc[:, _SETUP_COLUMNS]
-    )
-    return with_battle_of_wills(frame) if battle_of_wills else frame
+    built = _setups(str(DATA_DIR.resolve()), bool(battle_of_wills))
+    # Fresh lists on every call: a caller that edits a deck cannot change the next one's.
+    return built.assign(**{column: [list(v) for v in built[column]] for column in _LIST_COLUMNS})
 
 
 def with_battle_of_wills(setup_frame: pd.DataFrame) -> pd.DataFrame:
@@ -220,6 +211,25 @@ _SETUP_COLUMNS = [
     "setup_id", "name", "base_game", *EXPANSION_FLAGS, "battle_of_wills", "expansions",
     "hidden_picks", "deck_products", "leader_deck",
 ]  # fmt: skip
+
+
+_LIST_COLUMNS = ("expansions", "deck_products", "leader_deck")
+
+
+@functools.lru_cache(maxsize=8)
+def _setups(data_dir: str, battle_of_wills: bool) -> pd.DataFrame:
+    """`setups` built once per catalog folder (the decks take a filter and a sort each)."""
+    cat = _load(data_dir)
+    frame = (
+        cat.setups.assign(
+            battle_of_wills=False,
+            expansions=lambda d: _expansion_lists(d),
+            deck_products=lambda d: [p.split(";") for p in d["deck_products"]],
+        )
+        .assign(leader_deck=lambda d: [_deck(ps, cat.leaders) for ps in d["deck_products"]])
+        .loc[:, _SETUP_COLUMNS]
+    )
+    return with_battle_of_wills(frame) if battle_of_wills else frame
 
 
 @functools.lru_cache(maxsize=8)

@@ -97,7 +97,8 @@ def past(history: pd.DataFrame | None, player_ids: Sequence, setup_ids: Sequence
     missing = [c for c in HISTORY_COLUMNS[:4] if c not in history.columns]
     if missing:
         raise TournamentError(f"The earlier seats lack the column(s) {', '.join(missing)}.")
-    group = pd.MultiIndex.from_frame(history[["sitting_id", "table_no"]]).factorize()[0]
+    group = pd.factorize(history["sitting_id"].to_numpy(dtype=np.int64) * (1 << 32)
+                         + history["table_no"].to_numpy(dtype=np.int64))[0]
     size = np.bincount(group)[group]
     idx = pd.Index(pd.Series(list(player_ids), dtype=object)).get_indexer(
         pd.Series(history["player_id"].tolist(), dtype=object))

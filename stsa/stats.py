@@ -2,12 +2,13 @@
 
 Inputs are the service layer's frames: `services.results.standings_table` (one row per player,
 with `zone`), `services.results.scored_results` (one row per player per qualifier game, with `seat`,
-`leader`, `setup_id`, `placing`, `qualifier_score`, `name`) and `store.tables` (one row per
-table). Every function returns a small frame: a chart gets at most a few hundred rows.
+`leader`, `setup_id`, `placing`, `qualifier_score`, `name`) and `store.setup_counts` (tables per
+setup). Every function returns a small frame: a chart gets at most a few hundred rows.
 """
 
 from __future__ import annotations
 
+from collections.abc import Mapping
 from dataclasses import dataclass
 
 import pandas as pd
@@ -125,15 +126,16 @@ def seat_stats(scored: pd.DataFrame) -> pd.DataFrame:
     return out[cols]
 
 
-def setup_usage(tables: pd.DataFrame, names: dict[str, str],
+def setup_usage(counts: Mapping[str, int], names: dict[str, str],
                 setups: pd.DataFrame) -> pd.DataFrame:
-    """R6: how many qualifier tables each setup was drawn for: `setup_id, setup, base_game,
-    tables`, most used first."""
+    """R6: how many qualifier tables each setup was drawn for (`counts`: setup_id → tables,
+    as `store.setup_counts` gives them): `setup_id, setup, base_game, tables`, most used
+    first."""
     cols = ["setup_id", "setup", "base_game", "tables"]
-    if tables.empty:
+    if not counts:
         return pd.DataFrame(columns=cols)
     base = setups.set_index("setup_id")["base_game"]
-    out = tables.groupby("setup_id", as_index=False).agg(tables=("table_id", "size"))
+    out = pd.DataFrame({"setup_id": list(counts), "tables": [int(n) for n in counts.values()]})
     out = out.assign(setup=out["setup_id"].map(names).fillna(out["setup_id"]),
                      base_game=out["setup_id"].map(base).fillna("Other"))
     return out.sort_values(["tables", "setup"], ascending=[False, True])[cols].reset_index(

@@ -11,7 +11,7 @@ from stsa.ui import data, data_tools, organizer, session, sittings, widgets
 st.title("Data")
 session.only_for(Role.ORGANIZER)
 widgets.flash()
-url, me, engine = session.database_url(), session.actor(), session.engine()
+me, engine = session.actor(), session.engine()
 stamp = organizer.file_stamp()
 
 st.subheader("Download", anchor=False)
@@ -51,7 +51,7 @@ st.caption("Copies of the whole database, made after each publish and each compl
 if st.button("Back up now", key="data_backup_now", icon=":material/backup:"):
     if widgets.act(lambda: store.backup(engine), done=lambda p: f"Backed up to {p.name}."):
         st.rerun()
-backups = data.backups(url)
+backups = data.now().backups()
 if backups.empty:
     st.info("No backups yet: click Back up now.")
     st.stop()

@@ -13,19 +13,19 @@ from stsa.ui import data, data_tools, session, sittings, widgets
 
 st.title("Draw")
 widgets.flash()
-url, role = session.database_url(), session.role()
+role, reads = session.role(), data.now()
 staff = role in (Role.JUDGE, Role.ORGANIZER)
 organizer = role is Role.ORGANIZER
 if "draw_show" in st.session_state:  # just drawn: show the draft, offer a fresh seed
     st.session_state["draw_sitting"] = st.session_state.pop("draw_show")
     st.session_state.pop("draw_seed", None)
 st.session_state.setdefault("draw_seed", draw.new_seed())
-all_sittings = data.sittings(url, role)
+all_sittings = reads.sittings()
 
 
 def draw_form() -> None:
     """Players present, the R1 table plan, the seed (R3), and Draw."""
-    roster = data.players(url, role)
+    roster = reads.players()
     active = roster.loc[roster["status"] == PlayerStatus.ACTIVE]
     if active.empty:
         st.info("No players yet: add them on the Roster page.")
@@ -34,7 +34,7 @@ def draw_form() -> None:
     sit_out = len(present) == 5 and st.checkbox(
         "Let the draw pick one player to sit this sitting out (R1)", key="draw_sit_out")
     seatable, pins = sittings.plan_and_pins(present, names, bool(sit_out))
-    st.caption(sittings.mode_caption(data.settings(url)))
+    st.caption(sittings.mode_caption(reads.settings()))
     st.number_input("Seed (anyone can re-check a draw from its seed)", min_value=0, step=1,
                     key="draw_seed")
     st.button("New seed", key="draw_new_seed",
@@ -65,7 +65,7 @@ def override_form(sitting_id: int, overview) -> None:
         sittings.keep_choice("draw_ovr_table", labels)
         table_id = st.selectbox("Table", list(labels), format_func=labels.get,
                                 key="draw_ovr_table")
-        setups = data.enabled_setups(url)
+        setups = reads.enabled_setups()
         setup_names = dict(zip(setups["setup_id"], setups["name"]))
         setup_id = st.selectbox("New setup", list(setup_names), format_func=setup_names.get,
                                 index=None, placeholder="Choose the new setup",
@@ -87,9 +87,9 @@ def override_form(sitting_id: int, overview) -> None:
 def show_sitting(sitting) -> None:
     """The chosen sitting's tables and seats, for this role (R9, R20)."""
     sitting_id = int(sitting["sitting_id"])
-    overview = data.sitting_overview(url, sitting_id, role)
+    overview = reads.sitting_overview(sitting_id)
     facts = [f"Seed {sitting['seed']}", f"{sitting['tables']} tables"]
-    outs = data.sit_outs(url, sitting_id, role)
+    outs = reads.sit_outs(sitting_id)
     if len(outs):
         facts.append("sitting out (R1): " + ", ".join(outs["name"]))
     st.caption(widgets.plain(" · ".join(facts)))
@@ -108,7 +108,7 @@ def show_sitting(sitting) -> None:
                         done="The draft was discarded (it stays in the log)."):
                     st.rerun()
     if staff:  # R20: the slips and lists read drafts; the judges' copy lists removed leaders
-        data_tools.paper(session.engine(), url, sitting_id,
+        data_tools.paper(session.engine(), reads.settings(), sitting_id,
                          sitting_label(sitting["kind"], sitting["number"]),
                          organizer=organizer, me=session.actor())
     search = st.text_input("Find a player", key="draw_search", placeholder="Name")
@@ -123,7 +123,7 @@ def show_sitting(sitting) -> None:
     if staff and sitting["kind"] == Kind.QUALIFIER:  # R20: the report reads drafts
         with st.expander("Fairness check against the earlier qualifiers",
                          expanded=sitting["status"] == SittingStatus.DRAWN):
-            sittings.show_report(service.draw_report(session.engine(), sitting_id))
+            sittings.show_report(reads.draw_report(sitting_id))
     if organizer and sitting["status"] != SittingStatus.COMPLETE:
         override_form(sitting_id, overview)
 

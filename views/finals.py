@@ -64,7 +64,7 @@ def show_sitting(kind: Kind, sitting, scored) -> None:
     if not sitting_open(sitting):
         st.info(f"The {kind} has not been drawn yet.")
         return
-    overview = data.sitting_overview(url, int(sitting["sitting_id"]), role)
+    overview = reads.sitting_overview(int(sitting["sitting_id"]))
     st.caption(f"Seed {sitting['seed']} · {sitting['status']}")
     if sitting["status"] == SittingStatus.DRAWN:
         st.info(f"This {kind} draw is not published yet: spectators do not see it, and "
@@ -76,9 +76,9 @@ def show_sitting(kind: Kind, sitting, scored) -> None:
 
 st.title("Finals")
 widgets.flash()
-url, role = session.database_url(), session.role()
+role, reads = session.role(), data.now()
 organizer, staff = role == Role.ORGANIZER, role in (Role.ORGANIZER, Role.JUDGE)
-finals = data.finals(url)
+finals = reads.finals()
 if finals.format is None:
     st.info(f"{finals.reason} Finals appear here once enough qualifier results are in.")
     st.stop()

@@ -7,8 +7,8 @@ from stsa.auth import Role
 from stsa.domain import sitting_label
 from stsa.ui import data, navigation, organizer, session, widgets
 
-url, role = session.database_url(), session.role()
-status = data.home_status(url, role)
+role, reads = session.role(), data.now()
+status = reads.home_status()
 sitting = status["sitting"]
 label = sitting_label(sitting["kind"], sitting["number"]) if sitting else "None yet"
 
@@ -27,7 +27,7 @@ if status["missing_tables"]:
     st.write(f"Tables still missing results: {organizer.listed(status['missing_tables'])}.")
 st.info(organizer.next_step(status, role), icon=":material/arrow_forward:")
 
-if role is Role.ORGANIZER and sitting is None and data.players(url, role).empty:
+if role is Role.ORGANIZER and sitting is None and reads.players().empty:
     st.subheader("Try it out", anchor=False)
     st.write("The database is empty. Load a demo tournament to see every page populated: "
              "24 players and three completed qualifier sittings with results. It can only be "

@@ -22,9 +22,8 @@ subject = st.text_input("Subject", key="log_subject", placeholder="e.g. table 12
 limit = st.number_input("Show the latest", min_value=1, max_value=100_000, value=200, step=50,
                         key="log_limit")
 
-events = data.events(session.database_url(), session.role(),
-                     action=action.strip() or None, by=by.strip() or None,
-                     subject=" ".join(subject.split()) or None, limit=int(limit))
+events = data.now().events(action=action.strip() or None, by=by.strip() or None,
+                           subject=" ".join(subject.split()) or None, limit=int(limit))
 if events.empty:
     filtered = any(x.strip() for x in (action, by, subject))
     st.info("No events match these filters." if filtered else

@@ -6,24 +6,23 @@ import streamlit as st
 
 from stsa.auth import Role
 from stsa.domain import SittingStatus, table_label
-from stsa.services import results
 from stsa.ui import data, session, sittings, widgets
 
 st.title("Results")
 widgets.flash()
-url, role = session.database_url(), session.role()
+role, reads = session.role(), data.now()
 staff = role in (Role.JUDGE, Role.ORGANIZER)
 
-all_sittings = data.sittings(url, role)
+all_sittings = reads.sittings()
 choices = sittings.sitting_choices(all_sittings, (SittingStatus.PUBLISHED, SittingStatus.COMPLETE))
-sittings.follow_table_link(url, role, choices)  # a table slip's QR code
+sittings.follow_table_link(reads, role, choices)  # a table slip's QR code
 if not choices:
     st.info("No results yet: once the organizer publishes a sitting on the Draw page, judges "
             "enter its results here.")
     st.stop()
 sittings.keep_choice("res_sitting", choices)
 sitting_id = st.selectbox("Sitting", list(choices), format_func=choices.get, key="res_sitting")
-overview = data.sitting_overview(url, sitting_id, role)
+overview = reads.sitting_overview(sitting_id)
 sitting_label = sittings.sitting_name(all_sittings, sitting_id)
 
 
@@ -39,7 +38,7 @@ def enter_result() -> None:
     seats = overview.loc[overview["table_id"] == table_id].sort_values("seat")
     where = table_label(seats["kind"].iloc[0], seats["sitting_no"].iloc[0],
                         seats["table_no"].iloc[0])
-    engine, settings = session.engine(), data.settings(url)
+    engine, settings = session.engine(), reads.settings()
     base = tuple(settings["base_points"])
     form = sittings.ensure_form(engine, table_id, seats)
     if form["version"]:
@@ -50,7 +49,7 @@ def enter_result() -> None:
     for seat in seats.itertuples():
         sittings.seat_block(table_id, seat, options)
 
-    tied = results.full_ties(sittings.form_rows(table_id, seats))
+    rows, tied = sittings.form_rows(table_id, seats)
     if tied:
         st.warning(f"Seats {', '.join(map(str, tied))} are equal on VP, spice, solari, troops "
                    f"and water. Settle their order (for example by a roll-off) and enter "
@@ -59,7 +58,6 @@ def enter_result() -> None:
             st.number_input(f"Settled order of seat {seat.seat} ({widgets.plain(seat.name)})",
                             min_value=1, max_value=len(seats), step=1, value=None,
                             key=sittings.key(table_id, seat.seat, "tiebreak"))
-    rows = sittings.form_rows(table_id, seats)
     st.markdown("**Preview** · placings and qualifier scores (blank numbers count as 0)")
     st.dataframe(sittings.preview_frame(rows, seats, base), hide_index=True)
 
@@ -93,7 +91,7 @@ if staff:
     st.divider()
 
 st.subheader(f"{sitting_label}: results", anchor=False)
-frame = sittings.results_frame(data.scored_results(url, None), sitting_id)
+frame = reads.sitting_results(sitting_id)
 missing = sorted(overview.loc[overview["version"] == 0, "table_no"].unique().tolist())
 if frame.empty:
     st.info("No table of this sitting has reported yet.")

@@ -13,8 +13,8 @@ from stsa.ui import data, data_tools, organizer, session, sittings, widgets
 st.title("Roster")
 session.only_for(Role.ORGANIZER)
 widgets.flash()
-url, me, engine = session.database_url(), session.actor(), session.engine()
-roster = data.players(url, session.role())
+me, engine = session.actor(), session.engine()
+roster = data.now().players()
 active = roster.loc[roster["status"] == PlayerStatus.ACTIVE]
 
 with st.expander("Import players", expanded=roster.empty, icon=":material/upload:"):
@@ -90,7 +90,6 @@ else:
                 return service.change_check_ins(engine, ins, outs, actor=me)
             except TournamentError as exc:  # shown again after the rerun below
                 st.session_state["checkin_error"] = str(exc)
-                data.clear()  # the list was out of date
                 raise
         widgets.act(save_check_ins, done=f"Checked in {len(ins)}, checked out {len(outs)}.")
         st.session_state["checkin_version"] = version + 1

@@ -10,8 +10,8 @@ from stsa.ui import data, organizer, session, widgets
 st.title("Settings")
 session.only_for(Role.ORGANIZER)
 widgets.flash()
-url, me, engine = session.database_url(), session.actor(), session.engine()
-current = data.settings(url)
+me, engine = session.actor(), session.engine()
+current = data.now().settings()
 setups = setup_service.setup_options()
 
 with st.form("settings_form"):
@@ -95,6 +95,5 @@ if st.button("Sign everyone out", key="sign_everyone_out",
                   "have leaked."):
     if widgets.act(lambda: admin.sign_everyone_out(engine, actor=me,
                                                    keep=session.current_session_id()),
-                   done=lambda n: f"{n} session{'s' if n != 1 else ''} ended.",
-                   changes_data=False) is not None:
+                   done=lambda n: f"{n} session{'s' if n != 1 else ''} ended.") is not None:
         st.rerun()

@@ -22,7 +22,7 @@ with st.form("sign_in", clear_on_submit=False):
     pin = st.text_input("PIN", type="password", max_chars=64, key="sign_in_pin")
     submitted = st.form_submit_button("Sign in", type="primary")
 if submitted:
-    who = widgets.act(lambda: session.sign_in(name, pin), changes_data=False,
+    who = widgets.act(lambda: session.sign_in(name, pin),
                       done=lambda a: f"Signed in as {a.name} ({a.role.value}).")
     if who is not None:
         st.rerun()

@@ -15,7 +15,7 @@ COLUMNS = {
     "Player": st.column_config.TextColumn(width="medium", pinned=True),
     "Placing": st.column_config.NumberColumn(help="Placing in the game that gave the best score"),
     "VP": st.column_config.NumberColumn(help="VP in the game that gave the best score"),
-    "Zone": st.column_config.TextColumn(help="Where this rank stands at the finals cut (R16)"),
+    "Zone": live.zone_column(help="Where this rank stands at the finals cut (R16)"),
     "Tie at cut": st.column_config.CheckboxColumn(
         help="A rank shared across a cut line: the organizer settles it (R14)"),
 }
@@ -25,13 +25,13 @@ if st.query_params.get("tv") == "1":
 
 st.title("Standings")
 widgets.flash()
-url = session.database_url()
 
 
 @st.fragment(run_every=live.REFRESH_SECONDS)
 def standings() -> None:
-    table = data.standings(url)
-    progress = (stats.sitting_progress(data.home_status(url, session.role()))
+    reads = data.now()  # this refresh's data version: everything below is shared, per version
+    table = reads.standings()
+    progress = (stats.sitting_progress(reads.home_status())
                 + f" This page updates by itself every {live.REFRESH_SECONDS} s.")
     if table.empty:
         st.info("No results yet: the standings appear once the first qualifier results are in "
@@ -52,16 +52,17 @@ def standings() -> None:
 
     query = st.text_input("Find a player", key="standings_search", max_chars=60,
                           placeholder="Type part of a name")
-    shown = view.search(table, query)
-    if query.strip() and shown.empty:
+    shown = view.search(table, query) if query.strip() else table
+    if shown.empty:
         st.info(f"No player's name contains “{widgets.plain(query.strip())}”.")
     else:
-        st.dataframe(live.zone_styler(view.standings_frame(shown)), hide_index=True,
-                     width="stretch", height=view.table_height(len(shown)),
-                     column_config=COLUMNS)
+        rows = reads.standings_table() if shown is table else live.zone_tags(
+            view.standings_frame(shown))
+        st.dataframe(rows, hide_index=True, width="stretch",
+                     height=view.table_height(len(shown)), column_config=COLUMNS)
 
     if query.strip() and 0 < len(shown) <= 5:
-        scored = data.scored_results(url)
+        scored = reads.scored_results()
         for row in shown.itertuples():
             st.subheader(widgets.plain(row.name), anchor=False)
             st.write(f"Best score **{row.best_score}**, rank {row.rank}, "

@@ -5,18 +5,18 @@ one). Each chart gets a small aggregated frame, shared by every viewer (`data.st
 import streamlit as st
 
 from stsa import charts, stats
-from stsa.ui import data, session, widgets
+from stsa.ui import data
 
 st.title("Statistics")
-url = session.database_url()
-table = data.standings(url)
+reads = data.now()
+table = reads.standings()
 if table.empty:
     st.info("No results yet: the charts appear once the first qualifier results are in "
             "(judges enter them on the Results page).")
     st.stop()
 
-frames = data.statistics(url)
-st.caption(stats.sitting_progress(data.home_status(url, session.role())))
+frames = reads.statistics()
+st.caption(stats.sitting_progress(reads.home_status()))
 CHARTS = ["Best scores", "Sittings", "Players", "Leaders", "Seats", "Setups"]
 shown = st.segmented_control("Chart", CHARTS, default=CHARTS[0], key="stats_chart",
                              label_visibility="collapsed") or CHARTS[0]
@@ -42,7 +42,7 @@ elif shown == "Players":
                             format_func=names.get, key="stats_players", max_selections=10,
                             placeholder="Choose players to compare")
     if chosen:
-        scored = data.scored_results(url)
+        scored = reads.scored_results()
         st.altair_chart(charts.player_scores(stats.player_scores(scored, chosen)),
                         width="stretch")
     else:

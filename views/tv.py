@@ -4,14 +4,13 @@ by itself; no sidebar (a static style block hides it: open another page by its a
 import streamlit as st
 
 from stsa import charts, stats
-from stsa.ui import data, live, session, widgets
+from stsa.ui import data, live, widgets
 from stsa.ui import finals as view
 
 SLIDES = ["Standings", "Best scores", "Scores per sitting"]
 TV_ROWS = 12  # rows of the standings shown, or the finals zones and two more (R16: up to 14)
 
 live.tv_style()
-url = session.database_url()
 
 
 def standings_slide(table) -> None:
@@ -23,8 +22,7 @@ def standings_slide(table) -> None:
     st.write(view.cut_caption(table) + (f" {more} more on the Standings page." if more else ""))
 
 
-def chart_slide(name: str, table) -> None:
-    frames = data.statistics(url)
+def chart_slide(name: str, frames: dict) -> None:
     if name == "Best scores":
         line = frames["cut"]
         chart = charts.best_scores(frames["ranked"], line.direct, line.semifinal)
@@ -41,16 +39,17 @@ def slideshow() -> None:
     tick = st.session_state.get("tv_tick", -1) + 1
     st.session_state["tv_tick"] = tick
     name = SLIDES[tick % len(SLIDES)]
-    title = data.settings(url).get("tournament_name") or "Standings"
+    reads = data.now()  # this slide's data version: everything below is shared, per version
+    title = reads.settings().get("tournament_name") or "Standings"
     st.title(f"{widgets.plain(title)} · {name}", anchor=False)
-    st.write(stats.sitting_progress(data.home_status(url, session.role())))
-    table = data.standings(url)
+    st.write(stats.sitting_progress(reads.home_status()))
+    table = reads.standings()
     if table.empty:
         st.info("No results yet: the standings appear once the first qualifier results are in.")
     elif name == "Standings":
         standings_slide(table)
     else:
-        chart_slide(name, table)
+        chart_slide(name, reads.statistics())
     st.caption(f"Slide {tick % len(SLIDES) + 1} of {len(SLIDES)}; the next in "
                f"{live.TV_SECONDS} s.")
 

@@ -58,13 +58,18 @@ def home_status(engine, *, actor: Actor | None = None) -> dict:
     """What happens now: tournament name, players, the current sitting and tables missing
     results, for the Home page."""
     with Snapshot(engine, actor=actor) as snap:
-        roster = snap.players
-        sitting = sittings.current(snap.sittings)
-        status = {"tournament_name": snap.settings["tournament_name"],
-                  "players": int((roster["status"] == PlayerStatus.ACTIVE).sum()),
-                  "checked_in": int(roster["checked_in"].sum()),
-                  "sitting": sitting, "missing_tables": []}
-        if sitting is not None and sitting["status"] == SittingStatus.PUBLISHED:
-            tables = snap.sitting_tables(int(sitting["sitting_id"]))
-            status["missing_tables"] = tables.loc[tables["version"] == 0, "table_no"].tolist()
-        return status
+        return status_of(snap)
+
+
+def status_of(snap: Snapshot) -> dict:
+    """`home_status` from the frames of `snap` (as its actor may see them)."""
+    roster = snap.players
+    sitting = sittings.current(snap.sittings)
+    status = {"tournament_name": snap.settings["tournament_name"],
+              "players": int((roster["status"] == PlayerStatus.ACTIVE).sum()),
+              "checked_in": int(roster["checked_in"].sum()),
+              "sitting": sitting, "missing_tables": []}
+    if sitting is not None and sitting["status"] == SittingStatus.PUBLISHED:
+        tables = snap.sitting_tables(int(sitting["sitting_id"]))
+        status["missing_tables"] = tables.loc[tables["version"] == 0, "table_no"].tolist()
+    return status

@@ -86,10 +86,12 @@ def preview_result(rows: pd.DataFrame, base_points=rules.BASE_POINTS) -> pd.Data
 
 def _full_tie(rows: pd.DataFrame) -> pd.Series:
     """R11: which rows are equal on all five to another row (rows with every number filled)."""
-    numbers = rows[list(STATS)].apply(pd.to_numeric, errors="coerce")
-    filled = numbers.notna().all(axis=1)
-    equal = numbers.loc[filled].duplicated(keep=False)
-    return equal.reindex(rows.index, fill_value=False).astype(bool)
+    numbers = np.column_stack([pd.to_numeric(rows[c], errors="coerce").to_numpy(
+        dtype="float64", na_value=np.nan) for c in STATS]) if len(rows) else np.empty((0, 5))
+    filled = ~np.isnan(numbers).any(axis=1)
+    tie = np.zeros(len(rows), dtype=bool)
+    tie[filled] = pd.DataFrame(numbers[filled]).duplicated(keep=False).to_numpy()
+    return pd.Series(tie, index=rows.index)
 
 
 def full_ties(rows: pd.DataFrame) -> list[int]:

@@ -87,35 +87,49 @@ def draw_qualifier(engine, player_ids, *, seed: int, sit_out: bool = False,
 
 def history(snap: Snapshot, before: int | None = None) -> pd.DataFrame:
     """The seats of the published and complete qualifier sittings (only those drawn before
-    sitting `before`, when given): `sitting_id, table_no, seat, player_id, setup_id`."""
+    sitting `before`, when given): `sitting_id, table_no, seat, player_id, setup_id`.
+
+    A complete sitting has a result row for every seat (with its table's setup), so its seats
+    come from the results, which the standings read anyway; a sitting still being played is
+    read seat by seat."""
     sittings = snap.sittings
-    done = sittings.loc[(sittings["kind"] == Kind.QUALIFIER)
-                        & sittings["status"].isin(DONE), "sitting_id"]
+    done = sittings.loc[(sittings["kind"] == Kind.QUALIFIER) & sittings["status"].isin(DONE)]
     if before is not None:
-        done = done.loc[done < before]
+        done = done.loc[done["sitting_id"] < before]
     if done.empty:
         return fairness.empty_history()
-    seats, tables = snap.seats(kind=Kind.QUALIFIER), snap.tables(kind=Kind.QUALIFIER)
-    rows = seats.loc[seats["sitting_id"].isin(done)].merge(
-        tables[["table_id", "setup_id"]], on="table_id", how="left")
-    return rows[list(fairness.HISTORY_COLUMNS)].reset_index(drop=True)
+    columns = list(fairness.HISTORY_COLUMNS)
+    complete = done.loc[done["status"] == SittingStatus.COMPLETE, "sitting_id"]
+    played = snap.results_of(Kind.QUALIFIER)
+    parts = [played.loc[played["sitting_id"].isin(complete), columns]]
+    for sitting_id in done.loc[done["status"] != SittingStatus.COMPLETE, "sitting_id"]:
+        seats = snap.sitting_seats(int(sitting_id))
+        tables = snap.sitting_tables(int(sitting_id))[["table_id", "setup_id"]]
+        parts.append(seats.merge(tables, on="table_id", how="left")[columns])
+    rows = pd.concat(parts, ignore_index=True) if len(parts) > 1 else parts[0]
+    return rows.sort_values(["sitting_id", "table_no", "seat"]).reset_index(drop=True)
 
 
 def draw_report(engine, sitting_id: int) -> fairness.DrawReport:
     """A sitting's fairness checklist against the qualifier sittings drawn before it (R3, R6):
     repeat meetings, seats a player had most often or twice, setups played again; each frame
     with the players' names (`name`, or `name_a`, `name_b`). For judges and the organizer."""
-    sitting_id = int(sitting_id)
     with Snapshot(engine) as snap:
-        seats = snap.sitting_seats(sitting_id)
-        report = fairness.draw_report(seats, snap.sitting_tables(sitting_id),
-                                      history(snap, before=sitting_id))
-        names = dict(zip(seats["player_id"], seats["name"]))
-        return fairness.DrawReport(
-            repeats=report.repeats.assign(name_a=report.repeats["player_a"].map(names),
-                                          name_b=report.repeats["player_b"].map(names)),
-            seats=report.seats.assign(name=report.seats["player_id"].map(names)),
-            setups=report.setups.assign(name=report.setups["player_id"].map(names)))
+        return report_of(snap, sitting_id)
+
+
+def report_of(snap: Snapshot, sitting_id: int) -> fairness.DrawReport:
+    """`draw_report` from the frames of `snap` (the system's view: it reads drafts)."""
+    sitting_id = int(sitting_id)
+    seats = snap.sitting_seats(sitting_id)
+    report = fairness.draw_report(seats, snap.sitting_tables(sitting_id),
+                                  history(snap, before=sitting_id))
+    names = dict(zip(seats["player_id"], seats["name"]))
+    return fairness.DrawReport(
+        repeats=report.repeats.assign(name_a=report.repeats["player_a"].map(names),
+                                      name_b=report.repeats["player_b"].map(names)),
+        seats=report.seats.assign(name=report.seats["player_id"].map(names)),
+        setups=report.setups.assign(name=report.setups["player_id"].map(names)))
 
 
 def publish(engine, sitting_id: int, *, actor: Actor) -> dict:
@@ -227,12 +241,17 @@ def sitting_overview(engine, sitting_id: int, *, actor: Actor | None = None) -> 
     """R3, R9, R20: one row per seat of a sitting with table, setup name, colour, pick order,
     and whether the table has reported; removed leaders only for judges and the organizer."""
     with Snapshot(engine, actor=actor) as snap:
-        names = setups.setup_names()
-        return snap.sitting_seats(sitting_id).merge(
-            snap.sitting_tables(sitting_id)[["table_id", "setup_id", "version", "removed_leaders",
-                                             "available_leaders"]],
-            on="table_id", how="left",
-        ).assign(setup=lambda d: d["setup_id"].map(names), reported=lambda d: d["version"] > 0)
+        return overview_of(snap, sitting_id)
+
+
+def overview_of(snap: Snapshot, sitting_id: int) -> pd.DataFrame:
+    """`sitting_overview` from the frames of `snap` (as its actor may see them)."""
+    names = setups.setup_names()
+    return snap.sitting_seats(sitting_id).merge(
+        snap.sitting_tables(sitting_id)[["table_id", "setup_id", "version", "removed_leaders",
+                                         "available_leaders"]],
+        on="table_id", how="left",
+    ).assign(setup=lambda d: d["setup_id"].map(names), reported=lambda d: d["version"] > 0)
 
 
 def tables_with_player(overview: pd.DataFrame, query: str) -> pd.DataFrame:

@@ -4,12 +4,15 @@ once and shared by every check and computation of that action.
 Used as `with Snapshot(engine) as snap:` every read runs in one read transaction
 (`store.snapshot`), so the frames cannot disagree. Outside a `with`, each frame is its own
 read; the sittings are then read before anything whose meaning depends on a sitting's status
-(tables, seats, results), so a sitting seen complete has all its results in a later read.
+(tables, seats, results), so a sitting seen complete has all its results in a later read. A
+snapshot may be shared by threads (the pages' shared reads keep one per data version): each
+frame is still read once.
 """
 
 from __future__ import annotations
 
 import contextlib
+import threading
 from typing import Any, Callable
 
 import pandas as pd
@@ -20,16 +23,23 @@ from stsa.domain import Kind
 from stsa.store.db import SYSTEM
 
 
+_SAME = {"settings", "results", "absences", "setup_counts"}  # the same in every view (R20)
+
+
 class Snapshot:
     """The store's frames for one action, read on first use and kept.
 
     `actor` is whose view the reads take (R20): the system's by default (drafts and removed
     leaders, for checks STSA makes itself), None for what a spectator may see."""
 
-    def __init__(self, engine, *, actor: Actor | None = SYSTEM):
+    def __init__(self, engine, *, actor: Actor | None = SYSTEM, like: "Snapshot | None" = None):
         self.engine, self.actor = engine, actor
         self._kept: dict[Any, Any] = {}
         self._reading: contextlib.ExitStack | None = None
+        self._lock = threading.RLock()  # shared by threads: each frame is still read once
+        # Frames that look the same in every view (settings, results, absences, setup counts)
+        # come from `like`, a snapshot of the same data taken for another view, when given.
+        self._like = like
 
     def __enter__(self) -> "Snapshot":
         self._reading = contextlib.ExitStack()
@@ -42,8 +52,12 @@ class Snapshot:
             reading.close()
 
     def _once(self, key, read: Callable[[], Any]):
+        if self._like is not None and (key[0] if isinstance(key, tuple) else key) in _SAME:
+            return self._like._once(key, read)
         if key not in self._kept:
-            self._kept[key] = read()
+            with self._lock:
+                if key not in self._kept:
+                    self._kept[key] = read()
         return self._kept[key]
 
     @property

@@ -1,119 +1,230 @@
-"""Cached reads for the pages. Reads are shared by every session for a few seconds, so fifty
-phones watching the standings do not mean fifty queries a tick; every write clears them."""
+"""The pages' reads, computed once per data version and shared by every session (DESIGN.md,
+"Shared state").
+
+The store moves the data version (`store.data_version`) in the transaction of every logged
+write and never repeats it. A page run asks for `data.now()` once: one tiny read of the
+version. Everything it then reads (settings, players, sittings, scored results, standings, the
+statistics frames, the finals view …) comes from a shelf shared by every session of this app
+process, computed the first time anyone asks for it at that version and kept until the
+version moves. So a hundred phones refreshing the standings cost one computation per change,
+not one per phone; a sign-in (no tournament data) leaves everything warm, and a save makes
+only what depends on the data computed again, once.
+
+Caches only save work: nothing here guards access (the role's view is part of each key; the
+store checks every write), and a shelf dropped by any client is simply filled again. Values
+are shared, not copied: callers treat frames and dicts from here as read-only.
+"""
 
 from __future__ import annotations
+
+import threading
+from collections.abc import Callable, Hashable
+from dataclasses import dataclass
+from typing import Any
 
 import pandas as pd
 import streamlit as st
 
 from stsa import catalog, stats, store
-from stsa.auth import Actor, Role
+from stsa.auth import Role
 from stsa.domain import Kind
 from stsa.services import admin, results, setups
-from stsa.services import sittings as sitting_service
 from stsa.services import finals as finals_service
+from stsa.services import sittings as sitting_service
+from stsa.services.snapshot import Snapshot
 from stsa.store.db import SYSTEM
-from stsa.ui import session
-
-TTL = 5  # seconds
-
-
-def _view(role: Role) -> Actor | None:
-    """Reads take the role's view (R20): judges and organizer see hidden things, others not."""
-    return SYSTEM if role in (Role.ORGANIZER, Role.JUDGE) else None
+from stsa.ui import finals as finals_view
+from stsa.ui import live, session, sittings
 
 
-@st.cache_data(ttl=TTL, show_spinner=False)
-def settings(url: str) -> dict:
-    return store.settings(session.engine())
+class Shelf:
+    """Values derived from one database, each kept for the newest data version it was asked
+    at. A value is computed once per (key, version) even when many sessions ask at once: the
+    first computes, the others wait for it (a lock per key). Values of older versions are
+    dropped as soon as a newer version is stored: no new run asks for them."""
+
+    def __init__(self) -> None:
+        self._lock = threading.Lock()
+        self._kept: dict[Hashable, tuple[int, Any]] = {}
+        self._busy: dict[tuple[Hashable, int], threading.Lock] = {}
+        self._newest = 0
+        self.computed = 0  # how many values were computed (tests, benchmarks)
+
+    def get(self, key: Hashable, version: int, compute: Callable[[], Any]) -> Any:
+        kept = self._kept.get(key)
+        if kept is not None and kept[0] == version:
+            return kept[1]
+        with self._lock:
+            busy = self._busy.setdefault((key, version), threading.Lock())
+        with busy:
+            kept = self._kept.get(key)
+            if kept is not None and kept[0] == version:
+                return kept[1]
+            try:
+                value = compute()
+            finally:
+                with self._lock:
+                    self._busy.pop((key, version), None)
+            with self._lock:
+                self.computed += 1
+                if version > self._newest:
+                    self._newest = version
+                    self._kept = {k: v for k, v in self._kept.items() if v[0] >= version}
+                if version == self._newest:  # a run still at an older version: not kept
+                    self._kept[key] = (version, value)
+            return value
 
 
-@st.cache_data(ttl=TTL, show_spinner=False)
-def players(url: str, role: Role) -> pd.DataFrame:
-    return store.players(session.engine(), actor=_view(role))
+@st.cache_resource(show_spinner=False)
+def _shelf(url: str) -> Shelf:
+    return Shelf()
 
 
-@st.cache_data(ttl=TTL, show_spinner=False)
-def standings(url: str) -> pd.DataFrame:
-    return results.standings_table(session.engine(), scored_results(url))
-
-
-@st.cache_data(ttl=TTL, show_spinner=False)
-def scored_results(url: str, kind: Kind | None = Kind.QUALIFIER) -> pd.DataFrame:
-    return results.scored_results(session.engine(), kind)
-
-
-@st.cache_data(ttl=TTL, show_spinner=False)
-def sittings(url: str, role: Role) -> pd.DataFrame:
-    return store.sittings(session.engine(), actor=_view(role))
-
-
-@st.cache_data(ttl=TTL, show_spinner=False)
-def sitting_overview(url: str, sitting_id: int, role: Role) -> pd.DataFrame:
-    return sitting_service.sitting_overview(session.engine(), sitting_id, actor=_view(role))
-
-
-@st.cache_data(ttl=TTL, show_spinner=False)
-def home_status(url: str, role: Role) -> dict:
-    return admin.home_status(session.engine(), actor=_view(role))
-
-
-@st.cache_data(ttl=TTL, show_spinner=False)
-def enabled_setups(url: str) -> pd.DataFrame:
-    return setups.enabled_setups(session.engine())
+def shelf(url: str | None = None) -> Shelf:
+    """The shared shelf of this app's database."""
+    return _shelf(url or session.database_url())
 
 
 def clear() -> None:
-    """After a write: every session reads fresh data on its next run."""
-    st.cache_data.clear()
+    """Forget every shared value (tests and benchmarks: a cold start). Never needed after a
+    write: the data version moves by itself."""
+    _shelf.clear()
 
 
-@st.cache_data(ttl=TTL, show_spinner=False)
-def finals(url: str) -> finals_service.Finals:
-    """R16–R18 as they stand. It holds unpublished finals sittings: pages show those to judges
-    and the organizer only (R20)."""
-    return finals_service.finals(session.engine())
+def now(role: Role | None = None) -> "Data":
+    """The tournament as it stands for this run, as `role` (default: the signed-in person's)
+    may see it (R20): reads the data version once."""
+    url = session.database_url()
+    version = store.data_version(session.engine())
+    staff = (session.role() if role is None else role) in (Role.ORGANIZER, Role.JUDGE)
+    return Data(url, staff, version)
 
 
-@st.cache_data(ttl=TTL, show_spinner=False)
-def events(url: str, role: Role, action: str | None = None, by: str | None = None,
-           subject: str | None = None, limit: int | None = None) -> pd.DataFrame:
-    """The audit log, oldest first (R19); judges and the organizer only (R20)."""
-    return store.events(session.engine(), actor=_view(role), action=action, by=by,
-                        subject=subject, limit=limit)
+@dataclass(frozen=True)
+class Data:
+    """What one run reads, at one data version. `staff`: the judges' and organizer's view
+    (drafts, removed leaders, contact details, R20), else what a spectator may see.
 
+    The store's frames are read through two snapshots kept per version, one as a spectator
+    sees the tournament and one as the system does (`services.snapshot.Snapshot`, each frame
+    read once, on first use, by whichever session asks first; frames the same in both views,
+    like the results, read once for both); everything derived from them is kept per version
+    too. A frame is read at the version the run saw or a later one, so
+    nothing shared is ever older than its key says; a run that races a write may mix the two
+    versions once, and the next run reads the new version afresh."""
 
-@st.cache_data(ttl=TTL, show_spinner=False)
-def sit_outs(url: str, sitting_id: int, role: Role) -> pd.DataFrame:
-    """R1: who the draw chose to sit a sitting out (unpublished draws: judges/organizer only)."""
-    return store.sit_outs(session.engine(), sitting_id, actor=_view(role))
+    url: str
+    staff: bool
+    version: int
 
+    def _get(self, key: Hashable, compute: Callable[[], Any]) -> Any:
+        return shelf(self.url).get(key, self.version, compute)
 
-@st.cache_data(ttl=TTL, show_spinner=False)
-def table(url: str, table_id: int, role: Role) -> pd.DataFrame:
-    """One table (a `store.tables` row) as `role` may see it (R20); empty if there is none."""
-    return store.tables(session.engine(), table_id=int(table_id), actor=_view(role))
+    def _snap(self, staff: bool | None = None) -> Snapshot:
+        """The version's snapshot for the staff's view (`staff`, default: this run's view)
+        or the public one."""
+        staff = self.staff if staff is None else staff
+        if not staff:
+            return self._get(("snapshot", False), lambda: Snapshot(session.engine(), actor=None))
+        return self._get(("snapshot", True), lambda: Snapshot(
+            session.engine(), actor=SYSTEM, like=self._snap(False)))
 
+    # --- reads of the store, as this run's view may see them -----------------------------------
 
-@st.cache_data(ttl=TTL, show_spinner=False)
-def backups(url: str) -> pd.DataFrame:
-    """The backup files, newest first (`store.backups`); the Data page is organizer only."""
-    return store.backups(session.engine())
+    def settings(self) -> dict:
+        return self._snap(False).settings
 
+    def players(self) -> pd.DataFrame:
+        return self._snap().players
 
-@st.cache_data(ttl=TTL, show_spinner=False)
-def qualifier_tables(url: str) -> pd.DataFrame:
-    """Tables of the published qualifier sittings, as everyone sees them (R6, R20)."""
-    return store.tables(session.engine(), kind=Kind.QUALIFIER)
+    def sittings(self) -> pd.DataFrame:
+        return self._snap().sittings
 
+    def sitting_overview(self, sitting_id: int) -> pd.DataFrame:
+        return self._get(("sitting_overview", int(sitting_id), self.staff),
+                         lambda: sitting_service.overview_of(self._snap(), int(sitting_id)))
 
-@st.cache_data(ttl=TTL, show_spinner=False)
-def statistics(url: str) -> dict:
-    """The Statistics and TV pages' aggregated frames (`stsa.stats`), shared by every viewer:
-    `ranked, cut, spread, leaders, seats, setups`."""
-    table, scored = standings(url), scored_results(url)
-    every = catalog.setups(battle_of_wills=True)
-    return {"ranked": stats.ranked_scores(table), "cut": stats.cut(table),
-            "spread": stats.score_spread(scored), "leaders": stats.leader_stats(scored, every),
-            "seats": stats.seat_stats(scored),
-            "setups": stats.setup_usage(qualifier_tables(url), setups.setup_names(), every)}
+    def sit_outs(self, sitting_id: int) -> pd.DataFrame:
+        """R1: who the draw chose to sit a sitting out (unpublished draws: staff only)."""
+        return self._get(("sit_outs", int(sitting_id), self.staff), lambda: store.sit_outs(
+            session.engine(), int(sitting_id), actor=SYSTEM if self.staff else None))
+
+    def table(self, table_id: int) -> pd.DataFrame:
+        """One table (a `store.tables` row) as this view may see it; empty if none."""
+        return self._snap().table(int(table_id))
+
+    def home_status(self) -> dict:
+        return self._get(("home_status", self.staff), lambda: admin.status_of(self._snap()))
+
+    def enabled_setups(self) -> pd.DataFrame:
+        return self._get("enabled_setups", lambda: setups.from_settings(self.settings()))
+
+    # --- derived tables (public: results exist for published sittings only) -------------------
+
+    def scored_results(self, kind: Kind | None = Kind.QUALIFIER) -> pd.DataFrame:
+        """R11–R13: the results of `kind` (every kind for None), scored, with names. Every
+        kind is read and scored once; a kind is a slice of it."""
+        every = self._get("scored", lambda: results.scored(self._snap(False), None))
+        if kind is None:
+            return every
+        return self._get(("scored", kind), lambda: every.loc[every["kind"] == kind]
+                         .reset_index(drop=True))
+
+    def standings(self) -> pd.DataFrame:
+        """R14–R16: the qualifier standings with zones (`services.results.standings`)."""
+        def compute() -> pd.DataFrame:
+            scored = self.scored_results()
+            return results.standings(scored, scored[["player_id", "name"]].drop_duplicates(
+                "player_id"))
+        return self._get("standings", compute)
+
+    def standings_table(self):
+        """The whole standings as the Standings page shows them (`ui.finals.standings_frame`,
+        zones as coloured tags), as an Arrow table: converted once per version, not on every
+        spectator's refresh."""
+        return self._get("standings_table", lambda: live.arrow(live.zone_tags(
+            finals_view.standings_frame(self.standings()))))
+
+    def sitting_results(self, sitting_id: int) -> pd.DataFrame:
+        """A sitting's stored results as the Results page lists them (R13, R20)."""
+        return self._get(("sitting_results", int(sitting_id)), lambda: sittings.results_frame(
+            self.scored_results(None), int(sitting_id)))
+
+    def statistics(self) -> dict:
+        """The Statistics and TV pages' aggregated frames (`stsa.stats`):
+        `ranked, cut, spread, leaders, seats, setups`."""
+        def compute() -> dict:
+            table, scored = self.standings(), self.scored_results()
+            every = catalog.setups(battle_of_wills=True)
+            return {"ranked": stats.ranked_scores(table), "cut": stats.cut(table),
+                    "spread": stats.score_spread(scored),
+                    "leaders": stats.leader_stats(scored, every),
+                    "seats": stats.seat_stats(scored),
+                    "setups": stats.setup_usage(self._snap(False).setup_counts(),
+                                                setups.setup_names(), every)}
+        return self._get("statistics", compute)
+
+    # --- for every role, from the system's view -----------------------------------------------
+
+    def finals(self) -> finals_service.Finals:
+        """R16–R18 as they stand. It holds unpublished finals sittings: pages show those to
+        judges and the organizer only (R20)."""
+        return self._get("finals", lambda: finals_service.view_of(self._snap(True)))
+
+    def draw_report(self, sitting_id: int):
+        """A sitting's fairness check against the earlier qualifiers (staff only: it reads
+        drafts, R20)."""
+        return self._get(("draw_report", int(sitting_id)),
+                         lambda: sitting_service.report_of(self._snap(True), int(sitting_id)))
+
+    # --- not shared: the organizer's pages, read as they are ----------------------------------
+
+    def events(self, action: str | None = None, by: str | None = None,
+               subject: str | None = None, limit: int | None = None) -> pd.DataFrame:
+        """The audit log, oldest first (R19); judges and the organizer only (R20)."""
+        return store.events(session.engine(), actor=SYSTEM if self.staff else None,
+                            action=action, by=by, subject=subject, limit=limit)
+
+    def backups(self) -> pd.DataFrame:
+        """The backup files, newest first (files, not data: read each time)."""
+        return store.backups(session.engine())

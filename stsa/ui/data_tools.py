@@ -11,7 +11,7 @@ import streamlit as st
 
 from stsa import excel, printing, store
 from stsa.auth import Actor
-from stsa.ui import data, organizer, widgets
+from stsa.ui import organizer, widgets
 
 XLSX = "application/vnd.openxmlformats-officedocument.spreadsheetml.sheet"
 PDF = "application/pdf"
@@ -82,12 +82,12 @@ def slug(text: str) -> str:
     return "-".join("".join(c if c.isalnum() else " " for c in text.lower()).split()) or "sitting"
 
 
-def paper(engine, url: str, sitting_id: int, label: str, *, organizer: bool,
+def paper(engine, settings: dict, sitting_id: int, label: str, *, organizer: bool,
           me: Actor) -> None:
     """The selected sitting's table slips (players' and judges' copies, with QR codes that
     open the table's result entry) and its pairings by name and by table, as PDFs. Judges
-    and the organizer only (R20). The organizer sets the address the QR codes open."""
-    settings = data.settings(url)
+    and the organizer only (R20). The organizer sets the address the QR codes open;
+    `settings` are the tournament's settings as this run read them."""
     with st.expander("Print: table slips and pairings", icon=":material/print:"):
         if organizer:
             typed = st.text_input(

@@ -14,7 +14,7 @@ from stsa.auth import Role
 from stsa.domain import SittingStatus, plural, sitting_label
 from stsa.services import results, setups
 from stsa.services import sittings as sitting_service
-from stsa.ui import data, organizer, widgets
+from stsa.ui import organizer, widgets
 
 STATUS = {SittingStatus.DRAWN: "draft, not published", SittingStatus.PUBLISHED: "published",
           SittingStatus.COMPLETE: "complete"}
@@ -190,11 +190,11 @@ def show_report(report) -> None:
 TABLE_PARAM = "table"
 
 
-def follow_table_link(url: str, role: Role, choices: dict[int, str]) -> None:
+def follow_table_link(reads, role: Role, choices: dict[int, str]) -> None:
     """A slip's QR code opens the Results page with `?table=<table id>`: for judges and the
     organizer, choose that table's sitting and table (once per link, so they can still pick
     another); tell anyone else to sign in. Other query parameters (the sign-in token) are
-    left alone."""
+    left alone. `reads` is this run's `ui.data.Data`."""
     raw = st.query_params.get(TABLE_PARAM)
     if raw is None:
         return
@@ -204,7 +204,7 @@ def follow_table_link(url: str, role: Role, choices: dict[int, str]) -> None:
         st.page_link("views/sign_in.py", label="Sign in", icon=":material/login:")
         return
     raw = str(raw).strip()
-    found = data.table(url, int(raw), role) if raw.isdigit() and len(raw) <= 12 else None
+    found = reads.table(int(raw)) if raw.isdigit() and len(raw) <= 12 else None
     if found is None or found.empty:
         st.warning(widgets.plain(f"The link names table {raw[:20]!r}, which this tournament "
                                  f"does not have: choose the table below."),
@@ -285,17 +285,21 @@ def seat_block(table_id: int, seat, options: list[str]) -> None:
                                     step=1, value=None, key=key(table_id, seat.seat, field))
 
 
-def form_rows(table_id: int, seats: pd.DataFrame) -> pd.DataFrame:
-    """The form's values as result rows; a settled order only for players in a full tie."""
+def form_rows(table_id: int, seats: pd.DataFrame) -> tuple[pd.DataFrame, list[int]]:
+    """The form's values as result rows, and the seats in a full tie (R11); a settled order
+    is kept only for those. Built once a run: the values are the ones this run was sent, so
+    the settled-order fields drawn after it change nothing here."""
     get = st.session_state.get
+    numbers = seats["seat"].tolist()
     rows = pd.DataFrame({
         "player_id": seats["player_id"].astype("int64").to_numpy(),
         "seat": seats["seat"].astype("int64").to_numpy(),
-        "leader": [get(key(table_id, s, "leader")) for s in seats["seat"]],
-        **{f: pd.array([get(key(table_id, s, f)) for s in seats["seat"]], dtype="Int64")
+        "leader": [get(key(table_id, s, "leader")) for s in numbers],
+        **{f: pd.array([get(key(table_id, s, f)) for s in numbers], dtype="Int64")
            for f in (*STATS, "variant_points", "tiebreak")}})
-    rows.loc[~rows["seat"].isin(results.full_ties(rows)), "tiebreak"] = pd.NA
-    return rows
+    tied = results.full_ties(rows)
+    rows.loc[~rows["seat"].isin(tied), "tiebreak"] = pd.NA
+    return rows, tied
 
 
 def preview_frame(rows: pd.DataFrame, seats: pd.DataFrame, base_points) -> pd.DataFrame:

@@ -9,7 +9,6 @@ from typing import Any
 import streamlit as st
 
 from stsa.errors import TournamentError
-from stsa.ui import data
 
 # Characters that start Markdown anywhere in a line (links, emphasis, code, HTML, tables, maths,
 # Streamlit's :colour[...] directives); list, quote and heading markers count only at a line's
@@ -27,19 +26,16 @@ def plain(text: Any) -> str:
     return _AUTOLINK.sub(lambda m: "\\" + m[0], escaped)
 
 
-def act(action: Callable[[], Any], *, done: str | Callable[[Any], str] | None = None,
-        changes_data: bool = True) -> Any:
-    """Run a write: on success clear the cached reads (unless it `changes_data` not, like a
-    sign-in) and say `done`; a `TournamentError` is shown as the message it carries (what and
-    where, as plain text: it may quote a name) and changes nothing. Other errors are bugs and
-    surface."""
+def act(action: Callable[[], Any], *, done: str | Callable[[Any], str] | None = None) -> Any:
+    """Run a write and say `done`; a `TournamentError` is shown as the message it carries (what
+    and where, as plain text: it may quote a name) and changes nothing. Other errors are bugs and
+    surface. Nothing is cleared: a write moves the data version, so the next run of every
+    session reads what changed (`stsa.ui.data`), and a sign-in leaves the shared reads warm."""
     try:
         result = action()
     except TournamentError as exc:
         st.error(plain(exc), icon=":material/error:")
         return None
-    if changes_data:
-        data.clear()
     if done:
         st.session_state["_flash"] = done(result) if callable(done) else done
     return result

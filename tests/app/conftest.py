@@ -105,3 +105,15 @@ def downloads(monkeypatch):
         return real(label, data, *args, **kwargs)
     monkeypatch.setattr(st, "download_button", spy)
     return offered
+
+
+def count_calls(monkeypatch, owner, name: str) -> list:
+    """Count the calls of `owner.name` (a service the pages' shared reads call): the list
+    grows by one per call; the real function still runs."""
+    calls, real = [], getattr(owner, name)
+
+    def spy(*args, **kwargs):
+        calls.append(1)
+        return real(*args, **kwargs)
+    monkeypatch.setattr(owner, name, spy)
+    return calls

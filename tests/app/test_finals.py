@@ -181,14 +181,19 @@ def test_drawn_semifinal_goes_stale_when_an_absence_changes(open_page, demo_tour
     assert not at.button(key="finals_publish_semifinal").disabled
 
 
-def test_drawing_a_semifinal_already_published_elsewhere_is_refused(open_page, demo_tournament):
+def test_a_semifinal_published_elsewhere_is_not_drawn_again(open_page, demo_tournament):
+    """Another tab publishes the semifinal: the click's run reads the new data version, shows
+    the published semifinal and offers no draw any more; nothing is redrawn."""
     at = open_page(PAGE, as_=ORGANIZER)
     semi = tournament.draw_semifinal(demo_tournament, seed=3, actor=ORGANIZER)
     store.publish_sitting(demo_tournament, semi["sitting_id"], actor=ORGANIZER)  # another tab
     at.button(key="finals_draw_semifinal").click().run()
-    assert not at.exception
-    assert "The semifinal is already published; it cannot be redrawn." in texts(at.error)
+    assert not at.exception and not at.error
+    assert "finals_draw_semifinal" not in [b.key for b in at.button]
+    assert "Seed 3 · published" in [c.value for c in at.caption]
     assert int(store.sitting(demo_tournament, int(semi["sitting_id"]))["seed"]) == 3
+    with pytest.raises(store.InvalidState, match="semifinal is already published"):
+        tournament.draw_semifinal(demo_tournament, seed=4, actor=ORGANIZER)
 
 
 # --- the final table (R16) --------------------------------------------------------------------

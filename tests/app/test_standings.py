@@ -1,11 +1,13 @@
 """Standings page (R14–R16, R20): ranks for everyone, the finals cut, ties at a cut line for the
 organizer, a player search with that player's games; names shown as text."""
 
+import json
+
 import pandas as pd
 import pytest
 
 from stsa import demo, store, tournament
-from tests.app.conftest import JUDGE, ORGANIZER
+from tests.app.conftest import JUDGE, ORGANIZER, PINS, count_calls
 
 PAGE = "views/standings.py"
 
@@ -44,7 +46,9 @@ def tournament_with_tie_at_cut(engine):
 
 
 def shown_table(at):
-    return at.dataframe[0].value
+    """The standings table as shown, its Zone tags read as text ("" before there is a cut)."""
+    table = at.dataframe[0].value
+    return table.assign(Zone=[", ".join(tags) for tags in table["Zone"]])
 
 
 @pytest.mark.parametrize("who", [None, JUDGE, ORGANIZER])
@@ -143,11 +147,29 @@ def test_names_with_markup_show_as_text(open_page, engine):
 
 # --- live standings: cut-line colours, distance to the cut, the sitting in progress -----------
 
-def test_zones_are_tinted_so_the_cut_lines_show(open_page, demo_tournament):
+def zone_column(at) -> dict:
+    """The Zone column's settings as the page sends them to the browser."""
+    config = json.loads(at.dataframe[0].proto.columns)
+    return config["Zone"]
+
+
+@pytest.mark.parametrize("query", ["", "a"])
+def test_zones_are_coloured_so_the_cut_lines_show(open_page, demo_tournament, query):
+    """Each zone is a coloured tag (gold, blue, grey): the colour changes at a cut line, for
+    the whole table and for a search alike, without styling every cell."""
     from stsa.ui import live
     at = open_page(PAGE)
-    styles = at.dataframe[0].proto.arrow_data.styler.styles
-    assert live.ROW_COLOURS["Final"] in styles and live.ROW_COLOURS["Semifinal"] in styles
+    at.text_input(key="standings_search").input(query).run()
+    column = zone_column(at)
+    assert column["type_config"]["type"] == "multiselect"
+    colours = {o["value"]: o["color"] for o in column["type_config"]["options"]}
+    assert colours == live.ZONE_TAGS
+    assert colours["Final"] != colours["Semifinal"] != colours["Out"]
+    assert not at.dataframe[0].proto.arrow_data.styler.styles
+    tags = at.dataframe[0].value["Zone"].map(list).tolist()
+    assert tags and all(len(t) == 1 and t[0] in colours for t in tags)
+    if not query:
+        assert tags[:4] == [["Final"]] * 3 + [["Semifinal"]]
     assert ("Gold: places 1–3 go straight to the final; blue: places 4–11 play the semifinal."
             in [c.value for c in at.caption])
 
@@ -178,11 +200,55 @@ def test_tables_still_playing_are_listed(open_page, engine, who):
 
 
 def test_new_results_show_on_the_next_refresh(open_page, engine):
-    """The fragment reruns every few seconds; a write clears the shared cache (data.clear)."""
-    from stsa.ui import data
+    """The fragment reruns every few seconds; a write moves the data version, so the next run
+    reads what changed (nothing is cleared, nothing waits for an expiry)."""
     at = open_page(PAGE)
     assert "No results yet" in at.info[0].value
     play_qualifier(engine, ["Ann", "Ben", "Cy", "Di"], [[9, 7, 5, 3]])
-    data.clear()
     at.run()
     assert sorted(shown_table(at)["Player"]) == ["Ann", "Ben", "Cy", "Di"]
+
+
+# --- shared work: computed once per data version, for every session ---------------------------
+
+@pytest.fixture
+def standings_spy(monkeypatch):
+    """Counts the computations of the standings (the service the pages' shared reads call)."""
+    from stsa.services import results
+    return count_calls(monkeypatch, results, "standings")
+
+
+def test_a_second_session_reuses_the_standings_of_an_unchanged_version(
+        open_page, demo_tournament, standings_spy):
+    first = open_page(PAGE)
+    assert len(standings_spy) == 1
+    second = open_page(PAGE, as_=JUDGE)  # another phone, another person: the same version
+    first.run()
+    second.run()
+    assert not first.exception and not second.exception
+    assert len(standings_spy) == 1
+    assert shown_table(second)["Player"].tolist() == shown_table(first)["Player"].tolist()
+
+
+def test_a_sign_in_leaves_the_shared_standings_warm(open_page, demo_tournament, standings_spy):
+    at = open_page(PAGE)
+    judge = open_page("views/sign_in.py")
+    judge.text_input(key="sign_in_name").input("Jamal")
+    judge.text_input(key="sign_in_pin").input(PINS[JUDGE.role])
+    judge.button[0].click().run()
+    assert "Signed in as Jamal (judge)." in [s.value for s in judge.success]
+    at.run()
+    assert len(standings_spy) == 1
+
+
+def test_a_write_makes_every_session_see_the_new_data_once(open_page, engine, standings_spy):
+    play_qualifier(engine, ["Ann", "Ben", "Cy", "Di"], [[9, 7, 5, 3]])
+    first, second = open_page(PAGE), open_page(PAGE)
+    assert len(standings_spy) == 1
+    play_qualifier(engine, ["Eve", "Fay", "Gil"], [[8, 6, 4]])  # a judge's save elsewhere
+    first.run()
+    second.run()
+    assert len(standings_spy) == 2
+    for at in (first, second):
+        assert sorted(shown_table(at)["Player"]) == ["Ann", "Ben", "Cy", "Di", "Eve", "Fay",
+                                                     "Gil"]

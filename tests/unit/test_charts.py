@@ -107,9 +107,7 @@ def test_seat_win_rates_by_table_size(scored):
 
 
 def test_setup_usage_counts_tables(scored):
-    tables = pd.DataFrame({"table_id": [1, 2, 3, 4], "setup_id": ["legacy", "uprising",
-                                                                  "legacy", "mystery"]})
-    usage = stats.setup_usage(tables, NAMES, SETUPS)
+    usage = stats.setup_usage({"legacy": 2, "mystery": 1, "uprising": 1}, NAMES, SETUPS)
     assert usage[["setup", "base_game", "tables"]].values.tolist() == [
         ["Legacy", "Legacy", 2], ["Uprising", "Uprising", 1], ["mystery", "Other", 1]]
 
@@ -182,9 +180,7 @@ def test_seat_chart_has_fair_share_rules(scored):
 
 
 def test_setup_chart_colours_by_base_game():
-    usage = stats.setup_usage(pd.DataFrame({"table_id": [1, 2], "setup_id": ["legacy",
-                                                                              "uprising"]}),
-                              NAMES, SETUPS)
+    usage = stats.setup_usage({"legacy": 1, "uprising": 1}, NAMES, SETUPS)
     enc = encoding(charts.setups(usage))
     assert enc["y"]["field"] == "setup" and enc["x"]["field"] == "tables"
     assert enc["color"]["scale"]["range"] == [charts.BASE_COLOURS["Legacy"],

@@ -11,6 +11,7 @@ from stsa.auth import Actor, Role
 from stsa.domain import Kind, Stage
 from stsa.errors import TournamentError
 from stsa.services import admin, finals, results, sittings
+from stsa.services.snapshot import Snapshot
 from stsa.ui import finals as finals_view
 
 ORGANIZER = Actor("Olivia", Role.ORGANIZER)
@@ -255,3 +256,55 @@ def test_the_reads_of_one_action_see_one_snapshot(engine, monkeypatch):
         snap.settings
         assert "Late Arrival" not in snap.players["name"].tolist()
     assert "Late Arrival" in store.players(engine)["name"].tolist()
+
+
+# --- the earlier seats a draw is checked against (R3, R6) ---------------------------------------
+
+def _seat_by_seat_history(engine, before=None):
+    """The earlier seats as the seats and tables read them, one published sitting at a time."""
+    done = store.sittings(engine, actor=ORGANIZER)
+    done = done.loc[(done["kind"] == Kind.QUALIFIER) & done["status"].isin(sittings.DONE)]
+    if before is not None:
+        done = done.loc[done["sitting_id"] < before]
+    parts = [store.seats(engine, int(s), actor=ORGANIZER).merge(
+        store.tables(engine, int(s), actor=ORGANIZER)[["table_id", "setup_id"]], on="table_id")
+        for s in done["sitting_id"]]
+    rows = pd.concat(parts, ignore_index=True)[["sitting_id", "table_no", "seat", "player_id",
+                                                "setup_id"]]
+    return rows.sort_values(["sitting_id", "table_no", "seat"]).reset_index(drop=True)
+
+
+def test_R3_R6_history_of_complete_and_open_sittings_is_every_earlier_seat(demo_copy):
+    """Complete sittings' seats come from their results, a sitting still being played seat by
+    seat: the same seats and setups either way."""
+    engine = demo_copy(3)
+    players = store.players(engine)["player_id"].tolist()
+    open_ = sittings.draw_qualifier(engine, players, seed=9, actor=ORGANIZER)
+    sittings.publish(engine, open_["sitting_id"], actor=ORGANIZER)  # published, no result yet
+    draft = sittings.draw_qualifier(engine, players, seed=10, actor=ORGANIZER)
+    with Snapshot(engine) as snap:
+        found = sittings.history(snap)
+        before = sittings.history(snap, before=int(open_["sitting_id"]))
+    expected = _seat_by_seat_history(engine)
+    assert len(found) == 4 * 24 and found["sitting_id"].nunique() == 4
+    pd.testing.assert_frame_equal(found.astype(expected.dtypes.to_dict()), expected)
+    assert set(before["sitting_id"]) == set(expected["sitting_id"]) - {open_["sitting_id"]}
+    assert int(draft["sitting_id"]) not in set(found["sitting_id"])
+
+
+def test_a_shared_snapshot_reads_each_frame_once_for_every_view(demo_copy, monkeypatch):
+    """The pages keep a spectator's and the system's snapshot per data version: the results
+    are the same in both views and read once."""
+    engine = demo_copy(3)
+    reads = []
+    real = store.results
+    monkeypatch.setattr(store, "results", lambda *a, **k: reads.append(1) or real(*a, **k))
+    public = Snapshot(engine, actor=None)
+    system = Snapshot(engine, like=public)
+    scored = results.scored(public, None)
+    view = finals.view_of(system)
+    assert len(reads) == 1
+    assert len(scored) == 3 * 24 and len(view.standings) == 24
+    assert admin.status_of(public)["players"] == admin.status_of(system)["players"] == 24
+    overview = sittings.overview_of(public, int(scored["sitting_id"].iloc[0]))
+    assert overview["setup"].notna().all() and overview["reported"].all()
