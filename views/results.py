@@ -6,7 +6,7 @@ import streamlit as st
 
 from stsa.auth import Role
 from stsa.domain import SittingStatus, table_label
-from stsa.ui import data, session, sittings, widgets
+from stsa.ui import data, picks, session, sittings, widgets
 
 st.title("Results")
 widgets.flash()
@@ -38,9 +38,11 @@ def enter_result() -> None:
     seats = overview.loc[overview["table_id"] == table_id].sort_values("seat")
     where = table_label(seats["kind"].iloc[0], seats["sitting_no"].iloc[0],
                         seats["table_no"].iloc[0])
-    engine, settings = session.engine(), reads.settings()
+    engine, settings, me = session.engine(), reads.settings(), session.actor()
     base = tuple(settings["base_points"])
-    form = sittings.ensure_form(engine, table_id, seats)
+    leaders = picks.table_picks(engine, reads, table_id, seats, actor=me,
+                                has_result=bool(seats["version"].iloc[0]))
+    form = sittings.ensure_form(engine, table_id, seats, leaders)
     if form["version"]:
         st.info(f"Version {form['version']} saved by {widgets.plain(form['saved_by'])} at "
                 f"{sittings.when(form['saved_at'])}. Saving again records a correction; the "
@@ -61,7 +63,6 @@ def enter_result() -> None:
     st.markdown("**Preview** · placings and qualifier scores (blank numbers count as 0)")
     st.dataframe(sittings.preview_frame(rows, seats, base), hide_index=True)
 
-    me = session.actor()
     clash = sittings.conflict(table_id)
     if clash:
         st.warning(widgets.plain(clash["message"]), icon=":material/warning:")

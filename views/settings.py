@@ -18,7 +18,7 @@ with st.form("settings_form"):
     name = st.text_input("Tournament name", value=current["tournament_name"], max_chars=200,
                          key="set_name")
     enabled = st.multiselect(
-        "Enabled setups (R5)", list(setups), format_func=setups.get, key="set_setups",
+        "Enabled setups", list(setups), format_func=setups.get, key="set_setups",
         default=[s for s in current["enabled_setups"] or [] if s in setups],
         placeholder="All setups", help=f"None chosen: all {len(setups)} setups are used.")
     bow = st.checkbox("Battle of Wills: add a “+ Battle of Wills” version of each enabled setup",
@@ -27,22 +27,29 @@ with st.form("settings_form"):
     pick = st.radio("Leader pick method", methods, format_func=organizer.PICK_METHODS.get,
                     index=methods.index(current["pick_method"]), key="set_pick",
                     horizontal=True)
-    wild = st.checkbox("Wild card after picks (R10)", value=current["wild_card"], key="set_wild")
+    votes = st.number_input(
+        "Votes per player under Vote Off (X)", min_value=1, max_value=10, step=1,
+        value=int(current.get("vote_off_votes") or 2), key="set_vote_off_votes",
+        help="Each player secretly votes off this many of the table's leaders; the two with "
+             "the most votes are removed.")
+    wild = st.checkbox("Wild card after picks: each player may swap their leader for a random "
+                       "removed one", value=current["wild_card"], key="set_wild")
     modes = list(organizer.DRAW_MODES)
     mode = st.radio("Draw mode", modes, format_func=organizer.DRAW_MODES.get,
                     index=modes.index(current.get("draw_mode") or "random"), key="set_draw_mode",
-                    help="Both are random draws from a recorded seed (R3). Balanced prefers, "
+                    help="Both are random draws from a recorded seed. Balanced prefers, "
                          "among them, fewer repeat opponents, seats that even out and setups "
-                         "a player has not played, and keeps R6.")
-    st.markdown("**Leaders removed per table (X)**, by base game (R9)")
+                         "a player has not played, still with no two tables of a sitting "
+                         "on the same setup while enough are enabled.")
+    st.markdown("**Leaders removed per table under Hidden Picks (X)**, by base game")
     picks = {game: st.number_input(game, min_value=0, max_value=30, step=1, value=value,
                                    key=f"set_picks_{game}")
              for game, value in setup_service.hidden_picks(current).items()}
-    st.markdown("**Player colours** (R4): four different colours")
+    st.markdown("**Player colours**: four different colours")
     colours = [column.text_input(f"Colour {i + 1}", value=colour, max_chars=30,
                                  key=f"set_colour_{i + 1}")
                for i, (column, colour) in enumerate(zip(st.columns(4), current["colours"][:4]))]
-    st.markdown("**Base points** by placing (R12): highest first")
+    st.markdown("**Base points** by placing: highest first")
     points = [column.number_input(place, min_value=0, max_value=1000, step=1, value=int(value),
                                   key=f"set_points_{i + 1}")
               for i, (column, place, value) in enumerate(zip(
@@ -51,7 +58,8 @@ with st.form("settings_form"):
 
 if save:
     wanted = {"tournament_name": name, "enabled_setups": enabled or None,
-              "battle_of_wills": bow, "pick_method": pick, "wild_card": wild, "draw_mode": mode,
+              "battle_of_wills": bow, "pick_method": pick, "vote_off_votes": int(votes),
+              "wild_card": wild, "draw_mode": mode,
               "hidden_picks": {**current["hidden_picks"], **{g: int(n) for g, n in picks.items()}},
               "colours": [" ".join(c.split()) for c in colours],
               "base_points": [int(p) for p in points]}

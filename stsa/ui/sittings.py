@@ -230,11 +230,13 @@ def key(table_id: int, seat: int, field: str) -> str:
     return f"res_{table_id}_{seat}_{field}"
 
 
-def _set_values(table_id: int, seats: pd.DataFrame, rows: pd.DataFrame) -> None:
+def _set_values(table_id: int, seats: pd.DataFrame, rows: pd.DataFrame,
+                leaders: dict[int, str] | None = None) -> None:
     by_player = {int(r["player_id"]): r for r in rows.to_dict("records")}
     for seat, pid in zip(seats["seat"], seats["player_id"]):
         row = by_player.get(int(pid), {})
-        st.session_state[key(table_id, seat, "leader")] = row.get("leader") or None
+        st.session_state[key(table_id, seat, "leader")] = \
+            row.get("leader") or (leaders or {}).get(int(pid))
         for field in (*STATS, "variant_points", "tiebreak"):
             value = row.get(field, 0 if field == "variant_points" else None)
             st.session_state[key(table_id, seat, field)] = None if pd.isna(value) else int(value)
@@ -246,15 +248,17 @@ def _meta(table_id: int, result, rows: pd.DataFrame) -> dict:
             "submission_id": uuid.uuid4().hex}
 
 
-def ensure_form(engine, table_id: int, seats: pd.DataFrame) -> dict:
+def ensure_form(engine, table_id: int, seats: pd.DataFrame,
+                leaders: dict[int, str] | None = None) -> dict:
     """The form for `table_id`: loaded from the store (a correction if a result exists) when
-    first shown, or when its fields were dropped (another table or page was open)."""
+    first shown, or when its fields were dropped (another table or page was open). Without a
+    result, each seat's leader starts from `leaders` (player → leader: the Wild Card ones)."""
     form = st.session_state.get(FORM)
     fresh = form is None or form["table_id"] != table_id or any(
         key(table_id, s, "vp") not in st.session_state for s in seats["seat"])
     if fresh:
         result = store.table_result(engine, table_id)
-        _set_values(table_id, seats, result.rows)
+        _set_values(table_id, seats, result.rows, leaders)
         st.session_state[FORM] = _meta(table_id, result, result.rows)
         st.session_state.pop(CONFLICT, None)
     return st.session_state[FORM]

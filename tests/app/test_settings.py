@@ -30,6 +30,10 @@ def test_shows_the_current_settings_and_no_pins(page):
     assert page.multiselect(key="set_setups").value == []  # none chosen: every setup
     assert len(page.multiselect(key="set_setups").options) == 16
     assert page.radio(key="set_pick").value == "hidden_picks"
+    assert page.number_input(key="set_vote_off_votes").value == 2
+    labels = " ".join(str(w.label) for w in [*page.number_input, *page.checkbox, *page.radio,
+                                              *page.multiselect])
+    assert "(R" not in labels  # plain words, no ruling numbers
     assert page.number_input(key="set_picks_Legacy").value == 6
     assert page.number_input(key="set_picks_Uprising").value == 3
     assert [page.text_input(key=f"set_colour_{i}").value for i in range(1, 5)] == \
@@ -46,6 +50,7 @@ def test_save_every_setting(page, engine):
     page.multiselect(key="set_setups").select("uprising").select("uprising-ix")
     page.checkbox(key="set_bow").check()
     page.radio(key="set_pick").set_value("vote_off")
+    page.number_input(key="set_vote_off_votes").set_value(3)
     page.checkbox(key="set_wild").check()
     page.number_input(key="set_picks_Legacy").set_value(5)
     page.text_input(key="set_colour_4").input("purple")
@@ -59,6 +64,7 @@ def test_save_every_setting(page, engine):
     assert got["enabled_setups"] == ["uprising", "uprising-ix"]
     assert (got["battle_of_wills"], got["pick_method"], got["wild_card"]) == \
         (True, "vote_off", True)
+    assert got["vote_off_votes"] == 3
     assert got["hidden_picks"] == {"Legacy": 5, "Uprising": 3}
     assert got["colours"] == ["red", "green", "blue", "purple"]
     assert got["base_points"] == [25, 15, 5, 1]

@@ -1,0 +1,150 @@
+"""The Results page's leader picks for one table (Vote Off and Wild Card), for its judge and the
+organizer only: the votes form and the leaders it removed, then the Wild Card draw. Spectators
+never get here (the store refuses them the votes and the draws). The rules live in
+`stsa.services.picks`."""
+
+from __future__ import annotations
+
+import pandas as pd
+import streamlit as st
+
+from stsa import draw
+from stsa.services import picks
+from stsa.ui import sittings, widgets
+
+DECIDED = {draw.MOST_VOTES: "most votes",
+           draw.ORGANIZER_CHOICE: "your choice among the tied",
+           draw.RANDOM_CHOICE: "drawn at random among the tied"}
+KEEP, TAKE = False, True
+SWAP_WORDS = {KEEP: "Keep", TAKE: "Take a random one"}
+
+
+def key(table_id: int, field: str, seat: int | None = None) -> str:
+    """The widget key of a picks field of a table (per seat when `seat` is given)."""
+    return f"pick_{table_id}_{field}" + ("" if seat is None else f"_{seat}")
+
+
+def table_picks(engine, reads, table_id: int, seats: pd.DataFrame, *, actor,
+                has_result: bool) -> dict[int, str]:
+    """Show the table's Vote Off and Wild Card part for the tournament's settings; returns the
+    Wild Card leaders by player ({} when none were drawn), where the result form starts."""
+    settings = reads.settings()
+    vote_off, wild = picks.uses_vote_off(settings), bool(settings.get("wild_card"))
+    if not (vote_off or wild):
+        return {}
+    stored = picks.table_picks(engine, table_id, actor=actor)
+    votes, cards = stored["votes"], stored["wild_cards"]
+    if vote_off:
+        with st.container(border=True):
+            st.markdown("**Leader votes**")
+            if not votes.empty:
+                _removal(reads, table_id, seats, votes)
+            if not has_result and cards.empty:
+                _vote_form(engine, table_id, seats, votes, settings, actor)
+            elif votes.empty:
+                st.caption("No votes were entered at this table.")
+    if wild and (not vote_off or not votes.empty):
+        with st.container(border=True):
+            st.markdown("**Wild Card**")
+            if not cards.empty:
+                _cards(cards, seats)
+            elif not has_result:
+                _wild_form(engine, table_id, seats, actor)
+    return {int(p): str(leader) for p, leader in zip(cards["player_id"], cards["leader"])}
+
+
+def _name(seats: pd.DataFrame) -> dict[int, str]:
+    return {int(p): f"{widgets.plain(n)} (seat {int(s)})"
+            for p, n, s in zip(seats["player_id"], seats["name"], seats["seat"])}
+
+
+def _removal(reads, table_id: int, seats: pd.DataFrame, votes: pd.DataFrame) -> None:
+    """The removed leaders with how each was decided, the votes, and what is left to pick."""
+    first = seats.iloc[0]
+    logged = reads.events(action="picks.vote_off", subject=f"table {table_id}", limit=1)
+    decided = {d["leader"]: d for d in (logged["after"].iloc[-1] or {}).get("decided", [])} \
+        if len(logged) else {}
+    for leader in first["removed_leaders"] or []:
+        how = decided.get(leader, {})
+        n = how.get("votes", int((votes["leader"] == leader).sum()))
+        st.markdown(f"Removed: **{widgets.plain(leader)}** · {n} vote{'s' if n != 1 else ''} · "
+                    f"{DECIDED.get(how.get('decided'), 'by the votes')}")
+    names, by_player = _name(seats), votes.groupby("player_id")["leader"].agg(", ".join)
+    st.dataframe(pd.DataFrame({"Player": [names.get(int(p), str(p)) for p in by_player.index],
+                               "Votes": by_player.to_numpy()}), hide_index=True)
+    st.markdown("Leaders to pick from: " + ", ".join(
+        widgets.plain(n) for n in first["available_leaders"] or []))
+    order = seats.sort_values("pick_order")
+    st.caption("Pick order: " + ", then ".join(
+        f"{widgets.plain(n)} (seat {int(s)})" for n, s in zip(order["name"], order["seat"])))
+
+
+def _vote_form(engine, table_id: int, seats: pd.DataFrame, votes: pd.DataFrame, settings: dict,
+               actor) -> None:
+    """Each player's X secret votes, an optional tie choice, then remove the two leaders."""
+    first = seats.iloc[0]
+    deck = sorted(set(first["available_leaders"] or []) | set(first["removed_leaders"] or []))
+    x = int(settings.get("vote_off_votes") or 2)
+    with st.form(key(table_id, "votes_form")):
+        st.caption(f"Each player votes off {x} leader{'s' if x != 1 else ''}. Entering the "
+                   f"votes again before the result replaces them.")
+        chosen = {}
+        for seat in seats.itertuples():
+            before = votes.loc[votes["player_id"] == seat.player_id, "leader"].tolist()
+            chosen[int(seat.player_id)] = st.multiselect(
+                f"{widgets.plain(seat.name)} (seat {seat.seat})", deck, max_selections=x,
+                default=[v for v in before if v in deck], key=key(table_id, "vote", seat.seat),
+                placeholder=f"Choose {x}")
+        tie = st.multiselect("Tie choice (optional)", deck, key=key(table_id, "tie"),
+                             placeholder="If votes tie: the leaders to remove",
+                             help="Used only when leaders tie on votes; without it STSA draws "
+                                  "among the tied at random from the sitting's seed.")
+        go = st.form_submit_button("Remove leaders", type="primary",
+                                   key=key(table_id, "votes_save"))
+    if go:
+        frame = pd.DataFrame([{"player_id": p, "leader": leader}
+                              for p, leaders in chosen.items() for leader in leaders],
+                             columns=["player_id", "leader"])
+        done = widgets.act(lambda: picks.enter_votes(engine, table_id, frame, actor=actor,
+                                                     organizer_choice=tie or None),
+                           done=lambda r: f"Removed {' and '.join(r['leader'])}.")
+        if done is not None:
+            st.rerun()
+
+
+def _wild_form(engine, table_id: int, seats: pd.DataFrame, actor) -> None:
+    """Each player's picked leader and Keep / Take a random one, then draw (final)."""
+    options = list(seats.iloc[0]["available_leaders"] or [])
+    with st.form(key(table_id, "wild_form")):
+        st.caption("In play order from the first player. The draw is final.")
+        picked, swaps = {}, {}
+        for seat in seats.sort_values("seat").itertuples():
+            pid = int(seat.player_id)
+            picked[pid] = st.selectbox(f"{widgets.plain(seat.name)} (seat {seat.seat}) picked",
+                                       options, index=None, placeholder="Choose the leader",
+                                       key=key(table_id, "picked", seat.seat))
+            swaps[pid] = st.radio("Wild card", [KEEP, TAKE], format_func=SWAP_WORDS.get,
+                                  horizontal=True, key=key(table_id, "swap", seat.seat),
+                                  label_visibility="collapsed")
+        go = st.form_submit_button("Draw wild cards", type="primary",
+                                   key=key(table_id, "wild_save"))
+    if go:
+        drawn = widgets.act(lambda: picks.draw_wild_cards(engine, table_id, picked, swaps,
+                                                          actor=actor),
+                            done="Wild cards drawn: the result form starts from these leaders.")
+        if drawn is not None:
+            for seat, leader in zip(drawn["seat"], drawn["leader"]):
+                st.session_state[sittings.key(table_id, int(seat), "leader")] = leader
+            st.rerun()
+
+
+def _cards(cards: pd.DataFrame, seats: pd.DataFrame) -> None:
+    """Each player's leader after Wild Card, the drawn ones highlighted."""
+    names = _name(seats)
+    for card in cards.itertuples():
+        who = names.get(int(card.player_id), str(card.player_id))
+        if card.swapped:
+            st.markdown(f"{who}: :orange-background[**{widgets.plain(card.leader)}**] drawn "
+                        f"(gave up {widgets.plain(card.picked_leader)})")
+        else:
+            st.markdown(f"{who}: {widgets.plain(card.leader)} (kept)")
