@@ -183,6 +183,12 @@ def _steps(setup_id: str, removed: list, rows: dict[str, dict]) -> tuple[str, li
     return row["name"], catalog.setup_steps(row)
 
 
+def _of_table(frame: pd.DataFrame | None, table_id: int) -> pd.DataFrame:
+    if frame is None or frame.empty:
+        return pd.DataFrame(columns=["table_id", "player_id", "leader"])
+    return frame.loc[frame["table_id"] == table_id]
+
+
 def _ordinal(n: int) -> str:
     return f"{n}{'th' if 10 <= n % 100 <= 20 else {1: 'st', 2: 'nd', 3: 'rd'}.get(n % 10, 'th')}"
 
@@ -199,7 +205,9 @@ def _at_table(seats: pd.DataFrame, table_id: int) -> pd.DataFrame:
 
 def table_slips(sitting: Mapping, tables: pd.DataFrame, seats: pd.DataFrame, *,
                 tournament_name: str, judges_copy: bool,
-                result_url: Callable[[int], str] | str) -> bytes:
+                result_url: Callable[[int], str] | str, vote_off_votes: int | None = None,
+                votes: pd.DataFrame | None = None,
+                wild_cards: pd.DataFrame | None = None) -> bytes:
     """A PDF with one A4 page per table of the sitting: sitting, table, setup and its setup
     steps in R8's order, the seats in play order with colour, player and pick order (R3, R9), a
     blank result grid (R13) and a QR code opening the table's result entry
@@ -208,12 +216,19 @@ def table_slips(sitting: Mapping, tables: pd.DataFrame, seats: pd.DataFrame, *,
 
     `sitting` has `kind, number, status`; `tables` the store's table columns (`table_id,
     table_no, setup_id, removed_leaders, available_leaders`); `seats` the store's seat columns
-    (`table_id, seat, player_id, name, colour, pick_order`)."""
+    (`table_id, seat, player_id, name, colour, pick_order`).
+
+    Leader picks (R10), on the judges' copy only: `vote_off_votes` is X under Vote Off (None
+    otherwise): a table without `votes` (`table_id, player_id, leader`) gets a line per player
+    to write their X votes, one with votes lists them and the leaders they removed;
+    `wild_cards` (`table_id, seat, player_id, picked_leader, swapped, leader`) lists each
+    player's Wild Card choice once made."""
     note = ("Judges' copy: lists the removed leaders, keep it from the players (R20)."
             if judges_copy else "Players' copy.")
     doc = _Doc("", note)
     doc.set_auto_page_break(False)
     slip = _Slip(doc, _title(sitting), tournament_name, _setup_rows(), judges_copy)
+    slip.vote_off, slip.votes, slip.wild_cards = vote_off_votes, votes, wild_cards
     for table in tables.itertuples(index=False):
         slip.page(table, _at_table(seats, table.table_id), result_link(table.table_id,
                                                                         result_url))
@@ -224,6 +239,9 @@ class _Slip:
     """One table's slip, drawn part by part on its own page."""
 
     QR_SIZE = 36
+    vote_off: int | None = None  # X under Vote Off (R10)
+    votes: pd.DataFrame | None = None
+    wild_cards: pd.DataFrame | None = None
 
     def __init__(self, doc: _Doc, title: str, name: str, setups: dict, judges_copy: bool):
         self.doc, self.title, self.name = doc, title, name
@@ -237,7 +255,7 @@ class _Slip:
         self.seats(at_table)
         self.steps(steps)
         if self.judges_copy:
-            self.leaders(table)
+            self.leaders(table, at_table)
         self.grid(at_table)
 
     def heading(self, table, setup_name: str) -> None:
@@ -293,18 +311,48 @@ class _Slip:
             doc.para(step, 10, h=5, w=doc.epw - 8)
         doc.ln(1.5)
 
-    def leaders(self, table) -> None:
-        """The judges' copy only (R9, R20): the removed leaders and what is left to pick."""
+    def leaders(self, table, at_table: pd.DataFrame) -> None:
+        """The judges' copy only (R9, R10, R20): the removed leaders and what is left to pick;
+        under Vote Off the lines for the votes or the votes entered; the Wild Card choices."""
         doc = self.doc
         removed = list(table.removed_leaders or [])
         available = list(table.available_leaders or [])
+        names = dict(zip(at_table["player_id"], at_table["name"]))
+        votes = _of_table(self.votes, table.table_id)
+        if self.vote_off and votes.empty:
+            self.vote_lines(at_table)
+            return
         doc.set_fill_color(253, 236, 206)
-        doc.para(f"Removed leaders (judges only, R9, R20): "
+        how = "by the votes" if self.vote_off else "judges only, R9, R20"
+        doc.para(f"Removed leaders ({how}): "
                  f"{' · '.join(removed) if removed else 'none'}", 10, bold=True, h=5.5,
                  fill=True)
         doc.ln(1)
+        if not votes.empty:
+            doc.para("Votes: " + "; ".join(
+                f"{names.get(p, p)}: {', '.join(g['leader'])}"
+                for p, g in votes.groupby("player_id", sort=False)), 8.5, h=4.3)
         doc.para(f"Leaders left to pick from: {' · '.join(available) if available else '-'}",
                  8.5, h=4.3)
+        cards = _of_table(self.wild_cards, table.table_id)
+        if not cards.empty:
+            doc.para("Wild Card: " + "; ".join(
+                f"{names.get(c.player_id, c.player_id)}: "
+                + (f"drew {c.leader} (gave up {c.picked_leader})" if c.swapped
+                   else f"kept {c.leader}") for c in cards.sort_values("seat").itertuples()),
+                8.5, h=4.3)
+        doc.ln(1)
+
+    def vote_lines(self, at_table: pd.DataFrame) -> None:
+        """Vote Off before the votes: a line per player for their X secret votes (R10)."""
+        doc = self.doc
+        doc.set_fill_color(253, 236, 206)
+        doc.para(f"Vote Off: each player secretly votes off {self.vote_off} "
+                 f"leader{'s' if self.vote_off != 1 else ''}; the two with the most votes are "
+                 f"removed (judges only)", 10, bold=True, h=5.5, fill=True)
+        blanks = "   ".join(["______________"] * int(self.vote_off))
+        for seat in at_table.itertuples(index=False):
+            doc.para(f"Seat {seat.seat} {seat.name}: {blanks}", 9, h=5)
         doc.ln(1)
 
     def grid(self, at_table: pd.DataFrame) -> None:

@@ -15,7 +15,7 @@ from typing import Callable
 import pandas as pd
 
 from stsa import rules, store, tournament
-from stsa.domain import Kind, TournamentError, sitting_label
+from stsa.domain import Kind, PickMethod, TournamentError, sitting_label
 from stsa.formats import slips, workbook
 from stsa.formats.csv import csv_bytes
 from stsa.store.db import SYSTEM
@@ -116,8 +116,22 @@ def table_slips(engine, sitting_id: int, *, judges_copy: bool,
     entry). The judges' copy also lists the removed and available leaders; the players' copy
     never does (R20). For the organizer and judges: it reads unpublished draws."""
     sitting, tables, seats, name = _sitting_paper(engine, sitting_id)
+    picks = _picks(engine, tables) if judges_copy else {}
     return slips.table_slips(sitting, tables, seats, tournament_name=name,
-                             judges_copy=judges_copy, result_url=result_url)
+                             judges_copy=judges_copy, result_url=result_url, **picks)
+
+
+def _picks(engine, tables: pd.DataFrame) -> dict:
+    """R10 for the judges' copy: X under Vote Off, and the sitting's votes and Wild Card
+    choices by table (hidden from spectators, R20)."""
+    settings = store.settings(engine)
+    ids = [int(t) for t in tables["table_id"]]
+    votes = [store.vote_off_votes(engine, t, actor=SYSTEM).assign(table_id=t) for t in ids]
+    cards = [store.wild_card_choices(engine, t, actor=SYSTEM).assign(table_id=t) for t in ids]
+    return {"vote_off_votes": int(settings.get("vote_off_votes") or 2)
+            if settings.get("pick_method") == PickMethod.VOTE_OFF else None,
+            "votes": pd.concat(votes, ignore_index=True) if votes else None,
+            "wild_cards": pd.concat(cards, ignore_index=True) if cards else None}
 
 
 def pairings_by_name(engine, sitting_id: int) -> bytes:

@@ -5,6 +5,7 @@ copy only (R20); pairings by name and by table; any Unicode name."""
 import io
 import os
 
+import pandas as pd
 import pytest
 from pypdf import PdfReader
 
@@ -188,3 +189,46 @@ def test_without_the_font_names_are_simplified_not_lost(unicode_sitting, monkeyp
 def test_unknown_sitting(engine):
     with pytest.raises(store.NotFound):
         printing.pairings_by_name(engine, 999)
+
+
+@pytest.fixture
+def vote_off(sqlite_engine):
+    """Vote Off (X = 3) with Wild Card: one published qualifier of two tables of four."""
+    from stsa.services import sittings
+    store.set_settings(sqlite_engine, {"pick_method": "vote_off", "wild_card": True,
+                                       "vote_off_votes": 3}, actor=ORGANIZER)
+    ids = store.import_players(sqlite_engine, [{"name": f"P{n}"} for n in range(1, 9)],
+                               actor=ORGANIZER)["player_id"].tolist()
+    sitting = sittings.draw_qualifier(sqlite_engine, ids, seed=7, actor=ORGANIZER)
+    sittings.publish(sqlite_engine, int(sitting["sitting_id"]), actor=ORGANIZER)
+    return sqlite_engine, int(sitting["sitting_id"])
+
+
+def test_vote_off_lines_then_votes_and_wild_cards_on_the_judges_copy_only(vote_off):
+    from stsa.services import picks
+    engine, sid = vote_off
+    before = pages(printing.table_slips(engine, sid, judges_copy=True, result_url=BASE))
+    assert all("each player secretly votes off 3 leaders" in " ".join(p.split())
+               for p in before)
+    assert "Seat 1 P" in before[0] and "Removed leaders" not in before[0]
+    table = store.tables(engine, sid, actor=ORGANIZER).iloc[0]
+    tid, deck = int(table["table_id"]), list(table["available_leaders"])
+    seats = store.seats(engine, table_id=tid, actor=ORGANIZER)
+    votes = pd.DataFrame([{"player_id": int(p), "leader": deck[i]}
+                          for p in seats["player_id"] for i in (0, 1, 2)])
+    removed = picks.enter_votes(engine, tid, votes, actor=ORGANIZER)["leader"].tolist()
+    left = [leader for leader in deck if leader not in removed]
+    picked = dict(zip(seats["player_id"].astype(int), left))
+    swaps = {int(p): seat == 1 for p, seat in zip(seats["player_id"], seats["seat"])}
+    cards = picks.draw_wild_cards(engine, tid, picked, swaps, actor=ORGANIZER)
+    judges = pages(printing.table_slips(engine, sid, judges_copy=True, result_url=BASE))
+    players = pages(printing.table_slips(engine, sid, judges_copy=False, result_url=BASE))
+    flat = " ".join(judges[0].split())
+    assert "Removed leaders (by the votes)" in flat and "Votes:" in flat
+    assert all(leader in flat for leader in removed)
+    assert f"drew {cards['leader'].iloc[0]}" in flat and "Wild Card:" in flat
+    assert "each player secretly votes off" in " ".join(judges[1].split())  # no votes yet
+    for page in players:
+        text = " ".join(page.split())
+        assert "Votes:" not in text and "Wild Card:" not in text and "votes off" not in text
+        assert not any(leader in text for leader in removed)
