@@ -88,7 +88,7 @@ for line in view.format_lines(finals.format):
 if organizer:
     for warning in view.tie_warnings(finals.standings):
         st.warning(widgets.plain(warning), icon=":material/warning:")
-show(view.entrants_frame(finals))
+show(view.entrants_frame(finals, reads.finals_status()))
 names = dict(zip(finals.standings["player_id"], finals.standings["name"].astype(str)))
 if finals.absent:
     st.caption(widgets.plain("Absent: " + ", ".join(names.get(p, str(p)) for p in finals.absent)

@@ -13,12 +13,17 @@ TV_ROWS = 12  # rows of the standings shown, or the finals zones and two more (R
 live.tv_style()
 
 
-def standings_slide(table) -> None:
+def standings_slide(table, every, podium: str) -> None:
+    """`every`: the standings as shown, each player's finals status in the Zone column (the
+    final standings' order once the final is in)."""
     line = stats.cut(table)
-    shown = view.standings_frame(table.head(max(TV_ROWS, line.semifinal + 2)))
-    st.table(live.zone_styler(shown[["Rank", "Player", "Best score", "Zone", "Games", "Wins"]]
+    shown = every.head(max(TV_ROWS, line.semifinal + 2))
+    columns = ["Rank", "Player", "Best score", "Zone", "Games", "Wins"]
+    st.table(live.zone_styler(shown[columns].astype({"Best score": object}).fillna("")
                               .set_index("Rank")))
     more = len(table) - len(shown)
+    if podium:
+        st.write(widgets.plain(podium))
     st.write(view.cut_caption(table) + (f" {more} more on the Standings page." if more else ""))
 
 
@@ -47,7 +52,9 @@ def slideshow() -> None:
     if table.empty:
         st.info("No results yet: the standings appear once the first qualifier results are in.")
     elif name == "Standings":
-        standings_slide(table)
+        names = dict(zip(table["player_id"], table["name"].astype(str)))
+        standings_slide(table, reads.standings_shown(),
+                        view.podium_line(reads.finals_status(), names))
     else:
         chart_slide(name, reads.statistics())
     st.caption(f"Slide {tick % len(SLIDES) + 1} of {len(SLIDES)}; the next in "

@@ -80,13 +80,15 @@ def finals(engine) -> Finals:
         return view_of(snap)
 
 
-def view_of(snap: Snapshot) -> Finals:
-    """`finals` from the frames of one snapshot."""
-    table = results.standings(results.scored(snap), snap.names)
+def view_of(snap: Snapshot, standings: pd.DataFrame | None = None) -> Finals:
+    """`finals` from the frames of one snapshot; `standings`: its qualifier standings
+    (`results.standings`) when the caller has them already."""
+    table = standings if standings is not None else results.standings(
+        results.scored(snap), snap.names, results.qualifier_players(snap))
     view = Finals(standings=table)
     if len(table) < 4:
-        view.reason = (f"{plural(len(table), 'player')} played a qualifier: finals need at "
-                       f"least 4.")
+        view.reason = (f"{plural(len(table), 'player')} seated in a qualifier so far: finals "
+                       f"need at least 4.")
         return view
     view.format = rules.finals_format(len(table))
     view.absent = snap.absences["player_id"].tolist()
@@ -100,7 +102,7 @@ def view_of(snap: Snapshot) -> Finals:
     _final_table(view)
     if view.final and view.final["status"] == SittingStatus.COMPLETE:
         view.final_standings = rules.final_standings(
-            table, view.semifinal_results, view.final_results).merge(
+            table.fillna({"best_score": -1}), view.semifinal_results, view.final_results).merge(
             snap.names, on="player_id", how="left")
     view.stale = {kind: problem for kind, sitting in zip(FINALS_KINDS,
                                                          (view.semifinal, view.final))
@@ -145,7 +147,8 @@ def _draw_problem(snap: Snapshot, view: Finals, sitting: dict) -> str:
     if expected is None:
         return view.final_blocker or ("The final table is not known yet: it is known once "
                                       "every semifinal result is in.")
-    seated = snap.sitting_seats(int(sitting["sitting_id"]))["player_id"]
+    seats = snap.seats()  # read once with the qualifiers' (`results.qualifier_players`)
+    seated = seats.loc[seats["sitting_id"] == int(sitting["sitting_id"]), "player_id"]
     if set(seated) == set(expected):
         return ""
     return (f"This {kind} draw no longer matches who plays (an absence or a result changed "
@@ -158,6 +161,80 @@ def publish_problem(snap: Snapshot, sitting: dict) -> str:
     if view.format is None:
         return view.reason
     return _draw_problem(snap, view, sitting)
+
+
+# --- where each player stands in the finals ---------------------------------------------------
+
+class Status:
+    """A player's place in the finals as it stands (`finals_status`)."""
+
+    NONE = ""  # no finals yet (fewer than 4 players), or no qualifier result yet
+    FINAL = "final"  # goes (or went) to the final and has not played it yet
+    SEMIFINAL = "semifinal"  # plays (or played) the semifinal, not in the final
+    OUT = "out"  # below the cut
+    ABSENT = "absent"  # marked absent for the finals: a wildcard takes the seat
+    LOST_SEAT = "lost_seat"  # a direct finalist whose seat a semifinal winner took
+    CHAMPION = "champion"
+    RUNNER_UP = "runner_up"
+    THIRD = "third"
+    FINALIST = "finalist"  # played the final, placed 4th or lower
+
+
+PODIUM = {1: Status.CHAMPION, 2: Status.RUNNER_UP, 3: Status.THIRD}
+
+
+def finals_status(view: Finals) -> pd.DataFrame:
+    """Where each player of `view.standings` stands in the finals now (R16–R18).
+
+    Columns: `player_id`, `status` (a `Status`), `wildcard` (took an absent player's seat,
+    R17), `final_rank` (R18, once the final is in; else missing), `note` (who took or lost a
+    final seat, in words; else ""). Before the cut is final it follows the standings' order
+    and the cut as it would fall now (absences and wildcards included); once the semifinal is
+    in, the semifinal winner's contest (R16); once the final is in, the final standings' order,
+    champion and podium first (R18)."""
+    table = view.standings
+    names = dict(zip(table["player_id"], table["name"].astype(str)))
+    out = pd.DataFrame({"player_id": table["player_id"].to_numpy(),
+                        "status": table["zone"].fillna("").to_numpy(dtype=object),
+                        "wildcard": False, "final_rank": pd.array([pd.NA] * len(table),
+                                                                  dtype="Int64"),
+                        "note": ""})
+    if view.format is None:
+        return out
+    scored = table["best_score"].notna().to_numpy()
+    status = dict.fromkeys(table["player_id"], Status.OUT)
+    status.update(dict(zip(view.entrants["player_id"], view.entrants["stage"])))
+    status.update(dict.fromkeys(view.absent, Status.ABSENT))
+    note = {}
+    if view.final_players is not None:
+        seated = set(view.final_players)
+        for player in stage_players(view, Stage.SEMIFINAL):
+            if player in seated:
+                status[player] = Status.FINAL
+                note[player] = "Won the semifinal"
+        for player in stage_players(view, Stage.FINAL):
+            if player not in seated:
+                status[player] = Status.LOST_SEAT
+                winners = [names.get(p, str(p)) for p in view.final_players
+                           if note.get(p)]
+                note[player] = ("Lost the final seat to " + " and ".join(winners)
+                                if winners else "Lost the final seat")
+                for p in view.final_players:
+                    if note.get(p) == "Won the semifinal":
+                        note[p] = f"Won the semifinal: took {names.get(player, player)}'s seat"
+    out["status"] = [s if ok else Status.NONE for s, ok in
+                     zip(map(status.get, out["player_id"]), scored)]
+    out["wildcard"] = out["player_id"].isin(view.wildcards) & scored
+    out["note"] = [note.get(p, "") for p in out["player_id"]]
+    if view.final_standings is None:
+        return out
+    ranks = view.final_standings[["player_id", "final_rank", "stage"]]
+    out = ranks.merge(out.drop(columns="final_rank"), on="player_id", how="left")
+    played = out["stage"] == Stage.FINAL
+    out.loc[played, "status"] = [PODIUM.get(int(r), Status.FINALIST)
+                                 for r in out.loc[played, "final_rank"]]
+    out = out.astype({"final_rank": "Int64"}).drop(columns="stage")
+    return out[["player_id", "status", "wildcard", "final_rank", "note"]]
 
 
 # --- actions ----------------------------------------------------------------------------------

@@ -8,7 +8,7 @@ import pandas as pd
 
 from stsa import rules, store
 from stsa.auth import Actor, Role, require
-from stsa.domain import Kind, Stage, table_label
+from stsa.domain import Kind, SittingStatus, Stage, table_label
 from stsa.errors import TournamentError
 from stsa.services.snapshot import Snapshot
 from stsa.store import checks
@@ -38,10 +38,35 @@ def scored_results(engine, kind: Kind | None = Kind.QUALIFIER) -> pd.DataFrame:
         return scored(snap, kind)
 
 
-def standings(scored_games: pd.DataFrame, names: pd.DataFrame) -> pd.DataFrame:
+def qualifier_players(snap: Snapshot) -> list:
+    """R16: the players seated at a published (or complete) qualifier table, in seat order."""
+    seats = snap.seats()  # every kind: the finals read the same frame (one read)
+    if seats.empty:
+        return []
+    shown = snap.sittings.loc[snap.sittings["status"] != SittingStatus.DRAWN, "sitting_id"]
+    mine = seats["sitting_id"].isin(shown) & (seats["kind"] == Kind.QUALIFIER)
+    return pd.unique(seats.loc[mine, "player_id"]).tolist()
+
+
+def standings(scored_games: pd.DataFrame, names: pd.DataFrame, seated=()) -> pd.DataFrame:
     """R14–R16: the qualifier standings of `scored_games` with `names` (`player_id, name`),
-    and each player's zone at the cut; columns as `standings_table`."""
+    and each player's zone at the cut; columns as `standings_table`.
+
+    N (R16) counts every player in the standings: those with a result and the `seated` ones
+    with none yet, listed last (by name) with no score, rank after every scored player and no
+    zone."""
     table = rules.standings(scored_games.drop(columns=["name"], errors="ignore"))
+    scored_n = len(table)
+    waiting = [p for p in dict.fromkeys(seated) if p not in set(table["player_id"])]
+    if waiting:
+        extra = (pd.DataFrame({"player_id": pd.Series(waiting, dtype=table["player_id"].dtype)})
+                 .merge(names, on="player_id", how="left")
+                 .sort_values("name", key=lambda s: s.astype(str).str.casefold(),
+                              kind="stable")
+                 .drop(columns="name")
+                 .assign(rank=scored_n + 1, games=0, wins=0))
+        table = pd.concat([table, extra], ignore_index=True).astype(
+            {"rank": "int64", "games": "int64", "wins": "int64"})
     table = table.merge(names, on="player_id", how="left")
     zone = np.full(len(table), "", dtype=object)
     tie = np.zeros(len(table), dtype=bool)
@@ -51,7 +76,9 @@ def standings(scored_games: pd.DataFrame, names: pd.DataFrame) -> pd.DataFrame:
         zone = np.select([position < fmt.direct, position < fmt.cut],
                          [Stage.FINAL.value, Stage.SEMIFINAL.value],
                          Stage.OUT.value).astype(object)
-        tie = table["player_id"].isin(rules.cut_ties(table)["player_id"]).to_numpy()
+        zone[scored_n:] = ""
+        tie = table["player_id"].isin(rules.cut_ties(table)["player_id"]).to_numpy(copy=True)
+        tie[scored_n:] = False
     return table.assign(zone=zone, tie_at_cut=tie)[STANDINGS_COLUMNS]
 
 
@@ -60,12 +87,12 @@ def standings_table(engine, scored_games: pd.DataFrame | None = None) -> pd.Data
 
     Columns: `rank, player_id, name, best_score, games, wins, placing, vp, spice, solari,
     troops, water, zone` ("final", "semifinal" or "out" by position once there are 4 players;
-    empty before), `tie_at_cut` (a shared rank across a cut line, for the organizer to settle).
+    empty before, and for a player seated with no result yet), `tie_at_cut` (a shared rank across a cut line, for the organizer to settle).
     `scored_games` are the scored qualifier results when the caller has them already.
     """
     with Snapshot(engine) as snap:
         games = scored(snap) if scored_games is None else scored_games
-        return standings(games, snap.names)
+        return standings(games, snap.names, qualifier_players(snap))
 
 
 # --- one table's result -----------------------------------------------------------------------

@@ -9,12 +9,19 @@ from __future__ import annotations
 
 import pandas as pd
 
+from stsa import rules
 from stsa.domain import Kind, Stage, plural, sitting_label
 from stsa.services import roster
-from stsa.services.finals import stage_players
+from stsa.services.finals import Status, stage_players
 
 ZONES = {Stage.FINAL: "Final", Stage.SEMIFINAL: "Semifinal", Stage.OUT: "Out", "": ""}
 STAGES = {Stage.FINAL: "Final", Stage.SEMIFINAL: "Semifinal", Kind.QUALIFIER: "Qualifier"}
+# Where a player stands in the finals (`services.finals.finals_status`), in words.
+STATUS_LABELS = {Status.NONE: "", Status.FINAL: "Final", Status.SEMIFINAL: "Semifinal",
+                 Status.OUT: "Out", Status.ABSENT: "Absent", Status.LOST_SEAT: "Lost final seat",
+                 Status.CHAMPION: "Champion", Status.RUNNER_UP: "Runner-up",
+                 Status.THIRD: "Third", Status.FINALIST: "Finalist"}
+WILDCARD = " (wildcard)"
 CSV_TRIGGERS = ("=", "+", "-", "@", "\t", "\r")  # a spreadsheet would run these as formulas
 
 
@@ -26,27 +33,47 @@ def table_height(rows: int, max_rows: int = 25) -> int | str:
 # --- standings --------------------------------------------------------------------------------
 
 def cut_caption(table: pd.DataFrame) -> str:
-    """R16 in one line from the standings' zones: who goes where, out of how many players."""
+    """The finals cut in one line, from N: every player in the standings, those seated at a
+    qualifier with no result yet included."""
     n = len(table)
+    waiting = int(table["best_score"].isna().sum()) if n else 0
+    tail = f" {plural(waiting, 'player')} seated in a qualifier have no result yet." \
+        if waiting else ""
     if n < 4:
-        return f"{plural(n, 'player')} so far: finals need at least 4 (R16)."
-    direct = int((table["zone"] == Stage.FINAL).sum())
-    semi = int((table["zone"] == Stage.SEMIFINAL).sum())
-    semi_text = f"the next {semi} play the semifinal" if semi else "there is no semifinal"
-    return (f"{n} players: the top {direct} go straight to the final, {semi_text}, "
-            f"{n - direct - semi} are out (R16).")
+        return f"{plural(n, 'player')} so far: finals need at least 4.{tail}"
+    fmt = rules.finals_format(n)
+    semi_text = (f"the next {fmt.semifinal} play the semifinal" if fmt.semifinal
+                 else "there is no semifinal")
+    return (f"{n} players: the top {fmt.direct} go straight to the final, {semi_text}, "
+            f"{n - fmt.cut} are out.{tail}")
 
 
 def tie_warnings(table: pd.DataFrame) -> list[str]:
-    """R14: one sentence per shared rank that straddles a cut line, naming the players."""
+    """One sentence per shared rank that straddles a cut line, naming the players."""
     tied = table.loc[table["tie_at_cut"]]
     out = []
     for rank, group in tied.groupby("rank", sort=True):
         line = Stage.FINAL if (group["zone"] == Stage.FINAL).any() else Stage.SEMIFINAL
         out.append(f"Rank {rank} is shared across the {line} cut line by "
-                   f"{', '.join(group['name'].astype(str))}: settle who goes through (R14) "
+                   f"{', '.join(group['name'].astype(str))}: settle who goes through "
                    f"before drawing the finals.")
     return out
+
+
+def status_labels(status: pd.DataFrame) -> pd.Series:
+    """Each player's finals status in words, wildcards marked, indexed by player id."""
+    words = status["status"].map(STATUS_LABELS).fillna("")
+    words = words.where(~status["wildcard"].astype(bool), words + WILDCARD)
+    return pd.Series(words.to_numpy(), index=status["player_id"].to_numpy())
+
+
+def podium_line(status: pd.DataFrame, names: dict) -> str:
+    """The champion and podium in one sentence once the final is in ("" before)."""
+    top = status.loc[status["status"].isin([Status.CHAMPION, Status.RUNNER_UP, Status.THIRD])]
+    if top.empty:
+        return ""
+    return "; ".join(f"{STATUS_LABELS[s]}: {names.get(p, str(p))}"
+                     for p, s in zip(top["player_id"], top["status"])) + "."
 
 
 def search(table: pd.DataFrame, query: str) -> pd.DataFrame:
@@ -54,16 +81,30 @@ def search(table: pd.DataFrame, query: str) -> pd.DataFrame:
     return table.loc[roster.name_matches(table["name"], query)]
 
 
-def standings_frame(table: pd.DataFrame) -> pd.DataFrame:
-    """The standings as shown: rank, player, best score, the zone at the cut (first, so that
-    a phone shows it without scrolling), games, wins, the best game's placing and VP, and the
-    tie flag when any rank is shared at a cut line."""
+def standings_frame(table: pd.DataFrame, status: pd.DataFrame | None = None) -> pd.DataFrame:
+    """The standings as shown: rank, player, best score, the zone (first, so that a phone
+    shows it without scrolling), games, wins, the best game's placing and VP, and the tie flag
+    when any rank is shared at a cut line.
+
+    With `status` (`services.finals.finals_status`), the zone says where each player stands
+    in the finals (wildcards, absences, a lost seat, the podium); once the final is in, the
+    rows follow the final standings, `Rank` is the final rank and `Qualifier rank` follows."""
+    if status is not None and len(status):
+        table = table.set_index("player_id").loc[
+            [p for p in status["player_id"] if p in set(table["player_id"])]].reset_index()
+        zone = table["player_id"].map(status_labels(status)).fillna("")
+    else:
+        zone = table["zone"].map(ZONES).fillna("")
     shown = pd.DataFrame({
         "Rank": table["rank"], "Player": table["name"].astype(str),
-        "Best score": table["best_score"], "Zone": table["zone"].map(ZONES).fillna(""),
+        "Best score": table["best_score"].astype("Int64"), "Zone": zone,
         "Games": table["games"], "Wins": table["wins"],
-        "Placing": table["placing"], "VP": table["vp"],
+        "Placing": table["placing"].astype("Int64"), "VP": table["vp"].astype("Int64"),
     })
+    if status is not None and status["final_rank"].notna().any():
+        ranks = dict(zip(status["player_id"], status["final_rank"]))
+        shown.insert(1, "Qualifier rank", table["rank"])
+        shown["Rank"] = table["player_id"].map(ranks).astype("Int64")
     if table["tie_at_cut"].any():
         shown["Tie at cut"] = table["tie_at_cut"].astype(bool)
     return shown.reset_index(drop=True)
@@ -101,15 +142,22 @@ def format_lines(fmt) -> list[str]:
     return lines
 
 
-def entrants_frame(view) -> pd.DataFrame:
-    """R16, R17: who plays where, finalists first, wildcards marked."""
+def entrants_frame(view, status: pd.DataFrame | None = None) -> pd.DataFrame:
+    """Who the cut sends where, finalists first, wildcards marked; with `status`
+    (`services.finals.finals_status`), where each one stands now (`Now`, and a `Note` such as
+    the finalist who lost the seat to the semifinal winner)."""
     standing = view.standings[["player_id", "rank", "best_score"]]
     rows = view.entrants.merge(standing, on="player_id", how="left")
-    return pd.DataFrame({
+    shown = pd.DataFrame({
         "Stage": rows["stage"].map(STAGES), "Qualifier rank": rows["rank"],
-        "Player": rows["name"].astype(str), "Best score": rows["best_score"],
+        "Player": rows["name"].astype(str), "Best score": rows["best_score"].astype("Int64"),
         "Wildcard": rows["wildcard"].astype(bool),
     })
+    if status is not None:
+        now = status.set_index("player_id")
+        shown["Now"] = rows["player_id"].map(now["status"]).map(STATUS_LABELS).fillna("")
+        shown["Note"] = rows["player_id"].map(now["note"]).fillna("")
+    return shown
 
 
 def seating_frame(overview: pd.DataFrame, scored: pd.DataFrame | None, wildcards,
@@ -157,15 +205,15 @@ def advance_notes(view) -> list[str]:
         if w["player_id"] in advanced:
             return [f"{who} won the semifinal with {score} points, more than "
                     f"{names[weakest]}'s best qualifier score of {best[weakest]}: {who} takes "
-                    f"{names[weakest]}'s final seat (R16)."]
+                    f"{names[weakest]}'s final seat."]
         return [f"{who} won the semifinal with {score} points, not more than "
                 f"{names[weakest]}'s best qualifier score of {best[weakest]}: {names[weakest]} "
-                f"keeps the final seat (R16)."]
+                f"keeps the final seat."]
     listed = ", ".join(f"{names[p]} ({int(s)} points at table {t})" for p, s, t in
                        zip(winners["player_id"], winners["qualifier_score"], winners["table_no"]))
     return [f"Semifinal winners: {listed}.",
             f"{' and '.join(names[p] for p in advanced)} "
-            f"{'advances' if len(advanced) == 1 else 'advance'} to the final (R16)."]
+            f"{'advances' if len(advanced) == 1 else 'advance'} to the final."]
 
 
 def final_table_frame(view) -> pd.DataFrame:

@@ -12,11 +12,18 @@ TV_SECONDS = 15  # the TV page shows each slide this long
 STYLE_ROWS = 500  # tint rows by zone up to this many rows (a styled table costs ~0.2 ms a row)
 
 # Light versions of the chart palette's zone colours: the cut lines show as a change of colour.
-ROW_COLOURS = {"Final": "#f3e2c4", "Semifinal": "#d6e6f2", "Out": "", "": ""}
+ROW_COLOURS = {"Final": "#f3e2c4", "Semifinal": "#d6e6f2", "Out": "", "": "",
+               "Champion": "#eccf8f", "Runner-up": "#e4e4e4", "Third": "#ead3bd",
+               "Finalist": "#f3e2c4", "Absent": "#eeeeee", "Lost final seat": "#eeeeee"}
 # The Standings table's Zone column shows each zone as a coloured tag (the chart palette's zone
 # colours): the colour changes where a cut line falls, at any number of rows, for the price of
 # one column's settings (a styled table costs ~0.2 ms a row on every run).
-ZONE_TAGS = {"Final": "#c27c0e", "Semifinal": "#2f6f9f", "Out": "#9aa5ab"}
+# Once the finals begin, the column says where each player really is (`ui.finals.STATUS_LABELS`).
+ZONE_TAGS = {"Final": "#c27c0e", "Semifinal": "#2f6f9f", "Out": "#9aa5ab",
+             "Champion": "#b8860b", "Runner-up": "#7d8a93", "Third": "#a0522d",
+             "Finalist": "#c27c0e", "Lost final seat": "#6d4c41", "Absent": "#616161",
+             "Wildcard": "#7b1fa2"}
+WILDCARD = " (wildcard)"  # as `ui.finals.WILDCARD` marks a wildcard's zone
 
 
 def zone_column(help: str) -> dict:
@@ -28,7 +35,8 @@ def zone_column(help: str) -> dict:
 def zone_tags(frame: pd.DataFrame) -> pd.DataFrame:
     """The standings frame (`ui.finals.standings_frame`) with its Zone as a tag list, as
     `zone_column` shows it (no tag before there is a cut)."""
-    return frame.assign(Zone=[[z] if z else [] for z in frame["Zone"]])
+    return frame.assign(Zone=[([z.removesuffix(WILDCARD), "Wildcard"] if z.endswith(WILDCARD)
+                               else [z]) if z else [] for z in frame["Zone"]])
 
 
 def arrow(frame: pd.DataFrame) -> pa.Table:
@@ -55,7 +63,7 @@ def zone_styler(frame: pd.DataFrame) -> pd.io.formats.style.Styler | pd.DataFram
     lines fall)."""
     if len(frame) > STYLE_ROWS:
         return frame
-    colours = frame["Zone"].map(ROW_COLOURS).fillna("")
+    colours = frame["Zone"].str.removesuffix(WILDCARD).map(ROW_COLOURS).fillna("")
     css = colours.map(lambda c: f"background-color: {c}" if c else "")
     styles = pd.DataFrame({col: css for col in frame.columns}, index=frame.index)
     return frame.style.apply(lambda _: styles, axis=None)

@@ -8,6 +8,7 @@ import sqlalchemy as sa
 import streamlit as st
 
 from stsa import demo, store, tournament
+from stsa.services import finals as finals_service
 from stsa.store import schema
 from stsa.ui import finals as finals_view
 from tests.app.conftest import JUDGE, ORGANIZER, shown
@@ -78,13 +79,13 @@ def test_no_finals_below_four_players(open_page, engine, who):
     qualifier(engine, ["Ann", "Ben", "Cy"], [[9, 6, 3]])
     at = open_page(PAGE, as_=who)
     assert not at.exception
-    assert at.info[0].value.startswith("3 players played a qualifier: finals need at least 4")
+    assert at.info[0].value.startswith("3 players seated in a qualifier so far: finals need at least 4")
     assert not at.button and not at.dataframe
 
 
 def test_empty_tournament_gives_the_reason(open_page):
     at = open_page(PAGE)
-    assert at.info[0].value.startswith("0 players played a qualifier")
+    assert at.info[0].value.startswith("0 players seated in a qualifier")
 
 
 @pytest.mark.parametrize("who", [None, JUDGE])
@@ -207,7 +208,7 @@ def test_semifinal_winner_not_above_the_weakest_finalist_does_not_advance(open_p
     weakest = table["name"].iloc[3]
     note = [t for t in texts(at.markdown) if "won the semifinal" in t][0]
     assert note.endswith(f"not more than {weakest}'s best qualifier score of 21: {weakest} "
-                         f"keeps the final seat (R16).")
+                         f"keeps the final seat.")
     final_table = at.dataframe[2].value
     assert final_table["Player"].tolist() == table["name"].head(4).tolist()
     assert (final_table["Way in"] == "Direct").all()
@@ -223,11 +224,16 @@ def test_whole_finals_for_eight_players(open_page, eight_players):
     at = open_page(PAGE, as_=ORGANIZER)
     assert not at.exception
     assert (f"{names[winner]} won the semifinal with 25 points, more than {weakest}'s best "
-            f"qualifier score of 21: {names[winner]} takes {weakest}'s final seat (R16)."
+            f"qualifier score of 21: {names[winner]} takes {weakest}'s final seat."
             in texts(at.markdown))
     final_table = at.dataframe[2].value
     assert final_table["Way in"].tolist().count("Semifinal winner") == 1
     assert weakest not in final_table["Player"].tolist()
+    entrants = at.dataframe[0].value.set_index("Player")
+    assert entrants.at[weakest, "Stage"] == "Final"
+    assert entrants.at[weakest, "Now"] == "Lost final seat"
+    assert entrants.at[weakest, "Note"] == f"Lost the final seat to {names[winner]}"
+    assert entrants.at[names[winner], "Now"] == "Final"
 
     at.button(key="finals_draw_final").click().run()
     assert not at.exception
@@ -258,7 +264,7 @@ def test_two_semifinals_the_better_winner_advances(open_page, demo_tournament):
     notes = texts(at.markdown)
     assert f"Semifinal winners: {first} (24 points at table 1), {second} (21 points at table 2)." \
         in notes
-    assert f"{first} advances to the final (R16)." in notes
+    assert f"{first} advances to the final." in notes
     final_table = at.dataframe[2].value
     assert final_table["Way in"].tolist() == ["Direct"] * 3 + ["Semifinal winner"]
 
@@ -311,3 +317,61 @@ def test_csv_neutralises_formula_cells():
     for bad in ("-1+2", "@SUM(A1)", "\tx"):
         assert finals_view.to_csv(pd.DataFrame({"P": [bad]})).splitlines()[1].startswith(
             ("'", "\"'"))
+
+
+@pytest.mark.parametrize("who", [None, ORGANIZER])
+def test_standings_and_tv_show_the_finals_as_they_happen(open_page, eight_players, who):
+    """After the cut the Standings and TV pages show who really plays where: the finalist who
+    lost the seat to the semifinal winner; once the final is in, the champion and podium first,
+    in the final standings' order."""
+    play(eight_players, tournament.draw_semifinal, [[14, 9, 5, 3]])  # the winner takes a seat
+    table = standing(eight_players)
+    names = dict(zip(table["player_id"], table["name"]))
+    weakest = table["name"].iloc[3]
+    winner = names[store.results(eight_players, "semifinal").sort_values("vp")[
+        "player_id"].iloc[-1]]
+    at = open_page("views/standings.py", as_=who)
+    assert not at.exception
+    zones = dict(zip(at.dataframe[0].value["Player"], at.dataframe[0].value["Zone"]))
+    assert list(zones[weakest]) == ["Lost final seat"]
+    assert list(zones[winner]) == ["Final"]
+
+    play(eight_players, tournament.draw_final, [[11, 8, 6, 4]])
+    final = store.results(eight_players, "final").sort_values("vp", ascending=False)
+    podium = [names[p] for p in final["player_id"]]
+    at = open_page("views/standings.py", as_=who)
+    assert not at.exception
+    shown = at.dataframe[0].value
+    assert shown["Player"].head(4).tolist() == podium
+    assert [list(z) for z in shown["Zone"].head(4)] == [["Champion"], ["Runner-up"], ["Third"],
+                                                        ["Finalist"]]
+    assert shown["Rank"].tolist() == list(range(1, 9))
+    assert shown["Player"].iloc[-1] == weakest
+    assert at.success[0].value.replace("\\", "") == (
+        f"Champion: {podium[0]}; Runner-up: {podium[1]}; Third: {podium[2]}.")
+
+    tv = open_page("views/tv.py", as_=who)
+    assert not tv.exception
+    rows = tv.table[0].value
+    assert rows["Player"].head(3).tolist() == podium[:3]
+    assert rows["Zone"].head(3).tolist() == ["Champion", "Runner-up", "Third"]
+    assert f"Champion: {podium[0]}" in " ".join(m.value.replace("\\", "") for m in tv.markdown)
+
+
+def test_standings_mark_an_absent_player_and_the_wildcard(open_page, demo_tournament):
+    table = standing(demo_tournament)
+    finals_service.save_absences(demo_tournament, [int(table["player_id"].iloc[0])],
+                                 actor=ORGANIZER)
+    wildcard = finals_service.finals(demo_tournament).wildcards.pop()
+    names = dict(zip(table["player_id"], table["name"]))
+    for page in ("views/standings.py", "views/tv.py"):
+        at = open_page(page)
+        assert not at.exception
+        if page == "views/tv.py":
+            zones = dict(zip(at.table[0].value["Player"], at.table[0].value["Zone"]))
+            assert zones.get(names[wildcard], "Final (wildcard)") == "Final (wildcard)"
+        else:
+            zones = {p: list(z) for p, z in zip(at.dataframe[0].value["Player"],
+                                                at.dataframe[0].value["Zone"])}
+            assert zones[names[wildcard]] == ["Final", "Wildcard"]
+        assert "Absent" in str(zones[table["name"].iloc[0]])

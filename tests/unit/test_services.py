@@ -234,7 +234,7 @@ def test_R16_R17_the_winner_contests_the_wildcard_in_the_final_not_the_last_dire
     assert finals_view.advance_notes(view) == [
         f"{names[winner]} won the semifinal with 21 points, more than {names[wildcard]}'s best "
         f"qualifier score of {best[wildcard]}: {names[winner]} takes {names[wildcard]}'s final "
-        f"seat (R16)."]
+        f"seat."]
     assert "weakest finalist seated in the final" in finals_view.format_lines(view.format)[1]
 
 
@@ -308,3 +308,89 @@ def test_a_shared_snapshot_reads_each_frame_once_for_every_view(demo_copy, monke
     assert admin.status_of(public)["players"] == admin.status_of(system)["players"] == 24
     overview = sittings.overview_of(public, int(scored["sitting_id"].iloc[0]))
     assert overview["setup"].notna().all() and overview["reported"].all()
+
+
+# --- where each player stands in the finals, stage by stage (R16–R18) --------------------------
+
+def _status(engine) -> dict:
+    """{player_id: (status, wildcard, final_rank or None, note)} in the order given."""
+    frame = finals.finals_status(finals.finals(engine))
+    return {p: (s, bool(w), None if pd.isna(r) else int(r), n) for p, s, w, r, n in
+            frame[["player_id", "status", "wildcard", "final_rank", "note"]].itertuples(
+                index=False)}
+
+
+def test_R16_n_counts_every_player_seated_at_a_published_qualifier(engine):
+    """13 players seated, one table of four reported: N is 13, not 4. Players with no result
+    yet are listed last with no score and no place at the cut; the four with a result take
+    the places the cut gives their rank now."""
+    ids = _players(engine, 13)
+    sitting = sittings.draw_qualifier(engine, ids, seed=3, actor=ORGANIZER)
+    assert finals.finals(engine).format is None  # a draft seats no one yet (R20)
+    sittings.publish(engine, sitting["sitting_id"], actor=ORGANIZER)
+    before = finals.finals(engine)
+    assert before.format.n_players == 13 and before.format.semifinal == 4
+    assert set(_status(engine).values()) == {("", False, None, "")}
+
+    table = store.tables(engine, sitting["sitting_id"], actor=ORGANIZER).iloc[0]
+    seats = store.seats(engine, sitting["sitting_id"], actor=ORGANIZER)
+    at = seats.loc[seats["table_id"] == table["table_id"], "player_id"].tolist()
+    rows = pd.DataFrame({"player_id": at, "leader": table["available_leaders"][:len(at)],
+                         "vp": [10, 8, 6, 4][:len(at)], "spice": 0, "solari": 0, "troops": 0,
+                         "water": 0})
+    store.submit_table_result(engine, int(table["table_id"]), rows, expected_version=0,
+                              submission_id=None, actor=JUDGE)
+    standings = results.standings_table(engine)
+    assert len(standings) == 13 and standings["player_id"].head(len(at)).tolist() == at
+    waiting = standings.iloc[len(at):]
+    assert waiting["best_score"].isna().all() and (waiting["zone"] == "").all()
+    assert (waiting["rank"] == len(at) + 1).all() and not standings["tie_at_cut"].any()
+    status = _status(engine)
+    assert [status[p][0] for p in at] == ["final"] * len(at)
+    assert {status[p][0] for p in waiting["player_id"]} == {""}
+
+
+def test_finals_status_through_the_finals_with_a_wildcard_seated(engine):
+    """10 players: the best is absent, a wildcard takes the first final seat; the semifinal
+    winner takes the wildcard's seat; once the final is in, the champion and podium lead."""
+    _qualifier(engine, 10)
+    standings = results.standings_table(engine)
+    order = standings["player_id"].tolist()
+    status = _status(engine)
+    assert [status[p][0] for p in order] == ["final"] * 4 + ["semifinal"] * 4 + ["out"] * 2
+
+    finals.save_absences(engine, [order[0]], actor=ORGANIZER)
+    view = finals.finals(engine)
+    (wildcard,) = view.wildcards
+    status = _status(engine)
+    assert status[order[0]] == ("absent", False, None, "")
+    assert status[wildcard] == ("final", True, None, "")
+
+    semi = finals.draw_semifinal(engine, seed=4, actor=ORGANIZER)
+    sittings.publish(engine, semi["sitting_id"], actor=ORGANIZER)
+    status = _status(engine)
+    semifinalists = finals.stage_players(finals.finals(engine), Stage.SEMIFINAL)
+    assert {status[p][0] for p in semifinalists} == {"semifinal"}
+
+    _enter(engine, semi["sitting_id"], [12, 11, 5, 3])
+    view = finals.finals(engine)
+    winner = int(view.semifinal_results.loc[view.semifinal_results["placing"] == 1,
+                                            "player_id"].iloc[0])
+    names = dict(zip(standings["player_id"], standings["name"]))
+    status = _status(engine)
+    assert status[wildcard] == ("lost_seat", True, None,
+                                f"Lost the final seat to {names[winner]}")
+    assert status[winner] == ("final", False, None,
+                              f"Won the semifinal: took {names[wildcard]}'s seat")
+    assert {status[p][0] for p in semifinalists if p != winner} == {"semifinal"}
+
+    final = finals.draw_final(engine, seed=5, actor=ORGANIZER)
+    sittings.publish(engine, final["sitting_id"], actor=ORGANIZER)
+    _enter(engine, final["sitting_id"], [12, 11, 5, 3])
+    frame = finals.finals_status(finals.finals(engine))
+    assert frame["status"].head(4).tolist() == ["champion", "runner_up", "third", "finalist"]
+    assert frame["final_rank"].head(4).tolist() == [1, 2, 3, 4]
+    assert set(frame["player_id"].head(4)) == set(finals.finals(engine).final_players)
+    ranked = dict(zip(frame["player_id"], frame["status"]))
+    assert ranked[wildcard] == "lost_seat" and ranked[order[0]] == "absent"
+    assert frame.set_index("player_id").at[wildcard, "wildcard"]
