@@ -14,7 +14,7 @@ role, reads = session.role(), data.now()
 staff = role in (Role.JUDGE, Role.ORGANIZER)
 
 all_sittings = reads.sittings()
-choices = sittings.sitting_choices(all_sittings, (SittingStatus.PUBLISHED, SittingStatus.COMPLETE))
+choices = reads.sitting_choices((SittingStatus.PUBLISHED, SittingStatus.COMPLETE))
 sittings.follow_table_link(reads, role, choices)  # a table slip's QR code
 if not choices:
     st.info("No results yet: once the organizer publishes a sitting on the Draw page, judges "
@@ -28,7 +28,7 @@ sitting_label = sittings.sitting_name(all_sittings, sitting_id)
 
 def enter_result() -> None:
     """One table's result form: a block per seat, the live preview, then save."""
-    tables = sittings.table_choices(overview)
+    tables = reads.table_choices(sitting_id)
     waiting = overview.loc[overview["version"] == 0, "table_id"]
     table_key = f"res_table_{sitting_id}"
     sittings.keep_choice(table_key, tables)
