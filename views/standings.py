@@ -15,9 +15,10 @@ COLUMNS = {
     "Player": st.column_config.TextColumn(width="medium", pinned=True),
     "Placing": st.column_config.NumberColumn(help="Placing in the game that gave the best score"),
     "VP": st.column_config.NumberColumn(help="VP in the game that gave the best score"),
-    "Zone": live.zone_column(help="Where this rank stands at the finals cut (R16)"),
+    "Zone": live.zone_column(help="Where this player stands at the finals cut; once the "
+                                  "finals begin, where they really play, and the podium"),
     "Tie at cut": st.column_config.CheckboxColumn(
-        help="A rank shared across a cut line: the organizer settles it (R14)"),
+        help="A rank shared across a cut line: the organizer settles it"),
 }
 
 if st.query_params.get("tv") == "1":
@@ -39,6 +40,8 @@ def standings() -> None:
         st.caption(progress)
         return
     notes = reads.standings_notes()
+    if notes.podium:
+        st.success(widgets.plain(notes.podium), icon=":material/trophy:")
     st.caption(notes.cut)
     if notes.legend:
         st.caption(notes.legend)
@@ -49,7 +52,7 @@ def standings() -> None:
                 st.warning(widgets.plain(warning), icon=":material/warning:")
         else:
             st.caption("A rank is shared across a cut line (marked “Tie at cut”): the organizer "
-                       "settles it before the finals (R14).")
+                       "settles it before the finals.")
 
     query = st.text_input("Find a player", key="standings_search", max_chars=60,
                           placeholder="Type part of a name")
@@ -58,7 +61,7 @@ def standings() -> None:
         st.info(f"No player's name contains “{widgets.plain(query.strip())}”.")
     else:
         rows = reads.standings_table() if shown is table else live.zone_tags(
-            view.standings_frame(shown))
+            view.standings_frame(shown, reads.finals_status()))
         st.dataframe(rows, hide_index=True, width="stretch",
                      height=view.table_height(len(shown)), column_config=COLUMNS)
 
@@ -66,7 +69,10 @@ def standings() -> None:
         scored = reads.scored_results()
         for row in shown.itertuples():
             st.subheader(widgets.plain(row.name), anchor=False)
-            st.write(f"Best score **{row.best_score}**, rank {row.rank}, "
+            if row.games == 0:
+                st.write("Seated in a qualifier: no result yet.")
+                continue
+            st.write(f"Best score **{row.best_score:.0f}**, rank {row.rank}, "
                      f"{row.games} game{'s' if row.games != 1 else ''}, "
                      f"{row.wins} win{'s' if row.wins != 1 else ''}.")
             st.write(stats.distance_sentence(table, row.player_id))

@@ -100,10 +100,12 @@ def now(role: Role | None = None) -> "Data":
 
 @dataclass(frozen=True)
 class StandingsNotes:
-    """The standings in words: the cut (R16), the zone colours' legend ("" before a cut), the
+    """The standings in words: the cut (R16), the champion and podium once the final is in
+    ("" before), the zone colours' legend ("" before a cut), the
     shared ranks across a cut line (R14; none: empty)."""
 
     cut: str
+    podium: str
     legend: str
     ties: tuple[str, ...]
 
@@ -181,24 +183,39 @@ class Data:
     def standings(self) -> pd.DataFrame:
         """R14–R16: the qualifier standings with zones (`services.results.standings`)."""
         def compute() -> pd.DataFrame:
-            scored = self.scored_results()
-            return results.standings(scored, scored[["player_id", "name"]].drop_duplicates(
-                "player_id"))
+            snap = self._snap(False)
+            return results.standings(self.scored_results(), snap.names,
+                                     results.qualifier_players(snap))
         return self._get("standings", compute)
 
+    def finals_status(self) -> pd.DataFrame:
+        """Where each player stands in the finals now (`services.finals.finals_status`):
+        entrants, absences, wildcards, the contest and the podium, for every role (no draft's
+        tables: who plays where follows from the cut and published results)."""
+        return self._get("finals_status",
+                         lambda: finals_service.finals_status(self.finals()))
+
+    def standings_shown(self) -> pd.DataFrame:
+        """The standings as the Standings and TV pages show them (`ui.finals.standings_frame`
+        with each player's finals status)."""
+        return self._get("standings_shown", lambda: finals_view.standings_frame(
+            self.standings(), self.finals_status()))
+
     def standings_table(self):
-        """The whole standings as the Standings page shows them (`ui.finals.standings_frame`,
-        zones as coloured tags), as an Arrow table: converted once per version, not on every
+        """The whole standings as the Standings page shows them (`standings_shown`, zones as
+        coloured tags), as an Arrow table: converted once per version, not on every
         spectator's refresh."""
         return self._get("standings_table", lambda: live.arrow(live.zone_tags(
-            finals_view.standings_frame(self.standings()))))
+            self.standings_shown())))
 
     def standings_notes(self) -> "StandingsNotes":
         """What the Standings page says above the table (R14, R16), worded once per
         version."""
         def compute() -> StandingsNotes:
             table = self.standings()
+            names = dict(zip(table["player_id"], table["name"].astype(str)))
             return StandingsNotes(cut=finals_view.cut_caption(table),
+                                  podium=finals_view.podium_line(self.finals_status(), names),
                                   legend=live.zone_legend(stats.cut(table)),
                                   ties=tuple(finals_view.tie_warnings(table)))
         return self._get("standings_notes", compute)
@@ -237,7 +254,8 @@ class Data:
     def finals(self) -> finals_service.Finals:
         """R16–R18 as they stand. It holds unpublished finals sittings: pages show those to
         judges and the organizer only (R20)."""
-        return self._get("finals", lambda: finals_service.view_of(self._snap(True)))
+        return self._get("finals", lambda: finals_service.view_of(
+            self._snap(True), self.standings()))  # the same standings: published results
 
     def draw_report(self, sitting_id: int):
         """A sitting's fairness check against the earlier qualifiers (staff only: it reads
