@@ -147,8 +147,7 @@ def _draw_problem(snap: Snapshot, view: Finals, sitting: dict) -> str:
     if expected is None:
         return view.final_blocker or ("The final table is not known yet: it is known once "
                                       "every semifinal result is in.")
-    seats = snap.seats()  # read once with the qualifiers' (`results.qualifier_players`)
-    seated = seats.loc[seats["sitting_id"] == int(sitting["sitting_id"]), "player_id"]
+    seated = snap.sitting_seats(int(sitting["sitting_id"]))["player_id"]
     if set(seated) == set(expected):
         return ""
     return (f"This {kind} draw no longer matches who plays (an absence or a result changed "

@@ -39,13 +39,15 @@ def scored_results(engine, kind: Kind | None = Kind.QUALIFIER) -> pd.DataFrame:
 
 
 def qualifier_players(snap: Snapshot) -> list:
-    """R16: the players seated at a published (or complete) qualifier table, in seat order."""
-    seats = snap.seats()  # every kind: the finals read the same frame (one read)
-    if seats.empty:
-        return []
-    shown = snap.sittings.loc[snap.sittings["status"] != SittingStatus.DRAWN, "sitting_id"]
-    mine = seats["sitting_id"].isin(shown) & (seats["kind"] == Kind.QUALIFIER)
-    return pd.unique(seats.loc[mine, "player_id"]).tolist()
+    """R16: the players seated at a qualifier table still being played (published, not
+    complete), in seat order: with the players who have a result (every seated player of a
+    complete sitting has one), everyone seated at a published qualifier. Only the open
+    sittings' seats are read (one sitting, usually), not every seat of the tournament."""
+    sittings = snap.sittings
+    open_ = sittings.loc[(sittings["kind"] == Kind.QUALIFIER)
+                         & (sittings["status"] == SittingStatus.PUBLISHED), "sitting_id"]
+    seated = [snap.sitting_seats(int(s))["player_id"] for s in open_]
+    return pd.unique(pd.concat(seated)).tolist() if seated else []
 
 
 def standings(scored_games: pd.DataFrame, names: pd.DataFrame, seated=()) -> pd.DataFrame:
@@ -57,7 +59,8 @@ def standings(scored_games: pd.DataFrame, names: pd.DataFrame, seated=()) -> pd.
     zone."""
     table = rules.standings(scored_games.drop(columns=["name"], errors="ignore"))
     scored_n = len(table)
-    waiting = [p for p in dict.fromkeys(seated) if p not in set(table["player_id"])]
+    have = set(table["player_id"])
+    waiting = [p for p in dict.fromkeys(seated) if p not in have]
     if waiting:
         extra = (pd.DataFrame({"player_id": pd.Series(waiting, dtype=table["player_id"].dtype)})
                  .merge(names, on="player_id", how="left")
