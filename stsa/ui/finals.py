@@ -90,8 +90,9 @@ def standings_frame(table: pd.DataFrame, status: pd.DataFrame | None = None) -> 
     in the finals (wildcards, absences, a lost seat, the podium); once the final is in, the
     rows follow the final standings, `Rank` is the final rank and `Qualifier rank` follows."""
     if status is not None and len(status):
+        have = set(table["player_id"])
         table = table.set_index("player_id").loc[
-            [p for p in status["player_id"] if p in set(table["player_id"])]].reset_index()
+            [p for p in status["player_id"] if p in have]].reset_index()
         zone = table["player_id"].map(status_labels(status)).fillna("")
     else:
         zone = table["zone"].map(ZONES).fillna("")
