@@ -80,7 +80,9 @@ def test_workbook_and_csv_downloads(open_page, engine, downloads):
             "Log"} <= set(book.sheetnames)
     standings = pd.read_csv(io.BytesIO(downloads["data_standings_csv"][1]()),
                             encoding="utf-8-sig")
-    assert len(standings) == 4  # the players with a result
+    # everyone seated in the qualifier; the 4 without a result yet last, with no score
+    assert len(standings) == 8 and standings["best_score"].notna().sum() == 4
+    assert standings["best_score"].iloc[4:].isna().all()
     results = pd.read_csv(io.BytesIO(downloads["data_results_csv"][1]()), encoding="utf-8-sig")
     assert sorted(results["vp"]) == [2, 5, 7, 10]
     assert downloads["data_results_csv"][0].endswith(".csv")
