@@ -32,7 +32,7 @@ def draw_form() -> None:
         return
     names, present = sittings.who_plays(active)
     sit_out = len(present) == 5 and st.checkbox(
-        "Let the draw pick one player to sit this sitting out (R1)", key="draw_sit_out")
+        "Let the draw pick one player to sit this sitting out", key="draw_sit_out")
     seatable, pins = sittings.plan_and_pins(present, names, bool(sit_out))
     st.caption(sittings.mode_caption(reads.settings()))
     st.number_input("Seed (anyone can re-check a draw from its seed)", min_value=0, step=1,
@@ -91,7 +91,7 @@ def show_sitting(sitting) -> None:
     facts = [f"Seed {sitting['seed']}", f"{sitting['tables']} tables"]
     outs = reads.sit_outs(sitting_id)
     if len(outs):
-        facts.append("sitting out (R1): " + ", ".join(outs["name"]))
+        facts.append("sitting out: " + ", ".join(outs["name"]))
     st.caption(widgets.plain(" · ".join(facts)))
     if sitting["status"] == SittingStatus.DRAWN:
         st.warning("Not published yet: players do not see this draw.", icon=":material/lock:")

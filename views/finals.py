@@ -31,7 +31,7 @@ def draw_controls(kind: Kind, sitting, drawer) -> None:
     if st.session_state.pop(f"{key}_used", False) or key not in st.session_state:
         st.session_state[key] = draw.new_seed()
     seed = st.number_input("Seed for a new draw" if sitting else "Seed", min_value=0, step=1,
-                           key=key, help="Anyone can re-check a draw from its seed (R3).")
+                           key=key, help="Anyone can re-check a draw from its seed.")
     label = f"Draw the {kind} again" if sitting else f"Draw the {kind}"
     if st.button(label, key=f"finals_draw_{kind}"):
         drawn = widgets.act(lambda: drawer(session.engine(), seed=int(seed), actor=session.actor()),

@@ -27,9 +27,9 @@ if shown == "Best scores":
                     width="stretch")
     if len(table) > stats.TOP:
         st.caption(f"The top {stats.TOP} of {len(table)} players; the Standings page lists "
-                   f"everyone. Dashed lines: the finals cut (R16).")
+                   f"everyone. Dashed lines: the finals cut.")
     else:
-        st.caption("Dashed lines: the finals cut (R16).")
+        st.caption("Dashed lines: the finals cut.")
 
 elif shown == "Sittings":
     st.altair_chart(charts.score_spread(frames["spread"]), width="stretch")
@@ -58,7 +58,7 @@ elif shown == "Leaders":
 
 elif shown == "Seats":
     st.altair_chart(charts.seats(frames["seats"]), width="stretch")
-    st.caption("Seat 1 plays first (R3). A fair seat wins 25% of four-player games and 33% of "
+    st.caption("Seat 1 plays first. A fair seat wins 25% of four-player games and 33% of "
                "three-player games (the dashed lines); three-player tables are shown apart.")
 
 elif shown == "Setups":
@@ -67,4 +67,4 @@ elif shown == "Setups":
     else:
         st.altair_chart(charts.setups(frames["setups"]), width="stretch")
         st.caption("Qualifier tables per setup: the counts of enabled setups differ by at most "
-                   "one after each sitting (R6).")
+                   "one after each sitting.")

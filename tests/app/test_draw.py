@@ -143,7 +143,7 @@ def test_R1_five_players_offer_a_sit_out(open_page, engine):
     outs = store.sit_outs(engine, sitting_id, actor=ORGANIZER)
     assert len(outs) == 1 and outs["player_id"].iloc[0] in ids
     assert len(store.seats(engine, sitting_id, actor=ORGANIZER)) == 4
-    assert f"sitting out (R1): {outs['name'].iloc[0]}" in _shown(at)
+    assert f"sitting out: {outs['name'].iloc[0]}" in _shown(at)
 
 
 def test_R6_override_shows_the_warning_first_then_records_the_reason(open_page, engine):

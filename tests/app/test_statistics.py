@@ -54,7 +54,7 @@ def test_demo_tournament_shows_the_best_scores_first(open_page, demo_tournament,
     ranked = chart_rows(at)[0]
     expected = tournament.standings_table(demo_tournament)
     assert [r["name"] for r in ranked if "name" in r] == expected["name"].tolist()
-    assert "Dashed lines: the finals cut (R16)." in at.caption[-1].value
+    assert "Dashed lines: the finals cut." in at.caption[-1].value
 
 
 def test_every_chart_draws_from_a_small_frame(open_page, demo_tournament):
