@@ -13,7 +13,6 @@ widgets.flash()
 role, reads = session.role(), data.now()
 staff = role in (Role.JUDGE, Role.ORGANIZER)
 
-all_sittings = reads.sittings()
 choices = reads.sitting_choices((SittingStatus.PUBLISHED, SittingStatus.COMPLETE))
 sittings.follow_table_link(reads, role, choices)  # a table slip's QR code
 if not choices:
@@ -22,20 +21,18 @@ if not choices:
     st.stop()
 sittings.keep_choice("res_sitting", choices)
 sitting_id = st.selectbox("Sitting", list(choices), format_func=choices.get, key="res_sitting")
-overview = reads.sitting_overview(sitting_id)
-sitting_label = sittings.sitting_name(all_sittings, sitting_id)
+tables = reads.result_tables(sitting_id)
 
 
 def enter_result() -> None:
     """One table's result form: a block per seat, the live preview, then save."""
-    tables = reads.table_choices(sitting_id)
-    waiting = overview.loc[overview["version"] == 0, "table_id"]
     table_key = f"res_table_{sitting_id}"
-    sittings.keep_choice(table_key, tables)
-    st.session_state.setdefault(table_key, int(waiting.iloc[0]) if len(waiting)
-                                else next(iter(tables)))
-    table_id = st.selectbox("Table", list(tables), format_func=tables.get, key=table_key)
-    seats = overview.loc[overview["table_id"] == table_id].sort_values("seat")
+    sittings.keep_choice(table_key, tables.choices)
+    st.session_state.setdefault(table_key, tables.waiting[0] if tables.waiting
+                                else next(iter(tables.choices)))
+    table_id = st.selectbox("Table", list(tables.choices), format_func=tables.choices.get,
+                            key=table_key)
+    seats = tables.seats[table_id]
     where = table_label(seats["kind"].iloc[0], seats["sitting_no"].iloc[0],
                         seats["table_no"].iloc[0])
     engine, settings, me = session.engine(), reads.settings(), session.actor()
@@ -91,13 +88,12 @@ if staff:
     enter_result()
     st.divider()
 
-st.subheader(f"{sitting_label}: results", anchor=False)
+st.subheader(f"{reads.sitting_names()[sitting_id]}: results", anchor=False)
 frame = reads.sitting_results(sitting_id)
-missing = sorted(overview.loc[overview["version"] == 0, "table_no"].unique().tolist())
-if frame.empty:
+if frame.num_rows == 0:
     st.info("No table of this sitting has reported yet.")
 else:
     st.dataframe(frame, hide_index=True)
-if missing:
+if missing := tables.missing:
     st.caption(f"Waiting for table{'s' if len(missing) > 1 else ''} "
                f"{', '.join(map(str, missing))}.")

@@ -27,7 +27,7 @@ import streamlit as st
 
 from stsa import catalog, stats, store
 from stsa.auth import Role
-from stsa.domain import Kind
+from stsa.domain import Kind, sitting_label
 from stsa.services import admin, results, setups
 from stsa.services import finals as finals_service
 from stsa.services import sittings as sitting_service
@@ -225,15 +225,25 @@ class Data:
         return self._get(("sitting_choices", statuses, self.staff),
                          lambda: sittings.sitting_choices(self.sittings(), statuses))
 
-    def table_choices(self, sitting_id: int) -> dict[int, str]:
-        """`ui.sittings.table_choices` of a sitting's tables, per version."""
-        return self._get(("table_choices", int(sitting_id), self.staff),
-                         lambda: sittings.table_choices(self.sitting_overview(sitting_id)))
+    def sitting_names(self) -> dict[int, str]:
+        """sitting_id → "Qualifier 2", "Semifinal" for the sittings this view sees."""
+        def compute() -> dict[int, str]:
+            rows = self.sittings()
+            return {int(i): sitting_label(k, n)
+                    for i, k, n in zip(rows["sitting_id"], rows["kind"], rows["number"])}
+        return self._get(("sitting_names", self.staff), compute)
 
-    def sitting_results(self, sitting_id: int) -> pd.DataFrame:
-        """A sitting's stored results as the Results page lists them (R13, R20)."""
-        return self._get(("sitting_results", int(sitting_id)), lambda: sittings.results_frame(
-            self.scored_results(None), int(sitting_id)))
+    def result_tables(self, sitting_id: int) -> sittings.ResultTables:
+        """`ui.sittings.result_tables` of a sitting: its table choices, the tables waiting for
+        a result and each table's seats, per version."""
+        return self._get(("result_tables", int(sitting_id), self.staff),
+                         lambda: sittings.result_tables(self.sitting_overview(sitting_id)))
+
+    def sitting_results(self, sitting_id: int):
+        """A sitting's stored results as the Results page lists them (R13, R20), as an Arrow
+        table converted once per version."""
+        return self._get(("sitting_results", int(sitting_id)), lambda: live.arrow(
+            sittings.results_frame(self.scored_results(None), int(sitting_id))))
 
     def statistics(self) -> dict:
         """The Statistics and TV pages' aggregated frames (`stsa.stats`):

@@ -5,6 +5,7 @@ id, and a conflict with another judge's save. The rules behind them live in `sts
 from __future__ import annotations
 
 import uuid
+from dataclasses import dataclass
 
 import pandas as pd
 import streamlit as st
@@ -92,6 +93,29 @@ def table_choices(overview: pd.DataFrame) -> dict[int, str]:
     return {int(t): f"Table {n} · " + (f"reported (version {v})" if v else
                                         "waiting for the result")
             for t, n, v in zip(tables["table_id"], tables["table_no"], tables["version"])}
+
+
+@dataclass(frozen=True)
+class ResultTables:
+    """A sitting's tables as the Results page offers them (`result_tables`): the choices
+    (`table_choices`), the ids and numbers of the tables still waiting for a result, and each
+    table's seats in seat order."""
+
+    choices: dict[int, str]
+    waiting: list[int]
+    missing: list[int]
+    seats: dict[int, pd.DataFrame]
+
+
+def result_tables(overview: pd.DataFrame) -> ResultTables:
+    """`ResultTables` of a sitting's seats (`services.sittings.sitting_overview`)."""
+    open_ = overview.loc[overview["version"] == 0]
+    return ResultTables(
+        choices=table_choices(overview),
+        waiting=[int(t) for t in open_["table_id"].unique()],
+        missing=sorted(int(n) for n in open_["table_no"].unique()),
+        seats={int(t): seats for t, seats in overview.sort_values("seat", kind="stable")
+               .groupby("table_id", sort=False)})
 
 
 def results_frame(scored: pd.DataFrame, sitting_id: int) -> pd.DataFrame:
@@ -306,9 +330,26 @@ def form_rows(table_id: int, seats: pd.DataFrame) -> tuple[pd.DataFrame, list[in
     return rows, tied
 
 
+_PREVIEWED = ["player_id", "seat", *STATS, "variant_points", "tiebreak"]
+_previews: dict[tuple, pd.DataFrame] = {}  # the same numbers preview alike, for any session
+
+
+def _preview(rows: pd.DataFrame, base_points) -> pd.DataFrame:
+    """`services.results.preview_result`, kept for forms with the same numbers: the run that
+    saves and the one after it, or a leader chosen, show the preview of numbers already
+    scored."""
+    found = _previews.get(key := (tuple(rows[_PREVIEWED].itertuples(index=False, name=None)),
+                                  tuple(base_points)))
+    if found is None:
+        if len(_previews) >= 1000:
+            _previews.clear()
+        found = _previews[key] = results.preview_result(rows, base_points)
+    return found
+
+
 def preview_frame(rows: pd.DataFrame, seats: pd.DataFrame, base_points) -> pd.DataFrame:
     """R11, R12: placings and qualifier scores of the form as it stands (blanks count 0)."""
-    scored = results.preview_result(rows, base_points)
+    scored = _preview(rows, base_points)
     return pd.DataFrame({"Placing": scored["placing"], "Seat": scored["seat"],
                          "Player": seats["name"].to_numpy(), "VP": rows["vp"],
                          "Score": scored["qualifier_score"], "Tied": scored["tied"]},
