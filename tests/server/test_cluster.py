@@ -1,0 +1,62 @@
+"""More than one app process (README, "More than one process"): two servers on one PostgreSQL
+database serve one tournament. A result a judge saves through one shows on a spectator's
+Standings page served by the other, at its next refresh, because the data version the pages'
+shared values are computed by lives in the database."""
+
+from __future__ import annotations
+
+import pytest
+
+from bench.load import SAVED
+from stsa import store
+from tests.appserver import JUDGE_PIN
+from tests.server.conftest import assert_clean
+from tests.server.test_sign_in_attacks import signed_in_as
+from tests.store_helpers import published_sitting
+
+pytestmark = [pytest.mark.server, pytest.mark.postgres]
+
+
+def _save_table(judge, table_no: int, vps: list[int]):
+    """As a judge on the Results page: choose the table, type each seat's VP, Save."""
+    page = assert_clean(judge.run(page="results"))
+    box = page.widget("Table", kind="selectbox")
+    label = next(o for o in box.proto.options if o.startswith(f"Table {table_no} ·"))
+    assert_clean(judge.run(widgets={box.key: label}))
+    leaders = sorted(w.key for w in judge.last.widgets
+                     if w.kind == "selectbox" and (w.key or "").endswith("_leader"))
+    for n, leader_key in enumerate(leaders):
+        box = judge.last.widget(key=leader_key)
+        assert_clean(judge.run(widgets={leader_key: box.proto.options[n]}))
+    for field in ("vp", "spice", "solari", "troops", "water"):
+        keys = sorted(w.key for w in judge.last.widgets
+                      if w.kind == "number_input" and (w.key or "").endswith(f"_{field}"))
+        assert len(keys) == len(vps), (field, keys)
+        for key, value in zip(keys, vps if field == "vp" else [0] * len(vps)):
+            assert_clean(judge.run(widgets={key: value}))
+    saved = assert_clean(judge.click("res_save"))
+    assert any(SAVED.search(text) for text in saved.alerts["success"]), (saved.alerts, saved.texts())
+
+
+def test_a_save_on_one_server_shows_on_the_other(two_servers, connect):
+    a, b = two_servers
+    engine = store.connect(a.database_url)
+    try:
+        _, tables = published_sitting(engine, 4)
+        seats = store.seats(engine, table_id=int(tables["table_id"][0]))
+        names = seats.sort_values("seat")["name"].tolist()
+    finally:
+        engine.dispose()
+    spectator = connect(b, "standings")
+    before = assert_clean(spectator.run())
+    assert len(before.fragments) == 1, "Standings refreshes itself"
+
+    judge = connect(a, "sign_in")
+    signed_in_as(judge, "Jamal", JUDGE_PIN)
+    _save_table(judge, 1, [14, 11, 8, 5])
+
+    after = spectator.rerun_fragment()  # the browser's timed refresh
+    assert after.status == "fragment_finished" and not after.exceptions, after.texts()
+    assert after.find("dataframe"), after.texts()
+    winner = assert_clean(spectator.run(widgets={"standings_search": names[0]}))
+    assert "Best score **23**" in winner.text(), winner.texts()  # 20 + (14 − 11), R12
