@@ -32,8 +32,12 @@ class Snapshot:
     `actor` is whose view the reads take (R20): the system's by default (drafts and removed
     leaders, for checks STSA makes itself), None for what a spectator may see."""
 
-    def __init__(self, engine, *, actor: Actor | None = SYSTEM, like: "Snapshot | None" = None):
+    def __init__(self, engine, *, actor: Actor | None = SYSTEM, like: "Snapshot | None" = None,
+                 read_results: Callable[[], pd.DataFrame] | None = None):
         self.engine, self.actor = engine, actor
+        # Where every stored result comes from (`store.results` unless given: the pages keep
+        # them across data versions, `services.results.ResultsLog`).
+        self._read_results = read_results or (lambda: store.results(self.engine, None))
         self._kept: dict[Any, Any] = {}
         self._reading: contextlib.ExitStack | None = None
         self._lock = threading.RLock()  # shared by threads: each frame is still read once
@@ -70,8 +74,10 @@ class Snapshot:
 
     @property
     def names(self) -> pd.DataFrame:
-        """`player_id, name` of every player."""
-        return self.players[["player_id", "name"]]
+        """`player_id, name` of every player (the same in every view: from `like` if given)."""
+        if self._like is not None:
+            return self._like.names
+        return self._once("names", lambda: self.players[["player_id", "name"]])
 
     @property
     def absences(self) -> pd.DataFrame:
@@ -135,7 +141,9 @@ class Snapshot:
     def results(self) -> pd.DataFrame:
         """Every stored result, of every kind of sitting (`store.results`)."""
         self.sittings  # read first
-        return self._once("results", lambda: store.results(self.engine, None))
+        if self._like is not None:
+            return self._like.results
+        return self._once("results", self._read_results)
 
     def results_of(self, kind: Kind | None) -> pd.DataFrame:
         """The results of one kind of sitting (all of them for None)."""

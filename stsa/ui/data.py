@@ -78,6 +78,12 @@ def _shelf(url: str) -> Shelf:
     return Shelf()
 
 
+@st.cache_resource(show_spinner=False)
+def _results(url: str) -> results.ResultsLog:
+    """Every stored result, kept across data versions (only what was saved since is read)."""
+    return results.ResultsLog()
+
+
 def shelf(url: str | None = None) -> Shelf:
     """The shared shelf of this app's database."""
     return _shelf(url or session.database_url())
@@ -87,6 +93,7 @@ def clear() -> None:
     """Forget every shared value (tests and benchmarks: a cold start). Never needed after a
     write: the data version moves by itself."""
     _shelf.clear()
+    _results.clear()
 
 
 def now(role: Role | None = None) -> "Data":
@@ -135,7 +142,9 @@ class Data:
         or the public one."""
         staff = self.staff if staff is None else staff
         if not staff:
-            return self._get(("snapshot", False), lambda: Snapshot(session.engine(), actor=None))
+            return self._get(("snapshot", False), lambda: Snapshot(
+                session.engine(), actor=None,
+                read_results=lambda: _results(self.url).read(session.engine())))
         return self._get(("snapshot", True), lambda: Snapshot(
             session.engine(), actor=SYSTEM, like=self._snap(False)))
 

@@ -394,3 +394,85 @@ def test_finals_status_through_the_finals_with_a_wildcard_seated(engine):
     ranked = dict(zip(frame["player_id"], frame["status"]))
     assert ranked[wildcard] == "lost_seat" and ranked[order[0]] == "absent"
     assert frame.set_index("player_id").at[wildcard, "wildcard"]
+
+
+# --- every result, kept across data versions (the pages' shared reads) ---------------------------
+
+@pytest.fixture
+def sitting_reads(monkeypatch):
+    """The sittings `store.results` was asked for, one entry per read (None: every result)."""
+    asked, real = [], store.results
+
+    def spy(engine, kind=Kind.QUALIFIER, *, sitting_id=None):
+        asked.append(sitting_id)
+        return real(engine, kind, sitting_id=sitting_id)
+    monkeypatch.setattr(store, "results", spy)
+    return asked
+
+
+def _correct(engine, game_id, vps):
+    """A judge's correction of one table: new VPs by seat."""
+    stored = store.table_result(engine, game_id)
+    rows = stored.rows[["player_id", "leader", "vp", "spice", "solari", "troops", "water"]]
+    store.submit_table_result(engine, game_id, rows.assign(vp=vps[:len(rows)]),
+                              expected_version=stored.version, submission_id=None,
+                              actor=JUDGE)
+
+
+def test_kept_results_reread_only_the_sittings_saved_in(demo_copy, sitting_reads):
+    engine = demo_copy(3)
+    log = results.ResultsLog()
+    first = log.read(engine)
+    assert sitting_reads == [None]
+    assert log.read(engine) is first and sitting_reads == [None]  # nothing logged since
+    games = first.groupby("sitting_id")["game_id"].first()
+    _correct(engine, int(games.iloc[1]), [40, 30, 20, 10])
+    _correct(engine, int(games.iloc[1]) + 1, [41, 31, 21, 11])
+    after = log.read(engine)
+    assert sitting_reads[1:] == [int(games.index[1])]
+    pd.testing.assert_frame_equal(after, store.results(engine, None))
+    assert 41 in after["vp"].tolist() and 40 in after["vp"].tolist()
+
+
+def test_a_tables_first_result_rereads_its_sitting(demo_copy, sitting_reads):
+    engine = demo_copy(3)
+    log = results.ResultsLog()
+    log.read(engine)
+    players = store.players(engine)["player_id"].tolist()
+    drawn = sittings.draw_qualifier(engine, players, seed=5, actor=ORGANIZER)
+    sittings.publish(engine, drawn["sitting_id"], actor=ORGANIZER)
+    log.read(engine)  # a draw and a publish: every result read again
+    assert sitting_reads == [None, None]
+    table = store.tables(engine, drawn["sitting_id"], actor=ORGANIZER).iloc[0]
+    seated = store.seats(engine, table_id=int(table["table_id"]), actor=ORGANIZER)
+    store.submit_table_result(  # one table of the new sitting (the last would complete it)
+        engine, int(table["table_id"]),
+        pd.DataFrame({"player_id": seated["player_id"].to_numpy(),
+                      "leader": table["available_leaders"][:len(seated)], "vp": [9, 7, 5, 3],
+                      "spice": 0, "solari": 0, "troops": 0, "water": 0}),
+        expected_version=0, submission_id=None, actor=JUDGE)
+    after = log.read(engine)
+    assert sitting_reads[2:] == [int(drawn["sitting_id"])]
+    pd.testing.assert_frame_equal(after, store.results(engine, None))
+    assert len(after) == 3 * 24 + 4
+
+
+@pytest.mark.parametrize("change", ["player", "settings", "restore"])
+def test_anything_but_result_saves_reads_every_result_again(demo_copy, tmp_path, sitting_reads,
+                                                            change):
+    engine = demo_copy(3)
+    backup = store.backup(engine, tmp_path / "kept")
+    log = results.ResultsLog()
+    first = log.read(engine)
+    game = int(first["game_id"].iloc[0])
+    _correct(engine, game, [40, 30, 20, 10])
+    if change == "player":
+        store.edit_player(engine, int(first["player_id"].iloc[0]), name="Renamed", actor=ORGANIZER)
+    elif change == "settings":
+        _correct(engine, game, [44, 33, 22, 11])
+        store.set_settings(engine, {"tournament_name": "Elsewhere"}, actor=ORGANIZER)
+    else:
+        store.restore(engine, backup, actor=ORGANIZER)
+    after = log.read(engine)
+    assert sitting_reads == [None, None]
+    pd.testing.assert_frame_equal(after, store.results(engine, None))
