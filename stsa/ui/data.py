@@ -38,26 +38,26 @@ from stsa.ui import live, session, sittings
 
 
 class Shelf:
-    """Values derived from one database, each kept for the newest data version it was asked
-    at. A value is computed once per (key, version) even when many sessions ask at once: the
-    first computes, the others wait for it (a lock per key). Values of older versions are
-    dropped as soon as a newer version is stored: no new run asks for them."""
+    """Values derived from one database, each kept at the newest data version it was computed
+    for. A run asking at version v gets the kept value when it is of v or newer (data at least
+    as new as the run saw: a run that fell behind a save never computes the past again);
+    otherwise the value is computed once for v even when many sessions ask at once: the first
+    computes, the others wait for it (a lock per key and version)."""
 
     def __init__(self) -> None:
         self._lock = threading.Lock()
         self._kept: dict[Hashable, tuple[int, Any]] = {}
         self._busy: dict[tuple[Hashable, int], threading.Lock] = {}
-        self._newest = 0
 
     def get(self, key: Hashable, version: int, compute: Callable[[], Any]) -> Any:
         kept = self._kept.get(key)
-        if kept is not None and kept[0] == version:
+        if kept is not None and kept[0] >= version:
             return kept[1]
         with self._lock:
             busy = self._busy.setdefault((key, version), threading.Lock())
         with busy:
             kept = self._kept.get(key)
-            if kept is not None and kept[0] == version:
+            if kept is not None and kept[0] >= version:
                 return kept[1]
             try:
                 value = compute()
@@ -65,10 +65,8 @@ class Shelf:
                 with self._lock:
                     self._busy.pop((key, version), None)
             with self._lock:
-                if version > self._newest:
-                    self._newest = version
-                    self._kept = {k: v for k, v in self._kept.items() if v[0] >= version}
-                if version == self._newest:  # a run still at an older version: not kept
+                kept = self._kept.get(key)
+                if kept is None or kept[0] < version:
                     self._kept[key] = (version, value)
             return value
 

@@ -37,7 +37,7 @@ def test_many_sessions_asking_at_once_compute_once():
     assert len(calls) == 1 and seen == ["standings"] * 21
 
 
-def test_a_new_version_is_computed_once_and_older_values_are_dropped():
+def test_a_new_version_is_computed_once_and_a_late_run_gets_the_newer_value():
     shelf, calls = data.Shelf(), []
 
     def compute(value):
@@ -48,10 +48,13 @@ def test_a_new_version_is_computed_once_and_older_values_are_dropped():
     assert shelf.get("statistics", 1, compute("s1")) == "s1"
     assert shelf.get("standings", 2, compute("v2")) == "v2"
     assert calls == ["v1", "s1", "v2"]
-    assert shelf.get("statistics", 2, compute("s2")) == "s2"  # version 1's value is gone
-    # a run that still holds version 1 gets a value, but it is not kept over version 2's
-    assert shelf.get("standings", 1, compute("late")) == "late"
-    assert shelf.get("standings", 2, compute("never")) == "v2"
+    assert shelf.get("statistics", 2, compute("s2")) == "s2"  # version 1's value is not used
+    # a run that read version 1 before a save gets version 2's value: never the past again
+    assert shelf.get("standings", 1, compute("late")) == "v2"
+    assert calls == ["v1", "s1", "v2", "s2"]
+    # a value computed late for an older version never replaces a newer one
+    assert shelf.get("finals", 3, compute("f3")) == "f3"
+    assert shelf.get("finals", 2, compute("never")) == "f3"
 
 
 def test_a_failed_computation_is_not_kept():
