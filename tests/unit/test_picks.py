@@ -49,6 +49,17 @@ def test_R10_under_vote_off_the_draw_removes_no_leader(vote_off):
     assert all(removed == [] for removed in tables["removed_leaders"])
 
 
+def _voted(engine, sitting_id, plan):
+    """Table 1 after its votes (`plan` as in `_votes`): the table, its seats, and each player's
+    pick: the first leaders left, one each in seat order."""
+    table, seats = _table(engine, sitting_id)
+    picks.enter_votes(engine, int(table["table_id"]),
+                      _votes(seats, list(table["available_leaders"]), plan), actor=JUDGE)
+    table, seats = _table(engine, sitting_id)
+    picked = dict(zip(seats["player_id"].astype(int), table["available_leaders"][:len(seats)]))
+    return table, seats, picked
+
+
 def test_R10_the_two_leaders_with_most_votes_leave_the_deck(vote_off):
     engine, sitting_id = vote_off
     table, seats = _table(engine, sitting_id)
@@ -98,12 +109,7 @@ def test_R10_votes_are_checked_and_hidden_from_spectators(vote_off):
 
 def test_R10_wild_card_draws_are_reproducible_recorded_and_final(vote_off):
     engine, sitting_id = vote_off
-    table, seats = _table(engine, sitting_id)
-    deck = list(table["available_leaders"])
-    picks.enter_votes(engine, int(table["table_id"]), _votes(
-        seats, deck, [(0, 1), (0, 1), (0, 1), (0, 1)]), actor=JUDGE)
-    table, seats = _table(engine, sitting_id)
-    picked = dict(zip(seats["player_id"].astype(int), table["available_leaders"][:len(seats)]))
+    table, seats, picked = _voted(engine, sitting_id, [(0, 1), (0, 1), (0, 1), (0, 1)])
     swaps = {int(p): n in (0, 2) for n, p in enumerate(seats["player_id"])}
     expected = draw.wild_card_draws(
         seats[["seat", "player_id"]].assign(leader=seats["player_id"].map(picked)), swaps,
@@ -136,12 +142,7 @@ def test_R10_votes_and_wild_cards_go_into_the_workbook_and_come_back(vote_off, t
     from stsa import excel
 
     engine, sitting_id = vote_off
-    table, seats = _table(engine, sitting_id)
-    deck = list(table["available_leaders"])
-    picks.enter_votes(engine, int(table["table_id"]), _votes(
-        seats, deck, [(0, 1), (0, 2), (0, 1), (1, 3)]), actor=JUDGE)
-    table, seats = _table(engine, sitting_id)
-    picked = dict(zip(seats["player_id"].astype(int), table["available_leaders"][:len(seats)]))
+    table, seats, picked = _voted(engine, sitting_id, [(0, 1), (0, 2), (0, 1), (1, 3)])
     picks.draw_wild_cards(engine, int(table["table_id"]), picked,
                           {int(p): True for p in seats["player_id"][:1]} |
                           {int(p): False for p in seats["player_id"][1:]}, actor=JUDGE)
