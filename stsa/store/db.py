@@ -58,7 +58,33 @@ def _add_access_tables(conn: Connection) -> None:
     _start_data_version(conn)
 
 
-MIGRATIONS: dict[int, Callable[[Connection], None]] = {2: _add_access_tables}
+def _add_event_day_columns(conn: Connection) -> None:
+    """Version 3: nicknames (R22; each player's starts as their name), registration order and
+    check-in time (R21; players checked in before the upgrade count from the upgrade), a
+    sitting's rule change (R24) and the waiting list (R21)."""
+    players, sittings = schema.players, schema.sittings
+    for table, column in ((players, players.c.nickname), (players, players.c.nickname_key),
+                          (players, players.c.registration_order),
+                          (players, players.c.checked_in_at),
+                          (sittings, sittings.c.rule_change),
+                          (sittings, sittings.c.rule_change_points)):
+        kind = column.type.compile(dialect=conn.dialect)
+        null = "" if column.nullable else " NOT NULL"
+        default = "" if column.server_default is None else (
+            " DEFAULT ''" if column.name in ("nickname", "rule_change", "rule_change_points")
+            else "")
+        conn.exec_driver_sql(f"ALTER TABLE {table.name} ADD COLUMN {column.name} {kind}"
+                             f"{null}{default}")
+    conn.execute(sa.update(players).values(nickname=players.c.name,
+                                           nickname_key=players.c.name_key))
+    conn.execute(sa.update(players).where(players.c.checked_in).values(checked_in_at=now()))
+    # the name create_all gives the column's unique constraint (schema's naming convention)
+    conn.exec_driver_sql("CREATE UNIQUE INDEX uq_players_nickname_key ON players (nickname_key)")
+    schema.waiting.create(conn)
+
+
+MIGRATIONS: dict[int, Callable[[Connection], None]] = {2: _add_access_tables,
+                                                       3: _add_event_day_columns}
 
 SYSTEM = Actor(SYSTEM_NAME, Role.ORGANIZER)  # who the log names for what STSA does by itself
 _backup_dirs: "weakref.WeakKeyDictionary[Engine, Path]" = weakref.WeakKeyDictionary()

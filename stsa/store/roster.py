@@ -100,6 +100,7 @@ def _entry(rec: Any, label: str) -> dict:
     extra.update({str(k): v for k, v in rec.items()
                   if k not in ("name", "club", "email", "extra", "player_id")})
     return {"name": name, "name_key": normalize_name(name),
+            "nickname": name, "nickname_key": normalize_name(name),  # R22 default
             "club": checks.text(rec.get("club"), "club", CLUB_MAX, where),
             "email": checks.text(rec.get("email"), "email", EMAIL_MAX, where),
             "extra": checks.extra_details(extra, where)}

@@ -1,7 +1,9 @@
 """The database schema, declared once (SQLAlchemy Core), and its version.
 
 Version 1 is the first schema; version 2 adds sign-in sessions, failed sign-ins, the data
-version, and the Vote Off votes and Wild Card choices of each table. A change to
+version, and the Vote Off votes and Wild Card choices of each table; version 3 adds players'
+nicknames (R22), registration order and check-in time (R21), a sitting's rule change (R24) and
+the waiting list of a drawn sitting (R21). A change to
 the tables below bumps `SCHEMA_VERSION` and adds a step to `stsa.store.db.MIGRATIONS` that
 brings a version-(n-1) database to version n, so tournament files made by earlier releases keep
 opening.
@@ -18,7 +20,7 @@ from sqlalchemy import (BigInteger, Boolean, CheckConstraint, Column, ForeignKey
 
 from stsa.domain import Kind, PlayerStatus, SittingStatus
 
-SCHEMA_VERSION = 2
+SCHEMA_VERSION = 3
 
 # The stored words are the domain's (str enums equal to their values).
 KINDS = tuple(k.value for k in Kind)
@@ -77,6 +79,12 @@ players = Table(
     Column("extra", Text, nullable=False, server_default="{}"),  # JSON object
     Column("status", String(16), nullable=False, server_default=PlayerStatus.ACTIVE.value),
     Column("checked_in", Boolean, nullable=False, server_default=sa.false()),
+    # R22: what spectators see; by default the name. Unique like names (its key casefolded).
+    Column("nickname", String(100), nullable=False, server_default=""),
+    Column("nickname_key", String(100), unique=True),
+    # R21: 1, 2, … for pre-registered players in registration order; NULL for a drop-in
+    Column("registration_order", Integer),
+    Column("checked_in_at", UTCDateTime),  # R21: drop-ins take seats in check-in order
     Column("created_by", String(100), nullable=False),
     Column("created_at", UTCDateTime, nullable=False),
     CheckConstraint(_in("status", PLAYER_STATUSES), name="status"),
@@ -94,6 +102,9 @@ sittings = Table(
     Column("created_at", UTCDateTime, nullable=False),
     Column("published_at", UTCDateTime),
     Column("completed_at", UTCDateTime),
+    # R24: a named rule change for this sitting and how its extra (variant) points are earned
+    Column("rule_change", String(100), nullable=False, server_default=""),
+    Column("rule_change_points", Text, nullable=False, server_default=""),
     UniqueConstraint("kind", "number"),
     CheckConstraint(_in("kind", KINDS), name="kind"),
     CheckConstraint(_in("status", SITTING_STATUSES), name="status"),
@@ -120,6 +131,14 @@ sit_outs = Table(  # R1: a checked-in player the draw chose to sit this sitting 
     "sit_outs", metadata,
     Column("sitting_id", ForeignKey("sittings.id", ondelete="CASCADE"), primary_key=True),
     Column("player_id", ForeignKey("players.id"), primary_key=True),
+)
+
+waiting = Table(  # R21: checked-in players a drawn sitting had no seat for, in queue order
+    "waiting", metadata,
+    Column("sitting_id", ForeignKey("sittings.id", ondelete="CASCADE"), primary_key=True),
+    Column("player_id", ForeignKey("players.id"), primary_key=True),
+    Column("position", Integer, nullable=False),  # 1 = next in line
+    CheckConstraint("position >= 1", name="position"),
 )
 
 seats = Table(
@@ -263,7 +282,7 @@ submissions = Table(  # idempotency: one row per accepted result submission
 )
 
 # Parents before children: the order to copy rows in (restore) and the reverse to delete them.
-TABLE_ORDER = [schema_version, players, sittings, tables, sit_outs, seats, results,
+TABLE_ORDER = [schema_version, players, sittings, tables, sit_outs, waiting, seats, results,
                leader_votes, wild_cards, absences,
                settings, users, sessions, sign_in_failures, data_version, events, submissions]
 

@@ -167,17 +167,17 @@ def test_migrations_run_once_in_order_and_roll_back_on_failure(engine_url, tmp_p
     base = schema.SCHEMA_VERSION
     calls = []
 
-    def add_nickname(conn):
+    def add_pronouns(conn):
         calls.append(base + 1)
-        conn.exec_driver_sql("ALTER TABLE players ADD COLUMN nickname VARCHAR(50)")
+        conn.exec_driver_sql("ALTER TABLE players ADD COLUMN pronouns VARCHAR(50)")
 
     def broken(conn):
         calls.append(base + 2)
-        conn.exec_driver_sql("ALTER TABLE players ADD COLUMN pronouns VARCHAR(50)")
+        conn.exec_driver_sql("ALTER TABLE players ADD COLUMN shirt_size VARCHAR(50)")
         raise RuntimeError("migration bug")
 
     monkeypatch.setattr(schema, "SCHEMA_VERSION", base + 2)
-    monkeypatch.setattr(db, "MIGRATIONS", {base + 1: add_nickname, base + 2: broken})
+    monkeypatch.setattr(db, "MIGRATIONS", {base + 1: add_pronouns, base + 2: broken})
     with pytest.raises(RuntimeError, match="migration bug"):
         store.connect(engine_url, backup_dir=tmp_path)
 
@@ -192,7 +192,7 @@ def test_migrations_run_once_in_order_and_roll_back_on_failure(engine_url, tmp_p
             e.dispose()
 
     cols, top = columns()
-    assert top == base and "nickname" not in cols and "pronouns" not in cols  # all or nothing
+    assert top == base and "pronouns" not in cols and "shirt_size" not in cols  # all or nothing
 
     monkeypatch.setattr(schema, "SCHEMA_VERSION", base + 1)
     calls.clear()
@@ -200,7 +200,7 @@ def test_migrations_run_once_in_order_and_roll_back_on_failure(engine_url, tmp_p
         store.connect(engine_url, backup_dir=tmp_path).dispose()
     assert calls == [base + 1]  # applied once
     cols, top = columns()
-    assert top == base + 1 and "nickname" in cols
+    assert top == base + 1 and "pronouns" in cols
     engine = store.connect(engine_url, backup_dir=tmp_path)
     try:
         assert len(store.players(engine)) == 3  # data kept
