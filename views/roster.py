@@ -30,14 +30,16 @@ with st.expander("Import players", expanded=roster.empty, icon=":material/upload
 
 with st.expander("Add a player", icon=":material/person_add:"):
     if st.session_state.pop("add_done", False):  # empty the form after an added player only
-        st.session_state.update(add_name="", add_club="", add_email="")
+        st.session_state.update(add_name="", add_nickname="", add_club="", add_email="")
     with st.form("add_player"):
         name = st.text_input("Name", max_chars=100, key="add_name")
+        nickname = st.text_input("Nickname (shown in public; blank: the name)", max_chars=100,
+                                 key="add_nickname")
         club = st.text_input("Club (optional)", max_chars=100, key="add_club")
         email = st.text_input("Email (optional)", max_chars=254, key="add_email")
         added = st.form_submit_button("Add player", key="add_submit")
-    if added and widgets.act(lambda: service.add_player(engine, name, club=club, email=email,
-                                                        actor=me),
+    if added and widgets.act(lambda: service.add_player(engine, name, nickname=nickname,
+                                                        club=club, email=email, actor=me),
                              done=lambda p: f"Added {p['name']}.") is not None:
         st.session_state["add_done"] = True
         st.rerun()
@@ -46,7 +48,7 @@ if roster.empty:
     st.info("No players yet: import a list or add players above.")
     st.stop()
 
-query = st.text_input("Search players by name", key="roster_search",
+query = st.text_input("Search players by name or nickname", key="roster_search",
                       placeholder="Part of a name", icon=":material/search:")
 
 st.subheader("Check-in for the next sitting", anchor=False)
@@ -80,8 +82,8 @@ else:
     before = organizer.check_in_frame(shown)
     edited = st.data_editor(
         before, key=f"checkin_editor_{version}", hide_index=True, num_rows="fixed",
-        disabled=["name", "club"],
-        column_config={"name": "Name", "club": "Club",
+        disabled=["name", "nickname", "club"],
+        column_config={"name": "Name", "nickname": "Nickname", "club": "Club",
                        "checked_in": st.column_config.CheckboxColumn("Checked in")})
     ins, outs = organizer.check_in_changes(before, edited)
     if ins or outs:  # a tick is saved at once; then the list shows what is stored
@@ -107,11 +109,15 @@ if pid is not None:
     row = matches.loc[matches["player_id"] == pid].iloc[0]
     with st.form(f"edit_{pid}"):
         new_name = st.text_input("Name", value=row["name"], max_chars=100, key=f"edit_name_{pid}")
+        new_nickname = st.text_input("Nickname (shown in public; blank: the name)",
+                                     value=row["nickname"], max_chars=100,
+                                     key=f"edit_nickname_{pid}")
         new_club = st.text_input("Club", value=row["club"], max_chars=100, key=f"edit_club_{pid}")
         new_email = st.text_input("Email", value=row["email"], max_chars=254,
                                   key=f"edit_email_{pid}")
         save = st.form_submit_button("Save changes", key=f"edit_save_{pid}")
-    if save and widgets.act(lambda: service.edit_player(engine, pid, name=new_name, club=new_club,
+    if save and widgets.act(lambda: service.edit_player(engine, pid, name=new_name,
+                                                      nickname=new_nickname, club=new_club,
                                                       email=new_email, actor=me),
                             done=lambda p: f"Saved {p['name']}.") is not None:
         st.rerun()

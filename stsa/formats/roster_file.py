@@ -23,8 +23,9 @@ from stsa.formats.guards import ROSTER_LIMITS, RowProblem, SpreadsheetError, at_
 from stsa.formats.workbook import HEADER_FILL, HEADER_FONT, workbook_bytes
 
 EXAMPLE_NAME = "Example Player"  # the template's example row, skipped on import
-ROSTER_COLUMNS = ["name", "club", "city", "email", "player_id"]
-FIELD_LABELS = {"name": "name", "club": "club", "city": "city", "email": "email",
+ROSTER_COLUMNS = ["name", "nickname", "club", "city", "email", "player_id"]
+FIELD_LABELS = {"name": "name", "nickname": "nickname", "club": "club", "city": "city",
+                "email": "email",
                 "player_id": "player id", "first": "first name", "last": "last name"}
 _CONTROL = re.compile(r"[\x00-\x1f\x7f-\x9f\u200b-\u200f\u2028-\u202e\u2066-\u2069]")
 
@@ -32,6 +33,8 @@ _CONTROL = re.compile(r"[\x00-\x1f\x7f-\x9f\u200b-\u200f\u2028-\u202e\u2066-\u20
 HEADINGS = {
     "name": {"name", "player", "player name", "players", "full name", "namn", "spelare",
              "spelarnamn", "nombre", "jugador", "participant", "deltagare", "navn", "nimi"},
+    "nickname": {"nickname", "nick", "nick name", "handle", "alias", "gamertag", "screen name",
+                 "username", "user name", "smeknamn", "apodo", "public name"},
     "club": {"club", "klubb", "club name", "klubbnamn", "team", "lag", "store", "club team",
              "förening", "forening", "club store", "group"},
     "city": {"city", "stad", "ort", "town", "location", "ciudad", "hometown", "hemort"},
@@ -120,8 +123,9 @@ def _record(cells: list, mapping: dict[str, int], limits: Mapping[str, int],
 
 def _roster_records(mapping: dict[str, int], rows: Iterable[tuple[int, list]],
                     rules: RosterRules) -> pd.DataFrame:
-    """The players of the rows after the header, or a `RosterError` naming every bad row."""
-    records, problems, first_row = [], [], {}
+    """The players of the rows after the header, or a `RosterError` naming every bad row.
+    R22: no two rows share a nickname (a blank nickname is the name)."""
+    records, problems, first_row, first_nick = [], [], {}, {}
     example = rules.name_key(EXAMPLE_NAME)
     for number, cells in rows:
         if all(cell_text(c).strip() == "" for c in cells):
@@ -137,6 +141,12 @@ def _roster_records(mapping: dict[str, int], rows: Iterable[tuple[int, list]],
             wrong.append(f"the same name as row {first_row[key]} ({record['name']})")
         else:
             first_row[key] = number
+            nick = rules.name_key(record["nickname"] or record["name"])
+            if nick in first_nick:
+                wrong.append(f"the same nickname as row {first_nick[nick]} "
+                             f"({record['nickname'] or record['name']})")
+            else:
+                first_nick[nick] = number
         if wrong:
             problems.append(at_row(number, "; ".join(wrong)))
         else:
@@ -173,19 +183,20 @@ def roster_error(problems: list[RowProblem]) -> RosterError:
 
 # -- reading -------------------------------------------------------------------------------------
 def read_roster(source: Any, rules: RosterRules) -> pd.DataFrame:
-    """A roster spreadsheet (.xlsx or .csv) as a frame: `name, club, city, email, player_id`
+    """A roster spreadsheet (.xlsx or .csv) as a frame: `name, nickname, club, city, email,
+    player_id`
     (cleaned text, empty when the file lacks the column) and `row`, the row number the
     spreadsheet shows (the header is row 1 when it comes first).
 
     `source` is a path, bytes, or a file-like object such as Streamlit's UploadedFile. The
     header is found in the first 10 rows of the first sheet that has one, under headings such
-    as Name, Player, Player name, Namn (or First name + Last name); Club, City, Email and
-    Player ID under common English and Swedish headings. Names are trimmed, inner spaces
-    collapsed, Unicode NFC. Blank rows, and a row named exactly "Example Player" (the
-    template's example), are skipped. Every bad row (no name, a name that repeats another by
-    `rules.name_key`, a value longer than `rules.limits`, a control character) is named by row
-    number in one `RosterError`; so is a file that is too big, hostile, protected, damaged or
-    not a spreadsheet.
+    as Name, Player, Player name, Namn (or First name + Last name); Nickname (Handle), Club,
+    City, Email and Player ID under common English and Swedish headings. Names are trimmed,
+    inner spaces collapsed, Unicode NFC. Blank rows, and a row named exactly "Example Player"
+    (the template's example), are skipped. Every bad row (no name, a name or nickname (R22)
+    that repeats another by `rules.name_key`, a value longer than `rules.limits`, a control
+    character) is named by row number in one `RosterError`; so is a file that is too big,
+    hostile, protected, damaged or not a spreadsheet.
     """
     data, name = guards.read_source(source, ROSTER_LIMITS, RosterError)
     workbook = None
@@ -228,13 +239,18 @@ def check_roster(frame: pd.DataFrame, rules: RosterRules) -> pd.DataFrame:
 
 
 # -- the roster template -------------------------------------------------------------------------
-TEMPLATE_HEADINGS = ["Name", "Club", "City", "Email"]
-TEMPLATE_EXAMPLE = [EXAMPLE_NAME, "Example Club", "Arrakeen", "player@example.com"]
+TEMPLATE_HEADINGS = ["Name", "Nickname", "Club", "City", "Email"]
+TEMPLATE_EXAMPLE = [EXAMPLE_NAME, "Example Handle", "Example Club", "Arrakeen",
+                    "player@example.com"]
 TEMPLATE_NOTES = [
     ("Column", "What to enter"),
     ("Name", "Required. One player a row; each name once (case and spaces are ignored when "
              "comparing). At most 100 characters. Also accepted as heading: Player, Player "
              "name, Namn, Spelare; or two columns First name and Last name."),
+    ("Nickname", "Optional: the name everyone else sees (standings, TV, charts, slips and "
+                 "pairings; games may be recorded and published), so real names stay private. "
+                 "Blank: the name. Each nickname once. At most 100 characters. Also: Handle, "
+                 "Nick, Alias."),
     ("Club", "Optional: the player's club, store or team. At most 100 characters. Also: "
              "Klubb, Team, Store."),
     ("City", "Optional. At most 200 characters. Also: Stad, Ort, Town."),
@@ -246,7 +262,8 @@ TEMPLATE_NOTES = [
     ("Example row", f"The row named “{EXAMPLE_NAME}” is skipped on import: type over it or "
                     f"leave it. The file may be imported untouched (it then adds nobody)."),
     ("Blank rows", "Skipped. Other columns are ignored."),
-    ("Errors", "If any row is wrong (no name, a repeated name, a value too long), nothing is "
+    ("Errors", "If any row is wrong (no name, a repeated name or nickname, a value too long), "
+               "nothing is "
                "imported and the message names every row to fix."),
     ("Saving", "Keep it as .xlsx, or save as CSV (UTF-8; comma, semicolon or tab). At most "
                "5 MB, 20,000 rows and 50 columns."),
@@ -254,7 +271,8 @@ TEMPLATE_NOTES = [
 
 
 def roster_template() -> bytes:
-    """The roster template (.xlsx): a Players sheet with the headings Name, Club, City, Email
+    """The roster template (.xlsx): a Players sheet with the headings Name, Nickname, Club,
+    City, Email
     (bold, frozen, with widths) and an example row that `read_roster` skips, and a Notes sheet
     that explains each column. Importing it untouched succeeds and adds nobody."""
     wb = openpyxl.Workbook()
@@ -266,7 +284,7 @@ def roster_template() -> bytes:
         cell.font, cell.fill = HEADER_FONT, HEADER_FILL
     for cell in ws[2]:
         cell.font = Font(italic=True, color="808080")
-    for letter, width in zip("ABCD", (32, 28, 20, 34)):
+    for letter, width in zip("ABCDE", (32, 24, 28, 20, 34)):
         ws.column_dimensions[letter].width = width
     ws.freeze_panes = "A2"
     notes = wb.create_sheet("Notes")

@@ -94,19 +94,25 @@ def results_csv(engine) -> bytes:
 
 # -- paper ---------------------------------------------------------------------------------------
 def _sitting_paper(engine, sitting_id: int) -> tuple[dict, pd.DataFrame, pd.DataFrame, str]:
-    """The sitting, its tables and seats in the judges' view (drafts and leader lists, R20),
-    and the tournament's name; `NotFound` for no such sitting."""
+    """The sitting, its tables and seats in the judges' view (drafts and leader lists, R20)
+    with players by nickname (R22), and the tournament's name; `NotFound` for no such
+    sitting."""
     sitting = store.sitting(engine, sitting_id)
     tables = store.tables(engine, sitting_id, actor=SYSTEM)
     if tables.empty:
         raise TournamentError(f"{sitting_label(sitting['kind'], sitting['number'])} has no "
                               f"tables to print.")
-    seats = store.seats(engine, sitting_id, actor=SYSTEM)
+    seats = store.seats(engine, sitting_id, actor=SYSTEM).pipe(_nicknames)
     return sitting, tables, seats, store.settings(engine)["tournament_name"]
 
 
+def _nicknames(frame: pd.DataFrame) -> pd.DataFrame:
+    """R22: paper goes on the tables and walls, in public: players by nickname only."""
+    return frame.assign(name=frame["nickname"]).drop(columns="nickname")
+
+
 def _sit_out_names(engine, sitting_id: int) -> list[str]:
-    return store.sit_outs(engine, sitting_id, actor=SYSTEM)["name"].tolist()
+    return store.sit_outs(engine, sitting_id, actor=SYSTEM).pipe(_nicknames)["name"].tolist()
 
 
 def table_slips(engine, sitting_id: int, *, judges_copy: bool,

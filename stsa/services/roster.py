@@ -37,12 +37,13 @@ def name_matches(names: pd.Series, query: str) -> pd.Series:
 
 def find_players(players: pd.DataFrame, query: str = "", *, active_only: bool = False,
                  limit: int = SHOWN_LIMIT) -> tuple[pd.DataFrame, int]:
-    """The players whose name contains `query` (ignoring case), by name; at most `limit` of
-    them, and how many matched in all."""
+    """The players whose name or nickname (R22) contains `query` (ignoring case), by name; at
+    most `limit` of them, and how many matched in all."""
     found = players
     if active_only:
         found = found.loc[found["status"] == PlayerStatus.ACTIVE]
-    found = found.loc[name_matches(found["name"], query)]
+    found = found.loc[name_matches(found["name"], query)
+                      | name_matches(found["nickname"], query)]
     found = found.sort_values("name", key=lambda s: s.str.casefold(), kind="stable")
     return found.head(limit), len(found)
 
@@ -76,9 +77,11 @@ def import_names(engine, text: str, *, actor: Actor) -> pd.DataFrame:
                                 labels=[f"line {n}" for n in lines])
 
 
-def add_player(engine, name: str, *, club: str = "", email: str = "", actor: Actor) -> dict:
-    """One player added (the store checks the name, club and email)."""
-    return store.add_player(engine, name, club=club, email=email, actor=actor)
+def add_player(engine, name: str, *, nickname: str = "", club: str = "", email: str = "",
+               actor: Actor) -> dict:
+    """One player added (the store checks the name, nickname (R22), club and email)."""
+    return store.add_player(engine, name, nickname=nickname, club=club, email=email,
+                            actor=actor)
 
 
 def change_check_ins(engine, checked_in: list[int], checked_out: list[int], *,

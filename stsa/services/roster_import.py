@@ -19,41 +19,55 @@ from stsa.formats.roster_file import RosterRules, roster_error
 from stsa.store import roster
 
 RULES = RosterRules(name_key=store.normalize_name,
-                    limits={"name": roster.NAME_MAX, "club": roster.CLUB_MAX, "city": 200,
+                    limits={"name": roster.NAME_MAX, "nickname": roster.NICKNAME_MAX,
+                            "club": roster.CLUB_MAX, "city": 200,
                             "email": roster.EMAIL_MAX, "player_id": 200})
 
 
 def read_roster(source: Any) -> pd.DataFrame:
-    """A roster spreadsheet (.xlsx or .csv) as a frame `name, club, city, email, player_id,
-    row` (see `formats.roster_file.read_roster`), checked with the roster's own rules: every
-    bad row named by its spreadsheet row number in one `RosterError`. Writes nothing."""
+    """A roster spreadsheet (.xlsx or .csv) as a frame `name, nickname, club, city, email,
+    player_id, row` (see `formats.roster_file.read_roster`), checked with the roster's own
+    rules: every bad row named by its spreadsheet row number in one `RosterError`. Writes
+    nothing."""
     return roster_file.read_roster(source, RULES)
 
 
 def _entries(frame: pd.DataFrame) -> list[dict]:
-    """Store entries: name, club, email; city and the file's player id as extra details."""
-    return [{"name": rec["name"], "club": rec["club"] or "", "email": rec["email"] or "",
+    """Store entries: name, nickname (R22), club, email; city and the file's player id as extra
+    details."""
+    return [{"name": rec["name"], "nickname": rec.get("nickname") or "",
+             "club": rec["club"] or "", "email": rec["email"] or "",
              "extra": {k: v for k, v in (("city", rec["city"]),
                                          ("roster_id", rec["player_id"])) if v}}
             for rec in frame.to_dict("records")]
 
 
-def _refuse_clashes(engine, frame: pd.DataFrame) -> None:
-    """A `RosterError` naming each row whose player is already on the roster."""
-    players = store.players(engine)
+def _refuse_clashes(engine, frame: pd.DataFrame, actor: Actor) -> None:
+    """A `RosterError` naming each row whose player, or nickname (R22), is already on the
+    roster."""
+    players = store.players(engine, actor=actor)
     taken = dict(zip(players["name"].map(store.normalize_name), players["name"]))
-    keys = frame["name"].map(store.normalize_name)
-    clashes = frame.assign(key=keys).loc[keys.isin(list(taken))]
-    if len(clashes):
-        raise roster_error([at_row(row, f"{name} is already on the roster as {taken[key]!r}")
-                            for row, name, key in clashes[["row", "name", "key"]]
-                            .itertuples(index=False, name=None)])
+    nick_of = dict(zip(players["nickname"].map(store.normalize_name), players["name"]))
+    nicks = frame["nickname"].where(frame["nickname"] != "", frame["name"])
+    rows = frame.assign(key=frame["name"].map(store.normalize_name), nick=nicks,
+                        nick_key=nicks.map(store.normalize_name))
+    name_clash = rows["key"].isin(list(taken))
+    nick_clash = ~name_clash & rows["nick_key"].isin(list(nick_of))
+    problems = [at_row(row, f"{name} is already on the roster as {taken[key]!r}")
+                for row, name, key in rows.loc[name_clash, ["row", "name", "key"]]
+                .itertuples(index=False, name=None)]
+    problems += [at_row(row, f"the nickname {nick!r} is already {nick_of[key]}'s")
+                 for row, nick, key in rows.loc[nick_clash, ["row", "nick", "nick_key"]]
+                 .itertuples(index=False, name=None)]
+    if problems:
+        raise roster_error(sorted(problems, key=lambda p: p.row))
 
 
 def import_roster(engine, source: Any, *, actor: Actor) -> pd.DataFrame:
     """Read a roster file (see `read_roster`; a frame is also taken, such as the one
     `read_roster` returned for a page's preview, and checked the same way) and add every player
-    in one transaction: all or nothing (R19, R20). City and the file's player id are kept with
+    in one transaction: all or nothing (R19, R20); a Nickname column gives each player's name
+    in public (R22). City and the file's player id are kept with
     each player as extra details (`city`, `roster_id`). A clash with a player already on the
     roster is named by spreadsheet row. Returns the added players as a `store.players` frame;
     empty, writing nothing, when the file holds no players (e.g. the untouched template)."""
@@ -62,9 +76,9 @@ def import_roster(engine, source: Any, *, actor: Actor) -> pd.DataFrame:
              else read_roster(source))
     if frame.empty:
         return store.players(engine, actor=actor).head(0)
-    _refuse_clashes(engine, frame)
+    _refuse_clashes(engine, frame, actor)
     try:
         return store.import_players(engine, _entries(frame), actor=actor)
     except store.DuplicateName:
-        _refuse_clashes(engine, frame)  # a name added meanwhile: say which row
+        _refuse_clashes(engine, frame, actor)  # a name added meanwhile: say which row
         raise

@@ -74,10 +74,13 @@ class Snapshot:
 
     @property
     def names(self) -> pd.DataFrame:
-        """`player_id, name` of every player (the same in every view: from `like` if given)."""
+        """`player_id, name` of every player, `name` being the nickname: the name the public
+        knows (R22), so every frame built from it (scores, standings, statistics, finals) can
+        be shown to anyone. The same in every view: from `like` if given."""
         if self._like is not None:
             return self._like.names
-        return self._once("names", lambda: self.players[["player_id", "name"]])
+        return self._once("names", lambda: self.players[["player_id", "nickname"]]
+                          .rename(columns={"nickname": "name"}))
 
     @property
     def absences(self) -> pd.DataFrame:

@@ -34,7 +34,7 @@ TABLE_COLUMNS = {"table_id": "int64", "sitting_id": "int64", "kind": "str", "sit
                  "players": "int64"}
 SEAT_COLUMNS = {"table_id": "int64", "sitting_id": "int64", "kind": "str", "sitting_no": "int64",
                 "table_no": "int64", "seat": "int64", "player_id": "int64", "name": "str",
-                "colour": "str", "pick_order": "int64"}
+                "colour": "str", "pick_order": "int64", "nickname": "str"}
 VISIBLE = (SittingStatus.PUBLISHED.value, SittingStatus.COMPLETE.value)  # R20: for spectators
 
 # The names `stsa.services.restore` imports; the checks themselves live in `checks`.
@@ -409,15 +409,25 @@ def tables(engine: Engine, sitting_id: int | None = None, *, kind: str | None = 
     return db.frame(rows, TABLE_COLUMNS)
 
 
+# R22: a player's nickname (their name where none was stored)
+_NICKNAME = sa.func.coalesce(sa.func.nullif(players_t.c.nickname, ""), players_t.c.name)
+
+
+def _name(actor: Actor | None):
+    """The player's name as `actor` may see it: the real name for judges and the organizer,
+    else the nickname (R22)."""
+    return players_t.c.name if can_see_hidden(actor) else _NICKNAME.label("name")
+
+
 def seats(engine: Engine, sitting_id: int | None = None, *, kind: str | None = None,
           table_id: int | None = None, actor: Actor | None = None) -> pd.DataFrame:
     """Seats of drawn sittings: `table_id, sitting_id, kind, sitting_no, table_no, seat,
-    player_id, name, colour, pick_order`, by sitting, table, seat (R3, R9). R20: spectators see
-    published sittings only."""
+    player_id, name, colour, pick_order, nickname`, by sitting, table, seat (R3, R9). R20:
+    spectators see published sittings only; R22: their `name` is the nickname."""
     q = (sa.select(seats_t.c.table_id, seats_t.c.sitting_id, sittings_t.c.kind,
                    sittings_t.c.number.label("sitting_no"), tables_t.c.table_no, seats_t.c.seat,
-                   seats_t.c.player_id, players_t.c.name, seats_t.c.colour,
-                   seats_t.c.pick_order)
+                   seats_t.c.player_id, _name(actor), seats_t.c.colour,
+                   seats_t.c.pick_order, _NICKNAME.label("nickname"))
          .join(tables_t, tables_t.c.id == seats_t.c.table_id)
          .join(sittings_t, sittings_t.c.id == seats_t.c.sitting_id)
          .join(players_t, players_t.c.id == seats_t.c.player_id)
@@ -429,15 +439,17 @@ def seats(engine: Engine, sitting_id: int | None = None, *, kind: str | None = N
 
 def sit_outs(engine: Engine, sitting_id: int | None = None, *,
              actor: Actor | None = None) -> pd.DataFrame:
-    """R1: players the draw chose to sit a sitting out: `sitting_id, player_id, name`."""
-    q = (sa.select(sit_outs_t.c.sitting_id, sit_outs_t.c.player_id, players_t.c.name)
+    """R1: players the draw chose to sit a sitting out: `sitting_id, player_id, name,
+    nickname` (R22: for spectators `name` is the nickname)."""
+    q = (sa.select(sit_outs_t.c.sitting_id, sit_outs_t.c.player_id, _name(actor),
+                   _NICKNAME.label("nickname"))
          .join(players_t, players_t.c.id == sit_outs_t.c.player_id)
          .join(sittings_t, sittings_t.c.id == sit_outs_t.c.sitting_id)
          .order_by(sit_outs_t.c.sitting_id, sit_outs_t.c.player_id))
     q = _scope(q, sitting_id=sitting_id, kind=None, actor=actor)
     with db.reading(engine) as conn:
         return db.query_frame(conn, q, {"sitting_id": "int64", "player_id": "int64",
-                                        "name": "str"})
+                                        "name": "str", "nickname": "str"})
 
 
 def setup_counts(engine: Engine, *, include_drawn: bool = False) -> dict[str, int]:

@@ -20,10 +20,12 @@ from stsa.store.schema import seats as seats_t
 from stsa.store.schema import sit_outs as sit_outs_t
 
 NAME_MAX = 100
+NICKNAME_MAX = 100
 CLUB_MAX = 100
 EMAIL_MAX = 254
 STAGES = ("finals",)
-PLAYER_COLUMNS = {"player_id": "int64", "name": "str", "club": "str", "email": "str",
+PLAYER_COLUMNS = {"player_id": "int64", "name": "str", "nickname": "str", "club": "str",
+                  "email": "str",
                   "extra": "object", "status": "str", "checked_in": "bool",
                   "created_at": db.UTC_TIME}
 
@@ -40,7 +42,8 @@ _extra = checks.extra_details
 
 def _row_dict(row) -> dict:
     m = row._mapping
-    return {"player_id": m["id"], "name": m["name"], "club": m["club"], "email": m["email"],
+    return {"player_id": m["id"], "name": m["name"], "nickname": m["nickname"] or m["name"],
+            "club": m["club"], "email": m["email"],
             "extra": db.loads(m["extra"]), "status": m["status"],
             "checked_in": bool(m["checked_in"]), "created_at": m["created_at"]}
 
@@ -49,28 +52,32 @@ def _get(conn: Connection, player_id: int):
     return db.lock_row(conn, players_t, int(player_id), "player")
 
 
-def _taken(conn: Connection, key: str, but: int | None = None):
-    q = sa.select(players_t.c.id, players_t.c.name).where(players_t.c.name_key == key)
+def _taken(conn: Connection, key: str, but: int | None = None, *, column: str = "name_key"):
+    q = (sa.select(players_t.c.id, players_t.c.name, players_t.c.nickname)
+         .where(players_t.c[column] == key))
     if but is not None:
         q = q.where(players_t.c.id != but)
     return conn.execute(q).first()
 
 
-def add_player(engine: Engine, name: str, *, club: str = "", email: str = "",
-               extra: dict | None = None, actor: Actor) -> dict:
+def add_player(engine: Engine, name: str, *, nickname: str = "", club: str = "",
+               email: str = "", extra: dict | None = None, actor: Actor) -> dict:
     """Add one player (organizer only, R20); returns the stored player. Logged (R19).
 
     Names are unique ignoring case and spaces: a second "ann  lee" raises `DuplicateName`.
+    R22: the nickname (the player's name in public) is unique the same way; blank, it is the
+    name.
     """
     require(actor, Role.ORGANIZER, action="change the roster")
-    return _add(engine, [{"name": name, "club": club, "email": email, "extra": extra}],
-                actor, ["the new player"])[0]
+    return _add(engine, [{"name": name, "nickname": nickname, "club": club, "email": email,
+                          "extra": extra}], actor, ["the new player"])[0]
 
 
 def import_players(engine: Engine, roster, *, actor: Actor,
                    labels: list[str] | None = None) -> pd.DataFrame:
-    """Add every player of `roster` (a frame or records with `name`, optional `club`, `email`;
-    other columns are kept as extra details) in one transaction: all or none (R19, R20).
+    """Add every player of `roster` (a frame or records with `name`, optional `nickname` (R22:
+    blank = the name), `club`, `email`; other columns are kept as extra details) in one
+    transaction: all or none (R19, R20).
 
     Every bad or duplicate entry is named in one `TournamentError`/`DuplicateName`, by its
     label in `labels` (how the organizer knows it: "line 4" of a pasted list), else as
@@ -98,17 +105,19 @@ def _entry(rec: Any, label: str) -> dict:
     where = f"{where} ({name})"
     extra = dict(rec["extra"]) if isinstance(rec.get("extra"), dict) else {}
     extra.update({str(k): v for k, v in rec.items()
-                  if k not in ("name", "club", "email", "extra", "player_id")})
+                  if k not in ("name", "nickname", "club", "email", "extra", "player_id")})
+    nickname = checks.text(rec.get("nickname"), "nickname", NICKNAME_MAX, where) or name
     return {"name": name, "name_key": normalize_name(name),
-            "nickname": name, "nickname_key": normalize_name(name),  # R22 default
+            "nickname": nickname, "nickname_key": normalize_name(nickname),  # R22
             "club": checks.text(rec.get("club"), "club", CLUB_MAX, where),
             "email": checks.text(rec.get("email"), "email", EMAIL_MAX, where),
             "extra": checks.extra_details(extra, where)}
 
 
 def _entries(records: list[dict], labels: list[str] | None) -> list[tuple[str, dict]]:
-    """Every entry checked, none twice; one error names every problem by its label (R19)."""
-    clean, problems, seen = [], [], {}
+    """Every entry checked, no name or nickname twice (R22); one error names every problem by
+    its label (R19)."""
+    clean, problems, seen, seen_nick = [], [], {}, {}
     for i, rec in enumerate(records, start=1):
         label = _label(labels, i)
         try:
@@ -120,7 +129,11 @@ def _entries(records: list[dict], labels: list[str] | None) -> list[tuple[str, d
             problems.append(f"{_capital(label)} ({item['name']}): the same name as "
                             f"{seen[item['name_key']]}.")
             continue
-        seen[item["name_key"]] = label
+        if item["nickname_key"] in seen_nick:
+            problems.append(f"{_capital(label)} ({item['name']}): the same nickname "
+                            f"({item['nickname']}) as {seen_nick[item['nickname_key']]}.")
+            continue
+        seen[item["name_key"]], seen_nick[item["nickname_key"]] = label, label
         clean.append((label, item))
     if problems:
         raise TournamentError("Nothing was added. " + " ".join(problems))
@@ -129,15 +142,26 @@ def _entries(records: list[dict], labels: list[str] | None) -> list[tuple[str, d
     return clean
 
 
-def _check_not_taken(conn: Connection, clean: list[tuple[str, dict]]) -> None:
-    keys = [c["name_key"] for _, c in clean]
-    existing = {}
+def _existing(conn: Connection, column: str, keys: list[str]) -> dict[str, Any]:
+    """{key: stored player} of the players whose `column` (`name_key`, `nickname_key`) is one
+    of `keys`."""
+    key_col, found = players_t.c[column], {}
     for start in range(0, len(keys), 500):
-        existing.update({r.name_key: r.name for r in conn.execute(
-            sa.select(players_t.c.name_key, players_t.c.name)
-            .where(players_t.c.name_key.in_(keys[start:start + 500])))})
-    dupes = [f"{label} ({c['name']}) is already on the roster as {existing[c['name_key']]!r}"
-             for label, c in clean if c["name_key"] in existing]
+        found.update({r[0]: r for r in conn.execute(
+            sa.select(key_col, players_t.c.name, players_t.c.nickname)
+            .where(key_col.in_(keys[start:start + 500])))})
+    return found
+
+
+def _check_not_taken(conn: Connection, clean: list[tuple[str, dict]]) -> None:
+    """No entry repeats a stored player's name, nor a stored nickname (R22)."""
+    names = _existing(conn, "name_key", [c["name_key"] for _, c in clean])
+    nicks = _existing(conn, "nickname_key", [c["nickname_key"] for _, c in clean])
+    dupes = [f"{label} ({c['name']}) is already on the roster as {names[c['name_key']].name!r}"
+             if c["name_key"] in names else
+             f"{label} ({c['name']}): the nickname {c['nickname']!r} is already "
+             f"{nicks[c['nickname_key']].name}'s"
+             for label, c in clean if c["name_key"] in names or c["nickname_key"] in nicks]
     if dupes:
         raise DuplicateName("Nothing was added: " + "; ".join(dupes) + ".")
 
@@ -155,11 +179,12 @@ def _add(engine: Engine, records: list[dict], actor: Actor,
         ids = list(conn.execute(
             sa.insert(players_t).returning(players_t.c.id, sort_by_parameter_order=True),
             rows).scalars())
-        added = [{"player_id": pid, "name": r["name"], "club": r["club"]}
-                 for pid, r in zip(ids, rows)]
+        added = [{"player_id": pid, "name": r["name"], "nickname": r["nickname"],
+                  "club": r["club"]} for pid, r in zip(ids, rows)]
         db.log(conn, actor, "players.add", f"player {ids[0]}" if len(ids) == 1 else "players",
                after=added, at=at)
-        return [{"player_id": pid, "name": r["name"], "club": r["club"], "email": r["email"],
+        return [{"player_id": pid, "name": r["name"], "nickname": r["nickname"],
+                 "club": r["club"], "email": r["email"],
                  "extra": db.loads(r["extra"]), **new, "created_at": at}
                 for pid, r in zip(ids, rows)]
 
@@ -167,16 +192,20 @@ def _add(engine: Engine, records: list[dict], actor: Actor,
 
 
 def edit_player(engine: Engine, player_id: int, *, actor: Actor, name: str | None = None,
-                club: str | None = None, email: str | None = None,
-                extra: dict | None = None) -> dict:
-    """Change a player's name, club, email or extra details (organizer, R20); logged with the
-    old and new values (R19). Returns the stored player."""
+                nickname: str | None = None, club: str | None = None,
+                email: str | None = None, extra: dict | None = None) -> dict:
+    """Change a player's name, nickname, club, email or extra details (organizer, R20); logged
+    with the old and new values (R19). Returns the stored player.
+
+    R22: a nickname is unique like a name (`DuplicateName`); a blank one is the name."""
     require(actor, Role.ORGANIZER, action="change the roster")
     where = f"Player {player_id}"
     changes: dict[str, Any] = {}
     if name is not None:
         changes["name"] = checks.text(name, "name", NAME_MAX, where, required=True)
         changes["name_key"] = normalize_name(changes["name"])
+    if nickname is not None:
+        changes["nickname"] = checks.text(nickname, "nickname", NICKNAME_MAX, where)
     if club is not None:
         changes["club"] = checks.text(club, "club", CLUB_MAX, where)
     if email is not None:
@@ -186,16 +215,28 @@ def edit_player(engine: Engine, player_id: int, *, actor: Actor, name: str | Non
 
     def work(conn: Connection) -> dict:
         old = _row_dict(_get(conn, player_id))
-        if "name_key" in changes:
-            other = _taken(conn, changes["name_key"], but=old["player_id"])
+        values = dict(changes)
+        if values.get("nickname") == "":  # blank: the name (R22)
+            values["nickname"] = values.get("name", old["name"])
+        if "nickname" in values:
+            values["nickname_key"] = normalize_name(values["nickname"])
+        if "name_key" in values:
+            other = _taken(conn, values["name_key"], but=old["player_id"])
             if other is not None:
-                raise DuplicateName(f"{changes['name']!r} is already on the roster "
+                raise DuplicateName(f"{values['name']!r} is already on the roster "
                                     f"(player {other.id}, {other.name!r}).")
-        if changes:
+        if "nickname_key" in values:
+            other = _taken(conn, values["nickname_key"], but=old["player_id"],
+                           column="nickname_key")
+            if other is not None:
+                raise DuplicateName(f"The nickname {values['nickname']!r} is already "
+                                    f"{other.name}'s (player {other.id}).")
+        if values:
             conn.execute(sa.update(players_t).where(players_t.c.id == old["player_id"])
-                         .values(**changes))
+                         .values(**values))
         new = _row_dict(_get(conn, player_id))
-        before = {k: old[k] for k in ("name", "club", "email", "extra") if old[k] != new[k]}
+        before = {k: old[k] for k in ("name", "nickname", "club", "email", "extra")
+                  if old[k] != new[k]}
         if before:
             db.log(conn, actor, "player.edit", f"player {player_id}", before=before,
                    after={k: new[k] for k in before})
@@ -301,16 +342,23 @@ def clear_check_ins(engine: Engine, *, actor: Actor) -> int:
     return db.write(engine, work)
 
 
+def _public(row: dict) -> dict:
+    """A player as spectators see them (R20, R22): the nickname as the name; no club, email or
+    extra details."""
+    return {**row, "name": row["nickname"], "club": "", "email": "", "extra": {}}
+
+
 def _frame(rows: list[dict]) -> pd.DataFrame:
     return db.frame(rows, PLAYER_COLUMNS)
 
 
 def players(engine: Engine, *, actor: Actor | None = None,
             status: str | None = None) -> pd.DataFrame:
-    """The roster: `player_id, name, club, email, extra, status, checked_in, created_at`, by id.
+    """The roster: `player_id, name, nickname, club, email, extra, status, checked_in,
+    created_at`, by id.
 
-    R20: emails and extra details are blank unless `actor` is a judge or the organizer.
-    `status` ("active" or "withdrawn") filters.
+    R20, R22: unless `actor` is a judge or the organizer, `name` is the nickname and clubs,
+    emails and extra details are blank. `status` ("active" or "withdrawn") filters.
     """
     q = sa.select(players_t).order_by(players_t.c.id)
     if status is not None:
@@ -318,22 +366,19 @@ def players(engine: Engine, *, actor: Actor | None = None,
     with db.reading(engine) as conn:
         rows = [_row_dict(r) for r in conn.execute(q)]
     if not can_see_hidden(actor):
-        for r in rows:
-            r["email"], r["extra"] = "", {}
+        rows = [_public(r) for r in rows]
     return _frame(rows)
 
 
 def player(engine: Engine, player_id: int, *, actor: Actor | None = None) -> dict:
-    """One player as a dict (as a row of `players`); `NotFound` if there is none. R20: contact
-    details only for judges and the organizer."""
+    """One player as a dict (as a row of `players`); `NotFound` if there is none. R20, R22:
+    the real name, club and contact details only for judges and the organizer."""
     with db.reading(engine) as conn:
         row = conn.execute(sa.select(players_t).where(players_t.c.id == int(player_id))).first()
     if row is None:
         raise NotFound(f"There is no player with id {player_id}.")
     out = _row_dict(row)
-    if not can_see_hidden(actor):
-        out["email"], out["extra"] = "", {}
-    return out
+    return out if can_see_hidden(actor) else _public(out)
 
 
 def mark_absent(engine: Engine, player_id: int, present: bool = False, *, actor: Actor,

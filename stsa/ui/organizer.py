@@ -79,16 +79,17 @@ def problems_frame(problems: list[Problem]) -> pd.DataFrame:
 def roster_preview(sheet: pd.DataFrame, limit: int = 10) -> pd.DataFrame:
     """The first rows of a read roster file as the organizer checks them before importing:
     the spreadsheet row and the columns the file fills."""
-    filled = [c for c in ("club", "city", "email", "player_id")
+    filled = [c for c in ("nickname", "club", "city", "email", "player_id")
               if c in sheet and sheet[c].astype(str).str.strip().ne("").any()]
     return sheet.head(limit)[["row", "name", *filled]].rename(columns={
-        "row": "Row", "name": "Name", "club": "Club", "city": "City", "email": "Email",
-        "player_id": "Player id"})
+        "row": "Row", "name": "Name", "nickname": "Nickname", "club": "Club", "city": "City",
+        "email": "Email", "player_id": "Player id"})
 
 
 def check_in_frame(players: pd.DataFrame) -> pd.DataFrame:
-    """The check-in list as the editor shows it: name, club, checked in; indexed by player."""
-    return (players.set_index("player_id")[["name", "club", "checked_in"]]
+    """The check-in list as the editor shows it: name, nickname (R22), club, checked in;
+    indexed by player."""
+    return (players.set_index("player_id")[["name", "nickname", "club", "checked_in"]]
             .astype({"checked_in": bool}))
 
 

@@ -96,7 +96,9 @@ def test_csv_encodings_and_delimiters(encoding, delimiter):
     assert frame["club"].tolist() == ["Göteborg Spelklubb", "Café, Club", ""]
     assert frame["city"].tolist() == ["Göteborg", "Málaga", ""]
     assert frame["row"].tolist() == [2, 3, 4]
-    assert list(frame.columns) == ["name", "club", "city", "email", "player_id", "row"]
+    assert list(frame.columns) == ["name", "nickname", "club", "city", "email", "player_id",
+                                   "row"]
+    assert frame["nickname"].tolist() == ["", "", ""]  # no column: each player's name
 
 
 def test_names_are_cleaned_nfc_trimmed_and_collapsed():
@@ -210,12 +212,12 @@ def test_template_layout_and_notes():
     wb = openpyxl.load_workbook(io.BytesIO(excel.roster_template()))
     assert wb.sheetnames == ["Players", "Notes"] and wb.active.title == "Players"
     ws = wb["Players"]
-    assert [c.value for c in ws[1]] == ["Name", "Club", "City", "Email"]
+    assert [c.value for c in ws[1]] == ["Name", "Nickname", "Club", "City", "Email"]
     assert all(c.font.b for c in ws[1]) and ws.freeze_panes == "A2"
     assert ws.column_dimensions["A"].width >= 20
     assert ws["A2"].value == excel.EXAMPLE_NAME
     notes = " ".join(str(c.value) for row in wb["Notes"].iter_rows() for c in row)
-    assert "skipped" in notes and "Namn" in notes and "Email" in notes
+    assert "skipped" in notes and "Namn" in notes and "Email" in notes and "Handle" in notes
 
 
 def test_template_taken_back_untouched_and_filled_in(engine):
@@ -224,11 +226,12 @@ def test_template_taken_back_untouched_and_filled_in(engine):
     assert excel.import_roster(engine, template, actor=ORGANIZER).empty
     assert store.players(engine).empty  # nothing written, nothing refused
     wb = openpyxl.load_workbook(io.BytesIO(template))
-    wb["Players"].append(["Ann Lee", "Arrakis", "Umeå", "ann@x.se"])
+    wb["Players"].append(["Ann Lee", "Sandrider", "Arrakis", "Umeå", "ann@x.se"])
     out = io.BytesIO()
     wb.save(out)
-    assert excel.import_roster(engine, out.getvalue(), actor=ORGANIZER)["name"].tolist() == [
-        "Ann Lee"]
+    added = excel.import_roster(engine, out.getvalue(), actor=ORGANIZER)
+    assert added[["name", "nickname", "club"]].values.tolist() == [
+        ["Ann Lee", "Sandrider", "Arrakis"]]
 
 
 # -- hostile files ------------------------------------------------------------------------------

@@ -24,7 +24,7 @@ def test_save_draw_stores_tables_seats_seed_and_sit_outs(engine):
     seats = store.seats(engine, s["sitting_id"], actor=ORGANIZER)
     assert seats.columns.tolist() == ["table_id", "sitting_id", "kind", "sitting_no",
                                       "table_no", "seat", "player_id", "name", "colour",
-                                      "pick_order"]
+                                      "pick_order", "nickname"]
     pd.testing.assert_frame_equal(
         seats[["table_no", "seat", "player_id", "colour", "pick_order"]],
         draw.seats.astype("int64", errors="ignore").astype({"colour": seats["colour"].dtype}),
