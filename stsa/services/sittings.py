@@ -255,7 +255,9 @@ def overview_of(snap: Snapshot, sitting_id: int) -> pd.DataFrame:
 
 
 def tables_with_player(overview: pd.DataFrame, query: str) -> pd.DataFrame:
-    """The seats of every table where a player's name contains `query` (any case)."""
-    hit = roster.name_matches(overview["name"], query)
+    """The seats of every table where a player's name or nickname (R22) contains `query`
+    (any case)."""
+    hit = roster.name_matches(overview["name"], query) | roster.name_matches(
+        overview["nickname"], query)
     return overview.loc[overview["table_id"].isin(overview.loc[hit, "table_id"])]
 

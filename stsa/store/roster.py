@@ -197,7 +197,8 @@ def edit_player(engine: Engine, player_id: int, *, actor: Actor, name: str | Non
     """Change a player's name, nickname, club, email or extra details (organizer, R20); logged
     with the old and new values (R19). Returns the stored player.
 
-    R22: a nickname is unique like a name (`DuplicateName`); a blank one is the name."""
+    R22: a nickname is unique like a name (`DuplicateName`); a blank one is the name, and one
+    that is still the name (and left as it is) follows a new name."""
     require(actor, Role.ORGANIZER, action="change the roster")
     where = f"Player {player_id}"
     changes: dict[str, Any] = {}
@@ -216,8 +217,9 @@ def edit_player(engine: Engine, player_id: int, *, actor: Actor, name: str | Non
     def work(conn: Connection) -> dict:
         old = _row_dict(_get(conn, player_id))
         values = dict(changes)
-        if values.get("nickname") == "":  # blank: the name (R22)
-            values["nickname"] = values.get("name", old["name"])
+        kept = values.get("nickname", old["nickname"]) == old["nickname"] == old["name"]
+        if values.get("nickname") == "" or ("name" in values and kept):
+            values["nickname"] = values.get("name", old["name"])  # blank: the name (R22)
         if "nickname" in values:
             values["nickname_key"] = normalize_name(values["nickname"])
         if "name_key" in values:

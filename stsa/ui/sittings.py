@@ -70,10 +70,12 @@ def colour(name: str) -> str:
 
 
 def seat_frame(overview: pd.DataFrame, *, staff: bool) -> pd.DataFrame:
-    """Seats in play order for display; the pick order (R9) only for judges and organizer."""
+    """Seats in play order for display; the pick order (R9) only for judges and organizer,
+    who also see the nickname beside the name (spectators' `name` is the nickname, R22)."""
     frame = pd.DataFrame({"Table": overview["table_no"], "Seat": overview["seat"],
                           "Colour": overview["colour"].map(colour), "Player": overview["name"]})
     if staff:
+        frame["Nickname"] = overview["nickname"]
         frame["Pick order"] = overview["pick_order"]
     frame["Setup"] = overview["setup"]
     return frame.reset_index(drop=True)

@@ -60,7 +60,7 @@ def test_pasted_list_imports_names_and_clubs(open_page, engine):
     at.button(key="roster_import").click().run()
     assert not at.exception
     assert [s.value for s in at.success] == ["Imported 3 players."]
-    roster = store.players(engine).set_index("name")
+    roster = store.players(engine, actor=ORGANIZER).set_index("name")
     assert roster.loc["Ann Lee", "club"] == "Arrakeen Gamers"
     assert roster.loc["Bo Chen", "club"] == ""
     assert roster.loc["Cy", "club"] == "Caladan"
@@ -139,8 +139,8 @@ def test_the_untouched_template_is_taken_back_and_adds_nobody(open_page, engine,
 
 def test_filled_template_previews_then_imports_all_columns(open_page, engine):
     wb = openpyxl.load_workbook(io.BytesIO(excel.roster_template()))
-    wb["Players"].append(["Ann Lee", "Arrakeen Gamers", "Umeå", "ann@example.org"])
-    wb["Players"].append(["  Bo   Chen ", "", "", ""])
+    wb["Players"].append(["Ann Lee", "Sandrider", "Arrakeen Gamers", "Umeå", "ann@example.org"])
+    wb["Players"].append(["  Bo   Chen ", "", "", "", ""])
     out = io.BytesIO()
     wb.save(out)
     at = upload(open_page(ROSTER, as_=ORGANIZER), "spring.xlsx", out.getvalue())
@@ -248,7 +248,8 @@ def test_edit_a_player(open_page, engine):
     assert (player["name"], player["club"], player["email"]) == \
         ("Ann Lee-Smith", "Caladan Club", "ann@example.org")
     assert store.events(engine, actor=ORGANIZER, action="player.edit")["before"].iloc[0] == \
-        {"name": "Ann Lee", "club": "", "email": ""}
+        {"name": "Ann Lee", "nickname": "Ann Lee", "club": "", "email": ""}
+    assert player["nickname"] == "Ann Lee-Smith"  # still the name (R22): it follows
 
 
 def test_editing_to_a_taken_name_is_refused(open_page, engine):

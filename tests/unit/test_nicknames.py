@@ -148,3 +148,13 @@ def test_roster_search_finds_a_player_by_nickname(engine):
     store.add_player(engine, "Bob Stone", actor=ORGANIZER)
     found, total = roster_service.find_players(store.players(engine, actor=ORGANIZER), "frem")
     assert total == 1 and found["name"].tolist() == ["Ann Lee"]
+
+
+def test_a_nickname_still_the_name_follows_a_corrected_name(engine):
+    ann = store.add_player(engine, "Ann Le", actor=ORGANIZER)
+    bob = store.add_player(engine, "Bob Stone", nickname="Sand Worm", actor=ORGANIZER)
+    fixed = store.edit_player(engine, ann["player_id"], name="Ann Lee", nickname="Ann Le",
+                              actor=ORGANIZER)  # the nickname field left as it was
+    assert fixed["nickname"] == "Ann Lee"
+    renamed = store.edit_player(engine, bob["player_id"], name="Bob Stones", actor=ORGANIZER)
+    assert renamed["nickname"] == "Sand Worm"  # a nickname of its own stays
