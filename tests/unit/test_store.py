@@ -271,8 +271,8 @@ def test_edit_player_checks_names_and_logs_the_change(engine):
     assert (new["name"], new["club"]) == ("Anna", "Giedi")
     store.edit_player(engine, a["player_id"], name="anna", actor=ORGANIZER)  # own name, new case
     ev = store.events(engine, action="player.edit", actor=ORGANIZER)
-    assert ev.loc[0, "before"] == {"name": "Ann", "club": ""}
-    assert ev.loc[0, "after"] == {"name": "Anna", "club": "Giedi"}
+    assert ev.loc[0, "before"] == {"name": "Ann", "nickname": "Ann", "club": ""}
+    assert ev.loc[0, "after"] == {"name": "Anna", "nickname": "Anna", "club": "Giedi"}
     with pytest.raises(store.NotFound, match="no player with id 99"):
         store.edit_player(engine, 99, name="X", actor=ORGANIZER)
 
