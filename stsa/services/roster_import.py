@@ -67,10 +67,10 @@ def import_roster(engine, source: Any, *, actor: Actor) -> pd.DataFrame:
     """Read a roster file (see `read_roster`; a frame is also taken, such as the one
     `read_roster` returned for a page's preview, and checked the same way) and add every player
     in one transaction: all or nothing (R19, R20); a Nickname column gives each player's name
-    in public (R22). City and the file's player id are kept with
-    each player as extra details (`city`, `roster_id`). A clash with a player already on the
-    roster is named by spreadsheet row. Returns the added players as a `store.players` frame;
-    empty, writing nothing, when the file holds no players (e.g. the untouched template)."""
+    in public (R22). City and the file's player id are kept with each player as extra details
+    (`city`, `roster_id`). A clash with a player already on the roster is named by
+    spreadsheet row. Returns the added players as a `store.players` frame; empty, writing
+    nothing, when the file holds no players (e.g. the untouched template)."""
     require(actor, Role.ORGANIZER, action="change the roster")
     frame = (roster_file.check_roster(source, RULES) if isinstance(source, pd.DataFrame)
              else read_roster(source))
