@@ -45,8 +45,10 @@ def enter_result() -> None:
                 f"{sittings.when(form['saved_at'])}. Saving again records a correction; the "
                 f"earlier values stay in the log.")
     options = sittings.leader_options(seats, bool(settings.get("wild_card")))
+    sittings.form_style()
+    fields = sittings.number_fields(reads.sittings(), sitting_id, table_id, seats)
     for seat in seats.itertuples():
-        sittings.seat_block(table_id, seat, options)
+        sittings.seat_block(table_id, seat, options, fields)
 
     rows, tied = sittings.form_rows(table_id, seats)
     if tied:
@@ -58,30 +60,33 @@ def enter_result() -> None:
                             min_value=1, max_value=len(seats), step=1, value=None,
                             key=sittings.key(table_id, seat.seat, "tiebreak"))
     st.markdown("**Preview** · placings and qualifier scores (blank numbers count as 0)")
-    st.dataframe(sittings.preview_frame(rows, seats, base), hide_index=True)
+    st.dataframe(sittings.preview_frame(rows, seats, base), hide_index=True,
+                 column_config=sittings.PREVIEW_COLUMNS)
 
     clash = sittings.conflict(table_id)
     if clash:
         st.warning(widgets.plain(clash["message"]), icon=":material/warning:")
-        theirs, mine = st.columns(2)
-        theirs.markdown(f"**Theirs** · version {clash['version']} · saved by "
-                        f"{widgets.plain(clash['saved_by'])} at {sittings.when(clash['saved_at'])}")
-        theirs.dataframe(sittings.rows_frame(clash["rows"], seats), hide_index=True)
-        mine.markdown("**Yours** · not saved")
-        mine.dataframe(sittings.rows_frame(rows, seats), hide_index=True)
+        st.markdown(f"**Theirs** · version {clash['version']} · saved by "
+                    f"{widgets.plain(clash['saved_by'])} at {sittings.when(clash['saved_at'])}"
+                    f"  \n**Yours** · not saved")
+        found = sittings.differences(clash["rows"], rows, seats)
+        if found.empty:
+            st.info("Both versions hold the same values.")
+        else:
+            st.dataframe(sittings.differences_table(found), hide_index=True)
         st.markdown("Which result stands?")
-        st.button("Keep theirs", key="res_keep_theirs", on_click=sittings.keep_theirs,
-                  args=(table_id, seats))
-        if st.button("Save mine over theirs", key="res_save_mine", type="primary"):
-            if sittings.save(engine, table_id, rows, where, actor=me,
-                             over_version=clash["version"]) is not None:
-                st.rerun()
+        with st.container(horizontal=True):
+            st.button("Keep theirs", key="res_keep_theirs", on_click=sittings.keep_theirs,
+                      args=(table_id, seats))
+            mine = st.button("Save mine over theirs", key="res_save_mine", type="primary")
+        if mine and sittings.save(engine, table_id, rows, where, actor=me,
+                                  over_version=clash["version"]) is not None:
+            st.rerun()
     elif st.button("Save correction" if form["version"] else "Save result", key="res_save",
-                   type="primary"):
+                   type="primary", width="stretch"):
         if sittings.save(engine, table_id, rows, where, actor=me) is not None \
                 or sittings.conflict(table_id):
             st.rerun()
-
 
 if staff:
     st.subheader("Enter a result", anchor=False)

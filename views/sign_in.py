@@ -3,7 +3,7 @@
 import streamlit as st
 
 from stsa.auth import Role
-from stsa.ui import session, widgets
+from stsa.ui import navigation, session, widgets
 
 st.title("Sign in")
 widgets.flash()
@@ -16,6 +16,9 @@ if me.role is not Role.SPECTATOR:
     st.stop()
 
 st.caption("Judges and the organizer sign in with their PIN. Spectators need no sign-in.")
+if going := session.after_sign_in():
+    st.info(f"After signing in you go on to the {navigation.title(going[0])} page.",
+            icon=":material/qr_code:")
 with st.form("sign_in", clear_on_submit=False):
     name = st.text_input("Your name", max_chars=60, key="sign_in_name",
                          help="Shown in the log next to what you do.")
@@ -25,4 +28,5 @@ if submitted:
     who = widgets.act(lambda: session.sign_in(name, pin),
                       done=lambda a: f"Signed in as {a.name} ({a.role.value}).")
     if who is not None:
+        session.go_on()
         st.rerun()

@@ -41,6 +41,11 @@ def pages(role: Role) -> list[Page]:
     return [p for p in PAGES if role in p.roles]
 
 
+def title(path: str) -> str:
+    """The title of the page in file `path` ("views/results.py" → "Results")."""
+    return next(p.title for p in PAGES if p.path == path)
+
+
 def links(role: Role) -> list[tuple[str, str, str]]:
     """Quick links for `role`: (page, label, icon); spectators also get one to sign in."""
     found = [(p.path, p.link, p.icon) for p in pages(role) if p.link]

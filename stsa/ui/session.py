@@ -9,14 +9,19 @@ session id against the database again, so a revoked session ends at its next run
 from __future__ import annotations
 
 import os
+from pathlib import Path
 
 import streamlit as st
 
 from stsa import store
 from stsa.auth import Actor, Role
+from stsa.ui import navigation
 
 SPECTATOR = Actor("spectator", Role.SPECTATOR)
 TOKEN_PARAM = "session"
+NEXT_PARAM = "next"  # on the Sign in page: the page to go on to, by its address ("results")
+SIGN_IN = "views/sign_in.py"
+_NEXT = "_after_sign_in"
 TRUSTED_PROXY_ENV = "STSA_TRUSTED_PROXY"
 _ID = "session_id"
 
@@ -128,3 +133,38 @@ def only_for(*roles: Role) -> Actor:
                    icon=":material/lock:")
         st.stop()
     return who
+
+
+# --- signing in on the way to a page (a slip's QR code) ----------------------------------------
+
+def sign_in_link(page: str, params: dict[str, str]) -> None:
+    """A link to the Sign in page that goes on to `page` (a views/ file) with `params` after
+    the sign-in: they travel in the Sign in page's address (`?next=results&table=7`), so a
+    refresh keeps them, and are remembered for this browser, for a person who opens Sign in
+    from the menu instead."""
+    st.session_state[_NEXT] = (page, dict(params))
+    st.page_link(SIGN_IN, label="Sign in", icon=":material/login:",
+                 query_params={NEXT_PARAM: Path(page).stem, **params})
+
+
+def after_sign_in() -> tuple[str, dict[str, str]] | None:
+    """Where the person goes on to after signing in (`sign_in_link`): (page, parameters), or
+    None. Only pages of the navigation are gone on to."""
+    asked = {k: str(v)[:100] for k, v in st.query_params.to_dict().items()
+             if k not in (TOKEN_PARAM, NEXT_PARAM)}
+    name = st.query_params.get(NEXT_PARAM)
+    found = next((p.path for p in navigation.PAGES if Path(p.path).stem == name), None)
+    if found is not None and found != SIGN_IN:
+        return found, asked
+    return st.session_state.get(_NEXT)
+
+
+def go_on() -> None:
+    """After a sign-in, open the page it was asked for (`after_sign_in`), with its parameters
+    and the new session id; nothing when none was asked for."""
+    found = after_sign_in()
+    if found is None or actor().role is Role.SPECTATOR:
+        return
+    st.session_state.pop(_NEXT, None)
+    page, params = found
+    st.switch_page(page, query_params={**params, TOKEN_PARAM: st.session_state[_ID]})

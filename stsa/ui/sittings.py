@@ -15,7 +15,7 @@ from stsa.auth import Role
 from stsa.domain import SittingStatus, plural, sitting_label
 from stsa.services import results, setups
 from stsa.services import sittings as sitting_service
-from stsa.ui import organizer, widgets
+from stsa.ui import organizer, session, widgets
 
 STATUS = {SittingStatus.DRAWN: "draft, not published", SittingStatus.PUBLISHED: "published",
           SittingStatus.COMPLETE: "complete"}
@@ -24,6 +24,7 @@ COLOUR_MARKS = {"red": "🔴", "green": "🟢", "blue": "🔵", "yellow": "🟡"
 STATS = results.STATS  # vp, spice, solari, troops, water (R11)
 NUMBERS = {"vp": "VP", "spice": "Spice", "solari": "Solari", "troops": "Troops in garrison",
            "water": "Water", "variant_points": "Variant points"}
+SHORT = {**NUMBERS, "troops": "Troops", "variant_points": "Extra"}  # the form's labels
 FORM, CONFLICT = "res_form", "res_conflict"
 MAX_NUMBER = store.game_results.MAX_NUMBER
 
@@ -227,7 +228,7 @@ def follow_table_link(reads, role: Role, choices: dict[int, str]) -> None:
     if role not in (Role.JUDGE, Role.ORGANIZER):
         st.info("This link opens a table's result entry, for judges: sign in to enter this "
                 "table's result.", icon=":material/qr_code:")
-        st.page_link("views/sign_in.py", label="Sign in", icon=":material/login:")
+        session.sign_in_link("views/results.py", {TABLE_PARAM: str(raw)[:40]})
         return
     raw = str(raw).strip()
     found = reads.table(int(raw)) if raw.isdigit() and len(raw) <= 12 else None
@@ -299,20 +300,47 @@ def leader_options(seats: pd.DataFrame, wild_card: bool) -> list[str]:
     return options
 
 
-def seat_block(table_id: int, seat, options: list[str]) -> None:
-    """One seat's entry fields, stacked (phone-friendly): leader, then the numbers."""
-    with st.container(border=True):
+def number_fields(sittings: pd.DataFrame, sitting_id: int, table_id: int,
+                  seats: pd.DataFrame) -> list[str]:
+    """The numbers the form asks for: the five of R11, and the variant points (R12) when the
+    sitting has a rule change (R24), or when the loaded result already holds some."""
+    row = sittings.loc[sittings["sitting_id"] == sitting_id]
+    change = row["rule_change"].iloc[0] if "rule_change" in row and len(row) else ""
+    held = any(st.session_state.get(key(table_id, s, "variant_points")) not in (None, 0)
+               for s in seats["seat"])
+    return [*STATS, *(["variant_points"] if (isinstance(change, str) and change.strip())
+                      or held else [])]
+
+
+#: The seats' number fields on a phone: no clear button (it took half of a narrow field), a
+#: larger centred number (16 px keeps phones from zooming in on a tap), a taller touch target.
+FORM_STYLE = """<style>
+[class*="st-key-res_seat_"] [data-testid="stNumberInputClearButton"] { display: none; }
+[class*="st-key-res_seat_"] [data-testid="stNumberInputField"] {
+    font-size: 1.1rem; text-align: center; min-height: 2.75rem; padding: 0 0.2rem; }
+</style>"""
+
+
+def form_style() -> None:
+    """Give the result form's seats `FORM_STYLE`."""
+    st.html(FORM_STYLE)
+
+
+def seat_block(table_id: int, seat, options: list[str], fields: list[str]) -> None:
+    """One seat's entry on a phone's width: its player, the leader, then every number of
+    `fields` side by side in one row (labels short, so the row never wraps)."""
+    with st.container(border=True, gap="small", key=f"res_seat_{table_id}_{seat.seat}"):
         st.markdown(f"**Seat {seat.seat}** · {colour(seat.colour)} · {widgets.plain(seat.name)}")
         leader_key = key(table_id, seat.seat, "leader")
         stored = st.session_state.get(leader_key)
         st.selectbox("Leader", options + ([stored] if stored and stored not in options else []),
-                     index=None, placeholder="Choose the leader", key=leader_key)
-        fields = list(NUMBERS)
-        for row in (fields[:3], fields[3:]):  # on a phone the columns stack in this order
-            for column, field in zip(st.columns(3), row):
+                     index=None, placeholder="Choose the leader", key=leader_key,
+                     label_visibility="collapsed")
+        with st.container(horizontal=True, wrap=False, gap="small"):
+            for field in fields:
                 low = -MAX_NUMBER if field == "variant_points" else 0
-                column.number_input(NUMBERS[field], min_value=low, max_value=MAX_NUMBER,
-                                    step=1, value=None, key=key(table_id, seat.seat, field))
+                st.number_input(SHORT[field], min_value=low, max_value=MAX_NUMBER, step=1,
+                                value=None, key=key(table_id, seat.seat, field))
 
 
 def form_rows(table_id: int, seats: pd.DataFrame) -> tuple[pd.DataFrame, list[int]]:
@@ -356,6 +384,11 @@ def preview_frame(rows: pd.DataFrame, seats: pd.DataFrame, base_points) -> pd.Da
                          "Player": seats["name"].to_numpy(), "VP": rows["vp"],
                          "Score": scored["qualifier_score"], "Tied": scored["tied"]},
                         ).sort_values(["Placing", "Seat"]).reset_index(drop=True)
+
+
+#: The preview's narrow columns, so that it fits a phone's width with the player's name.
+PREVIEW_COLUMNS = {name: st.column_config.Column(width=40 if name != "Placing" else 56)
+                   for name in ("Placing", "Seat", "VP", "Score", "Tied")}
 
 
 def _comparable(rows: pd.DataFrame) -> list[tuple]:
@@ -412,14 +445,44 @@ def keep_theirs(table_id: int, seats: pd.DataFrame) -> None:
     st.session_state[FORM] = _meta(table_id, result, theirs["rows"])
 
 
-def rows_frame(rows: pd.DataFrame, seats: pd.DataFrame) -> pd.DataFrame:
-    """A table's rows (the form's, or another judge's) for a side-by-side view."""
-    names = dict(zip(seats["player_id"].astype(int), seats["name"]))
-    frame = rows.sort_values("seat")
-    return pd.DataFrame({"Seat": frame["seat"], "Player": frame["player_id"].map(names),
-                         "Leader": frame["leader"],
-                         **{NUMBERS[f]: frame[f] for f in (*STATS, "variant_points")},
-                         "Order": frame["tiebreak"]}).reset_index(drop=True)
+FIELDS = {"leader": "Leader", **NUMBERS, "tiebreak": "Settled order"}
+
+
+def _long(rows: pd.DataFrame, side: str) -> pd.DataFrame:
+    """A table's rows as one row per player and field, each value as text ("" for blank)."""
+    values = rows.reindex(columns=["player_id", *FIELDS]).astype({f: object for f in FIELDS})
+    return (values.melt(id_vars="player_id", var_name="field", value_name=side)
+            .assign(**{side: lambda d: d[side].map(
+                lambda v: "" if pd.isna(v) else str(v) if isinstance(v, str) else str(int(v)))}))
+
+
+def differences(theirs: pd.DataFrame, mine: pd.DataFrame, seats: pd.DataFrame) -> pd.DataFrame:
+    """R19: where two versions of a table's result differ, one row per player and field, in
+    seat order: Player, Field, Theirs, Yours ("" for a blank). Equal values are left out."""
+    order = list(FIELDS)
+    return (_long(theirs, "Theirs").merge(_long(mine, "Yours"), on=["player_id", "field"],
+                                          how="outer")
+            .fillna({"Theirs": "", "Yours": ""})
+            .query("Theirs != Yours")
+            .merge(seats[["player_id", "seat", "name"]], on="player_id", how="left")
+            .assign(rank=lambda d: d["field"].map(order.index))
+            .sort_values(["seat", "rank"])
+            .pipe(lambda d: pd.DataFrame({
+                "Player": d["name"].to_numpy(), "Field": d["field"].map(FIELDS).to_numpy(),
+                "Theirs": d["Theirs"].to_numpy(), "Yours": d["Yours"].to_numpy()})))
+
+
+THEIRS_COLOUR, YOURS_COLOUR = "#fde2b3", "#cfe8fc"
+
+
+def differences_table(found: pd.DataFrame):
+    """`differences` for the page: the two versions' values highlighted, each side its own
+    colour (a few rows only, so a styled table costs nothing)."""
+    return (found.style
+            .set_properties(subset=["Theirs"], **{"background-color": THEIRS_COLOUR,
+                                                  "color": "black", "font-weight": "bold"})
+            .set_properties(subset=["Yours"], **{"background-color": YOURS_COLOUR,
+                                                 "color": "black", "font-weight": "bold"}))
 
 
 def when(saved_at) -> str:

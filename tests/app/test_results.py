@@ -9,8 +9,9 @@ import pytest
 
 from stsa import store, tournament
 from stsa.auth import Actor, Role
+from stsa.store import schema
 from stsa.ui.sittings import key
-from tests.app.conftest import JUDGE, ORGANIZER, session_for
+from tests.app.conftest import JUDGE, JUDGE_PIN, ORGANIZER, session_for, shown
 
 PAGE = "views/results.py"
 OTHER_JUDGE = Actor("Kim Judge", Role.JUDGE)
@@ -180,6 +181,63 @@ def test_R11_full_tie_asks_for_the_settled_order(open_page, engine, sitting):
     assert scored.loc[2, "placing"] == 1 and scored.loc[1, "placing"] == 2
 
 
+def test_each_seat_asks_for_the_five_numbers_and_no_variant_points(open_page, engine,
+                                                                    sitting):
+    table, _ = _table(engine, sitting)
+    tid = int(table["table_id"])
+    at = _open_table(open_page, JUDGE, table)
+    labels = [n.label for n in at.number_input if n.key.startswith(f"res_{tid}_1_")]
+    assert labels == ["VP", "Spice", "Solari", "Troops", "Water"]
+    assert not [n for n in at.number_input if n.key.endswith("_variant_points")]
+
+
+def _rule_change(engine, sitting_id, text):
+    """R24: the sitting's rule change, as the organizer sets it (the column exists; the Draw
+    page's setting of it comes with the stages)."""
+    with engine.begin() as conn:
+        conn.execute(schema.sittings.update().where(schema.sittings.c.id == sitting_id)
+                     .values(rule_change=text, rule_change_points="1 per spy recalled"))
+
+
+def test_R24_a_sittings_rule_change_asks_for_extra_points(open_page, engine, sitting):
+    table, _ = _table(engine, sitting)
+    tid = int(table["table_id"])
+    _rule_change(engine, sitting, "Spies return")
+    at = _open_table(open_page, ORGANIZER, table)
+    if "rule_change" not in store.sittings(engine, actor=ORGANIZER):
+        pytest.skip("the sittings frame does not carry the rule change yet")
+    assert at.number_input(key=key(tid, 1, "variant_points")).label == "Extra"
+    at = _fill(at, table, VALUES)
+    at.number_input(key=key(tid, 4, "variant_points")).set_value(3).run()
+    assert at.dataframe[0].value.set_index("VP").at[2, "Score"] == 3  # 0 for 4th + 3 (R12)
+    at.button(key="res_save").click().run()
+    assert not at.error
+    rows = store.table_result(engine, tid).rows.sort_values("seat")
+    assert rows["variant_points"].tolist() == [0, 0, 0, 3]
+
+
+def test_stored_variant_points_stay_in_view_without_a_rule_change(open_page, engine, sitting):
+    """A result holding variant points (entered before the rule change was taken away) shows
+    them, so a correction neither hides nor drops them."""
+    table, _ = _table(engine, sitting)
+    tid = int(table["table_id"])
+    rows = pd.DataFrame([dict(zip(STATS, v)) for v in VALUES]).assign(
+        player_id=store.seats(engine, table_id=tid, actor=ORGANIZER)["player_id"].to_numpy(),
+        leader=table["available_leaders"][:4], variant_points=[0, 0, 2, 0])
+    store.submit_table_result(engine, tid, rows, expected_version=0, submission_id=None,
+                              actor=ORGANIZER)
+    at = _open_table(open_page, JUDGE, table)
+    assert at.number_input(key=key(tid, 3, "variant_points")).value == 2
+
+
+def test_organizer_enters_a_result_too(open_page, engine, sitting):
+    table, _ = _table(engine, sitting, table_no=2)
+    at = _fill(_open_table(open_page, ORGANIZER, table), table, VALUES)
+    at.button(key="res_save").click().run()
+    assert "saved as version 1" in at.success[0].value
+    assert store.table_result(engine, int(table["table_id"])).saved_by == ORGANIZER.name
+
+
 # --- corrections and conflicts (R19) -----------------------------------------------------------
 
 def test_correction_loads_the_stored_values_and_logs_a_new_version(open_page, engine, sitting):
@@ -223,9 +281,12 @@ def _conflicting(open_page, engine, sitting):
 def test_conflict_shows_both_versions_and_keep_theirs_reloads_them(open_page, engine, sitting):
     table, tid, kim = _conflicting(open_page, engine, sitting)
     assert any("saved by Jamal Judge" in w.value for w in kim.warning)
-    theirs, mine = kim.dataframe[1].value, kim.dataframe[2].value
-    assert theirs["VP"].tolist() == [10, 7, 5, 2] and mine["VP"].tolist() == [11, 7, 5, 2]
     assert any("Theirs" in m.value and "version 1" in m.value for m in kim.markdown)
+    differ = kim.dataframe[1].value  # only seat 1's VP and spice differ: nothing else shows
+    first = store.seats(engine, table_id=tid, actor=ORGANIZER).sort_values("seat")["name"].iloc[0]
+    assert differ.to_dict("records") == [
+        {"Player": first, "Field": "VP", "Theirs": "10", "Yours": "11"},
+        {"Player": first, "Field": "Spice", "Theirs": "1", "Yours": "0"}]
     assert store.table_result(engine, tid).rows["vp"].tolist()[0] == 10, "nothing overwritten"
 
     kim.button(key="res_keep_theirs").click().run()
@@ -304,6 +365,54 @@ def test_qr_link_asks_a_spectator_to_sign_in(open_page, engine, sitting):
     assert [link.proto.label for link in at.get("page_link")] == ["Sign in"]
     assert not at.number_input and not at.button  # still no entry form for spectators
     assert at.query_params["table"] == str(int(table["table_id"]))
+
+
+def _sign_in_on(at, pin=JUDGE_PIN):
+    at.text_input(key="sign_in_name").input("Jamal")
+    at.text_input(key="sign_in_pin").input(pin)
+    at.button[0].click().run()
+    return at
+
+
+def test_qr_link_signs_in_and_goes_on_to_the_table(open_page, engine, sitting):
+    """A judge scans a slip before signing in: the Sign in link keeps the table; after the
+    sign-in the judge is at that table's form, signed in."""
+    table, seats = _table(engine, sitting, table_no=2)
+    tid = int(table["table_id"])
+    at = _linked(open_page, None, tid)
+    link = at.get("page_link")[0].proto
+    assert link.page.endswith("sign_in") and f"table={tid}" in link.query_string
+    assert "next=results" in link.query_string
+
+    at = open_page("views/sign_in.py", query={"next": "results", "table": str(tid)})
+    assert any("go on to the Results page" in i.value for i in at.info)
+    at = _sign_in_on(at)
+    assert not at.exception and at.session_state["actor"].role is Role.JUDGE
+    assert at.selectbox(key=f"res_table_{sitting}").value == tid
+    assert seats["name"].iloc[0] in " ".join(shown(at.markdown))
+    assert at.query_params["table"] == str(tid) and at.query_params["session"]
+
+
+def test_sign_in_from_the_menu_after_a_slip_link_goes_on_too(open_page, engine, sitting):
+    table, _ = _table(engine, sitting, table_no=2)
+    tid = int(table["table_id"])
+    at = _linked(open_page, None, tid)
+    at.switch_page("views/sign_in.py")
+    at = _sign_in_on(at.run())
+    assert at.selectbox(key=f"res_table_{sitting}").value == tid
+
+
+def test_a_plain_sign_in_stays_on_the_sign_in_page(open_page, engine, sitting):
+    at = _sign_in_on(open_page("views/sign_in.py"))
+    assert any("Signed in as" in m.value for m in at.markdown)
+    assert "table" not in at.query_params
+
+
+def test_sign_in_goes_on_only_to_the_apps_pages(open_page, engine, sitting):
+    at = open_page("views/sign_in.py", query={"next": "https://evil.example", "table": "1"})
+    assert not at.info
+    at = _sign_in_on(at)
+    assert any("Signed in as" in m.value for m in at.markdown)
 
 
 @pytest.mark.parametrize("value", ["99999", "abc", "-1", "1" * 40])

@@ -333,7 +333,7 @@ def grid(scope, *columns: str, rows: int | None = None, nth: int = 0) -> list[di
 
 # --- the Results page -------------------------------------------------------------------------
 
-STATS = ("VP", "Spice", "Solari", "Troops in garrison", "Water")
+STATS = ("VP", "Spice", "Solari", "Troops", "Water")  # the form's labels
 
 
 def form_table(page) -> str | None:
