@@ -10,6 +10,7 @@ import pytest
 from stsa import store, tournament
 from stsa.auth import Actor, Role
 from stsa.store import schema
+from stsa.ui import sittings
 from stsa.ui.sittings import key
 from tests.app.conftest import JUDGE, JUDGE_PIN, ORGANIZER, session_for, shown
 
@@ -295,6 +296,24 @@ def test_conflict_shows_both_versions_and_keep_theirs_reloads_them(open_page, en
     assert kim.button(key="res_save").label == "Save correction"
     assert store.table_result(engine, tid).version == 1
     assert store.events(engine, action="result.correct", actor=ORGANIZER).empty
+
+
+def test_R19_differences_name_only_the_values_that_differ():
+    seats = pd.DataFrame({"player_id": [7, 8, 9], "seat": [1, 2, 3], "name": ["Ana", "Ben",
+                                                                               "Cy"]})
+    theirs = pd.DataFrame({"player_id": [9, 8, 7], "leader": ["Rhombur", "Ilban", "Paul"],
+                           "vp": [5, 6, 9], "spice": [1, 1, 1], "solari": [0, 0, 0],
+                           "troops": [2, 2, 2], "water": [0, 0, 0],
+                           "variant_points": [0, 0, 0], "tiebreak": [None, None, None]})
+    mine = theirs.iloc[::-1].assign(  # another row order, one of everything changed
+        leader=["Leto", "Ilban", "Rhombur"], vp=pd.array([9, None, 5], dtype="Int64"),
+        tiebreak=pd.array([None, None, 1], dtype="Int64"))
+    found = sittings.differences(theirs, mine, seats)
+    assert found.to_dict("records") == [
+        {"Player": "Ana", "Field": "Leader", "Theirs": "Paul", "Yours": "Leto"},
+        {"Player": "Ben", "Field": "VP", "Theirs": "6", "Yours": ""},
+        {"Player": "Cy", "Field": "Settled order", "Theirs": "", "Yours": "1"}]
+    assert sittings.differences(theirs, theirs, seats).empty
 
 
 def test_conflict_save_mine_over_theirs_is_a_logged_correction(open_page, engine, sitting):

@@ -11,7 +11,7 @@ with its own empty database and known PINs, and Debian's Chromium driven by Play
   `go_to` (a click in the navigation, as a person moves between pages), `sign_in`, `field`
   (an input by its label); widgets: `click`, `type_text`, `number`, `choose`, `options`,
   `grid` (a table's rows as text); the Results page: `open_table`, `fill_seat`,
-  `enter_result`.
+  `enter_result`; `published_qualifier` arranges a published sitting through the store.
 
 Streamlit renders asynchronously: wait for text (`page.get_by_text(...).wait_for()`) or for
 the run an action starts (`rerun`, which the widget helpers use: each page counts the app's
@@ -404,6 +404,29 @@ def enter_result(page, values, *, table: int, sitting: str | None = None,
         assert field(page, "Table").input_value().startswith(f"Table {table} · reported"), \
             "the table box shows the saved table as reported"
     return names
+
+@contextlib.contextmanager
+def published_qualifier(app: AppServer, names: list[str], seed: int):
+    """`with published_qualifier(server, names, seed) as (engine, tables)`: the players
+    imported and Qualifier 1 drawn and published through the store (for journeys that start
+    at the Results page); `tables` maps table numbers to table ids."""
+    import pandas as pd
+
+    from stsa import store, tournament
+    from stsa.auth import Actor, Role
+
+    who = Actor("Olivia", Role.ORGANIZER)
+    engine = store.connect(app.database_url)
+    try:
+        ids = store.import_players(engine, pd.DataFrame({"name": names}),
+                                   actor=who)["player_id"].tolist()
+        drawn = tournament.draw_qualifier(engine, ids, seed=seed, actor=who)
+        store.publish_sitting(engine, drawn["sitting_id"], actor=who)
+        tables = store.tables(engine, drawn["sitting_id"], actor=who)
+        yield engine, dict(zip(tables["table_no"].astype(int), tables["table_id"].astype(int)))
+    finally:
+        engine.dispose()
+
 
 @pytest.hookimpl(wrapper=True, tryfirst=True)
 def pytest_runtest_makereport(item, call):

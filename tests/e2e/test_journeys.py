@@ -13,14 +13,14 @@ from __future__ import annotations
 import re
 from collections import Counter
 
-import pandas as pd
 import pytest
 
-from stsa import store, tournament
+from stsa import store
 from stsa.auth import Actor, Role
 from tests.e2e.conftest import (JUDGE_PIN, ORGANIZER_PIN, PHONE, choose, click,
                                 enter_result, fill_seat, form_table, go_to, grid, grids, load,
-                                number, open_table, options, seat, type_text)
+                                number, open_table, options, published_qualifier, seat,
+                                type_text)
 
 pytestmark = pytest.mark.e2e
 
@@ -165,14 +165,8 @@ ORGANIZER_ACTOR = Actor("Olivia", Role.ORGANIZER)
 def sitting(server):
     """Qualifier 1 drawn and published with 12 players at three tables; no results yet.
     (Arranged through the store: the journeys below start at the Results page.)"""
-    engine = store.connect(server.database_url)
-    ids = store.import_players(engine, pd.DataFrame({"name": NAMES}),
-                               actor=ORGANIZER_ACTOR)["player_id"].tolist()
-    drawn = tournament.draw_qualifier(engine, ids, seed=12, actor=ORGANIZER_ACTOR)
-    store.publish_sitting(engine, drawn["sitting_id"], actor=ORGANIZER_ACTOR)
-    tables = store.tables(engine, drawn["sitting_id"], actor=ORGANIZER_ACTOR)
-    yield engine, dict(zip(tables["table_no"].astype(int), tables["table_id"].astype(int)))
-    engine.dispose()
+    with published_qualifier(server, NAMES, seed=12) as arranged:
+        yield arranged
 
 
 def stored(engine, table_id: int) -> store.TableResult:

@@ -11,17 +11,15 @@ from __future__ import annotations
 
 import re
 
-import pandas as pd
 import pytest
 
-from stsa import store, tournament
-from stsa.auth import Actor, Role
+from stsa import store
 from tests.e2e.conftest import (JUDGE_PIN, PHONE, click, enter_result, field, fill_seat,
-                                form_table, go_to, grid, grids, open_table, options, seat, wait_ready)
+                                form_table, go_to, grid, grids, open_table, options,
+                                published_qualifier, seat, wait_ready)
 
 pytestmark = pytest.mark.e2e
 
-ORGANIZER = Actor("Olivia", Role.ORGANIZER)
 JUDGE_A, JUDGE_B = ("Ana", JUDGE_PIN), ("Ben", JUDGE_PIN)
 NAMES = ["Alia Brandt", "Duncan Moss", "Gurney Hale", "Irulan Reyes", "Jessica Lund",
          "Leto Marsh", "Liet Kynes", "Paul Weir", "Stilgar Oduya", "Thufir Nakamura",
@@ -31,14 +29,8 @@ NAMES = ["Alia Brandt", "Duncan Moss", "Gurney Hale", "Irulan Reyes", "Jessica L
 @pytest.fixture(scope="module")
 def sitting(server):
     """Qualifier 1 published: 12 players at three tables of four, no results yet."""
-    engine = store.connect(server.database_url)
-    ids = store.import_players(engine, pd.DataFrame({"name": NAMES}),
-                               actor=ORGANIZER)["player_id"].tolist()
-    drawn = tournament.draw_qualifier(engine, ids, seed=7, actor=ORGANIZER)
-    store.publish_sitting(engine, drawn["sitting_id"], actor=ORGANIZER)
-    tables = store.tables(engine, drawn["sitting_id"], actor=ORGANIZER)
-    yield engine, dict(zip(tables["table_no"].astype(int), tables["table_id"].astype(int)))
-    engine.dispose()
+    with published_qualifier(server, NAMES, seed=7) as arranged:
+        yield arranged
 
 
 def _box(locator) -> dict:
