@@ -273,7 +273,11 @@ def choose(scope, label: str, option: str | re.Pattern) -> bool:
             box.fill(option)
         wanted = page.get_by_role("option", name=option, exact=isinstance(option, str)).first
         try:
-            wanted.wait_for(timeout=5_000)
+            try:
+                wanted.wait_for(timeout=5_000)
+            except Exception:  # a busy machine: the list may not have opened; once more
+                _open_list(box)
+                wanted.wait_for()
         except Exception as exc:
             offered = page.get_by_role("option").all_inner_texts()
             raise AssertionError(f"{label}: no option {option!r} among {offered}") from exc
