@@ -98,7 +98,7 @@ def test_a_slip_link_opened_before_signing_in_leads_to_the_table(open_app, serve
     _, tables = sitting
     judge = open_app(f"results?table={tables[3]}", viewport=PHONE)
     judge.get_by_text("sign in to enter this table's result").wait_for()
-    link = judge.get_by_role("link", name="Sign in").last
+    link = judge.locator('a[href*="next=results"]', has_text="Sign in")  # not the menu's
     link.click()
     judge.get_by_role("heading", name="Sign in").wait_for()
     wait_ready(judge)
