@@ -65,6 +65,43 @@ class PlayerStatus(_Word):
 
 PICK_METHOD_LABELS = {PickMethod.HIDDEN_PICKS: "Hidden Picks", PickMethod.VOTE_OFF: "Vote Off"}
 
+SETTING_LABELS = {  # each setting as the Settings page names it
+    "tournament_name": "Tournament name", "enabled_setups": "Setups played",
+    "battle_of_wills": "Battle of Wills", "pick_method": "Leader pick method",
+    "wild_card": "Wild Card", "vote_off_votes": "Votes per player (Vote Off)",
+    "hidden_picks": "Hidden picks per base game", "leader_decks": "Leader decks",
+    "colours": "Colours", "base_points": "Base points (1st, 2nd, 3rd, 4th)",
+    "draw_mode": "Draw mode", "auto_backup": "Automatic backups",
+    "public_url": "App address for the QR codes",
+}
+_SETTING_NONE = {"enabled_setups": "every setup", "leader_decks": "the catalog's decks",
+                 "public_url": "this browser's address"}
+
+
+def setting_label(key: str) -> str:
+    """"Base points (1st, 2nd, 3rd, 4th)": a setting as people name it; an unknown key
+    in words ("rule_change" → "Rule change")."""
+    return SETTING_LABELS.get(key) or str(key).replace("_", " ").capitalize()
+
+
+def setting_text(key: str, value) -> str:
+    """A setting's value in words: Yes/No, lists joined with commas, "Hidden Picks",
+    "Legacy 6, Uprising 3", "every setup" for none."""
+    if value is None:
+        return _SETTING_NONE.get(key, "none")
+    if isinstance(value, bool):
+        return "Yes" if value else "No"
+    if key == "pick_method":
+        return PICK_METHOD_LABELS.get(value, str(value))
+    if key == "draw_mode":
+        return str(value).capitalize()
+    if isinstance(value, dict):
+        return "; ".join(f"{k} {setting_text('', v)}" for k, v in value.items())
+    if isinstance(value, (list, tuple)):
+        return ", ".join(setting_text("", v) for v in value) or "none"
+    return str(value)
+
+
 SYSTEM_NAME = "STSA"  # the name the log gives to what STSA does by itself
 
 

@@ -30,6 +30,7 @@ from stsa.auth import Role
 from stsa.domain import Kind, sitting_label
 from stsa.services import admin, results, setups
 from stsa.services import finals as finals_service
+from stsa.services import log as log_service
 from stsa.services import sittings as sitting_service
 from stsa.services.snapshot import Snapshot
 from stsa.store.db import SYSTEM
@@ -287,6 +288,20 @@ class Data:
         """The audit log, oldest first (R19); judges and the organizer only (R20)."""
         return store.events(session.engine(), actor=SYSTEM if self.staff else None,
                             action=action, by=by, subject=subject, limit=limit)
+
+    def log(self, events: pd.DataFrame, *, find: str = "",
+            limit: int | None = None) -> pd.DataFrame:
+        """`events` as the Log page shows them, newest first, each in words with sittings,
+        tables and players by name (`services.log.readable`, R19); only those whose words
+        contain `find` (any case), at most `limit`."""
+        snap = self._snap()
+        tables = snap.tables()[["table_id", "sitting_id", "table_no"]]
+        log = log_service.readable(events, log_service.places_of(
+            snap.names, snap.sittings, tables, events))
+        find = " ".join(str(find).split())
+        if find:
+            log = log.loc[log["details"].str.contains(find, case=False, regex=False)]
+        return log.head(limit) if limit is not None else log
 
     def backups(self) -> pd.DataFrame:
         """The backup files, newest first (files, not data: read each time)."""

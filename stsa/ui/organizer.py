@@ -132,12 +132,17 @@ def _json(value) -> str:
                                                default=str)
 
 
-def log_frame(events: pd.DataFrame) -> pd.DataFrame:
-    """The audit log newest first, with before/after as JSON text (R19)."""
+def log_frame(events: pd.DataFrame, shown: pd.DataFrame | None = None) -> pd.DataFrame:
+    """The audit log as recorded, newest first, with before/after as JSON text (R19): what
+    the log's CSV download holds. With `shown` (the page's readable log: `event_id,
+    details`), only its events, each with its `details` in words."""
     newest = events.sort_values("event_id", ascending=False)
-    return newest.assign(before=newest["before"].map(_json), after=newest["after"].map(_json))[
+    raw = newest.assign(before=newest["before"].map(_json), after=newest["after"].map(_json))[
         ["event_id", "at", "actor", "role", "action", "subject", "before", "after"]
     ].reset_index(drop=True)
+    if shown is None:
+        return raw
+    return raw.merge(shown[["event_id", "details"]], on="event_id")
 
 
 def csv_text(frame: pd.DataFrame) -> str:

@@ -1,0 +1,370 @@
+"""The log in words (R19): each event the store logs as a sentence a person reads, with
+sittings, tables and players by their names ("Corrected the result of Qualifier 2, table 4:
+VP 7 → 8 for Wellington Yueh"), never ids or JSON. The raw values stay in the log itself and
+its CSV download.
+
+`event_sentences` is a pure function of the events and the names to use (`Places`);
+`places_of` builds those from the tournament's frames and from the events themselves, so a
+discarded sitting or a removed player is still named. Every action the store logs has its
+sentence; an action this module does not know gets a plain one from its name and values.
+"""
+
+from __future__ import annotations
+
+import json
+from dataclasses import dataclass, field
+from typing import Any, Callable, Iterable, Mapping
+
+import pandas as pd
+
+from stsa import catalog
+from stsa.domain import plural, setting_label, setting_text, sitting_label, table_label
+
+SHOWN_NAMES = 8  # names listed in one sentence before "and n more"
+RESULT_FIELDS = {"leader": "leader", "vp": "VP", "spice": "spice", "solari": "solari",
+                 "troops": "troops", "water": "water", "variant_points": "variant points",
+                 "tiebreak": "tie-break"}
+PLAYER_FIELDS = {"name": "name", "nickname": "nickname", "club": "club", "email": "email",
+                 "extra": "details", "registration_order": "registration order",
+                 "checked_in_at": "check-in time", "status": "status"}
+
+#: What each logged action is, in words (the Log page's "What" column and filter).
+ACTIONS = {
+    "players.add": "Players added", "player.edit": "Player edited",
+    "player.remove": "Player removed", "player.withdraw": "Player withdrawn",
+    "player.reinstate": "Player reinstated", "players.check_in": "Check-in",
+    "players.check_out": "Check-out", "player.absent": "Finals absence",
+    "player.present": "Finals absence lifted", "sitting.draw": "Draw",
+    "sitting.redraw": "Draw again", "sitting.discard": "Draw discarded",
+    "sitting.publish": "Published", "sitting.complete": "Sitting complete",
+    "table.override_setup": "Setup changed", "result.submit": "Result entered",
+    "result.correct": "Result corrected", "picks.vote_off": "Leaders voted off",
+    "picks.wild_card": "Wild cards", "settings.change": "Settings changed",
+    "pin.set": "PIN set", "session.revoke_all": "Everyone signed out",
+    "tournament.restore": "Tournament restored", "backup.restore": "Backup restored",
+}
+
+
+@dataclass(frozen=True)
+class Places:
+    """The names a sentence uses: players by id, sittings by id ("Qualifier 2"), tables by id
+    ("Qualifier 2, table 4"), setups by id."""
+
+    players: Mapping[int, str] = field(default_factory=dict)
+    sittings: Mapping[int, str] = field(default_factory=dict)
+    tables: Mapping[int, str] = field(default_factory=dict)
+    setups: Mapping[str, str] = field(default_factory=dict)
+
+    def player(self, player_id: Any) -> str:
+        return self.players.get(_int(player_id)) or f"player #{player_id}"
+
+    def sitting(self, sitting_id: Any) -> str:
+        return self.sittings.get(_int(sitting_id)) or f"a sitting (#{sitting_id})"
+
+    def table(self, table_id: Any) -> str:
+        return self.tables.get(_int(table_id)) or f"a table (#{table_id})"
+
+    def setup(self, setup_id: Any) -> str:
+        return self.setups.get(setup_id) or str(setup_id)
+
+
+def _int(value: Any) -> int | None:
+    try:
+        return int(value)
+    except (TypeError, ValueError):
+        return None
+
+
+def _loaded(value: Any) -> Any:
+    """A before/after value as logged: parsed already, or JSON text (the workbook's dump)."""
+    if isinstance(value, str):
+        try:
+            return json.loads(value)
+        except ValueError:
+            return value
+    return None if value is None or (isinstance(value, float) and value != value) else value
+
+
+def places_of(players: pd.DataFrame, sittings: pd.DataFrame, tables: pd.DataFrame,
+              events: pd.DataFrame | None = None) -> Places:
+    """The names to use from the roster (`player_id, name`), the sittings (`sitting_id, kind,
+    number`), the tables (`table_id, sitting_id, table_no`) and the events themselves (draws
+    name their sitting and tables, additions and removals their players), so what is gone
+    from the tournament is still named."""
+    names, labels, at = {}, {}, {}
+    for e in (events.to_dict("records") if events is not None else []):
+        before, after = _loaded(e["before"]), _loaded(e["after"])
+        for side in (before, after):
+            if e["action"] in ("sitting.draw", "sitting.redraw", "sitting.discard") and \
+                    isinstance(side, dict) and "kind" in side:
+                label = sitting_label(side["kind"], side["number"])
+                labels[_int(str(e["subject"]).removeprefix("sitting "))] = label
+                for t in side.get("tables") or []:
+                    at[_int(t.get("table_id"))] = f"{label}, table {t.get('table_no')}"
+        if e["action"] == "players.add" and isinstance(after, list):
+            names.update({_int(p.get("player_id")): p.get("name") for p in after})
+        if e["action"] == "player.remove" and isinstance(before, dict):
+            names[_int(before.get("player_id"))] = before.get("name")
+    names.update(zip(players["player_id"].astype(int), players["name"]))
+    kinds = dict(zip(sittings["sitting_id"].astype(int),
+                     (sitting_label(k, n) for k, n in zip(sittings["kind"], sittings["number"]))))
+    labels.update(kinds)
+    at.update({int(t): f"{kinds.get(int(s), 'a sitting')}, table {n}"
+               for t, s, n in zip(tables["table_id"], tables["sitting_id"], tables["table_no"])})
+    setups = dict(catalog.setups(battle_of_wills=True)[["setup_id", "name"]]
+                  .itertuples(index=False, name=None))
+    return Places(names, labels, at, setups)
+
+
+def event_sentences(events: pd.DataFrame, places: Places) -> pd.Series:
+    """R19: each event (`action, subject, before, after`; before/after parsed or as JSON
+    text) as one sentence, indexed like `events`."""
+    return pd.Series([sentence(e["action"], e["subject"], _loaded(e["before"]),
+                               _loaded(e["after"]), places)
+                      for e in events[["action", "subject", "before", "after"]]
+                      .to_dict("records")], index=events.index, dtype=object)
+
+
+def action_label(action: str) -> str:
+    """An action in words ("result.correct" → "Result corrected"); an unknown one from its
+    name ("waiting.move" → "Waiting move")."""
+    return ACTIONS.get(action) or str(action).replace(".", " ").replace("_", " ").capitalize()
+
+
+def sentence(action: str, subject: str, before: Any, after: Any, places: Places) -> str:
+    """One event in words; an action not known here gets `_plain`'s sentence."""
+    write = _SENTENCES.get(action, _plain)
+    try:
+        return write(action, subject, before, after, places)
+    except (KeyError, TypeError, ValueError, AttributeError):  # a payload of another shape
+        return _plain(action, subject, before, after, places)
+
+
+# -- words for values ---------------------------------------------------------------------------
+def _value(value: Any) -> str:
+    """A logged value in words: lists joined, empty as "(none)", true/false as yes/no."""
+    if value is None or value == "" or value == [] or value == {}:
+        return "(none)"
+    if isinstance(value, bool):
+        return "yes" if value else "no"
+    if isinstance(value, dict):
+        return "; ".join(f"{k.replace('_', ' ')} {_value(v)}" for k, v in value.items())
+    if isinstance(value, (list, tuple)):
+        return ", ".join(_value(v) for v in value)
+    return str(value)
+
+
+def _names(names: list[str], limit: int = SHOWN_NAMES) -> str:
+    """"Ann, Bo and Cy", or the first `limit` and how many more."""
+    names = [str(n) for n in names]
+    if len(names) > limit:
+        return f"{', '.join(names[:limit])} and {len(names) - limit} more"
+    return names[0] if len(names) == 1 else f"{', '.join(names[:-1])} and {names[-1]}"
+
+
+def _changes(before: Mapping, after: Mapping, words: Mapping[str, str]) -> str:
+    """"name Ann → Ann Lee; club (none) → Arrakis"."""
+    keys = [k for k in {**before, **after} if before.get(k) != after.get(k)]
+    return "; ".join(f"{words.get(k, k.replace('_', ' '))} {_value(before.get(k))} → "
+                     f"{_value(after.get(k))}" for k in keys)
+
+
+def _subject(subject: str, places: Places) -> str:
+    """"table 8" → "Qualifier 2, table 4", "player 13" → the name, "sitting 3" → its label."""
+    kind, _, ident = str(subject).partition(" ")
+    known = {"table": places.table, "player": places.player, "sitting": places.sitting}
+    if kind in known and _int(ident) is not None:
+        return known[kind](ident)
+    return {"role organizer": "the organizer PIN", "role judge": "the judge PIN"}.get(
+        subject, str(subject))
+
+
+def _id(subject: str) -> str:
+    return str(subject).partition(" ")[2]
+
+
+# -- one sentence per action ---------------------------------------------------------------------
+def _players_add(action, subject, before, after, places):
+    named = [p["name"] + (f" ({p['club']})" if p.get("club") else "") for p in after]
+    if len(named) == 1:
+        return f"Added {named[0]} to the roster."
+    return f"Added {len(named)} players to the roster: {_names(named)}."
+
+
+def _player_edit(action, subject, before, after, places):
+    return f"Edited {places.player(_id(subject))}: {_changes(before, after, PLAYER_FIELDS)}."
+
+
+def _player_remove(action, subject, before, after, places):
+    return f"Removed {before.get('name') or places.player(_id(subject))} from the roster."
+
+
+def _player_status(action, subject, before, after, places):
+    verb = "Withdrew" if action == "player.withdraw" else "Reinstated"
+    return f"{verb} {places.player(_id(subject))}" + (
+        " (results stay)." if action == "player.withdraw" else ".")
+
+
+def _check_in(action, subject, before, after, places):
+    ids = after["player_ids"]
+    verb = "Checked in" if action == "players.check_in" else "Checked out"
+    return f"{verb} {plural(len(ids), 'player')}: {_names([places.player(p) for p in ids])}."
+
+
+def _absence(action, subject, before, after, places):
+    who = places.player(_id(subject))
+    if action == "player.absent":
+        return f"Marked {who} absent for the finals (a wildcard takes the seat)."
+    return f"Marked {who} present again for the finals."
+
+
+def _draw_words(summary: Mapping) -> str:
+    tables, seats = summary.get("tables") or [], summary.get("seats") or []
+    words = f"{plural(len(tables), 'table')}, {plural(len(seats), 'player')}"
+    if summary.get("sit_outs"):
+        words += f", {plural(len(summary['sit_outs']), 'player')} sitting out"
+    return words + f", seed {summary.get('seed')}"
+
+
+def _sitting_draw(action, subject, before, after, places):
+    label = sitting_label(after["kind"], after["number"])
+    how = []
+    if after.get("mode") == "balanced":
+        how.append("balanced draw")
+    if after.get("pins"):
+        how.append(f"{plural(len(after['pins']), 'player')} kept at their table")
+    extra = f" ({'; '.join(how)})" if how else ""
+    if action == "sitting.redraw":
+        return (f"Drew {label} again: {_draw_words(after)}{extra}; the earlier draw had seed "
+                f"{(before or {}).get('seed')}.")
+    return f"Drew {label}: {_draw_words(after)}{extra}."
+
+
+def _sitting_discard(action, subject, before, after, places):
+    return (f"Discarded the unpublished draw of {sitting_label(before['kind'], before['number'])}"
+            f" (seed {before.get('seed')}).")
+
+
+def _sitting_status(action, subject, before, after, places):
+    label = places.sitting(_id(subject))
+    if action == "sitting.publish":
+        return f"Published {label}: everyone sees its tables now."
+    return f"{label} is complete: every table has a result."
+
+
+def _override_setup(action, subject, before, after, places):
+    words = (f"Changed the setup of {places.table(_id(subject))}: "
+             f"{places.setup(before['setup_id'])} → {places.setup(after['setup_id'])}")
+    return words + (f" (reason: {after['reason']})." if after.get("reason") else ".")
+
+
+def _result_line(row: Mapping, places: Places) -> str:
+    return f"{places.player(row['player_id'])} {row['vp']} VP"
+
+
+def _result(action, subject, before, after, places):
+    where = places.table(_id(subject))
+    rows = sorted(after["rows"], key=lambda r: r.get("seat", 0))
+    if action == "result.submit":
+        return (f"Entered the result of {where}: "
+                f"{'; '.join(_result_line(r, places) for r in rows)}.")
+    old = {r["player_id"]: r for r in (before or {}).get("rows", [])}
+    changes = [f"{words} {_value(old.get(r['player_id'], {}).get(f))} → {_value(r.get(f))} "
+               f"for {places.player(r['player_id'])}"
+               for r in rows for f, words in RESULT_FIELDS.items()
+               if old.get(r["player_id"], {}).get(f) != r.get(f)]
+    version = f" (version {after.get('version')})" if after.get("version") else ""
+    if not changes:
+        return f"Saved the result of {where} again, unchanged{version}."
+    return f"Corrected the result of {where}{version}: {'; '.join(changes)}."
+
+
+def _vote_off(action, subject, before, after, places):
+    votes = after.get("votes") or []
+    voters = len({v.get("player_id") for v in votes})
+    again = " again" if before else ""
+    return (f"Entered the leader votes{again} at {places.table(_id(subject))} "
+            f"({plural(voters, 'player')} voted): removed {_names(after['removed'] or ['none'])}.")
+
+
+def _wild_card(action, subject, before, after, places):
+    parts = [f"{places.player(r['player_id'])} took a random one: {r['picked_leader']} → "
+             f"{r['leader']}" if r.get("swapped") else
+             f"{places.player(r['player_id'])} kept {r['leader']}"
+             for r in sorted(after, key=lambda r: r.get("seat", 0))]
+    return f"Drew the wild cards at {places.table(_id(subject))}: {'; '.join(parts)}."
+
+
+def _settings(action, subject, before, after, places):
+    changes = [f"{setting_label(k)} {setting_text(k, (before or {}).get(k))} → "
+               f"{setting_text(k, v)}" for k, v in after.items()]
+    return f"Changed the settings: {'; '.join(changes)}."
+
+
+def _pin(action, subject, before, after, places):
+    return f"Set {_subject(subject, places)} (everyone signed in with the old one is signed out)."
+
+
+def _revoke(action, subject, before, after, places):
+    return (f"Signed everyone out ({plural(int(after.get('ended', 0)), 'session')} ended; "
+            f"the organizer who did it stays signed in).")
+
+
+def _tournament_restore(action, subject, before, after, places):
+    rows = after.get("rows") or {}
+    counts = ", ".join(plural(int(rows.get(k, 0)), w) for k, w in (
+        ("players", "player"), ("sittings", "sitting"), ("results", "player result"),
+        ("events", "log event")))
+    return f"Restored the tournament from {after.get('source')}: {counts}."
+
+
+def _backup_restore(action, subject, before, after, places):
+    return (f"Restored the backup {after.get('restored_from')} ({after.get('rows')} rows); the "
+            f"tournament as it was is kept in {after.get('safety_backup')}.")
+
+
+def _plain(action, subject, before, after, places):
+    """An action this module does not know: its name, what it concerns, and the values that
+    changed, in words."""
+    words = f"{action_label(action)}: {_subject(subject, places)}"
+    if isinstance(before, dict) and isinstance(after, dict):
+        changed = _changes(before, after, {})
+        return words + (f" ({_short(changed)})." if changed else ".")
+    shown = [f"{side}: {_short(_value(v))}" for side, v in (("before", before), ("after", after))
+             if v is not None]
+    return words + (f" ({'; '.join(shown)})." if shown else ".")
+
+
+def _short(text: str, limit: int = 300) -> str:
+    return text if len(text) <= limit else text[:limit - 1] + "…"
+
+
+_SENTENCES: dict[str, Callable[..., str]] = {
+    "players.add": _players_add, "player.edit": _player_edit, "player.remove": _player_remove,
+    "player.withdraw": _player_status, "player.reinstate": _player_status,
+    "players.check_in": _check_in, "players.check_out": _check_in,
+    "player.absent": _absence, "player.present": _absence,
+    "sitting.draw": _sitting_draw, "sitting.redraw": _sitting_draw,
+    "sitting.discard": _sitting_discard, "sitting.publish": _sitting_status,
+    "sitting.complete": _sitting_status, "table.override_setup": _override_setup,
+    "result.submit": _result, "result.correct": _result, "picks.vote_off": _vote_off,
+    "picks.wild_card": _wild_card, "settings.change": _settings, "pin.set": _pin,
+    "session.revoke_all": _revoke, "tournament.restore": _tournament_restore,
+    "backup.restore": _backup_restore,
+}
+
+
+def readable(events: pd.DataFrame, places: Places) -> pd.DataFrame:
+    """The log as the Log page shows it, newest first: `event_id, at, actor, role, what
+    (the action in words), details (the sentence)`."""
+    newest = events.sort_values("event_id", ascending=False)
+    return pd.DataFrame({
+        "event_id": newest["event_id"], "at": newest["at"], "actor": newest["actor"],
+        "role": newest["role"].map(lambda r: str(r).capitalize()),
+        "what": newest["action"].map(action_label),
+        "details": event_sentences(newest, places)}).reset_index(drop=True)
+
+
+def filters(actions: Iterable[str] = ACTIONS) -> dict[str, str]:
+    """{label: the store's action filter} for the Log page: every known action by its words."""
+    return {action_label(a): a for a in actions}
