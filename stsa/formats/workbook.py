@@ -1,13 +1,18 @@
 """The tournament workbook: written from plain rows, and parsed back into plain frames for a
 restore (R19).
 
-Writing: one sheet per table of the tournament, each with a bold frozen header, a filter,
-widths to fit and times as dates (UTC); text a spreadsheet would take for a formula is stored
-as text. The workbook holds hidden information (removed leaders, emails, the log): organizer
-only (R20).
+Writing: a Summary sheet, the Standings and the Finals first, then one sheet per table of the
+tournament, names and labels first ("Qualifier 2", "Published"), ids last; each with a bold
+frozen header, a filter, widths to fit and times as dates (UTC); text a spreadsheet would take
+for a formula is stored as text. The workbook holds hidden information (removed leaders,
+emails, the log): organizer only (R20).
 
 Parsing: every file passes the hostile-file guards first; then each cell is read as the kind
-its column holds (a whole number, a date and time, TRUE or FALSE, JSON …). A cell that is not
+its column holds (a whole number, a date and time, TRUE or FALSE, JSON, a label or its code
+…), also as a spreadsheet application writes them back after opening and saving the file
+(numbers as 3.0, dates as day numbers, times to the millisecond), and from workbooks of
+earlier releases (their snake_case headings, without the sheets and columns added since). A
+cell that is not
 raises one `RestoreError` whose problems name each sheet and row. Whether the values make sense
 for a tournament is the service's check (`stsa.services.restore`), with the validators entry
 uses.
@@ -29,7 +34,8 @@ from openpyxl.styles import Alignment, Font, PatternFill
 from openpyxl.utils import get_column_letter
 
 from stsa import catalog
-from stsa.domain import Problem, sitting_label
+from stsa.domain import (Kind, PlayerStatus, Problem, Role, SittingStatus, setting_label,
+                         setting_text, sitting_label)
 from stsa.formats import guards
 from stsa.formats.csv import looks_like_formula
 from stsa.formats.guards import WORKBOOK_LIMITS, SpreadsheetError, at_row, cell_text
@@ -43,74 +49,133 @@ SHOWN_PROBLEMS = 50
 
 Sheet = tuple[list[str], list[list]]  # (headings, rows)
 
-# sheet -> (store table it restores, or None) and [(heading, table column or None, kind)];
-# kinds: int, text, bool, time, list (leaders, "; "-separated), json (JSON text), num
-SHEETS: dict[str, tuple[str | None, list[tuple[str, str | None, str]]]] = {
-    "Players": ("players", [
-        ("player_id", "id", "int"), ("name", "name", "text"), ("club", "club", "text"),
-        ("email", "email", "text"), ("status", "status", "text"),
-        ("checked_in", "checked_in", "bool"), ("extra", "extra", "json"),
-        ("created_by", "created_by", "text"), ("created_at", "created_at", "time")]),
-    "Sittings": ("sittings", [
-        ("sitting_id", "id", "int"), ("kind", "kind", "text"), ("number", "number", "int"),
-        ("label", None, "text"), ("seed", "seed", "text"), ("status", "status", "text"),
-        ("tables", None, "int"), ("results", None, "int"),
-        ("created_by", "created_by", "text"), ("created_at", "created_at", "time"),
-        ("published_at", "published_at", "time"), ("completed_at", "completed_at", "time")]),
-    "Tables": ("tables", [
-        ("table_id", "id", "int"), ("sitting_id", "sitting_id", "int"), ("kind", None, "text"),
-        ("sitting_no", None, "int"), ("table_no", "table_no", "int"),
-        ("setup_id", "setup_id", "text"), ("setup", None, "text"),
-        ("setup_override", "setup_override", "bool"), ("players", None, "int"),
-        ("removed_leaders", "removed_leaders", "list"),
-        ("available_leaders", "available_leaders", "list"),
-        ("version", "result_version", "int")]),
-    "Seats": ("seats", [
-        ("table_id", "table_id", "int"), ("sitting_id", "sitting_id", "int"),
-        ("kind", None, "text"), ("sitting_no", None, "int"), ("table_no", None, "int"),
-        ("seat", "seat", "int"), ("player_id", "player_id", "int"), ("name", None, "text"),
-        ("colour", "colour", "text"), ("pick_order", "pick_order", "int")]),
-    "Results": ("results", [
-        ("game_id", "table_id", "int"), ("sitting_id", None, "int"), ("kind", None, "text"),
-        ("sitting_no", None, "int"), ("table_no", None, "int"), ("setup_id", None, "text"),
-        ("seat", "seat", "int"), ("player_id", "player_id", "int"), ("name", None, "text"),
-        ("leader", "leader", "text"), ("vp", "vp", "int"), ("spice", "spice", "int"),
-        ("solari", "solari", "int"), ("troops", "troops", "int"), ("water", "water", "int"),
-        ("variant_points", "variant_points", "int"), ("tiebreak", "tiebreak", "int"),
-        ("placing", None, "int"), ("qualifier_score", None, "num"), ("tied", None, "bool"),
-        ("version", "version", "int"), ("saved_by", "saved_by", "text"),
-        ("saved_at", "saved_at", "time"), ("submission_id", "submission_id", "text")]),
-    "Votes": ("leader_votes", [  # R10 Vote Off: judges' and organizer's eyes only (R20)
-        ("table_id", "table_id", "int"), ("player_id", "player_id", "int"),
-        ("name", None, "text"), ("leader", "leader", "text"),
-        ("entered_by", "entered_by", "text"), ("entered_at", "entered_at", "time")]),
-    "Wild cards": ("wild_cards", [  # R10 Wild Card
-        ("table_id", "table_id", "int"), ("seat", "seat", "int"),
-        ("player_id", "player_id", "int"), ("name", None, "text"),
-        ("picked_leader", "picked_leader", "text"), ("swapped", "swapped", "bool"),
-        ("leader", "leader", "text"), ("entered_by", "entered_by", "text"),
-        ("entered_at", "entered_at", "time")]),
-    "Standings": (None, []),  # headings from the standings frame
-    "Finals": (None, [
-        ("final_rank", None, "int"), ("player_id", None, "int"), ("name", None, "text"),
-        ("stage", None, "text"), ("wildcard", None, "bool")]),
-    "Sit-outs": ("sit_outs", [
-        ("sitting_id", "sitting_id", "int"), ("player_id", "player_id", "int"),
-        ("name", None, "text")]),
-    "Absences": ("absences", [
-        ("stage", "stage", "text"), ("player_id", "player_id", "int"), ("name", None, "text"),
-        ("marked_by", "marked_by", "text"), ("marked_at", "marked_at", "time")]),
-    "Settings": ("settings", [
-        ("key", "key", "text"), ("value", "value", "json"),
-        ("updated_by", "updated_by", "text"), ("updated_at", "updated_at", "time")]),
-    "Log": ("events", [
-        ("event_id", "id", "int"), ("at", "at", "time"), ("actor", "actor", "text"),
-        ("role", "role", "text"), ("action", "action", "text"), ("subject", "subject", "text"),
-        ("before", "before", "json"), ("after", "after", "json")]),
+# Words stored as codes and shown as people say them: {family: {code: label}}. A cell is read
+# back from either (any case); anything else is kept as written, for the checks to name.
+WORDS: dict[str, dict[str, str]] = {
+    "kind": {k.value: k.value.capitalize() for k in Kind},
+    "status": {s.value: s.value.capitalize() for s in SittingStatus},
+    "player": {s.value: s.value.capitalize() for s in PlayerStatus},
+    "role": {r.value: r.value.capitalize() for r in Role},
+    "stage": {"finals": "Finals", "semifinal": "Semifinal", "final": "Final"},
 }
+
+# sheet -> (store table it restores, or None) and [(heading, table column or None, kind)];
+# kinds: int, text, bool, time, list (leaders, "; "-separated), json (JSON text), num, and
+# word:<family> (a code of `WORDS` shown as its label). Columns without a table column are
+# for the reader (names, labels, placings) and never read back. Computed sheets (Summary,
+# Standings, Finals) come from the frames `tournament_sheets` is given.
+SHEETS: dict[str, tuple[str | None, list[tuple[str, str | None, str]]]] = {
+    "Summary": (None, [("Tournament", None, "text"), ("", None, "text")]),
+    "Standings": (None, []),  # headings from the standings frame (`STANDINGS_HEADINGS`)
+    "Finals": (None, [
+        ("Final rank", "final_rank", "int"), ("Name", "name", "text"),
+        ("Stage", "stage", "text"), ("Wildcard", "wildcard", "bool"),
+        ("Best score", "best_score", "num"), ("Qualifier rank", "rank", "int"),
+        ("Player id", "player_id", "int")]),
+    "Players": ("players", [
+        ("Name", "name", "text"), ("Nickname", "nickname", "text"), ("Club", "club", "text"),
+        ("Status", "status", "word:player"), ("Checked in", "checked_in", "bool"),
+        ("Checked in at", "checked_in_at", "time"),
+        ("Registration order", "registration_order", "int"), ("Email", "email", "text"),
+        ("Extra details", "extra", "json"), ("Player id", "id", "int"),
+        ("Added by", "created_by", "text"), ("Added at", "created_at", "time")]),
+    "Sittings": ("sittings", [
+        ("Sitting", None, "text"), ("Stage", "kind", "word:kind"), ("Number", "number", "int"),
+        ("Status", "status", "word:status"), ("Tables", None, "int"),
+        ("Results", None, "int"), ("Rule change", "rule_change", "text"),
+        ("Rule change points", "rule_change_points", "text"), ("Seed", "seed", "text"),
+        ("Drawn by", "created_by", "text"), ("Drawn at", "created_at", "time"),
+        ("Published at", "published_at", "time"), ("Completed at", "completed_at", "time"),
+        ("Sitting id", "id", "int")]),
+    "Tables": ("tables", [
+        ("Sitting", None, "text"), ("Table", "table_no", "int"), ("Setup", None, "text"),
+        ("Setup changed", "setup_override", "bool"), ("Players", None, "int"),
+        ("Removed leaders", "removed_leaders", "list"),
+        ("Available leaders", "available_leaders", "list"),
+        ("Result version", "result_version", "int"), ("Setup id", "setup_id", "text"),
+        ("Table id", "id", "int"), ("Sitting id", "sitting_id", "int")]),
+    "Seats": ("seats", [
+        ("Sitting", None, "text"), ("Table", None, "int"), ("Seat", "seat", "int"),
+        ("Name", None, "text"), ("Colour", "colour", "text"),
+        ("Pick order", "pick_order", "int"), ("Player id", "player_id", "int"),
+        ("Table id", "table_id", "int"), ("Sitting id", "sitting_id", "int")]),
+    "Results": ("results", [
+        ("Sitting", None, "text"), ("Table", None, "int"), ("Seat", "seat", "int"),
+        ("Name", None, "text"), ("Leader", "leader", "text"), ("VP", "vp", "int"),
+        ("Spice", "spice", "int"), ("Solari", "solari", "int"), ("Troops", "troops", "int"),
+        ("Water", "water", "int"), ("Variant points", "variant_points", "int"),
+        ("Tie-break", "tiebreak", "int"), ("Placing", None, "int"),
+        ("Qualifier score", None, "num"), ("Tied", None, "bool"),
+        ("Setup id", None, "text"), ("Version", "version", "int"),
+        ("Saved by", "saved_by", "text"), ("Saved at", "saved_at", "time"),
+        ("Player id", "player_id", "int"), ("Table id", "table_id", "int"),
+        ("Sitting id", None, "int"), ("Submission id", "submission_id", "text")]),
+    "Votes": ("leader_votes", [  # R10 Vote Off: judges' and organizer's eyes only (R20)
+        ("Sitting", None, "text"), ("Table", None, "int"), ("Name", None, "text"),
+        ("Leader", "leader", "text"), ("Entered by", "entered_by", "text"),
+        ("Entered at", "entered_at", "time"), ("Player id", "player_id", "int"),
+        ("Table id", "table_id", "int")]),
+    "Wild cards": ("wild_cards", [  # R10 Wild Card
+        ("Sitting", None, "text"), ("Table", None, "int"), ("Seat", "seat", "int"),
+        ("Name", None, "text"), ("Picked leader", "picked_leader", "text"),
+        ("Took a random one", "swapped", "bool"), ("Leader", "leader", "text"),
+        ("Entered by", "entered_by", "text"), ("Entered at", "entered_at", "time"),
+        ("Player id", "player_id", "int"), ("Table id", "table_id", "int")]),
+    "Sit-outs": ("sit_outs", [
+        ("Sitting", None, "text"), ("Name", None, "text"), ("Player id", "player_id", "int"),
+        ("Sitting id", "sitting_id", "int")]),
+    "Waiting list": ("waiting", [  # R21
+        ("Sitting", None, "text"), ("Position", "position", "int"), ("Name", None, "text"),
+        ("Player id", "player_id", "int"), ("Sitting id", "sitting_id", "int")]),
+    "Absences": ("absences", [
+        ("Stage", "stage", "word:stage"), ("Name", None, "text"),
+        ("Marked by", "marked_by", "text"), ("Marked at", "marked_at", "time"),
+        ("Player id", "player_id", "int")]),
+    "Settings": ("settings", [
+        ("Setting", None, "text"), ("Value", None, "text"), ("Default", None, "bool"),
+        ("Set by", "updated_by", "text"), ("Set at", "updated_at", "time"),
+        ("Key", "key", "text"), ("Stored value", "value", "json")]),
+    "Log": ("events", [
+        ("Event", "id", "int"), ("When (UTC)", "at", "time"), ("By", "actor", "text"),
+        ("Role", "role", "word:role"), ("What happened", None, "text"),
+        ("Action", "action", "text"), ("Subject", "subject", "text"),
+        ("Before", "before", "json"), ("After", "after", "json")]),
+}
+#: Sheets an older workbook may lack: restored as empty.
+OPTIONAL_SHEETS = ("Votes", "Wild cards", "Waiting list")
+#: Headings of workbooks before the readable ones, where they differ from the column's name.
+LEGACY_HEADINGS = {("players", "id"): "player_id", ("sittings", "id"): "sitting_id",
+                   ("tables", "id"): "table_id", ("tables", "result_version"): "version",
+                   ("results", "table_id"): "game_id", ("events", "id"): "event_id"}
+#: Columns workbooks before schema 3 lack: read as blank (a nickname then is the name).
+NEW_COLUMNS = {("players", "nickname"), ("players", "registration_order"),
+               ("players", "checked_in_at"), ("sittings", "rule_change"),
+               ("sittings", "rule_change_points")}
+STANDINGS_HEADINGS = {
+    "rank": "Rank", "name": "Name", "best_score": "Best score", "games": "Games",
+    "wins": "Wins", "placing": "Placing", "vp": "VP", "spice": "Spice", "solari": "Solari",
+    "troops": "Troops", "water": "Water", "zone": "Zone", "tie_at_cut": "Tie at the cut",
+    "player_id": "Player id"}
 SHEET_OF = {table: title for title, (table, _) in SHEETS.items() if table}  # table -> sheet
 HEADING_OF = {(table, col): heading for table, columns in SHEETS.values() if table
               for heading, col, _ in columns if col}  # (table, column) -> its heading
+
+
+def _key_index(columns: list[tuple[str, str | None, str]]) -> int:
+    """The column that names a row (its id, a setting's key): repeated on the continuation
+    rows of a long JSON text."""
+    return next((i for i, (_, col, _) in enumerate(columns) if col in ("id", "key")), 0)
+
+
+def word_label(family: str, code: Any) -> Any:
+    """A stored code as people say it ("published" → "Published"); others as they are."""
+    return WORDS[family].get(code, code) if isinstance(code, str) else code
+
+
+def _word_code(family: str, text: str) -> str:
+    known = {**{c.casefold(): c for c in WORDS[family]},
+             **{label.casefold(): c for c, label in WORDS[family].items()}}
+    return known.get(text.strip().casefold(), text.strip())
 
 
 class RestoreError(SpreadsheetError):
@@ -161,6 +226,8 @@ def _sheet_value(kind: str, value: Any) -> Any:
         return int(value)
     if kind == "bool":
         return bool(value)
+    if kind.startswith("word:"):
+        return word_label(kind[5:], value)
     return value
 
 
@@ -176,22 +243,26 @@ def _split_long(columns: list[tuple[str, str | None, str]], rows: list[list]) ->
     """A JSON text longer than a cell holds continues in the rows below, which repeat the
     first column (the id) and leave the others blank; `_join_long` puts it back together."""
     long = [i for i, (_, _, kind) in enumerate(columns) if kind == "json"]
+    key = _key_index(columns)
     out = []
     for row in rows:
         parts = {i: [row[i][k:k + EXCEL_TEXT_MAX] for k in range(0, len(row[i]), EXCEL_TEXT_MAX)]
                  for i in long if isinstance(row[i], str) and len(row[i]) > EXCEL_TEXT_MAX}
         out.append([parts[i][0] if i in parts else v for i, v in enumerate(row)])
         for n in range(1, max((len(p) for p in parts.values()), default=0)):
-            out.append([row[0]] + [parts[i][n] if i in parts and n < len(parts[i]) else None
-                                   for i in range(1, len(row))])
+            out.append([row[i] if i == key else parts[i][n] if i in parts and n < len(parts[i])
+                        else None for i in range(len(row))])
     return out
 
 
-def _joined(dump: Mapping[str, list[dict]], scored: pd.DataFrame) -> dict[str, list[dict]]:
+def _joined(dump: Mapping[str, list[dict]], scored: pd.DataFrame, defaults: Mapping[str, Any],
+            what_happened: Iterable[str] | None) -> dict[str, list[dict]]:
     """Each table's rows with what a reader wants beside them: names, sitting labels, setup
-    names, counts, and the results' placings and scores (R11, R12)."""
+    names, counts, the results' placings and scores (R11, R12), every setting (the defaults
+    too, marked) and the log's events in words."""
     names = {p["id"]: p["name"] for p in dump["players"]}
-    sittings = {s["id"]: s for s in dump["sittings"]}
+    sittings = {s["id"]: {**s, "label": sitting_label(s["kind"], s["number"])}
+                for s in dump["sittings"]}
     tables = {t["id"]: t for t in dump["tables"]}
     setup_names = dict(catalog.setups(battle_of_wills=True)[["setup_id", "name"]]
                        .itertuples(index=False, name=None))
@@ -206,60 +277,94 @@ def _joined(dump: Mapping[str, list[dict]], scored: pd.DataFrame) -> dict[str, l
     def at_table(table_id: int) -> dict:
         t = tables[table_id]
         s = sittings[t["sitting_id"]]
-        return {"sitting_id": s["id"], "kind": s["kind"], "sitting_no": s["number"],
-                "table_no": t["table_no"], "setup_id": t["setup_id"]}
+        return {"sitting_id": s["id"], "Sitting id": s["id"], "Sitting": s["label"],
+                "_order": s["id"],
+                "Table": t["table_no"], "Setup id": t["setup_id"]}
 
     def place(rows: Iterable[dict]) -> list[dict]:
-        return sorted(rows, key=lambda r: (r["sitting_id"], r["table_no"], r["seat"]))
+        return sorted(rows, key=lambda r: (r["_order"], r["Table"], r.get("seat", 0)))
 
+    def in_sitting(rows: Iterable[dict]) -> list[dict]:
+        return [{**r, "Sitting": sittings[r["sitting_id"]]["label"],
+                 "Name": names.get(r["player_id"])} for r in rows]
+
+    stored = {s["key"]: s for s in dump["settings"]}
+    settings = []
+    for key in [*defaults, *(k for k in stored if k not in defaults)]:
+        row = stored.get(key) or {"key": key, "value": json.dumps(defaults[key])}
+        value = json.loads(row["value"])
+        settings.append({**row, "Setting": setting_label(key), "Value": setting_text(key, value),
+                         "Default": key in defaults and value == defaults[key]})
+    texts = list(what_happened) if what_happened is not None else []
     return {
         "players": dump["players"],
-        "sittings": [{**s, "label": sitting_label(s["kind"], s["number"]),
-                      "tables": counts["tables"].get(s["id"], 0),
-                      "results": counts["results"].get(s["id"], 0)} for s in dump["sittings"]],
-        "tables": [{**t, "kind": sittings[t["sitting_id"]]["kind"],
-                    "sitting_no": sittings[t["sitting_id"]]["number"],
-                    "setup": setup_names.get(t["setup_id"], t["setup_id"]),
-                    "players": seated.get(t["id"], 0)} for t in dump["tables"]],
-        "seats": place({**s, **at_table(s["table_id"]), "name": names.get(s["player_id"])}
+        "sittings": [{**s, "Sitting": s["label"], "Tables": counts["tables"].get(s["id"], 0),
+                      "Results": counts["results"].get(s["id"], 0)}
+                     for s in sittings.values()],
+        "tables": [{**t, "Sitting": sittings[t["sitting_id"]]["label"],
+                    "Setup": setup_names.get(t["setup_id"], t["setup_id"]),
+                    "Players": seated.get(t["id"], 0)} for t in dump["tables"]],
+        "seats": place({**s, **at_table(s["table_id"]), "Name": names.get(s["player_id"])}
                        for s in dump["seats"]),
-        "results": place({**r, **at_table(r["table_id"]), "name": names.get(r["player_id"]),
-                          **dict(zip(("placing", "qualifier_score", "tied"),
+        "results": place({**r, **at_table(r["table_id"]), "Name": names.get(r["player_id"]),
+                          **dict(zip(("Placing", "Qualifier score", "Tied"),
                                      score.get((r["table_id"], r["player_id"]),
                                                (None, None, None))))}
                          for r in dump["results"]),
-        "leader_votes": [{**v, "name": names.get(v["player_id"])}
-                         for v in dump.get("leader_votes", [])],
-        "wild_cards": [{**w, "name": names.get(w["player_id"])}
-                       for w in dump.get("wild_cards", [])],
-        "sit_outs": [{**s, "name": names.get(s["player_id"])} for s in dump["sit_outs"]],
-        "absences": [{**a, "name": names.get(a["player_id"])} for a in dump["absences"]],
-        "settings": dump["settings"],
-        "events": dump["events"],
+        "leader_votes": place({**v, **at_table(v["table_id"]), "Name": names.get(v["player_id"])}
+                              for v in dump.get("leader_votes", [])),
+        "wild_cards": place({**w, **at_table(w["table_id"]), "Name": names.get(w["player_id"])}
+                            for w in dump.get("wild_cards", [])),
+        "sit_outs": in_sitting(dump["sit_outs"]),
+        "waiting": in_sitting(sorted(dump.get("waiting", []),
+                                     key=lambda w: (w["sitting_id"], w["position"]))),
+        "absences": [{**a, "Name": names.get(a["player_id"])} for a in dump["absences"]],
+        "settings": settings,
+        "events": [{**e, "What happened": texts[i] if i < len(texts) else None}
+                   for i, e in enumerate(dump["events"])],
     }
 
 
 def tournament_sheets(dump: Mapping[str, list[dict]], *, scored: pd.DataFrame,
                       standings: pd.DataFrame | None = None,
                       finals: pd.DataFrame | None = None,
+                      summary: list[tuple[str, Any]] | None = None,
+                      defaults: Mapping[str, Any] | None = None,
+                      what_happened: Iterable[str] | None = None,
                       titles: Iterable[str] = tuple(SHEETS)) -> dict[str, Sheet]:
     """{sheet title: (headings, rows)} for the sheets named in `titles`, from one snapshot of
     the store's tables (`dump`, as `store.dump_tournament` returns it), the results scored
-    (`game_id, player_id, placing, qualifier_score, tied`), and for the Standings and Finals
-    sheets the frames to show (Finals: `final_rank, player_id, name, stage, wildcard`)."""
-    joined = _joined(dump, scored)
-    shown = {"Standings": standings, "Finals": finals}
+    (`game_id, player_id, placing, qualifier_score, tied`), and for the computed sheets what
+    to show: `summary` ((what, value) lines, the first the tournament's name), `standings`
+    (`results.standings_table`'s frame), `finals` (`final_rank, name, stage, wildcard,
+    best_score, rank, player_id`). `defaults`: every setting's default, so the Settings sheet
+    lists each setting (a default marked so); `what_happened`: each event in words, in the
+    dump's order."""
+    joined = _joined(dump, scored, defaults or {}, what_happened)
     sheets = {}
     for title in titles:
         table, columns = SHEETS[title]
-        if table is None:
-            frame = shown[title]
-            names = [h for h, _, _ in columns] or None
-            sheets[title] = frame_sheet(frame, names) if frame is not None else (names or [], [])
-            continue
-        rows = [[_sheet_value(kind, rec.get(col or h)) for h, col, kind in columns]
-                for rec in joined[table]]
-        sheets[title] = ([h for h, _, _ in columns], _split_long(columns, rows))
+        if title == "Summary":
+            lines = [[plain(v) if not isinstance(v, dt.datetime) else excel_time(v)
+                      for v in line] for line in (summary or [])]
+            sheets[title] = (["Tournament", str(lines[0][1]) if lines else ""], lines[1:])
+        elif title == "Standings":
+            frame = standings if standings is not None else pd.DataFrame()
+            shown = [c for c in STANDINGS_HEADINGS if c in frame]
+            frame = frame[shown].assign(**{"zone": frame["zone"].astype("string")
+                                           .str.capitalize()} if "zone" in frame else {})
+            sheets[title] = frame_sheet(frame.rename(columns=STANDINGS_HEADINGS))
+        elif table is None:
+            heads = [h for h, _, _ in columns]
+            frame = finals if finals is not None else pd.DataFrame(
+                columns=[c for _, c, _ in columns])
+            rows = [[_sheet_value(kind, rec.get(col)) for _, col, kind in columns]
+                    for rec in frame.to_dict("records")]
+            sheets[title] = (heads, rows)
+        else:
+            rows = [[_sheet_value(kind, rec.get(col or h)) for h, col, kind in columns]
+                    for rec in joined[table]]
+            sheets[title] = ([h for h, _, _ in columns], _split_long(columns, rows))
     return sheets
 
 
@@ -305,7 +410,8 @@ def _write_sheet(wb, title: str, headings: list[str], rows: list[list]) -> None:
     ws.auto_filter.ref = f"A1:{get_column_letter(max(len(headings), 1))}{len(rows) + 1}"
     header = []
     for heading in headings:
-        cell = WriteOnlyCell(ws, value=heading)
+        cell = _text_cell(ws, heading)
+        cell = WriteOnlyCell(ws, value=cell) if isinstance(cell, str) else cell
         cell.font, cell.fill = HEADER_FONT, HEADER_FILL
         cell.alignment = Alignment(vertical="top")
         header.append(cell)
@@ -368,6 +474,11 @@ def _truth(value: Any) -> bool:
 
 
 def _time(value: Any) -> dt.datetime:
+    if isinstance(value, (int, float)) and not isinstance(value, bool):
+        value = _serial_time(value)  # a date a spreadsheet saved without its format
+    if isinstance(value, dt.datetime):  # to the millisecond, as written (no float noise)
+        value = (value.replace(microsecond=0)
+                 + dt.timedelta(milliseconds=round(value.microsecond / 1000)))
     if isinstance(value, str):
         try:
             value = dt.datetime.fromisoformat(value.strip())
@@ -376,6 +487,13 @@ def _time(value: Any) -> dt.datetime:
     if not isinstance(value, dt.datetime):
         raise _Bad("a date and time")
     return value if value.tzinfo else value.replace(tzinfo=dt.timezone.utc)
+
+
+def _serial_time(value: float) -> dt.datetime:
+    """A spreadsheet's day number (days since 1899-12-30, the time of day as the fraction)."""
+    if not 1 <= value < 2_958_466:  # 1900-01-01 … 9999-12-31
+        raise _Bad("a date and time")
+    return dt.datetime(1899, 12, 30) + dt.timedelta(days=value)
 
 
 def _json_text(value: Any) -> str:
@@ -395,6 +513,8 @@ def _value(kind: str, value: Any) -> Any:
     """A cell as its column's kind; None for a blank cell; `_Bad` if it is not of that kind."""
     if value is None or (isinstance(value, str) and not value.strip()):
         return [] if kind == "list" else None
+    if kind.startswith("word:"):
+        return _word_code(kind[5:], cell_text(value))
     return _READ[kind](value)
 
 
@@ -409,8 +529,9 @@ def _join_long(columns: list[tuple[str, str | None, str]], records: list[tuple[i
     json_cols = [h for h, _, kind in columns if kind == "json"]
     if not json_cols:
         return records
-    first = columns[0][0]
-    others = [h for h, _, _ in columns[1:] if h not in json_cols]
+    key = _key_index(columns)
+    first = columns[key][0]
+    others = [h for i, (h, _, _) in enumerate(columns) if i != key and h not in json_cols]
     out: list[tuple[int, dict]] = []
     for number, rec in records:
         if out and rec.get(first) == out[-1][1].get(first) and all(
@@ -424,17 +545,22 @@ def _join_long(columns: list[tuple[str, str | None, str]], records: list[tuple[i
 
 
 def _sheet_records(ws, title: str) -> list[tuple[int, dict]]:
-    """(row number, {heading: raw value}) of a sheet's filled rows, long JSON joined."""
-    _, columns = SHEETS[title]
+    """(row number, {heading: raw value}) of a sheet's filled rows, long JSON joined. A
+    column is found under its heading or the one workbooks had before (`LEGACY_HEADINGS`);
+    a column older workbooks lack (`NEW_COLUMNS`) reads as blank."""
+    table, columns = SHEETS[title]
     rows = guards.sheet_rows(ws, WORKBOOK_LIMITS, RestoreError)
     _, header = next(rows, (1, []))
-    index = {cell_text(h).strip(): i for i, h in enumerate(header)}
-    lacking = [h for h, col, _ in columns if col and h not in index]
+    found = {cell_text(h).strip(): i for i, h in enumerate(header)}
+    index = {h: found.get(h, found.get(LEGACY_HEADINGS.get((table, col), col)))
+             for h, col, _ in columns if col}
+    lacking = [h for h, col, _ in columns
+               if col and index[h] is None and (table, col) not in NEW_COLUMNS]
     if lacking:
         raise RestoreError(f"The sheet {title} lacks the column{'s' if len(lacking) > 1 else ''}"
                            f" {', '.join(lacking)}: is this an STSA tournament workbook?")
-    records = [(number, {h: cells[index[h]] if index[h] < len(cells) else None
-                         for h, col, _ in columns if col})
+    records = [(number, {h: cells[i] if i is not None and i < len(cells) else None
+                         for h, i in index.items()})
                for number, cells in rows if any(c is not None for c in cells)]
     return _join_long(columns, records)
 
@@ -460,6 +586,12 @@ def _sheet_frame(ws, title: str, problems: list[Problem]) -> pd.DataFrame:
                         columns=[col for _, col, _ in kept], dtype=object)
 
 
+def _empty(title: str) -> pd.DataFrame:
+    """The frame of a sheet an older workbook lacks."""
+    return pd.DataFrame(columns=[col for _, col, _ in SHEETS[title][1] if col], dtype=object,
+                        index=pd.Index([], name="row", dtype="int64"))
+
+
 def parse_workbook(source: Any) -> ParsedWorkbook:
     """A tournament workbook (from `tournament_workbook`) as plain frames, one per store table
     (`ParsedWorkbook`). `source` is a path, bytes or a file-like object.
@@ -476,14 +608,19 @@ def parse_workbook(source: Any) -> ParsedWorkbook:
     workbook = guards.open_workbook(data, WORKBOOK_LIMITS, RestoreError)
     problems: list[Problem] = []
     try:
-        missing = [t for t in SHEET_OF.values() if t not in workbook.sheetnames]
+        missing = [t for t in SHEET_OF.values()
+                   if t not in workbook.sheetnames and t not in OPTIONAL_SHEETS]
         if missing:
             raise RestoreError(f"This is not an STSA tournament workbook: it lacks the sheet"
                                f"{'s' if len(missing) > 1 else ''} {', '.join(missing)}.")
         tables = {table: _sheet_frame(workbook[title], title, problems)
+                  if title in workbook.sheetnames else _empty(title)
                   for table, title in SHEET_OF.items()}
     finally:
         workbook.close()
+    settings = tables["settings"]  # a default never set has no author: nothing to store
+    tables["settings"] = settings.loc[settings["updated_by"].notna()
+                                      | settings["updated_at"].notna()]
     if problems:
         raise restore_error(problems)
     return ParsedWorkbook(tables, name)

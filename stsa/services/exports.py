@@ -15,15 +15,18 @@ from typing import Callable
 import pandas as pd
 
 from stsa import rules, store, tournament
-from stsa.domain import Kind, PickMethod, TournamentError, sitting_label
+from stsa.domain import Kind, PickMethod, SittingStatus, TournamentError, sitting_label
 from stsa.formats import slips, workbook
 from stsa.formats.csv import csv_bytes
+from stsa.services import log
 from stsa.store.db import SYSTEM
+from stsa.store.db import now as db_now  # noqa: N813 - the export's time, UTC
 
 RESULT_COLUMNS = {"table_id": "int64", "player_id": "int64",
                   **{c: "int64" for c in (*rules.PLACING_ORDER, "variant_points")},
                   "tiebreak": "Int64"}
-FINALS_COLUMNS = ["final_rank", "player_id", "name", "stage", "wildcard"]
+FINALS_COLUMNS = ["final_rank", "name", "stage", "wildcard", "best_score", "rank", "player_id"]
+PODIUM = ("Champion", "2nd place", "3rd place")
 
 
 # -- scores from the snapshot --------------------------------------------------------------------
@@ -46,7 +49,8 @@ def _scored(dump: dict) -> pd.DataFrame:
 
 
 def _finals(view: tournament.Finals) -> pd.DataFrame | None:
-    """R16–R18: the final standings once the final is complete, else who plays where."""
+    """R16–R18: the final standings once the final is complete, else who plays where; each
+    with the player's best qualifier score and qualifier rank (R14)."""
     entrants = view.entrants
     wildcard = dict(zip(entrants["player_id"], entrants["wildcard"])) if len(entrants) else {}
     if view.final_standings is not None:
@@ -55,15 +59,69 @@ def _finals(view: tournament.Finals) -> pd.DataFrame | None:
         frame = entrants.assign(final_rank=None)
     else:
         return None
-    return frame.assign(wildcard=frame["player_id"].map(wildcard))[FINALS_COLUMNS]
+    qualifier = view.standings[["player_id", "name", "best_score", "rank"]]
+    return (frame.drop(columns=["name", "best_score", "rank"], errors="ignore")
+            .merge(qualifier, on="player_id", how="left")
+            .assign(wildcard=lambda d: d["player_id"].map(wildcard),
+                    stage=lambda d: d["stage"].astype(str).str.capitalize()))[FINALS_COLUMNS]
+
+
+def _summary(dump: dict, standings: pd.DataFrame, finals: pd.DataFrame | None) -> list[tuple]:
+    """The Summary sheet: the tournament at a glance, in (what, value) lines."""
+    stored = {s["key"]: json.loads(s["value"]) for s in dump["settings"]}
+    name = stored.get("tournament_name") or store.DEFAULT_SETTINGS["tournament_name"]
+    players = pd.DataFrame(dump["players"], columns=["status"])
+    sittings = pd.DataFrame(dump["sittings"], columns=["kind", "number", "status"])
+    qualifiers = sittings.loc[sittings["kind"] == Kind.QUALIFIER]
+    lines: list[tuple] = [("Tournament", name), ("Exported (UTC)", db_now()),
+                          ("Players", int((players["status"] == "active").sum())),
+                          ("Withdrawn", int((players["status"] == "withdrawn").sum())),
+                          ("Qualifiers drawn", len(qualifiers)),
+                          ("Qualifiers complete",
+                           int((qualifiers["status"] == SittingStatus.COMPLETE).sum()))]
+    for kind in (Kind.SEMIFINAL, Kind.FINAL):
+        mine = sittings.loc[sittings["kind"] == kind, "status"]
+        lines.append((sitting_label(kind, 1), str(mine.iloc[-1]).capitalize() if len(mine)
+                      else "Not drawn yet"))
+    if finals is not None and finals["final_rank"].notna().any():
+        for rank, label in enumerate(PODIUM, start=1):
+            names = finals.loc[finals["final_rank"] == rank, "name"].tolist()
+            if names:
+                lines.append((label, ", ".join(map(str, names))))
+    elif len(standings):
+        lines.append(("Leading the qualifiers", ", ".join(
+            map(str, standings.loc[standings["rank"] == standings["rank"].min(), "name"]))))
+    lines.append(("Reading this workbook", "Times are UTC. Names and labels come first on "
+                  "each sheet, ids last (they link the sheets). The organizer restores the "
+                  "tournament from this file on the Data page."))
+    return lines
+
+
+def _frame(rows: list[dict], spec: dict[str, str]) -> pd.DataFrame:
+    """Dumped rows as a frame of the `spec` columns, renamed."""
+    return pd.DataFrame(rows, columns=list(spec)).rename(columns=spec)
+
+
+def _what_happened(dump: dict) -> list[str]:
+    """R19: every event of the snapshot in words (`services.log`)."""
+    events = pd.DataFrame(dump["events"], columns=["action", "subject", "before", "after"])
+    places = log.places_of(
+        _frame(dump["players"], {"id": "player_id", "name": "name"}),
+        _frame(dump["sittings"], {"id": "sitting_id", "kind": "kind", "number": "number"}),
+        _frame(dump["tables"], {"id": "table_id", "sitting_id": "sitting_id",
+                               "table_no": "table_no"}), events)
+    return log.event_sentences(events, places).tolist()
 
 
 # -- the workbook and CSVs -----------------------------------------------------------------------
 def tournament_workbook(engine) -> bytes:
-    """The whole tournament as one .xlsx: sheets Players, Sittings, Tables, Seats, Results,
-    Standings, Finals, Sit-outs, Absences, Settings and Log, each with a bold frozen header, a
-    filter, widths to fit and times as dates (UTC). Text that looks like a formula is stored as
-    text. `restore.restore_workbook` recreates the tournament from it (R19).
+    """The whole tournament as one .xlsx, as an organizer hands it out: a Summary sheet, the
+    Standings and the Finals (with best scores and qualifier ranks) first, then Players (name
+    and nickname first), Sittings, Tables, Seats, Results, Votes, Wild cards, Sit-outs, the
+    Waiting list, Absences, Settings (every setting, defaults marked) and the Log (each event
+    in words beside its values); readable headings and labels, ids last; a bold frozen header,
+    a filter, widths to fit and times as dates (UTC). Text that looks like a formula is
+    stored as text. `restore.restore_workbook` recreates the tournament from it (R19).
 
     R20: it holds removed leaders, emails and the log; offer it to the organizer only.
     Times keep whole milliseconds (what a workbook stores)."""
@@ -71,8 +129,11 @@ def tournament_workbook(engine) -> bytes:
     scored = _scored(dump)
     qualifiers = scored.loc[scored["kind"] == Kind.QUALIFIER].drop(columns="kind")
     standings = tournament.standings_table(engine, qualifiers)
-    sheets = workbook.tournament_sheets(dump, scored=scored, standings=standings,
-                                        finals=_finals(tournament.finals(engine)))
+    finals = _finals(tournament.finals(engine))
+    sheets = workbook.tournament_sheets(
+        dump, scored=scored, standings=standings, finals=finals,
+        summary=_summary(dump, standings, finals), defaults=store.DEFAULT_SETTINGS,
+        what_happened=_what_happened(dump))
     return workbook.write_workbook(sheets)
 
 
@@ -88,7 +149,7 @@ def results_csv(engine) -> bytes:
     dump = store.dump_tournament(engine)
     sheet = workbook.tournament_sheets(dump, scored=_scored(dump), titles=["Results"])
     headings, rows = sheet["Results"]
-    keep = [i for i, h in enumerate(headings) if h != "submission_id"]
+    keep = [i for i, h in enumerate(headings) if h != "Submission id"]
     return csv_bytes([headings[i] for i in keep], ([r[i] for i in keep] for r in rows))
 
 

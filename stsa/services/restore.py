@@ -34,8 +34,11 @@ Frames = dict[str, pd.DataFrame]  # store table -> rows, indexed by spreadsheet 
 
 def restore_workbook(engine, source: Any, *, actor: Actor) -> dict:
     """Recreate a tournament from its `tournament_workbook` file in an EMPTY database (no
-    players, no sittings): players, settings, sittings, tables, seats, sit-outs, results with
-    their versions, absences and the log, keeping every id, so printed slips stay valid.
+    players, no sittings): players (nicknames, registration order and check-in times too),
+    settings, sittings (with their rule changes), tables, seats, sit-outs, the waiting list,
+    results with their versions, votes, wild cards, absences and the log, keeping every id,
+    so printed slips stay valid. Workbooks of earlier releases restore too (a nickname they
+    lack is the name), and so does one a spreadsheet application opened and saved.
 
     Organizer only (R20); all or nothing. A file that is not an STSA workbook, a hostile or
     damaged one, or rows that entry would refuse raise `RestoreError`, its `problems` naming
@@ -160,11 +163,12 @@ def rule_problems(frames: Frames) -> list[Problem]:
 
 
 def _players(players: pd.DataFrame) -> list[Problem]:
-    """R19: names, clubs, emails and extra details as `store.add_player` takes them; no two
-    names the same player."""
-    problems, first_row = [], {}
-    fields = (("name", roster.NAME_MAX, True), ("club", roster.CLUB_MAX, False),
-              ("email", roster.EMAIL_MAX, False))
+    """R19: names, nicknames, clubs, emails and extra details as `store.add_player` takes
+    them; no two names, and no two nicknames (R22; a blank nickname is the name), the same
+    player."""
+    problems, first_row, first_nick = [], {}, {}
+    fields = (("name", roster.NAME_MAX, True), ("nickname", roster.NAME_MAX, False),
+              ("club", roster.CLUB_MAX, False), ("email", roster.EMAIL_MAX, False))
     for row, p in zip(players.index, players.to_dict("records")):
         where = f"{SHEET_OF['players']} sheet, row {row}"
         refused = [_refused(where, lambda: roster._text(p[f], f, limit, where, required=req))
@@ -177,6 +181,11 @@ def _players(players: pd.DataFrame) -> list[Problem]:
         if key and key in first_row:
             refused.append(f"the same name as row {first_row[key]} ({p['name']})")
         first_row.setdefault(key, row)
+        nick = store.normalize_name(p["nickname"] or p["name"] or "")
+        if nick and nick in first_nick:
+            refused.append(f"the same nickname as row {first_nick[nick]} "
+                           f"({p['nickname'] or p['name']})")
+        first_nick.setdefault(nick, row)
         problems += [_at("players", row, what) for what in refused if what]
     return problems
 

@@ -29,9 +29,9 @@ from stsa.store.errors import InvalidState, TournamentError
 
 # Parents before children; the order rows are written in.
 TOURNAMENT_TABLES = (schema.players, schema.sittings, schema.tables, schema.sit_outs,
-                     schema.seats, schema.results, schema.leader_votes, schema.wild_cards,
+                     schema.waiting, schema.seats, schema.results, schema.leader_votes, schema.wild_cards,
                      schema.absences, schema.settings, schema.events)
-_DERIVED = {"players": ("name_key",)}  # recomputed on load, never read from a file
+_DERIVED = {"players": ("name_key", "nickname_key")}  # recomputed on load, never read
 _CHUNK = 1000
 _MOST = 50  # problems named in one message
 
@@ -52,8 +52,8 @@ VALUE_CHECKS: dict[tuple[str, str], Callable[[Any], Any]] = {
 
 
 def dump_tournament(engine: Engine) -> dict[str, list[dict]]:
-    """Every row of the tournament's tables (`players, sittings, tables, sit_outs, seats,
-    results, absences, settings, events`), as stored, in one consistent snapshot: {table name:
+    """Every row of the tournament's tables (`players, sittings, tables, sit_outs, waiting,
+    seats, results, leader_votes, wild_cards, absences, settings, events`), as stored, in one consistent snapshot: {table name:
     [row dict, …]} ordered by key. JSON columns stay JSON text; times are UTC-aware."""
     out: dict[str, list[dict]] = {}
     with db.reading(engine) as conn:
@@ -222,10 +222,14 @@ def _value(table: sa.Table, col: sa.Column, raw: Any, where: str, problems: list
 
 
 def _player_name(row: dict, where: str, problems: list[Problem]) -> None:
-    """R19: a name as roster entry takes it, and its key for the same-name check."""
+    """R19: a name as roster entry takes it, and its key for the same-name check; R22: the
+    nickname the same way, the name where there is none (files from before nicknames)."""
     try:
         row["name"] = checks.text(row["name"], "name", roster.NAME_MAX, where, required=True)
         row["name_key"] = roster.normalize_name(row["name"])
+        row["nickname"] = checks.text(row.get("nickname") or row["name"], "nickname",
+                                      roster.NAME_MAX, where, required=True)
+        row["nickname_key"] = roster.normalize_name(row["nickname"])
     except TournamentError as exc:
         problems.append(Problem(where, str(exc).removeprefix(f"{where}: ").rstrip(".")))
 
@@ -258,12 +262,18 @@ def _json(text: str, where: str, what: str, problems: list[Problem]):
 def _player_problems(players: list[dict]) -> list[Problem]:
     problems: list[Problem] = []
     seen: dict[str, int] = {}
+    nicknames: dict[str, int] = {}
     for i, p in enumerate(players, start=1):
         where = f"players row {i}"
         key = p.get("name_key")
         if key in seen:
             problems.append(Problem(where, f"the same name as row {seen[key]} ({p['name']!r})"))
         seen.setdefault(key, i)
+        nick = p.get("nickname_key")
+        if nick in nicknames:
+            problems.append(Problem(where, f"the same nickname as row {nicknames[nick]} "
+                                           f"({p['nickname']!r})"))
+        nicknames.setdefault(nick, i)
         extra = _json(p.get("extra", "{}"), where, "extra", problems)
         if extra is not None and not isinstance(extra, dict):
             problems.append(Problem(where, "extra must be a JSON object"))

@@ -373,28 +373,67 @@ def add_hostile_players(engine):
 def test_workbook_sheets_styles_and_formats(demo_engine):
     data = excel.tournament_workbook(demo_engine)
     wb = openpyxl.load_workbook(io.BytesIO(data))
-    for title in ("Players", "Sittings", "Tables", "Seats", "Results", "Standings", "Finals",
-                  "Log"):
+    assert wb.sheetnames[:4] == ["Summary", "Standings", "Finals", "Players"]
+    for title in ("Sittings", "Tables", "Seats", "Results", "Waiting list", "Settings", "Log"):
         assert title in wb.sheetnames
     for ws in wb:
         assert ws.freeze_panes == "A2", ws.title
-        assert all(c.font.b for c in ws[1]), ws.title
+        assert all(c.font.b for c in ws[1] if c.value), ws.title
         assert ws.auto_filter.ref and ws.auto_filter.ref.startswith("A1:"), ws.title
         assert ws.column_dimensions["A"].width >= 8
     players = wb["Players"]
     assert players.max_row == 25
-    created = players.cell(2, [c.value for c in players[1]].index("created_at") + 1)
+    created = players.cell(2, [c.value for c in players[1]].index("Added at") + 1)
     assert created.is_date and created.number_format == workbook.TIME_FORMAT
     results = wb["Results"]
     head = [c.value for c in results[1]]
-    assert results.max_row == 73 and {"vp", "placing", "qualifier_score", "version"} <= set(head)
-    assert isinstance(results.cell(2, head.index("vp") + 1).value, int)
+    assert results.max_row == 73 and {"VP", "Placing", "Qualifier score", "Version"} <= set(head)
+    assert isinstance(results.cell(2, head.index("VP") + 1).value, int)
     tables = wb["Tables"]
-    removed = tables.cell(2, [c.value for c in tables[1]].index("removed_leaders") + 1).value
+    removed = tables.cell(2, [c.value for c in tables[1]].index("Removed leaders") + 1).value
     assert removed and "; " in removed
     standings = wb["Standings"]
-    assert [c.value for c in standings[1]][:3] == ["rank", "player_id", "name"]
+    assert [c.value for c in standings[1]][:3] == ["Rank", "Name", "Best score"]
     assert wb["Finals"].max_row > 1
+
+
+def column(ws, heading) -> list:
+    """The values under `heading` (row 1) of a sheet."""
+    index = [c.value for c in ws[1]].index(heading)
+    return [row[index] for row in ws.iter_rows(min_row=2, values_only=True)]
+
+
+def test_workbook_reads_as_an_organizer_hands_it_out(demo_engine):
+    """Names and labels first, ids last; words, not codes; every setting listed."""
+    store.set_settings(demo_engine, {"draw_mode": "balanced"}, actor=ORGANIZER)
+    wb = openpyxl.load_workbook(io.BytesIO(excel.tournament_workbook(demo_engine)))
+    summary = {row[0]: row[1] for row in wb["Summary"].iter_rows(values_only=True)}
+    assert summary["Tournament"] == "Demo: Swordmasters Open"
+    assert summary["Players"] == 24 and summary["Qualifiers complete"] == 3
+    assert summary["Leading the qualifiers"]
+    assert [c.value for c in wb["Players"][1]][:2] == ["Name", "Nickname"]
+    assert [c.value for c in wb["Players"][1]][-3:] == ["Player id", "Added by", "Added at"]
+    assert set(column(wb["Players"], "Status")) == {"Active"}
+    sittings = wb["Sittings"]
+    assert column(sittings, "Sitting") == ["Qualifier 1", "Qualifier 2", "Qualifier 3"]
+    assert set(column(sittings, "Status")) == {"Complete"}
+    assert set(column(wb["Results"], "Sitting")) == {"Qualifier 1", "Qualifier 2", "Qualifier 3"}
+    finals = wb["Finals"]
+    assert [c.value for c in finals[1]] == ["Final rank", "Name", "Stage", "Wildcard",
+                                            "Best score", "Qualifier rank", "Player id"]
+    standings = {row[1]: (row[0], row[2]) for row in wb["Standings"].iter_rows(
+        min_row=2, values_only=True)}
+    assert all(standings[n] == (r, b) for n, b, r in zip(
+        column(finals, "Name"), column(finals, "Best score"), column(finals, "Qualifier rank")))
+    settings = {row[5]: row for row in wb["Settings"].iter_rows(min_row=2, values_only=True)}
+    assert set(store.DEFAULT_SETTINGS) <= set(settings)
+    assert settings["draw_mode"][:4] == ("Draw mode", "Balanced", False, "Olivia")
+    assert settings["base_points"][:4] == ("Base points (1st, 2nd, 3rd, 4th)", "20, 15, 10, 0",
+                                           True, None)
+    log = wb["Log"]
+    assert set(column(log, "Role")) == {"Organizer"}
+    assert not any(t.startswith(("{", "[")) for t in column(log, "What happened"))
+    assert "Published Qualifier 2: everyone sees its tables now." in column(log, "What happened")
 
 
 def test_formula_like_text_is_written_as_text(demo_engine):
@@ -447,13 +486,13 @@ def test_csv_downloads_are_neutralised(demo_engine):
     for data in (excel.standings_csv(demo_engine), excel.results_csv(demo_engine)):
         assert data.startswith(b"\xef\xbb\xbf")
         rows = list(csv.DictReader(io.StringIO(data.decode("utf-8-sig"))))
-        names = {r["name"] for r in rows}
+        names = {r.get("name", r.get("Name")) for r in rows}
         assert {"'" + h for h in HOSTILE} <= names
         assert not any(v.startswith(("=", "+", "-", "@", "\t", "\r"))
                        for r in rows for v in r.values())
     results = list(csv.DictReader(io.StringIO(excel.results_csv(demo_engine).decode("utf-8-sig"))))
-    assert len(results) == 76 and "submission_id" not in results[0]
-    assert {"vp", "placing", "qualifier_score", "leader"} <= set(results[0])
+    assert len(results) == 76 and "Submission id" not in results[0]
+    assert {"VP", "Placing", "Qualifier score", "Leader"} <= set(results[0])
 
 
 # -- restore ------------------------------------------------------------------------------------
@@ -463,6 +502,11 @@ def sheet_values(data: bytes) -> dict[str, list[list]]:
         return {ws.title: [list(r) for r in ws.iter_rows(values_only=True)] for ws in wb}
     finally:
         wb.close()
+
+
+def without_export_time(rows: list[list]) -> list[list]:
+    """The Summary sheet but its line saying when the workbook was made."""
+    return [r for r in rows if r[0] != "Exported (UTC)"]
 
 
 def enrich(engine):
@@ -497,12 +541,13 @@ def test_restore_round_trip(demo_engine, tmp_path):
         before, after = sheet_values(original), sheet_values(again)
         assert list(before) == list(after)
         for title in before:
-            if title != "Log":
+            if title not in ("Log", "Summary"):
                 assert before[title] == after[title], title
+        assert without_export_time(before["Summary"]) == without_export_time(after["Summary"])
         # The log: every event as it was, ids included, then the restore itself.
         assert after["Log"][: len(before["Log"])] == before["Log"]
         assert len(after["Log"]) == len(before["Log"]) + 1
-        assert after["Log"][-1][4] == "tournament.restore"
+        assert after["Log"][-1][5] == "tournament.restore"
         # The store agrees: versions, leaders, seeds, statuses.
         for read in (lambda e: store.results(e, None), lambda e: store.tables(e, actor=JUDGE),
                      lambda e: store.sittings(e, actor=JUDGE).drop(columns=[
@@ -528,7 +573,7 @@ def test_long_log_values_continue_in_rows_below(engine, monkeypatch):
     data = excel.tournament_workbook(engine)
     log = sheet_values(data)["Log"]
     assert len(log) > 3 and log[2][0] == log[1][0] and log[2][1] is None
-    assert len(log[1][7]) == 40
+    assert len(log[1][8]) == 40
     target = store.connect(f"sqlite:///{engine.url.database}-2", backup_dir=None)
     try:
         excel.restore_workbook(target, data, actor=ORGANIZER)
@@ -557,10 +602,10 @@ def test_restore_refuses_other_files_and_changes_nothing(engine, demo_engine):
     with pytest.raises(excel.RestoreError, match="not one"):
         excel.restore_workbook(engine, b"Name\nAnn\n", actor=ORGANIZER)
     wb = openpyxl.load_workbook(io.BytesIO(excel.tournament_workbook(demo_engine)))
-    wb["Players"].cell(3, 2).value = None
+    wb["Players"].cell(3, 1).value = None
     out = io.BytesIO()
     wb.save(out)
-    with pytest.raises(excel.RestoreError, match="Players sheet, row 3: name is missing"):
+    with pytest.raises(excel.RestoreError, match="Players sheet, row 3: Name is missing"):
         excel.restore_workbook(engine, out.getvalue(), actor=ORGANIZER)
     wb.remove(wb["Log"])
     out = io.BytesIO()
@@ -573,10 +618,10 @@ def test_restore_refuses_other_files_and_changes_nothing(engine, demo_engine):
 def test_restore_names_bad_values_by_sheet_row(engine, demo_engine):
     wb = openpyxl.load_workbook(io.BytesIO(excel.tournament_workbook(demo_engine)))
     ws = wb["Results"]
-    ws.cell(5, [c.value for c in ws[1]].index("vp") + 1).value = "lots"
+    ws.cell(5, [c.value for c in ws[1]].index("VP") + 1).value = "lots"
     out = io.BytesIO()
     wb.save(out)
-    with pytest.raises(excel.RestoreError, match="Results sheet, row 5: vp must be a whole "
+    with pytest.raises(excel.RestoreError, match="Results sheet, row 5: VP must be a whole "
                                                  "number, not 'lots'"):
         excel.restore_workbook(engine, out.getvalue(), actor=ORGANIZER)
     assert store.players(engine).empty
@@ -590,8 +635,9 @@ def test_restore_round_trip_on_each_database(engine_url, demo_engine, tmp_path):
         excel.restore_workbook(target, data, actor=ORGANIZER)
         again = sheet_values(excel.tournament_workbook(target))
         before = sheet_values(data)
-        assert {t: v for t, v in again.items() if t != "Log"} == {
-            t: v for t, v in before.items() if t != "Log"}
+        assert {t: v for t, v in again.items() if t not in ("Log", "Summary")} == {
+            t: v for t, v in before.items() if t not in ("Log", "Summary")}
+        assert without_export_time(again["Summary"]) == without_export_time(before["Summary"])
         assert store.add_player(target, "New", actor=ORGANIZER)["player_id"] == 25
     finally:
         target.dispose()

@@ -63,35 +63,35 @@ def test_the_untouched_workbook_is_restored(sqlite_engine, exported):
 
 
 def test_a_seed_that_is_not_a_number(sqlite_engine, exported):
-    problem = only(refused(sqlite_engine, edited(exported, "Sittings", 2, "seed", "not-a-seed")))
+    problem = only(refused(sqlite_engine, edited(exported, "Sittings", 2, "Seed", "not-a-seed")))
     assert problem.where == "Sittings sheet, row 2" and problem.row == 2
     assert "seed must be a whole number, not 'not-a-seed'" in problem.what
 
 
 def test_a_negative_seed(sqlite_engine, exported):
-    problem = only(refused(sqlite_engine, edited(exported, "Sittings", 3, "seed", "-5")))
+    problem = only(refused(sqlite_engine, edited(exported, "Sittings", 3, "Seed", "-5")))
     assert problem.where == "Sittings sheet, row 3" and "seed cannot be negative" in problem.what
 
 
 @pytest.mark.parametrize("value, what", [
-    (1e15, "variant_points must be a whole number"),  # beyond any database integer
+    (1e15, "Variant points must be a whole number"),  # beyond any database integer
     (200_000, "variant_points must be a whole number (up to 100000), not 200000"),
 ])
 def test_variant_points_beyond_entry(sqlite_engine, exported, value, what):
-    problem = only(refused(sqlite_engine, edited(exported, "Results", 7, "variant_points",
+    problem = only(refused(sqlite_engine, edited(exported, "Results", 7, "Variant points",
                                                  value)))
     assert problem.where == "Results sheet, row 7" and what in problem.what
 
 
 def test_a_tiebreak_below_one(sqlite_engine, exported):
-    problem = only(refused(sqlite_engine, edited(exported, "Results", 7, "tiebreak", -7)))
+    problem = only(refused(sqlite_engine, edited(exported, "Results", 7, "Tie-break", -7)))
     assert problem.where == "Results sheet, row 7"
     assert "tiebreak must be a whole number of 1 or more" in problem.what
     assert problem.what.startswith("Qualifier 1, table ")  # which table, as a judge names it
 
 
 def test_a_negative_count_and_a_leader_not_at_the_table(sqlite_engine, exported):
-    data = edited(edited(exported, "Results", 4, "vp", -1), "Results", 9, "leader", "Nobody")
+    data = edited(edited(exported, "Results", 4, "VP", -1), "Results", 9, "Leader", "Nobody")
     problems = refused(sqlite_engine, data)
     assert [p.where for p in problems] == ["Results sheet, row 4", "Results sheet, row 9"]
     assert "vp must be a whole number of 0 or more" in problems[0].what
@@ -99,7 +99,7 @@ def test_a_negative_count_and_a_leader_not_at_the_table(sqlite_engine, exported)
 
 
 def test_a_sitting_set_back_to_drawn_that_kept_its_results(sqlite_engine, exported):
-    problem = only(refused(sqlite_engine, edited(exported, "Sittings", 2, "status", "drawn")))
+    problem = only(refused(sqlite_engine, edited(exported, "Sittings", 2, "Status", "Drawn")))
     assert problem.where == "Sittings sheet, row 2"
     assert "Qualifier 1 is drawn (not published) but has results" in problem.what
 
@@ -107,7 +107,7 @@ def test_a_sitting_set_back_to_drawn_that_kept_its_results(sqlite_engine, export
 def test_a_complete_sitting_missing_a_result(sqlite_engine, exported):
     wb = openpyxl.load_workbook(io.BytesIO(exported))
     results = wb["Results"]
-    game = [c.value for c in results[1]].index("game_id")
+    game = [c.value for c in results[1]].index("Table id")
     first_game = results.cell(2, game + 1).value
     doomed = [r for r in range(2, results.max_row + 1)
               if results.cell(r, game + 1).value == first_game]
@@ -116,8 +116,8 @@ def test_a_complete_sitting_missing_a_result(sqlite_engine, exported):
     tables = wb["Tables"]
     head = [c.value for c in tables[1]]
     for r in range(2, tables.max_row + 1):
-        if tables.cell(r, head.index("table_id") + 1).value == first_game:
-            tables.cell(r, head.index("version") + 1).value = 0
+        if tables.cell(r, head.index("Table id") + 1).value == first_game:
+            tables.cell(r, head.index("Result version") + 1).value = 0
     out = io.BytesIO()
     wb.save(out)
     problem = only(refused(sqlite_engine, out.getvalue()))
@@ -126,8 +126,8 @@ def test_a_complete_sitting_missing_a_result(sqlite_engine, exported):
 
 
 def test_players_as_roster_entry_takes_them(sqlite_engine, exported):
-    first = openpyxl.load_workbook(io.BytesIO(exported))["Players"].cell(2, 2).value
-    data = edited(edited(exported, "Players", 3, "name", first.upper()), "Players", 5, "name",
+    first = openpyxl.load_workbook(io.BytesIO(exported))["Players"].cell(2, 1).value
+    data = edited(edited(exported, "Players", 3, "Name", first.upper()), "Players", 5, "Name",
                   "Bad\tBell")
     problems = refused(sqlite_engine, data)
     assert [p.where for p in problems] == ["Players sheet, row 3", "Players sheet, row 5"]
@@ -138,14 +138,14 @@ def test_players_as_roster_entry_takes_them(sqlite_engine, exported):
 def test_a_setting_its_validator_refuses(sqlite_engine, exported):
     wb = openpyxl.load_workbook(io.BytesIO(exported))
     settings = wb["Settings"]
-    settings.append(["base_points", "[10, 20, 0, 0]", "Olivia", None])
+    settings.append([None, None, None, "Olivia", None, "base_points", "[10, 20, 0, 0]"])
     out = io.BytesIO()
     wb.save(out)
     problems = refused(sqlite_engine, out.getvalue())
     row = settings.max_row
     assert [str(p) for p in problems] == [
-        f"Settings sheet, row {row}: updated_at is missing"]  # the shape first
-    settings.cell(row, 4).value = settings.cell(2, 4).value
+        f"Settings sheet, row {row}: Set at is missing"]  # the shape first
+    settings.cell(row, 5).value = settings.cell(2, 5).value
     out = io.BytesIO()
     wb.save(out)
     problem = only(refused(sqlite_engine, out.getvalue()))
@@ -154,8 +154,8 @@ def test_a_setting_its_validator_refuses(sqlite_engine, exported):
 
 
 def test_a_seat_for_a_player_not_on_the_roster(sqlite_engine, exported):
-    problems = refused(sqlite_engine, edited(exported, "Seats", 6, "player_id", 999))
-    assert str(problems[0]) == "Seats sheet, row 6: player_id 999 is not on the Players sheet"
+    problems = refused(sqlite_engine, edited(exported, "Seats", 6, "Player id", 999))
+    assert str(problems[0]) == "Seats sheet, row 6: Player id 999 is not on the Players sheet"
     assert [p.where for p in problems[1:]] == ["Results sheet, row 6"]  # its result too
     assert problems[1].what.endswith("is not on the Seats sheet")
 
@@ -163,7 +163,7 @@ def test_a_seat_for_a_player_not_on_the_roster(sqlite_engine, exported):
 def test_a_draw_that_breaks_the_seating_rules(sqlite_engine, exported):
     wb = openpyxl.load_workbook(io.BytesIO(exported))
     seats = wb["Seats"]
-    colour = [c.value for c in seats[1]].index("colour") + 1
+    colour = [c.value for c in seats[1]].index("Colour") + 1
     seats.cell(3, colour).value = seats.cell(2, colour).value  # two players of one colour
     out = io.BytesIO()
     wb.save(out)
