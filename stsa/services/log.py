@@ -296,8 +296,13 @@ def _wild_card(action, subject, before, after, places):
 
 
 def _settings(action, subject, before, after, places):
-    changes = [f"{setting_label(k)} {setting_text(k, (before or {}).get(k))} → "
-               f"{setting_text(k, v)}" for k, v in after.items()]
+    def text(key: str, value: Any) -> str:
+        if key == "enabled_setups" and isinstance(value, list):
+            value = [places.setup(v) for v in value]
+        return setting_text(key, value)
+
+    changes = [f"{setting_label(k)} {text(k, (before or {}).get(k))} → {text(k, v)}"
+               for k, v in after.items()]
     return f"Changed the settings: {'; '.join(changes)}."
 
 

@@ -1,0 +1,198 @@
+"""The log in words (R19): every action the store logs has its sentence, naming sittings,
+tables and players as people do and saying what changed; an unknown action gets a plain
+sentence; no sentence shows an id or JSON."""
+
+from __future__ import annotations
+
+import re
+from pathlib import Path
+
+import pandas as pd
+import pytest
+
+from stsa import excel, store
+from stsa.auth import Actor, Role
+from stsa.services import log, picks, sittings
+
+ORGANIZER = Actor("Olivia", Role.ORGANIZER)
+JUDGE = Actor("Jamal", Role.JUDGE)
+ROOT = Path(__file__).resolve().parents[2]
+RAW = re.compile(r"[{}\[\]\"]|#\d|(?<!, )\btable \d|\b(?:player|sitting) \d|_id\b")
+
+
+def logged_actions() -> set[str]:
+    """Every action named in a `db.log(` call of the store."""
+    found = set()
+    for path in (ROOT / "stsa").rglob("*.py"):
+        for call in re.findall(r"db\.log\(conn, [^,]+, (.*?),\s*(?:f?\")", path.read_text(),
+                               re.S):
+            found |= set(re.findall(r"\"([a-z_]+\.[a-z_]+)\"", call))
+    return found
+
+
+def test_every_action_the_store_logs_has_its_sentence():
+    actions = logged_actions()
+    assert len(actions) >= 24  # the scan finds them
+    assert sorted(actions - set(log.ACTIONS)) == []
+
+
+def results_of(table: pd.Series, seats: pd.DataFrame, vps: list[int]) -> pd.DataFrame:
+    seated = seats.loc[seats["table_id"] == table["table_id"]].sort_values("seat")
+    return pd.DataFrame({"player_id": seated["player_id"].tolist(),
+                         "leader": list(table["available_leaders"])[:len(seated)],
+                         "vp": vps[:len(seated)], "spice": 0, "solari": 0, "troops": 0,
+                         "water": 0})
+
+
+@pytest.fixture
+def tournament_log(sqlite_engine, tmp_path):
+    """A small tournament in which every logged action happens once at least; the events and
+    the names to use."""
+    engine = sqlite_engine
+    pins = store.ensure_pins(engine)
+    store.set_settings(engine, {"pick_method": "vote_off", "wild_card": True,
+                                "enabled_setups": ["uprising", "legacy-ix"]}, actor=ORGANIZER)
+    ids = store.import_players(engine, [{"name": n} for n in (
+        "Wellington Yueh", "Alia", "Bo", "Cy", "Di", "Ed", "Flo", "Gus")],
+        actor=ORGANIZER)["player_id"].tolist()
+    late = store.add_player(engine, "Late Larry", club="Sietch", actor=ORGANIZER)
+    store.edit_player(engine, late["player_id"], name="Larry", actor=ORGANIZER)
+    store.remove_player(engine, late["player_id"], actor=ORGANIZER)
+    store.withdraw_player(engine, ids[7], actor=ORGANIZER)
+    store.withdraw_player(engine, ids[7], withdrawn=False, actor=ORGANIZER)
+    store.check_in(engine, ids, actor=ORGANIZER)
+    store.clear_check_ins(engine, actor=ORGANIZER)
+    first = sittings.draw_qualifier(engine, ids, seed=1, actor=ORGANIZER)
+    sittings.discard(engine, int(first["sitting_id"]), actor=ORGANIZER)
+    sittings.draw_qualifier(engine, ids, seed=2, actor=ORGANIZER)
+    sitting = sittings.draw_qualifier(engine, ids, seed=3, actor=ORGANIZER)  # again
+    sid = int(sitting["sitting_id"])
+    first_table = store.tables(engine, sid, actor=ORGANIZER).iloc[0]
+    store.override_setup(engine, int(first_table["table_id"]), "legacy-ix"
+                         if first_table["setup_id"] == "uprising" else "uprising",
+                         reason="a missing box", actor=ORGANIZER)
+    sittings.publish(engine, sid, actor=ORGANIZER)
+    tables = store.tables(engine, sid, actor=ORGANIZER)
+    seats = store.seats(engine, sid, actor=ORGANIZER)
+    table = tables.iloc[0]
+    seated = seats.loc[seats["table_id"] == table["table_id"]].sort_values("seat")
+    deck = list(table["available_leaders"])
+    picks.enter_votes(engine, int(table["table_id"]), pd.DataFrame(
+        [{"player_id": int(p), "leader": deck[i]} for p in seated["player_id"] for i in (0, 1)]),
+        actor=JUDGE)
+    table = store.tables(engine, sid, actor=ORGANIZER).iloc[0]
+    picked = dict(zip(seated["player_id"].astype(int), table["available_leaders"]))
+    picks.draw_wild_cards(engine, int(table["table_id"]), picked,
+                          {p: n == 0 for n, p in enumerate(picked)}, actor=JUDGE)
+    for n, t in enumerate(store.tables(engine, sid, actor=ORGANIZER).itertuples()):
+        store.submit_table_result(engine, int(t.table_id), results_of(
+            pd.Series(t._asdict()), seats, [7, 9, 5, 3]), expected_version=0,
+            submission_id=f"s{n}", actor=JUDGE)
+    last = store.tables(engine, sid, actor=ORGANIZER).iloc[-1]
+    store.submit_table_result(engine, int(last["table_id"]), results_of(
+        last, seats, [8, 9, 5, 3]), expected_version=1, submission_id="fix", actor=JUDGE)
+    store.mark_absent(engine, ids[1], actor=ORGANIZER)
+    store.mark_absent(engine, ids[1], present=True, actor=ORGANIZER)
+    store.set_pin(engine, Role.JUDGE, "24681357", actor=ORGANIZER,
+                  current_pin=pins[Role.ORGANIZER])
+    store.sign_everyone_out(engine, actor=ORGANIZER)
+    saved = store.backup(engine, tmp_path / "b")
+    store.restore(engine, saved, actor=ORGANIZER)
+    other = store.connect(f"sqlite:///{tmp_path / 'other.db'}", backup_dir=tmp_path / "o")
+    try:
+        excel.restore_workbook(other, excel.tournament_workbook(engine), actor=ORGANIZER)
+        events = store.events(other, actor=ORGANIZER)
+        players = store.players(other)[["player_id", "name"]]
+        places = log.places_of(players, store.sittings(other, actor=ORGANIZER),
+                               store.tables(other, actor=ORGANIZER), events)
+    finally:
+        other.dispose()
+    return events.assign(words=log.event_sentences(events, places)), seated, last
+
+
+def test_every_logged_action_in_words(tournament_log):
+    events, seated, last = tournament_log
+    assert set(log.ACTIONS) <= set(events["action"])  # the tournament did everything
+    raw = events.loc[events["words"].str.contains(RAW)]
+    assert raw.empty, raw[["action", "words"]].to_string()
+    words = events.set_index("action")["words"].groupby(level=0).last()
+    assert words["players.add"] == "Added Late Larry (Sietch) to the roster."
+    assert events.loc[events["action"] == "players.add", "words"].iloc[0].startswith(
+        "Added 8 players to the roster: Wellington Yueh, Alia, Bo, ")
+    assert words["player.edit"] == "Edited Larry: name Late Larry → Larry."
+    assert words["player.remove"] == "Removed Larry from the roster."
+    assert words["player.withdraw"] == "Withdrew Gus (results stay)."
+    assert words["player.reinstate"] == "Reinstated Gus."
+    assert words["players.check_in"].startswith("Checked in 8 players: Wellington Yueh, ")
+    assert words["player.absent"] == ("Marked Alia absent for the finals (a wildcard takes "
+                                      "the seat).")
+    assert words["player.present"] == "Marked Alia present again for the finals."
+    assert words["sitting.discard"] == ("Discarded the unpublished draw of Qualifier 1 "
+                                        "(seed 1).")
+    assert words["sitting.draw"] == "Drew Qualifier 1: 2 tables, 8 players, seed 2."
+    assert words["sitting.redraw"] == ("Drew Qualifier 1 again: 2 tables, 8 players, seed 3; "
+                                       "the earlier draw had seed 2.")
+    assert words["table.override_setup"].startswith("Changed the setup of Qualifier 1, table 1: ")
+    assert words["table.override_setup"].endswith(" (reason: a missing box).")
+    setups = words["table.override_setup"].split(": ", 1)[1].split(" (")[0].split(" → ")
+    assert len(setups) == 2 and setups[0] != setups[1]
+    assert words["sitting.publish"] == "Published Qualifier 1: everyone sees its tables now."
+    assert words["sitting.complete"] == "Qualifier 1 is complete: every table has a result."
+    assert words["picks.vote_off"].startswith("Entered the leader votes at Qualifier 1, table 1 "
+                                              "(4 players voted): removed ")
+    assert words["picks.wild_card"].startswith("Drew the wild cards at Qualifier 1, table 1: ")
+    assert "took a random one" in words["picks.wild_card"]
+    where = f"Qualifier 1, table {last['table_no']}"
+    assert words["result.submit"].startswith(f"Entered the result of {where}: ")
+    assert re.fullmatch(rf"Corrected the result of {where} \(version 2\): VP 7 → 8 for \w[\w ]*\.",
+                        words["result.correct"])
+    assert words["settings.change"] == (
+        "Changed the settings: Setups played every setup → Uprising, Legacy + Rise of Ix; "
+        "Leader pick method Hidden Picks → Vote Off; Wild Card No → Yes.")
+    assert words["pin.set"] == ("Set the judge PIN (everyone signed in with the old one is "
+                                "signed out).")
+    assert words["session.revoke_all"].startswith("Signed everyone out (")
+    assert words["backup.restore"].startswith("Restored the backup stsa-")
+    assert words["tournament.restore"].startswith("Restored the tournament from the workbook: "
+                                                  "8 players, 1 sitting, 8 player results, ")
+
+
+def test_an_unknown_action_gets_a_plain_sentence_never_json():
+    places = log.Places(players={13: "Wellington Yueh"}, sittings={3: "Qualifier 2"},
+                        tables={8: "Qualifier 2, table 4"})
+    assert log.sentence("waiting.move", "sitting 3", {"position": 2}, {"position": 1},
+                        places) == "Waiting move: Qualifier 2 (position 2 → 1)."
+    nested = log.sentence("waiting.add", "table 8", None,
+                          {"rows": [{"player_id": 13, "position": 1}]}, places)
+    assert nested.startswith("Waiting add: Qualifier 2, table 4 (after: ")
+    assert not re.search(r"[{}\[\]\"]", nested)
+    assert log.sentence("rule.change", "player 13", None, None, places) == \
+        "Rule change: Wellington Yueh."
+
+
+def test_a_payload_of_another_shape_falls_back_to_the_plain_sentence():
+    places = log.Places(tables={8: "Qualifier 2, table 4"})
+    words = log.sentence("result.correct", "table 8", "odd", {"version": 2}, places)
+    assert words.startswith("Result corrected: Qualifier 2, table 4 (")
+    assert log.sentence("players.add", "players", None, None, places) == \
+        "Players added: players."
+
+
+def test_names_of_what_is_gone_come_from_the_log_itself():
+    events = pd.DataFrame([
+        {"action": "players.add", "subject": "player 5", "before": None,
+         "after": [{"player_id": 5, "name": "Gone Gary", "club": ""}]},
+        {"action": "sitting.draw", "subject": "sitting 9", "before": None,
+         "after": '{"kind": "qualifier", "number": 4, "seed": 1, "tables": '
+                  '[{"table_id": 31, "table_no": 2}], "seats": [], "sit_outs": []}'},
+        {"action": "player.withdraw", "subject": "player 5", "before": {"status": "active"},
+         "after": {"status": "withdrawn"}},
+        {"action": "table.override_setup", "subject": "table 31",
+         "before": {"setup_id": "uprising"}, "after": {"setup_id": "legacy-ix", "reason": ""}},
+    ])
+    empty = pd.DataFrame(columns=["player_id", "name"])
+    places = log.places_of(empty, pd.DataFrame(columns=["sitting_id", "kind", "number"]),
+                           pd.DataFrame(columns=["table_id", "sitting_id", "table_no"]), events)
+    words = log.event_sentences(events, places).tolist()
+    assert words[2] == "Withdrew Gone Gary (results stay)."
+    assert words[3].startswith("Changed the setup of Qualifier 4, table 2: Uprising → ")
