@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
 # Installs the system packages the test suite drives, when they are missing:
 # Debian's PostgreSQL server (store tests on PostgreSQL), Chromium (browser tests), HAProxy
-# (the cluster test) and the DejaVu fonts (printed slips).
+# (the cluster test), the DejaVu fonts (printed slips) and LibreOffice Calc without its GUI
+# (a workbook saved again by a spreadsheet application, a roster written by one).
 # Needs root (as in CI); elsewhere it says what to install and the tests that need it say so.
 set -euo pipefail
 
@@ -12,6 +13,8 @@ command -v chromium >/dev/null 2>&1 || need+=(chromium)
 command -v haproxy >/dev/null 2>&1 || [ -x /usr/sbin/haproxy ] || need+=(haproxy)
 # The printed table slips embed DejaVu Sans so every player's name prints as written.
 [ -f /usr/share/fonts/truetype/dejavu/DejaVuSans.ttf ] || need+=(fonts-dejavu-core)
+# Workbooks and rosters as LibreOffice saves them (headless: soffice --convert-to).
+command -v soffice >/dev/null 2>&1 || need+=(libreoffice-calc-nogui)
 
 if [ ${#need[@]} -eq 0 ]; then
   exit 0

@@ -1,0 +1,263 @@
+"""The tournament workbook as a record people keep (R19): it restores the tournament after a
+spreadsheet application opened and saved it, workbooks of earlier releases still restore, and
+the schema-3 columns (nicknames, registration order, check-in times, rule changes, the waiting
+list) go through the workbook, the whole-tournament transfer and the backups."""
+
+from __future__ import annotations
+
+import datetime as dt
+import io
+import os
+import shutil
+import subprocess
+
+import openpyxl
+import pytest
+import sqlalchemy as sa
+
+from stsa import excel, store
+from stsa.auth import Actor, Role
+from stsa.formats import workbook
+from stsa.store import schema
+
+ORGANIZER = Actor("Olivia", Role.ORGANIZER)
+CHECKED_IN = dt.datetime(2026, 3, 7, 9, 41, 12, 345000, tzinfo=dt.timezone.utc)
+
+
+@pytest.fixture
+def event_day(demo_copy):
+    """The demo tournament with a nickname, pre-registration, check-in times, a sitting's
+    rule change and a waiting list."""
+    engine = demo_copy()
+    with engine.begin() as conn:
+        players = schema.players
+        conn.execute(sa.update(players).where(players.c.id == 1).values(
+            nickname="The Duke", nickname_key="the duke", registration_order=1,
+            checked_in=True, checked_in_at=CHECKED_IN))
+        conn.execute(sa.update(players).where(players.c.id == 2).values(
+            registration_order=2, checked_in=True,
+            checked_in_at=CHECKED_IN + dt.timedelta(minutes=3)))
+        conn.execute(sa.update(schema.sittings).where(schema.sittings.c.id == 2).values(
+            rule_change="Spice must flow", rule_change_points="+1 point per 3 spice"))
+        conn.execute(sa.insert(schema.waiting), [
+            {"sitting_id": 3, "player_id": 7, "position": 1},
+            {"sitting_id": 3, "player_id": 4, "position": 2}])
+    return engine
+
+
+def sheets(data: bytes) -> dict[str, list[list]]:
+    """Every sheet's values, but the Summary's export time and the Log (a restore adds its own
+    event to the log)."""
+    wb = openpyxl.load_workbook(io.BytesIO(data), read_only=True)
+    try:
+        out = {ws.title: [list(r) for r in ws.iter_rows(values_only=True)] for ws in wb
+               if ws.title != "Log"}
+    finally:
+        wb.close()
+    out["Summary"] = [r for r in out["Summary"] if r[0] != "Exported (UTC)"]
+    return out
+
+
+def to_ms(rows: list[dict]) -> list[dict]:
+    """Rows with their times to the millisecond, as a workbook keeps them."""
+    return [{k: v.replace(microsecond=v.microsecond // 1000 * 1000)
+             if isinstance(v, dt.datetime) else v for k, v in r.items()} for r in rows]
+
+
+def restored(tmp_path, data: bytes, name: str = "restored"):
+    """A new database holding the tournament restored from `data`."""
+    target = store.connect(f"sqlite:///{tmp_path / f'{name}.db'}", backup_dir=tmp_path / name)
+    excel.restore_workbook(target, io.BytesIO(data), actor=ORGANIZER)
+    return target
+
+
+def assert_restores_as(tmp_path, original: bytes, saved: bytes) -> None:
+    target = restored(tmp_path, saved)
+    try:
+        assert sheets(excel.tournament_workbook(target)) == sheets(original)
+    finally:
+        target.dispose()
+
+
+def edit(data: bytes, change) -> bytes:
+    """The workbook opened, changed by `change(workbook)` and saved, as a person would."""
+    wb = openpyxl.load_workbook(io.BytesIO(data))
+    change(wb)
+    out = io.BytesIO()
+    wb.save(out)
+    return out.getvalue()
+
+
+def test_the_schema_3_columns_are_in_the_workbook(event_day):
+    wb = openpyxl.load_workbook(io.BytesIO(excel.tournament_workbook(event_day)))
+    players = [dict(zip([c.value for c in wb["Players"][1]], r))
+               for r in wb["Players"].iter_rows(min_row=2, values_only=True)]
+    assert players[0]["Nickname"] == "The Duke" and players[0]["Registration order"] == 1
+    assert players[0]["Checked in at"] == CHECKED_IN.replace(tzinfo=None)
+    assert players[2]["Nickname"] == players[2]["Name"]
+    assert players[2]["Registration order"] is None  # a drop-in
+    sitting = [dict(zip([c.value for c in wb["Sittings"][1]], r))
+               for r in wb["Sittings"].iter_rows(min_row=2, values_only=True)][1]
+    assert (sitting["Rule change"], sitting["Rule change points"]) == (
+        "Spice must flow", "+1 point per 3 spice")
+    waiting = list(wb["Waiting list"].iter_rows(min_row=2, values_only=True))
+    names = {p["Player id"]: p["Name"] for p in players}
+    assert [(r[0], r[1], r[2]) for r in waiting] == [("Qualifier 3", 1, names[7]),
+                                                     ("Qualifier 3", 2, names[4])]
+
+
+def test_the_restore_equals_the_original(event_day, tmp_path):
+    original = excel.tournament_workbook(event_day)
+    target = restored(tmp_path, original)
+    try:
+        assert sheets(excel.tournament_workbook(target)) == sheets(original)
+        before, after = store.dump_tournament(event_day), store.dump_tournament(target)
+        for table in ("players", "sittings", "waiting", "settings"):
+            assert to_ms(after[table]) == to_ms(before[table]), table
+    finally:
+        target.dispose()
+
+
+def test_saved_again_by_a_spreadsheet_library(event_day, tmp_path):
+    original = excel.tournament_workbook(event_day)
+    assert_restores_as(tmp_path, original, edit(original, lambda wb: None))
+
+
+def spreadsheet_writes(wb) -> None:
+    """Cells as a spreadsheet application may write them back: whole numbers as 3.0 or as
+    text, dates as day numbers in a General cell, TRUE/FALSE as 1/0, ids as text."""
+    for ws in wb:
+        for row in ws.iter_rows(min_row=2):
+            for cell in row:
+                value = cell.value
+                if isinstance(value, bool):
+                    cell.value = int(value)
+                elif isinstance(value, int):
+                    cell.value = float(value) if cell.column % 2 else str(value)
+                elif isinstance(value, dt.datetime):
+                    cell.value = openpyxl.utils.datetime.to_excel(value)
+                    cell.number_format = "General"
+
+
+def test_saved_with_numbers_and_dates_as_a_spreadsheet_writes_them(event_day, tmp_path):
+    original = excel.tournament_workbook(event_day)
+    saved = edit(original, spreadsheet_writes)
+    wb = openpyxl.load_workbook(io.BytesIO(saved))
+    assert isinstance(wb["Players"]["L2"].value, float)  # Added at: a day number now
+    assert_restores_as(tmp_path, original, saved)
+
+
+def soffice() -> str:
+    found = shutil.which("soffice") or shutil.which("libreoffice")
+    if not found:
+        if os.environ.get("CI"):
+            pytest.fail("LibreOffice (soffice) is missing; scripts/test-deps.sh installs it",
+                        pytrace=False)
+        pytest.skip("LibreOffice (soffice) is not installed")
+    return found
+
+
+def test_saved_by_libreoffice(event_day, tmp_path):
+    """Opened and saved again as .xlsx by LibreOffice Calc (headless)."""
+    original = excel.tournament_workbook(event_day)
+    (tmp_path / "in").mkdir()
+    (tmp_path / "in" / "tournament.xlsx").write_bytes(original)
+    subprocess.run([soffice(), "--headless", "--norestore",
+                    f"-env:UserInstallation=file://{tmp_path / 'profile'}",
+                    "--convert-to", "xlsx:Calc MS Excel 2007 XML", "--outdir",
+                    str(tmp_path / "out"), str(tmp_path / "in" / "tournament.xlsx")],
+                   check=True, timeout=300, capture_output=True,
+                   env={**os.environ, "HOME": str(tmp_path)})
+    saved = (tmp_path / "out" / "tournament.xlsx").read_bytes()
+    assert saved != original
+    assert_restores_as(tmp_path, original, saved)
+
+
+def legacy(wb) -> None:
+    """The workbook as releases before the readable one wrote it: snake_case headings, codes
+    in lower case, no Summary, no waiting list, no schema-3 columns."""
+    for title in ("Summary", "Waiting list"):
+        wb.remove(wb[title])
+    for title, (table, columns) in workbook.SHEETS.items():
+        if table is None or title not in wb.sheetnames:
+            continue
+        ws = wb[title]
+        for (heading, col, kind), cell in zip(columns, ws[1]):
+            assert cell.value == heading
+            cell.value = workbook.LEGACY_HEADINGS.get((table, col), col or heading.lower())
+            if kind.startswith("word:"):
+                for (below,) in ws.iter_rows(min_row=2, min_col=cell.column,
+                                             max_col=cell.column):
+                    below.value = below.value and below.value.lower()
+        for col in sorted((c.column for c in ws[1] if (table, c.value) in
+                           workbook.NEW_COLUMNS), reverse=True):
+            ws.delete_cols(col)
+
+
+def test_a_workbook_of_an_earlier_release_still_restores(demo_copy, tmp_path):
+    engine = demo_copy()
+    store.withdraw_player(engine, 5, actor=ORGANIZER)
+    old = edit(excel.tournament_workbook(engine), legacy)
+    assert "Nickname" not in [c.value for c in openpyxl.load_workbook(
+        io.BytesIO(old))["Players"][1]]
+    target = restored(tmp_path, old)
+    try:
+        players = store.dump_tournament(target)["players"]
+        assert [p["nickname"] for p in players] == [p["name"] for p in players]
+        with target.connect() as conn:
+            keys = conn.execute(sa.select(schema.players.c.name_key,
+                                          schema.players.c.nickname_key)).all()
+        assert all(name == nick for name, nick in keys) and len(keys) == 24
+        assert players[4]["status"] == "withdrawn"
+        assert sheets(excel.tournament_workbook(target)) == sheets(
+            excel.tournament_workbook(engine))
+    finally:
+        target.dispose()
+
+
+def set_player_cell(row: int, heading: str, value):
+    def change(wb):
+        players = wb["Players"]
+        players.cell(row, [c.value for c in players[1]].index(heading) + 1).value = value
+    return change
+
+
+@pytest.mark.parametrize("change, message", [
+    (set_player_cell(5, "Checked in at", "half past nine"),
+     "Players sheet, row 5: Checked in at must be a date and time, not 'half past nine'"),
+    (set_player_cell(5, "Registration order", "first"),
+     "Players sheet, row 5: Registration order must be a whole number, not 'first'"),
+    (set_player_cell(4, "Nickname", "the DUKE"),
+     "Players sheet, row 4: the same nickname as row 2 (the DUKE)"),
+])
+def test_restore_still_names_bad_rows_by_sheet_and_row(event_day, tmp_path, change, message):
+    target = store.connect(f"sqlite:///{tmp_path / 'empty.db'}", backup_dir=tmp_path / "e")
+    try:
+        with pytest.raises(excel.RestoreError) as refused:
+            excel.restore_workbook(target, edit(excel.tournament_workbook(event_day), change),
+                                   actor=ORGANIZER)
+        assert message in str(refused.value)
+        assert store.players(target).empty
+    finally:
+        target.dispose()
+
+
+def test_transfer_and_backups_carry_the_schema_3_columns(event_day, tmp_path):
+    dump = store.dump_tournament(event_day)
+    other = store.connect(f"sqlite:///{tmp_path / 'other.db'}", backup_dir=tmp_path / "o")
+    try:
+        store.load_tournament(other, dump, actor=ORGANIZER)
+        again = store.dump_tournament(other)
+        for table in ("players", "sittings", "waiting"):
+            assert again[table] == dump[table], table
+        saved = store.backup(event_day, tmp_path / "backups")
+        third = store.connect(f"sqlite:///{tmp_path / 'third.db'}", backup_dir=tmp_path / "t")
+        try:
+            store.restore(third, saved, actor=ORGANIZER)
+            back = store.dump_tournament(third)
+            for table in ("players", "sittings", "waiting"):
+                assert back[table] == dump[table], table
+        finally:
+            third.dispose()
+    finally:
+        other.dispose()
