@@ -1,6 +1,6 @@
 """Hostile-file guards: everything about an uploaded file that is checked before a spreadsheet
 library parses it (size, what the bytes are, zip proportions and entries, XML declarations,
-rows and columns), so that a broken, huge or hostile file gets a plain message within bounded
+rows and columns, an OpenDocument sheet's repeated rows and cells), so that a broken, huge or hostile file gets a plain message within bounded
 time and memory, and nothing changes (DESIGN.md).
 
 Every guard takes the error class to raise (a `SpreadsheetError`: `RosterError` for a roster,
@@ -74,6 +74,15 @@ _MAGIC = [  # (leading bytes, what it is)
 ]
 _OLE = b"\xd0\xcf\x11\xe0\xa1\xb1\x1a\xe1"
 _BOMB = "The workbook declares XML entities (an “XML bomb”); STSA does not open it."
+ODS_MIMETYPE = b"application/vnd.oasis.opendocument.spreadsheet"
+_ODS_TABLE_NS = "{urn:oasis:names:tc:opendocument:xmlns:table:1.0}"
+_ODS_TABLE, _ODS_ROW = _ODS_TABLE_NS + "table", _ODS_TABLE_NS + "table-row"
+_ODS_CELL, _ODS_COVERED = _ODS_TABLE_NS + "table-cell", _ODS_TABLE_NS + "covered-table-cell"
+_ODS_ROWS_REPEATED = _ODS_TABLE_NS + "number-rows-repeated"
+_ODS_COLUMNS_REPEATED = _ODS_TABLE_NS + "number-columns-repeated"
+_ODS_VALUE_TYPE = "{urn:oasis:names:tc:opendocument:xmlns:office:1.0}value-type"
+_DAMAGED_ODS = ("The spreadsheet is damaged (it is not a complete .ods file): open it in your "
+                "spreadsheet program and save it again.")
 _DAMAGED = ("The workbook is damaged (it is not a complete .xlsx file): open it in your "
             "spreadsheet program and save it again as .xlsx.")
 
@@ -128,31 +137,48 @@ def _from_stream(source: Any, limits: Limits, too_big: Exception) -> tuple[bytes
 
 
 def file_kind(data: bytes, name: str, error: type) -> str:
-    """"xlsx" or "csv", from the content first and the name second; refuses everything else."""
+    """"xlsx", "ods" or "csv", from the content first and the name second; refuses
+    everything else."""
     suffix = os.path.splitext(name)[1].lower()
     if data.startswith((b"PK\x03\x04", b"PK\x05\x06", b"PK\x07\x08")):
-        return "xlsx"
+        return "ods" if _is_ods(data) else "xlsx"
     if data.startswith(_OLE):
         raise error("This file is password-protected or in the old .xls format, which STSA "
                     "cannot read: save it as .xlsx without a password (or as .csv).")
     for magic, what in _MAGIC:
         if data.startswith(magic):
             raise error(f"This file is not a spreadsheet: it looks like {what}. Save the "
-                        f"roster as .xlsx or .csv.")
+                        f"roster as .xlsx, .ods or .csv.")
     if suffix in (".xlsx", ".xlsm", ".xltx"):
         raise error("This file is named like an .xlsx workbook but is damaged or not one: "
                     "open it in your spreadsheet program and save it again as .xlsx.")
-    if suffix in (".xls", ".ods", ".numbers"):
-        raise error(f"STSA reads .xlsx and .csv files, not {suffix}: save the roster as .xlsx "
-                    f"or .csv.")
+    if suffix == ".ods":
+        raise error("This file is named like an .ods spreadsheet but is damaged or not one: "
+                    "open it in your spreadsheet program and save it again.")
+    if suffix in (".xls", ".numbers"):
+        raise error(f"STSA reads .xlsx, .ods and .csv files, not {suffix}: save the roster as "
+                    f".xlsx, .ods or .csv.")
     head = data[:4096]
     if head.lstrip(b"\xef\xbb\xbf \t\r\n").startswith(b"<"):
         raise error("This file is a web page or XML, not a spreadsheet STSA reads: save the "
-                    "roster as .xlsx or .csv.")
+                    "roster as .xlsx, .ods or .csv.")
     if b"\x00" in head and not head.startswith((b"\xff\xfe", b"\xfe\xff")):
         raise error("This file is not a spreadsheet or a text (CSV) file. Save the roster as "
                     ".xlsx or .csv.")
     return "csv"
+
+
+def _is_ods(data: bytes) -> bool:
+    """An OpenDocument spreadsheet: a zip whose `mimetype` entry says so."""
+    try:
+        with zipfile.ZipFile(io.BytesIO(data)) as archive:
+            if "mimetype" not in archive.namelist():
+                return False
+            with archive.open("mimetype") as stream:
+                return stream.read(100).strip() == ODS_MIMETYPE
+    except (zipfile.BadZipFile, zipfile.LargeZipFile, ValueError, OSError, RuntimeError,
+            NotImplementedError, EOFError):
+        return False
 
 
 # -- the zip and its XML parts -------------------------------------------------------------------
@@ -172,8 +198,9 @@ def open_workbook(data: bytes, limits: Limits, error: type):
                     "your spreadsheet program and save it again as .xlsx.") from exc
 
 
-def check_zip(data: bytes, limits: Limits, error: type) -> None:
-    """Everything about an .xlsx that can be checked before a spreadsheet library opens it."""
+def check_zip(data: bytes, limits: Limits, error: type, kind: str = "xlsx") -> None:
+    """Everything about an .xlsx (or, `kind` "ods", an OpenDocument spreadsheet) that can be
+    checked before a spreadsheet library opens it."""
     try:
         archive = zipfile.ZipFile(io.BytesIO(data))
     except (zipfile.BadZipFile, zipfile.LargeZipFile, ValueError, OSError) as exc:
@@ -181,9 +208,20 @@ def check_zip(data: bytes, limits: Limits, error: type) -> None:
     with archive:
         infos = archive.infolist()
         _check_proportions(infos, len(data), limits, error)
-        _check_is_xlsx(archive, {i.filename for i in infos}, error)
+        names = {i.filename for i in infos}
+        if kind == "ods":
+            _check_is_ods(archive, names, error)
+        else:
+            _check_is_xlsx(archive, names, error)
         for info in infos:
             _check_part(archive, info, limits, error)
+        if kind == "ods":
+            try:
+                with archive.open("content.xml") as stream:
+                    _check_ods_content(stream, limits, error)
+            except (zipfile.BadZipFile, zipfile.LargeZipFile, EOFError, OSError,
+                    NotImplementedError, RuntimeError) as exc:
+                raise error(_DAMAGED_ODS) from exc
 
 
 def _check_proportions(infos: list, packed: int, limits: Limits, error: type) -> None:
@@ -207,6 +245,89 @@ def _check_is_xlsx(archive: zipfile.ZipFile, names: set[str], error: type) -> No
                     ".xlsx or .csv.")
 
 
+def _check_is_ods(archive: zipfile.ZipFile, names: set[str], error: type) -> None:
+    if "content.xml" not in names:
+        raise error(_DAMAGED_ODS)
+    if "META-INF/manifest.xml" in names:
+        info = archive.getinfo("META-INF/manifest.xml")
+        if info.file_size <= 5 * 2**20 and b"encryption-data" in archive.read(info):
+            raise error("The spreadsheet is encrypted (password-protected): save it again "
+                        "without a password.")
+
+
+def _check_ods_content(stream: Any, limits: Limits, error: type) -> None:
+    """Refuse an OpenDocument sheet that would unfold into more rows, columns or cells than
+    STSA reads: cells and rows may say "repeated n times", and a reader writes each repeat
+    out. Counted as the XML streams past (with defusedxml: no DTD, no entities), the way a
+    reader unfolds them: blank cells and rows count only when something follows them."""
+    elements = 0
+    rows = filled_rows = 0
+    try:
+        for _, elem in safe_et.iterparse(stream, events=("end",), forbid_dtd=True):
+            if elem.tag in (_ODS_CELL, _ODS_COVERED, _ODS_ROW):
+                elements += 1
+                if elements > limits.elements:
+                    raise error(f"The spreadsheet holds more than {limits.elements:,} cells; "
+                                f"STSA reads sheets of at most {limits.rows:,} rows and "
+                                f"{limits.columns} columns.")
+            if elem.tag == _ODS_ROW:
+                width = filled = 0
+                for cell in elem:
+                    width += _repeat(cell, _ODS_COLUMNS_REPEATED)
+                    if cell.get(_ODS_VALUE_TYPE) or "".join(cell.itertext()).strip():
+                        filled = width
+                if filled > limits.columns:
+                    raise error(f"The spreadsheet has a row of {filled:,} columns; STSA reads "
+                                f"at most {limits.columns}.")
+                rows += _repeat(elem, _ODS_ROWS_REPEATED)
+                if filled:
+                    filled_rows = rows
+                if filled_rows > limits.rows:
+                    raise error(f"The spreadsheet has more than {limits.rows:,} rows; STSA "
+                                f"reads at most {limits.rows:,}.")
+                elem.clear()
+            elif elem.tag == _ODS_TABLE:
+                rows = filled_rows = 0
+                elem.clear()
+    except DefusedXmlException as exc:
+        raise error(_BOMB) from exc
+    except (safe_et.ParseError, ValueError) as exc:
+        if isinstance(exc, SpreadsheetError):
+            raise
+        raise error(_DAMAGED_ODS) from exc
+
+
+def _repeat(elem: Any, attribute: str) -> int:
+    value = int(elem.get(attribute, "1"))
+    if value < 1:
+        raise ValueError("a repeat below 1")
+    return value
+
+
+def ods_rows(data: bytes, limits: Limits, error: type) -> list[Iterator[tuple[int, list]]]:
+    """The sheets of an OpenDocument spreadsheet (.ods), each as (spreadsheet row number,
+    cell values), once every guard has passed (`check_zip`), read with pandas' odf engine
+    (odfpy). Cells are values, never formulas: a formula cell gives the value it shows."""
+    check_zip(data, limits, error, kind="ods")
+    try:
+        import pandas as pd  # only here: the guards stand alone for .xlsx and .csv
+
+        frames = pd.read_excel(io.BytesIO(data), engine="odf", sheet_name=None, header=None,
+                               dtype=object)
+    except SpreadsheetError:
+        raise
+    except Exception as exc:  # noqa: BLE001 - any failure to parse is a damaged file
+        raise error(_DAMAGED_ODS) from exc
+    return [_frame_rows(frame) for frame in frames.values()]
+
+
+def _frame_rows(frame: Any) -> Iterator[tuple[int, list]]:
+    """A sheet read without a header as (row number from 1, cell values without the blank
+    cells at the end of each row)."""
+    for number, values in enumerate(frame.itertuples(index=False, name=None), start=1):
+        yield number, trimmed([None if v is None or v != v else v for v in values])
+
+
 def _check_part(archive: zipfile.ZipFile, info: zipfile.ZipInfo, limits: Limits,
                 error: type) -> None:
     if info.flag_bits & 0x1:
@@ -214,7 +335,8 @@ def _check_part(archive: zipfile.ZipFile, info: zipfile.ZipInfo, limits: Limits,
                     "a password.")
     if not info.filename.endswith((".xml", ".rels", ".vml")):
         return
-    big_part = "worksheets/" in info.filename or "sharedStrings" in info.filename
+    big_part = ("worksheets/" in info.filename or "sharedStrings" in info.filename
+                or info.filename == "content.xml")
     if info.file_size > limits.part_bytes and not big_part:
         raise error(f"The workbook's part {info.filename} is {info.file_size / 2**20:,.0f} MB, "
                     f"far too big for a spreadsheet; STSA does not open it.")

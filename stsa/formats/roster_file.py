@@ -183,8 +183,8 @@ def roster_error(problems: list[RowProblem]) -> RosterError:
 
 # -- reading -------------------------------------------------------------------------------------
 def read_roster(source: Any, rules: RosterRules) -> pd.DataFrame:
-    """A roster spreadsheet (.xlsx or .csv) as a frame: `name, nickname, club, city, email,
-    player_id`
+    """A roster spreadsheet (.xlsx, .ods or .csv) as a frame: `name, nickname, club, city,
+    email, player_id`
     (cleaned text, empty when the file lacks the column) and `row`, the row number the
     spreadsheet shows (the header is row 1 when it comes first).
 
@@ -200,8 +200,11 @@ def read_roster(source: Any, rules: RosterRules) -> pd.DataFrame:
     """
     data, name = guards.read_source(source, ROSTER_LIMITS, RosterError)
     workbook = None
-    if guards.file_kind(data, name, RosterError) == "csv":
+    kind = guards.file_kind(data, name, RosterError)
+    if kind == "csv":
         sheets = [csv_rows(data, ROSTER_LIMITS, RosterError, header_map)]
+    elif kind == "ods":  # LibreOffice's own format, behind the same guards as .xlsx
+        sheets = guards.ods_rows(data, ROSTER_LIMITS, RosterError)
     else:
         workbook = guards.open_workbook(data, ROSTER_LIMITS, RosterError)
         sheets = (guards.sheet_rows(ws, ROSTER_LIMITS, RosterError) for ws in workbook.worksheets)

@@ -23,13 +23,14 @@ LOCAL_URL = "http://localhost:8501"
 def roster_upload(engine, me: Actor) -> None:
     """The template download, then upload → preview → import, all or nothing (R19). A file
     with bad rows shows the message and a table of the rows to fix, and changes nothing."""
-    st.caption("Or upload a spreadsheet (.xlsx, or .csv from any spreadsheet) with a Name "
-               "column; Club, City, Email and Player ID are kept too. Start from the template:")
+    st.caption("Or upload a spreadsheet (.xlsx, .ods from LibreOffice, or .csv from any "
+               "spreadsheet) with a Name column; Club, City, Email and Player ID are kept too. "
+               "Start from the template:")
     st.download_button("Roster template (.xlsx)", data=excel.roster_template, mime=XLSX,
                        file_name="stsa-roster-template.xlsx", key="roster_template",
                        icon=":material/download:", on_click="ignore")
     version = st.session_state.get("roster_files", 0)
-    upload = st.file_uploader("Roster spreadsheet", type=["xlsx", "csv"],
+    upload = st.file_uploader("Roster spreadsheet", type=["xlsx", "ods", "csv"],
                               key=f"roster_file_{version}")
     if upload is None:
         return

@@ -354,7 +354,11 @@ def test_zip_that_is_not_a_workbook():
     out = io.BytesIO()
     with zipfile.ZipFile(out, "w") as z:
         z.writestr("mimetype", b"application/vnd.oasis.opendocument.spreadsheet")
-    refused(out.getvalue(), "OpenDocument spreadsheet")
+    refused(out.getvalue(), r"not a complete \.ods file")  # an .ods is read (test_roster_ods)
+    out = io.BytesIO()
+    with zipfile.ZipFile(out, "w") as z:
+        z.writestr("mimetype", b"application/vnd.oasis.opendocument.text")
+    refused(out.getvalue(), "an OpenDocument file: save it as")
 
 
 # -- the tournament workbook --------------------------------------------------------------------
