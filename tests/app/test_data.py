@@ -76,15 +76,24 @@ def test_workbook_and_csv_downloads(open_page, engine, downloads):
     name, make = downloads["data_workbook"]
     assert name.startswith("stsa-tournament-") and name.endswith(".xlsx")
     book = openpyxl.load_workbook(io.BytesIO(make()), read_only=True)
-    assert {"Players", "Sittings", "Tables", "Seats", "Results", "Standings", "Finals",
+    assert book.sheetnames[:4] == ["Summary", "Standings", "Finals", "Players"]
+    assert {"Sittings", "Tables", "Seats", "Results", "Waiting list", "Settings",
             "Log"} <= set(book.sheetnames)
+    summary = {r[0]: r[1] for r in book["Summary"].iter_rows(values_only=True)}
+    assert summary["Players"] == 8 and summary["Qualifiers drawn"] == 1
+    sittings = list(book["Sittings"].iter_rows(values_only=True))
+    assert sittings[0][:4] == ("Sitting", "Stage", "Number", "Status")
+    assert sittings[1][:4] == ("Qualifier 1", "Qualifier", 1, "Published")
+    log = list(book["Log"].iter_rows(values_only=True))
+    assert "Published Qualifier 1: everyone sees its tables now." in [r[4] for r in log]
+    book.close()
     standings = pd.read_csv(io.BytesIO(downloads["data_standings_csv"][1]()),
                             encoding="utf-8-sig")
     # everyone seated in the qualifier; the 4 without a result yet last, with no score
     assert len(standings) == 8 and standings["best_score"].notna().sum() == 4
     assert standings["best_score"].iloc[4:].isna().all()
     results = pd.read_csv(io.BytesIO(downloads["data_results_csv"][1]()), encoding="utf-8-sig")
-    assert sorted(results["vp"]) == [2, 5, 7, 10]
+    assert sorted(results["VP"]) == [2, 5, 7, 10]
     assert downloads["data_results_csv"][0].endswith(".csv")
 
 
