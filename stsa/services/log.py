@@ -87,7 +87,7 @@ def _loaded(value: Any) -> Any:
 
 def places_of(players: pd.DataFrame, sittings: pd.DataFrame, tables: pd.DataFrame,
               events: pd.DataFrame | None = None) -> Places:
-    """The names to use from the roster (`player_id, name`), the sittings (`sitting_id, kind,
+    """R19: the names to use from the roster (`player_id, name`), the sittings (`sitting_id, kind,
     number`), the tables (`table_id, sitting_id, table_no`) and the events themselves (draws
     name their sitting and tables, additions and removals their players), so what is gone
     from the tournament is still named."""
@@ -126,13 +126,14 @@ def event_sentences(events: pd.DataFrame, places: Places) -> pd.Series:
 
 
 def action_label(action: str) -> str:
-    """An action in words ("result.correct" → "Result corrected"); an unknown one from its
-    name ("waiting.move" → "Waiting move")."""
+    """R19: an action in words ("result.correct" → "Result corrected"); an unknown one from
+    its name ("waiting.move" → "Waiting move")."""
     return ACTIONS.get(action) or str(action).replace(".", " ").replace("_", " ").capitalize()
 
 
 def sentence(action: str, subject: str, before: Any, after: Any, places: Places) -> str:
-    """One event in words; an action not known here gets `_plain`'s sentence."""
+    """R19: one event in words; an action not known here, or a payload of a shape it does
+    not expect, gets a plain sentence from the action's name and values."""
     write = _SENTENCES.get(action, _plain)
     try:
         return write(action, subject, before, after, places)
@@ -360,8 +361,8 @@ _SENTENCES: dict[str, Callable[..., str]] = {
 
 
 def readable(events: pd.DataFrame, places: Places) -> pd.DataFrame:
-    """The log as the Log page shows it, newest first: `event_id, at, actor, role, what
-    (the action in words), details (the sentence)`."""
+    """R19: the log as the Log page shows it, newest first: `event_id, at, actor, role,
+    what (the action in words), details (the sentence)`."""
     newest = events.sort_values("event_id", ascending=False)
     return pd.DataFrame({
         "event_id": newest["event_id"], "at": newest["at"], "actor": newest["actor"],
@@ -371,5 +372,6 @@ def readable(events: pd.DataFrame, places: Places) -> pd.DataFrame:
 
 
 def filters(actions: Iterable[str] = ACTIONS) -> dict[str, str]:
-    """{label: the store's action filter} for the Log page: every known action by its words."""
+    """{label: the store's action filter} for the Log page: every known action by its words
+    (R19)."""
     return {action_label(a): a for a in actions}

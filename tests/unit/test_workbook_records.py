@@ -242,22 +242,22 @@ def test_restore_still_names_bad_rows_by_sheet_and_row(event_day, tmp_path, chan
         target.dispose()
 
 
-def test_transfer_and_backups_carry_the_schema_3_columns(event_day, tmp_path):
-    dump = store.dump_tournament(event_day)
-    other = store.connect(f"sqlite:///{tmp_path / 'other.db'}", backup_dir=tmp_path / "o")
+def by_transfer(source, target, tmp_path):
+    store.load_tournament(target, store.dump_tournament(source), actor=ORGANIZER)
+
+
+def by_backup(source, target, tmp_path):
+    store.restore(target, store.backup(source, tmp_path / "backups"), actor=ORGANIZER)
+
+
+@pytest.mark.parametrize("carry", [by_transfer, by_backup])
+def test_transfer_and_backups_carry_the_schema_3_columns(event_day, tmp_path, carry):
+    target = store.connect(f"sqlite:///{tmp_path / 'other.db'}", backup_dir=tmp_path / "o")
     try:
-        store.load_tournament(other, dump, actor=ORGANIZER)
-        again = store.dump_tournament(other)
+        carry(event_day, target, tmp_path)
+        before, after = store.dump_tournament(event_day), store.dump_tournament(target)
         for table in ("players", "sittings", "waiting"):
-            assert again[table] == dump[table], table
-        saved = store.backup(event_day, tmp_path / "backups")
-        third = store.connect(f"sqlite:///{tmp_path / 'third.db'}", backup_dir=tmp_path / "t")
-        try:
-            store.restore(third, saved, actor=ORGANIZER)
-            back = store.dump_tournament(third)
-            for table in ("players", "sittings", "waiting"):
-                assert back[table] == dump[table], table
-        finally:
-            third.dispose()
+            assert after[table] == before[table], table
+        assert len(after["waiting"]) == 2
     finally:
-        other.dispose()
+        target.dispose()
