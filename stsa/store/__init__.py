@@ -32,7 +32,7 @@ from stsa.store.picks import (save_vote_off, save_wild_cards, vote_off_votes,
                               wild_card_choices)
 from stsa.store.schema import SCHEMA_VERSION
 from stsa.store.draws import (discard_draw, override_setup, save_draw, seats, setup_counts,
-                              sit_outs, sitting, sittings, tables)
+                              sit_outs, sitting, sittings, table_numbers, tables)
 from stsa.store.transfer import dump_tournament, load_tournament
 
 __all__ = [
@@ -44,7 +44,7 @@ __all__ = [
     "normalize_name",
     # sittings
     "save_draw", "discard_draw", "publish_sitting", "complete_sitting", "override_setup",
-    "sittings", "sitting", "tables", "seats", "sit_outs", "setup_counts",
+    "sittings", "sitting", "tables", "table_numbers", "seats", "sit_outs", "setup_counts",
     # results
     "submit_table_result", "results", "table_result", "TableResult",
     # settings, PINs, log

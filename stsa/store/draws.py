@@ -409,6 +409,19 @@ def tables(engine: Engine, sitting_id: int | None = None, *, kind: str | None = 
     return db.frame(rows, TABLE_COLUMNS)
 
 
+def table_numbers(engine: Engine, *, actor: Actor | None = None) -> pd.DataFrame:
+    """Every table's `table_id, sitting_id, table_no`: how people name a table (the log in
+    words, R19). One light read, without leader lists; spectators see published sittings
+    only (R20)."""
+    q = (sa.select(tables_t.c.id.label("table_id"), tables_t.c.sitting_id, tables_t.c.table_no)
+         .join(sittings_t, sittings_t.c.id == tables_t.c.sitting_id)
+         .order_by(tables_t.c.id))
+    q = _scope(q, sitting_id=None, kind=None, actor=actor)
+    with db.reading(engine) as conn:
+        rows = [dict(r._mapping) for r in conn.execute(q)]
+    return db.frame(rows, {"table_id": "int64", "sitting_id": "int64", "table_no": "int64"})
+
+
 # R22: a player's nickname (their name where none was stored)
 _NICKNAME = sa.func.coalesce(sa.func.nullif(players_t.c.nickname, ""), players_t.c.name)
 

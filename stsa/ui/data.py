@@ -295,7 +295,8 @@ class Data:
         tables and players by name (`services.log.readable`, R19); only those whose words
         contain `find` (any case), at most `limit`."""
         snap = self._snap()
-        tables = snap.tables()[["table_id", "sitting_id", "table_no"]]
+        tables = self._get(("table_numbers", self.staff), lambda: store.table_numbers(
+            session.engine(), actor=SYSTEM if self.staff else None))
         log = log_service.readable(events, log_service.places_of(
             snap.names, snap.sittings, tables, events))
         find = " ".join(str(find).split())
