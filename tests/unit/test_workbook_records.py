@@ -12,10 +12,11 @@ import shutil
 import subprocess
 
 import openpyxl
+import pandas as pd
 import pytest
 import sqlalchemy as sa
 
-from stsa import excel, store
+from stsa import excel, store, tournament
 from stsa.auth import Actor, Role
 from stsa.formats import workbook
 from stsa.store import schema
@@ -261,3 +262,38 @@ def test_transfer_and_backups_carry_the_schema_3_columns(event_day, tmp_path, ca
         assert len(after["waiting"]) == 2
     finally:
         target.dispose()
+
+
+def enter(engine, sitting_id: int, vps: list[list[int]]) -> None:
+    """Every table of a published sitting: `vps[t]` by seat for table t + 1."""
+    seats = store.seats(engine, sitting_id, actor=ORGANIZER)
+    for table, vp in zip(store.tables(engine, sitting_id, actor=ORGANIZER).itertuples(), vps):
+        at = seats.loc[seats["table_id"] == table.table_id].sort_values("seat")
+        store.submit_table_result(engine, table.table_id, pd.DataFrame({
+            "player_id": at["player_id"].to_numpy(), "leader": table.available_leaders[:len(at)],
+            "vp": vp[:len(at)], "spice": 0, "solari": 0, "troops": 0, "water": 0}),
+            expected_version=0, submission_id=None, actor=ORGANIZER)
+
+
+def test_finals_sheet_and_summary_once_the_final_is_played(sqlite_engine):
+    engine = sqlite_engine
+    ids = store.import_players(engine, pd.DataFrame({"name": [f"P{i}" for i in range(6)]}),
+                               actor=ORGANIZER)["player_id"].tolist()
+    for draw, vps in ((lambda e, **k: tournament.draw_qualifier(e, ids, **k), [[9, 7, 5],
+                                                                               [8, 6, 4]]),
+                      (tournament.draw_final, [[11, 8, 6, 4]])):
+        sitting = draw(engine, seed=7, actor=ORGANIZER)
+        store.publish_sitting(engine, sitting["sitting_id"], actor=ORGANIZER)
+        enter(engine, sitting["sitting_id"], vps)
+    wb = openpyxl.load_workbook(io.BytesIO(excel.tournament_workbook(engine)))
+    finals = [dict(zip([c.value for c in wb["Finals"][1]], r))
+              for r in wb["Finals"].iter_rows(min_row=2, values_only=True)]
+    assert [f["Final rank"] for f in finals] == [1, 2, 3, 4, 5, 6]
+    assert [f["Stage"] for f in finals] == ["Final"] * 4 + ["Qualifier"] * 2
+    standings = {r[1]: (r[0], r[2]) for r in wb["Standings"].iter_rows(min_row=2,
+                                                                       values_only=True)}
+    assert all((f["Qualifier rank"], f["Best score"]) == standings[f["Name"]] for f in finals)
+    summary = {r[0]: r[1] for r in wb["Summary"].iter_rows(values_only=True)}
+    assert summary["Champion"] == finals[0]["Name"]
+    assert (summary["2nd place"], summary["3rd place"]) == (finals[1]["Name"], finals[2]["Name"])
+    assert summary["Final"] == "Complete"
