@@ -43,4 +43,5 @@ st.dataframe(log, hide_index=True, key="log_table", column_config={
     "details": st.column_config.TextColumn("Details", width="large")})
 st.download_button("Download as CSV", organizer.csv_text(organizer.log_frame(events, log)),
                    file_name="stsa-log.csv", mime="text/csv", key="log_csv",
-                   icon=":material/download:", help="Every column as recorded, with the values before and after.")
+                   icon=":material/download:",
+                   help="Every column as recorded, with the values before and after.")

@@ -1,7 +1,8 @@
 """Hostile-file guards: everything about an uploaded file that is checked before a spreadsheet
 library parses it (size, what the bytes are, zip proportions and entries, XML declarations,
-rows and columns, an OpenDocument sheet's repeated rows and cells), so that a broken, huge or hostile file gets a plain message within bounded
-time and memory, and nothing changes (DESIGN.md).
+rows and columns, an OpenDocument sheet's repeated rows and cells), so that a broken, huge or
+hostile file gets a plain message within bounded time and memory, and nothing changes
+(DESIGN.md).
 
 Every guard takes the error class to raise (a `SpreadsheetError`: `RosterError` for a roster,
 `RestoreError` for a tournament workbook), so the page shows the message of the job at hand.

@@ -12,10 +12,9 @@ its column holds (a whole number, a date and time, TRUE or FALSE, JSON, a label 
 …), also as a spreadsheet application writes them back after opening and saving the file
 (numbers as 3.0, dates as day numbers, times to the millisecond), and from workbooks of
 earlier releases (their snake_case headings, without the sheets and columns added since). A
-cell that is not
-raises one `RestoreError` whose problems name each sheet and row. Whether the values make sense
-for a tournament is the service's check (`stsa.services.restore`), with the validators entry
-uses.
+cell that is not raises one `RestoreError` whose problems name each sheet and row. Whether the
+values make sense for a tournament is the service's check (`stsa.services.restore`), with the
+validators entry uses.
 """
 
 from __future__ import annotations
@@ -278,8 +277,7 @@ def _joined(dump: Mapping[str, list[dict]], scored: pd.DataFrame, defaults: Mapp
         t = tables[table_id]
         s = sittings[t["sitting_id"]]
         return {"sitting_id": s["id"], "Sitting id": s["id"], "Sitting": s["label"],
-                "_order": s["id"],
-                "Table": t["table_no"], "Setup id": t["setup_id"]}
+                "_order": s["id"], "Table": t["table_no"], "Setup id": t["setup_id"]}
 
     def place(rows: Iterable[dict]) -> list[dict]:
         return sorted(rows, key=lambda r: (r["_order"], r["Table"], r.get("seat", 0)))

@@ -18,7 +18,7 @@ from typing import Any, Callable, Iterable, Mapping
 import pandas as pd
 
 from stsa import catalog
-from stsa.domain import plural, setting_label, setting_text, sitting_label, table_label
+from stsa.domain import plural, setting_label, setting_text, sitting_label
 
 SHOWN_NAMES = 8  # names listed in one sentence before "and n more"
 RESULT_FIELDS = {"leader": "leader", "vp": "VP", "spice": "spice", "solari": "solari",

@@ -77,7 +77,7 @@ def test_a_corrected_result_names_the_table_and_what_changed(open_page, engine):
     where = f"Qualifier 1, table {table_row['table_no']}"
     assert details[0] == f"Corrected the result of {where} (version 2): VP 7 → 8 for {who}."
     assert details[1].startswith(f"Entered the result of {where}: {who} 7 VP; ")
-    assert f"Published Qualifier 1: everyone sees its tables now." in details
+    assert "Published Qualifier 1: everyone sees its tables now." in details
     assert f"table {table_row['table_id']}" not in " ".join(details[:2]).replace(where, "")
 
 

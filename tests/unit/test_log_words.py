@@ -144,8 +144,8 @@ def test_every_logged_action_in_words(tournament_log):
     assert "took a random one" in words["picks.wild_card"]
     where = f"Qualifier 1, table {last['table_no']}"
     assert words["result.submit"].startswith(f"Entered the result of {where}: ")
-    assert re.fullmatch(rf"Corrected the result of {where} \(version 2\): VP 7 → 8 for \w[\w ]*\.",
-                        words["result.correct"])
+    assert re.fullmatch(rf"Corrected the result of {where} \(version 2\): "
+                        rf"VP 7 → 8 for \w[\w ]*\.", words["result.correct"])
     assert words["settings.change"] == (
         "Changed the settings: Setups played every setup → Uprising, Legacy + Rise of Ix; "
         "Leader pick method Hidden Picks → Vote Off; Wild Card No → Yes.")
