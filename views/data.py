@@ -15,9 +15,10 @@ me, engine = session.actor(), session.engine()
 stamp = organizer.file_stamp()
 
 st.subheader("Download", anchor=False)
-st.caption("The workbook holds the whole tournament: players with their emails, every sitting "
-           "with its removed leaders, results, standings, finals and the log. Keep it private; "
-           "it restores the tournament below.")
+st.caption("The workbook opens on a summary, the standings and the finals, then holds the whole "
+           "tournament: players with their emails, every sitting with its removed leaders, "
+           "results, every setting and the log in words. Keep it private; it restores the "
+           "tournament below, also after a spreadsheet program saved it.")
 for label, make, name, mime, key in [
         ("Tournament workbook (.xlsx)", lambda: excel.tournament_workbook(engine),
          f"stsa-tournament-{stamp}.xlsx", data_tools.XLSX, "data_workbook"),
