@@ -215,7 +215,7 @@ def _check_in(action, subject, before, after, places):
 def _absence(action, subject, before, after, places):
     who = places.player(_id(subject))
     if action == "player.absent":
-        return f"Marked {who} absent for the finals (a wildcard takes the seat)."
+        return f"Marked {who} absent for the finals."
     return f"Marked {who} present again for the finals."
 
 
