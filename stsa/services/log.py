@@ -186,7 +186,9 @@ def _id(subject: str) -> str:
 
 # -- one sentence per action ---------------------------------------------------------------------
 def _players_add(action, subject, before, after, places):
-    named = [p["name"] + (f" ({p['club']})" if p.get("club") else "") for p in after]
+    named = [p["name"] + "".join(f" ({w})" for w in (
+        f"nickname {p['nickname']}" if p.get("nickname") not in (None, "", p["name"]) else "",
+        p.get("club")) if w) for p in after]
     if len(named) == 1:
         return f"Added {named[0]} to the roster."
     return f"Added {len(named)} players to the roster: {_names(named)}."

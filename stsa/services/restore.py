@@ -167,7 +167,7 @@ def _players(players: pd.DataFrame) -> list[Problem]:
     them; no two names, and no two nicknames (R22; a blank nickname is the name), the same
     player."""
     problems, first_row, first_nick = [], {}, {}
-    fields = (("name", roster.NAME_MAX, True), ("nickname", roster.NAME_MAX, False),
+    fields = (("name", roster.NAME_MAX, True), ("nickname", roster.NICKNAME_MAX, False),
               ("club", roster.CLUB_MAX, False), ("email", roster.EMAIL_MAX, False))
     for row, p in zip(players.index, players.to_dict("records")):
         where = f"{SHEET_OF['players']} sheet, row {row}"

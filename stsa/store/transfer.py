@@ -229,7 +229,7 @@ def _player_name(row: dict, where: str, problems: list[Problem]) -> None:
         row["name"] = checks.text(row["name"], "name", roster.NAME_MAX, where, required=True)
         row["name_key"] = roster.normalize_name(row["name"])
         row["nickname"] = checks.text(row.get("nickname") or row["name"], "nickname",
-                                      roster.NAME_MAX, where, required=True)
+                                      roster.NICKNAME_MAX, where, required=True)
         row["nickname_key"] = roster.normalize_name(row["nickname"])
     except TournamentError as exc:
         problems.append(Problem(where, str(exc).removeprefix(f"{where}: ").rstrip(".")))

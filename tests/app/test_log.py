@@ -46,7 +46,8 @@ def test_newest_first_in_words(open_page, history):
     assert log["event_id"].is_monotonic_decreasing
     assert log["what"].head(3).tolist() == ["Players added", "Player edited", "Players added"]
     assert log["details"].head(3).tolist() == [
-        "Added Bo to the roster.", "Edited Ann Lee: name Ann → Ann Lee.",
+        "Added Bo to the roster.",
+        "Edited Ann Lee: name Ann → Ann Lee; nickname Ann → Ann Lee.",  # it followed (R22)
         "Added Ann to the roster."]
     assert not log["details"].str.contains(r"[{}\[\]]|\"player_id\"").any()
     assert at.get("download_button")[0].proto.label == "Download as CSV"

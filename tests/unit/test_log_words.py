@@ -56,6 +56,7 @@ def tournament_log(sqlite_engine, tmp_path):
         "Wellington Yueh", "Alia", "Bo", "Cy", "Di", "Ed", "Flo", "Gus")],
         actor=ORGANIZER)["player_id"].tolist()
     late = store.add_player(engine, "Late Larry", club="Sietch", actor=ORGANIZER)
+    store.add_player(engine, "Ida", nickname="Sandrider", actor=ORGANIZER)
     store.edit_player(engine, late["player_id"], name="Larry", actor=ORGANIZER)
     store.remove_player(engine, late["player_id"], actor=ORGANIZER)
     store.withdraw_player(engine, ids[7], actor=ORGANIZER)
@@ -116,10 +117,12 @@ def test_every_logged_action_in_words(tournament_log):
     raw = events.loc[events["words"].str.contains(RAW)]
     assert raw.empty, raw[["action", "words"]].to_string()
     words = events.set_index("action")["words"].groupby(level=0).last()
-    assert words["players.add"] == "Added Late Larry (Sietch) to the roster."
+    assert words["players.add"] == "Added Ida (nickname Sandrider) to the roster."
+    assert "Added Late Larry (Sietch) to the roster." in events["words"].tolist()
     assert events.loc[events["action"] == "players.add", "words"].iloc[0].startswith(
         "Added 8 players to the roster: Wellington Yueh, Alia, Bo, ")
-    assert words["player.edit"] == "Edited Larry: name Late Larry → Larry."
+    assert words["player.edit"] == ("Edited Larry: name Late Larry → Larry; nickname Late Larry "
+                                    "→ Larry.")  # the nickname followed the name (R22)
     assert words["player.remove"] == "Removed Larry from the roster."
     assert words["player.withdraw"] == "Withdrew Gus (results stay)."
     assert words["player.reinstate"] == "Reinstated Gus."
@@ -153,7 +156,7 @@ def test_every_logged_action_in_words(tournament_log):
     assert words["session.revoke_all"].startswith("Signed everyone out (")
     assert words["backup.restore"].startswith("Restored the backup stsa-")
     assert words["tournament.restore"].startswith("Restored the tournament from the workbook: "
-                                                  "8 players, 1 sitting, 8 player results, ")
+                                                  "9 players, 1 sitting, 8 player results, ")
 
 
 def test_an_unknown_action_gets_a_plain_sentence_never_json():
