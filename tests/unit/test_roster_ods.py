@@ -30,7 +30,9 @@ def frame_ods(rows: list[list]) -> bytes:
     """An .ods written by pandas (odfpy), one sheet, no header of its own."""
     out = io.BytesIO()
     with pd.ExcelWriter(out, engine="odf") as writer:
-        pd.DataFrame(rows).to_excel(writer, header=False, index=False, sheet_name="Players")
+        width = max(map(len, rows))
+        pd.DataFrame([r + [None] * (width - len(r)) for r in rows]).to_excel(
+            writer, header=False, index=False, sheet_name="Players")
     return out.getvalue()
 
 
