@@ -1,5 +1,6 @@
 """Sittings: the table plan (R1), qualifier draws (R1, R3, R6, R9), the draw report, hand-set
-setups (R6), publishing (R20), the current sitting and a sitting's seats as shown."""
+setups (R6), publishing (R20), corrections after publishing (voiding a sitting, replacing a
+no-show), the current sitting and a sitting's seats as shown."""
 
 from __future__ import annotations
 
@@ -9,7 +10,7 @@ import pandas as pd
 
 from stsa import draw, fairness, rules, store
 from stsa.auth import Actor, Role, require
-from stsa.domain import Kind, SittingStatus, plural
+from stsa.domain import Kind, PlayerStatus, SittingStatus, plural, sitting_label
 from stsa.errors import TournamentError
 from stsa.services import finals, roster, setups
 from stsa.services.snapshot import Snapshot
@@ -65,16 +66,21 @@ def pin_problem(pins: dict[int, int], names: dict, n_tables: int) -> str | None:
 # --- draws ------------------------------------------------------------------------------------
 
 def draw_qualifier(engine, player_ids, *, seed: int, sit_out: bool = False,
-                   pins: dict | None = None, actor: Actor) -> dict:
+                   pins: dict | None = None, confirm: bool = False, actor: Actor) -> dict:
     """R1, R3, R6, R9: draw the next qualifier sitting for `player_ids` and save it unpublished.
 
     Redrawing before publishing replaces the unpublished draw (the store logs both). The setup
     balance counts every earlier published qualifier sitting. The draw mode setting chooses a
     plain random or a balanced draw (against the earlier published qualifier seats); `pins`
-    maps player_id to the table_no that player keeps.
+    maps player_id to the table_no that player keeps. While a published sitting still waits
+    for results (`unfinished_warning`), nothing is drawn unless `confirm` is given.
     """
     require(actor, Role.ORGANIZER, action="save draws")
     with Snapshot(engine) as snap:
+        warning = unfinished_warning(snap.sittings)
+        if warning and not confirm:
+            raise TournamentError(f"{warning} Confirm that you want to draw the next qualifier "
+                                  f"anyway. Nothing was drawn.")
         settings = snap.settings
         mode = settings.get("draw_mode") or "random"
         drawn = draw.draw_sitting(list(player_ids), setups.from_settings(settings), seed=seed,
@@ -149,6 +155,72 @@ def publish(engine, sitting_id: int, *, actor: Actor) -> dict:
 def discard(engine, sitting_id: int, *, actor: Actor) -> dict:
     """Delete an unpublished draw (organizer); it stays in the log (R19)."""
     return store.discard_draw(engine, int(sitting_id), actor=actor)
+
+
+# --- unfinished sittings, and corrections after publishing (R1, R6, R19, R20) -----------------
+
+def unfinished_warning(sittings: pd.DataFrame) -> str | None:
+    """What is still being played: the published sittings with tables waiting for a result, in
+    words ("Qualifier 2 is still being played: 3 of 4 tables have no result yet."), or None.
+    A new draw needs a confirmation while there is any."""
+    open_ = sittings.loc[sittings["status"] == SittingStatus.PUBLISHED]
+    if open_.empty:
+        return None
+    return " ".join(
+        f"{sitting_label(kind, number)} is still being played: {missing} of "
+        f"{plural(tables, 'table')} {'has' if missing == 1 else 'have'} no result yet."
+        for kind, number, tables, missing in zip(
+            open_["kind"], open_["number"], open_["tables"], open_["tables"] - open_["results"]))
+
+
+def void_problem(sittings: pd.DataFrame, sitting_id: int) -> str | None:
+    """Why sitting `sitting_id` of `sittings` (the staff's view) cannot be voided, or None:
+    only a published sitting without any result, with no sitting drawn after it (the store
+    checks the same when voiding)."""
+    row = sittings.loc[sittings["sitting_id"] == int(sitting_id)].iloc[0]
+    label = sitting_label(row["kind"], row["number"])
+    if row["status"] == SittingStatus.DRAWN:
+        return f"{label} is not published yet: discard the draft instead."
+    if row["results"]:
+        return (f"{label} cannot be voided: {plural(int(row['results']), 'table')} already "
+                f"{'has' if row['results'] == 1 else 'have'} a result. Correct a wrong result "
+                f"on the Results page instead.")
+    later = sittings.loc[sittings["sitting_id"] > int(sitting_id)]
+    if len(later):
+        last = later.sort_values("sitting_id").iloc[-1]
+        return (f"{sitting_label(last['kind'], last['number'])} was drawn after {label}: "
+                f"discard or void it first.")
+    return None
+
+
+def void(engine, sitting_id: int, *, reason: str = "", actor: Actor) -> dict:
+    """Void a published sitting without results (organizer): spectators no longer see it, its
+    setups stop counting for R6, the next draw takes its number, and the log keeps its seed
+    and seating (R3, R19). Refused once a table has a result (`store.void_sitting`)."""
+    return store.void_sitting(engine, int(sitting_id), reason=reason, actor=actor)
+
+
+def replacement_candidates(players: pd.DataFrame, seats: pd.DataFrame) -> pd.DataFrame:
+    """Who may take a no-show's seat (R20, the organizer's view of `players`): active,
+    checked-in players without a seat in the sitting of `seats` (those sitting out or waiting
+    included), by name."""
+    present = ((players["status"] == PlayerStatus.ACTIVE) & players["checked_in"]
+               & ~players["player_id"].isin(seats["player_id"]))
+    return players.loc[present].sort_values("name", key=lambda n: n.str.casefold())
+
+
+def replace_no_show(engine, table_id: int, seat: int, player_id: int | None, *,
+                    reason: str = "", actor: Actor) -> dict:
+    """R1, R3, R9: the player at `seat` of a qualifier table did not come. With `player_id`,
+    that present player takes the seat, keeping its number, colour and pick order; with None
+    the seat is left empty, which turns a table of four into a table of three (a table of
+    three cannot lose a player). Organizer only, refused once the table has a result; every
+    rule is checked by the store (`store.replace_player`, `store.leave_seat_empty`)."""
+    if player_id is None:
+        return store.leave_seat_empty(engine, int(table_id), int(seat), reason=reason,
+                                      actor=actor)
+    return store.replace_player(engine, int(table_id), int(seat), int(player_id),
+                                reason=reason, actor=actor)
 
 
 # --- hand-set setups (R6) ---------------------------------------------------------------------

@@ -31,6 +31,7 @@ from stsa.store.roster import (absences, add_player, check_in, clear_check_ins, 
 from stsa.store.picks import (save_vote_off, save_wild_cards, vote_off_votes,
                               wild_card_choices)
 from stsa.store.schema import SCHEMA_VERSION
+from stsa.store.corrections import leave_seat_empty, replace_player, void_sitting
 from stsa.store.draws import (discard_draw, override_setup, save_draw, seats, setup_counts,
                               sit_outs, sitting, sittings, table_numbers, tables)
 from stsa.store.transfer import dump_tournament, load_tournament
@@ -45,6 +46,8 @@ __all__ = [
     # sittings
     "save_draw", "discard_draw", "publish_sitting", "complete_sitting", "override_setup",
     "sittings", "sitting", "tables", "table_numbers", "seats", "sit_outs", "setup_counts",
+    # corrections after publishing
+    "void_sitting", "replace_player", "leave_seat_empty",
     # results
     "submit_table_result", "results", "table_result", "TableResult",
     # settings, PINs, log

@@ -18,11 +18,14 @@ from stsa.domain import Kind, PlayerStatus, SittingStatus, sitting_label
 from stsa.store import checks, db
 from stsa.store.errors import InvalidState, NotFound, TournamentError
 from stsa.store.schema import KINDS
+from stsa.store.schema import leader_votes as votes_t
 from stsa.store.schema import players as players_t
 from stsa.store.schema import seats as seats_t
 from stsa.store.schema import sit_outs as sit_outs_t
 from stsa.store.schema import sittings as sittings_t
 from stsa.store.schema import tables as tables_t
+from stsa.store.schema import waiting as waiting_t
+from stsa.store.schema import wild_cards as wild_t
 
 SITTING_COLUMNS = {"sitting_id": "int64", "kind": "str", "number": "int64", "seed": "int64",
                    "status": "str", "created_by": "str", "created_at": db.UTC_TIME,
@@ -173,6 +176,21 @@ def save_draw(engine: Engine, draw: Any, *, kind: str, actor: Actor,
     return db.write(engine, work)
 
 
+def drop_sitting(conn: Connection, s) -> dict:
+    """Delete sitting row `s` with everything drawn for it (tables, seats, sit-outs, the
+    waiting list, its tables' leader votes and wild cards); returns its draw as it was, for the
+    log (R19: the seed and the seating stay there). The number is free again for the next draw
+    of its kind. Discarding a draft and voiding a published sitting both end here."""
+    before = _summary(conn, s.id)
+    table_ids = sa.select(tables_t.c.id).where(tables_t.c.sitting_id == s.id)
+    for table in (votes_t, wild_t):
+        conn.execute(sa.delete(table).where(table.c.table_id.in_(table_ids)))
+    conn.execute(sa.delete(waiting_t).where(waiting_t.c.sitting_id == s.id))
+    _clear_draw(conn, s.id)
+    conn.execute(sa.delete(sittings_t).where(sittings_t.c.id == s.id))
+    return before
+
+
 def discard_draw(engine: Engine, sitting_id: int, *, actor: Actor) -> dict:
     """Delete an unpublished sitting (organizer, R20); the draw stays in the log (R19)."""
     require(actor, Role.ORGANIZER, action="discard draws")
@@ -182,10 +200,7 @@ def discard_draw(engine: Engine, sitting_id: int, *, actor: Actor) -> dict:
         if s.status != SittingStatus.DRAWN:
             raise InvalidState(f"{sitting_label(s.kind, s.number)} is {s.status}; only an "
                                f"unpublished draw can be discarded.")
-        before = _summary(conn, s.id)
-        _clear_draw(conn, s.id)
-        conn.execute(sa.delete(sittings_t).where(sittings_t.c.id == s.id))
-        db.log(conn, actor, "sitting.discard", f"sitting {s.id}", before=before)
+        db.log(conn, actor, "sitting.discard", f"sitting {s.id}", before=drop_sitting(conn, s))
         return _sitting_dict(s)
 
     return db.write(engine, work)

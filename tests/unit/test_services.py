@@ -281,7 +281,8 @@ def test_R3_R6_history_of_complete_and_open_sittings_is_every_earlier_seat(demo_
     players = store.players(engine)["player_id"].tolist()
     open_ = sittings.draw_qualifier(engine, players, seed=9, actor=ORGANIZER)
     sittings.publish(engine, open_["sitting_id"], actor=ORGANIZER)  # published, no result yet
-    draft = sittings.draw_qualifier(engine, players, seed=10, actor=ORGANIZER)
+    draft = sittings.draw_qualifier(engine, players, seed=10, confirm=True,
+                                    actor=ORGANIZER)
     with Snapshot(engine) as snap:
         found = sittings.history(snap)
         before = sittings.history(snap, before=int(open_["sitting_id"]))
