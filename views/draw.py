@@ -1,7 +1,8 @@
 """Draw: the organizer draws each qualifier from a recorded seed, redraws until it is published,
-hand-sets a table's setup and publishes (R1, R3, R6, R9); judges see every sitting with pick
-order and removed leaders, and print slips and pairings; spectators see published sittings
-only, never removed leaders or paper (R20)."""
+hand-sets a table's setup and publishes (R1, R3, R6, R9), then corrects a no-show or voids a
+sitting published by mistake; judges see every sitting with pick order and removed leaders,
+and print slips and pairings; spectators see published sittings only, never removed leaders or
+paper (R20)."""
 
 import streamlit as st
 
@@ -9,7 +10,7 @@ from stsa import draw
 from stsa.auth import Role
 from stsa.domain import Kind, PlayerStatus, SittingStatus, sitting_label
 from stsa.services import sittings as service
-from stsa.ui import data, data_tools, session, sittings, widgets
+from stsa.ui import corrections, data, data_tools, session, sittings, widgets
 
 st.title("Draw")
 widgets.flash()
@@ -42,10 +43,11 @@ def draw_form() -> None:
     draft = all_sittings.loc[(all_sittings["kind"] == Kind.QUALIFIER)
                              & (all_sittings["status"] == SittingStatus.DRAWN)]
     label = "Draw again (replaces the unpublished draw)" if len(draft) else "Draw"
-    if st.button(label, key="draw_go", type="primary", disabled=not seatable):
+    confirmed = corrections.confirm_draw(all_sittings)
+    if st.button(label, key="draw_go", type="primary", disabled=not (seatable and confirmed)):
         done = widgets.act(lambda: service.draw_qualifier(
             session.engine(), present, seed=int(st.session_state["draw_seed"]),
-            sit_out=bool(sit_out), pins=pins, actor=session.actor()),
+            sit_out=bool(sit_out), pins=pins, confirm=confirmed, actor=session.actor()),
             done=lambda s: f"Qualifier {s['number']} drawn from seed {s['seed']}; check it, "
                            f"then publish it.")
         if done:
@@ -126,6 +128,7 @@ def show_sitting(sitting) -> None:
             sittings.show_report(reads.draw_report(sitting_id))
     if organizer and sitting["status"] != SittingStatus.COMPLETE:
         override_form(sitting_id, overview)
+        corrections.sitting_fixes(all_sittings, sitting, overview, reads.players())
 
 
 if organizer:

@@ -223,7 +223,7 @@ def test_spectator_never_sees_an_unpublished_draw(open_page, engine):
 def test_spectator_sees_published_seats_but_never_removed_leaders(open_page, engine):
     sitting = _drawn(engine, 8, publish=True)
     draft = tournament.draw_qualifier(engine, store.players(engine)["player_id"].tolist(),
-                                      seed=99, actor=ORGANIZER)
+                                      seed=99, confirm=True, actor=ORGANIZER)
     at = open_page(PAGE)
     assert not at.exception
     assert list(at.selectbox(key="draw_sitting").options) == ["Qualifier 1 · published"]
@@ -372,7 +372,7 @@ def _again(engine, ids, seed=21):
     """Qualifier 1 published, then a draft of qualifier 2 for the same players."""
     first = tournament.draw_qualifier(engine, ids, seed=seed, actor=ORGANIZER)
     store.publish_sitting(engine, first["sitting_id"], actor=ORGANIZER)
-    return tournament.draw_qualifier(engine, ids, seed=seed + 1, actor=ORGANIZER)
+    return tournament.draw_qualifier(engine, ids, seed=seed + 1, confirm=True, actor=ORGANIZER)
 
 
 def test_balanced_mode_draws_against_the_published_qualifiers(open_page, engine):
@@ -383,6 +383,7 @@ def test_balanced_mode_draws_against_the_published_qualifiers(open_page, engine)
     history = sitting_service.history(Snapshot(engine))
     at = open_page(PAGE, as_=ORGANIZER)
     assert "Draw mode: Balanced" in _shown(at)
+    at.checkbox(key="draw_confirm").check()  # qualifier 1 is still being played
     at.number_input(key="draw_seed").set_value(777).run()
     at.button(key="draw_go").click().run()
     assert not at.exception
@@ -449,3 +450,120 @@ def test_too_many_pins_at_a_table_are_refused_and_nothing_is_drawn(open_page, en
     at.button(key="draw_go").click().run()
     assert any("Table 2 has 3 seats" in e.value for e in at.error)
     assert store.sittings(engine, actor=ORGANIZER).empty
+
+
+# --- corrections after publishing: void, a no-show, a draw while a sitting is played ---------
+
+CORRECTIONS = {"draw_confirm", "draw_void_go", "draw_void_sure", "draw_noshow", "draw_taker",
+               "draw_noshow_go"}
+
+
+def _keys(at) -> set:
+    return {w.key for kind in ("button", "checkbox", "selectbox") for w in getattr(at, kind)}
+
+
+def _report(engine, table_id):
+    """A judge saves a valid result for the table (its own leaders)."""
+    seats = store.seats(engine, table_id=table_id, actor=ORGANIZER)
+    leaders = store.tables(engine, table_id=table_id, actor=ORGANIZER)["available_leaders"][0]
+    rows = [{"player_id": int(p), "leader": leader, "vp": 12 - seat, "spice": 0, "solari": 0,
+             "troops": 0, "water": 0} for p, seat, leader in
+            zip(seats["player_id"], seats["seat"], leaders)]
+    store.submit_table_result(engine, table_id, rows, expected_version=0, submission_id=None,
+                              actor=JUDGE)
+
+
+def test_drawing_while_a_sitting_is_played_asks_first(open_page, engine):
+    _drawn(engine, 8, publish=True)
+    at = open_page(PAGE, as_=ORGANIZER)
+    assert "Qualifier 1 is still being played: 2 of 2 tables have no result yet." in _shown(at)
+    assert at.button(key="draw_go").disabled
+    at.checkbox(key="draw_confirm").check().run()
+    at.button(key="draw_go").click().run()
+    assert not at.exception
+    assert "Qualifier 2 drawn from seed" in at.success[0].value
+    assert len(store.sittings(engine, actor=ORGANIZER)) == 2
+
+
+def test_organizer_voids_a_sitting_published_by_mistake(open_page, engine):
+    sitting = _drawn(engine, 8, publish=True, seed=31)
+    at = open_page(PAGE, as_=ORGANIZER)
+    assert {"Void Qualifier 1", "A player did not come"} <= {e.label for e in
+                                                             at.get("expander")}
+    assert at.button(key="draw_void_go").disabled, "nothing happens without the tick"
+    at.text_input(key="draw_void_reason").input("Published before the late arrivals")
+    at.checkbox(key="draw_void_sure").check().run()
+    at.button(key="draw_void_go").click().run()
+    assert not at.exception
+    assert shown(at.success) == ["Qualifier 1 was voided; its seed and seating stay in the log."]
+    assert store.sittings(engine, actor=ORGANIZER).empty
+    logged = store.events(engine, action="sitting.void", actor=ORGANIZER).iloc[-1]
+    assert logged["before"]["seed"] == 31 and len(logged["before"]["seats"]) == 8
+    assert logged["after"]["reason"] == "Published before the late arrivals"
+    assert at.button(key="draw_go").label == "Draw"
+    spectator = open_page(PAGE)
+    assert any("No draw has been published yet" in i.value for i in spectator.info)
+    again = tournament.draw_qualifier(engine, store.players(engine)["player_id"].tolist(),
+                                      seed=32, actor=ORGANIZER)
+    assert again["number"] == sitting["number"] == 1, "the next draw takes its number"
+
+
+def test_a_sitting_with_a_result_cannot_be_voided(open_page, engine):
+    sitting = _drawn(engine, 8, publish=True)
+    _report(engine, int(store.tables(engine, sitting["sitting_id"],
+                                     actor=ORGANIZER)["table_id"][0]))
+    at = open_page(PAGE, as_=ORGANIZER)
+    assert "Qualifier 1 cannot be voided: 1 table already has a result." in _shown(at)
+    assert "draw_void_go" not in _keys(at)
+
+
+def test_organizer_seats_a_present_player_for_a_no_show(open_page, engine):
+    sitting = _drawn(engine, 8, publish=True)
+    late = store.add_player(engine, "Late Comer", actor=ORGANIZER)["player_id"]
+    store.check_in(engine, [late], actor=ORGANIZER)
+    seats = store.seats(engine, sitting["sitting_id"], actor=ORGANIZER)
+    gone = seats.iloc[1]
+    at = open_page(PAGE, as_=ORGANIZER)
+    at.selectbox(key="draw_noshow").set_value(int(gone["player_id"])).run()
+    assert at.selectbox(key="draw_taker").options == [
+        f"Nobody: table {gone['table_no']} plays with 3", "Late Comer"]
+    at.selectbox(key="draw_taker").set_value(late).run()
+    at.button(key="draw_noshow_go").click().run()
+    assert not at.exception
+    assert shown(at.success) == [f"Late Comer takes seat {gone['seat']} at Qualifier 1, table "
+                                 f"{gone['table_no']} in place of {gone['name']}."]
+    now = store.seats(engine, sitting["sitting_id"], actor=ORGANIZER).iloc[1]
+    assert (now["player_id"], now["seat"], now["colour"]) == (late, gone["seat"],
+                                                              gone["colour"])
+    assert "Late Comer" in at.dataframe[0].value["Player"].tolist()
+
+
+def test_organizer_lets_a_table_of_four_play_with_three_but_not_three_with_two(
+        open_page, engine):
+    sitting = _drawn(engine, 7, publish=True)  # 4 + 3
+    seats = store.seats(engine, sitting["sitting_id"], actor=ORGANIZER)
+    at = open_page(PAGE, as_=ORGANIZER)
+    at_three = int(seats.loc[seats["table_no"] == 2, "player_id"].iloc[0])
+    at.selectbox(key="draw_noshow").set_value(at_three).run()
+    assert "Table 2 has 3 players, the fewest a table can play with" in _shown(at)
+    assert any("No checked-in player is free" in i.value for i in at.info)
+    at_four = int(seats.loc[seats["table_no"] == 1, "player_id"].iloc[0])
+    at.selectbox(key="draw_noshow").set_value(at_four).run()
+    at.selectbox(key="draw_taker").set_value(0).run()
+    at.button(key="draw_noshow_go").click().run()
+    assert not at.exception
+    assert "the table now plays with 3" in at.success[0].value
+    tables = store.tables(engine, sitting["sitting_id"], actor=ORGANIZER)
+    assert tables["players"].tolist() == [3, 3]
+
+
+@pytest.mark.parametrize("who", [JUDGE, None], ids=["judge", "spectator"])
+def test_judges_and_spectators_get_no_corrections(open_page, engine, who):
+    _drawn(engine, 8, publish=True)
+    late = store.add_player(engine, "Late Comer", actor=ORGANIZER)["player_id"]
+    store.check_in(engine, [late], actor=ORGANIZER)
+    at = open_page(PAGE, as_=who)
+    assert not at.exception and at.dataframe
+    assert not CORRECTIONS & _keys(at)
+    assert not [e for e in at.get("expander") if "Void" in e.label or "did not come" in e.label]
+    assert "still being played" not in _shown(at)

@@ -444,7 +444,7 @@ def test_qr_link_to_an_unknown_table_says_so(open_page, engine, sitting, value):
 
 def test_qr_link_to_an_unpublished_table_waits_for_the_publish(open_page, engine, sitting):
     ids = store.players(engine)["player_id"].tolist()
-    draft = tournament.draw_qualifier(engine, ids, seed=5, actor=ORGANIZER)
+    draft = tournament.draw_qualifier(engine, ids, seed=5, confirm=True, actor=ORGANIZER)
     table = store.tables(engine, draft["sitting_id"], actor=ORGANIZER).iloc[0]
     at = _linked(open_page, JUDGE, int(table["table_id"]))
     assert not at.exception

@@ -1,0 +1,134 @@
+"""The Draw page's corrections, for the organizer only (R20): a confirmation before drawing
+while a sitting is still being played, a player who did not come (someone takes the seat, or a
+table of four plays with three), and voiding a sitting published by mistake. The rules live in
+`stsa.services.sittings` and the store; these only ask and show."""
+
+from __future__ import annotations
+
+import pandas as pd
+import streamlit as st
+
+from stsa.domain import Kind, SittingStatus, sitting_label
+from stsa.services import sittings as service
+from stsa.ui import session, widgets
+from stsa.ui.sittings import keep_choice
+
+EMPTY = 0  # "leave the seat empty" among the players who may take a seat (ids start at 1)
+
+
+
+
+def _keys(form: str, *names: str) -> dict[str, str]:
+    """The widget keys of one filling-in of `form`: the names themselves the first time, new
+    ones after each change that went through (`_done`), so the form starts empty again in the
+    browser too (a value reset on the server alone stays on screen there, and the browser
+    sends the old choice back with the next click)."""
+    n = st.session_state.get(f"{form}_round", 0)
+    return {name: name if not n else f"{name}_{n}" for name in names}
+
+
+def _done(form: str) -> None:
+    st.session_state[f"{form}_round"] = st.session_state.get(f"{form}_round", 0) + 1
+
+
+def _started(keys: dict[str, str]) -> bool:
+    """Whether the organizer has begun filling in a form: it then stays open when the page
+    above it changes (a message gone re-creates the expanders)."""
+    return any(st.session_state.get(key) not in (None, "", False) for key in keys.values())
+
+
+def confirm_draw(sittings: pd.DataFrame) -> bool:
+    """Before a new draw: while a published sitting still waits for results, say so and ask
+    for a tick (the service refuses without it). True when the draw may go ahead."""
+    warning = service.unfinished_warning(sittings)
+    if not warning:
+        return True
+    st.warning(widgets.plain(warning), icon=":material/hourglass_top:")
+    return st.checkbox("Draw the next qualifier anyway", key="draw_confirm")
+
+
+def sitting_fixes(sittings: pd.DataFrame, sitting, overview: pd.DataFrame,
+                  players: pd.DataFrame) -> None:
+    """The corrections offered for the chosen sitting: a no-show at a qualifier table without
+    a result, and voiding a published sitting."""
+    if sitting["kind"] == Kind.QUALIFIER:
+        no_show_form(overview, players)
+    if sitting["status"] == SittingStatus.PUBLISHED:
+        void_form(sittings, sitting)
+
+
+def no_show_form(overview: pd.DataFrame, players: pd.DataFrame) -> None:
+    """R1, R3, R9: who did not come, and who takes their seat (or leave it empty at a table of
+    four); seat, colour and pick order stay the seat's."""
+    open_ = overview.loc[overview["version"] == 0]
+    if open_.empty:
+        return
+    keys = _keys("draw_noshow", "draw_noshow", "draw_taker", "draw_noshow_reason")
+    with st.expander("A player did not come", expanded=_started(keys)):
+        seats = open_.set_index("player_id", drop=False)
+        labels = {int(p): f"{name} · table {table}, seat {seat}" for p, name, table, seat
+                  in zip(seats["player_id"], seats["name"], seats["table_no"], seats["seat"])}
+        keep_choice(keys["draw_noshow"], labels)
+        gone = st.selectbox("Who did not come", list(labels), format_func=labels.get,
+                            index=None, placeholder="Choose the player",
+                            key=keys["draw_noshow"])
+        if gone is None:
+            return
+        row = seats.loc[gone]
+        at_table = int((overview["table_id"] == row["table_id"]).sum())
+        candidates = service.replacement_candidates(players, overview)
+        takers = dict(zip(candidates["player_id"].astype(int), candidates["name"]))
+        if at_table > 3:
+            takers = {EMPTY: f"Nobody: table {row['table_no']} plays with 3", **takers}
+        else:
+            st.caption(f"Table {row['table_no']} has 3 players, the fewest a table can play "
+                       f"with: someone has to take the seat.")
+        if not takers:
+            st.info("No checked-in player is free to take the seat: check a player in on the "
+                    "Roster page first.")
+            return
+        keep_choice(keys["draw_taker"], takers)
+        taker = st.selectbox("Who takes the seat", list(takers), format_func=takers.get,
+                             index=None, placeholder="Choose a checked-in player",
+                             key=keys["draw_taker"])
+        reason = st.text_input("Reason for the change (goes into the log)",
+                               key=keys["draw_noshow_reason"])
+        if st.button("Change the table", key="draw_noshow_go", disabled=taker is None):
+            done = widgets.act(lambda: service.replace_no_show(
+                session.engine(), int(row["table_id"]), int(row["seat"]),
+                None if taker == EMPTY else taker, reason=reason, actor=session.actor()),
+                done=_replaced)
+            if done:
+                _done("draw_noshow")
+                st.rerun()
+
+
+def _replaced(done: dict) -> str:
+    if "came" in done:
+        return (f"{done['came']} takes seat {done['seat']} at {done['where']} in place of "
+                f"{done['left']}.")
+    return f"{done['left']} left {done['where']}: the table now plays with {done['players']}."
+
+
+def void_form(sittings: pd.DataFrame, sitting) -> None:
+    """Void a published sitting without results: players no longer see it, and the next draw
+    takes its number; its seed and seating stay in the log (R3, R19)."""
+    label = sitting_label(sitting["kind"], sitting["number"])
+    keys = _keys("draw_void", "draw_void_reason", "draw_void_sure")
+    with st.expander(f"Void {label}", expanded=_started(keys)):
+        problem = service.void_problem(sittings, int(sitting["sitting_id"]))
+        if problem:
+            st.info(widgets.plain(problem))
+            return
+        st.caption(f"For a sitting published by mistake: {label} disappears for everyone, "
+                   f"its setups no longer count, and the next draw takes its number again. "
+                   f"Its seed and seating stay in the log.")
+        reason = st.text_input("Reason for voiding (goes into the log)",
+                               key=keys["draw_void_reason"])
+        sure = st.checkbox(f"Yes, void {label}", key=keys["draw_void_sure"])
+        if st.button(f"Void {label}", key="draw_void_go", disabled=not sure):
+            if widgets.act(lambda: service.void(session.engine(), int(sitting["sitting_id"]),
+                                                reason=reason, actor=session.actor()),
+                           done=f"{label} was voided; its seed and seating stay in the log."):
+                _done("draw_void")
+                st.rerun()
