@@ -47,8 +47,9 @@ def prepare() -> int:
     print(f"STSA: tournament database {where} is ready.")
     _print_pins(made, "change it on the Settings page")
     if not made:
-        print("STSA: the PINs were set before. Lost one? Run `python -m stsa pins --reset` "
-              "(or `make pins`) on this machine.")
+        print("STSA: the PINs were set before; they are printed only when they are made. "
+              "Lost one? On this machine run `make pins` (or `.venv/bin/python -m stsa pins "
+              "--reset`): it prints new PINs and signs everyone out; STSA may keep running.")
     engine.dispose()
     return 0
 

@@ -29,6 +29,7 @@ def test_first_start_prints_pins_once_and_they_work(tmp_path):
     engine.dispose()
     again = run_main(env)
     assert again.returncode == 0 and " PIN is " not in again.stdout
+    assert "Lost one? On this machine run `make pins`" in again.stdout, "how to get new PINs"
 
 
 def test_a_broken_database_file_is_refused_with_a_message(tmp_path):
