@@ -191,7 +191,7 @@ def test_search_shows_the_distance_to_the_cut(open_page, demo_tournament):
 @pytest.mark.parametrize("who", [None, ORGANIZER])
 def test_tables_still_playing_are_listed(open_page, engine, who):
     ids = play_qualifier(engine, [f"Player {i:02}" for i in range(8)], [[9, 7, 5, 3]])
-    sitting = tournament.draw_qualifier(engine, ids, seed=3, actor=ORGANIZER)
+    sitting = tournament.draw_qualifier(engine, ids, seed=3, confirm=True, actor=ORGANIZER)
     store.publish_sitting(engine, sitting["sitting_id"], actor=ORGANIZER)
     at = open_page(PAGE, as_=who)
     assert not at.exception
