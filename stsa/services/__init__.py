@@ -6,7 +6,8 @@ every rule, and writes through the store in one transaction (DESIGN.md).
 - `roster_import`: a roster file read with entry's rules and added in one transaction.
 - `roster`: finding players, a pasted name list, single players, check-in.
 - `sittings`: the table plan, qualifier draws, the draw report, hand-set setups, publishing,
-  the current sitting and a sitting's seats.
+  corrections after publishing (a voided sitting, a no-show), the current sitting and a
+  sitting's seats.
 - `results`: scored results and standings, the result form's preview, a table's result
   submitted with every rule checked.
 - `finals`: the cut, absences and wildcards, the semifinal winners' contest, the finals draws.

@@ -7,7 +7,8 @@ audit log (R19). Reads return pandas frames ready for `stsa.rules`.
 
 `connect`, `publish_sitting`, `complete_sitting`, `submit_table_result` and `restore` come from
 `maintenance`, which adds what the store does by itself (completing finished sittings,
-automatic backups) to the database steps of `db`, `draws`, `game_results` and `archive`. The
+automatic backups) to the database steps of `db`, `draws`, `game_results` and `archive`.
+`corrections` voids a published sitting and replaces a no-show. The
 checks that entry and restore share are in `checks`. Errors a person can fix are
 `TournamentError`s: `ConflictError`, `NotFound`, `DuplicateName`, `InvalidState`,
 `PermissionDenied`, `CorruptDatabase`, `NotABackup`.
