@@ -37,7 +37,8 @@ ACTIONS = {
     "player.present": "Finals absence lifted", "sitting.draw": "Draw",
     "sitting.redraw": "Draw again", "sitting.discard": "Draw discarded",
     "sitting.publish": "Published", "sitting.complete": "Sitting complete",
-    "table.override_setup": "Setup changed", "result.submit": "Result entered",
+    "sitting.void": "Sitting voided", "table.replace_player": "Player replaced",
+    "table.empty_seat": "Seat left empty", "table.override_setup": "Setup changed", "result.submit": "Result entered",
     "result.correct": "Result corrected", "picks.vote_off": "Leaders voted off",
     "picks.wild_card": "Wild cards", "settings.change": "Settings changed",
     "pin.set": "PIN set", "session.revoke_all": "Everyone signed out",
@@ -95,7 +96,8 @@ def places_of(players: pd.DataFrame, sittings: pd.DataFrame, tables: pd.DataFram
     for e in (events.to_dict("records") if events is not None else []):
         before, after = _loaded(e["before"]), _loaded(e["after"])
         for side in (before, after):
-            if e["action"] in ("sitting.draw", "sitting.redraw", "sitting.discard") and \
+            if e["action"] in ("sitting.draw", "sitting.redraw", "sitting.discard",
+                               "sitting.void") and \
                     isinstance(side, dict) and "kind" in side:
                 label = sitting_label(side["kind"], side["number"])
                 labels[_int(str(e["subject"]).removeprefix("sitting "))] = label
@@ -248,6 +250,31 @@ def _sitting_discard(action, subject, before, after, places):
             f" (seed {before.get('seed')}).")
 
 
+def _reason(after: Mapping) -> str:
+    return f" (reason: {after['reason']})." if after.get("reason") else "."
+
+
+def _sitting_void(action, subject, before, after, places):
+    return (f"Voided {sitting_label(before['kind'], before['number'])} before any result: "
+            f"{_draw_words(before)}; its number is free for the next draw"
+            + _reason(after))
+
+
+def _replace_player(action, subject, before, after, places):
+    where = after.get("table") or places.table(_id(subject))
+    came = after["name"] + (" (was sitting out)" if after.get("was_sitting_out") else "") + (
+        f" (was number {after['was_waiting']} on the waiting list)"
+        if after.get("was_waiting") else "")
+    return (f"{came} took seat {after['seat']} at {where} in place of {before['name']}, "
+            f"keeping its colour and pick order" + _reason(after))
+
+
+def _empty_seat(action, subject, before, after, places):
+    where = after.get("table") or places.table(_id(subject))
+    return (f"{after['left']} left {where}, which plays with "
+            f"{plural(len(after['seats']), 'player')} now" + _reason(after))
+
+
 def _sitting_status(action, subject, before, after, places):
     label = places.sitting(_id(subject))
     if action == "sitting.publish":
@@ -355,6 +382,8 @@ _SENTENCES: dict[str, Callable[..., str]] = {
     "sitting.draw": _sitting_draw, "sitting.redraw": _sitting_draw,
     "sitting.discard": _sitting_discard, "sitting.publish": _sitting_status,
     "sitting.complete": _sitting_status, "table.override_setup": _override_setup,
+    "sitting.void": _sitting_void, "table.replace_player": _replace_player,
+    "table.empty_seat": _empty_seat,
     "result.submit": _result, "result.correct": _result, "picks.vote_off": _vote_off,
     "picks.wild_card": _wild_card, "settings.change": _settings, "pin.set": _pin,
     "session.revoke_all": _revoke, "tournament.restore": _tournament_restore,

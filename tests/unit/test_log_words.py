@@ -92,6 +92,14 @@ def tournament_log(sqlite_engine, tmp_path):
     last = store.tables(engine, sid, actor=ORGANIZER).iloc[-1]
     store.submit_table_result(engine, int(last["table_id"]), results_of(
         last, seats, [8, 9, 5, 3]), expected_version=1, submission_id="fix", actor=JUDGE)
+    store.check_in(engine, ids, actor=ORGANIZER)  # Qualifier 2: a no-show, a seat left empty,
+    mistake = int(sittings.draw_qualifier(engine, ids[:7], seed=4,  # then voided
+                                          actor=ORGANIZER)["sitting_id"])
+    sittings.publish(engine, mistake, actor=ORGANIZER)
+    at = int(store.tables(engine, mistake, actor=ORGANIZER)["table_id"].iloc[0])
+    sittings.replace_no_show(engine, at, 1, ids[7], reason="late bus", actor=ORGANIZER)
+    sittings.replace_no_show(engine, at, 2, None, actor=ORGANIZER)
+    sittings.void(engine, mistake, reason="published too early", actor=ORGANIZER)
     store.mark_absent(engine, ids[1], actor=ORGANIZER)
     store.mark_absent(engine, ids[1], present=True, actor=ORGANIZER)
     store.set_pin(engine, Role.JUDGE, "24681357", actor=ORGANIZER,
@@ -117,6 +125,7 @@ def test_every_logged_action_in_words(tournament_log):
     raw = events.loc[events["words"].str.contains(RAW)]
     assert raw.empty, raw[["action", "words"]].to_string()
     words = events.set_index("action")["words"].groupby(level=0).last()
+    first = events.set_index("action")["words"].groupby(level=0).first()  # Qualifier 1's
     assert words["players.add"] == "Added Ida (nickname Sandrider) to the roster."
     assert "Added Late Larry (Sietch) to the roster." in events["words"].tolist()
     assert events.loc[events["action"] == "players.add", "words"].iloc[0].startswith(
@@ -131,15 +140,24 @@ def test_every_logged_action_in_words(tournament_log):
     assert words["player.present"] == "Marked Alia present again for the finals."
     assert words["sitting.discard"] == ("Discarded the unpublished draw of Qualifier 1 "
                                         "(seed 1).")
-    assert words["sitting.draw"] == "Drew Qualifier 1: 2 tables, 8 players, seed 2."
+    assert "Drew Qualifier 1: 2 tables, 8 players, seed 2." in events["words"].tolist()
+    assert words["sitting.draw"] == "Drew Qualifier 2: 2 tables, 7 players, seed 4."
     assert words["sitting.redraw"] == ("Drew Qualifier 1 again: 2 tables, 8 players, seed 3; "
                                        "the earlier draw had seed 2.")
     assert words["table.override_setup"].startswith("Changed the setup of Qualifier 1, table 1: ")
     assert words["table.override_setup"].endswith(" (reason: a missing box).")
     setups = words["table.override_setup"].split(": ", 1)[1].split(" (")[0].split(" → ")
     assert len(setups) == 2 and setups[0] != setups[1]
-    assert words["sitting.publish"] == "Published Qualifier 1: everyone sees its tables now."
+    assert first["sitting.publish"] == "Published Qualifier 1: everyone sees its tables now."
     assert words["sitting.complete"] == "Qualifier 1 is complete: every table has a result."
+    assert words["sitting.void"] == (
+        "Voided Qualifier 2 before any result: 2 tables, 6 players, seed 4; its number is free "
+        "for the next draw (reason: published too early).")
+    assert re.fullmatch(r"Gus took seat 1 at Qualifier 2, table 1 in place of \w[\w ]*, keeping "
+                        r"its colour and pick order \(reason: late bus\)\.",
+                        words["table.replace_player"])
+    assert re.fullmatch(r"\w[\w ]* left Qualifier 2, table 1, which plays with 3 players now\.",
+                        words["table.empty_seat"])
     assert words["picks.vote_off"].startswith("Entered the leader votes at Qualifier 1, table 1 "
                                               "(4 players voted): removed ")
     assert words["picks.wild_card"].startswith("Drew the wild cards at Qualifier 1, table 1: ")
