@@ -58,12 +58,23 @@ class PickMethod(_Word):
     VOTE_OFF = "vote_off"
 
 
+class BattleOfWills(_Word):
+    """The stages whose sittings play the "+ Battle of Wills" setups (R23)."""
+
+    QUALIFIERS = "qualifiers"
+    FINALS = "finals"  # the semifinal and the final
+    BOTH = "both"
+
+
 class PlayerStatus(_Word):
     ACTIVE = "active"
     WITHDRAWN = "withdrawn"
 
 
 PICK_METHOD_LABELS = {PickMethod.HIDDEN_PICKS: "Hidden Picks", PickMethod.VOTE_OFF: "Vote Off"}
+BATTLE_OF_WILLS_LABELS = {BattleOfWills.FINALS: "The semifinal and the final",
+                          BattleOfWills.QUALIFIERS: "The qualifiers",
+                          BattleOfWills.BOTH: "The qualifiers, the semifinal and the final"}
 
 SETTING_LABELS = {  # each setting as the Settings page names it
     "tournament_name": "Tournament name", "enabled_setups": "Setups played",

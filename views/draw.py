@@ -55,8 +55,9 @@ def draw_form() -> None:
             st.rerun()
 
 
-def override_form(sitting_id: int, overview) -> None:
-    """R6: hand-set a table's setup, with the rule it breaks shown before confirming."""
+def override_form(sitting, overview) -> None:
+    """R6, R23: hand-set a table's setup from its stage's setups, with the rule it breaks shown
+    before confirming."""
     open_tables = overview.loc[overview["version"] == 0].drop_duplicates("table_id")
     if open_tables.empty:
         return
@@ -67,7 +68,7 @@ def override_form(sitting_id: int, overview) -> None:
         sittings.keep_choice("draw_ovr_table", labels)
         table_id = st.selectbox("Table", list(labels), format_func=labels.get,
                                 key="draw_ovr_table")
-        setups = reads.enabled_setups()
+        setups = reads.enabled_setups(sitting["kind"])
         setup_names = dict(zip(setups["setup_id"], setups["name"]))
         setup_id = st.selectbox("New setup", list(setup_names), format_func=setup_names.get,
                                 index=None, placeholder="Choose the new setup",
@@ -127,7 +128,7 @@ def show_sitting(sitting) -> None:
                          expanded=sitting["status"] == SittingStatus.DRAWN):
             sittings.show_report(reads.draw_report(sitting_id))
     if organizer and sitting["status"] != SittingStatus.COMPLETE:
-        override_form(sitting_id, overview)
+        override_form(sitting, overview)
         corrections.sitting_fixes(all_sittings, sitting, overview, reads.players())
 
 

@@ -1,5 +1,5 @@
-"""Settings (organizer): the tournament's name, setups, leader picks, colours and scoring
-(R4, R5, R9, R10, R12), and the PINs (R20)."""
+"""Settings (organizer): the tournament's name, setups and the stages playing Battle of Wills,
+leader picks, colours and scoring (R4, R5, R9, R10, R12, R23), and the PINs (R20)."""
 
 import streamlit as st
 
@@ -21,8 +21,10 @@ with st.form("settings_form"):
         "Enabled setups", list(setups), format_func=setups.get, key="set_setups",
         default=[s for s in current["enabled_setups"] or [] if s in setups],
         placeholder="All setups", help=f"None chosen: all {len(setups)} setups are used.")
-    bow = st.checkbox("Battle of Wills: add a “+ Battle of Wills” version of each enabled setup",
-                      value=current["battle_of_wills"], key="set_bow")
+    stages = list(organizer.BATTLE_OF_WILLS)
+    bow = st.radio("Battle of Wills: a “+ Battle of Wills” version of each enabled setup is "
+                   "also drawn in", stages, format_func=organizer.BATTLE_OF_WILLS.get,
+                   index=stages.index(current["battle_of_wills"]), key="set_bow")
     methods = list(organizer.PICK_METHODS)
     pick = st.radio("Leader pick method", methods, format_func=organizer.PICK_METHODS.get,
                     index=methods.index(current["pick_method"]), key="set_pick",

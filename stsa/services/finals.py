@@ -276,8 +276,8 @@ def draw_semifinal(engine, *, seed: int, actor: Actor) -> dict:
     players = stage_players(view, Stage.SEMIFINAL)
     if not players:
         raise TournamentError("This tournament has no semifinal: draw the final directly.")
-    drawn = draw.draw_sitting(players, setups.from_settings(snap.settings), seed=seed,
-                              colours=snap.settings.get("colours"))
+    drawn = draw.draw_sitting(players, setups.from_settings(snap.settings, Kind.SEMIFINAL),
+                              seed=seed, colours=snap.settings.get("colours"))
     return store.save_draw(engine, drawn, kind=Kind.SEMIFINAL, actor=actor)
 
 
@@ -292,6 +292,7 @@ def draw_final(engine, *, seed: int, actor: Actor) -> dict:
     if len(view.final_players) < 3:
         raise TournamentError(f"Only {len(view.final_players)} players can take a final seat; "
                               f"the final needs at least 3.")
-    drawn = draw.draw_groups([view.final_players], setups.from_settings(snap.settings),
+    drawn = draw.draw_groups([view.final_players],
+                             setups.from_settings(snap.settings, Kind.FINAL),
                              seed=seed, colours=snap.settings.get("colours"))
     return store.save_draw(engine, drawn, kind=Kind.FINAL, actor=actor)

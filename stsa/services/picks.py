@@ -42,7 +42,7 @@ def _table(snap: Snapshot, table_id: int) -> tuple[dict, pd.DataFrame, dict, str
 def _deck(settings: dict, table: dict) -> list[str]:
     """The table's leader deck in its setup's order (R7), so a random tie-break is the same
     however often the votes are entered."""
-    frame = setups.from_settings(settings)
+    frame = setups.from_settings(settings, table["kind"])
     row = frame.loc[frame["setup_id"] == table["setup_id"], "leader_deck"]
     held = set(table["available_leaders"] or []) | set(table["removed_leaders"] or [])
     ordered = list(row.iloc[0]) if len(row) else sorted(held)

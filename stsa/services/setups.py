@@ -1,5 +1,5 @@
-"""The setups a tournament draws from (R5, R7, R9): the catalog with the organizer's settings
-applied, their names, and what the Settings page offers."""
+"""The setups a tournament draws from (R5, R7, R9, R23): the catalog with the organizer's
+settings applied for a stage, their names, and what the Settings page offers."""
 
 from __future__ import annotations
 
@@ -8,20 +8,35 @@ import functools
 import pandas as pd
 
 from stsa import catalog, store
-from stsa.domain import PickMethod
+from stsa.domain import BattleOfWills, Kind, PickMethod
 from stsa.errors import TournamentError
+from stsa.store.admin import battle_of_wills_stages
 
 
-def enabled_setups(engine) -> pd.DataFrame:
-    """R5, R7, R9: the setups this tournament draws from (`from_settings` of its settings)."""
-    return from_settings(store.settings(engine))
+# R23: the sittings each choice of the Battle of Wills setting plays it in.
+BATTLE_OF_WILLS_KINDS = {BattleOfWills.QUALIFIERS: {Kind.QUALIFIER},
+                         BattleOfWills.FINALS: {Kind.SEMIFINAL, Kind.FINAL},
+                         BattleOfWills.BOTH: {Kind.QUALIFIER, Kind.SEMIFINAL, Kind.FINAL}}
 
 
-def from_settings(settings: dict) -> pd.DataFrame:
-    """R5, R7, R9: the enabled base setups (all of the catalog when none are chosen), their
-    Battle of Wills versions when that is on, each setup's hidden picks from the per-base-game
-    setting (none under Vote Off, R10: the players' votes remove leaders after the draw) and its
-    leader deck from the organizer's decks where given."""
+def battle_of_wills_in(settings: dict, kind: str) -> bool:
+    """R23: whether sittings of `kind` play the "+ Battle of Wills" setups under `settings`
+    (the final rounds only by default)."""
+    stages = battle_of_wills_stages(settings.get("battle_of_wills", False))
+    return Kind(kind) in BATTLE_OF_WILLS_KINDS[BattleOfWills(stages)]
+
+
+def enabled_setups(engine, kind: str = Kind.QUALIFIER) -> pd.DataFrame:
+    """R5, R7, R9, R23: the setups sittings of `kind` draw from (`from_settings`)."""
+    return from_settings(store.settings(engine), kind)
+
+
+def from_settings(settings: dict, kind: str = Kind.QUALIFIER) -> pd.DataFrame:
+    """R5, R7, R9, R23: the setups sittings of `kind` draw from: the enabled base setups (all of
+    the catalog when none are chosen), with their Battle of Wills versions when that stage plays
+    it, each setup's hidden picks from the per-base-game setting (none under Vote Off, R10: the
+    players' votes remove leaders after the draw) and its leader deck from the organizer's decks
+    where given."""
     frame = catalog.setups()
     chosen = settings.get("enabled_setups")
     if chosen:
@@ -29,7 +44,7 @@ def from_settings(settings: dict) -> pd.DataFrame:
         if unknown:
             raise TournamentError(f"Enabled setups not in the catalog: {', '.join(unknown)}.")
         frame = frame.loc[frame["setup_id"].isin(chosen)]
-    if settings.get("battle_of_wills"):
+    if battle_of_wills_in(settings, kind):
         frame = catalog.with_battle_of_wills(frame)
     picks = settings.get("hidden_picks") or {}
     decks = settings.get("leader_decks") or {}

@@ -83,7 +83,8 @@ def draw_qualifier(engine, player_ids, *, seed: int, sit_out: bool = False,
                                   f"anyway. Nothing was drawn.")
         settings = snap.settings
         mode = settings.get("draw_mode") or "random"
-        drawn = draw.draw_sitting(list(player_ids), setups.from_settings(settings), seed=seed,
+        pool = setups.from_settings(settings, Kind.QUALIFIER)  # R23: the qualifiers' setups
+        drawn = draw.draw_sitting(list(player_ids), pool, seed=seed,
                                   setup_counts=snap.setup_counts(),
                                   colours=settings.get("colours"), sit_out=sit_out, mode=mode,
                                   history=history(snap) if mode == "balanced" else None,
@@ -242,7 +243,7 @@ def override_warnings(engine, table_id: int, setup_id: str) -> list[str]:
         table = _table(snap, table_id)
         sitting_tables = snap.sitting_tables(int(table["sitting_id"]))
         others = sitting_tables.loc[sitting_tables["table_id"] != int(table_id), "setup_id"]
-        enabled = setups.from_settings(snap.settings)["setup_id"].tolist()
+        enabled = setups.from_settings(snap.settings, table["kind"])["setup_id"].tolist()
         names = setups.setup_names()
         warnings = []
         if setup_id in set(others) and len(enabled) >= len(sitting_tables):
@@ -274,7 +275,7 @@ def override_setup(engine, table_id: int, setup_id: str, *, reason: str, actor: 
     require(actor, Role.ORGANIZER, Role.JUDGE, action="override a table's setup")
     with Snapshot(engine) as snap:
         old = _table(snap, table_id)
-        enabled = setups.from_settings(snap.settings)
+        enabled = setups.from_settings(snap.settings, old["kind"])
         chosen = enabled.loc[enabled["setup_id"] == setup_id]
         name = setups.setup_names().get(setup_id, setup_id)
         if chosen.empty:

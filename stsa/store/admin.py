@@ -11,7 +11,7 @@ import sqlalchemy as sa
 from sqlalchemy.engine import Connection, Engine
 
 from stsa.auth import Actor, Role, require
-from stsa.domain import PickMethod
+from stsa.domain import BattleOfWills, PickMethod
 from stsa.store import db
 from stsa.store.errors import TournamentError
 from stsa.store.schema import events as events_t
@@ -21,7 +21,7 @@ from stsa.store.schema import settings as settings_t
 DEFAULT_SETTINGS: dict[str, Any] = {
     "tournament_name": "DUNE: Imperium tournament",
     "enabled_setups": None,  # R5: setup ids; None = every setup of the catalog
-    "battle_of_wills": False,  # R5
+    "battle_of_wills": BattleOfWills.FINALS.value,  # R5, R23: the stages that play it
     "pick_method": PickMethod.HIDDEN_PICKS.value,  # R9, R10: "hidden_picks" or "vote_off"
     "wild_card": False,  # R10
     "vote_off_votes": 2,  # R10: X of "Vote Off (X)", the leaders each player votes off
@@ -39,6 +39,16 @@ def _bool(v):
     if not isinstance(v, bool):
         raise ValueError("must be true or false")
     return v
+
+
+def battle_of_wills_stages(v):
+    """R23: the stages that play Battle of Wills. Before it was a choice it was on or off:
+    an old true reads as every stage, an old false as the default (the final rounds)."""
+    if isinstance(v, bool):
+        return (BattleOfWills.BOTH if v else BattleOfWills.FINALS).value
+    if v not in {s.value for s in BattleOfWills}:
+        raise ValueError(f"must be one of {', '.join(s.value for s in BattleOfWills)}")
+    return str(v)
 
 
 def _text(limit: int) -> Callable:
@@ -147,7 +157,7 @@ def _public_url(v):
 VALIDATORS: dict[str, Callable[[Any], Any]] = {
     "tournament_name": _text(200),
     "enabled_setups": lambda v: _names(v, minimum=1, allow_none=True),
-    "battle_of_wills": _bool,
+    "battle_of_wills": battle_of_wills_stages,
     "pick_method": _choice(*(m.value for m in PickMethod)),
     "wild_card": _bool,
     "vote_off_votes": lambda v: _whole_between(v, 1, 10),
@@ -161,18 +171,32 @@ VALIDATORS: dict[str, Callable[[Any], Any]] = {
 }
 
 
+# Stored values from an earlier release, read as this release means them (R23).
+_OLD_VALUES: dict[str, Callable[[Any], Any]] = {"battle_of_wills": battle_of_wills_stages}
+
+
 def _stored(conn: Connection) -> dict[str, Any]:
     return {r.key: db.loads(r.value) for r in conn.execute(sa.select(settings_t))}
 
 
-def settings(engine: Engine) -> dict[str, Any]:
-    """Every setting: the organizer's values over `DEFAULT_SETTINGS` (R4, R5, R7, R9, R10,
-    R12). Unknown keys in an old database are ignored."""
-    with db.reading(engine) as conn:
-        stored = _stored(conn)
+def _current(stored: dict[str, Any]) -> dict[str, Any]:
+    """Every setting: `stored` over the defaults, old values read as they are meant now."""
     out = copy.deepcopy(DEFAULT_SETTINGS)
     out.update({k: v for k, v in stored.items() if k in DEFAULT_SETTINGS})
+    for key, read in _OLD_VALUES.items():
+        try:
+            out[key] = read(out[key])
+        except ValueError:
+            out[key] = copy.deepcopy(DEFAULT_SETTINGS[key])
     return out
+
+
+def settings(engine: Engine) -> dict[str, Any]:
+    """Every setting: the organizer's values over `DEFAULT_SETTINGS` (R4, R5, R7, R9, R10,
+    R12, R23). Unknown keys in an old database are ignored; an old Battle of Wills on/off
+    reads as its stages (R23)."""
+    with db.reading(engine) as conn:
+        return _current(_stored(conn))
 
 
 def set_settings(engine: Engine, changes: dict[str, Any], *, actor: Actor) -> dict[str, Any]:
@@ -196,7 +220,7 @@ def set_settings(engine: Engine, changes: dict[str, Any], *, actor: Actor) -> di
 
     def work(conn: Connection) -> None:
         stored = _stored(conn)
-        current = {**DEFAULT_SETTINGS, **stored}
+        current = {**stored, **_current(stored)}
         changed = {k: v for k, v in clean.items() if current.get(k) != v}
         if not changed:
             return

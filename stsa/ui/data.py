@@ -174,8 +174,10 @@ class Data:
     def home_status(self) -> dict:
         return self._get(("home_status", self.staff), lambda: admin.status_of(self._snap()))
 
-    def enabled_setups(self) -> pd.DataFrame:
-        return self._get("enabled_setups", lambda: setups.from_settings(self.settings()))
+    def enabled_setups(self, kind: Kind = Kind.QUALIFIER) -> pd.DataFrame:
+        """R5, R23: the setups sittings of `kind` draw from."""
+        return self._get(("enabled_setups", kind),
+                         lambda: setups.from_settings(self.settings(), kind))
 
     # --- derived tables (public: results exist for published sittings only) -------------------
 

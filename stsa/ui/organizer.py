@@ -10,11 +10,13 @@ import json
 import pandas as pd
 
 from stsa.auth import Role
-from stsa.domain import PICK_METHOD_LABELS, Kind, SittingStatus, plural, sitting_label
+from stsa.domain import (BATTLE_OF_WILLS_LABELS, PICK_METHOD_LABELS, Kind, SittingStatus, plural,
+                         sitting_label)
 from stsa.errors import Problem
 from stsa.formats import csv as csv_format
 
 PICK_METHODS = PICK_METHOD_LABELS
+BATTLE_OF_WILLS = BATTLE_OF_WILLS_LABELS
 PLACES = ["1st", "2nd", "3rd", "4th"]
 DRAW_MODES = {"random": "Random",
               "balanced": "Balanced: fewer repeat opponents, even seats and setups"}

@@ -48,7 +48,7 @@ def test_shows_the_current_settings_and_no_pins(page):
 def test_save_every_setting(page, engine):
     page.text_input(key="set_name").input("Arrakis Open 2026")
     page.multiselect(key="set_setups").select("uprising").select("uprising-ix")
-    page.checkbox(key="set_bow").check()
+    page.radio(key="set_bow").set_value("both")
     page.radio(key="set_pick").set_value("vote_off")
     page.number_input(key="set_vote_off_votes").set_value(3)
     page.checkbox(key="set_wild").check()
@@ -63,7 +63,7 @@ def test_save_every_setting(page, engine):
     assert got["tournament_name"] == "Arrakis Open 2026"
     assert got["enabled_setups"] == ["uprising", "uprising-ix"]
     assert (got["battle_of_wills"], got["pick_method"], got["wild_card"]) == \
-        (True, "vote_off", True)
+        ("both", "vote_off", True)
     assert got["vote_off_votes"] == 3
     assert got["hidden_picks"] == {"Legacy": 5, "Uprising": 3}
     assert got["colours"] == ["red", "green", "blue", "purple"]
@@ -71,6 +71,21 @@ def test_save_every_setting(page, engine):
     logged = store.events(engine, actor=ORGANIZER, action="settings.change")
     assert logged["after"].iloc[-1]["tournament_name"] == "Arrakis Open 2026"
     assert page.text_input(key="set_name").value == "Arrakis Open 2026"
+
+
+def test_battle_of_wills_by_stage_in_plain_words(open_page, engine):
+    """R23: a choice of stages in plain words, the final rounds by default."""
+    at = open_page(SETTINGS, as_=ORGANIZER)
+    stages = at.radio(key="set_bow")
+    assert stages.value == "finals"
+    assert stages.options == [
+        "The semifinal and the final", "The qualifiers",
+        "The qualifiers, the semifinal and the final"]
+    assert "Battle of Wills" in stages.label and "(R" not in stages.label
+    stages.set_value("qualifiers")
+    save(at)
+    assert store.settings(engine)["battle_of_wills"] == "qualifiers"
+    assert at.radio(key="set_bow").value == "qualifiers"
 
 
 def test_clearing_the_setups_enables_all(open_page, engine):

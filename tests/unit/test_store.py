@@ -360,7 +360,7 @@ def test_settings_defaults_and_changes(engine):
     new = store.set_settings(engine, {"tournament_name": "  Spring   Open ",
                                       "base_points": [25, 15, 10, 0],
                                       "enabled_setups": ["Legacy", "Uprising"],
-                                      "battle_of_wills": True}, actor=ORGANIZER)
+                                      "battle_of_wills": "both"}, actor=ORGANIZER)
     assert new["tournament_name"] == "Spring Open" and new["base_points"] == [25, 15, 10, 0]
     assert store.settings(engine)["enabled_setups"] == ["Legacy", "Uprising"]
     store.set_settings(engine, {"base_points": [20, 15, 10, 0]}, actor=ORGANIZER)
@@ -379,7 +379,7 @@ def test_settings_defaults_and_changes(engine):
     ({"colours": ["red", "blue", "green"]}, "at least 4"),
     ({"colours": ["red", "", "blue", "green"]}, "colours must list different, non-empty"),
     ({"pick_method": "draft"}, "pick_method must be one of hidden_picks, vote_off"),
-    ({"battle_of_wills": "yes"}, "battle_of_wills must be true or false"),
+    ({"battle_of_wills": "yes"}, "battle_of_wills must be one of qualifiers, finals, both"),
     ({"tournament_name": ""}, "tournament_name must be non-empty"),
     ({"hidden_picks": {"Legacy": -1}}, "hidden_picks Legacy"),
     ({"colour": ["red"]}, "'colour' is not a setting"),
