@@ -19,8 +19,10 @@ def standings_slide(table, every, podium: str) -> None:
     line = stats.cut(table)
     shown = every.head(max(TV_ROWS, line.semifinal + 2))
     columns = ["Rank", "Player", "Best score", "Zone", "Games", "Wins"]
+    # Rank is a column, not the index: shared ranks (R14) and the players still without a
+    # result share one, and a styled table needs each row's index to differ.
     st.table(live.zone_styler(shown[columns].astype({"Best score": object}).fillna("")
-                              .set_index("Rank")))
+                              .reset_index(drop=True)), hide_index=True)
     more = len(table) - len(shown)
     if podium:
         st.write(widgets.plain(podium))

@@ -36,7 +36,7 @@ def test_first_slide_is_the_standings_around_the_cut(open_page, demo_tournament,
     assert at.title[0].value.replace("\\", "") == "Demo: Swordmasters Open · Standings"
     shown = at.table[0].value
     expected = tournament.standings_table(demo_tournament)
-    assert list(shown.columns) == ["Player", "Best score", "Zone", "Games", "Wins"]
+    assert list(shown.columns) == ["Rank", "Player", "Best score", "Zone", "Games", "Wins"]
     assert len(shown) == 13  # the semifinal cut (11) + 2
     assert shown["Player"].tolist() == expected["name"].head(13).tolist()
     assert "11 more on the Standings page" in at.markdown[-1].value
