@@ -10,7 +10,7 @@ from __future__ import annotations
 
 import enum
 from dataclasses import dataclass
-from typing import Iterable
+from typing import Iterable, Mapping
 
 
 class _Word(str, enum.Enum):
@@ -124,6 +124,14 @@ def sitting_label(kind: str, number: int) -> str:
 def table_label(kind: str, number: int, table_no: int) -> str:
     """"Qualifier 2, table 4": a table as people name it."""
     return f"{sitting_label(kind, number)}, table {table_no}"
+
+
+def rule_change_line(sitting: Mapping) -> str:
+    """R24: a sitting's rule change in one line, "name: how its extra points are earned", or
+    "" for a sitting without one (`sitting` has `rule_change`, `rule_change_points`)."""
+    name, points = (sitting.get(c) for c in ("rule_change", "rule_change_points"))
+    name, points = (v if isinstance(v, str) else "" for v in (name, points))
+    return f"{name}: {points}" if name and points else name
 
 
 def plural(count: int, word: str, many: str | None = None) -> str:

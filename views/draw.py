@@ -1,8 +1,8 @@
 """Draw: the organizer draws each qualifier from a recorded seed, redraws until it is published,
-hand-sets a table's setup and publishes (R1, R3, R6, R9), then corrects a no-show or voids a
-sitting published by mistake; judges see every sitting with pick order and removed leaders,
-and print slips and pairings; spectators see published sittings only, never removed leaders or
-paper (R20)."""
+hand-sets a table's setup, names the sitting's rule change and publishes (R1, R3, R6, R9, R24),
+then corrects a no-show or voids a sitting published by mistake; judges see every sitting with
+pick order and removed leaders, and print slips and pairings; spectators see published
+sittings only, never removed leaders or paper (R20)."""
 
 import streamlit as st
 
@@ -10,7 +10,7 @@ from stsa import draw
 from stsa.auth import Role
 from stsa.domain import Kind, PlayerStatus, SittingStatus, sitting_label
 from stsa.services import sittings as service
-from stsa.ui import corrections, data, data_tools, session, sittings, widgets
+from stsa.ui import corrections, data, data_tools, rule_change, session, sittings, widgets
 
 st.title("Draw")
 widgets.flash()
@@ -96,6 +96,7 @@ def show_sitting(sitting) -> None:
     if len(outs):
         facts.append("sitting out: " + ", ".join(outs["name"]))
     st.caption(widgets.plain(" · ".join(facts)))
+    rule_change.part(sitting, organizer=organizer)
     if sitting["status"] == SittingStatus.DRAWN:
         st.warning("Not published yet: players do not see this draw.", icon=":material/lock:")
         if organizer:

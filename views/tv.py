@@ -4,7 +4,7 @@ by itself; no sidebar (a static style block hides it: open another page by its a
 import streamlit as st
 
 from stsa import charts, stats
-from stsa.ui import data, live, widgets
+from stsa.ui import data, live, rule_change, widgets
 from stsa.ui import finals as view
 
 SLIDES = ["Standings", "Best scores", "Scores per sitting"]
@@ -50,6 +50,7 @@ def slideshow() -> None:
     title = reads.settings().get("tournament_name") or "Standings"
     st.title(f"{widgets.plain(title)} · {name}", anchor=False)
     st.write(stats.sitting_progress(reads.home_status()))
+    rule_change.on_tv(reads.home_status())
     table = reads.standings()
     if table.empty:
         st.info("No results yet: the standings appear once the first qualifier results are in.")

@@ -20,7 +20,7 @@ from fpdf import FPDF
 from fpdf.enums import XPos, YPos
 
 from stsa import catalog
-from stsa.domain import SittingStatus, TournamentError, sitting_label
+from stsa.domain import SittingStatus, TournamentError, rule_change_line, sitting_label
 
 FONT_DIR = Path("/usr/share/fonts/truetype/dejavu")
 FONT_FILES = {"": "DejaVuSans.ttf", "B": "DejaVuSans-Bold.ttf"}
@@ -30,6 +30,8 @@ COLOUR_RGB = {"red": (204, 41, 41), "green": (46, 139, 67), "blue": (41, 92, 204
               "gray": (128, 128, 128), "pink": (232, 110, 170), "brown": (128, 82, 45)}
 GRID = [("Seat", 12), ("Player", 46), ("Leader", 40), ("VP", 13), ("Spice", 13),
         ("Solari", 13), ("Troops", 14), ("Water", 13), ("Variant", 16)]  # 180 mm
+# Without a rule change nobody earns variant points (R24): no column for them.
+PLAIN_GRID = [(h, 62 if h == "Player" else w) for h, w in GRID if h != "Variant"]
 _ASCII = {"—": "-", "–": "-", "’": "'", "‘": "'", "“": '"', "”": '"', "…": "...", "•": "·",
           "●": "*", "Ł": "L", "ł": "l", "Đ": "D", "đ": "d", "ı": "i", "Œ": "OE", "œ": "oe"}
 
@@ -114,6 +116,19 @@ class _Doc(FPDF):
         self.font(size, bold)
         self.multi_cell(w, h or size * 0.5, self.clean(text), new_x=XPos.LMARGIN,
                         new_y=YPos.NEXT, align="L", fill=fill, padding=1 if fill else 0)
+
+    def para_fit(self, text, size: float, *, lines: int, minimum: float = 7,
+                 bold: bool = False, fill: bool = False, w: float = 0) -> None:
+        """`para` with the font shrunk (down to `minimum` pt) until the text takes at most
+        `lines` lines of width `w` (0: the page's)."""
+        text = self.clean(text)
+        while size > minimum:
+            self.font(size, bold)
+            if len(self.multi_cell(w, size * 0.45, text, dry_run=True, output="LINES",
+                                   padding=1 if fill else 0)) <= lines:
+                break
+            size -= 0.5
+        self.para(text, size, bold=bold, h=size * 0.45, w=w, fill=fill)
 
     def header(self) -> None:
         if not self.page_title:
@@ -216,7 +231,9 @@ def table_slips(sitting: Mapping, tables: pd.DataFrame, seats: pd.DataFrame, *,
 
     `sitting` has `kind, number, status`; `tables` the store's table columns (`table_id,
     table_no, setup_id, removed_leaders, available_leaders`); `seats` the store's seat columns
-    (`table_id, seat, player_id, name, colour, pick_order`).
+    (`table_id, seat, player_id, name, colour, pick_order`). A sitting with a rule change
+    (`rule_change`, `rule_change_points`, R24) has it on every slip, under the heading, and a
+    Variant column in the grid for its extra points; without one the grid has none.
 
     Leader picks (R10), on the judges' copy only: `vote_off_votes` is X under Vote Off (None
     otherwise): a table without `votes` (`table_id, player_id, leader`) gets a line per player
@@ -229,6 +246,7 @@ def table_slips(sitting: Mapping, tables: pd.DataFrame, seats: pd.DataFrame, *,
     doc.set_auto_page_break(False)
     slip = _Slip(doc, _title(sitting), tournament_name, _setup_rows(), judges_copy)
     slip.vote_off, slip.votes, slip.wild_cards = vote_off_votes, votes, wild_cards
+    slip.rule_change = rule_change_line(sitting)
     for table in tables.itertuples(index=False):
         slip.page(table, _at_table(seats, table.table_id), result_link(table.table_id,
                                                                         result_url))
@@ -242,6 +260,7 @@ class _Slip:
     vote_off: int | None = None  # X under Vote Off (R10)
     votes: pd.DataFrame | None = None
     wild_cards: pd.DataFrame | None = None
+    rule_change = ""  # the sitting's rule change in one line (R24), "" for none
 
     def __init__(self, doc: _Doc, title: str, name: str, setups: dict, judges_copy: bool):
         self.doc, self.title, self.name = doc, title, name
@@ -251,7 +270,10 @@ class _Slip:
         self.doc.add_page()
         setup_name, steps = _steps(table.setup_id, table.removed_leaders, self.setups)
         self.heading(table, setup_name)
+        below_heading = self.doc.get_y() + 6.5
         self.qr(url)
+        if self.rule_change:
+            self.rule(below_heading)
         self.seats(at_table)
         self.steps(steps)
         if self.judges_copy:
@@ -282,6 +304,18 @@ class _Slip:
         doc.set_xy(qr_x - 12, qr_y + size + 5)
         doc.fit(size + 12, 4, url, 6.5, align="C")
         doc.set_xy(doc.l_margin, max(doc.get_y(), qr_y + size + 11))
+
+    def rule(self, top: float) -> None:
+        """The sitting's rule change and how its extra points are earned (R24), under the
+        heading beside the QR code: two lines, the font shrunk as far as needed (down to 7
+        pt), so the slip stays one page."""
+        doc = self.doc
+        below_qr = doc.get_y()
+        doc.set_xy(doc.l_margin, top)
+        doc.set_fill_color(222, 235, 247)
+        doc.para_fit(f"Rule change this sitting: {self.rule_change}", 9.5, lines=2,
+                     bold=True, fill=True, w=doc.epw - self.QR_SIZE - 14)
+        doc.set_xy(doc.l_margin, max(doc.get_y() + 1.5, below_qr))
 
     def seats(self, at_table: pd.DataFrame) -> None:
         doc, left = self.doc, self.doc.l_margin
@@ -361,9 +395,10 @@ class _Slip:
         doc.fit(doc.epw, 7, "Result (R11: VP, then spice, solari, troops, water)", 12,
                 bold=True)
         doc.ln(7)
-        doc.table_header(GRID)
+        grid = GRID if self.rule_change else PLAIN_GRID
+        doc.table_header(grid)
         for seat in at_table.itertuples(index=False):
-            for heading, w in GRID:
+            for heading, w in grid:
                 value = {"Seat": seat.seat, "Player": seat.name}.get(heading, "")
                 doc.fit(w, 10, value, 10, bold=heading == "Seat", border=1,
                         align="C" if heading == "Seat" else "L")

@@ -10,7 +10,7 @@ import pandas as pd
 
 from stsa import rules, store
 from stsa.auth import Actor, Role, require
-from stsa.domain import Kind, SittingStatus, Stage, table_label
+from stsa.domain import Kind, SittingStatus, Stage, sitting_label, table_label
 from stsa.errors import TournamentError
 from stsa.services.snapshot import Snapshot
 from stsa.store import checks
@@ -244,6 +244,47 @@ def _untied_rows(rows) -> list[dict] | None:
     return [{k: v for k, v in rec.items() if k != "seat"} for rec in records]
 
 
+def _with_variant_points(rows) -> list[dict]:
+    """The rows giving variant points other than 0 (text that is no whole number is left to
+    the store's check of the numbers)."""
+    try:
+        entered = checks.records(rows)
+    except TournamentError:
+        return []
+    return [r for r in entered if checks.whole_number(r.get("variant_points")) not in (None, 0)]
+
+
+def variant_points_problem(engine, table_id: int, rows) -> str | None:
+    """R12, R24: why these rows' variant points cannot be saved at the table, or None.
+
+    Players earn variant points only in a sitting with a rule change (R24). A sitting whose
+    stored results already carry variant points (entered before sittings named their rule
+    changes) keeps taking them, so a tournament from an earlier release can still be finished
+    and corrected. Reads the database only when some variant points are not 0."""
+    given = _with_variant_points(rows)
+    if not given:
+        return None
+    with Snapshot(engine) as snap:
+        table = snap.table(table_id)
+        if table.empty:
+            return None  # the store names an unknown table
+        sitting = snap.sitting(int(table["sitting_id"].iloc[0]))
+        if sitting["rule_change"]:
+            return None
+        earlier = store.results(snap.engine, None, sitting_id=int(sitting["sitting_id"]))
+        if (earlier["variant_points"] != 0).any():
+            return None
+        seats = snap.table_seats(table_id)
+    seat_of = {int(p): (s, n) for p, s, n in zip(seats["player_id"], seats["seat"],
+                                                  seats["name"])}
+    who = [seat_of.get(checks.whole_number(r.get("player_id")), None) for r in given]
+    named = ", ".join(f"seat {s} ({n})" for s, n in sorted(w for w in who if w is not None))
+    label = sitting_label(sitting["kind"], int(sitting["number"]))
+    where = table_label(sitting["kind"], int(sitting["number"]), int(table["table_no"].iloc[0]))
+    return (f"{where}: {label} has no rule change, so there are no variant points to earn: "
+            f"enter 0 variant points{' for ' + named if named else ''}. Nothing was saved.")
+
+
 def _table_unknown(engine, table_id) -> bool:
     """Whether the table has no seats (`submit_result` names that before anything else)."""
     with Snapshot(engine) as snap:
@@ -276,10 +317,14 @@ def submit_result(engine, table_id: int, rows: pd.DataFrame, *, expected_version
 
     `rows` holds one row per seated player (`player_id`, `leader`, the five numbers, optional
     `variant_points` and `tiebreak`; a `seat` column is ignored). A save based on an older
-    version raises the store's `ConflictError`, with what is stored now. Rows with no two
+    version raises the store's `ConflictError`, with what is stored now. Variant points other
+    than 0 need a sitting with a rule change (`variant_points_problem`, R24). Rows with no two
     players equal on all five (the usual form) go straight to the store, which reads the table
     in its own transaction; an unknown table is still refused as such before anything else."""
     require(actor, Role.JUDGE, Role.ORGANIZER, action="enter results")
+    problem = variant_points_problem(engine, table_id, rows)
+    if problem:
+        raise TournamentError(problem)
     entered = _untied_rows(rows)
     if entered is None:
         return _submit_tie_checked(engine, table_id, rows, expected_version=expected_version,

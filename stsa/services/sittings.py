@@ -1,6 +1,6 @@
 """Sittings: the table plan (R1), qualifier draws (R1, R3, R6, R9), the draw report, hand-set
-setups (R6), publishing (R20), corrections after publishing (voiding a sitting, replacing a
-no-show), the current sitting and a sitting's seats as shown."""
+setups (R6), a sitting's rule change (R24), publishing (R20), corrections after publishing
+(voiding a sitting, replacing a no-show), the current sitting and a sitting's seats as shown."""
 
 from __future__ import annotations
 
@@ -151,6 +151,13 @@ def publish(engine, sitting_id: int, *, actor: Actor) -> dict:
             if problem:
                 raise store.InvalidState(f"{problem} Nothing was published.")
         return store.publish_sitting(engine, int(sitting_id), actor=actor)
+
+
+def set_rule_change(engine, sitting_id: int, name: str, points: str, *, actor: Actor) -> dict:
+    """R24: a sitting's rule change (its name, and how its extra points are earned; both empty
+    for none), set by the organizer before the sitting is published; refused after, with
+    nothing changed. Logged (R19). Returns the sitting."""
+    return store.set_rule_change(engine, int(sitting_id), name, points, actor=actor)
 
 
 def discard(engine, sitting_id: int, *, actor: Actor) -> dict:

@@ -33,8 +33,8 @@ from stsa.store.picks import (save_vote_off, save_wild_cards, vote_off_votes,
                               wild_card_choices)
 from stsa.store.schema import SCHEMA_VERSION
 from stsa.store.corrections import leave_seat_empty, replace_player, void_sitting
-from stsa.store.draws import (discard_draw, override_setup, save_draw, seats, setup_counts,
-                              sit_outs, sitting, sittings, table_numbers, tables)
+from stsa.store.draws import (discard_draw, override_setup, save_draw, seats, set_rule_change,
+                              setup_counts, sit_outs, sitting, sittings, table_numbers, tables)
 from stsa.store.transfer import dump_tournament, load_tournament
 
 __all__ = [
@@ -47,6 +47,7 @@ __all__ = [
     # sittings
     "save_draw", "discard_draw", "publish_sitting", "complete_sitting", "override_setup",
     "sittings", "sitting", "tables", "table_numbers", "seats", "sit_outs", "setup_counts",
+    "set_rule_change",
     # corrections after publishing
     "void_sitting", "replace_player", "leave_seat_empty",
     # results

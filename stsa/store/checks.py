@@ -78,6 +78,23 @@ def text(value: Any, field: str, limit: int, where: str, *, required: bool = Fal
     return value
 
 
+#: R24: the most characters of a rule change's name and of its line on the extra points.
+RULE_CHANGE_LIMITS = {"rule_change": 100, "rule_change_points": 200}
+
+
+def rule_change(name: Any, points: Any, where: str) -> dict[str, str]:
+    """R24: a sitting's rule change as the store keeps it: `rule_change` (its name) and
+    `rule_change_points` (how its extra points are earned), spaces collapsed, within
+    `RULE_CHANGE_LIMITS`; both empty for none. A points line needs a name."""
+    out = {"rule_change": text(name, "rule change's name", RULE_CHANGE_LIMITS["rule_change"],
+                               where),
+           "rule_change_points": text(points, "line on the extra points",
+                                      RULE_CHANGE_LIMITS["rule_change_points"], where)}
+    if out["rule_change_points"] and not out["rule_change"]:
+        raise TournamentError(f"{where}: name the rule change its extra points belong to.")
+    return out
+
+
 def extra_details(value: Any, where: str) -> dict:
     """A player's extra details (the roster file's other columns): {column: plain value},
     blanks left out."""

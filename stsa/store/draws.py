@@ -30,7 +30,7 @@ from stsa.store.schema import wild_cards as wild_t
 SITTING_COLUMNS = {"sitting_id": "int64", "kind": "str", "number": "int64", "seed": "int64",
                    "status": "str", "created_by": "str", "created_at": db.UTC_TIME,
                    "published_at": db.UTC_TIME, "completed_at": db.UTC_TIME, "tables": "int64",
-                   "results": "int64"}
+                   "results": "int64", "rule_change": "str", "rule_change_points": "str"}
 TABLE_COLUMNS = {"table_id": "int64", "sitting_id": "int64", "kind": "str", "sitting_no": "int64",
                  "table_no": "int64", "setup_id": "str", "setup_override": "bool",
                  "removed_leaders": "object", "available_leaders": "object", "version": "int64",
@@ -240,6 +240,32 @@ _COMPLETE = (
                              tables_t.c.result_version == 0)))
     .values(status=SittingStatus.COMPLETE.value,
             completed_at=sa.bindparam("at", type_=sittings_t.c.completed_at.type)))
+
+
+def set_rule_change(engine: Engine, sitting_id: int, name: str, points: str, *,
+                    actor: Actor) -> dict:
+    """R24: name a sitting's rule change and say how its extra (variant) points are earned;
+    both empty for none. Organizer only (R20), while the sitting is drawn and not yet
+    published: players see it with the draw. Texts as `checks.rule_change` keeps them; a
+    change is logged with the values before and after (R19). Returns the sitting."""
+    require(actor, Role.ORGANIZER, action="set a sitting's rule change")
+
+    def work(conn: Connection) -> dict:
+        s = db.lock_row(conn, sittings_t, int(sitting_id), "sitting")
+        label = sitting_label(s.kind, s.number)
+        after = checks.rule_change(name, points, label)
+        if s.status != SittingStatus.DRAWN:
+            raise InvalidState(f"{label} is already {s.status}: a rule change is set before "
+                               f"the sitting is published. Nothing was changed.")
+        before = {"rule_change": s.rule_change, "rule_change_points": s.rule_change_points}
+        if after != before:
+            at = db.now()
+            conn.execute(sa.update(sittings_t).where(sittings_t.c.id == s.id).values(**after))
+            db.log(conn, actor, "sitting.rule_change", f"sitting {s.id}", before=before,
+                   after=after, at=at)
+        return _reread(conn, s.id)
+
+    return db.write(engine, work)
 
 
 def try_complete(conn: Connection, sitting_id: int, actor: Actor) -> bool:

@@ -73,11 +73,40 @@ def test_slips_one_page_per_table_with_everything_on_it(engine, qr_payloads):
         assert steps == sorted(steps)
         if "Rise of Ix" in names[table.setup_id]:
             assert page.index("Tech tile") < page.index("picks a leader secretly")
-        for heading in ("VP", "Spice", "Solari", "Troops", "Water", "Variant", "Leader"):
+        for heading in ("VP", "Spice", "Solari", "Troops", "Water", "Leader"):
             assert heading in page
+        assert "Variant" not in page and "Rule change" not in page  # R24: none this sitting
         assert f"{BASE}/results?table={table.table_id}" in page
         assert "Players' copy" in page
     assert qr_payloads == [f"{BASE}/results?table={t}" for t in tables["table_id"]]
+
+
+def test_a_rule_change_is_on_every_slip_with_a_variant_column(demo_copy):
+    """R24: both copies of every table's slip name the sitting's rule change and how its
+    extra points are earned, and the result grid gets a Variant column; still one page a
+    table with the longest texts allowed, on the judges' copy under Vote Off too."""
+    engine = demo_copy(sittings=0)
+    store.set_settings(engine, {"pick_method": "vote_off", "vote_off_votes": 3},
+                       actor=ORGANIZER)
+    ids = store.players(engine, actor=ORGANIZER)["player_id"].tolist()
+    sid = tournament.draw_qualifier(engine, ids, seed=5, actor=ORGANIZER)["sitting_id"]
+    store.set_rule_change(engine, sid, "Spice must flow",
+                          "1 point for each spice left at the end", actor=ORGANIZER)
+    n_tables = len(store.tables(engine, sid, actor=ORGANIZER))
+    for judges_copy in (True, False):
+        text = pages(printing.table_slips(engine, sid, judges_copy=judges_copy,
+                                          result_url=BASE))
+        assert len(text) == n_tables
+        for page in text:
+            flat = " ".join(page.split())
+            assert ("Rule change this sitting: Spice must flow: 1 point for each spice left "
+                    "at the end") in flat
+            assert "Variant" in page
+    longest = store.set_rule_change(engine, sid, "W" * 100, "m" * 200, actor=ORGANIZER)
+    assert len(longest["rule_change"]) == 100
+    text = pages(printing.table_slips(engine, sid, judges_copy=True, result_url=BASE))
+    assert len(text) == n_tables
+    assert all("Judge: ___" in page for page in text)
 
 
 def test_removed_leaders_on_the_judges_copy_only(engine):

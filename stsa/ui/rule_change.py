@@ -1,0 +1,61 @@
+"""A sitting's rule change (R24) on the Draw page and on TV: everyone who sees the sitting reads
+it with the draw; the organizer names it, and says how its extra points are earned, while the
+sitting is drawn and not yet published; TV shows the current sitting's once it is published.
+The rules live in `stsa.services.sittings`."""
+
+from __future__ import annotations
+
+import streamlit as st
+
+from stsa.domain import SittingStatus, rule_change_line
+from stsa.services import sittings as service
+from stsa.store.checks import RULE_CHANGE_LIMITS
+from stsa.ui import session, widgets
+
+
+def part(sitting, *, organizer: bool) -> None:
+    """The sitting's rule change as plain text (if any), and the organizer's form to set it
+    before publishing."""
+    line = rule_change_line(sitting)
+    if line:
+        st.info(widgets.plain(f"Rule change for this sitting: {line}"), icon=":material/rule:")
+    if organizer and sitting["status"] == SittingStatus.DRAWN:
+        _form(sitting)
+
+
+def on_tv(status: dict) -> None:
+    """The current sitting's rule change (`services.admin.home_status`), once published: TV
+    is for the room, so never a draft's (R20)."""
+    sitting = status.get("sitting")
+    if sitting is None or sitting["status"] == SittingStatus.DRAWN:
+        return
+    line = rule_change_line(sitting)
+    if line:
+        st.info(widgets.plain(f"Rule change this sitting: {line}"), icon=":material/rule:")
+
+
+def _form(sitting) -> None:
+    sitting_id = int(sitting["sitting_id"])
+    with st.expander("Rule change for this sitting", expanded=False):
+        with st.form(f"rule_change_{sitting_id}"):
+            name = st.text_input(
+                "Name of the rule change", value=sitting["rule_change"] or "",
+                max_chars=RULE_CHANGE_LIMITS["rule_change"],
+                key=f"draw_rule_change_{sitting_id}",
+                placeholder="e.g. Spice must flow", help="Leave both fields empty for none.")
+            points = st.text_area(
+                "How its extra points are earned", value=sitting["rule_change_points"] or "",
+                max_chars=RULE_CHANGE_LIMITS["rule_change_points"], height=80,
+                key=f"draw_rule_change_points_{sitting_id}",
+                placeholder="e.g. 1 point for each spice left at the end of the game",
+                help="Judges enter each player's extra points as variant points.")
+            save = st.form_submit_button("Save the rule change",
+                                         key=f"draw_rule_change_save_{sitting_id}")
+        st.caption("Players see it with the draw, on the table slips and on TV once you "
+                   "publish; it cannot be changed after publishing.")
+    if save and widgets.act(
+            lambda: service.set_rule_change(session.engine(), sitting_id, name, points,
+                                            actor=session.actor()),
+            done=lambda s: (f"Rule change saved: {rule_change_line(s)}."
+                            if s["rule_change"] else "This sitting has no rule change.")):
+        st.rerun()
