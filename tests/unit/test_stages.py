@@ -16,6 +16,7 @@ from stsa.errors import TournamentError
 from stsa.services import finals, results, setups, sittings
 from stsa.store import admin
 from store_helpers import JUDGE, ORGANIZER, SPECTATOR, add_players, published_sitting, rows_for
+from tests.unit.test_store import _v1_file
 
 KINDS = (Kind.QUALIFIER, Kind.SEMIFINAL, Kind.FINAL)
 
@@ -46,6 +47,33 @@ def test_R23_an_old_on_off_setting_reads_as_stages(sqlite_engine, old, reads):
     # Saving what it reads as changes nothing, so nothing is logged.
     store.set_settings(sqlite_engine, {"battle_of_wills": reads}, actor=ORGANIZER)
     assert store.events(sqlite_engine, actor=ORGANIZER, action="settings.change").empty
+
+
+def test_R23_R24_a_version_1_file_with_battle_of_wills_on_opens_and_keeps_working(tmp_path):
+    """A tournament file of the first schema, Battle of Wills on, a result with variant points
+    in a sitting that (like every sitting then) names no rule change: it opens, Battle of
+    Wills is on in every stage, and that table's result can still be corrected as it was."""
+    path = tmp_path / "spring-open.db"
+    _v1_file(path)
+    con = sqlite3.connect(path)
+    con.execute("INSERT INTO settings VALUES ('battle_of_wills', 'true', 'Olga', "
+                "'2025-03-01 10:00:00.000000')")
+    con.commit()
+    con.close()
+    engine = store.connect(f"sqlite:///{path}", backup_dir=tmp_path / "b")
+    try:
+        settings = store.settings(engine)
+        assert settings["battle_of_wills"] == "both"
+        assert all(_bow(setups.from_settings(settings, kind)).any() for kind in KINDS)
+        assert store.sitting(engine, 1)["rule_change"] == ""
+        fixed = pd.DataFrame(rows_for(engine, 1)).assign(leader=list("ABC"),
+                                                         variant_points=[0, 2, 0])
+        saved = results.submit_result(engine, 1, fixed, expected_version=1,
+                                      submission_id=None, actor=JUDGE)
+        assert saved.version == 2
+        assert store.results(engine)["variant_points"].tolist() == [0, 2, 0]
+    finally:
+        engine.dispose()
 
 
 def test_R23_an_old_workbook_or_file_setting_passes_the_check():
