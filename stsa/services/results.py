@@ -10,7 +10,7 @@ import pandas as pd
 
 from stsa import rules, store
 from stsa.auth import Actor, Role, require
-from stsa.domain import Kind, SittingStatus, Stage, sitting_label, table_label
+from stsa.domain import Kind, SittingStatus, Stage, table_label
 from stsa.errors import TournamentError
 from stsa.services.snapshot import Snapshot
 from stsa.store import checks
@@ -279,10 +279,9 @@ def variant_points_problem(engine, table_id: int, rows) -> str | None:
                                                   seats["name"])}
     who = [seat_of.get(checks.whole_number(r.get("player_id")), None) for r in given]
     named = ", ".join(f"seat {s} ({n})" for s, n in sorted(w for w in who if w is not None))
-    label = sitting_label(sitting["kind"], int(sitting["number"]))
     where = table_label(sitting["kind"], int(sitting["number"]), int(table["table_no"].iloc[0]))
-    return (f"{where}: {label} has no rule change, so there are no variant points to earn: "
-            f"enter 0 variant points{' for ' + named if named else ''}. Nothing was saved.")
+    return (f"{where}: this sitting has no rule change, so nobody earns variant points: enter "
+            f"0 variant points{' for ' + named if named else ''}. Nothing was saved.")
 
 
 def _table_unknown(engine, table_id) -> bool:

@@ -259,10 +259,9 @@ def set_rule_change(engine: Engine, sitting_id: int, name: str, points: str, *,
                                f"the sitting is published. Nothing was changed.")
         before = {"rule_change": s.rule_change, "rule_change_points": s.rule_change_points}
         if after != before:
-            at = db.now()
             conn.execute(sa.update(sittings_t).where(sittings_t.c.id == s.id).values(**after))
             db.log(conn, actor, "sitting.rule_change", f"sitting {s.id}", before=before,
-                   after=after, at=at)
+                   after=after)
         return _reread(conn, s.id)
 
     return db.write(engine, work)

@@ -284,8 +284,8 @@ def test_R24_variant_points_are_refused_without_a_rule_change(sqlite_engine):
     with pytest.raises(TournamentError) as refused:
         _save(sqlite_engine, table, rows)
     assert str(refused.value) == (
-        f"Qualifier 1, table 1: Qualifier 1 has no rule change, so there are no variant points "
-        f"to earn: enter 0 variant points for seat 2 ({seats['name'].iloc[1]}). Nothing was "
+        f"Qualifier 1, table 1: this sitting has no rule change, so nobody earns variant "
+        f"points: enter 0 variant points for seat 2 ({seats['name'].iloc[1]}). Nothing was "
         f"saved.")
     assert store.table_result(sqlite_engine, int(table["table_id"])).version == 0
     # Zeros (or no column at all) are the usual result and save.
