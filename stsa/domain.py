@@ -104,6 +104,8 @@ def setting_text(key: str, value) -> str:
         return "Yes" if value else "No"
     if key == "pick_method":
         return PICK_METHOD_LABELS.get(value, str(value))
+    if key == "battle_of_wills":  # R23: the stages (an old on/off reads Yes/No above)
+        return BATTLE_OF_WILLS_LABELS.get(value, str(value))
     if key == "draw_mode":
         return str(value).capitalize()
     if isinstance(value, dict):

@@ -18,7 +18,7 @@ from typing import Any, Callable, Iterable, Mapping
 import pandas as pd
 
 from stsa import catalog
-from stsa.domain import plural, setting_label, setting_text, sitting_label
+from stsa.domain import plural, rule_change_line, setting_label, setting_text, sitting_label
 
 SHOWN_NAMES = 8  # names listed in one sentence before "and n more"
 RESULT_FIELDS = {"leader": "leader", "vp": "VP", "spice": "spice", "solari": "solari",
@@ -38,7 +38,8 @@ ACTIONS = {
     "sitting.redraw": "Draw again", "sitting.discard": "Draw discarded",
     "sitting.publish": "Published", "sitting.complete": "Sitting complete",
     "sitting.void": "Sitting voided", "table.replace_player": "Player replaced",
-    "table.empty_seat": "Seat left empty", "table.override_setup": "Setup changed", "result.submit": "Result entered",
+    "sitting.rule_change": "Rule change", "table.empty_seat": "Seat left empty",
+    "table.override_setup": "Setup changed", "result.submit": "Result entered",
     "result.correct": "Result corrected", "picks.vote_off": "Leaders voted off",
     "picks.wild_card": "Wild cards", "settings.change": "Settings changed",
     "pin.set": "PIN set", "session.revoke_all": "Everyone signed out",
@@ -282,6 +283,16 @@ def _sitting_status(action, subject, before, after, places):
     return f"{label} is complete: every table has a result."
 
 
+def _rule_change(action, subject, before, after, places):
+    """R24: the rule change set (or removed) before publishing, with what it was."""
+    label, old, new = places.sitting(_id(subject)), rule_change_line(before or {}), \
+        rule_change_line(after)
+    was = f" (it was: {old})" if old else ""
+    if not new:
+        return f"Removed the rule change of {label}{was}."
+    return f"Set the rule change of {label}: {new}{was}."
+
+
 def _override_setup(action, subject, before, after, places):
     words = (f"Changed the setup of {places.table(_id(subject))}: "
              f"{places.setup(before['setup_id'])} → {places.setup(after['setup_id'])}")
@@ -381,7 +392,8 @@ _SENTENCES: dict[str, Callable[..., str]] = {
     "player.absent": _absence, "player.present": _absence,
     "sitting.draw": _sitting_draw, "sitting.redraw": _sitting_draw,
     "sitting.discard": _sitting_discard, "sitting.publish": _sitting_status,
-    "sitting.complete": _sitting_status, "table.override_setup": _override_setup,
+    "sitting.complete": _sitting_status, "sitting.rule_change": _rule_change,
+    "table.override_setup": _override_setup,
     "sitting.void": _sitting_void, "table.replace_player": _replace_player,
     "table.empty_seat": _empty_seat,
     "result.submit": _result, "result.correct": _result, "picks.vote_off": _vote_off,

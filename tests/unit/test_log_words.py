@@ -68,6 +68,7 @@ def tournament_log(sqlite_engine, tmp_path):
     sittings.draw_qualifier(engine, ids, seed=2, actor=ORGANIZER)
     sitting = sittings.draw_qualifier(engine, ids, seed=3, actor=ORGANIZER)  # again
     sid = int(sitting["sitting_id"])
+    sittings.set_rule_change(engine, sid, "Spice must flow", "1 point a spice", actor=ORGANIZER)
     first_table = store.tables(engine, sid, actor=ORGANIZER).iloc[0]
     store.override_setup(engine, int(first_table["table_id"]), "legacy-ix"
                          if first_table["setup_id"] == "uprising" else "uprising",
@@ -148,6 +149,8 @@ def test_every_logged_action_in_words(tournament_log):
     assert words["table.override_setup"].endswith(" (reason: a missing box).")
     setups = words["table.override_setup"].split(": ", 1)[1].split(" (")[0].split(" → ")
     assert len(setups) == 2 and setups[0] != setups[1]
+    assert first["sitting.rule_change"] == ("Set the rule change of Qualifier 1: Spice must "
+                                            "flow: 1 point a spice.")
     assert first["sitting.publish"] == "Published Qualifier 1: everyone sees its tables now."
     assert words["sitting.complete"] == "Qualifier 1 is complete: every table has a result."
     assert words["sitting.void"] == (

@@ -13,7 +13,7 @@ from stsa import store
 from stsa.catalog import BOW_SUFFIX
 from stsa.domain import BattleOfWills, Kind, SittingStatus
 from stsa.errors import TournamentError
-from stsa.services import finals, results, setups, sittings
+from stsa.services import finals, log, results, setups, sittings
 from stsa.store import admin
 from store_helpers import JUDGE, ORGANIZER, SPECTATOR, add_players, published_sitting, rows_for
 from tests.unit.test_store import _v1_file
@@ -321,3 +321,18 @@ def test_R24_the_sittings_frame_carries_the_rule_change_for_the_result_form(sqli
     assert {"rule_change", "rule_change_points"} <= set(frame.columns)
     assert frame["rule_change"].tolist() == ["Spice must flow"]
     assert frame["status"].tolist() == [SittingStatus.PUBLISHED]
+
+
+def test_R23_R24_the_log_says_them_in_words():
+    places = log.Places(sittings={3: "Qualifier 2"})
+    assert log.sentence("settings.change", "settings", {"battle_of_wills": True},
+                        {"battle_of_wills": "qualifiers"}, places) == (
+        "Changed the settings: Battle of Wills Yes → The qualifiers.")  # an old on, then
+    was = {"rule_change": "Spice must flow", "rule_change_points": "1 a spice"}
+    assert log.sentence("sitting.rule_change", "sitting 3", was,
+                        {"rule_change": "", "rule_change_points": ""}, places) == (
+        "Removed the rule change of Qualifier 2 (it was: Spice must flow: 1 a spice).")
+    assert log.sentence("sitting.rule_change", "sitting 3",
+                        {"rule_change": "", "rule_change_points": ""},
+                        {"rule_change": "Worms", "rule_change_points": ""}, places) == (
+        "Set the rule change of Qualifier 2: Worms.")
