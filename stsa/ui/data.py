@@ -28,7 +28,7 @@ import streamlit as st
 from stsa import catalog, stats, store
 from stsa.auth import Role
 from stsa.domain import Kind, sitting_label
-from stsa.services import admin, results, setups
+from stsa.services import admin, player, results, setups
 from stsa.services import finals as finals_service
 from stsa.services import log as log_service
 from stsa.services import sittings as sitting_service
@@ -268,6 +268,29 @@ class Data:
                     "setups": stats.setup_usage(self._snap(False).setup_counts(),
                                                 setups.setup_names(), every)}
         return self._get("statistics", compute)
+
+    # --- a player's own page: the public's view for everyone (R20, R22) -------------------------
+
+    def player_directory(self) -> pd.DataFrame:
+        """`services.player.directory`: every player's id and nickname, for the search."""
+        return self._get("player_directory", lambda: player.directory(
+            self._snap(False).players))
+
+    def player_facts(self, player_id: int) -> player.PlayerFacts | None:
+        """`services.player.player_facts` of one player as the public sees them, computed
+        once per player and version from the values every page shares (no read of its own)."""
+        def compute() -> player.PlayerFacts | None:
+            public = Data(self.url, False, self.version)
+            sittings_ = public.sittings()
+            playing = [int(s) for s in player.in_play(sittings_)["sitting_id"]]
+            return player.player_facts(
+                int(player_id), players=public.players(), sittings=sittings_,
+                seats={s: public.sitting_overview(s) for s in playing},
+                sit_outs={s: public.sit_outs(s) for s in playing},
+                scored=self.scored_results(), standings=self.standings(),
+                finals=self.finals_status(),
+                waiting=None)  # R21: the waiting list of the sitting being played goes here
+        return self._get(("player_facts", int(player_id)), compute)
 
     # --- for every role, from the system's view -----------------------------------------------
 

@@ -20,6 +20,7 @@ class Page:
 
 PAGES = [
     Page("views/home.py", "Home", ":material/home:", EVERYONE),
+    Page("views/player.py", "My seat", ":material/person_pin_circle:", EVERYONE, "My seat"),
     Page("views/standings.py", "Standings", ":material/leaderboard:", EVERYONE, "Standings"),
     Page("views/statistics.py", "Statistics", ":material/bar_chart:", EVERYONE),
     Page("views/tv.py", "TV mode", ":material/tv:", EVERYONE),

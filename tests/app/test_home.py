@@ -46,20 +46,20 @@ def test_spectator_on_an_empty_tournament(open_page):
     assert metric(at, "Sitting") == "None yet"
     assert "has not started yet" in infos(at)
     assert not at.button  # no demo, no actions
-    assert links(at) == {"Draw", "Results", "Standings", "Finals", "Sign in"}
+    assert links(at) == {"My seat", "Draw", "Results", "Standings", "Finals", "Sign in"}
 
 
 def test_judge_sees_no_organizer_links_and_no_demo(open_page):
     at = open_page(as_=JUDGE)
     assert not at.exception
-    assert links(at) == {"Draw", "Results", "Standings", "Finals"}
+    assert links(at) == {"My seat", "Draw", "Results", "Standings", "Finals"}
     assert not at.button
     assert "Nothing to enter now" in infos(at)
 
 
 def test_organizer_links_cover_every_page(open_page):
     at = open_page(as_=ORGANIZER)
-    assert links(at) == {"Draw", "Results", "Standings", "Finals"} | ORGANIZER_ONLY
+    assert links(at) == {"My seat", "Draw", "Results", "Standings", "Finals"} | ORGANIZER_ONLY
     assert "Start on the Roster page" in infos(at)
 
 

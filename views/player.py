@@ -1,0 +1,111 @@
+"""My seat: a player's own page (R3, R14, R16, R21, R22). Find yourself by nickname; see your
+table, seat, colour, first player and setup in the sitting being played, your games, your rank
+and the cut. The address (`?player=<id>`) can be bookmarked, and the pairings list prints a QR
+code to this page. Everyone sees the public view here; it updates by itself."""
+
+import streamlit as st
+
+from stsa.auth import Role
+from stsa.services import player
+from stsa.services.player import Now
+from stsa.ui import data, live, sittings, widgets
+
+PARAM = "player"
+GAMES = {"sitting": "Sitting", "table_no": "Table", "placing": "Placing", "vp": "VP",
+         "qualifier_score": "Score"}
+
+st.title("My seat")
+reads = data.now(Role.SPECTATOR)  # the public's view for everyone (R20, R22)
+directory = reads.player_directory()
+raw = st.query_params.get(PARAM)
+chosen = player.linked(directory, raw)
+
+
+def open_player(player_id: int | None) -> None:
+    """Show `player_id`'s page (None: the search), with an address that can be bookmarked."""
+    if player_id is None:
+        st.query_params.pop(PARAM, None)
+    else:
+        st.query_params[PARAM] = str(player_id)
+    st.session_state.pop("player_search", None)
+
+
+def find() -> None:
+    """The search: every nickname containing what was typed, one tap each."""
+    if directory.empty:
+        st.info("No players yet: your page is here once the organizer adds the players.")
+        return
+    query = st.text_input("Your nickname", key="player_search", max_chars=60,
+                          placeholder="Type your nickname")
+    if not query.strip():
+        st.caption("Type part of your nickname, then tap it.")
+        return
+    found = player.search(directory, query)
+    if found.empty:
+        st.info(f"No player's nickname contains “{widgets.plain(query.strip())}”.")
+        return
+    shown = found.head(player.SHOWN_LIMIT)
+    for player_id, nickname in zip(shown["player_id"], shown["nickname"]):
+        st.button(widgets.plain(nickname), key=f"player_pick_{player_id}", width="stretch",
+                  icon=":material/person:", on_click=open_player, args=(int(player_id),))
+    if len(found) > len(shown):
+        st.caption(f"{len(found)} players match: type more of your nickname.")
+
+
+def where(facts: player.PlayerFacts) -> None:
+    """The sitting being played: table, seat, colour, first player, setup; or why not."""
+    if facts.now == Now.SEATED:
+        seat = facts.seat
+        st.subheader(f"{facts.sitting}: table {seat.table_no}, seat {seat.seat}", anchor=False)
+        table, place, colour = st.columns(3)
+        table.metric("Table", seat.table_no)
+        place.metric("Seat", seat.seat)
+        colour.metric("Colour", sittings.colour(seat.colour))
+        st.markdown("**You play first.**" if seat.seat == 1 else
+                    f"First player: **{widgets.plain(seat.first_player)}** (seat 1); play goes "
+                    f"clockwise.")
+        st.markdown(f"Setup: **{widgets.plain(seat.setup)}** · {seat.players} players at "
+                    f"the table.")
+    elif facts.now == Now.SITTING_OUT:
+        st.info(f"You sit this one out: you have no seat in {facts.sitting}."
+                + (" The draw chose you to sit out." if facts.sat_out_by_draw else ""),
+                icon=":material/event_busy:")
+    else:
+        st.info("Not drawn yet: your table and seat show here as soon as the next sitting "
+                "is published.", icon=":material/hourglass_empty:")
+    if facts.waiting is not None:  # R21: the one place the waiting list speaks to a player
+        st.info(f"You are number {facts.waiting} on the waiting list: a seat is yours if "
+                f"one frees up.", icon=":material/format_list_numbered:")
+
+
+@st.fragment(run_every=live.REFRESH_SECONDS)
+def my_page(player_id: int) -> None:
+    facts = data.now(Role.SPECTATOR).player_facts(player_id)
+    if facts is None:
+        st.warning("This player is no longer on the roster: find yourself again.")
+        return
+    st.header(widgets.plain(facts.nickname), anchor=False)
+    if facts.withdrawn:
+        st.caption("Withdrawn from the tournament.")
+    where(facts)
+    st.subheader("Standing", anchor=False)
+    st.markdown(widgets.plain(facts.standing))
+    if len(facts.games):
+        rank, best, games = st.columns(3)
+        rank.metric("Rank", facts.rank)
+        best.metric("Best score", f"{facts.best_score:g}")
+        games.metric("Games", len(facts.games))
+        st.dataframe(facts.games.rename(columns=GAMES), hide_index=True, width="stretch")
+    st.caption(f"Bookmark this page: it always shows your seat in the sitting being played. "
+               f"It updates by itself every {live.REFRESH_SECONDS} s.")
+
+
+if raw is not None and chosen is None:
+    st.warning(widgets.plain(f"This link names player {str(raw)[:20]!r}, whom this tournament "
+                             f"does not have: find yourself below."), icon=":material/warning:")
+if chosen is None:
+    find()
+else:
+    my_page(chosen)
+    st.button("Not you? Find another player", key="player_other", on_click=open_player,
+              args=(None,), icon=":material/search:")
