@@ -411,15 +411,20 @@ class _Slip:
 
 def pairings_by_name(sitting: Mapping, seats: pd.DataFrame, sit_outs: list[str], *,
                      tournament_name: str,
-                     name_key: Callable[[str], str] = str.casefold) -> bytes:
+                     name_key: Callable[[str], str] = str.casefold,
+                     player_url: str | None = None) -> bytes:
     """Where do I sit? Every seated player of the sitting by name (case and accents as
     typed, compared by `name_key`), in large type: table, seat, colour; then who sits out
-    (R1), by name."""
+    (R1), by name. With `player_url` (the address of the players' own page), a QR code to
+    it heads the list."""
     order = sorted(seats.itertuples(index=False), key=lambda s: (name_key(s.name), s.name))
     doc = _Doc(f"{tournament_name} · {_title(sitting)} · Where do I sit?",
                "Sorted by player name.")
-    doc.columns = [("Player", 100), ("Table", 28), ("Seat", 22), ("Colour", 30)]
     doc.add_page()
+    if player_url:
+        _player_qr(doc, player_url)
+    doc.columns = [("Player", 100), ("Table", 28), ("Seat", 22), ("Colour", 30)]
+    doc.table_header(doc.columns)
     for i, seat in enumerate(order):
         if doc.will_page_break(10):
             doc.add_page()
@@ -434,6 +439,18 @@ def pairings_by_name(sitting: Mapping, seats: pd.DataFrame, sit_outs: list[str],
         doc.ln(10)
     _sit_outs(doc, sit_outs)
     return doc.finish()
+
+
+def _player_qr(doc: _Doc, url: str, size: float = 30) -> None:
+    """A QR code opening the players' own page, with what it shows, above the list."""
+    y, width = doc.get_y(), doc.epw - size - 6
+    doc.qr(url, doc.l_margin + doc.epw - size, y, size)
+    doc.para("Your seat on your phone", 16, bold=True, h=8, w=width)
+    doc.para("Scan the code, type your nickname and tap it: your table, seat and colour, your "
+             "games and your rank. Bookmark the page: it shows your seat at every sitting.",
+             11, h=5.5, w=width)
+    doc.fit(width, 5, url, 9)
+    doc.set_xy(doc.l_margin, y + size + 4)
 
 
 def pairings_by_table(sitting: Mapping, tables: pd.DataFrame, seats: pd.DataFrame,

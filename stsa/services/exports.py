@@ -201,12 +201,14 @@ def _picks(engine, tables: pd.DataFrame) -> dict:
             "wild_cards": pd.concat(cards, ignore_index=True) if cards else None}
 
 
-def pairings_by_name(engine, sitting_id: int) -> bytes:
+def pairings_by_name(engine, sitting_id: int, *, player_url: str | None = None) -> bytes:
     """Where do I sit? Every seated player of the sitting by name (compared as the roster
-    compares names), with table, seat and colour; then who sits out (R1)."""
+    compares names), with table, seat and colour; then who sits out (R1). With `player_url`,
+    a QR code to the players' own page heads it."""
     sitting, _, seats, name = _sitting_paper(engine, sitting_id)
     return slips.pairings_by_name(sitting, seats, _sit_out_names(engine, sitting_id),
-                                  tournament_name=name, name_key=store.normalize_name)
+                                  tournament_name=name, name_key=store.normalize_name,
+                                  player_url=player_url)
 
 
 def pairings_by_table(engine, sitting_id: int) -> bytes:

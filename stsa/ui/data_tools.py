@@ -106,7 +106,8 @@ def paper(engine, settings: dict, sitting_id: int, label: str, *, organizer: boo
                     st.rerun()
         base = slip_base(settings)
         if settings.get("public_url"):
-            st.caption(widgets.plain(f"QR codes open {base}/results?table=…"))
+            st.caption(widgets.plain(f"QR codes open {base}/results?table=… (slips) and "
+                                     f"{base}/player (pairings by name)"))
         else:
             st.caption(widgets.plain(
                 f"QR codes open {base}/results?table=…, the address of this browser. "
@@ -121,7 +122,8 @@ def paper(engine, settings: dict, sitting_id: int, label: str, *, organizer: boo
              lambda: printing.table_slips(engine, sitting_id, judges_copy=True,
                                           result_url=base)),
             ("Pairings by player name", "pairings-by-name",
-             lambda: printing.pairings_by_name(engine, sitting_id)),
+             lambda: printing.pairings_by_name(engine, sitting_id,
+                                               player_url=f"{base.rstrip('/')}/player")),
             ("Pairings by table", "pairings-by-table",
              lambda: printing.pairings_by_table(engine, sitting_id)),
         ]

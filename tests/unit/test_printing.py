@@ -159,6 +159,16 @@ def test_pairings_by_name_sorted_with_table_and_seat(engine):
                                                              str(seat.seat), seat.colour]
 
 
+def test_pairings_by_name_head_with_a_qr_code_to_the_players_page(engine, qr_payloads):
+    sid = sitting_id(engine)
+    seats = store.seats(engine, sid, actor=ORGANIZER)
+    text = pages(printing.pairings_by_name(engine, sid, player_url=f"{BASE}/player"))
+    assert qr_payloads == [f"{BASE}/player"]  # one code, on the first page
+    assert "Your seat on your phone" in text[0] and f"{BASE}/player" in text[0]
+    assert all(name in "\n".join(text) for name in seats["name"])
+    assert "Player Table Seat Colour" in text[0]
+
+
 def test_pairings_by_table_keeps_tables_whole(engine):
     sid = sitting_id(engine)
     seats = store.seats(engine, sid, actor=ORGANIZER)
