@@ -6,6 +6,7 @@ code to this page. Everyone sees the public view here; it updates by itself."""
 import streamlit as st
 
 from stsa.auth import Role
+from stsa.domain import plural
 from stsa.services import player
 from stsa.services.player import Now
 from stsa.ui import data, live, sittings, widgets
@@ -56,16 +57,14 @@ def where(facts: player.PlayerFacts) -> None:
     """The sitting being played: table, seat, colour, first player, setup; or why not."""
     if facts.now == Now.SEATED:
         seat = facts.seat
-        st.subheader(f"{facts.sitting}: table {seat.table_no}, seat {seat.seat}", anchor=False)
-        table, place, colour = st.columns(3)
-        table.metric("Table", seat.table_no)
-        place.metric("Seat", seat.seat)
-        colour.metric("Colour", sittings.colour(seat.colour))
-        st.markdown("**You play first.**" if seat.seat == 1 else
-                    f"First player: **{widgets.plain(seat.first_player)}** (seat 1); play goes "
-                    f"clockwise.")
-        st.markdown(f"Setup: **{widgets.plain(seat.setup)}** · {seat.players} players at "
-                    f"the table.")
+        with st.container(border=True):
+            st.subheader(f"Table {seat.table_no} · seat {seat.seat}", anchor=False)
+            st.markdown(widgets.plain(f"{facts.sitting} · {sittings.colour(seat.colour)} · "
+                                      f"{seat.players} players at the table"))
+            st.markdown("**You play first.**" if seat.seat == 1 else
+                        f"First player: **{widgets.plain(seat.first_player)}** (seat 1); play "
+                        f"goes clockwise.")
+            st.markdown(f"Setup: **{widgets.plain(seat.setup)}**")
     elif facts.now == Now.SITTING_OUT:
         st.info(f"You sit this one out: you have no seat in {facts.sitting}."
                 + (" The draw chose you to sit out." if facts.sat_out_by_draw else ""),
@@ -91,10 +90,8 @@ def my_page(player_id: int) -> None:
     st.subheader("Standing", anchor=False)
     st.markdown(widgets.plain(facts.standing))
     if len(facts.games):
-        rank, best, games = st.columns(3)
-        rank.metric("Rank", facts.rank)
-        best.metric("Best score", f"{facts.best_score:g}")
-        games.metric("Games", len(facts.games))
+        st.markdown(f"Rank **{facts.rank}** · best score **{facts.best_score:g}** · "
+                    f"{plural(len(facts.games), 'game')}")
         st.dataframe(facts.games.rename(columns=GAMES), hide_index=True, width="stretch")
     st.caption(f"Bookmark this page: it always shows your seat in the sitting being played. "
                f"It updates by itself every {live.REFRESH_SECONDS} s.")

@@ -60,12 +60,13 @@ def test_everyone_finds_a_seat_by_nickname_in_two_taps(open_page, sitting_in_pla
     assert not at.exception
     assert at.query_params["player"] == str(seat["player_id"])
     assert shown(at.header) == [name]
-    assert shown(at.subheader)[0] == f"Qualifier 4: table {seat['table_no']}, seat 2"
-    metrics = {m.label: m.value for m in at.metric}
-    assert metrics["Table"] == str(seat["table_no"]) and metrics["Seat"] == "2"
-    assert seat["colour"] in metrics["Colour"]
-    assert "First player:" in text(at) and "Setup:" in text(at)
-    assert metrics["Games"] == "3"
+    assert shown(at.subheader)[0] == f"Table {seat['table_no']} · seat 2"
+    first = sitting_in_play.loc[(sitting_in_play["table_id"] == seat["table_id"])
+                                & (sitting_in_play["seat"] == 1), "name"].iloc[0]
+    assert "Qualifier 4 · " in text(at) and f"{seat['colour']} · 4 players at the table" \
+        in text(at)
+    assert f"First player: **{first}** (seat 1)" in text(at) and "Setup: **" in text(at)
+    assert "· 3 games" in text(at)
     assert at.dataframe[0].value["Sitting"].tolist() == ["Qualifier 1", "Qualifier 2",
                                                          "Qualifier 3"]
 
@@ -102,7 +103,7 @@ def test_a_signed_out_visitor_sees_the_public_page(db_url, engine, sitting_in_pl
     assert not at.exception
     assert "session" not in at.query_params
     assert shown(at.header) == [seat["name"]]
-    assert f"table {seat['table_no']}" in shown(at.subheader)[0]
+    assert f"Table {seat['table_no']} · seat" in shown(at.subheader)[0]
 
 
 def test_R1_a_player_with_no_seat_sits_this_one_out(db_url, sitting_in_play, engine):
