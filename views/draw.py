@@ -12,6 +12,11 @@ from stsa.domain import Kind, PlayerStatus, SittingStatus, sitting_label
 from stsa.services import sittings as service
 from stsa.ui import corrections, data, data_tools, rule_change, session, sittings, widgets
 
+# Narrow number columns: table, seat, colour and player fit a phone without a swipe.
+SEATS = {"Table": st.column_config.NumberColumn(width=48),
+         "Seat": st.column_config.NumberColumn(width=44),
+         "Colour": st.column_config.TextColumn(width=84)}
+
 st.title("Draw")
 widgets.flash()
 role, reads = session.role(), data.now()
@@ -120,10 +125,13 @@ def show_sitting(sitting) -> None:
     if shown.empty:
         st.info("No player of this sitting matches that name.")
         return
-    st.dataframe(sittings.seat_frame(shown, staff=staff), hide_index=True)
-    if staff:
-        st.markdown("**Removed leaders** (judges and organizer only)")
-        st.dataframe(sittings.leaders_frame(shown), hide_index=True)
+    seats, tables = st.columns([3, 2])  # a phone stacks them: the seats first, every row
+    seats.dataframe(sittings.seat_frame(shown, staff=staff), hide_index=True, width="stretch",
+                    height="content", column_config=SEATS)
+    tables.markdown("**Setups**" + (" · removed leaders for judges and the organizer only"
+                                    if staff else ""))
+    tables.dataframe(sittings.tables_frame(shown, staff=staff), hide_index=True,
+                     width="stretch", height="content", column_config=SEATS)
     if staff and sitting["kind"] == Kind.QUALIFIER:  # R20: the report reads drafts
         with st.expander("Fairness check against the earlier qualifiers",
                          expanded=sitting["status"] == SittingStatus.DRAWN):

@@ -14,8 +14,10 @@ from stsa.ui import finals as view
 
 
 def show(frame) -> None:
-    """A table of names as text, all rows shown up to a screenful."""
-    st.dataframe(frame, hide_index=True, width="stretch", height=view.table_height(len(frame)))
+    """A table of names as text, all rows shown up to a screenful; on a phone, who and
+    whether a wildcard first (`ui.finals.phone_first`)."""
+    st.dataframe(frame, hide_index=True, width="stretch", height=view.table_height(len(frame)),
+                 **view.phone_first(frame))
 
 
 def sitting_open(sitting) -> bool:

@@ -10,16 +10,25 @@ from stsa.auth import Role
 from stsa.ui import data, live, session, widgets
 from stsa.ui import finals as view
 
+# A phone (about 360 px) shows rank, player, zone, best score, games and wins without a swipe;
+# the best game's placing and VP (R14's tie-breaks) follow. Nothing is pinned, so a desktop
+# stretches every column, long names included.
 COLUMNS = {
-    "Rank": st.column_config.NumberColumn(pinned=True),
-    "Player": st.column_config.TextColumn(width="medium", pinned=True),
+    "Rank": st.column_config.NumberColumn(width=40),
+    "Player": st.column_config.TextColumn(width=104),
+    "Zone": live.zone_column(help="Where this player stands at the finals cut; once the "
+                                  "finals begin, where they really play, and the podium",
+                             width=82),
+    "Best score": st.column_config.NumberColumn("Best", width=42,
+                                                help="The best qualifier score"),
+    "Games": st.column_config.NumberColumn(width=48),
+    "Wins": st.column_config.NumberColumn(width=40),
     "Placing": st.column_config.NumberColumn(help="Placing in the game that gave the best score"),
     "VP": st.column_config.NumberColumn(help="VP in the game that gave the best score"),
-    "Zone": live.zone_column(help="Where this player stands at the finals cut; once the "
-                                  "finals begin, where they really play, and the podium"),
     "Tie at cut": st.column_config.CheckboxColumn(
         help="A rank shared across a cut line: the organizer settles it"),
 }
+ORDER = [*list(COLUMNS)[:6], "Qualifier rank", *list(COLUMNS)[6:]]  # once the final is in
 
 if st.query_params.get("tv") == "1":
     st.switch_page("views/tv.py")
@@ -63,7 +72,8 @@ def standings() -> None:
         rows = reads.standings_table() if shown is table else live.zone_tags(
             view.standings_frame(shown, reads.finals_status()))
         st.dataframe(rows, hide_index=True, width="stretch",
-                     height=view.table_height(len(shown)), column_config=COLUMNS)
+                     height=view.table_height(len(shown)), column_config=COLUMNS,
+                     column_order=ORDER)
 
     if query.strip() and 0 < len(shown) <= 5:
         scored = reads.scored_results()

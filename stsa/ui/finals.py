@@ -25,6 +25,23 @@ WILDCARD = " (wildcard)"
 CSV_TRIGGERS = ("=", "+", "-", "@", "\t", "\r")  # a spreadsheet would run these as formulas
 
 
+# What a phone (about 360 px wide) shows of a finals table without a swipe: who (with their
+# rank, stage or table and seat) and whether they are a wildcard (R17), in narrow columns; the
+# other columns follow in their order. A desktop stretches every column.
+PHONE_FIRST = ("Rank", "Stage", "Table", "Seat", "Player", "Wildcard", "Way in")
+PHONE_WIDTHS = {"Rank": 44, "Stage": 80, "Table": 48, "Seat": 44, "Player": 110,
+                "Wildcard": 72, "Way in": 120, "Colour": 84, "Stage reached": 96}
+
+
+def phone_first(frame: pd.DataFrame) -> dict:
+    """`st.dataframe`'s `column_order` and `column_config` (widths) that show `frame`'s
+    `PHONE_FIRST` columns first, narrow enough for a phone."""
+    first = [c for c in PHONE_FIRST if c in frame.columns]
+    return {"column_order": first + [c for c in frame.columns if c not in first],
+            "column_config": {c: {"width": w} for c, w in PHONE_WIDTHS.items()
+                              if c in frame.columns}}
+
+
 def table_height(rows: int, max_rows: int = 25) -> int | str:
     """A table shows all its rows up to `max_rows`, then scrolls (about `max_rows` high)."""
     return "content" if rows <= max_rows else 38 + 35 * max_rows

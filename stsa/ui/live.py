@@ -26,9 +26,9 @@ ZONE_TAGS = {"Final": "#c27c0e", "Semifinal": "#2f6f9f", "Out": "#9aa5ab",
 WILDCARD = " (wildcard)"  # as `ui.finals.WILDCARD` marks a wildcard's zone
 
 
-def zone_column(help: str) -> dict:
+def zone_column(help: str, width: int | str | None = None) -> dict:
     """The column settings that show the Zone column as coloured tags."""
-    return st.column_config.MultiselectColumn("Zone", options=list(ZONE_TAGS),
+    return st.column_config.MultiselectColumn("Zone", options=list(ZONE_TAGS), width=width,
                                               color=list(ZONE_TAGS.values()), help=help)
 
 

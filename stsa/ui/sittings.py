@@ -72,22 +72,24 @@ def colour(name: str) -> str:
 
 def seat_frame(overview: pd.DataFrame, *, staff: bool) -> pd.DataFrame:
     """Seats in play order for display; the pick order (R9) only for judges and organizer,
-    who also see the nickname beside the name (spectators' `name` is the nickname, R22)."""
+    who also see the nickname beside the name (spectators' `name` is the nickname, R22).
+    Each table's setup is in `tables_frame`: four narrow columns fit a phone."""
     frame = pd.DataFrame({"Table": overview["table_no"], "Seat": overview["seat"],
                           "Colour": overview["colour"].map(colour), "Player": overview["name"]})
     if staff:
         frame["Nickname"] = overview["nickname"]
         frame["Pick order"] = overview["pick_order"]
-    frame["Setup"] = overview["setup"]
     return frame.reset_index(drop=True)
 
 
-def leaders_frame(overview: pd.DataFrame) -> pd.DataFrame:
-    """Judges and organizer only (R9, R20): each table's setup and removed leaders."""
+def tables_frame(overview: pd.DataFrame, *, staff: bool) -> pd.DataFrame:
+    """Each table's setup; its removed leaders for judges and the organizer only (R9, R20)."""
     tables = overview.drop_duplicates("table_id")
-    return pd.DataFrame({"Table": tables["table_no"], "Setup": tables["setup"],
-                         "Removed leaders": tables["removed_leaders"].map(
-                             lambda names: ", ".join(names or []))}).reset_index(drop=True)
+    frame = pd.DataFrame({"Table": tables["table_no"], "Setup": tables["setup"]})
+    if staff:
+        frame["Removed leaders"] = tables["removed_leaders"].map(
+            lambda names: ", ".join(names or []))
+    return frame.reset_index(drop=True)
 
 
 def table_choices(overview: pd.DataFrame) -> dict[int, str]:

@@ -2,6 +2,7 @@
 judges see removed leaders and pick order; spectators see published draws only (R20)."""
 
 import io
+import json
 from types import SimpleNamespace
 
 import pandas as pd
@@ -227,14 +228,39 @@ def test_spectator_sees_published_seats_but_never_removed_leaders(open_page, eng
     at = open_page(PAGE)
     assert not at.exception
     assert list(at.selectbox(key="draw_sitting").options) == ["Qualifier 1 · published"]
-    seats = at.dataframe[0].value
-    assert list(seats.columns) == ["Table", "Seat", "Colour", "Player", "Setup"]
-    assert len(seats) == 8 and len(at.dataframe) == 1
+    seats, setups = (df.value for df in at.dataframe)
+    assert list(seats.columns) == ["Table", "Seat", "Colour", "Player"]
+    assert list(setups.columns) == ["Table", "Setup"]  # no removed leaders
+    assert len(seats) == 8 and len(setups) == 2
     text = _shown(at)
     removed = set(_removed(engine, sitting["sitting_id"]))
     removed |= set(_removed(engine, draft["sitting_id"]))
     assert not any(name in text for name in removed)
     assert "Removed leaders" not in text
+
+
+def test_a_phone_sees_every_seat_and_each_tables_setup_without_a_swipe(open_page, engine,
+                                                                      monkeypatch):
+    """Table, seat, colour and player fit a phone (about 360 px); the setups follow in their
+    own table; every row shows, with no inner scroll (13 players: 13 rows)."""
+    sitting = _drawn(engine, 13, publish=True)
+    seats = store.seats(engine, sitting["sitting_id"], actor=ORGANIZER)
+    tables = store.tables(engine, sitting["sitting_id"], actor=ORGANIZER)
+    heights, real = [], st.delta_generator.DeltaGenerator.dataframe
+
+    def spy(self, data, *args, **kwargs):
+        heights.append(kwargs.get("height"))
+        return real(self, data, *args, **kwargs)
+    monkeypatch.setattr(st.delta_generator.DeltaGenerator, "dataframe", spy)
+    at = open_page(PAGE)
+    shown, setups = at.dataframe
+    assert len(shown.value) == 13 and len(setups.value) == len(tables) == 4
+    assert sorted(shown.value["Player"]) == sorted(seats["name"])
+    assert setups.value["Setup"].tolist() == [tournament.setup_names()[s]
+                                              for s in tables["setup_id"]]
+    assert heights[-2:] == ["content", "content"]  # all rows, no inner scroll
+    widths = json.loads(shown.proto.columns)
+    assert sum(widths[c]["width"] for c in ("Table", "Seat", "Colour")) + 110 <= 360
 
 
 def test_search_finds_a_players_table(open_page, engine):

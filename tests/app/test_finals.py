@@ -2,6 +2,8 @@
 final draws for the organizer only; unpublished draws hidden from spectators; who advanced and
 why; the final standings with a spreadsheet-safe CSV."""
 
+import json
+
 import pandas as pd
 import pytest
 import sqlalchemy as sa
@@ -14,6 +16,19 @@ from stsa.ui import finals as finals_view
 from tests.app.conftest import JUDGE, ORGANIZER, shown
 
 PAGE = "views/finals.py"
+PHONE_WIDTH = 360  # px: what a phone shows of a table without a swipe
+
+
+def phone_columns(frame) -> list[str]:
+    """The columns of a shown table that fit a phone's width, in the order shown (a column
+    with no width set may be any width: none after it counts)."""
+    widths, fitting, used = json.loads(frame.proto.columns), [], 0
+    for column in frame.proto.column_order or frame.value.columns:
+        used += widths.get(column, {}).get("width", PHONE_WIDTH + 1)
+        if used > PHONE_WIDTH:
+            break
+        fitting.append(column)
+    return fitting
 
 
 def enter(engine, sitting_id, vps, spice=None, tiebreak=None):
@@ -252,6 +267,8 @@ def test_whole_finals_for_eight_players(open_page, eight_players):
     assert standings["Player"].iloc[-1] == weakest, "R18: lost the seat, ranks last"
     assert spectator.download_button(key="finals_download").label == \
         "Download final standings (CSV)"
+    for frame in spectator.dataframe:  # the cut, both finals tables, the final standings
+        assert {"Player", "Wildcard"} <= set(phone_columns(frame)), list(frame.value.columns)
 
 
 def test_two_semifinals_the_better_winner_advances(open_page, demo_tournament):

@@ -147,6 +147,17 @@ def test_names_with_markup_show_as_text(open_page, engine):
 
 # --- live standings: cut-line colours, distance to the cut, the sitting in progress -----------
 
+def test_a_phone_shows_rank_player_zone_best_score_games_and_wins(open_page, demo_tournament):
+    """About 360 px wide: the six columns a player looks for fit without a swipe."""
+    at = open_page(PAGE)
+    frame = at.dataframe[0]
+    widths = json.loads(frame.proto.columns)
+    first = list(frame.proto.column_order)[:6]
+    assert first == ["Rank", "Player", "Zone", "Best score", "Games", "Wins"]
+    assert sum(widths[c]["width"] for c in first) <= 360
+    assert set(frame.value.columns) <= set(frame.proto.column_order)  # nothing hidden
+
+
 def zone_column(at) -> dict:
     """The Zone column's settings as the page sends them to the browser."""
     config = json.loads(at.dataframe[0].proto.columns)
