@@ -10,8 +10,9 @@ completed qualifiers). Then it photographs, into docs/:
   once a judge has entered the semifinals and the final, finals-standings.png (a spectator);
 - a fourth qualifier in progress (the second app): draw-organizer.png (the organizer's view of
   the draft), draw-phone.png (a spectator's phone once it is published), results-phone.png (a
-  judge entering a table on a phone, with the preview), home-organizer.png (the organizer's
-  Home page while results come in) and log.png.
+  judge entering a table on a phone, with the preview), player-phone.png and
+  player-desktop.png (a player's own page, found by nickname, then its bookmarked address),
+  home-organizer.png (the organizer's Home page while results come in) and log.png.
 
 Run from the repository: `.venv/bin/python scripts/screenshots.py [--out docs]`. Player colours
 are shown with emoji: install an emoji font (Debian: fonts-noto-color-emoji) for them to show.
@@ -31,7 +32,7 @@ sys.path.insert(0, str(ROOT))
 from tests.e2e.conftest import (DESKTOP, JUDGE_PIN, ORGANIZER_PIN, PHONE,  # noqa: E402
                                 click, enter_result, fill_seat, go_to, launch_browser, load,
                                 new_page, open_table, options, run_app, seat, sign_in,
-                                wait_ready)
+                                type_text, wait_ready)
 
 MAIN = '[data-testid="stMainBlockContainer"]'
 
@@ -145,6 +146,18 @@ def a_qualifier_in_progress(browser, app, out: Path) -> None:
     spectator.locator('input[aria-label="Sitting"][value^="Qualifier 4"]').wait_for()
     shoot(spectator, out / "draw-phone.png", 820)
     spectator.context.close()
+
+    # A player's own page: found by nickname on a phone, then the same address on a desktop.
+    phone = person(browser, app, PHONE, path="player")
+    type_text(phone, "Your nickname", "Chiara")
+    click(phone, "Chiara Lindqvist")
+    phone.get_by_text("Qualifier 4 · ").first.wait_for()
+    shoot(phone, out / "player-phone.png", 1100)
+    desktop = person(browser, app, DESKTOP, path=phone.url.split("/", 3)[3])
+    desktop.get_by_text("Qualifier 4 · ").first.wait_for()
+    shoot(desktop, out / "player-desktop.png", 900)
+    for page in (phone, desktop):
+        page.context.close()
 
     judge = person(browser, app, PHONE, ("Jamal", JUDGE_PIN))
     go_to(judge, "Results")
