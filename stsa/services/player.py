@@ -99,6 +99,13 @@ def in_play(sittings: pd.DataFrame) -> pd.DataFrame:
     return sittings.loc[sittings["status"] == SittingStatus.PUBLISHED].iloc[::-1]
 
 
+def finals_started(sittings: pd.DataFrame) -> bool:
+    """Whether a semifinal or final sitting is published (R16–R18: where a player stands is
+    then the finals' word, not the cut's)."""
+    return bool(((sittings["kind"] != Kind.QUALIFIER)
+                 & (sittings["status"] != SittingStatus.DRAWN)).any())
+
+
 def ordinal(n: int) -> str:
     """1st, 2nd, 3rd, 4th, 11th, 12th, 13th, 21st …"""
     n = int(n)
@@ -183,7 +190,8 @@ def player_facts(player_id: int, *, players: pd.DataFrame, sittings: pd.DataFram
     each sitting being played (`services.sittings.sitting_overview`, by sitting id), who its
     draw sat out (`sit_outs`, by sitting id), the scored qualifier results, the standings with
     zones (`services.results.standings`), `finals` (`services.finals.finals_status`: used
-    once a finals sitting is published) and the current sitting's waiting list (R21)."""
+    once `finals_started`, may be None before) and the current sitting's waiting list
+    (R21)."""
     me = players.loc[players["player_id"] == player_id]
     if me.empty:
         return None
@@ -210,8 +218,6 @@ def player_facts(player_id: int, *, players: pd.DataFrame, sittings: pd.DataFram
                         colour=str(place["colour"]),
                         first_player=nickname.get(first.iloc[0], "") if len(first) else "",
                         setup=str(place["setup"]), players=len(table))
-    finals_started = bool(((sittings["kind"] != Kind.QUALIFIER)
-                           & (sittings["status"] != SittingStatus.DRAWN)).any())
     games = scored.loc[scored["player_id"] == player_id].sort_values(["sitting_no", "table_no"])
     standing = standings.loc[standings["player_id"] == player_id]
     ranked = len(standing) and pd.notna(standing["best_score"].iloc[0])
@@ -226,4 +232,5 @@ def player_facts(player_id: int, *, players: pd.DataFrame, sittings: pd.DataFram
             "vp": games["vp"].to_numpy(), "qualifier_score": games["qualifier_score"].to_numpy()}),
         rank=int(standing["rank"].iloc[0]) if ranked else None,
         best_score=float(standing["best_score"].iloc[0]) if ranked else None,
-        standing=standing_words(standings, player_id, finals if finals_started else None))
+        standing=standing_words(standings, player_id,
+                                finals if finals_started(sittings) else None))

@@ -288,7 +288,7 @@ class Data:
                 seats={s: public.sitting_overview(s) for s in playing},
                 sit_outs={s: public.sit_outs(s) for s in playing},
                 scored=self.scored_results(), standings=self.standings(),
-                finals=self.finals_status(),
+                finals=self.finals_status() if player.finals_started(sittings_) else None,
                 waiting=None)  # R21: the waiting list of the sitting being played goes here
         return self._get(("player_facts", int(player_id)), compute)
 
