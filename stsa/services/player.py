@@ -11,6 +11,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
+import numpy as np
 import pandas as pd
 
 from stsa import rules, stats, store
@@ -134,38 +135,62 @@ FINALS_WORDS = {
 }
 
 
+@dataclass(frozen=True)
+class Ranking:
+    """The standings prepared for the cut in words (R14, R16): `rows` by player id, each
+    position's rank and best score, the cut lines (`stats.cut`) and the finals format (None
+    below 4 players); `finals`: player id → (finals status, wildcard) once they are played."""
+
+    rows: pd.DataFrame
+    ranks: np.ndarray
+    scores: np.ndarray
+    line: stats.Cut
+    fmt: rules.FinalsFormat | None
+    finals: dict | None
+
+
+def ranking(table: pd.DataFrame, finals: pd.DataFrame | None = None) -> Ranking:
+    """`Ranking` of the standings `table` (`services.results.standings`), with `finals`
+    (`services.finals.finals_status`) once a finals sitting is played."""
+    return Ranking(rows=table.set_index("player_id"), ranks=table["rank"].to_numpy(),
+                   scores=table["best_score"].to_numpy(dtype=float), line=stats.cut(table),
+                   fmt=rules.finals_format(len(table)) if len(table) >= 4 else None,
+                   finals=None if finals is None else dict(zip(
+                       finals["player_id"], zip(finals["status"], finals["wildcard"]))))
+
+
 def standing_words(table: pd.DataFrame, player_id, finals: pd.DataFrame | None = None) -> str:
     """R14, R16 in plain words: "8th; the cut is the top 8", "14th; the cut is the top 11:
     4 points behind 11th". Once a finals sitting is played (`finals`: the rows of
     `services.finals.finals_status`), where the player stands in the finals instead."""
-    mine = table.loc[table["player_id"] == player_id]
-    if mine.empty or pd.isna(mine["best_score"].iloc[0]):
+    return _words(ranking(table, finals), player_id)
+
+
+def _words(ranked: Ranking, player_id) -> str:
+    if player_id not in ranked.rows.index or pd.isna(ranked.rows.at[player_id, "best_score"]):
         return "No result yet: your rank shows once your first game is in."
-    row = mine.iloc[0]
-    place = ordinal(row["rank"])
-    if finals is not None and len(finals):
-        found = finals.loc[finals["player_id"] == player_id]
-        status = found["status"].iloc[0] if len(found) else Status.NONE
-        if status in FINALS_WORDS:
-            wildcard = " (as a wildcard)" if len(found) and bool(found["wildcard"].iloc[0]) else ""
-            return f"{place} after the qualifiers; {FINALS_WORDS[status]}{wildcard}."
-    scored = int(table["best_score"].notna().sum())
-    if len(table) < 4:
-        return f"{place} of {scored}; the finals need at least 4 players."
-    line, fmt = stats.cut(table), rules.finals_format(len(table))
-    gaps = stats.distance_to_cut(table, player_id)
-    rank_at = table["rank"].to_numpy()
+    row = ranked.rows.loc[player_id]
+    place, score = ordinal(row["rank"]), float(row["best_score"])
+    status, wildcard = (ranked.finals or {}).get(player_id, (Status.NONE, False))
+    if status in FINALS_WORDS:
+        return (f"{place} after the qualifiers; {FINALS_WORDS[status]}"
+                f"{' (as a wildcard)' if wildcard else ''}.")
+    if ranked.fmt is None:
+        return (f"{place} of {int((~np.isnan(ranked.scores)).sum())}; the finals need at "
+                f"least 4 players.")
+    fmt, line = ranked.fmt, ranked.line
     tie = " Your rank is shared across the cut line: the organizer settles it." \
         if bool(row["tie_at_cut"]) else ""
     if row["zone"] == "final":
         return f"{place}; the top {fmt.direct} go straight to the final.{tie}"
     if row["zone"] == "semifinal":
+        gap = ranked.scores[line.direct - 1] - score
         return (f"{place}; places {fmt.direct + 1}–{fmt.cut} play the semifinal, "
-                f"{_behind(gaps['final'], rank_at[line.direct - 1])} "
+                f"{_behind(gap, ranked.ranks[line.direct - 1])} "
                 f"(the last place straight to the final).{tie}")
     last = line.semifinal or line.direct
-    gap = gaps["semifinal"] if line.semifinal > line.direct else gaps["final"]
-    return f"{place}; the cut is the top {last}: {_behind(gap, rank_at[last - 1])}.{tie}"
+    gap = ranked.scores[last - 1] - score
+    return f"{place}; the cut is the top {last}: {_behind(gap, ranked.ranks[last - 1])}.{tie}"
 
 
 def waiting_place(waiting: pd.DataFrame | None, player_id) -> int | None:
@@ -178,59 +203,96 @@ def waiting_place(waiting: pd.DataFrame | None, player_id) -> int | None:
     return queue.index(player_id) + 1 if player_id in queue else None
 
 
-def player_facts(player_id: int, *, players: pd.DataFrame, sittings: pd.DataFrame,
-                 seats: dict[int, pd.DataFrame], sit_outs: dict[int, pd.DataFrame],
-                 scored: pd.DataFrame, standings: pd.DataFrame,
-                 finals: pd.DataFrame | None = None,
-                 waiting: pd.DataFrame | None = None) -> PlayerFacts | None:
-    """What player `player_id`'s own page shows (R3, R12, R14, R16, R21, R22); None when there
-    is no such player.
+SEAT_COLUMNS = ["sitting", "table_no", "seat", "colour", "first_player", "setup", "players"]
 
-    Frames as the public sees them: `players` (with `nickname`), `sittings`, the `seats` of
-    each sitting being played (`services.sittings.sitting_overview`, by sitting id), who its
-    draw sat out (`sit_outs`, by sitting id), the scored qualifier results, the standings with
-    zones (`services.results.standings`), `finals` (`services.finals.finals_status`: used
-    once `finals_started`, may be None before) and the current sitting's waiting list
-    (R21)."""
-    me = players.loc[players["player_id"] == player_id]
-    if me.empty:
-        return None
-    nickname = dict(zip(players["player_id"], players["nickname"].astype(str)))
+
+@dataclass(frozen=True)
+class Book:
+    """What every player's own page reads, prepared once per data version (`prepare`): one
+    player's facts are then a few lookups, not scans of the tournament's frames.
+
+    `players` (nickname, status) and `seats` (`SEAT_COLUMNS`, each seated player's place in
+    the latest sitting being played where they have one) by player id; `sitting`: the latest
+    sitting being played ("" for none) and `sat_out` who its draw sat out (R1); `games`: the
+    scored qualifier results by player, sitting and table, `game_ids` their player ids;
+    `ranking` (R14, R16); `waiting` (R21)."""
+
+    players: pd.DataFrame
+    seats: pd.DataFrame
+    sitting: str
+    sat_out: frozenset
+    games: pd.DataFrame
+    game_ids: np.ndarray
+    ranking: Ranking
+    waiting: pd.DataFrame | None
+
+
+def prepare(*, players: pd.DataFrame, sittings: pd.DataFrame, seats: dict[int, pd.DataFrame],
+            sit_outs: dict[int, pd.DataFrame], scored: pd.DataFrame, standings: pd.DataFrame,
+            finals: pd.DataFrame | None = None, waiting: pd.DataFrame | None = None) -> Book:
+    """The `Book` of every player's page, from frames as the public sees them (R20, R22):
+    `players` (with `nickname`), `sittings`, the `seats` of each sitting being played
+    (`services.sittings.sitting_overview`, by sitting id), who its draw sat out (`sit_outs`,
+    by sitting id), the scored qualifier results, the standings with zones
+    (`services.results.standings`), `finals` (`services.finals.finals_status`: used once
+    `finals_started`, may be None before) and the current sitting's waiting list (R21)."""
+    nicknames = players.set_index("player_id")["nickname"].astype(str)
     playing = in_play(sittings)
-    seated_in = [s for s in playing["sitting_id"]  # an older sitting may still be played
-                 if s in seats and (seats[s]["player_id"] == player_id).any()]
-    current = playing.loc[playing["sitting_id"] == seated_in[0]] if seated_in \
-        else playing.head(1)
-    seat, now, sitting, sat_out = None, Now.NOT_DRAWN, "", False
-    if len(current):
-        row = current.iloc[0]
-        sitting_id, sitting = int(row["sitting_id"]), sitting_label(row["kind"], row["number"])
-        at = seats.get(sitting_id)
-        mine = at.loc[at["player_id"] == player_id] if at is not None else pd.DataFrame()
-        outs = sit_outs.get(sitting_id)
-        sat_out = outs is not None and bool((outs["player_id"] == player_id).any())
+    labels = dict(zip(playing["sitting_id"].astype(int),
+                      map(sitting_label, playing["kind"], playing["number"])))
+    frames = [seats[s] for s in labels if s in seats and len(seats[s])]  # latest first
+    placed = pd.DataFrame(columns=["player_id", *SEAT_COLUMNS])
+    if frames:
+        every = pd.concat(frames, ignore_index=True)
+        first = (every.loc[every["seat"] == 1, ["table_id", "player_id"]]
+                 .rename(columns={"player_id": "first_id"}))
+        placed = (every.merge(first, on="table_id", how="left")
+                  .assign(first_player=lambda d: d["first_id"].map(nicknames).fillna(""),
+                          players=lambda d: d.groupby("table_id")["player_id"]
+                          .transform("size"),
+                          sitting=lambda d: d["sitting_id"].map(labels))
+                  .drop_duplicates("player_id")[["player_id", *SEAT_COLUMNS]])
+    latest = next(iter(labels), None)
+    outs = sit_outs.get(latest) if latest is not None else None
+    games = scored.sort_values(["player_id", "sitting_no", "table_no"], kind="stable")
+    return Book(players=players.set_index("player_id")[["nickname", "status"]],
+                seats=placed.set_index("player_id"),
+                sitting=labels.get(latest, ""),
+                sat_out=frozenset(outs["player_id"]) if outs is not None else frozenset(),
+                games=games, game_ids=games["player_id"].to_numpy(),
+                ranking=ranking(standings, finals if finals_started(sittings) else None),
+                waiting=waiting)
+
+
+def player_facts(book: Book, player_id: int) -> PlayerFacts | None:
+    """What player `player_id`'s own page shows (R3, R12, R14, R16, R21, R22), from the
+    version's `Book`; None when there is no such player."""
+    if player_id not in book.players.index:
+        return None
+    me = book.players.loc[player_id]
+    seat, now, sitting = None, Now.NOT_DRAWN, book.sitting
+    if player_id in book.seats.index:
+        row = book.seats.loc[player_id]
+        now, sitting = Now.SEATED, row["sitting"]
+        seat = Seat(table_no=int(row["table_no"]), seat=int(row["seat"]),
+                    colour=str(row["colour"]), first_player=str(row["first_player"]),
+                    setup=str(row["setup"]), players=int(row["players"]))
+    elif sitting:
         now = Now.SITTING_OUT
-        if len(mine):
-            now, place = Now.SEATED, mine.iloc[0]
-            table = at.loc[at["table_id"] == place["table_id"]]
-            first = table.loc[table["seat"] == 1, "player_id"]
-            seat = Seat(table_no=int(place["table_no"]), seat=int(place["seat"]),
-                        colour=str(place["colour"]),
-                        first_player=nickname.get(first.iloc[0], "") if len(first) else "",
-                        setup=str(place["setup"]), players=len(table))
-    games = scored.loc[scored["player_id"] == player_id].sort_values(["sitting_no", "table_no"])
-    standing = standings.loc[standings["player_id"] == player_id]
-    ranked = len(standing) and pd.notna(standing["best_score"].iloc[0])
+    games = book.games.iloc[np.searchsorted(book.game_ids, player_id, side="left"):
+                            np.searchsorted(book.game_ids, player_id, side="right")]
+    rows = book.ranking.rows
+    ranked = player_id in rows.index and pd.notna(rows.at[player_id, "best_score"])
     return PlayerFacts(
-        player_id=int(player_id), nickname=nickname[player_id],
-        withdrawn=me["status"].iloc[0] == PlayerStatus.WITHDRAWN,
-        sitting=sitting, now=now, seat=seat, sat_out_by_draw=sat_out,
-        waiting=waiting_place(waiting, player_id) if now != Now.SEATED else None,
+        player_id=int(player_id), nickname=str(me["nickname"]),
+        withdrawn=me["status"] == PlayerStatus.WITHDRAWN,
+        sitting=sitting, now=now, seat=seat,
+        sat_out_by_draw=now == Now.SITTING_OUT and player_id in book.sat_out,
+        waiting=waiting_place(book.waiting, player_id) if now != Now.SEATED else None,
         games=pd.DataFrame({
             "sitting": [sitting_label(Kind.QUALIFIER, n) for n in games["sitting_no"]],
             "table_no": games["table_no"].to_numpy(), "placing": games["placing"].to_numpy(),
             "vp": games["vp"].to_numpy(), "qualifier_score": games["qualifier_score"].to_numpy()}),
-        rank=int(standing["rank"].iloc[0]) if ranked else None,
-        best_score=float(standing["best_score"].iloc[0]) if ranked else None,
-        standing=standing_words(standings, player_id,
-                                finals if finals_started(sittings) else None))
+        rank=int(rows.at[player_id, "rank"]) if ranked else None,
+        best_score=float(rows.at[player_id, "best_score"]) if ranked else None,
+        standing=_words(book.ranking, player_id))

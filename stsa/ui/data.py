@@ -276,21 +276,27 @@ class Data:
         return self._get("player_directory", lambda: player.directory(
             self._snap(False).players))
 
-    def player_facts(self, player_id: int) -> player.PlayerFacts | None:
-        """`services.player.player_facts` of one player as the public sees them, computed
-        once per player and version from the values every page shares (no read of its own)."""
-        def compute() -> player.PlayerFacts | None:
+    def player_book(self) -> player.Book:
+        """`services.player.prepare`: what every player's own page reads, as the public sees
+        it, prepared once per version from the values every page shares."""
+        def compute() -> player.Book:
             public = Data(self.url, False, self.version)
             sittings_ = public.sittings()
             playing = [int(s) for s in player.in_play(sittings_)["sitting_id"]]
-            return player.player_facts(
-                int(player_id), players=public.players(), sittings=sittings_,
+            return player.prepare(
+                players=public.players(), sittings=sittings_,
                 seats={s: public.sitting_overview(s) for s in playing},
                 sit_outs={s: public.sit_outs(s) for s in playing},
                 scored=self.scored_results(), standings=self.standings(),
                 finals=self.finals_status() if player.finals_started(sittings_) else None,
                 waiting=None)  # R21: the waiting list of the sitting being played goes here
-        return self._get(("player_facts", int(player_id)), compute)
+        return self._get("player_book", compute)
+
+    def player_facts(self, player_id: int) -> player.PlayerFacts | None:
+        """`services.player.player_facts` of one player (a few lookups in `player_book`),
+        kept per player and version."""
+        return self._get(("player_facts", int(player_id)),
+                         lambda: player.player_facts(self.player_book(), int(player_id)))
 
     # --- for every role, from the system's view -----------------------------------------------
 

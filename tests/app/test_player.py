@@ -144,8 +144,9 @@ def test_an_empty_tournament_says_players_come_first(open_page):
 
 def test_every_phone_on_one_player_costs_one_computation_per_change(db_url, sitting_in_play,
                                                                      monkeypatch):
+    prepared = count_calls(monkeypatch, player, "prepare")
     calls = count_calls(monkeypatch, player, "player_facts")
-    seat = sitting_in_play.iloc[0]
-    for who in (None, None, JUDGE, ORGANIZER):
-        assert not open_link(db_url, int(seat["player_id"]), as_=who).exception
-    assert len(calls) == 1
+    for seat in (sitting_in_play.iloc[0], sitting_in_play.iloc[1]):
+        for who in (None, None, JUDGE, ORGANIZER):
+            assert not open_link(db_url, int(seat["player_id"]), as_=who).exception
+    assert len(prepared) == 1 and len(calls) == 2  # one book, then a few lookups per player

@@ -19,11 +19,12 @@ def facts(engine, player_id):
     scored = results.scored(snap)
     table = results.standings(scored, snap.names, results.qualifier_players(snap))
     playing = [int(s) for s in player.in_play(snap.sittings)["sitting_id"]]
-    return player.player_facts(
-        player_id, players=snap.players, sittings=snap.sittings,
+    book = player.prepare(
+        players=snap.players, sittings=snap.sittings,
         seats={s: sittings.overview_of(snap, s) for s in playing},
         sit_outs={s: store.sit_outs(engine, s) for s in playing}, scored=scored,
         standings=table, finals=finals.finals_status(finals.view_of(Snapshot(engine), table)))
+    return player.player_facts(book, player_id)
 
 
 def draw(engine, ids, *, publish=True, sit_out=False):
