@@ -19,9 +19,10 @@ from stsa.auth import Actor, Role
 from stsa.ui import data
 
 ROOT = Path(__file__).resolve().parent.parent
-PAGES = ["home", "standings", "statistics", "tv", "draw", "results", "finals", "roster",
-         "settings", "log", "data"]
-PUBLIC = {"home", "standings", "statistics", "tv", "draw", "results", "finals"}
+PAGES = ["home", "player", "standings", "statistics", "tv", "draw", "results", "finals",
+         "roster", "settings", "log", "data"]
+PUBLIC = {"home", "player", "standings", "statistics", "tv", "draw", "results", "finals"}
+QUERY = {"player": {"player": "1"}}  # a player's own page, opened from its bookmarked link
 
 
 def session_id(actor: Actor) -> str:
@@ -39,6 +40,7 @@ def page_seconds(page: str, actor: Actor | None) -> float:
     """Seconds for one run of `page` with cold caches, in a server that has run the page
     before (its modules imported): what the page's first visitor after a write waits for."""
     at = AppTest.from_file(str(ROOT / "app.py"), default_timeout=120)
+    at.query_params.update(QUERY.get(page, {}))
     if actor is not None:
         at.session_state["session_id"] = session_id(actor)
     at.run()
