@@ -18,8 +18,9 @@ from tests.app.conftest import JUDGE, ORGANIZER, shown
 
 SECRETS = ("Realname", "Secretclub", "hidden.example")
 LETTERS = "ABCDEFGHIJKL"
-PUBLIC_PAGES = ["views/home.py", "views/standings.py", "views/statistics.py", "views/tv.py",
-                "views/draw.py", "views/results.py", "views/finals.py", "views/sign_in.py"]
+PUBLIC_PAGES = ["views/home.py", "views/player.py", "views/standings.py", "views/statistics.py",
+                "views/tv.py", "views/draw.py", "views/results.py", "views/finals.py",
+                "views/sign_in.py"]
 
 
 def _vps(table_no: int, n: int, offset: int) -> list[int]:
@@ -107,6 +108,11 @@ def _views(open_page, page: str, sitting_ids: list[int]):
     if page == "views/standings.py":
         at.text_input(key="standings_search").input("Nick A").run()
         yield f"{page}, search", at
+    if page == "views/player.py":  # a search, then one player's page
+        at.text_input(key="player_search").input("Nick").run()
+        yield f"{page}, search", at
+        next(b for b in at.button if b.key and b.key.startswith("player_pick_")).click().run()
+        yield f"{page}, a player's page", at
     for key in ("draw_sitting", "res_sitting"):
         if any(box.key == key for box in at.selectbox):
             for sitting_id in sitting_ids:

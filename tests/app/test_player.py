@@ -3,12 +3,10 @@ nickname, see the sitting's table and seat, your games and the cut; a bookmarked
 (`?player=<id>`) opens it again; one computation per player and data version for every phone."""
 
 import pytest
-import sqlalchemy as sa
 from streamlit.testing.v1 import AppTest
 
 from stsa import demo, store
 from stsa.services import player, sittings
-from stsa.store.schema import players as players_t
 from tests.app.conftest import APP, JUDGE, ORGANIZER, count_calls, session_for, shown
 
 PAGE = "views/player.py"
@@ -125,15 +123,15 @@ def test_between_sittings_the_seat_is_not_drawn_yet(db_url, engine):
 def test_R22_the_page_finds_and_shows_nicknames_never_real_names(open_page, engine,
                                                                    sitting_in_play):
     seat = sitting_in_play.iloc[0]
-    with engine.begin() as conn:
-        conn.execute(sa.update(players_t).where(players_t.c.id == int(seat["player_id"]))
-                     .values(nickname="Sandworm*Rider", nickname_key="sandworm*rider"))
+    real = store.player(engine, int(seat["player_id"]))["name"]
+    store.edit_player(engine, int(seat["player_id"]), nickname="Sandworm*Rider",
+                      actor=ORGANIZER)
     at = open_page(PAGE)
-    at.text_input(key="player_search").input(seat["name"]).run()
+    at.text_input(key="player_search").input(real).run()
     assert not [b for b in at.button if b.key and b.key.startswith("player_pick_")]
     at = find(at, "worm*", "Sandworm\\*Rider")
     assert shown(at.header) == ["Sandworm*Rider"]
-    assert seat["name"] not in text(at)
+    assert real not in text(at)
 
 
 def test_an_empty_tournament_says_players_come_first(open_page):
