@@ -8,7 +8,6 @@ import streamlit as st
 from stsa.auth import Role
 from stsa.domain import plural
 from stsa.services import player
-from stsa.services.player import Now
 from stsa.ui import data, live, sittings, widgets
 
 PARAM = "player"
@@ -55,7 +54,7 @@ def find() -> None:
 
 def where(facts: player.PlayerFacts) -> None:
     """The sitting being played: table, seat, colour, first player, setup; or why not."""
-    if facts.now == Now.SEATED:
+    if facts.now == player.Now.SEATED:
         seat = facts.seat
         with st.container(border=True):
             st.subheader(f"Table {seat.table_no} · seat {seat.seat}", anchor=False)
@@ -65,7 +64,7 @@ def where(facts: player.PlayerFacts) -> None:
                         f"First player: **{widgets.plain(seat.first_player)}** (seat 1); play "
                         f"goes clockwise.")
             st.markdown(f"Setup: **{widgets.plain(seat.setup)}**")
-    elif facts.now == Now.SITTING_OUT:
+    elif facts.now == player.Now.SITTING_OUT:
         st.info(f"You sit this one out: you have no seat in {facts.sitting}."
                 + (" The draw chose you to sit out." if facts.sat_out_by_draw else ""),
                 icon=":material/event_busy:")
