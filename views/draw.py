@@ -125,7 +125,9 @@ def show_sitting(sitting) -> None:
     if shown.empty:
         st.info("No player of this sitting matches that name.")
         return
-    seats, tables = st.columns([3, 2])  # a phone stacks them: the seats first, every row
+    # Side by side for everyone (a phone stacks them: the seats first, every row); the staff's
+    # wider tables (nickname, pick order, removed leaders) one above the other.
+    seats, tables = (st.container(), st.container()) if staff else st.columns([3, 2])
     seats.dataframe(sittings.seat_frame(shown, staff=staff), hide_index=True, width="stretch",
                     height="content", column_config=SEATS)
     tables.markdown("**Setups**" + (" · removed leaders for judges and the organizer only"
