@@ -1,22 +1,27 @@
 """Altair chart builders: a small pre-aggregated frame in (see `stsa.stats`), a chart out.
 
 One palette for every chart, so a zone, a base game or a table size has the same colour
-wherever it shows; every mark has a tooltip; widths follow the container (phones).
+wherever it shows; every mark has a tooltip; widths follow the container (phones). Every colour
+stands out from the page's background at 3:1 at least (README, Accessibility); axes that count
+(games, tables, standings) have whole-number ticks only.
 """
 
 from __future__ import annotations
 
+import json
+
 import altair as alt
 import pandas as pd
 
-ZONE_COLOURS = {"final": "#c27c0e", "semifinal": "#2f6f9f", "out": "#9aa5ab", "none": "#9aa5ab"}
+ZONE_COLOURS = {"final": "#946200", "semifinal": "#2f6f9f", "out": "#6b7379", "none": "#6b7379"}
 ZONE_LABELS = {"final": "Final", "semifinal": "Semifinal", "out": "Out", "none": "No cut yet"}
-BASE_COLOURS = {"Legacy": "#b5651d", "Uprising": "#3c7a89", "Other": "#9aa5ab"}
-MEASURE_COLOURS = {"Picked": "#d8b779", "Won": "#8c4a1c"}
+BASE_COLOURS = {"Legacy": "#b5651d", "Uprising": "#3c7a89", "Other": "#7f8a90"}
+MEASURE_COLOURS = {"Picked": "#a0803e", "Won": "#8c4a1c"}
 SIZE_COLOURS = {"4 players": "#8c4a1c", "3 players": "#3c7a89"}
 ACCENT = "#8c4a1c"
 RULE = "#444444"
 HEIGHT = 320
+COUNT_AXIS = {"tickMinStep": 1, "format": "d"}  # a count has whole-number ticks only
 
 
 def _scale(colours: dict[str, str], domain=None) -> alt.Scale:
@@ -28,15 +33,21 @@ def _bar_height(rows: int) -> int:
     return max(120, 22 * rows + 40)
 
 
-def best_scores(ranked: pd.DataFrame, direct: int, semifinal: int) -> alt.LayerChart:
+def best_scores(ranked: pd.DataFrame, direct: int, semifinal: int,
+                names: bool = False) -> alt.LayerChart:
     """`stats.ranked_scores`: best score by position, coloured by zone, with a rule after the
-    last direct-final spot and after the last semifinal spot (R16)."""
+    last direct-final spot and after the last semifinal spot (R16). `names`: each bar's player
+    is named under it (the TV, where nobody can point at a bar for its tooltip)."""
     data = ranked.assign(zone_label=ranked["zone"].map(ZONE_LABELS),
                          left=ranked["position"] - 0.4, right=ranked["position"] + 0.4)
     present = [z for z in ZONE_LABELS if z in set(data["zone"])] or ["none"]
+    axis = alt.Axis(**COUNT_AXIS)
+    if names:
+        axis = alt.Axis(values=data["position"].tolist(), labelExpr=_label_lookup(data["name"]),
+                        labelAngle=-45, labelAlign="right", labelLimit=0, labelOverlap=False)
     bars = alt.Chart(data).mark_bar().encode(
-        x=alt.X("left:Q", title="Standing", scale=alt.Scale(domain=[0.5, len(data) + 0.5]),
-                axis=alt.Axis(tickMinStep=1, format="d")),
+        x=alt.X("left:Q", title=None if names else "Standing", axis=axis,
+                scale=alt.Scale(domain=[0.5, len(data) + 0.5])),
         x2="right:Q",
         y=alt.Y("best_score:Q", title="Best qualifier score",
                 scale=alt.Scale(domain=[0, max(1, int(data["best_score"].max() or 0) + 2)])),
@@ -55,6 +66,12 @@ def best_scores(ranked: pd.DataFrame, direct: int, semifinal: int) -> alt.LayerC
     rules = alt.Chart(lines).mark_rule(color=RULE, strokeDash=[6, 3], size=2).encode(
         x="position:Q", tooltip=[alt.Tooltip("line:N", title="Cut line")])
     return (bars + rules).properties(height=HEIGHT, title="Best qualifier scores")
+
+
+def _label_lookup(names: pd.Series) -> str:
+    """A Vega expression naming position 1, 2, … by `names` (each quoted as a string literal,
+    so a name is only ever shown, never read as an expression)."""
+    return "[" + ",".join(json.dumps(str(n)) for n in names) + "][datum.value - 1] || ''"
 
 
 def score_spread(spread: pd.DataFrame) -> alt.LayerChart:
@@ -80,9 +97,10 @@ def leaders(stats: pd.DataFrame) -> alt.Chart:
                       value_vars=["picked", "wins"], var_name="measure", value_name="games")
     long["measure"] = long["measure"].map({"picked": "Picked", "wins": "Won"})
     return alt.Chart(long).mark_bar().encode(
-        y=alt.Y("label:N", title=None, sort=stats["label"].tolist()),
+        y=alt.Y("label:N", title=None, sort=stats["label"].tolist(),
+                axis=alt.Axis(labelLimit=0)),  # whole names, however long
         yOffset=alt.YOffset("measure:N", sort=list(MEASURE_COLOURS)),
-        x=alt.X("games:Q", title="Games"),
+        x=alt.X("games:Q", title="Games", axis=alt.Axis(**COUNT_AXIS)),
         color=alt.Color("measure:N", title=None, scale=_scale(MEASURE_COLOURS),
                         legend=alt.Legend(orient="top")),
         tooltip=[alt.Tooltip("leader:N", title="Leader"),
@@ -120,8 +138,9 @@ def setups(usage: pd.DataFrame) -> alt.Chart:
     """`stats.setup_usage`: qualifier tables per setup (R6: the counts differ by at most one)."""
     present = [b for b in BASE_COLOURS if b in set(usage["base_game"])] or ["Other"]
     return alt.Chart(usage).mark_bar().encode(
-        y=alt.Y("setup:N", title=None, sort=usage["setup"].tolist()),
-        x=alt.X("tables:Q", title="Tables", axis=alt.Axis(tickMinStep=1, format="d")),
+        y=alt.Y("setup:N", title=None, sort=usage["setup"].tolist(),
+                axis=alt.Axis(labelLimit=0)),
+        x=alt.X("tables:Q", title="Tables", axis=alt.Axis(**COUNT_AXIS)),
         color=alt.Color("base_game:N", title="Base game", scale=_scale(BASE_COLOURS, present),
                         legend=alt.Legend(orient="top")),
         tooltip=[alt.Tooltip("setup:N", title="Setup"),
@@ -135,7 +154,8 @@ def player_scores(scores: pd.DataFrame) -> alt.Chart:
     return alt.Chart(scores).mark_line(point=True).encode(
         x=alt.X("sitting:N", title=None, sort=alt.SortField("sitting_no")),
         y=alt.Y("score:Q", title="Qualifier score"),
-        color=alt.Color("name:N", title="Player", legend=alt.Legend(orient="top")),
+        color=alt.Color("name:N", title="Player",
+                        legend=alt.Legend(orient="top", labelLimit=0)),
         tooltip=[alt.Tooltip("name:N", title="Player"), alt.Tooltip("sitting:N", title="Sitting"),
                  alt.Tooltip("table_no:Q", title="Table"),
                  alt.Tooltip("placing:Q", title="Placing"),

@@ -19,9 +19,10 @@ ROW_COLOURS = {"Final": "#f3e2c4", "Semifinal": "#d6e6f2", "Out": "", "": "",
 # colours): the colour changes where a cut line falls, at any number of rows, for the price of
 # one column's settings (a styled table costs ~0.2 ms a row on every run).
 # Once the finals begin, the column says where each player really is (`ui.finals.STATUS_LABELS`).
-ZONE_TAGS = {"Final": "#c27c0e", "Semifinal": "#2f6f9f", "Out": "#9aa5ab",
-             "Champion": "#b8860b", "Runner-up": "#7d8a93", "Third": "#a0522d",
-             "Finalist": "#c27c0e", "Lost final seat": "#6d4c41", "Absent": "#616161",
+# Each tag's colour carries white text at a contrast of at least 4.5:1 (README, Accessibility).
+ZONE_TAGS = {"Final": "#946200", "Semifinal": "#2f6f9f", "Out": "#6b7379",
+             "Champion": "#7a5a00", "Runner-up": "#4a5a66", "Third": "#a0522d",
+             "Finalist": "#946200", "Lost final seat": "#6d4c41", "Absent": "#616161",
              "Wildcard": "#7b1fa2"}
 WILDCARD = " (wildcard)"  # as `ui.finals.WILDCARD` marks a wildcard's zone
 
@@ -44,16 +45,39 @@ def arrow(frame: pd.DataFrame) -> pa.Table:
     run that shows it."""
     return pa.Table.from_pandas(frame, preserve_index=False)
 
-# Layout only (no user data): the TV page hides the sidebar and the header, and uses large type.
+TV_ROWS = 14  # rows in each of a TV standings slide's two columns (R16's zones and two more fit)
+TV_COLUMNS = 2
+TV_PAGES = 4  # standings slides at most in one round of the TV; the rest: the Standings page
+
+# Layout only (no user data): the TV page hides the sidebar and the header, and sizes its type to
+# the screen's height (vh), so a standings slide's heading and 14 rows fill about two thirds of
+# any projector, 4.4 % of its height each.
 TV_STYLE = """<style>
 [data-testid="stSidebar"], [data-testid="stSidebarCollapsedControl"],
 [data-testid="stExpandSidebarButton"], [data-testid="stHeader"],
 [data-testid="stToolbar"] { display: none !important; }
-[data-testid="stMainBlockContainer"] { padding-top: 1rem; max-width: 100%; }
-[data-testid="stTable"] td, [data-testid="stTable"] th { font-size: 1.5rem; padding: 0.2rem 0.8rem; }
-[data-testid="stMarkdownContainer"] p { font-size: 1.5rem; }
-h1 { font-size: 3rem !important; }
+[data-testid="stMainBlockContainer"] { padding-top: 1.5vh; padding-bottom: 1vh; max-width: 100%; }
+[data-testid="stTable"] td, [data-testid="stTable"] th {
+  font-size: 2.3vh; line-height: 1.15; padding: 0.88vh 0.8vw; }
+[data-testid="stMarkdownContainer"] p { font-size: 2.6vh; }
+[data-testid="stCaptionContainer"] p { font-size: 1.8vh; }
+h1 { font-size: 5vh !important; padding: 0 0 1vh 0 !important; }
 </style>"""
+
+
+def tv_pages(players: int) -> list[tuple[int, int]]:
+    """The TV's standings slides: (first, stop) positions of the players each one shows, two
+    columns of `TV_ROWS`; at most `TV_PAGES` slides (at least one, for an empty table)."""
+    per_page = TV_ROWS * TV_COLUMNS
+    pages = min(TV_PAGES, max(1, -(-players // per_page)))
+    return [(start, min(players, start + per_page)) for start in range(0, pages * per_page,
+                                                                        per_page)]
+
+
+def tv_columns(frame: pd.DataFrame) -> list[pd.DataFrame]:
+    """One TV slide's rows split into its columns, the first ones filled evenly from the top."""
+    rows = max(1, -(-len(frame) // TV_COLUMNS))
+    return [frame.iloc[i:i + rows] for i in range(0, len(frame), rows)]
 
 
 def zone_styler(frame: pd.DataFrame) -> pd.io.formats.style.Styler | pd.DataFrame:
@@ -80,6 +104,5 @@ def zone_legend(cut) -> str:
 
 
 def tv_style() -> None:
-    """Hide the sidebar and header and enlarge the type (a static style block)."""
+    """Hide the sidebar and header, and size the type to the screen (a static style block)."""
     st.html(TV_STYLE)
-

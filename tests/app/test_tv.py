@@ -3,9 +3,11 @@ empty tournament says what comes next; the sidebar is hidden by a static style b
 
 import json
 
+import pandas as pd
 import pytest
 
 from stsa import demo, tournament
+from stsa.ui import live
 from tests.app.conftest import JUDGE, ORGANIZER
 
 PAGE = "views/tv.py"
@@ -30,18 +32,41 @@ def test_empty_tournament_says_what_comes_next(open_page, who):
 
 
 @pytest.mark.parametrize("who", [None, JUDGE, ORGANIZER])
-def test_first_slide_is_the_standings_around_the_cut(open_page, demo_tournament, who):
+def test_first_slide_is_every_player_in_two_columns(open_page, demo_tournament, who):
+    """24 players fit one slide: two columns of 12, ranks shown, nothing left over."""
     at = open_page(PAGE, as_=who)
     assert not at.exception
     assert at.title[0].value.replace("\\", "") == "Demo: Swordmasters Open · Standings"
-    shown = at.table[0].value
     expected = tournament.standings_table(demo_tournament)
-    assert list(shown.columns) == ["Rank", "Player", "Best score", "Zone", "Games", "Wins"]
-    assert len(shown) == 13  # the semifinal cut (11) + 2
-    assert shown["Player"].tolist() == expected["name"].head(13).tolist()
-    assert "11 more on the Standings page" in at.markdown[-1].value
+    left, right = at.table[0].value, at.table[1].value
+    assert list(left.columns) == ["Rank", "Player", "Best score", "Zone", "Games", "Wins"]
+    assert (len(left), len(right)) == (12, 12)
+    assert (left["Player"].tolist() + right["Player"].tolist()
+            == expected["name"].tolist())
+    assert right["Rank"].tolist()[-1] == expected["rank"].tolist()[-1]
+    assert "more on the Standings page" not in at.markdown[-1].value
     assert "Slide 1 of 3" in at.caption[-1].value
     assert any("display: none" in h.proto.body for h in at.get("html"))
+
+
+def test_a_large_field_pages_through_the_standings():
+    """Two columns of 14 a slide: 70 players take three slides (places 1–28, 29–56, 57–70);
+    130 take the most there are, four, and the rest read the Standings page."""
+    assert live.tv_pages(24) == [(0, 24)]
+    assert live.tv_pages(70) == [(0, 28), (28, 56), (56, 70)]
+    assert live.tv_pages(130) == [(0, 28), (28, 56), (56, 84), (84, 112)]
+    assert live.tv_pages(0) == [(0, 0)]
+    columns = live.tv_columns(pd.DataFrame({"Rank": range(1, 16)}))
+    assert [c["Rank"].tolist() for c in columns] == [list(range(1, 9)), list(range(9, 16))]
+
+
+def test_best_scores_slide_names_every_bar(open_page, demo_tournament):
+    at = open_page(PAGE)
+    at.run()
+    bars = charts(at)[0]["layer"][0]["encoding"]["x"]["axis"]
+    names = tournament.standings_table(demo_tournament)["name"].tolist()
+    assert bars["values"] == list(range(1, 25))
+    assert all(json.dumps(name) in bars["labelExpr"] for name in names)
 
 
 def test_slides_cycle_to_the_charts(open_page, demo_tournament):

@@ -194,3 +194,35 @@ def test_player_chart_is_one_line_per_player(scored):
     assert spec["mark"] == {"type": "line", "point": True}
     assert spec["encoding"]["color"]["field"] == "name"
     assert {"name", "sitting", "score", "placing"} <= tooltip_fields(spec["encoding"])
+
+
+# --- readable: whole-number counts, whole names --------------------------------------------------
+
+def test_every_count_axis_has_whole_number_ticks(table, scored):
+    """Games, tables and standings are counted: no 0.5 tick on their axes."""
+    counts = [encoding(charts.leaders(stats.leader_stats(scored, SETUPS)))["x"],
+              encoding(charts.setups(stats.setup_usage({"legacy": 1}, NAMES, SETUPS)))["x"],
+              encoding(charts.best_scores(stats.ranked_scores(table), 4, 8), 0)["x"]]
+    for axis in counts:
+        assert axis["axis"]["tickMinStep"] == 1 and axis["axis"]["format"] == "d", axis
+
+
+def test_leader_and_setup_names_are_never_cut(scored):
+    long = scored.assign(leader=scored["leader"].replace(
+        "Paul", "Duncan Idaho, Swordmaster of the Ginaz (a very long name)"))
+    chart = charts.leaders(stats.leader_stats(long, SETUPS))
+    assert encoding(chart)["y"]["axis"]["labelLimit"] == 0  # 0: no limit
+    usage = stats.setup_usage({"legacy": 1}, NAMES, SETUPS)
+    assert encoding(charts.setups(usage))["y"]["axis"]["labelLimit"] == 0
+
+
+def test_best_scores_names_each_bar_for_the_tv(table):
+    """With `names` (the TV) each bar's player is written under it, whole; the names are
+    quoted, so a name that looks like code is only shown."""
+    table = table.assign(name=table["name"].where(table["rank"] != 2, "O'Neil \"x\" || 1"))
+    chart = charts.best_scores(stats.ranked_scores(table), 4, 8, names=True)
+    axis = encoding(chart, 0)["x"]["axis"]
+    assert axis["values"] == list(range(1, 11)) and axis["labelLimit"] == 0
+    assert axis["labelExpr"].startswith('["P1","O\'Neil \\"x\\" || 1","P3",')
+    assert "labelExpr" not in encoding(charts.best_scores(stats.ranked_scores(table), 4, 8),
+                                       0)["x"]["axis"]
