@@ -12,5 +12,11 @@ st.set_page_config(page_title="STSA", page_icon="🏜️", layout="wide")
 process.settle()  # once per process: the heap start-up made is frozen (README, Performance)
 role = session.check().role
 session.keep_signed_in()
-st.navigation([st.Page(p.path, title=p.title, icon=p.icon, default=(p.path == navigation.HOME))
-               for p in navigation.pages(role)]).run()
+closed = {navigation.url_path(p): p for p in navigation.closed(role)}
+page = st.navigation(
+    [st.Page(p.path, title=p.title, icon=p.icon, default=(p.path == navigation.HOME))
+     for p in navigation.pages(role)]
+    + [st.Page(p.path, title=p.title, visibility="hidden") for p in closed.values()])
+if page.url_path in closed:  # an organizer page's address: Home says why, the page never runs
+    navigation.refuse(closed[page.url_path])
+page.run()

@@ -16,6 +16,7 @@ from pathlib import Path
 
 import pandas as pd
 
+from stsa.domain import plural
 from stsa.errors import TournamentError
 
 DATA_DIR = Path(__file__).resolve().parent.parent / "data"
@@ -168,9 +169,9 @@ def validate_deck(
     left = len(cleaned) - hidden_picks
     if left < players:
         raise TournamentError(
-            f"The leader deck of {setup} has {len(cleaned)} leaders: removing {hidden_picks} "
-            f"(Hidden Picks) leaves {max(left, 0)}, fewer than the {players} players at a table. "
-            f"Add leaders or lower the hidden picks."
+            f"The leader deck of {setup} has {plural(len(cleaned), 'leader')}: removing "
+            f"{hidden_picks} (Hidden Picks) leaves {max(left, 0)}, fewer than the {players} "
+            f"players at a table. Add leaders or lower the hidden picks."
         )
     return cleaned
 

@@ -13,6 +13,8 @@ import json
 import altair as alt
 import pandas as pd
 
+from stsa.domain import plural
+
 ZONE_COLOURS = {"final": "#946200", "semifinal": "#2f6f9f", "out": "#6b7379", "none": "#6b7379"}
 ZONE_LABELS = {"final": "Final", "semifinal": "Semifinal", "out": "Out", "none": "No cut yet"}
 BASE_COLOURS = {"Legacy": "#b5651d", "Uprising": "#3c7a89", "Other": "#7f8a90"}
@@ -60,7 +62,7 @@ def best_scores(ranked: pd.DataFrame, direct: int, semifinal: int,
     )
     lines = pd.DataFrame({
         "position": [p + 0.5 for p in (direct, semifinal) if 0 < p < len(data) + 1],
-        "line": [f"Cut: {label} ({p} players)" for label, p in
+        "line": [f"Cut: {label} ({plural(p, 'player')})" for label, p in
                  (("final", direct), ("semifinal", semifinal)) if 0 < p < len(data) + 1],
     }).drop_duplicates("position")
     rules = alt.Chart(lines).mark_rule(color=RULE, strokeDash=[6, 3], size=2).encode(

@@ -137,7 +137,8 @@ def draw_groups(
     bad = np.flatnonzero((sizes < 3) | (sizes > 4))
     if bad.size:
         raise TournamentError(
-            f"Table {bad[0] + 1} has {sizes[bad[0]]} players; every table needs 3 or 4."
+            f"Table {bad[0] + 1} has {plural(int(sizes[bad[0]]), 'player')}; every table needs "
+            f"3 or 4."
         )
     ids = _player_ids([p for g in groups for p in g], where="the tables")
     table_no = np.repeat(np.arange(len(groups)), sizes)
@@ -191,13 +192,13 @@ def vote_off_removals(
     names = _leader_list(deck, "The leader deck")
     if not _whole(x) or not 1 <= x <= len(names):
         raise TournamentError(f"Each player votes off X leaders, X a whole number from 1 to the "
-                              f"{len(names)} leaders of the deck, not {x!r}.")
+                              f"{plural(len(names), 'leader')} of the deck, not {x!r}.")
     _require(votes, ["player_id", "leader"], "The votes")
     voters = _check_votes(votes, names, x, players)
     if len(names) - VOTE_OFF_REMOVES < voters:
         raise TournamentError(f"The deck of {plural(len(names), 'leader')} minus the "
                               f"{VOTE_OFF_REMOVES} voted off leaves fewer leaders than the "
-                              f"{voters} players at the table (R7): add leaders to the deck.")
+                              f"{voters} players at the table: add leaders to the deck.")
     rng = _table_rng(seed, table_no, _VOTE_OFF_STREAM)
 
     # Every leader of the deck with its votes: most first, equal votes in deck order.
@@ -392,7 +393,7 @@ def _swap_choices(swaps, player_ids: pd.Series) -> np.ndarray:
         problems.append(Problem(f"Player {choices.index[choices.index.duplicated()][0]}",
                                 "has more than one choice"))
     if problems:
-        raise TournamentError(f"Wild Card (R10): {'; '.join(map(str, problems[:_MAX_LISTED]))}.",
+        raise TournamentError(f"Wild Card: {'; '.join(map(str, problems[:_MAX_LISTED]))}.",
                               problems)
     return choices.reindex(player_ids).astype("bool").to_numpy()
 
@@ -516,8 +517,8 @@ def _pin_targets(pins: Mapping | None, ids: pd.Series, sizes: np.ndarray,
     crowded = np.flatnonzero(np.bincount(target[target >= 0], minlength=len(sizes)) > sizes)
     if crowded.size:
         t = int(crowded[0])
-        raise TournamentError(f"Table {t + 1} has {sizes[t]} seats but more players are "
-                              "pinned to it: pin some of them to other tables.")
+        raise TournamentError(f"Table {t + 1} has {plural(int(sizes[t]), 'seat')} but more "
+                              "players are pinned to it: pin some of them to other tables.")
     return target if (target >= 0).any() else None
 
 
@@ -738,7 +739,8 @@ def _check_setups(setups: pd.DataFrame, largest_table: int) -> pd.DataFrame:
         # sitting can be drawn never depends on the seed.
         if len(deck) - hidden < largest_table:
             raise TournamentError(
-                f"Setup {setup_id!r}: its deck of {len(deck)} leaders minus {hidden} hidden picks "
+                f"Setup {setup_id!r}: its deck of {plural(len(deck), 'leader')} minus "
+                f"{plural(hidden, 'hidden pick')} "
                 f"leaves {max(len(deck) - hidden, 0)}, fewer than the {largest_table} players at a "
                 "table. Add leaders to its deck, lower its hidden picks or disable it."
             )

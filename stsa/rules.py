@@ -14,6 +14,7 @@ from dataclasses import dataclass
 import numpy as np
 import pandas as pd
 
+from stsa.domain import plural
 from stsa.errors import TournamentError
 
 #: The tournament's order of strength within a game (R11): higher is better in each, in this
@@ -48,9 +49,9 @@ def table_sizes(n_players: int) -> list[int]:
         if n == 5:
             hint = "add a player, or let the draw pick one checked-in player to sit this sitting out"
         else:
-            hint = f"check in at least {3 - n} more player{'s' if 3 - n > 1 else ''}"
+            hint = f"check in at least {plural(3 - n, 'more player')}"
         raise TournamentError(
-            f"{n} player{'s' if n != 1 else ''} cannot be seated: every table needs 3 or 4 "
+            f"{plural(n, 'player')} cannot be seated: every table needs 3 or 4 "
             f"players; {hint}."
         )
     return [4] * (tables - threes) + [3] * threes
@@ -124,10 +125,10 @@ def _seats_by_game(frame: pd.DataFrame) -> np.ndarray:
     if wrong.any():
         games = frame["game_id"].to_numpy()[np.unique(game_codes, return_index=True)[1]]
         detail = "; ".join(
-            f"game {g} has {n} player{'s' if n != 1 else ''}"
+            f"game {g} has {plural(n, 'player')}"
             for g, n in list(zip(games[wrong], counts[wrong]))[:_MAX_LISTED]
         )
-        raise TournamentError(f"{detail}: a game has 3 or 4 players (R1).")
+        raise TournamentError(f"{detail}: a game has 3 or 4 players.")
 
     n = len(game_codes)
     in_order = bool((game_codes[1:] >= game_codes[:-1]).all())
@@ -434,7 +435,7 @@ def finals_format(n_players: int) -> FinalsFormat:
     n = int(n_players)
     if n < 4:
         raise TournamentError(
-            f"{n} qualifier player{'s' if n != 1 else ''}: finals need at least 4 (R16)."
+            f"{plural(n, 'qualifier player')}: finals need at least 4."
         )
     if n <= 16:
         semifinal = 4 if n >= 8 else (n - 4 if n - 4 >= 3 else 0)
@@ -520,7 +521,7 @@ def _game_winners(semifinal_scored: pd.DataFrame, ranked: pd.DataFrame) -> pd.Da
     if unsettled.any():
         games = ", ".join(str(g) for g in pd.unique(semifinal_scored.loc[unsettled, "game_id"]))
         raise TournamentError(f"Semifinal game {games}: first place is tied; settle the order "
-                              f"(R11) before the final table is set.")
+                              f"before the final table is set.")
     standing = pd.Series(np.arange(len(ranked)), index=ranked["player_id"].to_numpy())
     return (semifinal_scored.loc[semifinal_scored["placing"] == 1]
             .assign(_standing=lambda d: d["player_id"].map(standing))
@@ -544,7 +545,7 @@ def weakest_finalist(standings: pd.DataFrame, entrants: pd.DataFrame):
     unknown = finalists[~finalists.isin(ranked["player_id"])].tolist()
     if unknown:
         raise TournamentError(f"Finalist {', '.join(map(str, unknown))} has no qualifier "
-                              f"standing (R16).")
+                              f"standing.")
     seated = (ranked.assign(_position=np.arange(len(ranked)))
               .loc[lambda d: d["player_id"].isin(finalists)]
               .sort_values(["best_score", "_position"], ascending=[True, False], kind="stable"))
@@ -582,7 +583,7 @@ def final_table(standings: pd.DataFrame, entrants: pd.DataFrame,
     semifinal_scored = _scored(semifinal_scored, "Semifinal results")
     if semifinal_scored.empty:
         raise TournamentError("The semifinal has no results yet: enter them before the final "
-                              "table is set (R16).")
+                              "table is set.")
     strangers = set(semifinal_scored["player_id"].tolist()) - semifinalists
     if strangers:
         raise TournamentError(f"Semifinal results name player{'s' if len(strangers) > 1 else ''} "

@@ -13,6 +13,8 @@ from dataclasses import dataclass
 
 import pandas as pd
 
+from stsa.domain import plural
+
 TOP = 30  # bars in a ranked chart: readable on a phone
 
 
@@ -59,22 +61,22 @@ def distance_sentence(table: pd.DataFrame, player_id) -> str:
     zone = table.loc[table["player_id"] == player_id, "zone"].iloc[0]
     gaps = distance_to_cut(table, player_id)
     if gaps["final"] is None:
-        return "No cut yet: finals need at least 4 players (R16)."
+        return "No cut yet: finals need at least 4 players."
     if zone == "final":
-        return "In the zone straight to the final (R16)."
+        return "In the zone straight to the final."
     parts = [_behind(gaps["final"], "the last spot straight to the final")]
     if zone == "semifinal":
         parts.append("in the semifinal zone")
     elif cut(table).semifinal > cut(table).direct:
         parts.append(_behind(gaps["semifinal"], "the last semifinal spot"))
     text = "; ".join(parts)
-    return text[0].upper() + text[1:] + " (R16)."
+    return text[0].upper() + text[1:] + "."
 
 
 def _behind(gap: int, spot: str) -> str:
     if gap <= 0:
         return f"level on points with {spot} (tie-breaks decide)"
-    return f"{gap} point{'s' if gap != 1 else ''} behind {spot}"
+    return f"{plural(gap, 'point')} behind {spot}"
 
 
 def score_spread(scored: pd.DataFrame) -> pd.DataFrame:
@@ -167,7 +169,9 @@ def sitting_progress(status: dict) -> str:
         return f"{label} is drawn but not published yet."
     total, missing = int(sitting["tables"]), list(status.get("missing_tables") or [])
     if sitting["status"] == "complete" or not missing:
-        return f"{label}: all {total} tables have reported."
+        return f"{label}: " + ("its table has reported." if total == 1 else
+                               f"all {total} tables have reported.")
     shown = ", ".join(str(t) for t in missing[:40]) + (" …" if len(missing) > 40 else "")
-    return (f"{label}: {total - len(missing)} of {total} tables have reported; still playing: "
-            f"table{'s' if len(missing) != 1 else ''} {shown}.")
+    done = total - len(missing)
+    return (f"{label}: {done} of {plural(total, 'table')} {'has' if done == 1 else 'have'} "
+            f"reported; still playing: table{'s' if len(missing) != 1 else ''} {shown}.")

@@ -6,6 +6,7 @@ import streamlit as st
 
 from stsa import excel, store
 from stsa.auth import Role
+from stsa.domain import plural
 from stsa.ui import data, data_tools, organizer, session, sittings, widgets
 
 st.title("Data")
@@ -69,8 +70,8 @@ sure = st.checkbox("I understand: this replaces the whole tournament with the ba
                    key="data_backup_sure")
 if st.button("Restore this backup", key="data_backup_restore", disabled=not (chosen and sure)):
     if widgets.act(lambda: store.restore(engine, paths[chosen], actor=me),
-                   done=lambda r: f"Restored {r['restored_from'].name} ({r['rows']} rows). "
-                                  f"The tournament as it was is kept in "
-                                  f"{r['safety_backup'].name}.") is not None:
+                   done=lambda r: f"Restored {r['restored_from'].name} "
+                                  f"({plural(r['rows'], 'row')}). The tournament as it "
+                                  f"was is kept in {r['safety_backup'].name}.") is not None:
         st.session_state["data_restored"] = True
         st.rerun()

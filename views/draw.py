@@ -8,7 +8,7 @@ import streamlit as st
 
 from stsa import draw
 from stsa.auth import Role
-from stsa.domain import Kind, PlayerStatus, SittingStatus, sitting_label
+from stsa.domain import Kind, PlayerStatus, SittingStatus, plural, sitting_label
 from stsa.services import sittings as service
 from stsa.ui import corrections, data, data_tools, rule_change, session, sittings, widgets
 
@@ -96,7 +96,7 @@ def show_sitting(sitting) -> None:
     """The chosen sitting's tables and seats, for this role (R9, R20)."""
     sitting_id = int(sitting["sitting_id"])
     overview = reads.sitting_overview(sitting_id)
-    facts = [f"Seed {sitting['seed']}", f"{sitting['tables']} tables"]
+    facts = [f"Seed {sitting['seed']}", plural(int(sitting['tables']), 'table')]
     outs = reads.sit_outs(sitting_id)
     if len(outs):
         facts.append("sitting out: " + ", ".join(outs["name"]))

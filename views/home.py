@@ -4,7 +4,7 @@ import streamlit as st
 
 from stsa import demo
 from stsa.auth import Role
-from stsa.domain import sitting_label
+from stsa.domain import plural, sitting_label
 from stsa.ui import data, navigation, organizer, session, widgets
 
 role, reads = session.role(), data.now()
@@ -22,7 +22,7 @@ current.metric("Sitting", label)
 if sitting:
     st.write(f"**{label}** is "
              f"{organizer.STATUS_WORDS.get(sitting['status'], sitting['status'])}"
-             f" ({int(sitting['results'])} of {int(sitting['tables'])} tables reported).")
+             f" ({int(sitting['results'])} of {plural(int(sitting['tables']), 'table')} reported).")
 if status["missing_tables"]:
     st.write(f"Tables still missing results: {organizer.listed(status['missing_tables'])}.")
 st.info(organizer.next_step(status, role), icon=":material/arrow_forward:")

@@ -4,6 +4,7 @@ filterable and downloadable with its raw values."""
 import streamlit as st
 
 from stsa.auth import Role
+from stsa.domain import plural
 from stsa.services import log as log_words
 from stsa.ui import data, organizer, session, widgets
 
@@ -35,7 +36,7 @@ if log.empty:
             "No events yet: everything the organizer and judges do will be listed here.")
     st.stop()
 
-st.write(f"{len(log)} event{'s' if len(log) != 1 else ''}, newest first.")
+st.write(f"{plural(len(log), 'event')}, newest first.")
 st.dataframe(log, hide_index=True, key="log_table", column_config={
     "event_id": st.column_config.NumberColumn("#", format="%d"),
     "at": st.column_config.DatetimeColumn("When (UTC)", format="YYYY-MM-DD HH:mm:ss"),

@@ -4,7 +4,7 @@ in for the next sitting (R2)."""
 import streamlit as st
 
 from stsa.auth import Role
-from stsa.domain import PlayerStatus
+from stsa.domain import PlayerStatus, plural
 from stsa.errors import TournamentError
 from stsa.services import roster as service
 from stsa.services import sittings as sitting_service
@@ -23,7 +23,7 @@ with st.expander("Import players", expanded=roster.empty, icon=":material/upload
     pasted = st.text_area("Players", key="roster_text", max_chars=500_000, height=150)
     if st.button("Import list", key="roster_import"):  # errors name the pasted lines
         if widgets.act(lambda: service.import_names(engine, pasted, actor=me),
-                       done=lambda f: f"Imported {len(f)} players.") is not None:
+                       done=lambda f: f"Imported {plural(len(f), 'player')}.") is not None:
             st.rerun()
     st.divider()
     data_tools.roster_upload(engine, me)
@@ -64,12 +64,12 @@ if "checkin_error" in st.session_state:  # kept across the rerun that resets the
 everyone, nobody = st.columns(2)
 if everyone.button("Check in all active", key="checkin_all", width="stretch"):
     if widgets.act(lambda: service.check_in(engine, active["player_id"].tolist(), actor=me),
-                   done=lambda n: f"Checked in {n} more players.") is not None:
+                   done=lambda n: f"Checked in {plural(n, 'more player')}.") is not None:
         st.session_state["checkin_version"] = version + 1
         st.rerun()
 if nobody.button("Clear check-ins", key="checkin_clear", width="stretch"):
     if widgets.act(lambda: service.clear_check_ins(engine, actor=me),
-                   done=lambda n: f"Checked out {n} players.") is not None:
+                   done=lambda n: f"Checked out {plural(n, 'player')}.") is not None:
         st.session_state["checkin_version"] = version + 1
         st.rerun()
 

@@ -4,6 +4,7 @@ leader picks, colours and scoring (R4, R5, R9, R10, R12, R23), and the PINs (R20
 import streamlit as st
 
 from stsa.auth import Role
+from stsa.domain import plural
 from stsa.services import admin, setups as setup_service
 from stsa.ui import data, organizer, session, widgets
 
@@ -105,5 +106,5 @@ if st.button("Sign everyone out", key="sign_everyone_out",
                   "have leaked."):
     if widgets.act(lambda: admin.sign_everyone_out(engine, actor=me,
                                                    keep=session.current_session_id()),
-                   done=lambda n: f"{n} session{'s' if n != 1 else ''} ended.") is not None:
+                   done=lambda n: f"{plural(n, 'session')} ended.") is not None:
         st.rerun()

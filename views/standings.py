@@ -7,6 +7,7 @@ import streamlit as st
 
 from stsa import stats
 from stsa.auth import Role
+from stsa.domain import plural
 from stsa.ui import data, live, session, widgets
 from stsa.ui import finals as view
 
@@ -83,8 +84,7 @@ def standings() -> None:
                 st.write("Seated in a qualifier: no result yet.")
                 continue
             st.write(f"Best score **{row.best_score:.0f}**, rank {row.rank}, "
-                     f"{row.games} game{'s' if row.games != 1 else ''}, "
-                     f"{row.wins} win{'s' if row.wins != 1 else ''}.")
+                     f"{plural(row.games, 'game')}, {plural(row.wins, 'win')}.")
             st.write(stats.distance_sentence(table, row.player_id))
             st.dataframe(view.player_games(scored, row.player_id), hide_index=True,
                          width="stretch")

@@ -17,6 +17,7 @@ import openpyxl
 import pandas as pd
 from openpyxl.styles import Alignment, Font
 
+from stsa.domain import plural
 from stsa.formats import guards
 from stsa.formats.csv import csv_rows
 from stsa.formats.guards import ROSTER_LIMITS, RowProblem, SpreadsheetError, at_row, cell_text
@@ -177,7 +178,7 @@ def roster_error(problems: list[RowProblem]) -> RosterError:
     if len(problems) > len(shown):
         text += f"; and more in rows {_ranges(sorted({p.row for p in problems[30:]}))}"
     count = len({p.row for p in problems})
-    return RosterError(f"Nothing was imported: {count} row{'s' if count != 1 else ''} "
+    return RosterError(f"Nothing was imported: {plural(count, 'row')} "
                        f"need{'s' if count == 1 else ''} fixing ({text}).", problems)
 
 

@@ -20,7 +20,8 @@ from fpdf import FPDF
 from fpdf.enums import XPos, YPos
 
 from stsa import catalog
-from stsa.domain import SittingStatus, TournamentError, rule_change_line, sitting_label
+from stsa.domain import (SittingStatus, TournamentError, plural, rule_change_line,
+                         sitting_label)
 
 FONT_DIR = Path("/usr/share/fonts/truetype/dejavu")
 FONT_FILES = {"": "DejaVuSans.ttf", "B": "DejaVuSans-Bold.ttf"}
@@ -240,7 +241,7 @@ def table_slips(sitting: Mapping, tables: pd.DataFrame, seats: pd.DataFrame, *,
     to write their X votes, one with votes lists them and the leaders they removed;
     `wild_cards` (`table_id, seat, player_id, picked_leader, swapped, leader`) lists each
     player's Wild Card choice once made."""
-    note = ("Judges' copy: lists the removed leaders, keep it from the players (R20)."
+    note = ("Judges' copy: lists the removed leaders, keep it from the players."
             if judges_copy else "Players' copy.")
     doc = _Doc("", note)
     doc.set_auto_page_break(False)
@@ -319,7 +320,7 @@ class _Slip:
 
     def seats(self, at_table: pd.DataFrame) -> None:
         doc, left = self.doc, self.doc.l_margin
-        doc.fit(doc.epw, 8, "Seats: seat 1 plays first, then clockwise (R3)", 12, bold=True)
+        doc.fit(doc.epw, 8, "Seats: seat 1 plays first, then clockwise", 12, bold=True)
         doc.ln(8)
         doc.table_header([("Seat", 16), ("Colour", 34), ("Player", 100), ("Picks leader", 30)])
         for seat in at_table.itertuples(index=False):
@@ -331,13 +332,13 @@ class _Slip:
             doc.fit(30, 8.5, _ordinal(int(seat.pick_order)), 12, align="C", border=1)
             doc.ln(8.5)
         doc.ln(0.5)
-        doc.para("The player in the last seat picks first; picks pass counter-clockwise (R9).",
+        doc.para("The player in the last seat picks first; picks pass counter-clockwise.",
                  8.5)
         doc.ln(1.5)
 
     def steps(self, steps: list[str]) -> None:
         doc = self.doc
-        doc.fit(doc.epw, 7, "Setup steps, in this order (R8)", 12, bold=True)
+        doc.fit(doc.epw, 7, "Setup steps, in this order", 12, bold=True)
         doc.ln(7)
         for number, step in enumerate(steps, start=1):
             doc.set_x(doc.l_margin)
@@ -357,7 +358,7 @@ class _Slip:
             self.vote_lines(at_table)
             return
         doc.set_fill_color(253, 236, 206)
-        how = "by the votes" if self.vote_off else "judges only, R9, R20"
+        how = "by the votes" if self.vote_off else "for the judges only"
         doc.para(f"Removed leaders ({how}): "
                  f"{' · '.join(removed) if removed else 'none'}", 10, bold=True, h=5.5,
                  fill=True)
@@ -381,8 +382,8 @@ class _Slip:
         """Vote Off before the votes: a line per player for their X secret votes (R10)."""
         doc = self.doc
         doc.set_fill_color(253, 236, 206)
-        doc.para(f"Vote Off: each player secretly votes off {self.vote_off} "
-                 f"leader{'s' if self.vote_off != 1 else ''}; the two with the most votes are "
+        doc.para(f"Vote Off: each player secretly votes off {plural(self.vote_off, 'leader')}; "
+                 f"the two with the most votes are "
                  f"removed (judges only)", 10, bold=True, h=5.5, fill=True)
         blanks = "   ".join(["______________"] * int(self.vote_off))
         for seat in at_table.itertuples(index=False):
@@ -392,7 +393,7 @@ class _Slip:
     def grid(self, at_table: pd.DataFrame) -> None:
         """A blank result grid (R11, R13) and the lines for a settled tie and the judge."""
         doc = self.doc
-        doc.fit(doc.epw, 7, "Result (R11: VP, then spice, solari, troops, water)", 12,
+        doc.fit(doc.epw, 7, "Result (placing by VP, then spice, solari, troops, water)", 12,
                 bold=True)
         doc.ln(7)
         grid = GRID if self.rule_change else PLAIN_GRID
@@ -489,4 +490,4 @@ def _sit_outs(doc: _Doc, names: list[str]) -> None:
         return
     doc.columns = None
     doc.ln(4)
-    doc.para("Sitting out this sitting (R1): " + ", ".join(names), 13, bold=True, h=7)
+    doc.para("Sitting out this sitting: " + ", ".join(names), 13, bold=True, h=7)

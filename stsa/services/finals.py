@@ -290,8 +290,8 @@ def draw_final(engine, *, seed: int, actor: Actor) -> dict:
         raise TournamentError("The semifinal is not complete yet: the final table is known "
                               "once every semifinal result is in.")
     if len(view.final_players) < 3:
-        raise TournamentError(f"Only {len(view.final_players)} players can take a final seat; "
-                              f"the final needs at least 3.")
+        raise TournamentError(f"Only {plural(len(view.final_players), 'player')} can take a "
+                              f"final seat; the final needs at least 3.")
     drawn = draw.draw_groups([view.final_players],
                              setups.from_settings(snap.settings, Kind.FINAL),
                              seed=seed, colours=snap.settings.get("colours"))

@@ -229,7 +229,7 @@ def _sittings(frames: Frames) -> list[Problem]:
             refused.append(f"status must be {', '.join(SittingStatus)}, not {s['status']!r}")
         if s["number"] < 1 or (s["kind"] != Kind.QUALIFIER and s["number"] != 1):
             refused.append(f"{label} cannot be number {s['number']}: qualifiers count from 1, "
-                           f"and there is one semifinal and one final (R16)")
+                           f"and there is one semifinal and one final")
         draw = _draw(s, frames["tables"], frames["seats"], frames["sit_outs"])
         wrong_draw = _refused(where, lambda: draws._clean_draw(draw))
         refused.append(wrong_draw and f"{label}: {wrong_draw}")

@@ -50,7 +50,7 @@ def table_plan(n_players: int, *, sit_out: bool = False) -> TablePlan:
         tables += f", {sizes.count(4)} of 4 players and {sizes.count(3)} of 3"
     else:
         tables += f" ({' + '.join(map(str, sizes))})"
-    return TablePlan(tuple(sizes), tables, f"{n_players} players: {tables}.")
+    return TablePlan(tuple(sizes), tables, f"{plural(n_players, 'player')}: {tables}.")
 
 
 def pin_problem(pins: dict[int, int], names: dict, n_tables: int) -> str | None:

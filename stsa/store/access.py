@@ -21,6 +21,7 @@ from sqlalchemy.engine import Connection, Engine
 
 from stsa import auth
 from stsa.auth import Actor, Role, require
+from stsa.domain import plural
 from stsa.store import db
 from stsa.store.errors import TournamentError
 from stsa.store.schema import sessions as sessions_t
@@ -164,7 +165,7 @@ def _pause(conn: Connection, client: str, now: dt.datetime) -> tuple[float, str]
 
 def _wait_words(seconds: float) -> str:
     whole = int(seconds) + 1
-    return f"{whole} seconds" if whole < 120 else f"{(whole + 59) // 60} minutes"
+    return plural(whole, "second") if whole < 120 else f"{(whole + 59) // 60} minutes"
 
 
 def _attempt(engine: Engine, pin: str, client: str) -> Role | None:

@@ -17,7 +17,7 @@ from typing import Any, Mapping
 import numpy as np
 import pandas as pd
 
-from stsa.domain import PlayerStatus, Problem, SittingStatus, sitting_label
+from stsa.domain import PlayerStatus, Problem, SittingStatus, plural, sitting_label
 from stsa.store.errors import TournamentError
 from stsa.store.schema import KINDS
 STATS = ("vp", "spice", "solari", "troops", "water")  # R11's order
@@ -231,14 +231,14 @@ def _check_table_seats(no: int, at: list[dict]) -> None:
     """R1, R3, R9: 3 or 4 players, seats and pick order 1..n, a colour each, all different."""
     n = len(at)
     if not 3 <= n <= 4:
-        raise TournamentError(f"Table {no} has {n} players; every table seats 3 or 4 (R1).")
+        raise TournamentError(f"Table {no} has {plural(n, 'player')}; every table seats 3 or 4.")
     if sorted(s["seat"] for s in at) != list(range(1, n + 1)):
-        raise TournamentError(f"Table {no}'s seats must be numbered 1 to {n} (R3).")
+        raise TournamentError(f"Table {no}'s seats must be numbered 1 to {n}.")
     if sorted(s["pick_order"] for s in at) != list(range(1, n + 1)):
-        raise TournamentError(f"Table {no}'s pick order must run 1 to {n} (R9).")
+        raise TournamentError(f"Table {no}'s pick order must run 1 to {n}.")
     colours = [s["colour"] for s in at]
     if not all(colours) or len(set(colours)) != n:
-        raise TournamentError(f"Table {no} needs a different colour for each player (R3).")
+        raise TournamentError(f"Table {no} needs a different colour for each player.")
 
 
 def _sit_outs(seat_rows: list[dict], sit_outs: Any) -> list[int]:
@@ -361,7 +361,7 @@ def tie_problem(rows: list[dict], seated: Mapping[int, Any]) -> str | None:
     who = " and ".join(_who(seated[r["player_id"]])
                        for r in sorted(complete, key=lambda r: r["seat"]) if r["seat"] in open_)
     return (f"{who} are equal on VP, spice, solari, troops and water: enter their settled "
-            f"order (1, 2, …) before saving (R11)")
+            f"order (1, 2, …) before saving")
 
 
 def check_result_rows(records: list[dict], seated: Mapping[int, Any], available: list[str],

@@ -345,7 +345,7 @@ def override_setup(engine: Engine, table_id: int, setup_id: str, *, reason: str,
         raise TournamentError("Choose a setup for the override.")
     reason = " ".join(str(reason or "").split())
     if not reason:
-        raise TournamentError("Give a reason for the setup override (R6).")
+        raise TournamentError("Give a reason for the setup override.")
     if len(reason) > 500:
         raise TournamentError("The override reason is longer than 500 characters.")
     avail = None if available_leaders is None else checks.leader_list(

@@ -268,7 +268,7 @@ def remove_player(engine: Engine, player_id: int, *, actor: Actor) -> dict:
         why = _has_history(conn, old["player_id"])
         if why:
             raise InvalidState(f"{old['name']} has {why} and cannot be deleted (nothing is "
-                               f"lost, R19); withdraw the player instead.")
+                               f"ever erased); withdraw the player instead.")
         conn.execute(sa.delete(absences_t).where(absences_t.c.player_id == old["player_id"]))
         conn.execute(sa.delete(players_t).where(players_t.c.id == old["player_id"]))
         db.log(conn, actor, "player.remove", f"player {player_id}", before=old)

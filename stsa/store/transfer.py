@@ -23,7 +23,7 @@ import sqlalchemy as sa
 from sqlalchemy.engine import Connection, Engine
 
 from stsa.auth import Actor, Role, require
-from stsa.domain import PlayerStatus, Problem, SittingStatus, table_label
+from stsa.domain import PlayerStatus, Problem, SittingStatus, plural, table_label
 from stsa.store import admin, checks, db, roster, schema
 from stsa.store.errors import InvalidState, TournamentError
 
@@ -106,8 +106,8 @@ def _refuse_a_held_tournament(conn: Connection) -> None:
             for t in (schema.players, schema.sittings)}
     if held["players"] or held["sittings"]:
         raise InvalidState(
-            f"This database already holds a tournament ({held['players']} players, "
-            f"{held['sittings']} sittings): restore into a new, empty database. Nothing "
+            f"This database already holds a tournament ({plural(held['players'], 'player')}, "
+            f"{plural(held['sittings'], 'sitting')}): restore into a new, empty database. Nothing "
             f"was changed.")
 
 

@@ -11,6 +11,7 @@ import streamlit as st
 
 from stsa import excel, printing, store
 from stsa.auth import Actor
+from stsa.domain import plural
 from stsa.ui import organizer, widgets
 
 XLSX = "application/vnd.openxmlformats-officedocument.spreadsheetml.sheet"
@@ -46,11 +47,12 @@ def roster_upload(engine, me: Actor) -> None:
                               f"row is skipped): add one player a row under the headings and "
                               f"upload it again. Nothing was added."))
         return
-    st.markdown(f"**{len(sheet)} players** in {widgets.plain(upload.name)}; the first rows:")
+    players = plural(len(sheet), "player")
+    st.markdown(f"**{players}** in {widgets.plain(upload.name)}; the first rows:")
     st.dataframe(organizer.roster_preview(sheet), hide_index=True)
-    if st.button(f"Import {len(sheet)} players", key="roster_file_import", type="primary"):
+    if st.button(f"Import {players}", key="roster_file_import", type="primary"):
         if widgets.act(lambda: excel.import_roster(engine, sheet, actor=me),
-                       done=lambda added: f"Imported {len(added)} players.") is not None:
+                       done=lambda added: f"Imported {plural(len(added), 'player')}.") is not None:
             st.session_state["roster_files"] = version + 1  # the uploader starts empty again
             st.rerun()
 

@@ -3,6 +3,9 @@
 from __future__ import annotations
 
 from dataclasses import dataclass
+from pathlib import Path
+
+import streamlit as st
 
 from stsa.auth import Role
 
@@ -45,6 +48,26 @@ def pages(role: Role) -> list[Page]:
 def title(path: str) -> str:
     """The title of the page in file `path` ("views/results.py" → "Results")."""
     return next(p.title for p in PAGES if p.path == path)
+
+
+def closed(role: Role) -> list[Page]:
+    """The pages `role` may not open: registered hidden, so their address reaches `refuse`
+    instead of Streamlit's silent fallback to Home."""
+    return [p for p in PAGES if role not in p.roles]
+
+
+def url_path(page: Page) -> str:
+    """The page's address, as Streamlit derives it from the file name ("roster")."""
+    return Path(page.path).stem
+
+
+def refuse(page: Page) -> None:
+    """Someone opened a page that is not for them (R20): go Home, which says why. The page
+    itself never runs."""
+    st.session_state["_flash_note"] = (
+        f"The {page.title} page is for the organizer only. The organizer signs in on the "
+        f"Sign in page with the organizer PIN.")
+    st.switch_page(HOME)
 
 
 def links(role: Role) -> list[tuple[str, str, str]]:

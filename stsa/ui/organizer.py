@@ -51,8 +51,8 @@ def next_step(status: dict, role: Role) -> str:
         if status["checked_in"] < 3:
             return ("Check in the players for the next sitting on the Roster page, then draw "
                     "it on the Draw page; after the last qualifier, go to the Finals page.")
-        return (f"{status['checked_in']} players are checked in: draw the next sitting on the "
-                f"Draw page.")
+        return (f"{plural(status['checked_in'], 'player')} are checked in: draw the next "
+                f"sitting on the Draw page.")
     if role is Role.JUDGE:
         if state == SittingStatus.PUBLISHED and missing:
             return f"Enter results on the Results page: {tables} of {label} still missing."

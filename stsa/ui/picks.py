@@ -9,6 +9,7 @@ import pandas as pd
 import streamlit as st
 
 from stsa import draw
+from stsa.domain import plural
 from stsa.services import picks
 from stsa.ui import sittings, widgets
 
@@ -67,7 +68,7 @@ def _removal(reads, table_id: int, seats: pd.DataFrame, votes: pd.DataFrame) -> 
     for leader in first["removed_leaders"] or []:
         how = decided.get(leader, {})
         n = how.get("votes", int((votes["leader"] == leader).sum()))
-        st.markdown(f"Removed: **{widgets.plain(leader)}** · {n} vote{'s' if n != 1 else ''} · "
+        st.markdown(f"Removed: **{widgets.plain(leader)}** · {plural(n, 'vote')} · "
                     f"{DECIDED.get(how.get('decided'), 'by the votes')}")
     names, by_player = _name(seats), votes.groupby("player_id")["leader"].agg(", ".join)
     st.dataframe(pd.DataFrame({"Player": [names.get(int(p), str(p)) for p in by_player.index],
@@ -86,7 +87,7 @@ def _vote_form(engine, table_id: int, seats: pd.DataFrame, votes: pd.DataFrame, 
     deck = sorted(set(first["available_leaders"] or []) | set(first["removed_leaders"] or []))
     x = int(settings.get("vote_off_votes") or 2)
     with st.form(key(table_id, "votes_form")):
-        st.caption(f"Each player votes off {x} leader{'s' if x != 1 else ''}. Entering the "
+        st.caption(f"Each player votes off {plural(x, 'leader')}. Entering the "
                    f"votes again before the result replaces them.")
         chosen = {}
         for seat in seats.itertuples():

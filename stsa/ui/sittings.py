@@ -139,7 +139,7 @@ def who_plays(active: pd.DataFrame) -> tuple[dict[int, str], list[int]]:
     too): returns every active player's name by id, and who plays."""
     names = dict(zip(active["player_id"].astype(int), active["name"]))
     checked = [int(p) for p in active.loc[active["checked_in"], "player_id"]]
-    st.markdown(f"**{len(checked)} players checked in** (check players in on the Roster "
+    st.markdown(f"**{plural(len(checked), 'player')} checked in** (check players in on the Roster "
                 f"page).")
     others = [p for p in names if p not in set(checked)]
     keep_choice("draw_leave_out", checked)

@@ -49,3 +49,6 @@ def flash() -> None:
     warning = st.session_state.pop("_flash_warning", None)
     if warning:
         st.warning(plain(warning), icon=":material/logout:")
+    note = st.session_state.pop("_flash_note", None)
+    if note:
+        st.info(plain(note), icon=":material/lock:")

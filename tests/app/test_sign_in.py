@@ -2,16 +2,25 @@
 
 import pytest
 
-from tests.app.conftest import JUDGE, JUDGE_PIN, ORGANIZER, ORGANIZER_PIN
+from tests.app.conftest import JUDGE, JUDGE_PIN, ORGANIZER, ORGANIZER_PIN, shown
 
 
-@pytest.mark.parametrize("page", ["views/roster.py", "views/settings.py", "views/log.py"])
-def test_spectator_and_judge_cannot_open_organizer_pages(open_page, page):
+@pytest.mark.parametrize("page", ["views/roster.py", "views/settings.py", "views/log.py",
+                                  "views/data.py"])
+def test_an_organizer_page_sends_others_home_and_says_why(open_page, page):
+    """A spectator or judge at an organizer page's address lands on Home, told in plain words
+    that the page is for the organizer; the page itself never runs (R20)."""
+    title = page.removeprefix("views/").removesuffix(".py").capitalize()
     for who in (None, JUDGE):
-        at = open_page(as_=who)
+        at = open_page(page, as_=who)
         assert not at.exception
-        with pytest.raises(ValueError, match="Could not find a navigation page"):
-            at.switch_page(page)
+        assert at.title[0].value == "DUNE: Imperium tournament", "Home"
+        assert shown(at.info)[0] == (f"The {title} page is for the organizer only. The "
+                                     f"organizer signs in on the Sign in page with the "
+                                     f"organizer PIN.")
+        assert not at.warning, "the page's own guard never ran"
+        at.run()
+        assert not any("for the organizer" in m for m in shown(at.info)), "said once"
 
 
 def test_organizer_can_open_every_page(open_page):

@@ -70,11 +70,11 @@ def test_distance_to_the_cut(table):
     assert stats.distance_to_cut(table, 5) == {"final": 0, "semifinal": -7}
     assert stats.distance_sentence(table, 10) == (
         "12 points behind the last spot straight to the final; 5 points behind the last "
-        "semifinal spot (R16).")
+        "semifinal spot.")
     assert stats.distance_sentence(table, 5) == (
         "Level on points with the last spot straight to the final (tie-breaks decide); in the "
-        "semifinal zone (R16).")
-    assert stats.distance_sentence(table, 1) == "In the zone straight to the final (R16)."
+        "semifinal zone.")
+    assert stats.distance_sentence(table, 1) == "In the zone straight to the final."
     small = standings([9, 8, 7], ["", "", ""])
     assert stats.distance_to_cut(small, 3) == {"final": None, "semifinal": None}
     assert stats.distance_sentence(small, 3).startswith("No cut yet")

@@ -208,7 +208,7 @@ def test_unicode_names_draft_and_sit_outs(unicode_sitting):
         if name != out:
             assert name in slips and name in by_name and name in by_table
     assert "draft, not published" in slips and "draft, not published" in by_name
-    assert f"Sitting out this sitting (R1): {out}" in " ".join(by_table.split())
+    assert f"Sitting out this sitting: {out}" in " ".join(by_table.split())
 
 
 def test_without_the_font_names_are_simplified_not_lost(unicode_sitting, monkeypatch,

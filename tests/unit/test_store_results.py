@@ -211,8 +211,8 @@ def test_an_unsettled_full_tie_is_refused_naming_the_seats(engine, table, orders
         row["tiebreak"] = orders.get(f"seat{seat}")
     assert _refused(engine, table, rows) == (
         "Qualifier 1, table 1: seat 1 (Player 0000) and seat 3 (Player 0002) are equal on VP, "
-        "spice, solari, troops and water: enter their settled order (1, 2, …) before saving "
-        "(R11). Nothing was saved.")
+        "spice, solari, troops and water: enter their settled order (1, 2, …) before saving. "
+        "Nothing was saved.")
 
 
 def test_a_settled_tie_is_saved_and_corrected(engine, table):

@@ -99,7 +99,7 @@ def test_a_full_tie_needs_its_settled_order(engine, dump):
     assert problem.where == f"results row {row}"
     assert problem.what == ("Qualifier 1, table 1: seat 1 (Player 0000) and seat 2 "
                             "(Player 0001) are equal on VP, spice, solari, troops and water: "
-                            "enter their settled order (1, 2, …) before saving (R11)")
+                            "enter their settled order (1, 2, …) before saving")
     first["tiebreak"], second["tiebreak"] = 2, 1
     assert store.load_tournament(engine, dump, actor=ORGANIZER)["results"] == 8
 
