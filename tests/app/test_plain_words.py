@@ -30,7 +30,7 @@ def texts(message) -> list[str]:
     Arrow's format and are read from their frames instead)."""
     found = []
     for field, value in message.ListFields():
-        values = value if field.label == FieldDescriptor.LABEL_REPEATED else [value]
+        values = value if field.is_repeated else [value]
         for item in values:
             if field.type == FieldDescriptor.TYPE_STRING:
                 found.append(item)
@@ -48,7 +48,7 @@ def everything_shown(at) -> list[str]:
         proto = getattr(node, "proto", None)
         if proto is not None and not isinstance(proto, (bytes, str)):
             found.extend(texts(proto))
-        if getattr(node, "type", "") in ("arrow_data_frame", "arrow_table"):
+        if getattr(node, "type", "") in ("dataframe", "table"):
             frame = node.value
             frame = getattr(frame, "data", frame)  # a styled table: its frame
             found.append(frame.to_csv())
@@ -70,7 +70,8 @@ def test_no_page_shows_a_ruling_number(open_page, demo_tournament, who, role):
         at = open_page(page.path, as_=who)
         assert not at.exception, page.title
         shown = everything_shown(at)
-        assert shown, page.title
+        if page.title == "Standings":  # the table's cells are read too
+            assert any("Bruno Okafor" in text and "Semifinal" in text for text in shown)
         if page.title == "Statistics":
             for chart in CHARTS[1:]:
                 at.session_state["stats_chart"] = chart
