@@ -45,10 +45,11 @@ def players(engine):
 # --- who may open it (R20) -----------------------------------------------------------------------
 
 @pytest.mark.parametrize("who", [None, JUDGE])
-def test_not_in_the_navigation_for_others(open_page, who):
-    at = open_page(as_=who)
-    with pytest.raises(ValueError, match="Could not find a navigation page"):
-        at.switch_page(PAGE)
+def test_not_in_the_navigation_for_others(open_page, downloads, who):
+    """Its address sends others Home, saying why; nothing of the page runs."""
+    at = open_page(PAGE, as_=who)
+    assert any("The Data page is for the organizer only" in i.value for i in at.info)
+    assert not downloads and not at.get("file_uploader")
 
 
 @pytest.mark.parametrize("who", [None, JUDGE])
@@ -134,7 +135,7 @@ def test_workbook_restores_into_an_empty_database(open_page, engine, workbook):
 def test_workbook_restore_is_refused_into_a_tournament(open_page, engine, workbook):
     store.add_player(engine, "Already Here", actor=ORGANIZER)
     at = restore(open_page(PAGE, as_=ORGANIZER), workbook[0])
-    assert "This database already holds a tournament (1 players, 0 sittings)" in errors(at)
+    assert "This database already holds a tournament (1 player, 0 sittings)" in errors(at)
     assert "Nothing was changed" in errors(at)
     assert players(engine) == ["Already Here"]
 

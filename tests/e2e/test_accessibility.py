@@ -72,3 +72,12 @@ def test_every_page_has_no_serious_accessibility_violation(open_app, demo_server
             problems[each.title] = found
     assert not problems, "\n".join(f"{title}:\n  " + "\n  ".join(lines)
                                    for title, lines in problems.items())
+
+
+def test_an_organizer_pages_address_says_why_it_goes_home(open_app, demo_server):
+    """A spectator follows a link to the Roster page: Home opens, saying why, in the browser's
+    address too; the organizer's page never showed."""
+    page = open_app("roster", app=demo_server)
+    page.get_by_text("The Roster page is for the organizer only.").wait_for()
+    assert page.locator("h1").first.inner_text() == "Demo: Swordmasters Open"
+    assert not page.url.rstrip("/").endswith("/roster")
