@@ -10,7 +10,7 @@ import pytest
 from stsa import demo, store
 from stsa.auth import Actor, Role
 from stsa.ui import navigation
-from tests.e2e.conftest import JUDGE_PIN, ORGANIZER_PIN, go_to, wait_ready
+from tests.e2e.conftest import JUDGE_PIN, ORGANIZER_PIN, go_to
 
 pytestmark = pytest.mark.e2e
 
