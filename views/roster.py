@@ -14,7 +14,8 @@ st.title("Roster")
 session.only_for(Role.ORGANIZER)
 widgets.flash()
 me, engine = session.actor(), session.engine()
-roster = data.now().players()
+reads = data.now()
+roster, capacity = reads.players(), reads.settings()["capacity"]
 active = roster.loc[roster["status"] == PlayerStatus.ACTIVE]
 
 with st.expander("Import players", expanded=roster.empty, icon=":material/upload:"):
@@ -53,9 +54,11 @@ query = st.text_input("Search players by name or nickname", key="roster_search",
 
 st.subheader("Check-in for the next sitting", anchor=False)
 count = int(active["checked_in"].sum())
-plan = sitting_service.table_plan(count)
+plan = sitting_service.table_plan(min(count, capacity))  # R21: the rest wait
 st.write(f"**{count}** of {len(active)} active players checked in."
-         + (f" Table plan: {plan.tables}." if plan.ok else ""))
+         + (f" Table plan: {plan.tables}." if plan.ok else "")
+         + (f" {count - capacity} wait for a seat (the {capacity}-seat limit; see the Draw "
+            f"page)." if count > capacity else ""))
 if not plan.ok:
     st.warning(plan.text)
 version = st.session_state.setdefault("checkin_version", 0)
@@ -82,9 +85,11 @@ else:
     before = organizer.check_in_frame(shown)
     edited = st.data_editor(
         before, key=f"checkin_editor_{version}", hide_index=True, num_rows="fixed",
-        disabled=["name", "nickname", "club"],
+        disabled=organizer.CHECK_IN_LOCKED,
         column_config={"name": "Name", "nickname": "Nickname", "club": "Club",
-                       "checked_in": st.column_config.CheckboxColumn("Checked in")})
+                       "registration": "Registration",
+                       "checked_in": st.column_config.CheckboxColumn("Checked in"),
+                       "checked_in_at": "Checked in at"})
     ins, outs = organizer.check_in_changes(before, edited)
     if ins or outs:  # a tick is saved at once; then the list shows what is stored
         def save_check_ins():

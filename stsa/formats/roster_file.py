@@ -1,6 +1,9 @@
 """Roster files: reading a roster spreadsheet (.xlsx or .csv) into a clean frame, every bad row
 named by the row number the spreadsheet shows, and the roster template to start from.
 
+A file may say when each player registered (a Registered or Timestamp column): the import
+then orders the pre-registered players by it, else by row (R21).
+
 Nothing here writes: `stsa.services.roster` adds the players. What a roster entry may hold
 (field lengths, when two names are the same) is the store's rule, handed in as `RosterRules`,
 so a file passes here exactly when entry would take its players (R19).
@@ -8,6 +11,7 @@ so a file passes here exactly when entry would take its players (R19).
 
 from __future__ import annotations
 
+import datetime as dt
 import re
 import unicodedata
 from dataclasses import dataclass
@@ -25,9 +29,11 @@ from stsa.formats.workbook import HEADER_FILL, HEADER_FONT, workbook_bytes
 
 EXAMPLE_NAME = "Example Player"  # the template's example row, skipped on import
 ROSTER_COLUMNS = ["name", "nickname", "club", "city", "email", "player_id"]
+REGISTERED = "registered"  # R21: when the player registered (a datetime, or NaT), if given
 FIELD_LABELS = {"name": "name", "nickname": "nickname", "club": "club", "city": "city",
                 "email": "email",
-                "player_id": "player id", "first": "first name", "last": "last name"}
+                "player_id": "player id", "first": "first name", "last": "last name",
+                REGISTERED: "registration time"}
 _CONTROL = re.compile(r"[\x00-\x1f\x7f-\x9f\u200b-\u200f\u2028-\u202e\u2066-\u2069]")
 
 # Headings are compared casefolded, with punctuation and spaces collapsed ("E-mail" = "e mail").
@@ -46,6 +52,10 @@ HEADINGS = {
                   "medlemsnummer", "id number"},
     "first": {"first name", "firstname", "given name", "förnamn", "fornamn"},
     "last": {"last name", "lastname", "surname", "family name", "efternamn", "apellidos"},
+    REGISTERED: {"registered", "registered at", "registration", "registration time",
+                 "registration date", "registration timestamp", "timestamp", "signed up",
+                 "sign up time", "anmäld", "anmälningstid", "anmälningsdatum", "tidstämpel",
+                 "tidsstämpel"},
 }
 _HEADING_OF = {h: field for field, names in HEADINGS.items() for h in names}
 
@@ -109,17 +119,44 @@ def _clean(value: Any, field: str, limits: Mapping[str, int], wrong: list[str]) 
     return text
 
 
+_TIME_FORMATS = ("%d.%m.%Y %H:%M:%S", "%d.%m.%Y %H:%M", "%d.%m.%Y")
+
+
+def _registered(value: Any, wrong: list[str]) -> dt.datetime | None:
+    """A registration time: a spreadsheet date cell, or text such as 2025-03-01 10:42 (also
+    2025/03/01 10:42 and 01.03.2025 10:42); None when blank. A time with a zone is taken in
+    UTC. What is not a date is appended to `wrong`."""
+    text = " ".join(cell_text(value).split())
+    if not text:
+        return None
+    try:
+        when = dt.datetime.fromisoformat(text.replace("/", "-"))
+    except ValueError:
+        for form in _TIME_FORMATS:
+            try:
+                return dt.datetime.strptime(text, form)
+            except ValueError:
+                continue
+        wrong.append(f"the registration time “{text[:40]}” is not a date and time (write it "
+                     f"like 2025-03-01 10:42)")
+        return None
+    return when if when.tzinfo is None else when.astimezone(dt.timezone.utc).replace(tzinfo=None)
+
+
 def _record(cells: list, mapping: dict[str, int], limits: Mapping[str, int],
             wrong: list[str]) -> dict:
     """One row's fields, cleaned; what is wrong with them appended to `wrong`."""
-    def get(field: str) -> str:
+    def cell(field: str) -> Any:
         index = mapping.get(field)
-        return "" if index is None or index >= len(cells) else _clean(cells[index], field,
-                                                                       limits, wrong)
+        return None if index is None or index >= len(cells) else cells[index]
+
+    def get(field: str) -> str:
+        value = cell(field)
+        return "" if value is None else _clean(value, field, limits, wrong)
     record = {f: get(f) for f in ROSTER_COLUMNS if f != "name"}
     name = get("name") if "name" in mapping else " ".join(
         p for p in (get("first"), get("last")) if p)
-    return {"name": name, **record}
+    return {"name": name, **record, REGISTERED: _registered(cell(REGISTERED), wrong)}
 
 
 def _roster_records(mapping: dict[str, int], rows: Iterable[tuple[int, list]],
@@ -154,8 +191,9 @@ def _roster_records(mapping: dict[str, int], rows: Iterable[tuple[int, list]],
             records.append({**record, "row": number})
     if problems:
         raise roster_error(problems)
-    frame = pd.DataFrame(records, columns=[*ROSTER_COLUMNS, "row"])
-    return frame.astype({c: object for c in ROSTER_COLUMNS} | {"row": "int64"})
+    frame = pd.DataFrame(records, columns=[*ROSTER_COLUMNS, REGISTERED, "row"])
+    return frame.astype({c: object for c in ROSTER_COLUMNS} | {"row": "int64"}).assign(
+        **{REGISTERED: pd.to_datetime(frame[REGISTERED].astype(object))})
 
 
 def _ranges(numbers: list[int]) -> str:
@@ -185,19 +223,21 @@ def roster_error(problems: list[RowProblem]) -> RosterError:
 # -- reading -------------------------------------------------------------------------------------
 def read_roster(source: Any, rules: RosterRules) -> pd.DataFrame:
     """A roster spreadsheet (.xlsx, .ods or .csv) as a frame: `name, nickname, club, city,
-    email, player_id`
-    (cleaned text, empty when the file lacks the column) and `row`, the row number the
+    email, player_id` (cleaned text, empty when the file lacks the column), `registered` (when
+    the player registered, R21; NaT when the file does not say) and `row`, the row number the
     spreadsheet shows (the header is row 1 when it comes first).
 
     `source` is a path, bytes, or a file-like object such as Streamlit's UploadedFile. The
     header is found in the first 10 rows of the first sheet that has one, under headings such
     as Name, Player, Player name, Namn (or First name + Last name); Nickname (Handle), Club,
-    City, Email and Player ID under common English and Swedish headings. Names are trimmed,
-    inner spaces collapsed, Unicode NFC. Blank rows, and a row named exactly "Example Player"
-    (the template's example), are skipped. Every bad row (no name, a name or nickname (R22)
-    that repeats another by `rules.name_key`, a value longer than `rules.limits`, a control
-    character) is named by row number in one `RosterError`; so is a file that is too big,
-    hostile, protected, damaged or not a spreadsheet.
+    City, Email, Player ID and Registered (or Timestamp, Registration time, Anmäld: a date cell
+    or a time such as 2025-03-01 10:42) under common English and Swedish headings. Names are
+    trimmed, inner spaces collapsed, Unicode NFC. Blank rows, and a row named exactly "Example
+    Player" (the template's example), are skipped. Every bad row (no name, a name or nickname
+    (R22) that repeats another by `rules.name_key`, a value longer than `rules.limits`, a
+    control character, a registration time that is not a date) is named by row number in one
+    `RosterError`; so is a file that is too big, hostile, protected, damaged or not a
+    spreadsheet.
     """
     data, name = guards.read_source(source, ROSTER_LIMITS, RosterError)
     workbook = None
@@ -236,16 +276,16 @@ def check_roster(frame: pd.DataFrame, rules: RosterRules) -> pd.DataFrame:
     """A roster frame from elsewhere (a script, or `read_roster`'s own output) checked and
     cleaned as `read_roster` checks a file: rows are named by its `row` column, else by
     position from 1."""
-    columns = [c for c in ROSTER_COLUMNS if c in frame]
+    columns = [c for c in (*ROSTER_COLUMNS, REGISTERED) if c in frame]
     numbers = frame["row"].tolist() if "row" in frame else range(1, len(frame) + 1)
     cells = frame[columns].astype(object).where(frame[columns].notna(), None).to_numpy().tolist()
     return _roster_records({c: i for i, c in enumerate(columns)}, zip(numbers, cells), rules)
 
 
 # -- the roster template -------------------------------------------------------------------------
-TEMPLATE_HEADINGS = ["Name", "Nickname", "Club", "City", "Email"]
+TEMPLATE_HEADINGS = ["Name", "Nickname", "Club", "City", "Email", "Registered"]
 TEMPLATE_EXAMPLE = [EXAMPLE_NAME, "Example Handle", "Example Club", "Arrakeen",
-                    "player@example.com"]
+                    "player@example.com", "2025-03-01 10:42"]
 TEMPLATE_NOTES = [
     ("Column", "What to enter"),
     ("Name", "Required. One player a row; each name once (case and spaces are ignored when "
@@ -260,15 +300,20 @@ TEMPLATE_NOTES = [
     ("City", "Optional. At most 200 characters. Also: Stad, Ort, Town."),
     ("Email", "Optional; only the organizer and judges see it. At most 254 characters. Also: "
               "E-mail, E-post."),
+    ("Registered", "Optional: when the player registered, as a date cell or like "
+                   "2025-03-01 10:42. Everyone in the file is pre-registered: when the "
+                   "sitting is full, seats go first to them, in this order (without times: in "
+                   "row order), then to players added on the day. Also: Timestamp, "
+                   "Registration time, Anmäld."),
     ("Player ID", "Optional column you may add: your own player or membership number; STSA "
                   "keeps it with the player."),
     ("", ""),
     ("Example row", f"The row named “{EXAMPLE_NAME}” is skipped on import: type over it or "
                     f"leave it. The file may be imported untouched (it then adds nobody)."),
     ("Blank rows", "Skipped. Other columns are ignored."),
-    ("Errors", "If any row is wrong (no name, a repeated name or nickname, a value too long), "
-               "nothing is "
-               "imported and the message names every row to fix."),
+    ("Errors", "If any row is wrong (no name, a repeated name or nickname, a value too long, "
+               "a registration time that is not a date), nothing is imported and the message "
+               "names every row to fix."),
     ("Saving", "Keep it as .xlsx, or save as CSV (UTF-8; comma, semicolon or tab). At most "
                "5 MB, 20,000 rows and 50 columns."),
 ]
@@ -276,9 +321,9 @@ TEMPLATE_NOTES = [
 
 def roster_template() -> bytes:
     """The roster template (.xlsx): a Players sheet with the headings Name, Nickname, Club,
-    City, Email
-    (bold, frozen, with widths) and an example row that `read_roster` skips, and a Notes sheet
-    that explains each column. Importing it untouched succeeds and adds nobody."""
+    City, Email, Registered (bold, frozen, with widths) and an example row that `read_roster`
+    skips, and a Notes sheet that explains each column. Importing it untouched succeeds and
+    adds nobody."""
     wb = openpyxl.Workbook()
     ws = wb.active
     ws.title = "Players"
@@ -288,7 +333,7 @@ def roster_template() -> bytes:
         cell.font, cell.fill = HEADER_FONT, HEADER_FILL
     for cell in ws[2]:
         cell.font = Font(italic=True, color="808080")
-    for letter, width in zip("ABCDE", (32, 24, 28, 20, 34)):
+    for letter, width in zip("ABCDEF", (32, 24, 28, 20, 34, 20)):
         ws.column_dimensions[letter].width = width
     ws.freeze_panes = "A2"
     notes = wb.create_sheet("Notes")

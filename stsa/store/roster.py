@@ -1,4 +1,8 @@
-"""Players: add, import, edit, withdraw or remove, check in; absences for the finals (R17)."""
+"""Players: add, import, edit, withdraw or remove, check in; absences for the finals (R17).
+
+R21: a player imported from a registration file is pre-registered (`registration_order` 1, 2,
+…); a player added on the day is a drop-in (no registration order). Checking in records the
+time (`checked_in_at`), checking out clears it."""
 
 from __future__ import annotations
 
@@ -18,6 +22,7 @@ from stsa.store.schema import players as players_t
 from stsa.store.schema import results as results_t
 from stsa.store.schema import seats as seats_t
 from stsa.store.schema import sit_outs as sit_outs_t
+from stsa.store.schema import waiting as waiting_t
 
 NAME_MAX = 100
 NICKNAME_MAX = 100
@@ -27,7 +32,8 @@ STAGES = ("finals",)
 PLAYER_COLUMNS = {"player_id": "int64", "name": "str", "nickname": "str", "club": "str",
                   "email": "str",
                   "extra": "object", "status": "str", "checked_in": "bool",
-                  "created_at": db.UTC_TIME}
+                  "created_at": db.UTC_TIME, "registration_order": "Int64",
+                  "checked_in_at": db.UTC_TIME}
 
 
 def normalize_name(name: str) -> str:
@@ -45,7 +51,8 @@ def _row_dict(row) -> dict:
     return {"player_id": m["id"], "name": m["name"], "nickname": m["nickname"] or m["name"],
             "club": m["club"], "email": m["email"],
             "extra": db.loads(m["extra"]), "status": m["status"],
-            "checked_in": bool(m["checked_in"]), "created_at": m["created_at"]}
+            "checked_in": bool(m["checked_in"]), "created_at": m["created_at"],
+            "registration_order": m["registration_order"], "checked_in_at": m["checked_in_at"]}
 
 
 def _get(conn: Connection, player_id: int):
@@ -62,7 +69,8 @@ def _taken(conn: Connection, key: str, but: int | None = None, *, column: str = 
 
 def add_player(engine: Engine, name: str, *, nickname: str = "", club: str = "",
                email: str = "", extra: dict | None = None, actor: Actor) -> dict:
-    """Add one player (organizer only, R20); returns the stored player. Logged (R19).
+    """Add one player (organizer only, R20), a drop-in (R21); returns the stored player.
+    Logged (R19).
 
     Names are unique ignoring case and spaces: a second "ann  lee" raises `DuplicateName`.
     R22: the nickname (the player's name in public) is unique the same way; blank, it is the
@@ -74,18 +82,21 @@ def add_player(engine: Engine, name: str, *, nickname: str = "", club: str = "",
 
 
 def import_players(engine: Engine, roster, *, actor: Actor,
-                   labels: list[str] | None = None) -> pd.DataFrame:
+                   labels: list[str] | None = None,
+                   pre_registered: bool = False) -> pd.DataFrame:
     """Add every player of `roster` (a frame or records with `name`, optional `nickname` (R22:
     blank = the name), `club`, `email`; other columns are kept as extra details) in one
     transaction: all or none (R19, R20).
 
     Every bad or duplicate entry is named in one `TournamentError`/`DuplicateName`, by its
     label in `labels` (how the organizer knows it: "line 4" of a pasted list), else as
-    "entry N". Returns the new players as a `players` frame.
+    "entry N". R21: with `pre_registered` the players are pre-registered in the order given,
+    after any already on the roster; otherwise they are drop-ins. Returns the new players as a
+    `players` frame.
     """
     require(actor, Role.ORGANIZER, action="change the roster")
     records = (roster.to_dict("records") if isinstance(roster, pd.DataFrame) else list(roster))
-    return _frame(_add(engine, records, actor, labels))
+    return _frame(_add(engine, records, actor, labels, pre_registered))
 
 
 def _label(labels: list[str] | None, i: int) -> str:
@@ -167,26 +178,31 @@ def _check_not_taken(conn: Connection, clean: list[tuple[str, dict]]) -> None:
 
 
 def _add(engine: Engine, records: list[dict], actor: Actor,
-         labels: list[str] | None = None) -> list[dict]:
+         labels: list[str] | None = None, pre_registered: bool = False) -> list[dict]:
     clean = _entries(records, labels)
 
     def work(conn: Connection) -> list[dict]:
         _check_not_taken(conn, clean)
         at = db.now()
-        new = {"status": PlayerStatus.ACTIVE.value, "checked_in": False}
+        new = {"status": PlayerStatus.ACTIVE.value, "checked_in": False, "checked_in_at": None}
+        last = (conn.execute(sa.select(sa.func.max(players_t.c.registration_order))).scalar()
+                or 0) if pre_registered else None
         rows = [{**c, "extra": db.dumps(c["extra"]), **new, "created_by": actor.name,
-                 "created_at": at} for _, c in clean]
+                 "created_at": at, "registration_order": None if last is None else last + i}
+                for i, (_, c) in enumerate(clean, start=1)]
         ids = list(conn.execute(
             sa.insert(players_t).returning(players_t.c.id, sort_by_parameter_order=True),
             rows).scalars())
         added = [{"player_id": pid, "name": r["name"], "nickname": r["nickname"],
-                  "club": r["club"]} for pid, r in zip(ids, rows)]
+                  "club": r["club"]}
+                 | ({"registration_order": r["registration_order"]} if pre_registered else {})
+                 for pid, r in zip(ids, rows)]
         db.log(conn, actor, "players.add", f"player {ids[0]}" if len(ids) == 1 else "players",
                after=added, at=at)
         return [{"player_id": pid, "name": r["name"], "nickname": r["nickname"],
                  "club": r["club"], "email": r["email"],
-                 "extra": db.loads(r["extra"]), **new, "created_at": at}
-                for pid, r in zip(ids, rows)]
+                 "extra": db.loads(r["extra"]), **new, "created_at": at,
+                 "registration_order": r["registration_order"]} for pid, r in zip(ids, rows)]
 
     return db.write(engine, work)
 
@@ -248,9 +264,10 @@ def edit_player(engine: Engine, player_id: int, *, actor: Actor, name: str | Non
 
 
 def _has_history(conn: Connection, player_id: int) -> str | None:
-    """Why a player cannot be deleted (seated, sat out or has results), or None."""
+    """Why a player cannot be deleted (seated, sat out, waited or has results), or None."""
     for table, what in ((results_t, "results"), (seats_t, "a seat in a draw"),
-                        (sit_outs_t, "a recorded sit-out")):
+                        (sit_outs_t, "a recorded sit-out"),
+                        (waiting_t, "a place on a sitting's waiting list")):
         hit = conn.execute(sa.select(sa.literal(1)).select_from(table)
                            .where(table.c.player_id == player_id).limit(1)).first()
         if hit is not None:
@@ -287,7 +304,8 @@ def withdraw_player(engine: Engine, player_id: int, *, actor: Actor,
     def work(conn: Connection) -> dict:
         old = _row_dict(_get(conn, player_id))
         if old["status"] != status:
-            values = {"status": status} | ({"checked_in": False} if withdrawn else {})
+            values = {"status": status} | ({"checked_in": False, "checked_in_at": None}
+                                           if withdrawn else {})
             conn.execute(sa.update(players_t).where(players_t.c.id == old["player_id"])
                          .values(**values))
             db.log(conn, actor, "player.withdraw" if withdrawn else "player.reinstate",
@@ -301,7 +319,8 @@ def withdraw_player(engine: Engine, player_id: int, *, actor: Actor,
 def check_in(engine: Engine, player_ids: Iterable[int], *, checked_in: bool = True,
              actor: Actor) -> int:
     """Check players in for the next sitting (or out, `checked_in=False`); organizer only (R2,
-    R20). Withdrawn players cannot be checked in. Returns how many changed; logged."""
+    R20). Withdrawn players cannot be checked in. R21: checking in records the time (drop-ins
+    take seats in check-in order), checking out clears it. Returns how many changed; logged."""
     require(actor, Role.ORGANIZER, action="check players in")
     ids = sorted({int(p) for p in player_ids})
 
@@ -318,10 +337,11 @@ def check_in(engine: Engine, player_ids: Iterable[int], *, checked_in: bool = Tr
                 raise InvalidState(f"Withdrawn players cannot be checked in: {', '.join(gone)}.")
         change = [i for i in ids if bool(found[i].checked_in) != checked_in]
         if change:
+            at = db.now()
             conn.execute(sa.update(players_t).where(players_t.c.id.in_(change))
-                         .values(checked_in=checked_in))
+                         .values(checked_in=checked_in, checked_in_at=at if checked_in else None))
             db.log(conn, actor, "players.check_in" if checked_in else "players.check_out",
-                   "players", after={"player_ids": change})
+                   "players", after={"player_ids": change}, at=at)
         return len(change)
 
     return db.write(engine, work)
@@ -337,7 +357,7 @@ def clear_check_ins(engine: Engine, *, actor: Actor) -> int:
                                 .where(players_t.c.checked_in == sa.true())).scalars())
         if ids:
             conn.execute(sa.update(players_t).where(players_t.c.id.in_(ids))
-                         .values(checked_in=False))
+                         .values(checked_in=False, checked_in_at=None))
             db.log(conn, actor, "players.check_out", "players", after={"player_ids": ids})
         return len(ids)
 
@@ -357,7 +377,7 @@ def _frame(rows: list[dict]) -> pd.DataFrame:
 def players(engine: Engine, *, actor: Actor | None = None,
             status: str | None = None) -> pd.DataFrame:
     """The roster: `player_id, name, nickname, club, email, extra, status, checked_in,
-    created_at`, by id.
+    created_at, registration_order` (R21: NA for a drop-in), `checked_in_at`, by id.
 
     R20, R22: unless `actor` is a judge or the organizer, `name` is the nickname and clubs,
     emails and extra details are blank. `status` ("active" or "withdrawn") filters.

@@ -83,15 +83,36 @@ def roster_preview(sheet: pd.DataFrame, limit: int = 10) -> pd.DataFrame:
     the spreadsheet row and the columns the file fills."""
     filled = [c for c in ("nickname", "club", "city", "email", "player_id")
               if c in sheet and sheet[c].astype(str).str.strip().ne("").any()]
+    if "registered" in sheet and sheet["registered"].notna().any():
+        filled.append("registered")
     return sheet.head(limit)[["row", "name", *filled]].rename(columns={
         "row": "Row", "name": "Name", "nickname": "Nickname", "club": "Club", "city": "City",
-        "email": "Email", "player_id": "Player id"})
+        "email": "Email", "player_id": "Player id", "registered": "Registered"})
+
+
+def registration(players: pd.DataFrame) -> pd.Series:
+    """R21 in words: "pre-registered #12" (12th in registration order) or "drop-in"."""
+    order = players["registration_order"].astype("string")
+    return ("pre-registered #" + order).fillna("drop-in").astype(str)
+
+
+def check_in_time(players: pd.DataFrame) -> pd.Series:
+    """When each player checked in, as 10:42 in this computer's time zone ("" if not)."""
+    local = dt.datetime.now().astimezone().tzinfo
+    return (players["checked_in_at"].dt.tz_convert(local).dt.strftime("%H:%M")
+            .fillna("").astype(str))
+
+
+CHECK_IN_LOCKED = ["name", "nickname", "club", "registration", "checked_in_at"]  # not edited
 
 
 def check_in_frame(players: pd.DataFrame) -> pd.DataFrame:
-    """The check-in list as the editor shows it: name, nickname (R22), club, checked in;
-    indexed by player."""
-    return (players.set_index("player_id")[["name", "nickname", "club", "checked_in"]]
+    """The check-in list as the editor shows it: name, nickname (R22), club, pre-registered or
+    drop-in and check-in time (R21), checked in; indexed by player."""
+    return (players.assign(registration=registration(players),
+                           checked_in_at=check_in_time(players))
+            .set_index("player_id")[["name", "nickname", "club", "registration", "checked_in",
+                                     "checked_in_at"]]
             .astype({"checked_in": bool}))
 
 

@@ -97,8 +97,9 @@ def test_csv_encodings_and_delimiters(encoding, delimiter):
     assert frame["city"].tolist() == ["Göteborg", "Málaga", ""]
     assert frame["row"].tolist() == [2, 3, 4]
     assert list(frame.columns) == ["name", "nickname", "club", "city", "email", "player_id",
-                                   "row"]
+                                   "registered", "row"]
     assert frame["nickname"].tolist() == ["", "", ""]  # no column: each player's name
+    assert frame["registered"].isna().all()  # R21: no registration times: row order
 
 
 def test_names_are_cleaned_nfc_trimmed_and_collapsed():
@@ -212,7 +213,8 @@ def test_template_layout_and_notes():
     wb = openpyxl.load_workbook(io.BytesIO(excel.roster_template()))
     assert wb.sheetnames == ["Players", "Notes"] and wb.active.title == "Players"
     ws = wb["Players"]
-    assert [c.value for c in ws[1]] == ["Name", "Nickname", "Club", "City", "Email"]
+    assert [c.value for c in ws[1]] == ["Name", "Nickname", "Club", "City", "Email",
+                                        "Registered"]
     assert all(c.font.b for c in ws[1]) and ws.freeze_panes == "A2"
     assert ws.column_dimensions["A"].width >= 20
     assert ws["A2"].value == excel.EXAMPLE_NAME

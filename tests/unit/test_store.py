@@ -215,7 +215,8 @@ def test_add_and_read_players(engine):
     assert p["name"] == "Ann Lee" and p["status"] == "active" and p["extra"] == {"age": 30}
     frame = store.players(engine, actor=ORGANIZER)
     assert frame.columns.tolist() == ["player_id", "name", "nickname", "club", "email", "extra",
-                                      "status", "checked_in", "created_at"]
+                                      "status", "checked_in", "created_at",
+                                      "registration_order", "checked_in_at"]
     assert frame.loc[0, "email"] == "ann@example.org"
     assert str(frame["player_id"].dtype) == "int64" and frame["checked_in"].dtype == bool
     public = store.players(engine)  # R20: spectators see no contact details
