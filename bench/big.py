@@ -29,8 +29,8 @@ def build(path: Path, *, players: int = 2_000, sittings: int = 12, seed: int = 7
         leftover.unlink()
     path.parent.mkdir(parents=True, exist_ok=True)
     engine = store.connect(f"sqlite:///{partial}", backup_dir=path.parent / "big-backups")
-    store.set_settings(engine, {"auto_backup": False, "tournament_name": "Big bench"},
-                       actor=ORGANIZER)
+    store.set_settings(engine, {"auto_backup": False, "tournament_name": "Big bench",
+                                "capacity": max(players, 3)}, actor=ORGANIZER)  # all play
     roster = pd.DataFrame({"name": [f"Player {i:04d}" for i in range(players)]})
     ids = store.import_players(engine, roster, actor=ORGANIZER)["player_id"].tolist()
     rng = np.random.default_rng(seed)

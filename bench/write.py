@@ -114,6 +114,7 @@ def tournament_run(folder: Path, submit: Submit, *, players: int, sittings: int,
     try:
         roster = pd.DataFrame({"name": [f"Player {i:04d}" for i in range(players)]})
         ids = store.import_players(engine, roster, actor=ORGANIZER)["player_id"].tolist()
+        store.set_settings(engine, {"capacity": max(players, 3)}, actor=ORGANIZER)  # all play
         rng = np.random.default_rng(seed)
         total = {"seconds": 0.0, "seats": 0, "backups": []}
         for number in range(1, sittings + 1):

@@ -57,6 +57,53 @@ def table_sizes(n_players: int) -> list[int]:
     return [4] * (tables - threes) + [3] * threes
 
 
+# --- R21: a sitting's capacity and its waiting list ---------------------------------------------
+
+QUEUE_COLUMNS = ["player_id", "registration_order", "checked_in_at"]
+
+
+def _queue_order(players: pd.DataFrame) -> pd.DataFrame:
+    """Pre-registered players first, by registration order; then drop-ins by check-in time;
+    players never checked in last; player id settles what is still equal."""
+    return (players.assign(_drop_in=players["registration_order"].isna())
+            .sort_values(["_drop_in", "registration_order", "checked_in_at", "player_id"],
+                         kind="stable", na_position="last")
+            .drop(columns="_drop_in"))
+
+
+def seat_queue(players: pd.DataFrame, capacity: int, extra_tables: int = 0) -> pd.DataFrame:
+    """R21: who plays a qualifier sitting of `capacity` seats and who waits.
+
+    `players` has `player_id`, `registration_order` (1, 2, … for pre-registered players; NA
+    for a drop-in) and `checked_in_at` (NaT for a player seated without checking in). Seats go
+    first to pre-registered players in registration order, then to drop-ins in the order they
+    checked in (players never checked in after them); the player id settles ties. Beyond the
+    capacity, `extra_tables` tables of exactly four players are opened from the front of the
+    waiting list: more than the waiting list fills raises `TournamentError`.
+
+    Returns the players in queue order with `queue` (1, 2, …), `plays` (bool) and `waiting`
+    (Int64: 1 = next in line; NA for a player who plays).
+    """
+    _require_columns(players, QUEUE_COLUMNS, "The players to seat")
+    for value, what in ((capacity, "The capacity"), (extra_tables, "The extra tables")):
+        if isinstance(value, bool) or not isinstance(value, numbers.Integral) or value < 0:
+            raise TournamentError(f"{what} must be a whole number, 0 or more, not {value!r}.")
+    over = len(players) - int(capacity)
+    if extra_tables and 4 * int(extra_tables) > over:
+        waiting = max(over, 0)
+        raise TournamentError(
+            f"{extra_tables} extra table{'s' if extra_tables != 1 else ''} of four need"
+            f"{'s' if extra_tables == 1 else ''} {4 * extra_tables} players from the waiting "
+            f"list, and {waiting} player{' is' if waiting == 1 else 's are'} waiting: an "
+            f"extra table seats exactly four.")
+    seats = int(capacity) + 4 * int(extra_tables)
+    ordered = _queue_order(players[QUEUE_COLUMNS]).reset_index(drop=True)
+    queue = np.arange(1, len(ordered) + 1)
+    plays = queue <= seats
+    return ordered.assign(queue=queue, plays=plays,
+                          waiting=pd.Series(queue - seats).where(~plays).astype("Int64"))
+
+
 # --- validation ---------------------------------------------------------------------------------
 
 def _where(frame: pd.DataFrame, mask: np.ndarray) -> str:

@@ -180,3 +180,22 @@ def vote_off(deck: list[str], votes: list[tuple], removes: int = 2) -> tuple[lis
     sure = [leader for leader in ordered if count[leader] > cut]
     tied = [leader for leader in ordered if count[leader] == cut]
     return sure, tied, removes - len(sure)
+
+
+def seat_queue(players: list[dict], capacity: int, extra_tables: int = 0) -> list[dict]:
+    """R21, plainly: pre-registered players by registration order, then drop-ins by check-in
+    time, players never checked in last, each tie by player id; the first capacity + 4 per
+    extra table play, the others wait in that order."""
+    def key(p: dict) -> tuple:
+        order, at = p["registration_order"], p["checked_in_at"]
+        if order is not None:
+            return (0, order, at is None, at or 0, p["player_id"])
+        return (1, 0, at is None, at or 0, p["player_id"])
+
+    seats = capacity + 4 * extra_tables
+    out = []
+    for place, p in enumerate(sorted(players, key=key), start=1):
+        plays = place <= seats
+        out.append({"player_id": p["player_id"], "queue": place, "plays": plays,
+                    "waiting": None if plays else place - seats})
+    return out

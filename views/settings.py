@@ -1,5 +1,6 @@
 """Settings (organizer): the tournament's name, setups and the stages playing Battle of Wills,
-leader picks, colours and scoring (R4, R5, R9, R10, R12, R23), and the PINs (R20)."""
+leader picks, colours, scoring and the seats per qualifier sitting (R4, R5, R9, R10, R12, R21,
+R23), and the PINs (R20)."""
 
 import streamlit as st
 
@@ -44,6 +45,12 @@ with st.form("settings_form"):
                          "among them, fewer repeat opponents, seats that even out and setups "
                          "a player has not played, still with no two tables of a sitting "
                          "on the same setup while enough are enabled.")
+    capacity = st.number_input(
+        "Seats per qualifier sitting", min_value=3, max_value=10_000, step=1,
+        value=int(current["capacity"]), key="set_capacity",
+        help="When more players are checked in, pre-registered players get seats first (in "
+             "registration order), then drop-ins in the order they checked in; the rest wait. "
+             "On the Draw page you can open extra tables of four for them.")
     st.markdown("**Leaders removed per table under Hidden Picks (X)**, by base game")
     picks = {game: st.number_input(game, min_value=0, max_value=30, step=1, value=value,
                                    key=f"set_picks_{game}")
@@ -62,7 +69,7 @@ with st.form("settings_form"):
 if save:
     wanted = {"tournament_name": name, "enabled_setups": enabled or None,
               "battle_of_wills": bow, "pick_method": pick, "vote_off_votes": int(votes),
-              "wild_card": wild, "draw_mode": mode,
+              "wild_card": wild, "draw_mode": mode, "capacity": int(capacity),
               "hidden_picks": {**current["hidden_picks"], **{g: int(n) for g, n in picks.items()}},
               "colours": [" ".join(c.split()) for c in colours],
               "base_points": [int(p) for p in points]}

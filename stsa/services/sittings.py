@@ -1,11 +1,14 @@
-"""Sittings: the table plan (R1), qualifier draws (R1, R3, R6, R9), the draw report, hand-set
-setups (R6), a sitting's rule change (R24), publishing (R20), corrections after publishing
-(voiding a sitting, replacing a no-show), the current sitting and a sitting's seats as shown."""
+"""Sittings: the table plan (R1), qualifier draws (R1, R3, R6, R9) within the sitting's
+capacity (R21), the draw report, hand-set setups (R6), a sitting's rule change (R24),
+publishing (R20), corrections after publishing (voiding a sitting, replacing a no-show), the
+current sitting, a sitting's seats as shown, and the waiting list (R21)."""
 
 from __future__ import annotations
 
+import datetime as dt
 from dataclasses import dataclass
 
+import numpy as np
 import pandas as pd
 
 from stsa import draw, fairness, rules, store
@@ -66,14 +69,21 @@ def pin_problem(pins: dict[int, int], names: dict, n_tables: int) -> str | None:
 # --- draws ------------------------------------------------------------------------------------
 
 def draw_qualifier(engine, player_ids, *, seed: int, sit_out: bool = False,
-                   pins: dict | None = None, confirm: bool = False, actor: Actor) -> dict:
-    """R1, R3, R6, R9: draw the next qualifier sitting for `player_ids` and save it unpublished.
+                   pins: dict | None = None, confirm: bool = False, extra_tables: int = 0,
+                   actor: Actor) -> dict:
+    """R1, R3, R6, R9, R21: draw the next qualifier sitting for `player_ids` and save it
+    unpublished.
 
+    R21: when more players are given than the capacity setting seats, seats go by
+    `queue_of` (pre-registered players in registration order, then drop-ins in check-in
+    order), plus `extra_tables` tables of exactly four from the front of the waiting list;
+    the draw seats only the players who play and the store keeps the others' waiting list.
     Redrawing before publishing replaces the unpublished draw (the store logs both). The setup
     balance counts every earlier published qualifier sitting. The draw mode setting chooses a
     plain random or a balanced draw (against the earlier published qualifier seats); `pins`
-    maps player_id to the table_no that player keeps. While a published sitting still waits
-    for results (`unfinished_warning`), nothing is drawn unless `confirm` is given.
+    maps player_id to the table_no that player keeps (a waiting player keeps none). While a
+    published sitting still waits for results (`unfinished_warning`), nothing is drawn unless
+    `confirm` is given.
     """
     require(actor, Role.ORGANIZER, action="save draws")
     with Snapshot(engine) as snap:
@@ -82,14 +92,23 @@ def draw_qualifier(engine, player_ids, *, seed: int, sit_out: bool = False,
             raise TournamentError(f"{warning} Confirm that you want to draw the next qualifier "
                                   f"anyway. Nothing was drawn.")
         settings = snap.settings
+        queue = queue_of(snap.players, player_ids, settings, extra_tables)
+        waits = queue.loc[~queue["plays"]]
+        pinned = waits.loc[waits["player_id"].isin(list(pins or {}))]
+        if len(pinned):
+            raise TournamentError(f"Nothing was drawn: {', '.join(pinned['name'])} cannot keep "
+                                  f"a table while on the waiting list.")
+        playing = set(queue.loc[queue["plays"], "player_id"])
         mode = settings.get("draw_mode") or "random"
         pool = setups.from_settings(settings, Kind.QUALIFIER)  # R23: the qualifiers' setups
-        drawn = draw.draw_sitting(list(player_ids), pool, seed=seed,
+        drawn = draw.draw_sitting([int(p) for p in player_ids if int(p) in playing], pool,
+                                  seed=seed,
                                   setup_counts=snap.setup_counts(),
                                   colours=settings.get("colours"), sit_out=sit_out, mode=mode,
                                   history=history(snap) if mode == "balanced" else None,
                                   pins=pins)
-        return store.save_draw(engine, drawn, kind=Kind.QUALIFIER, actor=actor)
+        return store.save_draw(engine, drawn, kind=Kind.QUALIFIER, actor=actor,
+                               waiting=waits["player_id"].tolist())
 
 
 def history(snap: Snapshot, before: int | None = None) -> pd.DataFrame:
@@ -341,3 +360,90 @@ def tables_with_player(overview: pd.DataFrame, query: str) -> pd.DataFrame:
         overview["nickname"], query)
     return overview.loc[overview["table_id"].isin(overview.loc[hit, "table_id"])]
 
+
+
+# --- capacity and the waiting list (R21) ------------------------------------------------------
+
+def queue_of(players: pd.DataFrame, player_ids, settings: dict,
+             extra_tables: int = 0) -> pd.DataFrame:
+    """R21 for the players `player_ids` of the roster frame `players`: `rules.seat_queue`
+    under the capacity setting (`player_id, registration_order, checked_in_at, queue, plays,
+    waiting`), with `name` and `reason`, why each player plays or waits in words: "pre-registered,
+    number 12 in registration order", "dropped in at 10:42", and for those who wait "over the
+    16-seat limit". A player named twice or not on the roster is refused."""
+    ids = [int(p) for p in player_ids]
+    if len(set(ids)) != len(ids):
+        raise TournamentError("A player is named twice among the players to seat.")
+    chosen = players.loc[players["player_id"].isin(ids)]
+    unknown = sorted(set(ids) - set(chosen["player_id"].astype(int)))
+    if unknown:
+        raise store.NotFound(f"No player with id {', '.join(map(str, unknown))}.")
+    capacity = int(settings.get("capacity") or store.DEFAULT_SETTINGS["capacity"])
+    queue = rules.seat_queue(chosen, capacity, extra_tables)
+    names = dict(zip(players["player_id"], players["name"]))
+    return queue.assign(name=queue["player_id"].map(names),
+                        reason=queue_reasons(queue, capacity, extra_tables))
+
+
+def queue_reasons(queue: pd.DataFrame, capacity: int, extra_tables: int = 0) -> pd.Series:
+    """Why each player of a `rules.seat_queue` frame plays or waits, in words (R21); check-in
+    times in this computer's time zone."""
+    times = queue["checked_in_at"].dt.tz_convert(_local_zone()).dt.strftime("%H:%M")
+    order = queue["registration_order"].astype("string")
+    base = pd.Series(np.select(
+        [queue["registration_order"].notna(), queue["checked_in_at"].notna()],
+        ["pre-registered, number " + order.fillna("") + " in registration order",
+         "dropped in at " + times.fillna("")],
+        "seated by hand, not checked in"), index=queue.index, dtype="str")
+    limit = f"over the {capacity}-seat limit"
+    if extra_tables:
+        limit += f" and {plural(extra_tables, 'extra table')}"
+    return base.where(queue["plays"], base + "; " + limit)
+
+
+def _local_zone():
+    return dt.datetime.now().astimezone().tzinfo
+
+
+def seat_queue(engine, player_ids, *, extra_tables: int = 0) -> pd.DataFrame:
+    """R21: `queue_of` the roster and settings as they are now: who plays the next qualifier
+    and who waits, in queue order, with the reasons."""
+    with Snapshot(engine) as snap:
+        return queue_of(snap.players, player_ids, snap.settings, extra_tables)
+
+
+def waiting_list(engine, *, actor: Actor | None = None) -> pd.DataFrame:
+    """R21: the waiting list now, `player_id, position, reason` (position 1 = next in line).
+
+    While a qualifier sitting that `actor` may see (R20) is drawn or being played, its stored
+    waiting list; before the next qualifier (none yet, or the latest complete), the live queue
+    of the players checked in; once the semifinal or final is drawn, nobody waits."""
+    with Snapshot(engine, actor=actor) as snap:
+        sitting = current(snap.sittings)
+        if sitting is not None and sitting["kind"] != Kind.QUALIFIER:
+            return _no_one_waits()
+        settings = snap.settings
+        capacity = int(settings.get("capacity") or store.DEFAULT_SETTINGS["capacity"])
+        if sitting is not None and sitting["status"] != SittingStatus.COMPLETE:
+            stored = store.waiting(snap.engine, int(sitting["sitting_id"]), actor=actor)
+            queue = (stored[["player_id", "position"]]
+                     .merge(snap.players[["player_id", *rules.QUEUE_COLUMNS[1:]]],
+                            on="player_id", how="left")
+                     .assign(plays=False))
+            seated = len(snap.sitting_seats(int(sitting["sitting_id"])))
+            extra = max(seated - capacity, 0) // 4
+            return queue.assign(reason=queue_reasons(queue, capacity, extra))[
+                ["player_id", "position", "reason"]]
+        players = snap.players
+        present = players.loc[(players["status"] == PlayerStatus.ACTIVE)
+                              & players["checked_in"], "player_id"]
+        queue = queue_of(players, present, settings)
+        waiting = queue.loc[~queue["plays"]]
+        return (waiting.assign(position=waiting["waiting"].astype("int64"))
+                [["player_id", "position", "reason"]].reset_index(drop=True))
+
+
+def _no_one_waits() -> pd.DataFrame:
+    return pd.DataFrame({"player_id": pd.Series(dtype="int64"),
+                         "position": pd.Series(dtype="int64"),
+                         "reason": pd.Series(dtype="str")})

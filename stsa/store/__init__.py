@@ -34,7 +34,8 @@ from stsa.store.picks import (save_vote_off, save_wild_cards, vote_off_votes,
 from stsa.store.schema import SCHEMA_VERSION
 from stsa.store.corrections import leave_seat_empty, replace_player, void_sitting
 from stsa.store.draws import (discard_draw, override_setup, save_draw, seats, set_rule_change,
-                              setup_counts, sit_outs, sitting, sittings, table_numbers, tables)
+                              setup_counts, sit_outs, sitting, sittings, table_numbers, tables,
+                              waiting)
 from stsa.store.transfer import dump_tournament, load_tournament
 
 __all__ = [
@@ -46,8 +47,8 @@ __all__ = [
     "normalize_name",
     # sittings
     "save_draw", "discard_draw", "publish_sitting", "complete_sitting", "override_setup",
-    "sittings", "sitting", "tables", "table_numbers", "seats", "sit_outs", "setup_counts",
-    "set_rule_change",
+    "sittings", "sitting", "tables", "table_numbers", "seats", "sit_outs", "waiting",
+    "setup_counts", "set_rule_change",
     # corrections after publishing
     "void_sitting", "replace_player", "leave_seat_empty",
     # results

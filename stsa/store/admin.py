@@ -17,7 +17,7 @@ from stsa.store.errors import TournamentError
 from stsa.store.schema import events as events_t
 from stsa.store.schema import settings as settings_t
 
-# Every setting an organizer can change, with its default (R4, R5, R7, R9, R10, R12).
+# Every setting an organizer can change, with its default (R4, R5, R7, R9, R10, R12, R21).
 DEFAULT_SETTINGS: dict[str, Any] = {
     "tournament_name": "DUNE: Imperium tournament",
     "enabled_setups": None,  # R5: setup ids; None = every setup of the catalog
@@ -32,6 +32,7 @@ DEFAULT_SETTINGS: dict[str, Any] = {
     "draw_mode": "random",  # R3: "random" or "balanced" (fewer repeat meetings, even seats)
     "auto_backup": True,  # backups after each publish and completed sitting
     "public_url": None,  # the app's address as judges' phones reach it (slip QR codes)
+    "capacity": 16,  # R21: the seats of a qualifier sitting; the rest wait
 }
 
 
@@ -154,6 +155,18 @@ def _public_url(v):
     return v.rstrip("/")
 
 
+CAPACITY_MAX = 10_000
+
+
+def _capacity(v):
+    """R21: the seats of a qualifier sitting, a number of players R1 can seat (3, 4, 6 …)."""
+    v = _whole_between(v, 3, CAPACITY_MAX)
+    if v == 5:
+        raise ValueError("cannot be 5: five players cannot be seated at tables of three or "
+                         "four; choose 4 or 6")
+    return v
+
+
 VALIDATORS: dict[str, Callable[[Any], Any]] = {
     "tournament_name": _text(200),
     "enabled_setups": lambda v: _names(v, minimum=1, allow_none=True),
@@ -168,6 +181,7 @@ VALIDATORS: dict[str, Callable[[Any], Any]] = {
     "draw_mode": _choice("random", "balanced"),
     "auto_backup": _bool,
     "public_url": _public_url,
+    "capacity": _capacity,
 }
 
 

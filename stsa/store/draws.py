@@ -57,11 +57,15 @@ def _summary(conn: Connection, sitting_id: int) -> dict:
                          .order_by(tables_t.c.table_no, seats_t.c.seat)).fetchall()
     outs = conn.execute(sa.select(sit_outs_t.c.player_id)
                         .where(sit_outs_t.c.sitting_id == sitting_id)).scalars().all()
+    waits = conn.execute(sa.select(waiting_t.c.player_id)
+                         .where(waiting_t.c.sitting_id == sitting_id)
+                         .order_by(waiting_t.c.position)).scalars().all()
     return {"kind": s.kind, "number": s.number, "seed": int(s.seed), "status": s.status,
             "tables": [{"table_id": t.id, "table_no": t.table_no, "setup_id": t.setup_id,
                         "removed_leaders": db.loads(t.removed_leaders),
                         "available_leaders": db.loads(t.available_leaders)} for t in tbls],
-            "seats": [dict(r._mapping) for r in seats], "sit_outs": sorted(outs)}
+            "seats": [dict(r._mapping) for r in seats], "sit_outs": sorted(outs),
+            **({"waiting": list(waits)} if waits else {})}
 
 
 def _sitting_dict(row) -> dict:
@@ -76,7 +80,8 @@ def _reread(conn: Connection, sitting_id: int) -> dict:
 
 def _check_drawn_players(conn: Connection, clean: dict) -> None:
     """Everyone the draw names is on the roster and not withdrawn."""
-    ids = sorted({s["player_id"] for s in clean["seats"]} | set(clean["sit_outs"]))
+    ids = sorted({s["player_id"] for s in clean["seats"]} | set(clean["sit_outs"])
+                 | set(clean.get("waiting", ())))
     known = {r.id: r for r in conn.execute(
         sa.select(players_t.c.id, players_t.c.name, players_t.c.status)
         .where(players_t.c.id.in_(ids)))}
@@ -110,7 +115,7 @@ def _redrawn(conn: Connection, kind: str, sitting_id: int | None):
 
 
 def _clear_draw(conn: Connection, sitting_id: int) -> None:
-    for table in (seats_t, sit_outs_t, tables_t):
+    for table in (seats_t, sit_outs_t, waiting_t, tables_t):
         conn.execute(sa.delete(table).where(table.c.sitting_id == sitting_id))
 
 
@@ -129,7 +134,8 @@ def _sitting_row(conn: Connection, kind: str, target, seed: int, actor: Actor, a
 
 
 def _write_draw(conn: Connection, sid: int, clean: dict) -> None:
-    """The draw's tables, seats and sit-outs (R1, R3, R9) under sitting `sid`."""
+    """The draw's tables, seats, sit-outs and waiting list (R1, R3, R9, R21) under sitting
+    `sid`."""
     table_ids = dict(zip(
         [t["table_no"] for t in clean["tables"]],
         conn.execute(sa.insert(tables_t).returning(tables_t.c.id, sort_by_parameter_order=True),
@@ -144,20 +150,25 @@ def _write_draw(conn: Connection, sid: int, clean: dict) -> None:
     if clean["sit_outs"]:
         conn.execute(sa.insert(sit_outs_t), [{"sitting_id": sid, "player_id": p}
                                              for p in clean["sit_outs"]])
+    if clean.get("waiting"):
+        conn.execute(sa.insert(waiting_t), [{"sitting_id": sid, "player_id": p, "position": i}
+                                            for i, p in enumerate(clean["waiting"], start=1)])
 
 
 def save_draw(engine: Engine, draw: Any, *, kind: str, actor: Actor,
-              sitting_id: int | None = None) -> dict:
+              sitting_id: int | None = None, waiting: Any = ()) -> dict:
     """Store a draw (from `stsa.draw`: `.seats`, `.tables`, `.seed`, `.sit_outs`) as a sitting
     in status "drawn"; organizer only (R20). Qualifier, semifinal and final draws alike (R16).
 
     If the latest sitting of that kind (or `sitting_id`) is still unpublished, the new draw
     replaces it (a redraw, logged with the old draw, R19); a published sitting cannot be
-    redrawn. The seed is recorded (R3); sit-outs are recorded (R1). Returns the sitting.
+    redrawn. The seed is recorded (R3); sit-outs are recorded (R1); so is a qualifier's
+    waiting list (R21): `waiting`, the player ids without a seat, next in line first. Returns
+    the sitting.
     """
     require(actor, Role.ORGANIZER, action="save draws")
     kind = checks.check_kind(kind)
-    clean = checks.check_draw(draw)
+    clean = {**checks.check_draw(draw), "waiting": _waiting(waiting, draw, kind)}
     # R3: the seed, the mode and the pins re-check the draw (the history is the database).
     how = {"mode": str(getattr(draw, "mode", "random")),
            "pins": {str(k): int(v) for k, v in dict(getattr(draw, "pins", {}) or {}).items()}}
@@ -189,6 +200,22 @@ def drop_sitting(conn: Connection, s) -> dict:
     _clear_draw(conn, s.id)
     conn.execute(sa.delete(sittings_t).where(sittings_t.c.id == s.id))
     return before
+def _waiting(waiting: Any, draw: Any, kind: str) -> list[int]:
+    """R21: the waiting list as player ids in order: whole numbers, each once, none seated or
+    sitting out; only a qualifier has one."""
+    ids = [checks.whole(p, "A waiting player id") for p in (waiting or ())]
+    if not ids:
+        return []
+    if kind != Kind.QUALIFIER:
+        raise TournamentError("Only a qualifier sitting has a waiting list.")
+    if len(set(ids)) != len(ids):
+        raise TournamentError("The waiting list names a player twice.")
+    drawn = {int(p) for p in draw.seats["player_id"]} | {int(p) for p in draw.sit_outs or ()}
+    both = sorted(drawn.intersection(ids))
+    if both:
+        raise TournamentError(f"Players {', '.join(map(str, both))} are both drawn and "
+                              f"waiting.")
+    return ids
 
 
 def discard_draw(engine: Engine, sitting_id: int, *, actor: Actor) -> dict:
@@ -490,19 +517,37 @@ def seats(engine: Engine, sitting_id: int | None = None, *, kind: str | None = N
         return db.query_frame(conn, q, SEAT_COLUMNS)
 
 
+def _sitting_players(engine: Engine, table: sa.Table, sitting_id: int | None,
+                     actor: Actor | None, *numbers: str) -> pd.DataFrame:
+    """`sitting_id, player_id, name, nickname` (R22: for spectators `name` is the nickname)
+    and the whole-number columns `numbers` of a table of players per sitting, by sitting,
+    `numbers` and player. R20: spectators see published sittings only."""
+    extra = [table.c[n] for n in numbers]
+    q = (sa.select(table.c.sitting_id, table.c.player_id, _name(actor),
+                   _NICKNAME.label("nickname"), *extra)
+         .join(players_t, players_t.c.id == table.c.player_id)
+         .join(sittings_t, sittings_t.c.id == table.c.sitting_id)
+         .order_by(table.c.sitting_id, *extra, table.c.player_id))
+    q = _scope(q, sitting_id=sitting_id, kind=None, actor=actor)
+    with db.reading(engine) as conn:
+        return db.query_frame(conn, q, {"sitting_id": "int64", "player_id": "int64",
+                                        "name": "str", "nickname": "str",
+                                        **{n: "int64" for n in numbers}})
+
+
 def sit_outs(engine: Engine, sitting_id: int | None = None, *,
              actor: Actor | None = None) -> pd.DataFrame:
     """R1: players the draw chose to sit a sitting out: `sitting_id, player_id, name,
     nickname` (R22: for spectators `name` is the nickname)."""
-    q = (sa.select(sit_outs_t.c.sitting_id, sit_outs_t.c.player_id, _name(actor),
-                   _NICKNAME.label("nickname"))
-         .join(players_t, players_t.c.id == sit_outs_t.c.player_id)
-         .join(sittings_t, sittings_t.c.id == sit_outs_t.c.sitting_id)
-         .order_by(sit_outs_t.c.sitting_id, sit_outs_t.c.player_id))
-    q = _scope(q, sitting_id=sitting_id, kind=None, actor=actor)
-    with db.reading(engine) as conn:
-        return db.query_frame(conn, q, {"sitting_id": "int64", "player_id": "int64",
-                                        "name": "str", "nickname": "str"})
+    return _sitting_players(engine, sit_outs_t, sitting_id, actor)
+
+
+def waiting(engine: Engine, sitting_id: int | None = None, *,
+            actor: Actor | None = None) -> pd.DataFrame:
+    """R21: the players a qualifier sitting had no seat for: `sitting_id, player_id, name,
+    nickname` (R22: for spectators `name` is the nickname), `position` (1 = next in line), by
+    sitting and position. R20: spectators see published sittings only."""
+    return _sitting_players(engine, waiting_t, sitting_id, actor, "position")
 
 
 def setup_counts(engine: Engine, *, include_drawn: bool = False) -> dict[str, int]:
