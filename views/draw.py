@@ -10,7 +10,7 @@ from stsa import draw
 from stsa.auth import Role
 from stsa.domain import Kind, PlayerStatus, SittingStatus, plural, sitting_label
 from stsa.services import sittings as service
-from stsa.ui import corrections, data, data_tools, rule_change, session, sittings, widgets
+from stsa.ui import capacity, corrections, data, data_tools, rule_change, session, sittings, widgets
 
 # Narrow number columns: table, seat, colour and player fit a phone without a swipe.
 SEATS = {"Table": st.column_config.NumberColumn(width=48),
@@ -37,9 +37,10 @@ def draw_form() -> None:
         st.info("No players yet: add them on the Roster page.")
         return
     names, present = sittings.who_plays(active)
-    sit_out = len(present) == 5 and st.checkbox(
+    playing, extra = capacity.seats(reads, present)  # R21: the rest wait
+    sit_out = len(playing) == 5 and st.checkbox(
         "Let the draw pick one player to sit this sitting out", key="draw_sit_out")
-    seatable, pins = sittings.plan_and_pins(present, names, bool(sit_out))
+    seatable, pins = sittings.plan_and_pins(playing, names, bool(sit_out))
     st.caption(sittings.mode_caption(reads.settings()))
     st.number_input("Seed (anyone can re-check a draw from its seed)", min_value=0, step=1,
                     key="draw_seed")
@@ -52,7 +53,8 @@ def draw_form() -> None:
     if st.button(label, key="draw_go", type="primary", disabled=not (seatable and confirmed)):
         done = widgets.act(lambda: service.draw_qualifier(
             session.engine(), present, seed=int(st.session_state["draw_seed"]),
-            sit_out=bool(sit_out), pins=pins, confirm=confirmed, actor=session.actor()),
+            sit_out=bool(sit_out), pins=pins, confirm=confirmed, extra_tables=extra,
+            actor=session.actor()),
             done=lambda s: f"Qualifier {s['number']} drawn from seed {s['seed']}; check it, "
                            f"then publish it.")
         if done:
@@ -97,9 +99,7 @@ def show_sitting(sitting) -> None:
     sitting_id = int(sitting["sitting_id"])
     overview = reads.sitting_overview(sitting_id)
     facts = [f"Seed {sitting['seed']}", plural(int(sitting['tables']), 'table')]
-    outs = reads.sit_outs(sitting_id)
-    if len(outs):
-        facts.append("sitting out: " + ", ".join(outs["name"]))
+    facts += capacity.left_out(reads.sit_outs(sitting_id), reads.waiting(sitting_id))
     st.caption(widgets.plain(" · ".join(facts)))
     rule_change.part(sitting, organizer=organizer)
     if sitting["status"] == SittingStatus.DRAWN:

@@ -167,6 +167,11 @@ class Data:
         return self._get(("sit_outs", int(sitting_id), self.staff), lambda: store.sit_outs(
             session.engine(), int(sitting_id), actor=SYSTEM if self.staff else None))
 
+    def waiting(self, sitting_id: int) -> pd.DataFrame:
+        """R21: a qualifier's waiting list (unpublished draws: staff only)."""
+        return self._get(("waiting", int(sitting_id), self.staff), lambda: store.waiting(
+            session.engine(), int(sitting_id), actor=SYSTEM if self.staff else None))
+
     def table(self, table_id: int) -> pd.DataFrame:
         """One table (a `store.tables` row) as this view may see it; empty if none."""
         return self._snap().table(int(table_id))

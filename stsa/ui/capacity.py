@@ -1,0 +1,82 @@
+"""The Draw page's capacity part (organizer, R21): before drawing, who plays and who waits, and
+why; extra tables of exactly four from the front of the waiting list. The queue itself is
+`services.sittings.queue_of`; the draw applies it again (`services.sittings.draw_qualifier`)."""
+
+from __future__ import annotations
+
+import pandas as pd
+import streamlit as st
+
+from stsa.domain import plural
+from stsa.services import sittings as sitting_service
+from stsa.ui import widgets
+
+EXTRA = "draw_extra_tables"
+
+
+def queue_lines(queue: pd.DataFrame) -> list[str]:
+    """Players of a `queue_of` frame as lines: "3. Ann Lee: pre-registered, number 3 in
+    registration order" (names as typed: the page shows them as plain text)."""
+    return [f"{n}. {name}: {why}"
+            for n, name, why in zip(queue["queue"], queue["name"], queue["reason"])]
+
+
+def waiting_frame(queue: pd.DataFrame) -> pd.DataFrame:
+    """The waiting players of a `queue_of` frame: position (1 = next in line), name, why."""
+    waits = queue.loc[~queue["plays"]]
+    return pd.DataFrame({"Position": waits["waiting"].astype("int64"),
+                         "Player": waits["name"], "Why": waits["reason"]}).reset_index(drop=True)
+
+
+def _extra_tables(waiting: int) -> int:
+    """The organizer's extra tables of four (R21): offered only when four or more wait."""
+    most = waiting // 4
+    if most == 0:
+        st.session_state.pop(EXTRA, None)
+        st.caption(f"An extra table seats exactly four players from the front of the waiting "
+                   f"list; {plural(waiting, 'player')} {'waits' if waiting == 1 else 'wait'}.")
+        return 0
+    if st.session_state.get(EXTRA, 0) > most:  # fewer wait than when it was chosen
+        st.session_state[EXTRA] = most
+    return int(st.number_input(
+        "Extra tables of four, from the front of the waiting list", min_value=0,
+        max_value=most, step=1, key=EXTRA,
+        help="Each extra table seats the next four players on the waiting list."))
+
+
+def seats(reads, present: list[int]) -> tuple[list[int], int]:
+    """Who of `present` plays within the capacity setting and who waits (R21), shown with the
+    reasons; returns the players who play (in `present`'s order) and the extra tables
+    chosen. Nothing is shown while everyone fits."""
+    settings = reads.settings()
+    capacity = int(settings["capacity"])
+    if len(present) <= capacity:
+        return present, 0
+    queue = sitting_service.queue_of(reads.players(), present, settings)
+    extra = _extra_tables(int((~queue["plays"]).sum()))
+    if extra:
+        queue = sitting_service.queue_of(reads.players(), present, settings, extra)
+    playing = set(queue.loc[queue["plays"], "player_id"])
+    waiting = len(queue) - len(playing)
+    limit = f"the {capacity}-seat limit" + (f" and {plural(extra, 'extra table')}" if extra
+                                            else "")
+    st.markdown(f"**{len(playing)} play, {waiting} wait** ({limit}): seats go first to "
+                f"pre-registered players in registration order, then to drop-ins in the order "
+                f"they checked in.")
+    if waiting:
+        st.markdown("**Waiting list**")
+        st.dataframe(waiting_frame(queue), hide_index=True)
+    with st.expander(f"Who plays, and why ({len(playing)})"):
+        st.markdown("  \n".join(map(widgets.plain, queue_lines(queue.loc[queue["plays"]]))))
+    return [p for p in present if p in playing], extra
+
+
+def left_out(sit_outs: pd.DataFrame, waiting: pd.DataFrame) -> list[str]:
+    """Who a drawn sitting left out, as lines for its caption (the page shows them as plain
+    text): the sit-outs (R1, `store.sit_outs`) and the waiting list in order (R21,
+    `store.waiting`); none when nobody was left out."""
+    lines = ["sitting out: " + ", ".join(sit_outs["name"])] if len(sit_outs) else []
+    if len(waiting):
+        lines.append("waiting for a seat: " + ", ".join(
+            f"{n}. {name}" for n, name in zip(waiting["position"], waiting["name"])))
+    return lines
