@@ -361,7 +361,6 @@ def tables_with_player(overview: pd.DataFrame, query: str) -> pd.DataFrame:
     return overview.loc[overview["table_id"].isin(overview.loc[hit, "table_id"])]
 
 
-
 # --- capacity and the waiting list (R21) ------------------------------------------------------
 
 def queue_of(players: pd.DataFrame, player_ids, settings: dict,
@@ -378,7 +377,7 @@ def queue_of(players: pd.DataFrame, player_ids, settings: dict,
     unknown = sorted(set(ids) - set(chosen["player_id"].astype(int)))
     if unknown:
         raise store.NotFound(f"No player with id {', '.join(map(str, unknown))}.")
-    capacity = int(settings.get("capacity") or store.DEFAULT_SETTINGS["capacity"])
+    capacity = int(settings["capacity"])
     queue = rules.seat_queue(chosen, capacity, extra_tables)
     names = dict(zip(players["player_id"], players["name"]))
     return queue.assign(name=queue["player_id"].map(names),
@@ -423,7 +422,7 @@ def waiting_list(engine, *, actor: Actor | None = None) -> pd.DataFrame:
         if sitting is not None and sitting["kind"] != Kind.QUALIFIER:
             return _no_one_waits()
         settings = snap.settings
-        capacity = int(settings.get("capacity") or store.DEFAULT_SETTINGS["capacity"])
+        capacity = int(settings["capacity"])
         if sitting is not None and sitting["status"] != SittingStatus.COMPLETE:
             stored = store.waiting(snap.engine, int(sitting["sitting_id"]), actor=actor)
             queue = (stored[["player_id", "position"]]

@@ -12,10 +12,10 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from stsa import rules, store
+from stsa import draw, rules, store, tournament
 from stsa.auth import Actor, Role
 from stsa.errors import TournamentError
-from stsa.services import roster_import
+from stsa.services import finals, roster_import
 from stsa.services import sittings as service
 from tests import oracle
 
@@ -235,7 +235,6 @@ def test_R21_redraw_and_discard_replace_and_remove_the_waiting_list(sqlite_engin
 
 def test_R21_store_refuses_a_waiting_list_that_contradicts_the_draw(sqlite_engine):
     ids = _roster(sqlite_engine, 8)
-    from stsa import draw, tournament
     drawn = draw.draw_sitting(ids[:4], tournament.enabled_setups(sqlite_engine), seed=3)
     for waiting, why in (([ids[0]], "both drawn and waiting"), ([ids[5], ids[5]], "twice"),
                          (["x"], "whole number")):
@@ -281,3 +280,19 @@ def test_R21_reasons_in_words(sqlite_engine):
     assert queue.loc[ids[16], "reason"].startswith("dropped in at ")
     assert queue.loc[hand, "reason"] == ("seated by hand, not checked in; over the 16-seat "
                                          "limit")
+
+
+def test_R21_between_qualifiers_the_live_queue_and_none_once_the_finals_are_drawn(demo_copy):
+    engine = demo_copy(3)  # three complete qualifiers, 24 players, seats for all 24
+    ids = store.players(engine)["player_id"].tolist()
+    store.check_in(engine, ids, actor=ORGANIZER)
+    assert service.waiting_list(engine).empty
+    store.set_settings(engine, {"capacity": 16}, actor=ORGANIZER)
+    live = service.waiting_list(engine)
+    assert live["player_id"].tolist() == ids[16:]  # checked in at once: by id
+    assert live["position"].tolist() == list(range(1, 9))
+    drawn = finals.draw_semifinal(engine, seed=1, actor=ORGANIZER)
+    assert service.waiting_list(engine, actor=ORGANIZER).empty
+    assert len(service.waiting_list(engine)) == 8  # spectators: the semifinal is a draft
+    store.publish_sitting(engine, drawn["sitting_id"], actor=ORGANIZER)
+    assert service.waiting_list(engine).empty
