@@ -83,7 +83,7 @@ SETTING_LABELS = {  # each setting as the Settings page names it
     "hidden_picks": "Hidden picks per base game", "leader_decks": "Leader decks",
     "colours": "Colours", "base_points": "Base points (1st, 2nd, 3rd, 4th)",
     "draw_mode": "Draw mode", "auto_backup": "Automatic backups",
-    "public_url": "App address for the QR codes",
+    "public_url": "App address for the QR codes", "capacity": "Seats per qualifier sitting",
 }
 _SETTING_NONE = {"enabled_setups": "every setup", "leader_decks": "the catalog's decks",
                  "public_url": "this browser's address"}

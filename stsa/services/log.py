@@ -229,6 +229,8 @@ def _draw_words(summary: Mapping) -> str:
     words = f"{plural(len(tables), 'table')}, {plural(len(seats), 'player')}"
     if summary.get("sit_outs"):
         words += f", {plural(len(summary['sit_outs']), 'player')} sitting out"
+    if summary.get("waiting"):  # R21
+        words += f", {plural(len(summary['waiting']), 'player')} waiting"
     return words + f", seed {summary.get('seed')}"
 
 

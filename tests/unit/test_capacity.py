@@ -15,7 +15,7 @@ from hypothesis import strategies as st
 from stsa import draw, rules, store, tournament
 from stsa.auth import Actor, Role
 from stsa.errors import TournamentError
-from stsa.services import finals, roster_import
+from stsa.services import finals, log, roster_import
 from stsa.services import sittings as service
 from tests import oracle
 
@@ -296,3 +296,16 @@ def test_R21_between_qualifiers_the_live_queue_and_none_once_the_finals_are_draw
     assert len(service.waiting_list(engine)) == 8  # spectators: the semifinal is a draft
     store.publish_sitting(engine, drawn["sitting_id"], actor=ORGANIZER)
     assert service.waiting_list(engine).empty
+
+
+def test_R21_the_log_says_who_waited_and_the_capacity_setting_in_words(sqlite_engine):
+    ids = _roster(sqlite_engine, 16, 3)
+    service.draw_qualifier(sqlite_engine, ids, seed=9, actor=ORGANIZER)
+    store.set_settings(sqlite_engine, {"capacity": 20}, actor=ORGANIZER)
+    events = store.events(sqlite_engine, actor=ORGANIZER)
+    places = log.places_of(store.players(sqlite_engine, actor=ORGANIZER),
+                           store.sittings(sqlite_engine, actor=ORGANIZER),
+                           store.tables(sqlite_engine, actor=ORGANIZER), events)
+    words = log.event_sentences(events, places).tolist()
+    assert "Drew Qualifier 1: 4 tables, 16 players, 3 players waiting, seed 9." in words
+    assert "Changed the settings: Seats per qualifier sitting 16 → 20." in words
