@@ -294,7 +294,7 @@ class Data:
                 sit_outs={s: public.sit_outs(s) for s in playing},
                 scored=self.scored_results(), standings=self.standings(),
                 finals=self.finals_status() if player.finals_started(sittings_) else None,
-                waiting=None)  # R21: the waiting list of the sitting being played goes here
+                waiting=sitting_service.waiting_list(session.engine()))  # R21, as public
         return self._get("player_book", compute)
 
     def player_facts(self, player_id: int) -> player.PlayerFacts | None:

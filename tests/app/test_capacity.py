@@ -2,13 +2,14 @@
 and why before drawing, and opens extra tables of four from the waiting list; judges and
 spectators see no such controls, only a drawn sitting's waiting list (spectators once it is
 published); the Settings page sets the capacity; the Roster page shows pre-registered players,
-drop-ins and check-in times."""
+drop-ins and check-in times; a waiting player's own page says their place in line."""
 
 import pandas as pd
+from streamlit.testing.v1 import AppTest
 
 from stsa import store
 from stsa.services import sittings as sitting_service
-from tests.app.conftest import JUDGE, ORGANIZER, shown
+from tests.app.conftest import APP, JUDGE, ORGANIZER, shown
 
 DRAW, ROSTER, SETTINGS = "views/draw.py", "views/roster.py", "views/settings.py"
 
@@ -124,3 +125,15 @@ def test_roster_shows_registration_check_in_time_and_who_waits(open_page, engine
     assert listed.loc["Drop-in 01", "checked_in_at"] != ""
     assert listed.loc["Not Here Yet", "checked_in_at"] == ""
     assert "2 wait for a seat (the 16-seat limit" in text(at)
+
+
+def test_a_waiting_player_reads_their_place_on_their_own_page(db_url, engine):
+    ids = checked_in(engine, 16, 3)
+    sitting = sitting_service.draw_qualifier(engine, ids, seed=3, actor=ORGANIZER)
+    sitting_service.publish(engine, sitting["sitting_id"], actor=ORGANIZER)
+    at = AppTest.from_file(APP, default_timeout=30)
+    at.query_params["player"] = str(ids[17])  # Drop-in 02: second in line
+    at.switch_page("views/player.py")
+    at.run()
+    assert not at.exception
+    assert any(i.startswith("You are number 2 on the waiting list") for i in shown(at.info))
