@@ -8,14 +8,14 @@ from stsa.domain import PlayerStatus, plural
 from stsa.errors import TournamentError
 from stsa.services import roster as service
 from stsa.services import sittings as sitting_service
-from stsa.ui import data, data_tools, organizer, session, sittings, widgets
+from stsa.ui import capacity, data, data_tools, organizer, session, sittings, widgets
 
 st.title("Roster")
 session.only_for(Role.ORGANIZER)
 widgets.flash()
 me, engine = session.actor(), session.engine()
 reads = data.now()
-roster, capacity = reads.players(), reads.settings()["capacity"]
+roster, limit = reads.players(), reads.settings()["capacity"]
 active = roster.loc[roster["status"] == PlayerStatus.ACTIVE]
 
 with st.expander("Import players", expanded=roster.empty, icon=":material/upload:"):
@@ -54,11 +54,11 @@ query = st.text_input("Search players by name or nickname", key="roster_search",
 
 st.subheader("Check-in for the next sitting", anchor=False)
 count = int(active["checked_in"].sum())
-plan = sitting_service.table_plan(min(count, capacity))  # R21: the rest wait
+plan = sitting_service.table_plan(min(count, limit))  # R21: the rest wait
 st.write(f"**{count}** of {len(active)} active players checked in."
          + (f" Table plan: {plan.tables}." if plan.ok else "")
-         + (f" {count - capacity} wait for a seat (the {capacity}-seat limit; see the Draw "
-            f"page)." if count > capacity else ""))
+         + (f" {capacity.waits(count - limit)} for a seat (the {limit}-seat limit; see the Draw "
+            f"page)." if count > limit else ""))
 if not plan.ok:
     st.warning(plan.text)
 version = st.session_state.setdefault("checkin_version", 0)

@@ -28,6 +28,11 @@ def waiting_frame(queue: pd.DataFrame) -> pd.DataFrame:
                          "Player": waits["name"], "Why": waits["reason"]}).reset_index(drop=True)
 
 
+def waits(n: int) -> str:
+    """"1 waits", "3 wait"."""
+    return f"{n} {'waits' if n == 1 else 'wait'}"
+
+
 def _extra_tables(waiting: int) -> int:
     """The organizer's extra tables of four (R21): offered only when four or more wait."""
     most = waiting // 4
@@ -60,7 +65,7 @@ def seats(reads, present: list[int]) -> tuple[list[int], int]:
     waiting = len(queue) - len(playing)
     limit = f"the {capacity}-seat limit" + (f" and {plural(extra, 'extra table')}" if extra
                                             else "")
-    st.markdown(f"**{len(playing)} play, {waiting} wait** ({limit}): seats go first to "
+    st.markdown(f"**{len(playing)} play, {waits(waiting)}** ({limit}): seats go first to "
                 f"pre-registered players in registration order, then to drop-ins in the order "
                 f"they checked in.")
     if waiting:
