@@ -8,8 +8,9 @@ completed qualifiers). Then it photographs, into docs/:
   390 px wide), finals-desktop.png (a spectator), roster.png, settings.png (the organizer),
   finals-organizer.png (the organizer, with the semifinal drawn and not yet published), then,
   once a judge has entered the semifinals and the final, finals-standings.png (a spectator);
-- a fourth qualifier in progress (the second app): draw-organizer.png (the organizer's view of
-  the draft), draw-phone.png (a spectator's phone once it is published), results-phone.png (a
+- a fourth qualifier in progress (the second app): draw-waiting.png (the organizer's Draw page
+  with the seat limit set to 20: four players wait, before a fifth table is opened),
+  draw-organizer.png (the organizer's view of the draft), draw-phone.png (a spectator's phone once it is published), results-phone.png (a
   judge entering a table on a phone, with the preview), player-phone.png and
   player-desktop.png (a player's own page, found by nickname, then its bookmarked address),
   home-organizer.png (the organizer's Home page while results come in) and log.png.
@@ -31,17 +32,20 @@ sys.path.insert(0, str(ROOT))
 
 from tests.e2e.conftest import (DESKTOP, JUDGE_PIN, ORGANIZER_PIN, PHONE,  # noqa: E402
                                 click, enter_result, fill_seat, go_to, launch_browser, load,
-                                new_page, open_table, options, run_app, seat, sign_in,
+                                new_page, number, open_table, options, run_app, seat, sign_in,
                                 type_text, wait_ready)
 
 MAIN = '[data-testid="stMainBlockContainer"]'
 
 
 def settle(page) -> None:
-    """Wait until every table has painted (tables draw on a canvas after the text loads)."""
+    """Wait until every visible table has painted (tables draw on a canvas after the text
+    loads; one inside a folded section, or with a heading and no rows, has no cell to paint)."""
     wait_ready(page)
     page.wait_for_function(
         """() => [...document.querySelectorAll('[data-testid="stDataFrame"]')]
+                 .filter(t => t.checkVisibility() && !t.closest('details:not([open])')
+                              && t.getBoundingClientRect().height > 80)
                  .every(t => t.querySelector('[data-testid^="glide-cell-"]'))""")
     page.mouse.move(0, 0)  # no table toolbar shown for a hovering mouse
     page.evaluate("document.activeElement && document.activeElement.blur()")  # no focus ring
@@ -136,7 +140,14 @@ def a_qualifier_in_progress(browser, app, out: Path) -> None:
     organizer = organizer_with_demo(browser, app)
     go_to(organizer, "Roster")
     click(organizer, "Check in all active", expect="Checked in 24 more players.")
+    go_to(organizer, "Settings")  # 20 seats: four wait, then the organizer opens a fifth table
+    seats = organizer.locator('input[aria-label="Seats per qualifier sitting"]').first
+    seats.fill("20")
+    seats.press("Tab")
+    click(organizer, "Save settings", expect="Settings saved.")
     go_to(organizer, "Draw")
+    shoot(organizer, out / "draw-waiting.png", 1100, main=True)
+    number(organizer, "Extra tables of four, from the front of the waiting list", 1)
     click(organizer, "Draw", expect="Qualifier 4 drawn from seed")
     shoot(organizer, out / "draw-organizer.png", 1300,
           top=organizer.locator(".st-key-draw_sitting"))
