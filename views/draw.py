@@ -62,38 +62,6 @@ def draw_form() -> None:
             st.rerun()
 
 
-def override_form(sitting, overview) -> None:
-    """R6, R23: hand-set a table's setup from its stage's setups, with the rule it breaks shown
-    before confirming."""
-    open_tables = overview.loc[overview["version"] == 0].drop_duplicates("table_id")
-    if open_tables.empty:
-        return
-    with st.expander("Change a table's setup"):
-        numbers = dict(zip(open_tables["table_id"].astype(int), open_tables["table_no"]))
-        labels = {int(t): f"Table {n} · {s}" for t, n, s in
-                  zip(open_tables["table_id"], open_tables["table_no"], open_tables["setup"])}
-        sittings.keep_choice("draw_ovr_table", labels)
-        table_id = st.selectbox("Table", list(labels), format_func=labels.get,
-                                key="draw_ovr_table")
-        setups = reads.enabled_setups(sitting["kind"])
-        setup_names = dict(zip(setups["setup_id"], setups["name"]))
-        setup_id = st.selectbox("New setup", list(setup_names), format_func=setup_names.get,
-                                index=None, placeholder="Choose the new setup",
-                                key="draw_ovr_setup")
-        if setup_id:
-            warnings = service.override_warnings(session.engine(), table_id, setup_id)
-            for warning in warnings:
-                st.warning(widgets.plain(warning), icon=":material/warning:")
-            if not warnings:
-                st.caption("This setup breaks no setup rule.")
-        reason = st.text_input("Reason (goes into the log)", key="draw_ovr_reason")
-        if st.button("Change the setup", key="draw_ovr_go", disabled=not setup_id):
-            if widgets.act(lambda: service.override_setup(
-                    session.engine(), table_id, setup_id, reason=reason, actor=session.actor()),
-                    done=f"Table {numbers[table_id]} now plays {setup_names.get(setup_id)}."):
-                st.rerun()
-
-
 def show_sitting(sitting) -> None:
     """The chosen sitting's tables and seats, for this role (R9, R20)."""
     sitting_id = int(sitting["sitting_id"])
@@ -139,7 +107,7 @@ def show_sitting(sitting) -> None:
                          expanded=sitting["status"] == SittingStatus.DRAWN):
             sittings.show_report(reads.draw_report(sitting_id))
     if organizer and sitting["status"] != SittingStatus.COMPLETE:
-        override_form(sitting, overview)
+        corrections.setup_change(reads, sitting, overview)
         corrections.sitting_fixes(all_sittings, sitting, overview, reads.players())
 
 

@@ -1,6 +1,7 @@
 """The Draw page's corrections, for the organizer only (R20): a confirmation before drawing
 while a sitting is still being played, a player who did not come (someone takes the seat, or a
-table of four plays with three), and voiding a sitting published by mistake. The rules live in
+table of four plays with three), voiding a sitting published by mistake, and a table's setup
+changed by hand. The rules live in
 `stsa.services.sittings` and the store; these only ask and show."""
 
 from __future__ import annotations
@@ -14,6 +15,38 @@ from stsa.ui import session, widgets
 from stsa.ui.sittings import keep_choice
 
 EMPTY = 0  # "leave the seat empty" among the players who may take a seat (ids start at 1)
+
+
+def setup_change(reads, sitting, overview: pd.DataFrame) -> None:
+    """R6, R23: hand-set a table's setup from its stage's setups (`reads`: the page's
+    `stsa.ui.data` values), with the rule it breaks shown before confirming."""
+    open_tables = overview.loc[overview["version"] == 0].drop_duplicates("table_id")
+    if open_tables.empty:
+        return
+    with st.expander("Change a table's setup"):
+        numbers = dict(zip(open_tables["table_id"].astype(int), open_tables["table_no"]))
+        labels = {int(t): f"Table {n} · {s}" for t, n, s in
+                  zip(open_tables["table_id"], open_tables["table_no"], open_tables["setup"])}
+        keep_choice("draw_ovr_table", labels)
+        table_id = st.selectbox("Table", list(labels), format_func=labels.get,
+                                key="draw_ovr_table")
+        setups = reads.enabled_setups(sitting["kind"])
+        setup_names = dict(zip(setups["setup_id"], setups["name"]))
+        setup_id = st.selectbox("New setup", list(setup_names), format_func=setup_names.get,
+                                index=None, placeholder="Choose the new setup",
+                                key="draw_ovr_setup")
+        if setup_id:
+            warnings = service.override_warnings(session.engine(), table_id, setup_id)
+            for warning in warnings:
+                st.warning(widgets.plain(warning), icon=":material/warning:")
+            if not warnings:
+                st.caption("This setup breaks no setup rule.")
+        reason = st.text_input("Reason (goes into the log)", key="draw_ovr_reason")
+        if st.button("Change the setup", key="draw_ovr_go", disabled=not setup_id):
+            if widgets.act(lambda: service.override_setup(
+                    session.engine(), table_id, setup_id, reason=reason, actor=session.actor()),
+                    done=f"Table {numbers[table_id]} now plays {setup_names.get(setup_id)}."):
+                st.rerun()
 
 
 
