@@ -9,6 +9,7 @@ session id against the database again, so a revoked session ends at its next run
 from __future__ import annotations
 
 import os
+import threading
 from pathlib import Path
 
 import streamlit as st
@@ -31,21 +32,35 @@ def database_url() -> str:
     return os.environ.get("STSA_DATABASE_URL") or store.db.default_url()
 
 
-@st.cache_resource(show_spinner=False)
-def _engine(url: str):
-    # Only saves work: the engine holds nothing that guards access. `ensure_pins` never
-    # replaces a stored PIN, so making the engine again (after any client cleared the cache)
-    # changes nothing.
-    engine = store.connect(url)
-    for role, pin in store.ensure_pins(engine).items():
-        print(f"STSA: the {role.value} PIN is {pin} (change it on the Settings page).",
-              flush=True)
-    return engine
+# One engine per database for the whole process, kept out of Streamlit's caches: any client can
+# clear those, which used to leave the old engine's connections open beside a new one.
+_engines: dict[str, object] = {}
+_engines_lock = threading.Lock()
 
 
 def engine():
-    """The shared engine for this app's database (created, upgraded and checked once)."""
-    return _engine(database_url())
+    """The shared engine for this app's database (created, upgraded and checked once per
+    process). `ensure_pins` never replaces a stored PIN: it prints PINs only when it makes them."""
+    url = database_url()
+    found = _engines.get(url)
+    if found is None:
+        with _engines_lock:
+            found = _engines.get(url)
+            if found is None:
+                found = store.connect(url)
+                for role, pin in store.ensure_pins(found).items():
+                    print(f"STSA: the {role.value} PIN is {pin} (change it on the Settings "
+                          f"page).", flush=True)
+                _engines[url] = found
+    return found
+
+
+def forget_engines() -> None:
+    """Close every engine this process opened (tests start each app afresh with it)."""
+    with _engines_lock:
+        for found in _engines.values():
+            found.dispose()
+        _engines.clear()
 
 
 def _session_id() -> str | None:

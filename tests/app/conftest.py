@@ -12,6 +12,7 @@ from streamlit.testing.v1 import AppTest
 
 from stsa import store
 from stsa.auth import Actor, Role
+from stsa.ui import session
 
 ORGANIZER = Actor("Olivia Organizer", Role.ORGANIZER)
 JUDGE = Actor("Jamal Judge", Role.JUDGE)
@@ -31,10 +32,12 @@ def full_error_details():
 
 @pytest.fixture(autouse=True)
 def fresh_caches():
-    """Each test starts like a freshly started app: no cached engine, reads or sign-in counts."""
+    """Each test starts like a freshly started app: no engine, cached reads or sign-in counts."""
+    session.forget_engines()
     st.cache_resource.clear()
     st.cache_data.clear()
     yield
+    session.forget_engines()
     st.cache_resource.clear()
     st.cache_data.clear()
 
