@@ -5,7 +5,7 @@ PY := $(VENV)/bin/python
 RUNTIME := $(VENV)/.runtime-installed
 DEV := $(VENV)/.dev-installed
 
-.PHONY: run pins serve-cluster test load bench soak deps clean
+.PHONY: run pins unlock tls serve-cluster test load bench soak deps clean
 
 # The app needs only the runtime requirements; the tests and benchmarks add their tools.
 $(RUNTIME): requirements.txt
@@ -32,6 +32,15 @@ serve-cluster: $(RUNTIME)
 # A lost PIN: new PINs for both roles, printed here; everyone is signed out.
 pins: $(RUNTIME)
 	$(PY) -m stsa pins --reset
+
+# Sign-in paused after many wrong PINs: open it again, the PINs stay as they are.
+unlock: $(RUNTIME)
+	$(PY) -m stsa pins --unlock
+
+# HTTPS: a certificate for this laptop's names and addresses (README, "On the venue's
+# network"); `make run` serves https:// from then on. FORCE=1 replaces an existing one.
+tls: $(RUNTIME)
+	$(PY) -m stsa tls $(if $(FORCE),--force)
 
 # System packages the tests drive (PostgreSQL server, Chromium); installs them when missing.
 test: $(DEV)

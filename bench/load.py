@@ -201,7 +201,7 @@ class Clock:
 
 
 def spectator(number: int, url: str, clock: Clock, offset: float, timeout: float,
-              tally: Tally) -> None:
+              tally: Tally, tls=None) -> None:
     """Open Standings, then rerun its live fragment at the interval the page announces, until
     the scenario ends. After an error the browser would reconnect: open the page again at the
     next due time."""
@@ -209,7 +209,7 @@ def spectator(number: int, url: str, clock: Clock, offset: float, timeout: float
     tally.refreshes[number] = 0
     due = clock.start + offset
     while clock.wait_until(due):
-        session = Session(url, path="standings", timeout=timeout)
+        session = Session(url, path="standings", timeout=timeout, ssl=tls)
         try:
             with session:
                 page = _check(session.run(), "opening Standings")
@@ -247,7 +247,7 @@ def _chosen(box) -> str:
 
 
 def judge(number: int, judges: int, url: str, clock: Clock, offset: float, period: float,
-          timeout: float, tally: Tally) -> None:
+          timeout: float, tally: Tally, tls=None) -> None:
     """Sign in, open Results, then every `period` seconds correct one of this judge's tables
     of the latest qualifier (tables number, number + judges, …): choose it, type new VPs, Save.
     After an error, start again (sign in anew) at the next due time."""
@@ -255,7 +255,7 @@ def judge(number: int, judges: int, url: str, clock: Clock, offset: float, perio
     due = clock.start + offset
     saves = 0
     while clock.wait_until(due):
-        session = Session(url, path="sign_in", timeout=timeout)
+        session = Session(url, path="sign_in", timeout=timeout, ssl=tls)
         try:
             with session:
                 _check(session.run(), "opening Sign in")
@@ -291,6 +291,10 @@ def judge(number: int, judges: int, url: str, clock: Clock, offset: float, perio
                     for seat, key in enumerate(fields):
                         tally.time("judge_edit", _check(session.run(widgets={key: base + seat}),
                                                         "typing a VP"))
+                    sure = [w.key for w in session.last.widgets if w.kind == "checkbox"
+                            and (w.key or "").startswith("res_sure_")]
+                    if sure:  # a correction of a complete sitting is confirmed first
+                        _check(session.run(widgets={sure[0]: True}), "confirming")
                     run = _check(session.click("res_save"), "saving")
                     found = [m for text in run.alerts["success"] if (m := SAVED.search(text))]
                     if not found:
@@ -387,7 +391,7 @@ def _ms(values: list[float], q: float) -> float | None:
 
 def run(spectators: int = 100, judges: int = 12, seconds: float = 60, players: int = 120,
         sittings: int = 5, *, period: float = PERIOD, timeout: float = TIMEOUT,
-        cache: Path = BUILD, log: Callable[[str], None] = print) -> dict:
+        cache: Path = BUILD, log: Callable[[str], None] = print, https: bool = False) -> dict:
     """Run the scenario once against a new app process and return its figures (times in ms):
     `load_judge_save_p50_ms` / `_p95_ms`, `load_spectator_p50_ms` / `_p95_ms` (refreshes),
     `load_sign_in_p50_ms` / `_p95_ms`, other steps' times, `load_errors` (with up to ten
@@ -401,18 +405,24 @@ def run(spectators: int = 100, judges: int = 12, seconds: float = 60, players: i
         root = Path(tmp)
         database = _prepare(source, root)
         before = _saved(database)
-        with run_app(root) as app:
+        certificate = None
+        if https:  # the laptop's own certificate, as `make tls` makes it
+            from stsa import tls
+            certificate = root / "tls"
+            tls.make_certificate(certificate, ["localhost", "127.0.0.1"])
+        # every simulated person comes from 127.0.0.1: no cap on connections per address
+        with run_app(root, tls=certificate, env={"STSA_CONNECTIONS_PER_ADDRESS": "0"}) as app:
             log(f"app at {app.url}: {spectators} spectators, {judges} judges, {seconds:.0f} s")
             clock = Clock(time.monotonic() + 1.0, seconds, tally)
             people = [threading.Thread(target=spectator, name=f"spectator-{i}", daemon=True,
                                        args=(i, app.url, clock, i * period / spectators,
-                                             timeout, tally))
+                                             timeout, tally, app.ssl))
                       for i in range(spectators)]
             # judges start between the spectators' starts, spread over the same first period
             people += [threading.Thread(target=judge, name=f"judge-{j}", daemon=True,
                                         args=(j, judges, app.url, clock,
                                               (j + 0.5) * period / judges, period, timeout,
-                                              tally))
+                                              tally, app.ssl))
                        for j in range(judges)]
             with Monitor(app.process.pid) as monitor:
                 for person in people:
@@ -484,14 +494,16 @@ def main(argv: list[str] | None = None) -> int:
                         help="seconds between a judge's saves")
     parser.add_argument("--timeout", type=float, default=TIMEOUT,
                         help="seconds a run may take before it counts as an error")
+    parser.add_argument("--https", action="store_true",
+                        help="serve HTTPS from a certificate made for the run (make tls)")
     parser.add_argument("--out", type=Path, default=BUILD / "bench.json")
     args = parser.parse_args(argv)
     log = lambda message: print(message, file=sys.stderr, flush=True)  # noqa: E731
     figures = run(args.spectators, args.judges, args.seconds, args.players, args.sittings,
-                  period=args.period, timeout=args.timeout, log=log)
+                  period=args.period, timeout=args.timeout, log=log, https=args.https)
 
-    prefix = "load" if (args.players, args.sittings) == DESIGN else \
-        f"load_{args.players}x{args.sittings}"
+    prefix = ("load" if (args.players, args.sittings) == DESIGN else
+              f"load_{args.players}x{args.sittings}") + ("_https" if args.https else "")
     named = {prefix + key[len("load"):]: value for key, value in figures.items()}
     args.out.parent.mkdir(parents=True, exist_ok=True)
     merged = json.loads(args.out.read_text()) if args.out.exists() else {}

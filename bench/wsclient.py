@@ -361,9 +361,13 @@ class Session:
 
     def __init__(self, url: str, path: str = "/", query: str = "", *,
                  timeout: float = DEFAULT_TIMEOUT, locale: str = "en-GB",
-                 timezone: str = "UTC", headers: Mapping[str, str] | None = None):
+                 timezone: str = "UTC", headers: Mapping[str, str] | None = None,
+                 cookies: Mapping[str, str] | None = None, ssl: Any = None):
         parts = urllib.parse.urlsplit(url)
         self.headers = dict(headers or {})  # extra HTTP headers of the websocket handshake
+        if cookies:  # what a browser sends with the handshake (STSA's session cookie)
+            self.headers["Cookie"] = "; ".join(f"{k}={v}" for k, v in cookies.items())
+        self.ssl = ssl  # an ssl.SSLContext for https:// (a self-signed certificate)
         self.base = parts.path.rstrip("/")
         self.http_url = f"{parts.scheme}://{parts.netloc}{self.base}"
         scheme = "wss" if parts.scheme == "https" else "ws"
@@ -388,7 +392,9 @@ class Session:
             # entered as a context manager: the websockets API for a long-lived connection
             self._ws = connect(self.ws_url, subprotocols=[SUBPROTOCOL], max_size=None,
                                open_timeout=self.timeout, compression=None,
-                               additional_headers=self.headers or None).__enter__()
+                               additional_headers=self.headers or None,
+                               **({"ssl": self.ssl} if self.ssl is not None else {})
+                               ).__enter__()
         return self
 
     def close(self) -> None:
@@ -414,6 +420,24 @@ class Session:
             self._ws.send(message.SerializeToString())
         except ConnectionClosed as exc:
             raise ProtocolError(f"The server closed the connection: {exc}") from exc
+
+    def deferred_download(self, file_id: str, *, timeout: float | None = None
+                          ) -> tuple[str, str]:
+        """Ask for a deferred download (a download button's `deferred_file_id`), as the
+        browser does when the button is clicked: (url, error message), one of them empty."""
+        request_id = f"dl-{time.monotonic_ns()}"
+        message = BackMsg()
+        message.backend_operation_request.request_id = request_id
+        message.backend_operation_request.session_id = self.session_id  # its own, as a browser
+        message.backend_operation_request.deferred_file.file_id = file_id
+        self.send(message)
+        deadline = time.monotonic() + (timeout or self.timeout)
+        while True:
+            answer = self._receive(deadline)
+            if answer.WhichOneof("type") == "backend_operation_response":
+                reply = answer.backend_operation_response
+                if reply.request_id == request_id:
+                    return reply.deferred_file.url, reply.error_msg
 
     def _receive(self, deadline: float) -> ForwardMsg:
         assert self._ws is not None

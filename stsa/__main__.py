@@ -7,6 +7,8 @@
   the production server settings (`make run` uses it).
 - `python -m stsa pins --reset` sets both PINs anew, ends every session and forgets wrong
   PINs: for a lost PIN, from the console of the machine that runs STSA.
+- `python -m stsa pins --unlock` lifts a sign-in pause after many wrong PINs; the PINs stay.
+- `python -m stsa tls [--force]` makes this laptop's HTTPS certificate (`make tls`).
 """
 
 from __future__ import annotations
@@ -66,31 +68,101 @@ def reset_pins() -> int:
     return 0
 
 
-def server_command(port: int, address: str | None) -> list[str]:
-    """`streamlit run app.py` with the production settings (README, "Running for a full
-    room"): no watching of source files, no full garbage collection after every run."""
-    command = [sys.executable, "-m", "streamlit", "run", str(ROOT / "app.py"),
-               "--server.port", str(port), "--server.headless", "true",
-               "--server.fileWatcherType", "none", "--server.runOnSave", "false",
-               "--runner.postScriptGC", "false", "--browser.gatherUsageStats", "false"]
-    return command + (["--server.address", address] if address else [])
+def _trusted_proxies() -> list[str] | None:
+    from stsa import netcheck
+    try:
+        return netcheck.trusted_proxies(os.environ.get(TRUSTED_PROXY_ENV))
+    except TournamentError as exc:
+        print(f"STSA cannot start: {exc}", file=sys.stderr)
+        return None
 
 
-def server_env() -> dict[str, str]:
-    """The server trusts a forwarded client address only from the proxies named in
-    STSA_TRUSTED_PROXY (none by default): a forged header cannot pick the key wrong PINs are
-    counted under."""
-    return {**os.environ, "FORWARDED_ALLOW_IPS": os.environ.get(TRUSTED_PROXY_ENV, "")}
+def _addresses(served, certificate) -> list[str]:
+    """The addresses phones can open, from this machine's own interfaces (no outbound
+    request): with a certificate, the names it was made for."""
+    from stsa import tls
+    wildcard = served.address in ("0.0.0.0", "::", "")
+    names = (certificate.names if certificate is not None else tls.network_names()) \
+        if wildcard else [served.address]
+    hosts = [n for n in names if n not in ("localhost", "127.0.0.1", "::1")] or ["localhost"]
+    return [f"{served.scheme}://{f'[{h}]' if ':' in h else h}:{served.port}" for h in hosts]
 
 
-def serve(port: int, address: str | None) -> int:
+def tls_folder() -> Path:
+    """Where this laptop's certificate lives: `STSA_TLS_DIR`, else data/tls/."""
+    from stsa import tls
+    chosen = os.environ.get("STSA_TLS_DIR")
+    return Path(chosen) if chosen else tls.default_folder()
+
+
+def serve(port: int, address: str | None, *, plain: bool = False) -> int:
+    """Prepare the database, then serve the app: over HTTPS when this laptop has a
+    certificate (`make tls`) unless `plain` (behind a proxy that does TLS)."""
+    from stsa import tls
+    from stsa.ui import server
+
+    os.umask(0o077)  # the database, its journal and backups: readable by their owner only
+    trusted = _trusted_proxies()
+    if trusted is None:
+        return 1
     code = prepare()
     if code:
         return code
+    try:
+        certificate = None if plain else tls.load_certificate(tls_folder())
+    except TournamentError as exc:
+        print(f"STSA cannot start: {exc} Make a new certificate with `make tls FORCE=1`, or "
+              f"start without HTTPS by moving that folder away.", file=sys.stderr)
+        return 1
+    served = server.Served(address or "0.0.0.0", port, certificate)
+    for url in _addresses(served, certificate):
+        print(f"STSA: open {url}")
+    if certificate is not None:
+        print(f"STSA: HTTPS certificate fingerprint (SHA-256) {certificate.fingerprint}; "
+              f"phones show it when they ask whether to trust this address.")
+    else:
+        print("STSA: plain HTTP: anyone on this network can read PINs and sessions. Run "
+              "`make tls` once for HTTPS (README, \"On the venue's network\").")
     sys.stdout.flush()
     os.chdir(ROOT)
-    os.execve(sys.executable, server_command(port, address), server_env())
-    return 0  # not reached: the server replaces this process
+    return server.run(served, trusted=trusted)
+
+
+def make_tls(force: bool) -> int:
+    """Make this laptop's HTTPS certificate for its network names and addresses."""
+    from stsa import tls
+    folder = tls_folder()
+    try:
+        found = tls.load_certificate(folder)
+    except TournamentError:
+        found = None
+        force = True  # a broken pair (say, a key without its certificate) is replaced
+    if found is not None and not force:
+        print(f"STSA: a certificate exists already ({found.cert_path}, fingerprint "
+              f"{found.fingerprint}). `make tls FORCE=1` makes a new one (phones must "
+              f"accept it again).")
+        return 0
+    made = tls.make_certificate(folder, tls.network_names(), replace=force)
+    print(f"STSA: made an HTTPS certificate for {', '.join(made.names)}, valid until "
+          f"{made.not_after:%Y-%m-%d}.")
+    print(f"STSA: its fingerprint (SHA-256) is {made.fingerprint}.")
+    print("STSA: `make run` now serves https://. Phones ask once whether to trust it: compare "
+          "the fingerprint (README, \"On the venue's network\").")
+    return 0
+
+
+def unlock() -> int:
+    """Lift a sign-in pause after many wrong PINs; the PINs stay as they are."""
+    try:
+        engine = store.connect()
+        forgotten = store.lift_pause(engine, actor=store.db.SYSTEM)
+    except TournamentError as exc:
+        print(f"STSA cannot lift the pause: {exc}", file=sys.stderr)
+        return 1
+    print(f"STSA: sign-in is open again ({forgotten} wrong PINs forgotten); the PINs did not "
+          f"change.")
+    engine.dispose()
+    return 0
 
 
 def main(argv: list[str] | None = None) -> int:
@@ -99,14 +171,23 @@ def main(argv: list[str] | None = None) -> int:
     run = commands.add_parser("serve", help="prepare the database and run the app")
     run.add_argument("--port", type=int, default=int(os.environ.get("STSA_PORT", "8501")))
     run.add_argument("--address", default=os.environ.get("STSA_ADDRESS"))
-    pins = commands.add_parser("pins", help="set new PINs (for a lost PIN)")
-    pins.add_argument("--reset", action="store_true", required=True,
+    run.add_argument("--plain-http", action="store_true",
+                     help="no HTTPS even with a certificate (behind a proxy that does TLS)")
+    pins = commands.add_parser("pins", help="new PINs, or sign-in open again")
+    what = pins.add_mutually_exclusive_group(required=True)
+    what.add_argument("--reset", action="store_true",
                       help="set both PINs anew and sign everyone out")
+    what.add_argument("--unlock", action="store_true",
+                      help="lift a pause after many wrong PINs, keeping the PINs")
+    certificate = commands.add_parser("tls", help="make this laptop's HTTPS certificate")
+    certificate.add_argument("--force", action="store_true", help="replace an existing one")
     args = parser.parse_args(argv)
     if args.command == "serve":
-        return serve(args.port, args.address)
+        return serve(args.port, args.address, plain=args.plain_http)
     if args.command == "pins":
-        return reset_pins()
+        return unlock() if args.unlock else reset_pins()
+    if args.command == "tls":
+        return make_tls(args.force)
     return prepare()
 
 

@@ -1,4 +1,5 @@
-"""Roles, actors, PIN hashing, session ids and the sign-in back-off (R20).
+"""Roles, actors, PIN hashing and strength, random tokens, the address wrong PINs are counted
+under, and the sign-in back-off (R20).
 
 Who may do what (R20): only the organizer changes settings, the roster, draws and finals;
 judges and the organizer enter, correct and settle results; spectators write nothing and never
@@ -10,6 +11,8 @@ from __future__ import annotations
 import base64
 import hashlib
 import hmac
+import ipaddress
+import itertools
 import secrets
 from dataclasses import dataclass
 from typing import Sequence
@@ -17,8 +20,10 @@ from typing import Sequence
 from stsa.domain import Role, TournamentError
 
 __all__ = ["Role", "Actor", "PermissionDenied", "require", "can_see_hidden", "hash_pin",
-           "verify_pin", "new_pin", "new_session_id", "session_hash", "Backoff",
-           "CLIENT_BACKOFF", "TOURNAMENT_BACKOFF"]
+           "verify_pin", "new_pin", "check_pin_format", "check_pin_strength", "pin_weakness",
+           "new_session_id", "new_token", "session_hash", "token_hash", "seal", "unseal",
+           "client_key", "Backoff", "CLIENT_BACKOFF", "TOURNAMENT_BACKOFF", "DEVICE_BACKOFF",
+           "most_tries_per_day"]
 
 
 @dataclass(frozen=True)
@@ -114,19 +119,140 @@ def verify_pin(pin: str, stored: str | None) -> bool:
 
 
 def new_pin(digits: int = GENERATED_PIN_DIGITS) -> str:
-    """A random numeric PIN."""
-    return "".join(secrets.choice("0123456789") for _ in range(digits))
+    """A random numeric PIN, never one `pin_weakness` refuses (R20)."""
+    while True:
+        pin = "".join(secrets.choice("0123456789") for _ in range(digits))
+        if pin_weakness(pin) is None:
+            return pin
 
 
-# -- sessions --------------------------------------------------------------------------------
-def new_session_id() -> str:
-    """A random session id (256 bits): it travels in the address; only its hash is stored."""
+# -- PINs too easy to guess ---------------------------------------------------------------------
+#: PINs people choose most often that the patterns below do not already catch (from lists of
+#: leaked PINs and passwords: keypad shapes, mirrors, keyboard rows).
+COMMON_PINS = frozenset({
+    "123321", "159753", "147258", "102030", "789456", "654123", "159357", "147852", "258456",
+    "123654", "112358", "123789", "456123", "741852", "963852", "852456", "147369", "369258",
+    "321654", "142536", "246810", "135790", "753951", "951753", "357159", "258369", "789123",
+    "147963", "321123", "654456", "102938", "010203", "123465", "124578", "135246", "456654",
+    "12344321", "12348765", "12312312", "13572468", "12345679", "01020304", "11235813",
+    "password", "passwort", "qwerty", "qwertz", "azerty", "asdfgh", "qwertyui", "asdfghjk",
+    "letmein", "abc123", "iloveyou", "abcd1234", "1q2w3e", "1q2w3e4r", "q1w2e3r4",
+})
+
+
+def _is_run(text: str) -> bool:
+    """Counts up or down by one: 123456, 987654, 890123, abcdef, zyxwvu."""
+    if text.isdigit():
+        steps = {(int(b) - int(a)) % 10 for a, b in zip(text, text[1:])}
+        return steps in ({1}, {9})
+    if text.isascii() and text.isalpha():
+        return {ord(b) - ord(a) for a, b in zip(text, text[1:])} in ({1}, {-1})
+    return False
+
+
+def _is_repeated_block(text: str) -> bool:
+    """A shorter block typed again and again: 121212, 123123, 24682468."""
+    return any(len(text) % size == 0 and text == text[:size] * (len(text) // size)
+               for size in range(2, len(text) // 2 + 1))
+
+
+def _is_grouped(text: str) -> bool:
+    """Each character typed twice or more in a row, every group alike: 112233, 111222."""
+    groups = [len(list(g)) for _, g in itertools.groupby(text)]
+    return len(set(groups)) == 1 and groups[0] >= 2 and len(groups) <= 4
+
+
+def pin_weakness(pin: str) -> str | None:
+    """Why a PIN a person chooses is too easy to guess, in words ("one digit repeated"), or
+    None when it is not (R20): one character repeated, a run up or down, a short block
+    repeated, every character doubled, only two different characters (8 or fewer), or one of
+    the most common PINs (`COMMON_PINS`). Letters count without case."""
+    text = str(pin).casefold()
+    unit = "digit" if text.isdigit() else "character"
+    if len(set(text)) <= 1:
+        return f"one {unit} repeated"
+    like = ("123456", "121212", "112233") if unit == "digit" else ("abcdef", "abcabc", "aabbcc")
+    checks = ((_is_run, f"{unit}s that count up or down, like {like[0]}"),
+              (_is_repeated_block, f"a short block repeated, like {like[1]}"),
+              (_is_grouped, f"each {unit} typed more than once in a row, like {like[2]}"),
+              (lambda t: len(set(t)) == 2 and len(t) <= 8, f"only two different {unit}s"),
+              (COMMON_PINS.__contains__, "one of the most common PINs"))
+    return next((words for check, words in checks if check(text)), None)
+
+
+def check_pin_strength(pin: str) -> str:
+    """A PIN a person chooses (the Settings page, `STSA_ORGANIZER_PIN` / `STSA_JUDGE_PIN`) is
+    well formed (`check_pin_format`) and not too easy to guess (`pin_weakness`); raises
+    `TournamentError` saying why (R20)."""
+    check_pin_format(pin)
+    weakness = pin_weakness(pin)
+    if weakness:
+        raise TournamentError(f"That PIN is too easy to guess ({weakness}). Choose another.")
+    return pin
+
+
+# -- sessions, devices, handoff codes and invitations: random tokens ----------------------------
+def new_token() -> str:
+    """A random token of 256 bits, URL-safe (43 characters): session ids, device tokens,
+    handoff codes and invitation tokens. The database keeps only `token_hash` of it."""
     return secrets.token_urlsafe(32)
 
 
+def new_session_id() -> str:
+    """A random session id (256 bits); only its hash is stored."""
+    return new_token()
+
+
+def token_hash(token: str) -> str:
+    """What the database keeps of a token (SHA-256, hex): a stolen database or backup signs
+    nobody in."""
+    return hashlib.sha256(str(token).encode("utf-8")).hexdigest()
+
+
 def session_hash(session_id: str) -> str:
-    """What the database keeps of a session id: a stolen database or backup signs nobody in."""
-    return hashlib.sha256(str(session_id).encode("utf-8")).hexdigest()
+    """What the database keeps of a session id (`token_hash`)."""
+    return token_hash(session_id)
+
+
+def _handoff_key(code: str, size: int) -> bytes:
+    return hashlib.shake_256(b"stsa-handoff" + str(code).encode("utf-8")).digest(size)
+
+
+def seal(secret: str, code: str) -> str:
+    """`secret` (ASCII) sealed with a key derived from `code` (SHAKE-256, XOR), as hex: only
+    the holder of `code` can `unseal` it, and the database that keeps it holds neither."""
+    data = secret.encode("ascii")
+    return bytes(a ^ b for a, b in zip(data, _handoff_key(code, len(data)))).hex()
+
+
+def unseal(sealed: str, code: str) -> str | None:
+    """The secret `seal(secret, code)` sealed, or None if `sealed` is not such a text."""
+    try:
+        data = bytes.fromhex(sealed)
+        return bytes(a ^ b for a, b in zip(data, _handoff_key(code, len(data)))).decode("ascii")
+    except (ValueError, TypeError, UnicodeDecodeError):
+        return None
+
+
+# -- the key wrong PINs are counted under --------------------------------------------------------
+CLIENT_KEY_MAX = 100
+
+
+def client_key(address: str) -> str:
+    """The key wrong PINs from `address` are counted under (R20): an IPv4 address as it is, an
+    IPv4-mapped IPv6 address (`::ffff:1.2.3.4`) as its IPv4 address, any other IPv6 address
+    by its /64 network (`2001:db8:1:2::/64`: one home or phone gets a whole /64, so its
+    addresses share one count), and anything else as given, trimmed, at most 100 characters."""
+    text = str(address if address is not None else "").strip()
+    try:
+        ip = ipaddress.ip_address(text.removeprefix("[").removesuffix("]"))
+    except ValueError:
+        return text[:CLIENT_KEY_MAX]
+    if isinstance(ip, ipaddress.IPv6Address):
+        if ip.ipv4_mapped is not None:
+            return str(ip.ipv4_mapped)
+        return str(ipaddress.IPv6Network((int(ip) >> 64 << 64, 64)))
+    return str(ip)
 
 
 # -- sign-in back-off -----------------------------------------------------------------------
@@ -154,10 +280,15 @@ class Backoff:
 #: One client (address) may get 5 PINs wrong a day for free, then waits 30 s, 60 s, … up to
 #: an hour between tries.
 CLIENT_BACKOFF = Backoff(free=5, base_seconds=30, cap_seconds=3600, window_seconds=86400)
-#: The whole tournament, every address together: 50 wrong PINs a day, then 2 s, 4 s, … up to an
-#: hour between tries. At the highest rate this allows (83 tries a day) guessing one of
-#: two generated 8-digit PINs takes about 1,100 years on average (README, "Security").
+#: The whole tournament, every address together (wrong PINs from trusted devices apart): 50 wrong
+#: PINs a day, then 2 s, 4 s, … up to an hour between tries. At the highest rate this allows
+#: (83 tries a day) guessing one of two generated 8-digit PINs takes about 1,100 years on
+#: average (README, "Security").
 TOURNAMENT_BACKOFF = Backoff(free=50, base_seconds=2, cap_seconds=3600, window_seconds=86400)
+#: One trusted device (a browser that signed in before, R20): 5 wrong PINs a day for free,
+#: then 30 s, 60 s, … up to an hour. Its wrong PINs count only against itself: neither the
+#: address nor the tournament-wide pause applies to it.
+DEVICE_BACKOFF = Backoff(free=5, base_seconds=30, cap_seconds=3600, window_seconds=86400)
 
 
 def most_tries_per_day(policy: Backoff) -> int:

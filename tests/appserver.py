@@ -23,8 +23,8 @@ from dataclasses import dataclass
 from pathlib import Path
 
 ROOT = Path(__file__).resolve().parents[1]
-ORGANIZER_PIN = "424242"
-JUDGE_PIN = "171717"
+ORGANIZER_PIN = "480915"
+JUDGE_PIN = "736204"
 START_TIMEOUT = 60  # seconds for the app to answer its health check
 
 
@@ -37,6 +37,7 @@ class AppServer:
     root: Path
     process: subprocess.Popen
     log_path: Path
+    ssl: object = None  # an ssl.SSLContext trusting the server's certificate (https only)
 
     def output(self) -> str:
         return self.log_path.read_text(errors="replace") if self.log_path.exists() else ""
@@ -48,9 +49,10 @@ def free_port() -> int:
         return s.getsockname()[1]
 
 
-def _healthy(url: str) -> bool:
+def _healthy(url: str, context=None) -> bool:
     try:
-        with urllib.request.urlopen(f"{url}/_stcore/health", timeout=2) as reply:
+        with urllib.request.urlopen(f"{url}/_stcore/health", timeout=2,
+                                    context=context) as reply:
             return reply.status == 200
     except (urllib.error.URLError, OSError):
         return False
@@ -74,9 +76,10 @@ def server_command(port: int) -> list[str]:
 
 @contextlib.contextmanager
 def run_app(root: Path, *, timeout: float = START_TIMEOUT, env: Mapping[str, str] | None = None,
-            database_url: str | None = None) -> Iterator[AppServer]:
+            database_url: str | None = None, tls: Path | None = None) -> Iterator[AppServer]:
     """Start the app with a fresh SQLite database under `root` (or on `database_url`); stop it
-    after. `env` overrides the server's environment (PINs, backups, …) last.
+    after. `env` overrides the server's environment (PINs, backups, …) last. `tls`: a folder
+    with a certificate made by `stsa.tls` to serve HTTPS from (default: plain HTTP).
 
     Raises RuntimeError with the app's output if it exits or does not answer in `timeout` s.
     """
@@ -86,15 +89,21 @@ def run_app(root: Path, *, timeout: float = START_TIMEOUT, env: Mapping[str, str
     server_env = {**os.environ, "STSA_DATABASE_URL": database_url,
                   "STSA_ORGANIZER_PIN": ORGANIZER_PIN, "STSA_JUDGE_PIN": JUDGE_PIN,
                   "STSA_BACKUP_DIR": str(root / "backups"), "PYTHONUNBUFFERED": "1",
-                  **(env or {})}
+                  "STSA_TLS_DIR": str(tls or root / "no-tls"), **(env or {})}
     log_path = root / "server.log"
     with open(log_path, "wb") as log:
         process = subprocess.Popen(server_command(port), cwd=ROOT, env=server_env, stdout=log,
                                    stderr=subprocess.STDOUT, stdin=subprocess.DEVNULL)
-    server = AppServer(f"http://127.0.0.1:{port}", database_url, root, process, log_path)
+    context = None
+    if tls is not None:
+        import ssl
+        context = ssl.create_default_context(cafile=str(tls / "stsa-cert.pem"))
+    scheme = "https" if tls is not None else "http"
+    server = AppServer(f"{scheme}://127.0.0.1:{port}", database_url, root, process, log_path,
+                       context)
     try:
         deadline = time.monotonic() + timeout
-        while not _healthy(server.url):
+        while not _healthy(server.url, context):
             if process.poll() is not None:
                 raise RuntimeError(f"The app exited with code {process.returncode} before "
                                    f"answering. Its output:\n{server.output()}")

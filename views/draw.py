@@ -88,7 +88,8 @@ def show_sitting(sitting) -> None:
         data_tools.paper(session.engine(), reads.settings(), sitting_id,
                          sitting_label(sitting["kind"], sitting["number"]),
                          organizer=organizer, me=session.actor())
-    search = st.text_input("Find a player", key="draw_search", placeholder="Name")
+    search = st.text_input("Find a player", key="draw_search", placeholder="Name",
+                           max_chars=60)
     shown = service.tables_with_player(overview, search)
     if shown.empty:
         st.info("No player of this sitting matches that name.")

@@ -5,7 +5,7 @@ import streamlit as st
 from stsa import demo
 from stsa.auth import Role
 from stsa.domain import plural, sitting_label
-from stsa.ui import data, navigation, organizer, session, widgets
+from stsa.ui import data, navigation, organizer, result_checks, session, widgets
 
 role, reads = session.role(), data.now()
 status = reads.home_status()
@@ -26,6 +26,7 @@ if sitting:
 if status["missing_tables"]:
     st.write(f"Tables still missing results: {organizer.listed(status['missing_tables'])}.")
 st.info(organizer.next_step(status, role), icon=":material/arrow_forward:")
+result_checks.show_late_corrections(reads)  # organizer and judges: results moved under finals
 
 if role is Role.ORGANIZER and sitting is None and reads.players().empty:
     st.subheader("Try it out", anchor=False)

@@ -6,10 +6,10 @@ import streamlit as st
 from stsa.auth import Role
 from stsa.domain import plural
 from stsa.services import log as log_words
-from stsa.ui import data, organizer, session, widgets
+from stsa.ui import data, organizer, result_checks, session, widgets
 
 st.title("Log")
-session.only_for(Role.ORGANIZER)
+me = session.only_for(Role.ORGANIZER)
 widgets.flash()
 st.caption("Every change is recorded here with who made it, when, and what changed. Nothing is "
            "ever deleted from the log.")
@@ -19,16 +19,18 @@ st.page_link("views/data.py", label="The whole tournament as a workbook, CSV dow
 kinds = log_words.filters()
 what = st.selectbox("What", list(kinds), index=None, key="log_action", placeholder="Everything",
                     help="Only one kind of change, e.g. results corrected.")
-by = st.text_input("By", key="log_by", placeholder="Exact name, e.g. Olivia",
+by = st.text_input("By", key="log_by", placeholder="Exact name, e.g. Olivia", max_chars=100,
                    help="Who acted, as they signed in.")
 find = st.text_input("Find", key="log_find", placeholder="e.g. Qualifier 2, table 4 or a name",
-                     help="Shows the changes whose description contains this text.")
+                     max_chars=200, help="Shows the changes whose description contains this "
+                                         "text.")
 limit = st.number_input("Show the latest", min_value=1, max_value=100_000, value=200, step=50,
                         key="log_limit")
 
 now = data.now()
-events = now.events(action=kinds.get(what), by=by.strip() or None,
-                    limit=None if find.strip() else int(limit))
+result_checks.show_late_corrections(now)
+events = log_words.events(session.engine(), actor=me, action=kinds.get(what),
+                          by=by.strip() or None, limit=None if find.strip() else int(limit))
 log = now.log(events, find=find, limit=int(limit))
 if log.empty:
     filtered = bool(what or by.strip() or find.strip())
@@ -37,6 +39,9 @@ if log.empty:
     st.stop()
 
 st.write(f"{plural(len(log), 'event')}, newest first.")
+if imported := log_words.imported(events.loc[events["event_id"].isin(log["event_id"])]):
+    st.caption(f"{plural(imported, 'event')} came in with a restore: “By” names the workbook "
+               f"it came from. That history is the file's record, not one made here.")
 st.dataframe(log, hide_index=True, key="log_table", column_config={
     "event_id": st.column_config.NumberColumn("#", format="%d"),
     "at": st.column_config.DatetimeColumn("When (UTC)", format="YYYY-MM-DD HH:mm:ss"),

@@ -35,7 +35,7 @@ def find() -> None:
     if directory.empty:
         st.info("No players yet: your page is here once the organizer adds the players.")
         return
-    query = st.text_input("Your nickname", key="player_search", max_chars=60,
+    query = st.text_input("Your nickname", key="player_search", max_chars=100,
                           placeholder="Type your nickname")
     if not query.strip():
         st.caption("Type part of your nickname, then tap it.")

@@ -6,7 +6,7 @@ import streamlit as st
 
 from stsa.auth import Role
 from stsa.domain import SittingStatus, table_label
-from stsa.ui import data, picks, session, sittings, widgets
+from stsa.ui import data, picks, result_checks, session, sittings, widgets
 
 st.title("Results")
 widgets.flash()
@@ -21,6 +21,7 @@ if not choices:
     st.stop()
 sittings.keep_choice("res_sitting", choices)
 sitting_id = st.selectbox("Sitting", list(choices), format_func=choices.get, key="res_sitting")
+result_checks.newer_sitting(choices, sitting_id, reads.sitting_names())
 tables = reads.result_tables(sitting_id)
 
 
@@ -44,6 +45,7 @@ def enter_result() -> None:
         st.info(f"Version {form['version']} saved by {widgets.plain(form['saved_by'])} at "
                 f"{sittings.when(form['saved_at'])}. Saving again records a correction; the "
                 f"earlier values stay in the log.")
+    result_checks.seating_note(sittings.seating_changed(form, seats))
     options = sittings.leader_options(seats, bool(settings.get("wild_card")))
     sittings.form_style()
     fields = sittings.number_fields(reads.sittings(), sitting_id, table_id, seats)
@@ -58,12 +60,13 @@ def enter_result() -> None:
         for seat in seats.loc[seats["seat"].isin(tied)].itertuples():
             st.number_input(f"Settled order of seat {seat.seat} ({widgets.plain(seat.name)})",
                             min_value=1, max_value=len(seats), step=1, value=None,
-                            key=sittings.key(table_id, seat.seat, "tiebreak"))
+                            key=sittings.key(table_id, seat.player_id, "tiebreak"))
     st.markdown("**Preview** · placings and qualifier scores (blank numbers count as 0)")
     st.dataframe(sittings.preview_frame(rows, seats, base), hide_index=True,
                  column_config=sittings.PREVIEW_COLUMNS)
-
-    clash = sittings.conflict(table_id)
+    clash = sittings.conflict(table_id)  # R19, R20: what a save needs is asked first
+    guard = result_checks.save_guard(reads, seats,
+                                     clash["version"] if clash else form["version"], rows)
     if clash:
         st.warning(widgets.plain(clash["message"]), icon=":material/warning:")
         st.markdown(f"**Theirs** · version {clash['version']} · saved by "
@@ -78,13 +81,14 @@ def enter_result() -> None:
         with st.container(horizontal=True):
             st.button("Keep theirs", key="res_keep_theirs", on_click=sittings.keep_theirs,
                       args=(table_id, seats))
-            mine = st.button("Save mine over theirs", key="res_save_mine", type="primary")
+            mine = st.button("Save mine over theirs", key="res_save_mine", type="primary",
+                             disabled=not guard.allowed)
         if mine and sittings.save(engine, table_id, rows, where, actor=me,
-                                  over_version=clash["version"]) is not None:
+                                  over_version=clash["version"], **guard.confirmed) is not None:
             st.rerun()
     elif st.button("Save correction" if form["version"] else "Save result", key="res_save",
-                   type="primary", width="stretch"):
-        if sittings.save(engine, table_id, rows, where, actor=me) is not None \
+                   type="primary", width="stretch", disabled=not guard.allowed):
+        if sittings.save(engine, table_id, rows, where, actor=me, **guard.confirmed) is not None \
                 or sittings.conflict(table_id):
             st.rerun()
 

@@ -49,7 +49,7 @@ if roster.empty:
     st.info("No players yet: import a list or add players above.")
     st.stop()
 
-query = st.text_input("Search players by name or nickname", key="roster_search",
+query = st.text_input("Search players by name or nickname", key="roster_search", max_chars=100,
                       placeholder="Part of a name", icon=":material/search:")
 
 st.subheader("Check-in for the next sitting", anchor=False)

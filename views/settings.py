@@ -1,13 +1,13 @@
 """Settings (organizer): the tournament's name, setups and the stages playing Battle of Wills,
 leader picks, colours, scoring and the seats per qualifier sitting (R4, R5, R9, R10, R12, R21,
-R23), and the PINs (R20)."""
+R23), the PINs, judges' invitations by QR code and a pause on sign-in (R20)."""
 
 import streamlit as st
 
 from stsa.auth import Role
 from stsa.domain import plural
 from stsa.services import admin, setups as setup_service
-from stsa.ui import data, organizer, session, widgets
+from stsa.ui import access, data, organizer, session, widgets
 
 st.title("Settings")
 session.only_for(Role.ORGANIZER)
@@ -15,6 +15,7 @@ widgets.flash()
 me, engine = session.actor(), session.engine()
 current = data.now().settings()
 setups = setup_service.setup_options()
+access.sign_in_pause(engine, me)  # first: people wait until it is lifted
 
 with st.form("settings_form"):
     name = st.text_input("Tournament name", value=current["tournament_name"], max_chars=200,
@@ -82,8 +83,9 @@ if save:
 
 st.subheader("PINs", anchor=False)
 st.caption("PINs are stored only as hashes, so the current ones cannot be shown. A new PIN has "
-           "6 to 64 characters, and the organizer's and the judges' PINs must differ. Changing "
-           "a PIN signs out everyone who used the old one.")
+           "6 to 64 characters and is not easy to guess (not 123456, 121212 or 112233), and the "
+           "organizer's and the judges' PINs must differ. Changing a PIN signs out everyone who "
+           "used the old one.")
 with st.form("pin_form", clear_on_submit=True):
     whose = st.radio("Whose PIN", [Role.ORGANIZER, Role.JUDGE], key="pin_role",
                      horizontal=True,
@@ -98,10 +100,13 @@ if change:
         st.error("Type the same new PIN in both fields. Nothing changed.",
                  icon=":material/warning:")
     elif widgets.act(lambda: admin.set_pin(engine, whose, pin, actor=me, current_pin=current_pin,
-                                           client=session.client()) or True,
+                                           client=session.client(), device=session.device())
+                     or True,
                      done=f"The {'organizer’s' if whose == Role.ORGANIZER else 'judges’'} PIN "
                           f"is changed: tell the people who use it.") is not None:
         st.rerun()
+
+access.invite_judges(engine, me, current)
 
 st.subheader("Who is signed in", anchor=False)
 signed_in = admin.open_sessions(engine, actor=me)

@@ -64,7 +64,7 @@ def standings() -> None:
             st.caption("A rank is shared across a cut line (marked “Tie at cut”): the organizer "
                        "settles it before the finals.")
 
-    query = st.text_input("Find a player", key="standings_search", max_chars=60,
+    query = st.text_input("Find a player", key="standings_search", max_chars=100,
                           placeholder="Type part of a name")
     shown = view.search(table, query) if query.strip() else table
     if shown.empty:

@@ -1,8 +1,13 @@
 """CSV in and out, and the one formula guard every file STSA writes goes through.
 
 A spreadsheet runs text that starts with =, +, -, @, a tab or a carriage return as a formula
-(CSV injection): `neutralise` prefixes such text with ', which the spreadsheet shows as the text
-itself. The workbook writer asks `looks_like_formula` and marks such cells as text instead.
+(CSV injection). It does so wherever a cell starts, and which characters start a cell depends on
+the reader, not on the file: a spreadsheet set to semicolons or tabs splits a comma file's
+`Bob;=1+2` into `Bob` and a live `=1+2`. So `neutralise` puts a ' before such a trigger at the
+start of the text and after every comma, semicolon, tab or line break inside it; the
+spreadsheet shows the text itself. Numbers are not text and stay numbers. The workbook writer
+asks `looks_like_formula` (a workbook cell is one cell, whatever the separator) and marks such
+cells as text instead.
 """
 
 from __future__ import annotations
@@ -10,25 +15,36 @@ from __future__ import annotations
 import csv
 import datetime as dt
 import io
+import re
 from typing import Any, Callable, Iterable, Iterator
 
 import pandas as pd
 
 from stsa.formats.guards import Limits, trimmed
 
-FORMULA_START = ("=", "+", "-", "@", "\t", "\r")
+# What makes a cell a formula: the ASCII signs and their full-width forms (East Asian input).
+TRIGGERS = "=+-@\uff1d\uff0b\uff0d\uff20"
+FORMULA_START = (*TRIGGERS, "\t", "\r")
 DELIMITERS = (",", ";", "\t")
+# Where some reader starts a new cell inside one of ours: a separator any spreadsheet may be set
+# to, or a line break (a reader that ignores our quotes starts a row there). Spaces and quotes
+# between it and the trigger do not stop a formula (a reader may trim or unquote them).
+_CELL_STARTS = re.compile(f"(^|[,;\t\r\n])([ \"]*)(?=[{re.escape(TRIGGERS)}])")
 
 
 def looks_like_formula(value: Any) -> bool:
-    """True for text a spreadsheet would take for a formula."""
+    """True for text a spreadsheet would take for a formula when it is one whole cell."""
     return isinstance(value, str) and value.startswith(FORMULA_START)
 
 
 def neutralise(value: Any) -> Any:
-    """Text that a spreadsheet would run as a formula, prefixed with ' so it shows as is; any
-    other value unchanged."""
-    return "'" + value if looks_like_formula(value) else value
+    """Text with a ' before every formula trigger that starts it or follows a comma, semicolon,
+    tab or line break in it (so no reader, whatever its separator, finds a formula), and before
+    a leading tab or carriage return; any other value (numbers, dates, None) unchanged."""
+    if not isinstance(value, str):
+        return value
+    text = _CELL_STARTS.sub(r"\1\2'", value)
+    return "'" + text if text.startswith(("\t", "\r")) else text
 
 
 def _cell(value: Any) -> Any:
@@ -53,8 +69,10 @@ def csv_bytes(headings: list[str], rows: Iterable[list]) -> bytes:
 
 
 def frame_text(frame: pd.DataFrame) -> str:
-    """`frame` as CSV text with its text columns neutralised (no BOM: for a text download)."""
-    text_columns = frame.select_dtypes(include=["object", "string"]).columns
+    """`frame` as CSV text with its text neutralised (no BOM: for a text download). Numeric,
+    true/false and time columns are written as they are: a number is never a formula."""
+    text_columns = frame.select_dtypes(exclude=["number", "bool", "datetime", "datetimetz",
+                                                "timedelta"]).columns
     return frame.assign(**{c: frame[c].map(neutralise) for c in text_columns}).to_csv(index=False)
 
 

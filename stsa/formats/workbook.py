@@ -14,7 +14,9 @@ its column holds (a whole number, a date and time, TRUE or FALSE, JSON, a label 
 earlier releases (their snake_case headings, without the sheets and columns added since). A
 cell that is not raises one `RestoreError` whose problems name each sheet and row. Whether the
 values make sense for a tournament is the service's check (`stsa.services.restore`), with the
-validators entry uses.
+validators entry uses. A workbook's log is the file's own record, which anyone with a
+spreadsheet application can edit: every event a restore brings in is marked as coming from
+that file (`mark_imported`), so it is never taken for this installation's own history (R19).
 """
 
 from __future__ import annotations
@@ -22,6 +24,7 @@ from __future__ import annotations
 import datetime as dt
 import io
 import json
+import re
 from dataclasses import dataclass
 from typing import Any, Iterable, Mapping
 
@@ -443,6 +446,49 @@ class ParsedWorkbook:
 
     tables: dict[str, pd.DataFrame]
     source: str
+
+
+# -- the log of a restored workbook (R19) --------------------------------------------------------
+ACTOR_MAX = 100  # what the log's actor column holds
+SOURCE_SHOWN = 32  # characters of the file's name in an imported event's actor
+#: An imported event's mark after its actor: " (from the workbook spring.xlsx, restored
+#: 2026-03-07 09:41 UTC)"; the name of the file is left out when there is none.
+IMPORTED_MARK = re.compile(r" \(from (?:the workbook .+|a workbook), restored "
+                           r"\d{4}-\d\d-\d\d \d\d:\d\d UTC\)$")
+
+
+def _shortened(text: str, limit: int) -> str:
+    return text if len(text) <= limit else text[:max(limit - 1, 0)] + "…"
+
+
+def imported_mark(source: str | None, at: dt.datetime) -> str:
+    """R19: what follows the actor of an event a restore brought in from the workbook named
+    `source` at `at`: " (from the workbook spring.xlsx, restored 2026-03-07 09:41 UTC)"."""
+    name = " ".join(str(source or "").split())
+    where = f"the workbook {_shortened(name, SOURCE_SHOWN)}" if name else "a workbook"
+    when = at.astimezone(dt.timezone.utc) if at.tzinfo else at
+    return f" (from {where}, restored {when:%Y-%m-%d %H:%M} UTC)"
+
+
+def imported_actor(actor: Any, source: str | None, at: dt.datetime) -> str:
+    """R19: `actor` as the log of a restored tournament names it: the name the file gives (an
+    earlier restore's mark taken off, shortened to fit) and `imported_mark`."""
+    mark = imported_mark(source, at)
+    name = IMPORTED_MARK.sub("", str(actor or "").strip())
+    return _shortened(name, ACTOR_MAX - len(mark)) + mark
+
+
+def is_imported(actor: Any) -> bool:
+    """R19: whether a log event's actor carries `imported_mark` (it came in with a
+    restore)."""
+    return isinstance(actor, str) and IMPORTED_MARK.search(actor) is not None
+
+
+def mark_imported(events: pd.DataFrame, source: str | None, at: dt.datetime) -> pd.DataFrame:
+    """R19: the Log sheet's events (`parse_workbook`'s `events` frame) as a restore writes
+    them: each one's actor marked as coming from the workbook `source`, restored at `at`
+    (`imported_actor`), everything else as the file has it."""
+    return events.assign(actor=[imported_actor(a, source, at) for a in events["actor"]])
 
 
 class _Bad(ValueError):

@@ -7,18 +7,27 @@ its CSV download.
 `places_of` builds those from the tournament's frames and from the events themselves, so a
 discarded sitting or a removed player is still named. Every action the store logs has its
 sentence; an action this module does not know gets a plain one from its name and values.
+
+Reading the whole log is the organizer's (`events`, R20). Two kinds of event are flagged
+wherever the log is shown: a qualifier result corrected after the finals were drawn (also on
+Home, for the organizer and the judges: `late_corrections`), and history a restore brought
+in from a workbook (its actor says so: `stsa.formats.workbook.imported_actor`).
 """
 
 from __future__ import annotations
 
+import datetime as dt
 import json
 from dataclasses import dataclass, field
 from typing import Any, Callable, Iterable, Mapping
 
 import pandas as pd
 
-from stsa import catalog
+from stsa import catalog, store
+from stsa.auth import Actor, Role, require
 from stsa.domain import plural, rule_change_line, setting_label, setting_text, sitting_label
+from stsa.formats import workbook
+from stsa.store.db import SYSTEM
 
 SHOWN_NAMES = 8  # names listed in one sentence before "and n more"
 RESULT_FIELDS = {"leader": "leader", "vp": "VP", "spice": "spice", "solari": "solari",
@@ -44,6 +53,8 @@ ACTIONS = {
     "picks.wild_card": "Wild cards", "settings.change": "Settings changed",
     "pin.set": "PIN set", "session.revoke_all": "Everyone signed out",
     "tournament.restore": "Tournament restored", "backup.restore": "Backup restored",
+    "sign_in.unlock": "Sign-in pause lifted", "invitation.create": "Judge invited",
+    "invitation.use": "Signed in with an invitation", "invitation.revoke": "Invitation withdrawn",
 }
 
 
@@ -317,9 +328,12 @@ def _result(action, subject, before, after, places):
                for r in rows for f, words in RESULT_FIELDS.items()
                if old.get(r["player_id"], {}).get(f) != r.get(f)]
     version = f" (version {after.get('version')})" if after.get("version") else ""
+    late = after.get("after_finals")
+    flag = f"{LATE}: " if late else ""
+    note = f" {late['changes']}" if late and late.get("changes") else ""
     if not changes:
-        return f"Saved the result of {where} again, unchanged{version}."
-    return f"Corrected the result of {where}{version}: {'; '.join(changes)}."
+        return f"{flag}Saved the result of {where} again, unchanged{version}.{note}"
+    return f"{flag}Corrected the result of {where}{version}: {'; '.join(changes)}.{note}"
 
 
 def _vote_off(action, subject, before, after, places):
@@ -356,6 +370,22 @@ def _pin(action, subject, before, after, places):
 def _revoke(action, subject, before, after, places):
     return (f"Signed everyone out ({plural(int(after.get('ended', 0)), 'session')} ended; "
             f"the organizer who did it stays signed in).")
+
+
+def _unlock(action, subject, before, after, places):
+    forgotten = plural(int(after.get("forgotten", 0)), "wrong PIN")
+    return f"Lifted the sign-in pause: forgot {forgotten} (the PINs stay as they were)."
+
+
+def _invitation(action, subject, before, after, places):
+    name = after.get("name")
+    if action == "invitation.create":
+        return (f"Invited {name} to sign in as a judge by QR code, valid for "
+                f"{plural(int(after.get('hours', 0)), 'hour')}.")
+    if action == "invitation.use":
+        return f"{name} signed in as a judge with their invitation (its QR code)."
+    return (f"Withdrew the invitation of {name} "
+            f"({plural(int(after.get('ended', 0)), 'session')} ended).")
 
 
 def _tournament_restore(action, subject, before, after, places):
@@ -401,7 +431,9 @@ _SENTENCES: dict[str, Callable[..., str]] = {
     "result.submit": _result, "result.correct": _result, "picks.vote_off": _vote_off,
     "picks.wild_card": _wild_card, "settings.change": _settings, "pin.set": _pin,
     "session.revoke_all": _revoke, "tournament.restore": _tournament_restore,
-    "backup.restore": _backup_restore,
+    "backup.restore": _backup_restore, "sign_in.unlock": _unlock,
+    "invitation.create": _invitation, "invitation.use": _invitation,
+    "invitation.revoke": _invitation,
 }
 
 
@@ -414,6 +446,56 @@ def readable(events: pd.DataFrame, places: Places) -> pd.DataFrame:
         "role": newest["role"].map(lambda r: str(r).capitalize()),
         "what": newest["action"].map(action_label),
         "details": event_sentences(newest, places)}).reset_index(drop=True)
+
+
+def events(engine, *, actor: Actor, action: str | None = None, by: str | None = None,
+           limit: int | None = None) -> pd.DataFrame:
+    """R19, R20: the audit log as the Log page reads it (`store.events`): the organizer
+    only, checked for the person asking, not for a shared read."""
+    require(actor, Role.ORGANIZER, action="read the log")
+    return store.events(engine, actor=actor, action=action, by=by, limit=limit)
+
+
+def imported(events: pd.DataFrame) -> int:
+    """R19: how many of `events` a restore brought in from a workbook (their actor says
+    so)."""
+    return int(events["actor"].map(workbook.is_imported).sum()) if len(events) else 0
+
+
+#: How the log and Home flag a qualifier result corrected once the finals were drawn (R20).
+LATE = "A qualifier result was corrected after the finals were drawn"
+LATE_COLUMNS = ["event_id", "at", "actor", "table", "changes"]
+
+
+def late_of(events: pd.DataFrame) -> pd.DataFrame:
+    """R19, R20: the corrections among `events` (`store.events` frames) that the store flagged
+    as made after the finals were drawn, newest first: `LATE_COLUMNS` (`table` as people
+    name it, `changes` what it moved, in words)."""
+    rows = [(e["event_id"], e["at"], e["actor"], flag.get("table", ""), flag.get("changes", ""))
+            for e in events.to_dict("records")
+            if e["action"] == "result.correct" and isinstance(_loaded(e["after"]), dict)
+            and isinstance(flag := _loaded(e["after"]).get("after_finals"), dict)]
+    return pd.DataFrame(rows, columns=LATE_COLUMNS).iloc[::-1].reset_index(drop=True)
+
+
+def late_lines(late: pd.DataFrame) -> list[str]:
+    """R19, R20: `late_of` as the sentences Home and the Log page show: "A qualifier result was
+    corrected after the finals were drawn: Qualifier 1, table 2, by Olivia on 2026-03-07 at
+    14:05. It moves …"; times in this computer's time zone."""
+    local = dt.datetime.now().astimezone().tzinfo
+    return [f"{LATE}: {table}, by {who} on "
+            f"{pd.Timestamp(at).tz_convert(local):%Y-%m-%d at %H:%M}."
+            + (f" {changes}" if changes else "")
+            for at, who, table, changes in zip(late["at"], late["actor"], late["table"],
+                                               late["changes"])]
+
+
+def late_corrections(engine, *, actor: Actor) -> list[str]:
+    """R19, R20: every qualifier result corrected after the finals were drawn, in words
+    (`late_lines`), newest first, for the organizer and the judges (Home). Reads only the
+    corrections of the log, as the system (judges may not read the whole log)."""
+    require(actor, Role.ORGANIZER, Role.JUDGE, action="see late corrections")
+    return late_lines(late_of(store.events(engine, action="result.correct", actor=SYSTEM)))
 
 
 def filters(actions: Iterable[str] = ACTIONS) -> dict[str, str]:

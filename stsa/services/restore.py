@@ -13,6 +13,7 @@ statuses (R20) and the settings check them.
 
 from __future__ import annotations
 
+import datetime as dt
 import json
 from types import SimpleNamespace
 from typing import Any, Callable, Iterable
@@ -43,9 +44,12 @@ def restore_workbook(engine, source: Any, *, actor: Actor) -> dict:
     Organizer only (R20); all or nothing. A file that is not an STSA workbook, a hostile or
     damaged one, or rows that entry would refuse raise `RestoreError`, its `problems` naming
     each sheet and row; a database that already holds a tournament, `InvalidState`. Standings,
-    finals and the other computed columns are recomputed, not read. The log gains one
-    `tournament.restore` event. Returns how many rows each table received and `source`, the
-    file's name.
+    finals and the other computed columns are recomputed, not read. The file's log is its own
+    record, which anyone can edit in a spreadsheet: every event it brings in is marked as
+    coming from that file (its actor "Olivia (from the workbook spring.xlsx, restored
+    2026-03-07 09:41 UTC)", `workbook.mark_imported`), so the Log page shows it as imported
+    history (R19). The log gains one `tournament.restore` event. Returns how many rows each
+    table received and `source`, the file's name.
     """
     require(actor, Role.ORGANIZER, action="restore a tournament")
     parsed = workbook.parse_workbook(source)
@@ -53,8 +57,10 @@ def restore_workbook(engine, source: Any, *, actor: Actor) -> dict:
         problems = check(parsed.tables)
         if problems:
             raise workbook.restore_error(problems)
+    tables = {**parsed.tables, "events": workbook.mark_imported(
+        parsed.tables["events"], parsed.source, dt.datetime.now(dt.timezone.utc))}
     try:
-        counts = store.load_tournament(engine, _stored(parsed.tables), actor=actor,
+        counts = store.load_tournament(engine, _stored(tables), actor=actor,
                                        source=parsed.source or "the workbook")
     except (store.InvalidState, store.PermissionDenied):
         raise

@@ -1,16 +1,18 @@
 """Results: scored games and the qualifier standings (R11–R16), the result form's preview, and
-a table's result submitted through the store with every rule checked (R11, R13, R19)."""
+a table's result submitted through the store with every rule checked (R11, R13, R19); what a
+correction would change once the finals are drawn (R14–R17, R20)."""
 
 from __future__ import annotations
 
 import threading
+from dataclasses import dataclass
 
 import numpy as np
 import pandas as pd
 
 from stsa import rules, store
 from stsa.auth import Actor, Role, require
-from stsa.domain import Kind, SittingStatus, Stage, table_label
+from stsa.domain import Kind, SittingStatus, Stage, sitting_label, table_label
 from stsa.errors import TournamentError
 from stsa.services.snapshot import Snapshot
 from stsa.store import checks
@@ -291,7 +293,8 @@ def _table_unknown(engine, table_id) -> bool:
 
 
 def _submit_tie_checked(engine, table_id: int, rows: pd.DataFrame, *, expected_version: int,
-                        submission_id: str | None, actor: Actor) -> store.TableResult:
+                        submission_id: str | None, actor: Actor,
+                        **landing) -> store.TableResult:
     """`submit_result` for rows that may hold a full tie: the tie checked on the table's seats
     and settings first (R11), with the players' names in the message."""
     with Snapshot(engine) as snap:
@@ -306,11 +309,13 @@ def _submit_tie_checked(engine, table_id: int, rows: pd.DataFrame, *, expected_v
         raise TournamentError(problem)
     return store.submit_table_result(engine, int(table_id), entered,
                                      expected_version=expected_version,
-                                     submission_id=submission_id, actor=actor)
+                                     submission_id=submission_id, actor=actor, **landing)
 
 
 def submit_result(engine, table_id: int, rows: pd.DataFrame, *, expected_version: int,
-                  submission_id: str | None, actor: Actor) -> store.TableResult:
+                  submission_id: str | None, actor: Actor, seating=None,
+                  confirm_complete: bool = False,
+                  confirm_after_finals: bool = False) -> store.TableResult:
     """Save a table's result (R11–R13, R19) after every rule is checked: a full tie needs its
     settled order first; the store then checks the rows, the version and the role.
 
@@ -319,20 +324,169 @@ def submit_result(engine, table_id: int, rows: pd.DataFrame, *, expected_version
     version raises the store's `ConflictError`, with what is stored now. Variant points other
     than 0 need a sitting with a rule change (`variant_points_problem`, R24). Rows with no two
     players equal on all five (the usual form) go straight to the store, which reads the table
-    in its own transaction; an unknown table is still refused as such before anything else."""
+    in its own transaction; an unknown table is still refused as such before anything else.
+
+    Where the save lands (R19, R20), checked by the store in the save's transaction:
+    `seating` ({seat: player_id} as the form showed the table) refuses a save on a table
+    whose seating changed since (`store.game_results.SeatingChanged`); a correction of a
+    complete sitting needs `confirm_complete`; once the finals are drawn only the organizer
+    corrects a qualifier result, with `confirm_after_finals`, and the log keeps what it
+    changed (`correction_impact`) with its flag."""
     require(actor, Role.JUDGE, Role.ORGANIZER, action="enter results")
     problem = variant_points_problem(engine, table_id, rows)
     if problem:
         raise TournamentError(problem)
+    landing = {"seating": seating, "confirm_complete": bool(confirm_complete),
+               "confirm_after_finals": bool(confirm_after_finals)}
+    if confirm_after_finals and expected_version and actor.role == Role.ORGANIZER:
+        impact = correction_impact(engine, table_id, rows)
+        landing["finals_note"] = impact.words if impact is not None else ""
     entered = _untied_rows(rows)
     if entered is None:
         return _submit_tie_checked(engine, table_id, rows, expected_version=expected_version,
-                                   submission_id=submission_id, actor=actor)
+                                   submission_id=submission_id, actor=actor, **landing)
     try:
         return store.submit_table_result(engine, int(table_id), entered,
                                          expected_version=expected_version,
-                                         submission_id=submission_id, actor=actor)
+                                         submission_id=submission_id, actor=actor, **landing)
     except TournamentError:
         if _table_unknown(engine, table_id):
             raise store.NotFound(f"There is no table with id {table_id}.") from None
         raise
+
+
+# --- a correction once the finals are drawn (R14–R17, R20) -----------------------------------
+
+FINALS_KINDS = (Kind.SEMIFINAL, Kind.FINAL)
+STAGE_WORDS = {Stage.FINAL.value: "the final", Stage.SEMIFINAL.value: "the semifinal",
+               Stage.OUT.value: "out of the finals", "": "not ranked yet"}
+STATUS_WORDS = {SittingStatus.DRAWN: "drawn, not published", SittingStatus.PUBLISHED:
+                "published", SittingStatus.COMPLETE: "complete"}
+IMPACT_COLUMNS = ["Player", "Rank before", "Rank after", "Cut before", "Cut after",
+                  "Finals before", "Finals after"]
+
+
+@dataclass(frozen=True)
+class CorrectionImpact:
+    """What a correction of a qualifier result would change once the finals are drawn (R14–R17):
+    `finals` the semifinal and final sittings drawn, in words ("Semifinal (published)");
+    `changes` one row per player whose rank, place at the cut (`zone`) or finals seat
+    changes (`IMPACT_COLUMNS`); `words` all of it in one line, for the log and Home."""
+
+    finals: list[str]
+    changes: pd.DataFrame
+    words: str
+
+
+def finals_drawn(sittings: pd.DataFrame) -> list[str]:
+    """R16, R20: the semifinal and final sittings of `sittings` (the staff's view: drafts
+    too), in words: "Semifinal (published)"."""
+    drawn = sittings.loc[sittings["kind"].isin(FINALS_KINDS)]
+    return [f"{sitting_label(k, n)} ({STATUS_WORDS.get(s, s)})"
+            for k, n, s in zip(drawn["kind"], drawn["number"], drawn["status"])]
+
+
+def _corrected(stored: pd.DataFrame, table_id: int, rows: pd.DataFrame) -> pd.DataFrame:
+    """The qualifier results with table `table_id`'s rows replaced by `rows` (blank numbers
+    count as 0, as in the preview)."""
+    def number(column: str) -> np.ndarray:
+        if column not in rows:
+            return np.zeros(len(rows), dtype="int64")
+        return pd.to_numeric(rows[column], errors="coerce").fillna(0).astype("int64").to_numpy()
+
+    order = (pd.to_numeric(rows["tiebreak"], errors="coerce") if "tiebreak" in rows
+             else pd.Series(np.nan, index=rows.index))
+    new = pd.DataFrame({"game_id": np.full(len(rows), int(table_id), dtype="int64"),
+                        "player_id": rows["player_id"].astype("int64").to_numpy(),
+                        **{c: number(c) for c in (*STATS, "variant_points")},
+                        "tiebreak": pd.array(order.astype("Float64"), dtype="Int64")})
+    kept = stored.loc[stored["game_id"] != int(table_id), list(new.columns)]
+    return pd.concat([kept, new], ignore_index=True)
+
+
+def _finals_places(table: pd.DataFrame, absent) -> pd.Series:
+    """R16, R17: each player's finals seat by the standings `table` ("final", "semifinal",
+    "final (wildcard)" …; "" for none), by player id."""
+    if len(table) < 4:
+        return pd.Series(dtype="str")
+    present = set(table["player_id"]) - set(absent)
+    entrants = rules.finals_entrants(table, present=present)
+    return pd.Series((entrants["stage"].astype(str)
+                      + np.where(entrants["wildcard"], " (wildcard)", "")).to_numpy(),
+                     index=entrants["player_id"].to_numpy())
+
+
+def _where_each_stands(table: pd.DataFrame, absent) -> pd.DataFrame:
+    places = _finals_places(table, absent)
+    return pd.DataFrame({"player_id": table["player_id"].to_numpy(),
+                         "name": table["name"].to_numpy(),
+                         "rank": table["rank"].to_numpy(),
+                         "zone": table["zone"].fillna("").astype(str).to_numpy(),
+                         "finals": table["player_id"].map(places).fillna("").to_numpy()})
+
+
+def _stage_words(value: str) -> str:
+    stage, _, wildcard = str(value).partition(" ")
+    return STAGE_WORDS.get(stage, stage) + (f" {wildcard}" if wildcard else "")
+
+
+def impact_of(before: pd.DataFrame, after: pd.DataFrame, absent) -> pd.DataFrame:
+    """R14–R17: the players whose rank, place at the cut or finals seat differs between the
+    standings `before` and `after` (`standings` frames), in words (`IMPACT_COLUMNS`),
+    in the order of `after`."""
+    then, now = _where_each_stands(before, absent), _where_each_stands(after, absent)
+    both = now.merge(then.drop(columns="name"), on="player_id", how="left",
+                     suffixes=("_after", "_before"))
+    moved = both.loc[(both["rank_after"] != both["rank_before"])
+                     | (both["zone_after"] != both["zone_before"])
+                     | (both["finals_after"] != both["finals_before"])]
+    return pd.DataFrame({
+        "Player": moved["name"].astype(str).to_numpy(),
+        "Rank before": moved["rank_before"].astype("Int64").to_numpy(),
+        "Rank after": moved["rank_after"].astype("Int64").to_numpy(),
+        "Cut before": moved["zone_before"].map(_stage_words).to_numpy(),
+        "Cut after": moved["zone_after"].map(_stage_words).to_numpy(),
+        "Finals before": moved["finals_before"].map(
+            lambda v: _stage_words(v) if v else "no finals seat").to_numpy(),
+        "Finals after": moved["finals_after"].map(
+            lambda v: _stage_words(v) if v else "no finals seat").to_numpy()},
+        columns=IMPACT_COLUMNS)
+
+
+def impact_words(changes: pd.DataFrame) -> str:
+    """R14–R17: `impact_of` in one sentence: "It moves rank 4 → 5 and the final → the
+    semifinal for Ann; rank 5 → 4 for Bo.", or that nothing moves."""
+    if changes.empty:
+        return "The standings, the cut and the finals seats stay as they are."
+    parts = []
+    for rec in changes.to_dict("records"):
+        moves = []
+        if rec["Rank before"] != rec["Rank after"]:
+            moves.append(f"rank {rec['Rank before']} → {rec['Rank after']}")
+        if rec["Cut before"] != rec["Cut after"]:
+            moves.append(f"at the cut {rec['Cut before']} → {rec['Cut after']}")
+        if rec["Finals before"] != rec["Finals after"]:
+            moves.append(f"{rec['Finals before']} → {rec['Finals after']}")
+        parts.append(f"{' and '.join(moves)} for {rec['Player']}")
+    return f"It moves {'; '.join(parts)}."
+
+
+def correction_impact(engine, table_id: int, rows: pd.DataFrame) -> CorrectionImpact | None:
+    """R14–R17, R20: what correcting qualifier table `table_id` to `rows` would change once a
+    semifinal or final is drawn: the qualifier ranks, the cut and the finals seats before and
+    after, computed with `stsa.rules` on the results as stored and as corrected (absences
+    kept). None for a finals table, or before the finals are drawn (nothing to confirm)."""
+    with Snapshot(engine) as snap:
+        table = snap.table(int(table_id))
+        if table.empty or table["kind"].iloc[0] != Kind.QUALIFIER:
+            return None
+        finals = finals_drawn(snap.sittings)
+        if not finals:
+            return None
+        stored = snap.results_of(Kind.QUALIFIER)
+        points, seated = base_points(snap.settings), qualifier_players(snap)
+        before = standings(rules.score_games(stored, base_points=points), snap.names, seated)
+        corrected = _corrected(stored, int(table_id), rows)
+        after = standings(rules.score_games(corrected, base_points=points), snap.names, seated)
+        changes = impact_of(before, after, snap.absences["player_id"])
+    return CorrectionImpact(finals=finals, changes=changes, words=impact_words(changes))

@@ -293,12 +293,13 @@ def override_warnings(engine, table_id: int, setup_id: str) -> list[str]:
 def override_setup(engine, table_id: int, setup_id: str, *, reason: str, actor: Actor,
                    seed: int | None = None) -> dict:
     """R6, R7, R9: set a table's setup by hand (an enabled setup, with a reason; logged).
+    Organizer only: a setup is part of the draw (R20).
 
     When the new setup's leader deck or hidden picks differ from the old one's, its hidden
     picks are drawn afresh (from `seed`, a fresh one if None), so that the removed and
     available leaders the judges see belong to the setup being played.
     """
-    require(actor, Role.ORGANIZER, Role.JUDGE, action="override a table's setup")
+    require(actor, Role.ORGANIZER, action="change a table's setup")
     with Snapshot(engine) as snap:
         old = _table(snap, table_id)
         enabled = setups.from_settings(snap.settings, old["kind"])

@@ -8,15 +8,18 @@ audit log (R19). Reads return pandas frames ready for `stsa.rules`.
 `connect`, `publish_sitting`, `complete_sitting`, `submit_table_result` and `restore` come from
 `maintenance`, which adds what the store does by itself (completing finished sittings,
 automatic backups) to the database steps of `db`, `draws`, `game_results` and `archive`.
-`corrections` voids a published sitting and replaces a no-show. The
+`corrections` voids a published sitting and replaces a no-show. `access` holds PINs,
+sign-in, trusted devices, sessions and handoff codes; `invites` the judges' QR codes. The
 checks that entry and restore share are in `checks`. Errors a person can fix are
 `TournamentError`s: `ConflictError`, `NotFound`, `DuplicateName`, `InvalidState`,
 `PermissionDenied`, `CorruptDatabase`, `NotABackup`.
 """
 
-from stsa.store.access import (SignedIn, SignInPaused, check_pin, ensure_pins, open_sessions,
-                               reset_pins, session_actor, set_pin, sign_everyone_out, sign_in,
-                               sign_out)
+from stsa.store.access import (HANDOFF_SECONDS, SESSION_MAX_HOURS, Redeemed, SignedIn,
+                               SignInPaused, check_pin, ensure_pins, handoff, lift_pause,
+                               open_sessions, redeem_handoff, reset_pins, session_actor, set_pin,
+                               sign_everyone_out, sign_in, sign_in_pause, sign_out)
+from stsa.store.invites import create_invitation, invitations, join, revoke_invitation
 from stsa.store.admin import DEFAULT_SETTINGS, events, set_settings, settings
 from stsa.store.archive import backup, backups
 from stsa.store.db import backup_dir, data_version, integrity_check
@@ -58,6 +61,10 @@ __all__ = [
     # PINs, sign-in and sessions
     "set_pin", "check_pin", "ensure_pins", "reset_pins", "sign_in", "SignedIn", "SignInPaused",
     "session_actor", "sign_out", "sign_everyone_out", "open_sessions",
+    "handoff", "redeem_handoff", "Redeemed", "HANDOFF_SECONDS", "SESSION_MAX_HOURS",
+    "lift_pause", "sign_in_pause",
+    # judges' invitations (QR codes)
+    "create_invitation", "invitations", "revoke_invitation", "join",
     "events",
     # leader picks (R10)
     "save_vote_off", "vote_off_votes", "save_wild_cards", "wild_card_choices",

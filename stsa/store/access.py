@@ -1,12 +1,24 @@
-"""Who may get in (R20): PINs per role, sign-in with a back-off on wrong PINs, and sessions.
+"""Who may get in (R20): PINs per role, sign-in with a back-off on wrong PINs, trusted devices,
+sessions and the one-time codes that hand a session to a browser.
 
 All of it lives in the database, never in a process's memory or a Streamlit cache: any client
 can clear those caches, and several app processes on one PostgreSQL must agree. A sign-in
-records a failure *before* it checks the PIN, in the same transaction, and removes it again
-only when the PIN was right: a burst of guesses sent at once cannot get past the count.
+records a failure *before* it checks the PIN, in the same transaction, and removes that one
+failure again only when the PIN was right: a burst of guesses sent at once cannot get past the
+count, and a right PIN does not wipe earlier wrong ones (a judge cannot reset the count to
+guess the organizer's PIN).
+
+Nobody can block sign-in: a browser that signed in before keeps a *device token* (issued only
+after a successful sign-in, `redeem_handoff` or `stsa.store.invites.join`); its wrong PINs
+are counted against that device alone (`auth.DEVICE_BACKOFF`), so no number of wrong PINs from
+elsewhere pauses it. Without one, wrong PINs are counted per address (`auth.client_key`,
+`auth.CLIENT_BACKOFF`) and for the whole tournament (`auth.TOURNAMENT_BACKOFF`); the organizer
+lifts that pause on the Settings page or from the console (`lift_pause`).
+
 Sessions are random ids of which only the hash is stored; they end on sign-out, when their
-role's PIN changes, when the organizer signs everyone out, or after `SESSION_IDLE_HOURS`
-without use. No secret is derived from a PIN hash, and none of these tables is in a backup.
+role's PIN changes, when the organizer signs everyone out or withdraws the invitation they came
+from, after `SESSION_IDLE_HOURS` without use, or `SESSION_MAX_HOURS` after they began. No
+secret is derived from a PIN hash, and none of these tables is in a backup.
 """
 
 from __future__ import annotations
@@ -24,15 +36,26 @@ from stsa.auth import Actor, Role, require
 from stsa.domain import plural
 from stsa.store import db
 from stsa.store.errors import TournamentError
+from stsa.store.schema import devices as devices_t
+from stsa.store.schema import handoffs as handoffs_t
 from stsa.store.schema import sessions as sessions_t
 from stsa.store.schema import sign_in_failures as failures_t
 from stsa.store.schema import users as users_t
 
 PIN_ENV = {Role.ORGANIZER: "STSA_ORGANIZER_PIN", Role.JUDGE: "STSA_JUDGE_PIN"}
 SESSION_IDLE_HOURS = 12
+SESSION_MAX_HOURS = 18  # a session ends this long after it began, however much it is used
 SEEN_EVERY_SECONDS = 60  # how often a session's last-seen time is written (not every run)
+HANDOFF_SECONDS = 120  # a handoff code turns into a session cookie within this time, once
+DEVICE_DAYS = 365  # a device token is trusted this long after it was issued
+#: Trusted devices kept per role; issuing one more stops trusting the least recently used
+#: one. Devices are earned only with a right PIN or an invitation, and this bounds how many
+#: one person can earn (each brings its own budget of wrong PINs: README, "Security").
+DEVICE_LIMIT = {Role.ORGANIZER: 10, Role.JUDGE: 50}
 _SIGN_IN_LOCK_KEY = 0x53544731  # PostgreSQL advisory lock: one PIN check at a time
 NAME_MAX = 60
+TOKEN_LENGTHS = range(20, 201)  # what a session id, device token or code can be
+SIGN_IN_ENDED = "This sign-in has ended: sign in again."
 
 
 class SignInPaused(TournamentError):
@@ -49,6 +72,33 @@ class SignedIn:
 
     actor: Actor
     session_id: str
+
+
+@dataclass(frozen=True)
+class Redeemed:
+    """A session handed to a browser (`redeem_handoff`, `invites.join`): the raw session
+    id for its cookie, the device token it should keep (R20), and who it signs in."""
+
+    session_id: str
+    device: str
+    actor: Actor
+
+
+def plausible_token(value) -> str | None:
+    """`value` if it can be a token STSA made (a string of a plausible length), else None."""
+    return value if isinstance(value, str) and len(value) in TOKEN_LENGTHS else None
+
+
+def clean_name(name, whose: str = "your") -> str:
+    """A display name for the log: spaces collapsed, 1 to `NAME_MAX` characters."""
+    name = " ".join(str(name or "").split())
+    if not name:
+        raise TournamentError(f"Enter {whose} name: it goes into the log with what "
+                              f"{'you do' if whose == 'your' else 'they do'}.")
+    if len(name) > NAME_MAX:
+        raise TournamentError(f"{whose.capitalize()} name can have at most {NAME_MAX} "
+                              f"characters.")
+    return name
 
 
 def _pin_role(role: Role) -> Role:
@@ -72,7 +122,7 @@ def _role_for_pin(hashes: dict[str, str], pin: str) -> Role | None:
 
 # -- PINs ------------------------------------------------------------------------------------
 def _store_pin(conn: Connection, role: Role, pin: str, actor: Actor) -> None:
-    auth.check_pin_format(pin)
+    auth.check_pin_strength(pin)
     hashes = _hashes(conn, lock=True)
     for other, stored in hashes.items():
         if other != role.value and auth.verify_pin(pin, stored):
@@ -87,15 +137,16 @@ def _store_pin(conn: Connection, role: Role, pin: str, actor: Actor) -> None:
 
 
 def set_pin(engine: Engine, role: Role, pin: str, *, actor: Actor, current_pin: str,
-            client: str = "local") -> None:
+            client: str = "local", device: str | None = None) -> None:
     """Set the organizer's or the judges' PIN (R20). Only the organizer may, and only with the
     current organizer PIN (an open session alone is not enough); a wrong current PIN counts as
-    a wrong sign-in. The new PIN has 6 to 64 characters and differs from the other role's; it
-    is stored as a salted hash and every open session of that role ends."""
+    a wrong sign-in (from `client`, or from the trusted `device`). The new PIN has 6 to 64
+    characters, is not too easy to guess (`auth.check_pin_strength`) and differs from the
+    other role's; it is stored as a salted hash and every open session of that role ends."""
     require(actor, Role.ORGANIZER, action="change PINs")
     role = _pin_role(role)
-    auth.check_pin_format(pin)
-    if _attempt(engine, current_pin, client) is not Role.ORGANIZER:
+    auth.check_pin_strength(pin)
+    if _attempt(engine, current_pin, client, device) is not Role.ORGANIZER:
         raise TournamentError("The current organizer PIN is not right. Nothing changed.")
     db.write(engine, lambda conn: _store_pin(conn, role, pin, actor))
 
@@ -121,6 +172,9 @@ def _install_pins(conn: Connection, *, reset: bool) -> dict[Role, str]:
         if role.value in stored and not reset:
             continue
         chosen = os.environ.get(env)
+        if chosen and auth.pin_weakness(chosen):
+            raise TournamentError(f"{env} holds a PIN that is too easy to guess "
+                                  f"({auth.pin_weakness(chosen)}): set another one.")
         pin = chosen or _new_pin(stored, made)
         _store_pin(conn, role, pin, db.SYSTEM)
         if not chosen:
@@ -131,7 +185,9 @@ def _install_pins(conn: Connection, *, reset: bool) -> dict[Role, str]:
 def ensure_pins(engine: Engine) -> dict[Role, str]:
     """Give the organizer and judges a PIN where none is stored: `STSA_ORGANIZER_PIN` /
     `STSA_JUDGE_PIN` when set, else a new random 8-digit PIN. A stored PIN is never replaced
-    (a PIN changed in the app stays changed). Returns the PINs made now, to show once."""
+    (a PIN changed in the app stays changed). A PIN in those variables that is too easy to
+    guess is refused (`TournamentError` naming the variable). Returns the PINs made now, to
+    show once."""
     return db.write(engine, lambda conn: _install_pins(conn, reset=False))
 
 
@@ -152,13 +208,34 @@ def _seconds(at: dt.datetime) -> float:
     return at.timestamp()
 
 
-def _pause(conn: Connection, client: str, now: dt.datetime) -> tuple[float, str]:
+def _device_open(row, now: dt.datetime) -> bool:
+    return row.revoked_at is None and now - row.created_at < dt.timedelta(days=DEVICE_DAYS)
+
+
+def _known_device(conn: Connection, device: str | None, now: dt.datetime) -> str | None:
+    """The hash of `device` if it is a device token this installation issued and still trusts
+    (not revoked, under `DEVICE_DAYS` old), else None."""
+    if plausible_token(device) is None:
+        return None
+    key = auth.token_hash(device)
+    row = conn.execute(sa.select(devices_t).where(devices_t.c.id_hash == key)).first()
+    return key if row is not None and _device_open(row, now) else None
+
+
+def _pause(conn: Connection, client: str, device: str | None,
+           now: dt.datetime) -> tuple[float, str]:
+    """How long the next PIN must wait and whose count makes it wait: a trusted device's own
+    ("device"), else the address's ("mine") or every address's together ("everyone")."""
     since = now - dt.timedelta(seconds=auth.TOURNAMENT_BACKOFF.window_seconds)
+    at = _seconds(now)
+    if device is not None:
+        mine = conn.execute(sa.select(failures_t.c.at).where(
+            failures_t.c.device == device, failures_t.c.at > since)).scalars().all()
+        return auth.DEVICE_BACKOFF.wait([_seconds(t) for t in mine], at), "device"
     rows = conn.execute(sa.select(failures_t.c.client, failures_t.c.at)
-                        .where(failures_t.c.at > since)).all()
+                        .where(failures_t.c.device.is_(None), failures_t.c.at > since)).all()
     everyone = [_seconds(r.at) for r in rows]
     mine = [_seconds(r.at) for r in rows if r.client == client]
-    at = _seconds(now)
     return max((auth.CLIENT_BACKOFF.wait(mine, at), "mine"),
                (auth.TOURNAMENT_BACKOFF.wait(everyone, at), "everyone"))
 
@@ -168,44 +245,56 @@ def _wait_words(seconds: float) -> str:
     return plural(whole, "second") if whole < 120 else f"{(whole + 59) // 60} minutes"
 
 
-def _attempt(engine: Engine, pin: str, client: str) -> Role | None:
+PAUSED = ("Too many wrong PINs were tried here today, so sign-in is paused for {wait}. A phone "
+          "or computer that signed in here before can still sign in. The organizer can lift "
+          "the pause on the Settings page, or by running “make unlock” on the machine that "
+          "runs STSA.")
+PAUSED_HERE = {"mine": "Too many wrong PINs: try again in {wait}.",
+               "device": "Too many wrong PINs from this device: try again in {wait}.",
+               "everyone": PAUSED}
+
+
+def _attempt(engine: Engine, pin: str, client: str, device: str | None = None) -> Role | None:
     """One counted PIN check: refused while paused; a failure is written before the check and
-    stays unless the PIN is right. Commits before it answers."""
+    stays unless the PIN is right (then only that one is removed). Commits before it
+    answers. `client` is the address (`auth.client_key` is applied here); a trusted `device`
+    is counted on its own instead."""
+    client = auth.client_key(client)
+
     def work(conn: Connection) -> tuple[Role | None, float, str]:
         if not db.is_sqlite(conn):
             conn.execute(sa.text("SELECT pg_advisory_xact_lock(:k)"), {"k": _SIGN_IN_LOCK_KEY})
         now = db.now()
-        wait, whose = _pause(conn, client, now)
+        trusted = _known_device(conn, device, now)
+        wait, whose = _pause(conn, client, trusted, now)
         if wait > 0:
             return None, wait, whose
-        failure = conn.execute(sa.insert(failures_t).values(client=client, at=now)).inserted_primary_key[0]
+        failure = conn.execute(sa.insert(failures_t).values(
+            client=client, device=trusted, at=now)).inserted_primary_key[0]
         role = _role_for_pin(_hashes(conn), pin)
         if role is not None:
-            conn.execute(sa.delete(failures_t).where(
-                (failures_t.c.client == client) | (failures_t.c.id == failure)))
+            conn.execute(sa.delete(failures_t).where(failures_t.c.id == failure))
         return role, 0.0, whose
 
     role, wait, whose = db.write(engine, work)
     if wait > 0:
-        if whose == "mine":
-            raise SignInPaused(f"Too many wrong PINs: try again in {_wait_words(wait)}.", wait)
-        raise SignInPaused(f"Too many wrong PINs were tried here today: sign-in is paused for "
-                           f"{_wait_words(wait)}. The organizer can reset the PINs from the "
-                           f"console of the machine that runs STSA.", wait)
+        raise SignInPaused(PAUSED_HERE[whose].format(wait=_wait_words(wait)), wait)
     return role
 
 
-def sign_in(engine: Engine, name: str, pin: str, *, client: str = "local") -> SignedIn:
-    """R20: sign in with a display name (for the log) and a PIN, from `client` (the address
-    wrong PINs are counted under). Opens a session; raises `TournamentError` for a wrong PIN,
-    `SignInPaused` while wrong PINs make sign-in wait (`auth.CLIENT_BACKOFF`, and
-    `auth.TOURNAMENT_BACKOFF` for every address together)."""
-    name = " ".join(str(name or "").split())
-    if not name:
-        raise TournamentError("Enter your name: it goes into the log with what you do.")
-    if len(name) > NAME_MAX:
-        raise TournamentError(f"Your name can have at most {NAME_MAX} characters.")
-    role = _attempt(engine, pin or "", str(client)[:100])
+def sign_in(engine: Engine, name: str, pin: str, *, client: str = "local",
+            device: str | None = None) -> SignedIn:
+    """R20: sign in with a display name (for the log) and a PIN, from `client` (the address;
+    wrong PINs are counted under `auth.client_key(client)`). Opens a session; raises
+    `TournamentError` for a wrong PIN, `SignInPaused` while wrong PINs make sign-in wait.
+
+    With `device`, a device token this installation issued after an earlier sign-in and still
+    trusts, wrong PINs are counted against that device alone (`auth.DEVICE_BACKOFF`) and
+    neither the address's pause (`auth.CLIENT_BACKOFF`) nor the tournament-wide one
+    (`auth.TOURNAMENT_BACKOFF`) applies: no number of wrong PINs from elsewhere keeps it out.
+    An unknown or withdrawn device counts as none."""
+    name = clean_name(name)
+    role = _attempt(engine, pin or "", client, device)
     if role is None:
         raise TournamentError("That PIN is not right.")
     who, session_id = Actor(name, role), auth.new_session_id()
@@ -213,27 +302,104 @@ def sign_in(engine: Engine, name: str, pin: str, *, client: str = "local") -> Si
     def work(conn: Connection) -> None:
         now = db.now()
         # Sessions are listed on the Settings page, not in the tournament's log.
-        conn.execute(sa.insert(sessions_t).values(
-            id_hash=auth.session_hash(session_id), actor=who.name, role=role.value,
-            client=str(client)[:100], created_at=now, last_seen_at=now))
+        open_session(conn, session_id, who, client, now)
 
     db.write(engine, work)
     return SignedIn(who, session_id)
 
 
+def sign_in_pause(engine: Engine) -> float:
+    """Seconds the tournament-wide pause on sign-in still lasts (0 when there is none), for
+    the Settings page: wrong PINs from every address together (trusted devices apart)."""
+    now = db.now()
+    since = now - dt.timedelta(seconds=auth.TOURNAMENT_BACKOFF.window_seconds)
+    with db.reading(engine) as conn:
+        times = conn.execute(sa.select(failures_t.c.at).where(
+            failures_t.c.device.is_(None), failures_t.c.at > since)).scalars().all()
+    return auth.TOURNAMENT_BACKOFF.wait([_seconds(t) for t in times], _seconds(now))
+
+
+def lift_pause(engine: Engine, *, actor: Actor) -> int:
+    """R20: forget every wrong PIN recorded (from every address and device), so nobody waits;
+    the PINs stay as they are. The organizer only, on the Settings page, or `db.SYSTEM` for
+    the console command (`python -m stsa pins --unlock`). Logged; returns how many wrong PINs
+    were forgotten."""
+    require(actor, Role.ORGANIZER, action="lift the sign-in pause")
+
+    def work(conn: Connection) -> int:
+        forgotten = conn.execute(sa.delete(failures_t)).rowcount
+        db.log(conn, actor, "sign_in.unlock", "sign-in", after={"forgotten": forgotten})
+        return forgotten
+
+    return db.write(engine, work)
+
+
+# -- trusted devices ------------------------------------------------------------------------
+def _make_room(conn: Connection, role: Role, now: dt.datetime, keep: str | None = None) -> None:
+    """Forget devices past `DEVICE_DAYS`, and stop trusting the least recently used devices of
+    `role` beyond `DEVICE_LIMIT` less one (room for the one about to join it)."""
+    conn.execute(sa.delete(devices_t).where(
+        devices_t.c.created_at <= now - dt.timedelta(days=DEVICE_DAYS)))
+    where = (devices_t.c.role == role.value) & devices_t.c.revoked_at.is_(None)
+    if keep is not None:
+        where &= devices_t.c.id_hash != keep
+    stale = conn.execute(sa.select(devices_t.c.id_hash).where(where)
+                         .order_by(devices_t.c.last_used_at.desc(), devices_t.c.id_hash)
+                         .offset(DEVICE_LIMIT[role] - 1)).scalars().all()
+    if stale:
+        conn.execute(sa.update(devices_t).where(devices_t.c.id_hash.in_(stale))
+                     .values(revoked_at=now))
+
+
+def keep_device(conn: Connection, device: str | None, role: Role, now: dt.datetime) -> str:
+    """After a successful sign-in as `role`: the device token the browser keeps (R20).
+    `device` itself when it is a trusted device (its last use written; one the organizer
+    signs in on counts as the organizer's from then on), else a new token issued now, of
+    which only the hash is stored."""
+    role = Role(role)
+    known = _known_device(conn, device, now)
+    if known is not None:
+        values: dict = {"last_used_at": now}
+        if role is Role.ORGANIZER:
+            _make_room(conn, role, now, keep=known)
+            values["role"] = role.value
+        conn.execute(sa.update(devices_t).where(devices_t.c.id_hash == known).values(**values))
+        return device
+    token = auth.new_token()
+    _make_room(conn, role, now)
+    conn.execute(sa.insert(devices_t).values(id_hash=auth.token_hash(token), role=role.value,
+                                             created_at=now, last_used_at=now))
+    return token
+
+
 # -- sessions --------------------------------------------------------------------------------
+def open_session(conn: Connection, session_id: str, who: Actor, client: str, now: dt.datetime,
+                 *, invitation_id: int | None = None) -> None:
+    """Store a new session (only the hash of its id), for `who`, from address `client`."""
+    conn.execute(sa.insert(sessions_t).values(
+        id_hash=auth.session_hash(session_id), actor=who.name, role=who.role.value,
+        client=str(client)[:100], created_at=now, last_seen_at=now,
+        invitation_id=invitation_id))
+
+
+def _session_open(row, now: dt.datetime) -> bool:
+    """R20: a session is open until revoked, `SESSION_IDLE_HOURS` unused, or
+    `SESSION_MAX_HOURS` after it began."""
+    return (row is not None and row.revoked_at is None
+            and now - row.last_seen_at <= dt.timedelta(hours=SESSION_IDLE_HOURS)
+            and now - row.created_at < dt.timedelta(hours=SESSION_MAX_HOURS))
+
+
 def session_actor(engine: Engine, session_id: str | None) -> Actor | None:
-    """The person an open session stands for, or None once it was signed out, revoked or
-    unused for `SESSION_IDLE_HOURS`. Checked on every run of every page; writes the last-seen
-    time at most once a minute."""
-    if not isinstance(session_id, str) or not 20 <= len(session_id) <= 200:
+    """The person an open session stands for, or None once it was signed out, revoked,
+    unused for `SESSION_IDLE_HOURS` or begun `SESSION_MAX_HOURS` ago. Checked on every run
+    of every page; writes the last-seen time at most once a minute."""
+    if plausible_token(session_id) is None:
         return None
     key, now = auth.session_hash(session_id), db.now()
     with db.reading(engine) as conn:
         row = conn.execute(sa.select(sessions_t).where(sessions_t.c.id_hash == key)).first()
-    if row is None or row.revoked_at is not None:
-        return None
-    if now - row.last_seen_at > dt.timedelta(hours=SESSION_IDLE_HOURS):
+    if not _session_open(row, now):
         return None
     if (now - row.last_seen_at).total_seconds() > SEEN_EVERY_SECONDS:
         db.write(engine, lambda conn: conn.execute(
@@ -242,16 +408,80 @@ def session_actor(engine: Engine, session_id: str | None) -> Actor | None:
 
 
 def _revoke(conn: Connection, actor: Actor, *, role: Role | None = None,
-            id_hash: str | None = None, keep: str | None = None) -> int:
+            id_hash: str | None = None, keep: str | None = None,
+            invitation_id: int | None = None) -> int:
     where = sessions_t.c.revoked_at.is_(None)
     if role is not None:
         where &= sessions_t.c.role == Role(role).value
+    if invitation_id is not None:
+        where &= sessions_t.c.invitation_id == invitation_id
     if id_hash is not None:
         where &= sessions_t.c.id_hash == id_hash
     if keep is not None:
         where &= sessions_t.c.id_hash != keep
     return conn.execute(sa.update(sessions_t).where(where).values(
         revoked_at=db.now(), revoked_by=actor.name)).rowcount
+
+
+def end_sessions_of_invitation(conn: Connection, actor: Actor, invitation_id: int) -> int:
+    """End every open session opened with invitation `invitation_id`; how many ended."""
+    return _revoke(conn, actor, invitation_id=int(invitation_id))
+
+
+# -- handing a session to a browser ----------------------------------------------------------
+def handoff(engine: Engine, session_id: str) -> str:
+    """R20: a one-time code (256 random bits, URL-safe) that `redeem_handoff` turns back into
+    the open session `session_id` within `HANDOFF_SECONDS`: the address can carry the code,
+    never the session id. The database keeps only the code's SHA-256 hash and the session id
+    sealed with a key derived from the code (`auth.seal`), so neither it nor a copy of it can
+    give the session away. Raises `TournamentError` when the session has ended."""
+    if plausible_token(session_id) is None:
+        raise TournamentError(SIGN_IN_ENDED)
+    key, code = auth.session_hash(session_id), auth.new_token()
+
+    def work(conn: Connection) -> None:
+        now = db.now()
+        conn.execute(sa.delete(handoffs_t).where(handoffs_t.c.expires_at <= now))
+        row = conn.execute(sa.select(sessions_t).where(sessions_t.c.id_hash == key)).first()
+        if not _session_open(row, now):
+            raise TournamentError(SIGN_IN_ENDED)
+        conn.execute(sa.insert(handoffs_t).values(
+            code_hash=auth.token_hash(code), session_hash=key,
+            sealed=auth.seal(session_id, code), created_at=now,
+            expires_at=now + dt.timedelta(seconds=HANDOFF_SECONDS)))
+
+    db.write(engine, work)
+    return code
+
+
+def redeem_handoff(engine: Engine, code: str, *, device: str | None = None) -> Redeemed | None:
+    """R20: the session a `handoff` code stands for, once: the code is gone after this call
+    (or once `HANDOFF_SECONDS` passed). None for an unknown, used or expired code, or a session
+    that has ended. `device` is the browser's device token, if it has one: kept when trusted,
+    else a new one is issued (`keep_device`); `Redeemed.device` is the one to keep."""
+    if plausible_token(code) is None:
+        return None
+    key = auth.token_hash(code)
+
+    def work(conn: Connection) -> Redeemed | None:
+        now = db.now()
+        row = conn.execute(sa.select(handoffs_t).where(handoffs_t.c.code_hash == key)).first()
+        if row is None:
+            return None
+        if conn.execute(sa.delete(handoffs_t).where(handoffs_t.c.code_hash == key)).rowcount != 1:
+            return None  # redeemed at this moment by another request
+        session_id = auth.unseal(row.sealed, code)
+        if row.expires_at <= now or session_id is None \
+                or auth.session_hash(session_id) != row.session_hash:
+            return None
+        found = conn.execute(sa.select(sessions_t)
+                             .where(sessions_t.c.id_hash == row.session_hash)).first()
+        if not _session_open(found, now):
+            return None
+        who = Actor(found.actor, Role(found.role))
+        return Redeemed(session_id, keep_device(conn, device, who.role, now), who)
+
+    return db.write(engine, work)
 
 
 def sign_out(engine: Engine, session_id: str | None) -> None:
@@ -288,9 +518,12 @@ SESSION_COLUMNS = {"actor": "str", "role": "str", "client": "str", "created_at":
 def open_sessions(engine: Engine, *, actor: Actor) -> pd.DataFrame:
     """Open sessions, newest first (organizer only): who, as what, from where, since when."""
     require(actor, Role.ORGANIZER, action="see who is signed in")
-    since = db.now() - dt.timedelta(hours=SESSION_IDLE_HOURS)
+    now = db.now()
     with db.reading(engine) as conn:
         return db.query_frame(conn, sa.select(*[sessions_t.c[c] for c in SESSION_COLUMNS])
                               .where(sessions_t.c.revoked_at.is_(None),
-                                     sessions_t.c.last_seen_at > since)
+                                     sessions_t.c.last_seen_at
+                                     >= now - dt.timedelta(hours=SESSION_IDLE_HOURS),
+                                     sessions_t.c.created_at
+                                     > now - dt.timedelta(hours=SESSION_MAX_HOURS))
                               .order_by(sessions_t.c.created_at.desc()), SESSION_COLUMNS)

@@ -261,10 +261,12 @@ def events(engine: Engine, *, actor: Actor, action: str | None = None, by: str |
            subject: str | None = None, since_id: int | None = None,
            limit: int | None = None) -> pd.DataFrame:
     """The audit log, oldest first (R19): `event_id, at, actor, role, action, subject, before,
-    after` (before/after parsed from JSON). Judges and the organizer only, since it holds
-    removed leaders (R20). Filters: `action` (exact, or a prefix ending in "." such as
-    "result."), `by` (who acted), `subject` ("table 12"), `since_id`, `limit` (the latest n)."""
-    require(actor, Role.ORGANIZER, Role.JUDGE, action="read the log")
+    after` (before/after parsed from JSON). The organizer only (R20): the log holds removed
+    leaders, votes, contact details and every change of the roster, settings and draws; the
+    pages read for judges only what they show them. Filters: `action` (exact, or a prefix
+    ending in "." such as "result."), `by` (who acted), `subject` ("table 12"), `since_id`,
+    `limit` (the latest n)."""
+    require(actor, Role.ORGANIZER, action="read the log")
     q = sa.select(events_t)
     if action:
         if action.endswith("."):

@@ -30,7 +30,8 @@ log = logging.getLogger(__name__)
 
 PREFIX = "stsa-"
 SQLITE_HEADER = b"SQLite format 3\x00"
-# PINs, sessions and failed sign-ins belong to this installation: never in a backup, never restored.
+# PINs, sessions, failed sign-ins, trusted devices, invitations and handoff codes belong to this
+# installation (schema.ACCESS_TABLES): never in a backup, never restored.
 KEEP_ON_RESTORE = ("schema_version", *(t.name for t in schema.INSTALLATION_TABLES))
 
 
@@ -56,8 +57,9 @@ def _fsync_dir(path: Path) -> None:
 
 
 def _drop_access_rows(target: sqlite3.Connection) -> None:
-    """A backup holds no PIN hash, session or failed sign-in: delete them from the copy, then
-    VACUUM so no deleted page keeps their bytes."""
+    """A backup holds no PIN hash, session, failed sign-in, device, invitation or handoff code
+    (`schema.ACCESS_TABLES`): delete them from the copy, then VACUUM so no deleted page keeps
+    their bytes."""
     for table in schema.ACCESS_TABLES:
         target.execute(f"DELETE FROM {table.name}")  # names from our own schema
     target.commit()
@@ -100,14 +102,19 @@ def backup(engine: Engine, dest_dir: str | os.PathLike | None = None, *,
     """Write a consistent copy of the whole tournament to `dest_dir` (default: the engine's
     backup folder, see `connect`) as `stsa-YYYYmmdd-HHMMSS-ffffff-<label>.db`; returns its path.
 
-    R19: the file appears complete or not at all (written aside, flushed, then renamed).
+    R19: the file appears complete or not at all (written aside, flushed, then renamed). It is
+    its owner's only (0600, from its first byte), in a folder that STSA creates 0700.
     """
     folder = Path(dest_dir) if dest_dir is not None else db.backup_dir(engine)
-    folder.mkdir(parents=True, exist_ok=True)
+    if not folder.exists():
+        folder.mkdir(mode=0o700, parents=True, exist_ok=True)
+        db.owner_only(folder, 0o700)
     dest = folder / f"{PREFIX}{_stamp()}-{_safe_label(label)}.db"
     part = dest.with_name(dest.name + ".part")
     part.unlink(missing_ok=True)
     try:
+        os.close(os.open(part, os.O_WRONLY | os.O_CREAT | os.O_EXCL, 0o600))  # SQLite fills it
+        db.owner_only(part)
         if db.is_sqlite(engine):
             _copy_sqlite(engine, part)
         else:

@@ -17,6 +17,7 @@ import json
 import os
 import random
 import sqlite3
+import stat
 import time
 import weakref
 from contextlib import contextmanager
@@ -83,8 +84,27 @@ def _add_event_day_columns(conn: Connection) -> None:
     schema.waiting.create(conn)
 
 
+def _add_devices_and_invitations(conn: Connection) -> None:
+    """Version 4 (R20): trusted devices, judges' invitations and handoff codes get tables;
+    sessions name the invitation they came from, and wrong PINs the trusted device they came
+    from. A column or index is added only where missing: version 2 creates `sessions` and
+    `sign_in_failures` from today's declaration, which already has them."""
+    for table in (schema.devices, schema.invitations, schema.handoffs):
+        table.create(conn)
+    inspector = sa.inspect(conn)
+    for table, column in ((schema.sessions, schema.sessions.c.invitation_id),
+                          (schema.sign_in_failures, schema.sign_in_failures.c.device)):
+        if column.name not in {c["name"] for c in inspector.get_columns(table.name)}:
+            kind = column.type.compile(dialect=conn.dialect)
+            conn.exec_driver_sql(f"ALTER TABLE {table.name} ADD COLUMN {column.name} {kind}")
+        index = f"ix_{table.name}_{column.name}"  # the name create_all gives it
+        if index not in {i["name"] for i in inspector.get_indexes(table.name)}:
+            conn.exec_driver_sql(f"CREATE INDEX {index} ON {table.name} ({column.name})")
+
+
 MIGRATIONS: dict[int, Callable[[Connection], None]] = {2: _add_access_tables,
-                                                       3: _add_event_day_columns}
+                                                       3: _add_event_day_columns,
+                                                       4: _add_devices_and_invitations}
 
 SYSTEM = Actor(SYSTEM_NAME, Role.ORGANIZER)  # who the log names for what STSA does by itself
 _backup_dirs: "weakref.WeakKeyDictionary[Engine, Path]" = weakref.WeakKeyDictionary()
@@ -184,13 +204,41 @@ def _sqlite_on_begin(conn: Connection) -> None:
         conn.exec_driver_sql("BEGIN IMMEDIATE")
 
 
+def owner_only(path: Path, mode: int = 0o600) -> None:
+    """Narrow `path` to its owner (0600 for a file, 0700 for a folder) if it exists: PIN
+    hashes, sessions and the tournament are nobody else's on a shared laptop. A file system
+    without modes (a USB stick) or a file of another user keeps what it has."""
+    try:
+        if stat.S_IMODE(path.stat().st_mode) != mode:
+            os.chmod(path, mode)
+    except OSError:
+        pass
+
+
+def _private_sqlite_file(db_file: Path) -> None:
+    """Create the database file (and its folder, 0700) empty and 0600 before SQLite opens it,
+    so it is never readable by others, not even for a moment; SQLite gives its -wal and -shm
+    files the database file's mode. A database file that exists is narrowed to 0600 too (one
+    made by an earlier release was readable by everyone)."""
+    if not db_file.parent.exists():
+        db_file.parent.mkdir(mode=0o700, parents=True, exist_ok=True)
+        owner_only(db_file.parent, 0o700)
+    try:
+        os.close(os.open(db_file, os.O_WRONLY | os.O_CREAT | os.O_EXCL, 0o600))
+    except OSError:  # it exists, or cannot be made here: SQLite says so as before
+        pass
+    for suffix in ("", "-wal", "-shm", "-journal"):
+        owner_only(db_file.with_name(db_file.name + suffix))
+
+
 def _sqlite_engine(u: sa.URL) -> tuple[Engine, Path]:
-    """An engine on a SQLite file (the folder is created) and its default backup folder."""
+    """An engine on a SQLite file (the folder is created; both its owner's only) and its
+    default backup folder."""
     path = u.database
     if not path or path == ":memory:" or path.startswith("file:"):
         raise TournamentError("STSA needs a SQLite database file, e.g. sqlite:///data/stsa.db.")
     db_file = Path(path).resolve()
-    db_file.parent.mkdir(parents=True, exist_ok=True)
+    _private_sqlite_file(db_file)
     engine = sa.create_engine(u.set(database=str(db_file)),
                               connect_args={"timeout": BUSY_TIMEOUT_SECONDS},
                               pool_size=10, max_overflow=20)

@@ -361,12 +361,13 @@ def mark_complete(engine: Engine, sitting_id: int, *, actor: Actor) -> tuple[dic
 def override_setup(engine: Engine, table_id: int, setup_id: str, *, reason: str, actor: Actor,
                    available_leaders: list[str] | None = None,
                    removed_leaders: list[str] | None = None) -> dict:
-    """R6: a judge or the organizer sets a table's setup by hand, with a reason; the table is
-    flagged as overridden and the old and new setup are logged (R19). The R6 warning (which
-    allocation rule this breaks) is computed elsewhere. New leader lists may come with it (R7,
-    R9); otherwise the table keeps its lists. Returns the table as a row of `tables`.
+    """R6: the organizer sets a table's setup by hand, with a reason; the table is flagged as
+    overridden and the old and new setup are logged (R19). A setup is part of the draw, which
+    only the organizer changes (R20: a judge is refused). The R6 warning (which allocation
+    rule this breaks) is computed elsewhere. New leader lists may come with it (R7, R9);
+    otherwise the table keeps its lists. Returns the table as a row of `tables`.
     """
-    require(actor, Role.ORGANIZER, Role.JUDGE, action="override a table's setup")
+    require(actor, Role.ORGANIZER, action="change a table's setup")
     setup_id = str(setup_id or "").strip()
     if not setup_id:
         raise TournamentError("Choose a setup for the override.")

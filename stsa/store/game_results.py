@@ -6,6 +6,13 @@ on: if someone saved in between, it raises `ConflictError` with what is stored n
 nothing. A save carries a submission id: the same id twice is stored once. Corrections are new
 versions; the old rows stay in the audit log (R19). The rows are checked by
 `checks.check_result_rows`, as a restore checks them.
+
+Saves land where the judge meant (R19, R20), each checked inside the save's transaction: a
+save may name the table's seating its form was opened with (`seating`), and is refused
+(`SeatingChanged`, a `ConflictError`) when the table's players or seats changed since; once
+a semifinal or final is drawn, only the organizer corrects a qualifier result, and the
+correction is logged with an `after_finals` flag; a correction of a complete sitting, and
+the organizer's correction after the finals are drawn, can be made to need a confirmation.
 """
 
 from __future__ import annotations
@@ -14,15 +21,15 @@ import dataclasses
 import datetime as dt
 import uuid
 from dataclasses import dataclass, field
-from typing import Any
+from typing import Any, Mapping
 
 import numpy as np
 import pandas as pd
 import sqlalchemy as sa
 from sqlalchemy.engine import Connection, Engine
 
-from stsa.auth import Actor, Role, require
-from stsa.domain import Kind, SittingStatus, table_label
+from stsa.auth import Actor, PermissionDenied, Role, require
+from stsa.domain import Kind, SittingStatus, sitting_label, table_label
 from stsa.store import checks, db, draws
 from stsa.store.checks import MAX_NUMBER, STATS  # noqa: F401 - MAX_NUMBER: the pages' bound
 from stsa.store.errors import ConflictError, InvalidState, NotFound, TournamentError
@@ -48,6 +55,99 @@ RESULT_SPEC = {"game_id": "int64", "player_id": "int64",
 # The names `stsa.services.restore` imports; the checks themselves live in `checks`.
 _whole = checks.whole_number
 _check_rows = checks.check_result_rows
+
+FINALS_KINDS = (Kind.SEMIFINAL.value, Kind.FINAL.value)
+MAX_FINALS_NOTE = 2000  # characters of the words on what a late correction changed
+ONLY_THE_ORGANIZER = ("Only the organizer can correct a qualifier result once the finals are "
+                      "drawn.")
+
+
+class SeatingChanged(ConflictError):
+    """R19, R20: the table's players or seats changed since the result form was opened (a
+    no-show replaced, a seat left empty): nothing was saved. `seating` is the table's
+    seating now ({seat: player_id}), `changes` each seat that differs, in words."""
+
+    def __init__(self, message: str, seating: dict[int, int], changes: list[str]):
+        super().__init__(message, None)
+        self.seating = seating
+        self.changes = changes
+
+
+def seating_changes(opened: Mapping[int, int], now: Mapping[int, int],
+                    names: Mapping[int, str]) -> list[str]:
+    """R3: each seat whose player differs between the seating a form was opened with and the
+    seating now (both {seat: player_id}), in words: "seat 2 is now Bob", "seat 4 is empty
+    now"; `names` by player id. Empty when nothing changed."""
+    changes = []
+    for seat in sorted(set(opened) | set(now)):
+        was, is_ = opened.get(seat), now.get(seat)
+        if was == is_:
+            continue
+        changes.append(f"seat {seat} is empty now" if is_ is None else
+                       f"seat {seat} is now {names.get(is_) or f'player {is_}'}")
+    return changes
+
+
+def _seating(value: Any) -> dict[int, int] | None:
+    """A form's seating as {seat: player_id} (None: not checked)."""
+    if value is None:
+        return None
+    if not isinstance(value, Mapping):
+        raise TournamentError("The seating must map each seat to its player's id.")
+    out = {checks.whole(seat, "A seat number"): checks.whole(player, "A seated player id")
+           for seat, player in value.items()}
+    if len(set(out.values())) != len(out):
+        raise TournamentError("The seating names a player twice.")
+    return out
+
+
+def _check_seating(seated: dict, opened: dict[int, int] | None, where: str) -> None:
+    """R3, R19: refuse a save whose form was opened on another seating of the table."""
+    if opened is None:
+        return
+    now = {int(r.seat): int(p) for p, r in seated.items()}
+    changes = seating_changes(opened, now, {int(p): r.name for p, r in seated.items()})
+    if changes:
+        raise SeatingChanged(
+            f"The table changed since you opened it ({where}): {', '.join(changes)}. Nothing "
+            f"was saved: check each player's numbers and save again.", now, changes)
+
+
+def _finals_note(value: Any) -> str:
+    note = " ".join(str(value or "").split())
+    if len(note) > MAX_FINALS_NOTE:
+        raise TournamentError(f"The words on what the correction changes are longer than "
+                              f"{MAX_FINALS_NOTE} characters.")
+    return note
+
+
+def drawn_finals(conn: Connection) -> list[str]:
+    """R16, R20: the semifinal and final sittings drawn so far, in words ("Semifinal"),
+    drafts included."""
+    rows = conn.execute(sa.select(sittings_t.c.kind, sittings_t.c.number)
+                        .where(sittings_t.c.kind.in_(FINALS_KINDS))
+                        .order_by(sittings_t.c.id)).fetchall()
+    return [sitting_label(r.kind, r.number) for r in rows]
+
+
+def _after_finals(conn: Connection, t, expected: int, actor: Actor, where: str,
+                  confirmed: bool, note: str) -> dict | None:
+    """R16, R20: a correction of a qualifier result once a semifinal or final is drawn moves
+    the standings and the cut under the finals: only the organizer makes it, confirmed.
+    Returns the log's `after_finals` flag (None for any other save)."""
+    if not expected or t.kind != Kind.QUALIFIER:
+        return None
+    finals = drawn_finals(conn)
+    if not finals:
+        return None
+    if actor.role != Role.ORGANIZER:
+        raise PermissionDenied(f"{ONLY_THE_ORGANIZER} {where} stays as it is; nothing was "
+                               f"saved.")
+    if not confirmed:
+        raise InvalidState(f"{where}: the finals are drawn ({', '.join(finals)}), so this "
+                           f"correction may move the standings and the cut under them. Check "
+                           f"what it changes and confirm it. Nothing was saved.")
+    return {"table": where, "finals": finals, "changes": note}
 
 
 @dataclass(frozen=True)
@@ -212,9 +312,10 @@ def _stored_before(conn: Connection, sid: str, t) -> dict | None:
 
 
 def _save(conn: Connection, t, clean: list[dict], expected: int, sid: str,
-          actor: Actor) -> dict:
-    """Write the checked rows as the next version, the submission and the log entry (R19); a
-    first result completes its sitting when it is the last one (R20)."""
+          actor: Actor, flag: dict | None = None) -> dict:
+    """Write the checked rows as the next version, the submission and the log entry (R19),
+    with the `after_finals` flag of a correction made once the finals are drawn; a first
+    result completes its sitting when it is the last one (R20)."""
     before = _plain_rows(conn, t.id) if expected else None
     version, at = expected + 1, db.now()
     _write_rows(conn, t, clean, version, actor, at, sid)
@@ -224,7 +325,8 @@ def _save(conn: Connection, t, clean: list[dict], expected: int, sid: str,
         "saved_by": actor.name, "saved_at": at})
     db.log(conn, actor, "result.correct" if expected else "result.submit", f"table {t.id}",
            before=None if before is None else {"version": expected, "rows": before},
-           after={"version": version, "rows": clean, "submission_id": sid}, at=at)
+           after={"version": version, "rows": clean, "submission_id": sid,
+                  **({"after_finals": flag} if flag else {})}, at=at)
     completed = expected == 0 and draws.try_complete(conn, t.sitting_id, actor)
     return {"table_id": t.id, "version": version, "rows": clean, "saved_by": actor.name,
             "saved_at": at, "submission_id": sid, "completed_sitting": completed,
@@ -232,14 +334,27 @@ def _save(conn: Connection, t, clean: list[dict], expected: int, sid: str,
 
 
 def save_table_result(engine: Engine, table_id: int, rows: Any, *, expected_version: int,
-                      submission_id: str | None, actor: Actor) -> TableResult:
+                      submission_id: str | None, actor: Actor,
+                      seating: Mapping[int, int] | None = None, confirm_complete: bool = True,
+                      confirm_after_finals: bool = True, finals_note: str = "") -> TableResult:
     """The database step of `store.submit_table_result` (see there; R11-R13, R19, R20): the
     same checks, versions and submission ids, and the sitting completes with its last table's
     first result; the automatic backup of a completed sitting is the caller's. One read (the
     table with its seats, setting and submission id; PostgreSQL reads the id again after the
-    lock) and one batch of writes per table."""
+    lock) and one batch of writes per table.
+
+    Where the save lands, checked in the same transaction (R19, R20):
+    - `seating`: the table's {seat: player_id} when the form was opened; a table whose
+      players or seats changed since raises `SeatingChanged` (None: not checked);
+    - once a semifinal or final is drawn, a correction of a qualifier result is the
+      organizer's only (`PermissionDenied` for a judge), needs `confirm_after_finals` and is
+      logged with an `after_finals` flag (the table, the finals drawn and `finals_note`, the
+      words on what it changes);
+    - a correction of a complete sitting needs `confirm_complete`.
+    Both confirmations default to given, for scripts; the services ask for them."""
     require(actor, Role.JUDGE, Role.ORGANIZER, action="enter results")
     expected, sid = _request(expected_version, submission_id)
+    opened, note = _seating(seating), _finals_note(finals_note)
     records = checks.records(rows)
 
     def work(conn: Connection) -> dict:
@@ -250,11 +365,16 @@ def save_table_result(engine: Engine, table_id: int, rows: Any, *, expected_vers
         if t.status == SittingStatus.DRAWN:
             raise InvalidState(f"{where}: the sitting is not published yet; results can be "
                                f"entered once it is.")
+        _check_seating(seated, opened, where)
+        flag = _after_finals(conn, t, expected, actor, where, confirm_after_finals, note)
         if t.result_version != expected:
             raise _conflict(conn, t, where, expected)
+        if expected and t.status == SittingStatus.COMPLETE and not confirm_complete:
+            raise InvalidState(f"{sitting_label(t.kind, t.number)} is complete: confirm that "
+                               f"you want to correct the result of {where}. Nothing was saved.")
         clean = checks.check_result_rows(records, seated, db.loads(t.available_leaders),
                                          db.loads(t.removed_leaders), where, _wild_card(t))
-        return _save(conn, t, clean, expected, sid, actor)
+        return _save(conn, t, clean, expected, sid, actor, flag)
 
     done = db.write(engine, work)  # the frame is built after the commit, outside the lock
     out = TableResult(**{**done, "rows": _rows_frame(done["rows"])})

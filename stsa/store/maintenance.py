@@ -78,7 +78,7 @@ def complete_sitting(engine: Engine, sitting_id: int, *, actor: Actor) -> dict:
 
 
 def submit_table_result(engine: Engine, table_id: int, rows: Any, *, expected_version: int,
-                        submission_id: str | None, actor: Actor) -> TableResult:
+                        submission_id: str | None, actor: Actor, **where: Any) -> TableResult:
     """Save a table's result: one row per seated player with `player_id, leader, vp, spice,
     solari, troops, water`, optional `variant_points` (default 0) and `tiebreak` (R11-R13).
 
@@ -91,10 +91,13 @@ def submit_table_result(engine: Engine, table_id: int, rows: Any, *, expected_ve
     settled order (players equal on VP, spice, solari, troops and water need different
     `tiebreak`s, 1 placing highest, R11). The sitting completes (and is backed up) with its
     last table's first result.
+
+    `where` are the checks of where the save lands (R19, R20): `seating`, `confirm_complete`,
+    `confirm_after_finals`, `finals_note` (see `game_results.save_table_result`).
     """
     out = game_results.save_table_result(engine, table_id, rows,
                                          expected_version=expected_version,
-                                         submission_id=submission_id, actor=actor)
+                                         submission_id=submission_id, actor=actor, **where)
     if out.completed_sitting and not out.duplicate:
         _back_up_completed(engine, out.sitting_id)
     return out

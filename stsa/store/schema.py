@@ -3,7 +3,9 @@
 Version 1 is the first schema; version 2 adds sign-in sessions, failed sign-ins, the data
 version, and the Vote Off votes and Wild Card choices of each table; version 3 adds players'
 nicknames (R22), registration order and check-in time (R21), a sitting's rule change (R24) and
-the waiting list of a drawn sitting (R21). A change to
+the waiting list of a drawn sitting (R21); version 4 adds trusted devices, judges' invitations
+and the one-time codes that hand a session to a browser, and marks which wrong PINs came from
+a trusted device and which session came from an invitation (R20). A change to
 the tables below bumps `SCHEMA_VERSION` and adds a step to `stsa.store.db.MIGRATIONS` that
 brings a version-(n-1) database to version n, so tournament files made by earlier releases keep
 opening.
@@ -20,7 +22,7 @@ from sqlalchemy import (BigInteger, Boolean, CheckConstraint, Column, ForeignKey
 
 from stsa.domain import Kind, PlayerStatus, SittingStatus
 
-SCHEMA_VERSION = 3
+SCHEMA_VERSION = 4
 
 # The stored words are the domain's (str enums equal to their values).
 KINDS = tuple(k.value for k in Kind)
@@ -235,7 +237,45 @@ sessions = Table(  # one row per sign-in; only the hash of the random session id
     Column("last_seen_at", UTCDateTime, nullable=False),
     Column("revoked_at", UTCDateTime),
     Column("revoked_by", String(100)),
+    Column("invitation_id", Integer),  # the invitation a judge signed in with (R20), if any
     Index(None, "role"),
+    Index(None, "invitation_id"),
+)
+
+devices = Table(  # R20: browsers that signed in before; only the hash of the random token
+    "devices", metadata,
+    Column("id_hash", String(64), primary_key=True),
+    Column("role", String(16), nullable=False),  # of the session that earned it
+    Column("created_at", UTCDateTime, nullable=False),
+    Column("last_used_at", UTCDateTime, nullable=False),
+    Column("revoked_at", UTCDateTime),
+    Index(None, "role"),
+)
+
+invitations = Table(  # R20: a judge signs in by scanning a QR code; only the token's hash
+    "invitations", metadata,
+    Column("id", Integer, primary_key=True),
+    Column("token_hash", String(64), nullable=False, unique=True),
+    Column("name", String(100), nullable=False),  # the judge's name, for the log
+    Column("role", String(16), nullable=False, server_default="judge"),
+    Column("created_by", String(100), nullable=False),
+    Column("created_at", UTCDateTime, nullable=False),
+    Column("expires_at", UTCDateTime, nullable=False),
+    Column("revoked_at", UTCDateTime),
+    Column("uses", Integer, nullable=False, server_default="0"),
+    CheckConstraint("role = 'judge'", name="role"),
+    CheckConstraint("uses >= 0", name="uses"),
+    sqlite_autoincrement=True,
+)
+
+handoffs = Table(  # R20: one-time codes for a session; the id sealed with a key from the code
+    "handoffs", metadata,
+    Column("code_hash", String(64), primary_key=True),
+    Column("session_hash", String(64), nullable=False),
+    Column("sealed", String(400), nullable=False),  # hex
+    Column("created_at", UTCDateTime, nullable=False),
+    Column("expires_at", UTCDateTime, nullable=False),
+    Index(None, "expires_at"),
 )
 
 data_version = Table(  # one row: the restore epoch of the data version (db.data_version)
@@ -250,8 +290,10 @@ sign_in_failures = Table(  # a wrong PIN, recorded before the PIN is checked (an
     Column("id", Integer, primary_key=True),
     Column("client", String(100), nullable=False),
     Column("at", UTCDateTime, nullable=False),
+    Column("device", String(64)),  # the trusted device's hash (counted on its own), or NULL
     Index(None, "client"),
     Index(None, "at"),
+    Index(None, "device"),
     sqlite_autoincrement=True,
 )
 
@@ -284,11 +326,12 @@ submissions = Table(  # idempotency: one row per accepted result submission
 # Parents before children: the order to copy rows in (restore) and the reverse to delete them.
 TABLE_ORDER = [schema_version, players, sittings, tables, sit_outs, waiting, seats, results,
                leader_votes, wild_cards, absences,
-               settings, users, sessions, sign_in_failures, data_version, events, submissions]
+               settings, users, sessions, sign_in_failures, devices, invitations, handoffs,
+               data_version, events, submissions]
 
-#: Who may get in: PIN hashes, sessions and failed sign-ins belong to this installation. No
-#: backup, workbook or restore carries them.
-ACCESS_TABLES = (users, sessions, sign_in_failures)
+#: Who may get in: PIN hashes, sessions, failed sign-ins, trusted devices, invitations and
+#: handoff codes belong to this installation. No backup, workbook or restore carries them.
+ACCESS_TABLES = (users, sessions, sign_in_failures, devices, invitations, handoffs)
 #: What belongs to this installation and is never replaced by a restore: the access tables and
 #: the data version, which only ever goes up (derived tables are cached by it).
 INSTALLATION_TABLES = (*ACCESS_TABLES, data_version)

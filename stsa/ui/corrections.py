@@ -11,6 +11,7 @@ import streamlit as st
 
 from stsa.domain import Kind, SittingStatus, sitting_label
 from stsa.services import sittings as service
+from stsa.store.corrections import MAX_REASON  # what the log keeps of a reason
 from stsa.ui import session, widgets
 from stsa.ui.sittings import keep_choice
 
@@ -41,7 +42,8 @@ def setup_change(reads, sitting, overview: pd.DataFrame) -> None:
                 st.warning(widgets.plain(warning), icon=":material/warning:")
             if not warnings:
                 st.caption("This setup breaks no setup rule.")
-        reason = st.text_input("Reason (goes into the log)", key="draw_ovr_reason")
+        reason = st.text_input("Reason (goes into the log)", key="draw_ovr_reason",
+                               max_chars=MAX_REASON)
         if st.button("Change the setup", key="draw_ovr_go", disabled=not setup_id):
             if widgets.act(lambda: service.override_setup(
                     session.engine(), table_id, setup_id, reason=reason, actor=session.actor()),
@@ -125,7 +127,7 @@ def no_show_form(overview: pd.DataFrame, players: pd.DataFrame) -> None:
                              index=None, placeholder="Choose a checked-in player",
                              key=keys["draw_taker"])
         reason = st.text_input("Reason for the change (goes into the log)",
-                               key=keys["draw_noshow_reason"])
+                               key=keys["draw_noshow_reason"], max_chars=MAX_REASON)
         if st.button("Change the table", key="draw_noshow_go", disabled=taker is None):
             done = widgets.act(lambda: service.replace_no_show(
                 session.engine(), int(row["table_id"]), int(row["seat"]),
@@ -157,7 +159,7 @@ def void_form(sittings: pd.DataFrame, sitting) -> None:
                    f"its setups no longer count, and the next draw takes its number again. "
                    f"Its seed and seating stay in the log.")
         reason = st.text_input("Reason for voiding (goes into the log)",
-                               key=keys["draw_void_reason"])
+                               key=keys["draw_void_reason"], max_chars=MAX_REASON)
         sure = st.checkbox(f"Yes, void {label}", key=keys["draw_void_sure"])
         if st.button(f"Void {label}", key="draw_void_go", disabled=not sure):
             if widgets.act(lambda: service.void(session.engine(), int(sitting["sitting_id"]),

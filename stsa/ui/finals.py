@@ -11,6 +11,7 @@ import pandas as pd
 
 from stsa import rules
 from stsa.domain import Kind, Stage, plural, sitting_label
+from stsa.formats import csv as csv_format
 from stsa.services import roster
 from stsa.services.finals import Status, stage_players
 
@@ -22,7 +23,6 @@ STATUS_LABELS = {Status.NONE: "", Status.FINAL: "Final", Status.SEMIFINAL: "Semi
                  Status.CHAMPION: "Champion", Status.RUNNER_UP: "Runner-up",
                  Status.THIRD: "Third", Status.FINALIST: "Finalist"}
 WILDCARD = " (wildcard)"
-CSV_TRIGGERS = ("=", "+", "-", "@", "\t", "\r")  # a spreadsheet would run these as formulas
 
 
 # What a phone (about 360 px wide) shows of a finals table without a swipe: who (with their
@@ -263,13 +263,9 @@ def final_standings_frame(view) -> pd.DataFrame:
 
 
 def to_csv(frame: pd.DataFrame) -> str:
-    """CSV for a spreadsheet: text cells that a spreadsheet would read as a formula get a
-    leading quote; booleans read yes/no."""
-    out = frame.copy()
-    for col in out.columns:
-        if out[col].dtype == bool:
-            out[col] = out[col].map({True: "yes", False: "no"})
-        elif not pd.api.types.is_numeric_dtype(out[col]):
-            text = out[col].astype(str)
-            out[col] = text.where(~text.str.startswith(CSV_TRIGGERS), "'" + text)
-    return out.to_csv(index=False)
+    """CSV for a spreadsheet, through the one formula guard (`formats.csv.frame_text`: a
+    formula-like start of a cell, or of a piece after a separator, gets a quote); booleans
+    read yes/no."""
+    yes_no = {c: frame[c].map({True: "yes", False: "no"})
+              for c in frame.columns if frame[c].dtype == bool}
+    return csv_format.frame_text(frame.assign(**yes_no))

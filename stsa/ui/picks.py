@@ -134,8 +134,8 @@ def _wild_form(engine, table_id: int, seats: pd.DataFrame, actor) -> None:
                                                           actor=actor),
                             done="Wild cards drawn: the result form starts from these leaders.")
         if drawn is not None:
-            for seat, leader in zip(drawn["seat"], drawn["leader"]):
-                st.session_state[sittings.key(table_id, int(seat), "leader")] = leader
+            for player, leader in zip(drawn["player_id"], drawn["leader"]):  # keyed by player
+                st.session_state[sittings.key(table_id, int(player), "leader")] = leader
             st.rerun()
 
 

@@ -4,27 +4,36 @@ The database is the only state (DESIGN.md): sessions, PINs and wrong-PIN counts 
 a client that clears Streamlit's caches, a restart or a second app process changes nothing.
 Session state holds this browser's session id and UI state only, and every run checks the
 session id against the database again, so a revoked session ends at its next run.
+
+No credential travels in an address: after a sign-in the page posts a one-time handoff code to
+STSA's own route (stsa.ui.web), which puts the session in an HttpOnly cookie; a refresh or a
+new tab reads it from `st.context.cookies`. Links, QR codes and bookmarks carry none, and an
+old `?session=` in an address does nothing.
 """
 
 from __future__ import annotations
 
+import json
 import os
 import threading
 from pathlib import Path
 
 import streamlit as st
+from streamlit.runtime.scriptrunner import get_script_run_ctx
 
 from stsa import store
 from stsa.auth import Actor, Role
-from stsa.ui import navigation
+from stsa.ui import navigation, web
 
 SPECTATOR = Actor("spectator", Role.SPECTATOR)
-TOKEN_PARAM = "session"
+OLD_TOKEN_PARAM = "session"  # addresses of earlier releases carried the session: never read
 NEXT_PARAM = "next"  # on the Sign in page: the page to go on to, by its address ("results")
 SIGN_IN = "views/sign_in.py"
 _NEXT = "_after_sign_in"
 TRUSTED_PROXY_ENV = "STSA_TRUSTED_PROXY"
 _ID = "session_id"
+_HANDOFF = "_cookie_handoff"  # a sign-in's one-time code, until the page has posted it
+_FORGET_COOKIE = "_cookie_forget"
 
 
 def database_url() -> str:
@@ -63,30 +72,51 @@ def forget_engines() -> None:
         _engines.clear()
 
 
+def _cookie(name: str) -> str | None:
+    try:
+        value = st.context.cookies.get(name)
+    except Exception:  # noqa: BLE001 - no browser behind this run (a script, a test)
+        return None
+    return value if isinstance(value, str) and value else None
+
+
+_DEAD_COOKIE = "_cookie_dead"  # a cookie found ended once is not looked up on every run
+
+
 def _session_id() -> str | None:
-    return st.session_state.get(_ID) or st.query_params.get(TOKEN_PARAM)
+    if st.session_state.get(_ID):
+        return st.session_state[_ID]
+    if st.session_state.get(_FORGET_COOKIE):  # signed out in this tab: the old cookie is dead
+        return None
+    cookie = _cookie(web.SESSION_COOKIE)
+    return None if cookie is None or cookie == st.session_state.get(_DEAD_COOKIE) else cookie
 
 
 def _forget() -> None:
     st.session_state.pop(_ID, None)
-    if TOKEN_PARAM in st.query_params:
-        del st.query_params[TOKEN_PARAM]
 
 
 def check() -> Actor:
     """Who is using this browser session, checked against the database once per run (app.py
-    calls it first): the judge or organizer of an open session, else a spectator. The session
-    id travels in the address (`?session=…`) so a refresh keeps the person signed in."""
+    calls it first): the judge or organizer of an open session, else a spectator (R20). A
+    refresh finds the session in its HttpOnly cookie; an address never carries it."""
+    if OLD_TOKEN_PARAM in st.query_params:  # an old link: drop it from the address, unread
+        del st.query_params[OLD_TOKEN_PARAM]
     session_id, who = _session_id(), SPECTATOR
     if session_id:
         found = store.session_actor(engine(), session_id)
         if found is None:
             if st.session_state.get(_ID):
                 st.session_state["_flash_warning"] = "You were signed out. Sign in again to go on."
+            else:
+                st.session_state[_DEAD_COOKIE] = session_id
             _forget()
         else:
             st.session_state[_ID], who = session_id, found
     st.session_state["actor"] = who
+    ctx = get_script_run_ctx()
+    if ctx is not None:
+        web.remember_role(ctx.session_id, who.role)
     return who
 
 
@@ -96,10 +126,21 @@ def actor() -> Actor:
 
 
 def keep_signed_in() -> None:
-    """Put the session id back in the address after page navigation cleared it."""
-    session_id = st.session_state.get(_ID)
-    if session_id and st.query_params.get(TOKEN_PARAM) != session_id:
-        st.query_params[TOKEN_PARAM] = session_id
+    """After a sign-in, post its one-time handoff code to STSA's cookie route (a script in the
+    page, the code in the request's body); after a sign-out, ask it to forget the cookie. Both
+    run once, on whatever page the person is on next (app.py calls this on every run)."""
+    code = st.session_state.pop(_HANDOFF, None)
+    if code:
+        _post(web.SESSION_ROUTE, code)
+    if st.session_state.get(_FORGET_COOKIE) == "post":
+        st.session_state[_FORGET_COOKIE] = "posted"
+        _post(web.SIGN_OUT_ROUTE, "")
+
+
+def _post(route: str, body: str) -> None:
+    st.html(f"<script>fetch({json.dumps(route)}, {{method: 'POST', credentials: 'same-origin', "
+            f"headers: {{'Content-Type': 'text/plain'}}, body: {json.dumps(body)}}});</script>",
+            unsafe_allow_javascript=True)
 
 
 def role() -> Role:
@@ -107,10 +148,10 @@ def role() -> Role:
 
 
 def client() -> str:
-    """The key wrong PINs are counted under: the connection's address. A forwarded address
-    counts only behind a proxy named in `STSA_TRUSTED_PROXY` (the server then trusts that
-    proxy's header); otherwise every request that carries one shares a single key, so a forged
-    header buys a guesser nothing."""
+    """The address wrong PINs are counted under (the store keys IPv6 by its /64). A
+    forwarded address counts only behind a proxy named in `STSA_TRUSTED_PROXY` (the server
+    then trusts that proxy's header); otherwise every request that carries one shares a single
+    key, so a forged header buys a guesser nothing."""
     context = st.context
     if not os.environ.get(TRUSTED_PROXY_ENV) and context.headers.get("X-Forwarded-For"):
         return "forwarded"
@@ -118,19 +159,26 @@ def client() -> str:
     return address if isinstance(address, str) and address else "local"
 
 
+def device() -> str | None:
+    """This browser's trusted-device cookie, if it has one: its wrong PINs count on it alone."""
+    return _cookie(web.DEVICE_COOKIE)
+
+
 def sign_in(name: str, pin: str) -> Actor:
     """R20: sign in with a display name (for the log) and a PIN; wrong PINs are counted in the
     database per address and for the whole tournament (`store.sign_in`)."""
-    signed = store.sign_in(engine(), name, pin, client=client())
+    signed = store.sign_in(engine(), name, pin, client=client(), device=device())
     st.session_state[_ID], st.session_state["actor"] = signed.session_id, signed.actor
-    keep_signed_in()
+    st.session_state[_HANDOFF] = store.handoff(engine(), signed.session_id)
+    st.session_state.pop(_FORGET_COOKIE, None)
     return signed.actor
 
 
 def sign_out() -> None:
-    """End this session in the database: its address no longer signs anyone in."""
+    """End this session in the database: its cookie no longer signs anyone in."""
     store.sign_out(engine(), _session_id())
     _forget()
+    st.session_state[_FORGET_COOKIE] = "post"
     st.session_state["actor"] = SPECTATOR
 
 
@@ -166,7 +214,7 @@ def after_sign_in() -> tuple[str, dict[str, str]] | None:
     """Where the person goes on to after signing in (`sign_in_link`): (page, parameters), or
     None. Only pages of the navigation are gone on to."""
     asked = {k: str(v)[:100] for k, v in st.query_params.to_dict().items()
-             if k not in (TOKEN_PARAM, NEXT_PARAM)}
+             if k not in (OLD_TOKEN_PARAM, NEXT_PARAM)}
     name = st.query_params.get(NEXT_PARAM)
     found = next((p.path for p in navigation.PAGES if Path(p.path).stem == name), None)
     if found is not None and found != SIGN_IN:
@@ -175,11 +223,11 @@ def after_sign_in() -> tuple[str, dict[str, str]] | None:
 
 
 def go_on() -> None:
-    """After a sign-in, open the page it was asked for (`after_sign_in`), with its parameters
-    and the new session id; nothing when none was asked for."""
+    """After a sign-in, open the page it was asked for (`after_sign_in`), with its parameters;
+    nothing when none was asked for."""
     found = after_sign_in()
     if found is None or actor().role is Role.SPECTATOR:
         return
     st.session_state.pop(_NEXT, None)
     page, params = found
-    st.switch_page(page, query_params={**params, TOKEN_PARAM: st.session_state[_ID]})
+    st.switch_page(page, query_params=params)

@@ -1,6 +1,8 @@
 """The Draw and Results pages' helpers: sitting choices, seat tables for each role (R20), and the
-result form's state (R11–R13, R19): what it loaded, the version it is based on, its submission
-id, and a conflict with another judge's save. The rules behind them live in `stsa.services`."""
+result form's state (R11–R13, R19): what it loaded, the version it is based on, the table's
+seating it was opened on, its submission id, and a conflict with another judge's save. The
+form's fields are keyed by player, not by seat, so a value stays with the player it was typed
+for when the table's seats change. The rules behind them live in `stsa.services`."""
 
 from __future__ import annotations
 
@@ -254,26 +256,34 @@ def follow_table_link(reads, role: Role, choices: dict[int, str]) -> None:
 
 # --- the result form --------------------------------------------------------------------------
 
-def key(table_id: int, seat: int, field: str) -> str:
-    """The widget key of one seat's field in a table's result form."""
-    return f"res_{table_id}_{seat}_{field}"
+def key(table_id: int, player_id: int, field: str) -> str:
+    """The widget key of one player's field in a table's result form: by player, so a value
+    stays with the player it was typed for when seats move (a seat left empty)."""
+    return f"res_{table_id}_p{int(player_id)}_{field}"
+
+
+def seating(seats: pd.DataFrame) -> dict[int, int]:
+    """A table's seating as a save names it (R3): {seat: player_id}."""
+    return {int(s): int(p) for s, p in zip(seats["seat"], seats["player_id"])}
 
 
 def _set_values(table_id: int, seats: pd.DataFrame, rows: pd.DataFrame,
                 leaders: dict[int, str] | None = None) -> None:
     by_player = {int(r["player_id"]): r for r in rows.to_dict("records")}
-    for seat, pid in zip(seats["seat"], seats["player_id"]):
-        row = by_player.get(int(pid), {})
-        st.session_state[key(table_id, seat, "leader")] = \
-            row.get("leader") or (leaders or {}).get(int(pid))
+    for pid in seats["player_id"].astype(int):
+        row = by_player.get(pid, {})
+        st.session_state[key(table_id, pid, "leader")] = \
+            row.get("leader") or (leaders or {}).get(pid)
         for field in (*STATS, "variant_points", "tiebreak"):
             value = row.get(field, 0 if field == "variant_points" else None)
-            st.session_state[key(table_id, seat, field)] = None if pd.isna(value) else int(value)
+            st.session_state[key(table_id, pid, field)] = None if pd.isna(value) else int(value)
 
 
-def _meta(table_id: int, result, rows: pd.DataFrame) -> dict:
+def _meta(table_id: int, result, rows: pd.DataFrame, seated: dict[int, int]) -> dict:
+    """The form's state: the version it is based on, who saved it, the values loaded, the
+    table's seating it was opened on ({seat: player_id}) and its submission id."""
     return {"table_id": table_id, "version": int(result.version), "saved_by": result.saved_by,
-            "saved_at": result.saved_at, "rows": _comparable(rows),
+            "saved_at": result.saved_at, "rows": _comparable(rows), "seating": dict(seated),
             "submission_id": uuid.uuid4().hex}
 
 
@@ -281,16 +291,30 @@ def ensure_form(engine, table_id: int, seats: pd.DataFrame,
                 leaders: dict[int, str] | None = None) -> dict:
     """The form for `table_id`: loaded from the store (a correction if a result exists) when
     first shown, or when its fields were dropped (another table or page was open). Without a
-    result, each seat's leader starts from `leaders` (player → leader: the Wild Card ones)."""
-    form = st.session_state.get(FORM)
-    fresh = form is None or form["table_id"] != table_id or any(
-        key(table_id, s, "vp") not in st.session_state for s in seats["seat"])
+    result, each seat's leader starts from `leaders` (player → leader: the Wild Card ones).
+
+    The form keeps the seating it was opened on (R19): when the table's seats change while
+    it is open (a no-show replaced, a seat left empty), its values stay with their players
+    and its saves are refused until the judge has checked them (`seating_changed`)."""
+    form, seated = st.session_state.get(FORM), set(seats["player_id"].astype(int))
+    staying = [] if form is None else [p for p in form.get("seating", {}).values()
+                                       if p in seated]
+    fresh = form is None or form["table_id"] != table_id or not staying or any(
+        key(table_id, p, "vp") not in st.session_state for p in staying)
     if fresh:
         result = store.table_result(engine, table_id)
         _set_values(table_id, seats, result.rows, leaders)
-        st.session_state[FORM] = _meta(table_id, result, result.rows)
+        st.session_state[FORM] = _meta(table_id, result, result.rows, seating(seats))
         st.session_state.pop(CONFLICT, None)
     return st.session_state[FORM]
+
+
+def seating_changed(form: dict, seats: pd.DataFrame) -> list[str]:
+    """R3, R19: how the table's seats changed since the form was opened, in words ("seat 2 is
+    now Bob", "seat 4 is empty now"); empty when they did not."""
+    return store.game_results.seating_changes(
+        form.get("seating", {}), seating(seats),
+        dict(zip(seats["player_id"].astype(int), seats["name"])))
 
 
 def leader_options(seats: pd.DataFrame, wild_card: bool) -> list[str]:
@@ -308,8 +332,8 @@ def number_fields(sittings: pd.DataFrame, sitting_id: int, table_id: int,
     sitting has a rule change (R24), or when the loaded result already holds some."""
     row = sittings.loc[sittings["sitting_id"] == sitting_id]
     change = row["rule_change"].iloc[0] if "rule_change" in row and len(row) else ""
-    held = any(st.session_state.get(key(table_id, s, "variant_points")) not in (None, 0)
-               for s in seats["seat"])
+    held = any(st.session_state.get(key(table_id, p, "variant_points")) not in (None, 0)
+               for p in seats["player_id"])
     return [*STATS, *(["variant_points"] if (isinstance(change, str) and change.strip())
                       or held else [])]
 
@@ -331,9 +355,9 @@ def form_style() -> None:
 def seat_block(table_id: int, seat, options: list[str], fields: list[str]) -> None:
     """One seat's entry on a phone's width: its player, the leader, then every number of
     `fields` side by side in one row (labels short, so the row never wraps)."""
-    with st.container(border=True, gap="small", key=f"res_seat_{table_id}_{seat.seat}"):
+    with st.container(border=True, gap="small", key=f"res_seat_{table_id}_{seat.player_id}"):
         st.markdown(f"**Seat {seat.seat}** · {colour(seat.colour)} · {widgets.plain(seat.name)}")
-        leader_key = key(table_id, seat.seat, "leader")
+        leader_key = key(table_id, seat.player_id, "leader")
         stored = st.session_state.get(leader_key)
         st.selectbox("Leader", options + ([stored] if stored and stored not in options else []),
                      index=None, placeholder="Choose the leader", key=leader_key,
@@ -342,7 +366,7 @@ def seat_block(table_id: int, seat, options: list[str], fields: list[str]) -> No
             for field in fields:
                 low = -MAX_NUMBER if field == "variant_points" else 0
                 st.number_input(SHORT[field], min_value=low, max_value=MAX_NUMBER, step=1,
-                                value=None, key=key(table_id, seat.seat, field))
+                                value=None, key=key(table_id, seat.player_id, field))
 
 
 def form_rows(table_id: int, seats: pd.DataFrame) -> tuple[pd.DataFrame, list[int]]:
@@ -350,12 +374,12 @@ def form_rows(table_id: int, seats: pd.DataFrame) -> tuple[pd.DataFrame, list[in
     is kept only for those. Built once a run: the values are the ones this run was sent, so
     the settled-order fields drawn after it change nothing here."""
     get = st.session_state.get
-    numbers = seats["seat"].tolist()
+    players = seats["player_id"].astype("int64").tolist()
     rows = pd.DataFrame({
         "player_id": seats["player_id"].astype("int64").to_numpy(),
         "seat": seats["seat"].astype("int64").to_numpy(),
-        "leader": [get(key(table_id, s, "leader")) for s in numbers],
-        **{f: pd.array([get(key(table_id, s, f)) for s in numbers], dtype="Int64")
+        "leader": [get(key(table_id, p, "leader")) for p in players],
+        **{f: pd.array([get(key(table_id, p, f)) for p in players], dtype="Int64")
            for f in (*STATS, "variant_points", "tiebreak")}})
     tied = results.full_ties(rows)
     rows.loc[~rows["seat"].isin(tied), "tiebreak"] = pd.NA
@@ -401,11 +425,14 @@ def _comparable(rows: pd.DataFrame) -> list[tuple]:
 
 
 def save(engine, table_id: int, rows: pd.DataFrame, where: str, *, actor,
-         over_version: int | None = None):
+         over_version: int | None = None, **confirmed: bool):
     """Submit the form (R11, R13, R19) through `services.results.submit_result`, which checks
-    every rule (a full tie needs its settled order first); a conflict is kept to show both
-    versions; a double click stores once (one submission id per form); saving unchanged values
-    stores nothing."""
+    every rule (a full tie needs its settled order first) and where the save lands: the
+    seating the form was opened on, and the confirmations `confirmed` (`confirm_complete`,
+    `confirm_after_finals`). A version conflict is kept to show both versions; a changed
+    seating is shown, and the form takes the new seating so that the judge checks the values
+    and saves again; a double click stores once (one submission id per form); saving
+    unchanged values stores nothing."""
     form = st.session_state[FORM]
     if over_version is None and form["version"] and _comparable(rows) == form["rows"]:
         st.info(f"{where}: nothing changed since version {form['version']}; nothing was saved.")
@@ -416,7 +443,11 @@ def save(engine, table_id: int, rows: pd.DataFrame, where: str, *, actor,
             return results.submit_result(
                 engine, table_id, rows,
                 expected_version=form["version"] if over_version is None else over_version,
-                submission_id=form["submission_id"], actor=actor)
+                submission_id=form["submission_id"], actor=actor,
+                seating=form.get("seating"), **confirmed)
+        except store.game_results.SeatingChanged as exc:
+            form["seating"] = dict(exc.seating)  # checked by the judge before the next save
+            raise
         except store.ConflictError as exc:
             if exc.current is None:
                 raise
@@ -428,7 +459,7 @@ def save(engine, table_id: int, rows: pd.DataFrame, where: str, *, actor,
     out = widgets.act(submit, done=lambda r: r and (
         f"{where}: saved as version {r.version}" + (" (a correction)." if r.version > 1 else ".")))
     if out is not None:
-        st.session_state[FORM] = _meta(table_id, out, out.rows)
+        st.session_state[FORM] = _meta(table_id, out, out.rows, seating(out.rows))
         st.session_state.pop(CONFLICT, None)
     return out
 
@@ -444,7 +475,8 @@ def keep_theirs(table_id: int, seats: pd.DataFrame) -> None:
     _set_values(table_id, seats, theirs["rows"])
     result = store.TableResult(table_id=table_id, version=theirs["version"], rows=theirs["rows"],
                                saved_by=theirs["saved_by"], saved_at=theirs["saved_at"])
-    st.session_state[FORM] = _meta(table_id, result, theirs["rows"])
+    st.session_state[FORM] = _meta(table_id, result, theirs["rows"],
+                                   st.session_state[FORM].get("seating", seating(seats)))
 
 
 FIELDS = {"leader": "Leader", **NUMBERS, "tiebreak": "Settled order"}

@@ -16,8 +16,8 @@ from stsa.ui import session
 
 ORGANIZER = Actor("Olivia Organizer", Role.ORGANIZER)
 JUDGE = Actor("Jamal Judge", Role.JUDGE)
-ORGANIZER_PIN = "424242"
-JUDGE_PIN = "171717"
+ORGANIZER_PIN = "480915"
+JUDGE_PIN = "736204"
 PINS = {Role.ORGANIZER: ORGANIZER_PIN, Role.JUDGE: JUDGE_PIN}
 APP = str(Path(__file__).resolve().parents[2] / "app.py")
 

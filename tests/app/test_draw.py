@@ -593,3 +593,15 @@ def test_judges_and_spectators_get_no_corrections(open_page, engine, who):
     assert not CORRECTIONS & _keys(at)
     assert not [e for e in at.get("expander") if "Void" in e.label or "did not come" in e.label]
     assert "still being played" not in _shown(at)
+
+
+def test_every_text_box_has_a_length_limit(open_page, engine):
+    """The search and every reason the organizer types are cut where the store would refuse
+    them."""
+    _drawn(engine, 8, publish=True)
+    spectator = open_page(PAGE)
+    assert spectator.text_input(key="draw_search").proto.max_chars == 60
+    at = open_page(PAGE, as_=ORGANIZER)
+    limits = {box.key: box.proto.max_chars for box in at.text_input}
+    assert limits["draw_search"] == 60
+    assert limits["draw_ovr_reason"] == limits["draw_void_reason"] == 500

@@ -1,16 +1,19 @@
 """Log (organizer): the audit events newest first (R19), each in words with names and labels
 (never ids or JSON), filtered by kind, who and words, limited, and an injection-safe CSV
-download that keeps the raw values."""
+download that keeps the raw values; late corrections and history a restore brought in are
+flagged as such (R19, R20)."""
 
 import io
 
 import pandas as pd
 import pytest
 
-from stsa import store, tournament
+from stsa import demo, excel, store, tournament
 from stsa.auth import Actor, Role
+from stsa.services import finals, results
+from stsa.services import log as log_service
 from stsa.ui import organizer
-from tests.app.conftest import ORGANIZER
+from tests.app.conftest import JUDGE, ORGANIZER
 
 LOG = "views/log.py"
 
@@ -146,3 +149,46 @@ def test_links_to_the_data_page(open_page, engine):
     at = open_page(LOG, as_=ORGANIZER)
     assert [link.proto.page for link in at.get("page_link")
             if link.proto.label.endswith("Data page")] == ["data"]
+
+
+def test_a_qualifier_corrected_after_the_finals_are_drawn_is_flagged(open_page, engine):
+    demo.load_demo(engine, actor=ORGANIZER)
+    finals.draw_semifinal(engine, seed=5, actor=ORGANIZER)
+    stored = store.results(engine)
+    first = stored.iloc[0]
+    rows = stored.loc[stored["game_id"] == first["game_id"],
+                      ["player_id", "leader", "vp", "spice", "solari", "troops", "water"]]
+    results.submit_result(engine, int(first["game_id"]), rows.assign(vp=rows["vp"] + 1),
+                          expected_version=int(first["version"]), submission_id=None,
+                          actor=ORGANIZER, confirm_complete=True, confirm_after_finals=True)
+    at = open_page(LOG, as_=ORGANIZER)
+    where = f"Qualifier {first['sitting_no']}, table {first['table_no']}"
+    assert any(w.value.startswith(f"A qualifier result was corrected after the finals were "
+                                  f"drawn: {where}, by ") for w in at.warning)
+    assert table(at)["details"].iloc[0].startswith(
+        f"A qualifier result was corrected after the finals were drawn: Corrected the result "
+        f"of {where} (version ")
+
+
+def test_history_a_restore_brought_in_shows_as_imported(open_page, engine, tmp_path):
+    other = store.connect(f"sqlite:///{tmp_path / 'other.db'}", backup_dir=tmp_path / "b")
+    try:
+        store.add_player(other, "Ann", actor=ORGANIZER)
+        path = tmp_path / "spring.xlsx"
+        path.write_bytes(excel.tournament_workbook(other))
+    finally:
+        other.dispose()
+    excel.restore_workbook(engine, path, actor=ORGANIZER)
+    at = open_page(LOG, as_=ORGANIZER)
+    log = table(at)
+    assert log["what"].iloc[0] == "Tournament restored" and log["actor"].iloc[0] == ORGANIZER.name
+    added = log.loc[log["what"] == "Players added"].iloc[0]
+    assert added["actor"].startswith(f"{ORGANIZER.name} (from the workbook spring.xlsx, "
+                                     f"restored ")
+    assert added["details"] == "Added Ann to the roster."
+    assert any("came in with a restore" in c.value for c in at.caption)
+
+
+def test_judges_cannot_read_the_log_below_the_page(engine):
+    with pytest.raises(store.PermissionDenied):
+        log_service.events(engine, actor=JUDGE)

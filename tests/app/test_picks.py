@@ -115,11 +115,12 @@ def test_wild_card_draw_then_the_result_form_starts_from_its_leaders(open_page, 
     drawn = cards["leader"].iloc[1]
     assert drawn in _table(engine, wild)["removed_leaders"]
     assert f"**{drawn}**] drawn" in " ".join(m.value for m in at.markdown)
-    leaders = [at.selectbox(key=key(tid, s, "leader")).value for s in range(1, 5)]
+    by_seat = cards.sort_values("seat")["player_id"]  # the form's keys name the player
+    leaders = [at.selectbox(key=key(tid, p, "leader")).value for p in by_seat]
     assert leaders == cards["leader"].tolist()
     assert picks_ui.key(tid, "wild_save") not in [b.key for b in at.button]  # final
     fresh = _open_table(open_page, ORGANIZER, table)  # another session starts from them too
-    assert [fresh.selectbox(key=key(tid, s, "leader")).value for s in range(1, 5)] == leaders
+    assert [fresh.selectbox(key=key(tid, p, "leader")).value for p in by_seat] == leaders
 
 
 def test_spectators_see_no_votes_removed_leaders_or_wild_cards(open_page, engine, wild):

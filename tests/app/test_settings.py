@@ -1,10 +1,13 @@
 """Settings (organizer): tournament name, setups (R5), picks (R9, R10), colours (R4), base
 points (R12) and PIN changes (R20); every bad value refused with nothing changed."""
 
+import pandas as pd
 import pytest
+import sqlalchemy as sa
 
 from stsa import store
-from stsa.auth import Role
+from stsa.auth import Actor, Role
+from stsa.store import schema
 from stsa.services import admin
 from tests.app.conftest import JUDGE, JUDGE_PIN, ORGANIZER, ORGANIZER_PIN, session_for, shown
 
@@ -141,9 +144,9 @@ def change_pin(at, whose, pin, again, current=ORGANIZER_PIN):
 
 
 def test_change_the_judges_pin(page, engine):
-    change_pin(page, "judge", "909090", "909090")
+    change_pin(page, "judge", "694203", "694203")
     assert shown(page.success) == ["The judges’ PIN is changed: tell the people who use it."]
-    assert store.check_pin(engine, "909090") is Role.JUDGE
+    assert store.check_pin(engine, "694203") is Role.JUDGE
     assert store.check_pin(engine, JUDGE_PIN) is None
     assert store.check_pin(engine, ORGANIZER_PIN) is Role.ORGANIZER
 
@@ -158,12 +161,16 @@ def test_change_the_organizer_pin_signs_the_organizer_out(page, engine):
 
 @pytest.mark.parametrize("pin, again, current, message", [
     ("", "", ORGANIZER_PIN, "Type the same new PIN in both fields."),
-    ("555555", "555556", ORGANIZER_PIN, "Type the same new PIN in both fields."),
+    ("608142", "608143", ORGANIZER_PIN, "Type the same new PIN in both fields."),
     ("12345", "12345", ORGANIZER_PIN, "A PIN must have 6 to 64 characters (it has 5)."),
     (ORGANIZER_PIN, ORGANIZER_PIN, ORGANIZER_PIN,
      "The judge PIN must differ from the organizer PIN."),
-    ("555555", "555555", JUDGE_PIN, "The current organizer PIN is not right."),
-    ("555555", "555555", "", "The current organizer PIN is not right."),
+    ("608142", "608142", JUDGE_PIN, "The current organizer PIN is not right."),
+    ("608142", "608142", "", "The current organizer PIN is not right."),
+    ("123456", "123456", ORGANIZER_PIN, "That PIN is too easy to guess (digits that count up or "
+                                        "down, like 123456). Choose another."),
+    ("424242", "424242", ORGANIZER_PIN, "That PIN is too easy to guess (a short block repeated, "
+                                        "like 121212). Choose another."),
 ])
 def test_bad_pins_are_refused(page, engine, pin, again, current, message):
     change_pin(page, "judge", pin, again, current)
@@ -200,3 +207,63 @@ def test_store_refuses_an_unknown_draw_mode(engine):
     with pytest.raises(store.TournamentError, match="draw_mode must be one of random, balanced"):
         store.set_settings(engine, {"draw_mode": "fair"}, actor=ORGANIZER)
     assert store.settings(engine)["draw_mode"] == "random"
+
+
+# --- judges' invitations and the sign-in pause (R20) --------------------------------------------
+
+def test_the_organizer_invites_a_judge_by_qr_code_and_withdraws_it(page, engine, monkeypatch):
+    from stsa.ui import access
+
+    coded = []
+    real = access.qr_png
+    monkeypatch.setattr(access, "qr_png", lambda url: coded.append(url) or real(url))
+    store.set_settings(engine, {"public_url": "http://192.168.1.20:8501"}, actor=ORGANIZER)
+    page.run()
+    page.text_input(key="invite_name").input("Jo Judge")
+    page.number_input(key="invite_hours").set_value(3)
+    page.button(key="invite_make").click().run()
+    assert not page.exception and not page.error
+    url = coded[-1]
+    assert url.startswith("http://192.168.1.20:8501/join#")
+    token = url.partition("#")[2]
+    assert len(token) >= 43
+    assert len(page.image) == 1, "the QR code is on screen"
+    listed = store.invitations(engine, actor=ORGANIZER)
+    until = listed.loc[0, "expires_at"].to_pydatetime().astimezone().strftime("%H:%M")
+    assert f"**Scan to sign in as a judge; valid until {until}.**" in shown(page.markdown)
+    assert any("Invitation for Jo Judge" in c for c in shown(page.caption))
+    assert listed.loc[0, "expires_at"] - listed.loc[0, "created_at"] == pd.Timedelta(hours=3)
+    assert token not in " ".join(shown(page.markdown)), "the token is only in the QR code"
+    joined = store.join(engine, token)  # what scanning it does (the /join page)
+    assert joined.actor == Actor("Jo Judge", Role.JUDGE)
+    page.run()
+    assert any("Jo Judge: valid until" in m and "used 1 time" in m for m in shown(page.markdown))
+    page.button(key=f"invite_withdraw_{listed.loc[0, 'id']}").click().run()
+    assert shown(page.success) == ["Invitation withdrawn; 1 session ended."]
+    assert store.session_actor(engine, joined.session_id) is None
+    assert not page.image, "a withdrawn invitation's QR code is gone"
+    assert store.invitations(engine, actor=ORGANIZER)["revoked"].tolist() == [True]
+
+
+def test_an_invitation_without_a_name_is_refused(page, engine):
+    page.button(key="invite_make").click().run()
+    assert "Enter the judge's name" in errors(page)
+    assert store.invitations(engine, actor=ORGANIZER).empty
+
+
+def test_the_organizer_sees_a_sign_in_pause_and_lifts_it(page, engine):
+    assert "lift_pause" not in [b.key for b in page.button]
+    assert not any("Sign-in is paused" in w for w in shown(page.warning))
+    at = store.db.now()
+    with engine.begin() as conn:  # the wrong PINs that pause everyone, as sign_in writes them
+        conn.execute(sa.insert(schema.sign_in_failures),
+                     [{"client": f"10.1.0.{n}", "at": at} for n in range(50)])
+    page.run()
+    assert any("Sign-in is paused" in w and "signed in before can still sign in" in w
+               for w in shown(page.warning))
+    page.button(key="lift_pause").click().run()
+    assert shown(page.success) == ["Sign-in is open again (50 wrong PINs forgotten); the PINs "
+                                   "did not change."]
+    assert store.sign_in_pause(engine) == 0
+    assert store.check_pin(engine, ORGANIZER_PIN) is Role.ORGANIZER
+    assert "lift_pause" not in [b.key for b in page.button]

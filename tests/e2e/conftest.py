@@ -34,6 +34,7 @@ from tests.appserver import (  # noqa: F401  (re-exported for scripts/screenshot
     JUDGE_PIN, ORGANIZER_PIN, START_TIMEOUT, AppServer, _healthy, _stop, free_port, run_app)
 
 CHROMIUM = "/usr/bin/chromium"
+SESSION_ROUTE = "/_stsa/session"  # where the page posts a sign-in's one-time code
 LAUNCH_ARGS = ["--no-sandbox", "--disable-gpu", "--disable-quic", "--no-first-run",
                "--disable-background-networking", "--disable-component-update",
                "--disable-sync"]
@@ -204,11 +205,14 @@ def field(page, label: str):
 
 
 def sign_in(page, name: str, pin: str) -> None:
-    """Sign in on the Sign in page as a person would; waits until the app says who is in."""
+    """Sign in on the Sign in page as a person would; waits until the app says who is in and
+    the page's script has put the session in its cookie (a refresh keeps the person in)."""
     go_to(page, "Sign in")
     field(page, "Your name").fill(name)
     field(page, "PIN").fill(pin)
-    page.get_by_role("button", name="Sign in").click()
+    with page.expect_response(lambda r: r.url.endswith(SESSION_ROUTE)) as cookie:
+        page.get_by_role("button", name="Sign in").click()
+    assert cookie.value.status == 200, f"the session cookie was refused: {cookie.value.status}"
     page.get_by_text("Signed in as").first.wait_for()
     wait_ready(page)
 
@@ -341,10 +345,11 @@ STATS = ("VP", "Spice", "Solari", "Troops", "Water")  # the form's labels
 
 
 def form_table(page) -> str | None:
-    """The table id the Results page's entry form is for (from its widget keys), or None."""
+    """The table id the Results page's entry form is for (from its widget keys, which name
+    the table and the player: res_<table>_p<player>_vp), or None."""
     return page.evaluate("""() => {
-        const el = document.querySelector('[class*="st-key-res_"][class*="_1_vp"]');
-        const m = el && [...el.classList].join(' ').match(/st-key-res_(\\d+)_1_vp/);
+        const el = document.querySelector('[class*="st-key-res_"][class*="_vp"]');
+        const m = el && [...el.classList].join(' ').match(/st-key-res_(\\d+)_p\\d+_vp/);
         return m ? m[1] : null; }""")
 
 
@@ -377,7 +382,7 @@ def open_table(page, table: int, sitting: str | None = None) -> None:
 def _form_changed(page, before: str | None) -> None:
     """Wait until the form's fields are no longer those of table id `before`."""
     if before is not None:
-        page.locator(f'[class*="st-key-res_{before}_1_vp"]').wait_for(state="detached")
+        page.locator(f'[class*="st-key-res_{before}_p"]').first.wait_for(state="detached")
 
 
 def fill_seat(page, seat_no: int, values, leader: str | None = None) -> None:

@@ -196,8 +196,8 @@ def test_a_refresh_in_the_middle_of_entering_a_result(open_app, sitting):
     number(seat(judge, 2), "VP", 7)
     assert stored(engine, tables[2]).version == 0, "nothing is saved before Save"
 
-    load(judge)  # the browser's refresh button
-    assert "session=" in judge.url
+    load(judge)  # the browser's refresh button: the session comes back from its cookie
+    assert "session=" not in judge.url, "no credential in the address"
     judge.get_by_role("heading", name="Enter a result").wait_for()  # still a judge
     assert stored(engine, tables[2]).version == 0, "nothing half-written"
     assert stored_vps(stored(engine, tables[1])) == [11, 8, 5, 2], "the saved result is intact"

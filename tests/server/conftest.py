@@ -13,7 +13,11 @@
 from __future__ import annotations
 
 import contextlib
+import re
+import urllib.error
+import urllib.request
 from collections.abc import Iterator
+from http.cookies import SimpleCookie
 
 import pytest
 
@@ -42,6 +46,8 @@ def connect(request) -> Iterator:
     opened: list[tuple[Session, AppServer]] = []
 
     def _connect(app: AppServer, path: str = "/", query: str = "", **options) -> Session:
+        if app.ssl is not None:
+            options.setdefault("ssl", app.ssl)
         session = Session(app.url, path=path, query=query, **options).connect()
         opened.append((session, app))
         return session
@@ -76,3 +82,54 @@ def assert_clean(run: Run) -> Run:
     assert run.status == "finished", run.status
     assert not run.exceptions, "The page shows an exception:\n" + "\n".join(run.exceptions)
     return run
+
+
+# --- plain HTTP, as a script on the network (or the page's own script) sends it ------------
+def post(app, path: str, body: str = "", *, cookies: dict | None = None,
+         headers: dict | None = None, method: str = "POST"):
+    """(status, headers, text) of a plain HTTP request, as a script on the network sends it."""
+    request = urllib.request.Request(f"{app.url}{path}", data=body.encode() if body else None,
+                                     method=method, headers=dict(headers or {}))
+    if cookies:
+        request.add_header("Cookie", "; ".join(f"{k}={v}" for k, v in cookies.items()))
+    try:
+        with urllib.request.urlopen(request, timeout=30, context=app.ssl) as reply:
+            return reply.status, reply.headers, reply.read().decode()
+    except urllib.error.HTTPError as exc:
+        return exc.code, exc.headers, exc.read().decode()
+
+
+def set_cookies(headers) -> dict[str, dict]:
+    """Set-Cookie headers: name -> {"value": …, and each attribute in lower case}."""
+    found = {}
+    for line in headers.get_all("set-cookie") or []:
+        jar = SimpleCookie()
+        jar.load(line)
+        for name, morsel in jar.items():
+            attributes = line.lower()
+            found[name] = {"value": morsel.value, "line": attributes,
+                           "httponly": "httponly" in attributes,
+                           "samesite": re.search(r"samesite=(\w+)", attributes).group(1)
+                           if "samesite=" in attributes else None,
+                           "secure": "; secure" in attributes}
+    return found
+
+
+def handoff_code(runs) -> str:
+    """The one-time code the page's script posts after a sign-in (what a browser runs)."""
+    for run in runs:
+        for element in run.find("html"):
+            found = re.search(r'fetch\("/_stsa/session".*body: "([^"]+)"', element.proto.body)
+            if found:
+                return found.group(1)
+    raise AssertionError("no handoff script on the page after signing in")
+
+
+
+def handoff_cookies(app: AppServer, run: Run) -> dict[str, str]:
+    """After a sign-in run, do what the page's script does in a browser (post the one-time
+    code): the cookies the browser then holds, by name."""
+    status, headers, said = post(app, "/_stsa/session", handoff_code([run]),
+                                 headers={"Origin": app.url})
+    assert status == 200, (status, said)
+    return {name: c["value"] for name, c in set_cookies(headers).items()}

@@ -1,6 +1,6 @@
 """Attacks on sign-in, sent as a hostile client would send them: over Streamlit's websocket,
-with messages a browser sends too (a form submit, `clear_cache`, an address with
-`?session=…`), against a real server.
+with messages a browser sends too (a form submit, `clear_cache`, a session cookie), against a
+real server.
 
 What must hold (R20): wrong PINs are counted where no client can reset the count (not in a
 Streamlit cache, not per process) and a burst sent at once cannot get past it; a PIN changed
@@ -22,14 +22,14 @@ import pytest
 
 from bench.wsclient import Run, Session
 from tests.appserver import JUDGE_PIN, ORGANIZER_PIN
-from tests.server.conftest import assert_clean, sign_in
+from tests.server.conftest import handoff_cookies, assert_clean, sign_in
 
 pytestmark = pytest.mark.server
 
 WRONG = "That PIN is not right."
 TOO_MANY = "Too many wrong PINs"
 FREE_WRONG_PINS = 5  # wrong PINs a client may send before sign-in pauses
-NEW_JUDGE_PIN = "858585"
+NEW_JUDGE_PIN = "862204"
 # A link dressed as a message from the app. 56 characters: the name field takes at most 60
 # (longer input is cut to 60 by the server, which would break the link and test nothing).
 LINK_NAME = "[PIN expired, tap to sign in](http://evil.example/login)"
@@ -50,10 +50,10 @@ def shows_sign_in_form(run: Run) -> bool:
     return {"Your name", "PIN"} <= labels and not signed_in(run)
 
 
-def session_token(run: Run) -> str:
-    token = run.query_params.get("session")
-    assert token, f"the app put no session in the address after signing in: {run.query!r}"
-    return token
+def session_cookies(app, run: Run) -> dict[str, str]:
+    """The cookies a browser holds after this sign-in run (the page posts its handoff)."""
+    assert "session" not in run.query_params, f"a session in the address: {run.query!r}"
+    return handoff_cookies(app, run)
 
 
 def signed_in_as(session: Session, name: str, pin: str) -> Run:
@@ -149,28 +149,27 @@ def test_changed_pin_does_not_come_back_after_clear_cache(fresh_server, connect)
 # --- d. sessions end -----------------------------------------------------------------------------
 
 def test_signed_out_session_address_signs_nobody_in(server, connect):
-    """After "Sign out", the address the judge had (`?session=<token>`) opens the app as a
-    spectator: someone who copied it from the phone, a shared screen or the history gets
-    nothing."""
+    """After "Sign out", the session cookie the judge's phone held opens the app as a
+    spectator: someone who copied it from the phone gets nothing."""
     judge = connect(server, "sign_in")
-    token = session_token(signed_in_as(judge, "Jamal", JUDGE_PIN))
+    cookies = session_cookies(server, signed_in_as(judge, "Jamal", JUDGE_PIN))
     out = assert_clean(judge.click("Sign out"))
     assert shows_sign_in_form(out), out.texts()
 
-    replay = assert_clean(connect(server, "sign_in", f"session={token}").run())
+    replay = assert_clean(connect(server, "sign_in", cookies=cookies).run())
     assert shows_sign_in_form(replay), f"the signed-out session still works: {replay.texts()}"
 
 
 def test_judge_session_ends_when_the_judge_pin_changes(fresh_server, connect):
     """When the organizer changes the judges' PIN (say, it leaked), a judge's old session
-    address no longer signs anyone in."""
+    cookie no longer signs anyone in."""
     judge = connect(fresh_server, "sign_in")
-    token = session_token(signed_in_as(judge, "Jamal", JUDGE_PIN))
+    cookies = session_cookies(fresh_server, signed_in_as(judge, "Jamal", JUDGE_PIN))
     organizer = connect(fresh_server, "sign_in")
     signed_in_as(organizer, "Olivia", ORGANIZER_PIN)
     change_judge_pin(organizer, NEW_JUDGE_PIN)
 
-    replay = assert_clean(connect(fresh_server, "sign_in", f"session={token}").run())
+    replay = assert_clean(connect(fresh_server, "sign_in", cookies=cookies).run())
     assert shows_sign_in_form(replay), f"the old judge session still works: {replay.texts()}"
 
 
@@ -223,10 +222,10 @@ def test_wrong_pins_are_counted_across_servers(two_servers, connect):
 @pytest.mark.postgres
 def test_session_from_one_server_works_on_the_other(two_servers, connect):
     """A judge signed in on server A stays signed in when the next request goes to server B
-    (`?session=` in the address): sessions live in the shared database."""
+    (its session cookie): sessions live in the shared database."""
     a, b = two_servers
-    token = session_token(signed_in_as(connect(a, "sign_in"), "Jamal", JUDGE_PIN))
-    on_b = assert_clean(connect(b, "sign_in", f"session={token}").run())
+    cookies = session_cookies(a, signed_in_as(connect(a, "sign_in"), "Jamal", JUDGE_PIN))
+    on_b = assert_clean(connect(b, "sign_in", cookies=cookies).run())
     assert signed_in(on_b) and "Jamal" in on_b.text(), on_b.texts()
 
 

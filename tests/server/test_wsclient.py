@@ -36,20 +36,20 @@ def test_sign_in_page_by_address(server, connect):
 
 
 def test_judge_signs_in(server, connect):
-    """The judge PIN signs in: the page says who is signed in, the form is gone, and the app
-    puts the session in the address (which the client sends back with later runs)."""
+    """The judge PIN signs in: the page says who is signed in, the form is gone, and the
+    session stays with the connection (never in the address) across runs and pages."""
     session = connect(server, "sign_in")
     run = assert_clean(sign_in(session, "Jamal", JUDGE_PIN))
     assert any(t.startswith("Signed in as") and "Jamal" in t for t in run.texts()), run.texts()
     assert run.runs == 2, "the form's handler calls st.rerun() after signing in"
     assert not [w for w in run.widgets if w.label in ("Your name", "PIN")]
-    assert run.query_params.get("session"), f"no session in the address: {run.query!r}"
+    assert "session" not in run.query_params, f"a session in the address: {run.query!r}"
     again = assert_clean(session.run())
     assert "Signed in as" in again.text() and again.query == run.query
     moved = assert_clean(session.run(page="Standings"))
-    assert moved.page == "standings"
-    assert moved.query_params.get("session") == run.query_params["session"], \
-        "the app puts the session back in the address after a page change cleared it"
+    assert moved.page == "standings" and "session" not in moved.query_params
+    back = assert_clean(session.run(page="sign_in"))
+    assert "Signed in as" in back.text(), "still signed in after a page change"
 
 
 def test_wrong_pin(server, connect):

@@ -14,7 +14,7 @@ from stsa import auth, store
 from stsa.auth import Actor, Role
 from stsa.store import access, schema
 
-ORGANIZER_PIN, JUDGE_PIN = "40404040", "17171717"
+ORGANIZER_PIN, JUDGE_PIN = "48091573", "73620419"
 ORGANIZER = Actor("Olivia", Role.ORGANIZER)
 
 
@@ -33,9 +33,9 @@ def later(monkeypatch, **delta):
 
 
 def test_a_stored_pin_is_never_replaced_by_the_environment(pins, monkeypatch):
-    store.set_pin(pins, Role.JUDGE, "24682468", actor=ORGANIZER, current_pin=ORGANIZER_PIN)
+    store.set_pin(pins, Role.JUDGE, "25813690", actor=ORGANIZER, current_pin=ORGANIZER_PIN)
     assert store.ensure_pins(pins) == {}  # what every start (and every new engine) runs
-    assert store.check_pin(pins, "24682468") is Role.JUDGE
+    assert store.check_pin(pins, "25813690") is Role.JUDGE
     assert store.check_pin(pins, JUDGE_PIN) is None
 
 
@@ -48,22 +48,53 @@ def test_wrong_pins_pause_one_address_then_the_right_pin_waits_too(pins):
     assert store.sign_in(pins, "Jamal", JUDGE_PIN, client="10.0.0.10").actor.role is Role.JUDGE
 
 
-def test_the_pause_ends_and_a_right_pin_forgets_the_address_failures(pins, monkeypatch):
+def test_the_pause_ends_and_a_right_pin_does_not_wipe_the_count(pins, monkeypatch):
+    """A right PIN removes only its own pre-written failure: a judge cannot sign in with the
+    judge PIN now and then to reset the count and guess the organizer's PIN for ever."""
     for _ in range(auth.CLIENT_BACKOFF.free):
         with pytest.raises(store.TournamentError):
             store.sign_in(pins, "Jamal", "11111111", client="10.0.0.9")
     later(monkeypatch, seconds=31)
     assert store.sign_in(pins, "Jamal", JUDGE_PIN, client="10.0.0.9").actor.name == "Jamal"
     with pytest.raises(store.TournamentError, match="That PIN is not right."):
-        store.sign_in(pins, "Jamal", "11111111", client="10.0.0.9")
+        store.sign_in(pins, "Jamal", "11111111", client="10.0.0.9")  # the 6th wrong PIN
+    with pytest.raises(store.SignInPaused, match="try again in (60|61) seconds"):
+        store.sign_in(pins, "Jamal", JUDGE_PIN, client="10.0.0.9")
+    with pins.connect() as conn:
+        kept = conn.execute(sa.select(sa.func.count()).select_from(schema.sign_in_failures)
+                            .where(schema.sign_in_failures.c.client == "10.0.0.9")).scalar()
+    assert kept == auth.CLIENT_BACKOFF.free + 1
+
+
+def test_addresses_are_counted_by_their_key(pins):
+    """IPv6 addresses of one /64 network share one count (a phone or home gets a whole /64,
+    so a new address costs nothing); an IPv4-mapped IPv6 address counts as its IPv4."""
+    for n in range(auth.CLIENT_BACKOFF.free):
+        with pytest.raises(store.TournamentError, match="not right"):
+            store.sign_in(pins, "Mallory", "00000000", client=f"2001:db8:1:2::{n + 1:x}")
+    with pytest.raises(store.SignInPaused, match="Too many wrong PINs: try again"):
+        store.sign_in(pins, "Mallory", JUDGE_PIN, client="2001:db8:1:2:ffff:ffff:ffff:fffe")
+    assert store.sign_in(pins, "Jamal", JUDGE_PIN, client="2001:db8:1:3::1")
+    for _ in range(auth.CLIENT_BACKOFF.free):
+        with pytest.raises(store.TournamentError, match="not right"):
+            store.sign_in(pins, "Mallory", "00000000", client="::ffff:10.0.0.7")
+    with pytest.raises(store.SignInPaused):
+        store.sign_in(pins, "Mallory", JUDGE_PIN, client="10.0.0.7")
+    with pins.connect() as conn:
+        keys = set(conn.execute(sa.select(schema.sign_in_failures.c.client)).scalars())
+    assert keys == {"2001:db8:1:2::/64", "10.0.0.7"}
 
 
 def test_wrong_pins_from_many_addresses_pause_the_whole_tournament(pins):
     for n in range(auth.TOURNAMENT_BACKOFF.free):
         with pytest.raises(store.TournamentError, match="not right"):
             store.sign_in(pins, "Bot", "00000000", client=f"10.1.{n // 250}.{n % 250}")
-    with pytest.raises(store.SignInPaused, match="sign-in is paused"):
+    with pytest.raises(store.SignInPaused, match="sign-in is paused") as paused:
         store.sign_in(pins, "Jamal", JUDGE_PIN, client="10.9.9.9")
+    # The message says what to do, in plain words.
+    assert "signed in here before can still sign in" in str(paused.value)
+    assert "Settings page" in str(paused.value) and "make unlock" in str(paused.value)
+    assert "R20" not in str(paused.value)
     store.reset_pins(pins)  # the console command forgets the failures
     assert store.sign_in(pins, "Jamal", JUDGE_PIN, client="10.9.9.9")
 
@@ -119,32 +150,49 @@ def test_only_the_hash_of_a_session_id_is_stored(pins):
 def test_a_pin_change_ends_every_session_of_that_role(pins):
     judge = store.sign_in(pins, "Jamal", JUDGE_PIN).session_id
     organizer = store.sign_in(pins, "Olivia", ORGANIZER_PIN).session_id
-    store.set_pin(pins, Role.JUDGE, "86428642", actor=ORGANIZER, current_pin=ORGANIZER_PIN)
+    store.set_pin(pins, Role.JUDGE, "86421753", actor=ORGANIZER, current_pin=ORGANIZER_PIN)
     assert store.session_actor(pins, judge) is None
     assert store.session_actor(pins, organizer) == Actor("Olivia", Role.ORGANIZER)
-    store.set_pin(pins, Role.ORGANIZER, "97539753", actor=ORGANIZER, current_pin=ORGANIZER_PIN)
+    store.set_pin(pins, Role.ORGANIZER, "97531864", actor=ORGANIZER, current_pin=ORGANIZER_PIN)
     assert store.session_actor(pins, organizer) is None
 
 
 def test_a_wrong_current_pin_counts_as_a_wrong_sign_in(pins):
     for _ in range(auth.CLIENT_BACKOFF.free):
         with pytest.raises(store.TournamentError, match="current organizer PIN is not right"):
-            store.set_pin(pins, Role.JUDGE, "86428642", actor=ORGANIZER, current_pin="1234567",
+            store.set_pin(pins, Role.JUDGE, "86421753", actor=ORGANIZER, current_pin="1234567",
                           client="10.0.0.5")
     with pytest.raises(store.SignInPaused):
-        store.set_pin(pins, Role.JUDGE, "86428642", actor=ORGANIZER, current_pin=ORGANIZER_PIN,
+        store.set_pin(pins, Role.JUDGE, "86421753", actor=ORGANIZER, current_pin=ORGANIZER_PIN,
                       client="10.0.0.5")
     assert store.check_pin(pins, JUDGE_PIN) is Role.JUDGE
 
 
 def test_sessions_end_after_twelve_idle_hours(pins, monkeypatch):
-    signed = store.sign_in(pins, "Jamal", JUDGE_PIN)
-    later(monkeypatch, hours=11, minutes=59)
-    assert store.session_actor(pins, signed.session_id) is not None  # and seen now
-    later(monkeypatch, hours=23, minutes=58)
-    assert store.session_actor(pins, signed.session_id) is not None, "12 h since last seen"
-    later(monkeypatch, hours=36)
-    assert store.session_actor(pins, signed.session_id) is None
+    used = store.sign_in(pins, "Jamal", JUDGE_PIN).session_id
+    idle = store.sign_in(pins, "Jo", JUDGE_PIN).session_id
+    later(monkeypatch, hours=5, minutes=59)
+    assert store.session_actor(pins, used) is not None  # and seen now
+    later(monkeypatch, hours=17, minutes=58)
+    assert store.session_actor(pins, used) is not None, "under 12 h since last seen"
+    assert store.session_actor(pins, idle) is None, "unused for over 12 h"
+    assert store.open_sessions(pins, actor=ORGANIZER)["actor"].tolist() == ["Jamal"]
+
+
+def test_sessions_end_eighteen_hours_after_they_began_however_much_they_are_used(pins,
+                                                                                 monkeypatch):
+    """R20: an absolute lifetime besides the idle one, so a stolen session cookie that is
+    kept in use still ends."""
+    assert access.SESSION_MAX_HOURS == 18
+    signed = store.sign_in(pins, "Jamal", JUDGE_PIN).session_id
+    for hours in (4, 8, 12, 16):
+        later(monkeypatch, hours=hours)
+        assert store.session_actor(pins, signed) is not None
+    later(monkeypatch, hours=17, minutes=58)
+    assert store.session_actor(pins, signed) is not None
+    later(monkeypatch, hours=18, minutes=1)
+    assert store.session_actor(pins, signed) is None, "seen 3 minutes ago, but 18 h old"
+    assert store.open_sessions(pins, actor=ORGANIZER).empty
 
 
 def test_the_organizer_lists_and_ends_sessions_but_keeps_their_own(pins):
@@ -172,15 +220,22 @@ def test_reset_pins_signs_everyone_out_and_makes_new_pins(pins, monkeypatch):
 
 
 def test_a_backup_holds_no_pin_hash_session_or_failure(pins):
-    store.sign_in(pins, "Jamal", JUDGE_PIN)
+    judge = store.sign_in(pins, "Jamal", JUDGE_PIN)
+    device = store.redeem_handoff(pins, store.handoff(pins, judge.session_id)).device
+    code = store.handoff(pins, judge.session_id)  # one not yet redeemed
+    _, token = store.create_invitation(pins, "Jo", actor=ORGANIZER)
     with pytest.raises(store.TournamentError):
         store.sign_in(pins, "Mallory", "00000000", client="10.0.0.66")
+    with pytest.raises(store.TournamentError):
+        store.sign_in(pins, "Jamal", "00000000", client="10.0.0.66", device=device)
     with pins.connect() as conn:
         hashes = conn.execute(sa.select(schema.users.c.pin_hash)).scalars().all()
     path = store.backup(pins)
     raw = path.read_bytes()
     assert hashes and not any(h.encode() in raw for h in hashes)
     assert b"scrypt$" not in raw and b"10.0.0.66" not in raw and b"Jamal" not in raw
+    for secret in (device, code, token, judge.session_id):
+        assert secret.encode() not in raw and auth.token_hash(secret).encode() not in raw
     assert b"pin.set" in raw, "the log is in the backup"
     with sqlite3.connect(path) as copy:
         for table in schema.ACCESS_TABLES:

@@ -81,8 +81,8 @@ def test_nothing_that_guards_access_is_cached():
 LAYERS = {
     "stsa.domain": 0, "stsa.errors": 0,
     "stsa.auth": 1, "stsa.rules": 1, "stsa.draw": 1, "stsa.catalog": 1, "stsa.fairness": 1,
-    "stsa.stats": 1, "stsa.charts": 1,
-    "stsa.formats": 2, "stsa.store": 2,
+    "stsa.stats": 1, "stsa.charts": 1, "stsa.netcheck": 1,
+    "stsa.formats": 2, "stsa.store": 2, "stsa.tls": 2,
     "stsa.services": 3, "stsa.tournament": 3, "stsa.demo": 3, "stsa.excel": 3,
     "stsa.printing": 3,
     "stsa.ui": 4, "stsa.__main__": 4,

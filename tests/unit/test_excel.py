@@ -550,8 +550,14 @@ def test_restore_round_trip(demo_engine, tmp_path):
             if title not in ("Log", "Summary"):
                 assert before[title] == after[title], title
         assert without_export_time(before["Summary"]) == without_export_time(after["Summary"])
-        # The log: every event as it was, ids included, then the restore itself.
-        assert after["Log"][: len(before["Log"])] == before["Log"]
+        # The log: every event as it was, ids included, its author marked as coming from the
+        # workbook (R19), then the restore itself.
+        by = before["Log"][0].index("By")
+        assert [r[:by] + r[by + 1:] for r in after["Log"][: len(before["Log"])]] == \
+            [r[:by] + r[by + 1:] for r in before["Log"]]
+        assert all(workbook.is_imported(r[by]) and r[by].startswith(b[by])
+                   for r, b in zip(after["Log"][1:len(before["Log"])], before["Log"][1:])
+                   if b[by] is not None)
         assert len(after["Log"]) == len(before["Log"]) + 1
         assert after["Log"][-1][5] == "tournament.restore"
         # The store agrees: versions, leaders, seeds, statuses.
@@ -583,7 +589,9 @@ def test_long_log_values_continue_in_rows_below(engine, monkeypatch):
     target = store.connect(f"sqlite:///{engine.url.database}-2", backup_dir=None)
     try:
         excel.restore_workbook(target, data, actor=ORGANIZER)
-        assert sheet_values(excel.tournament_workbook(target))["Log"][:len(log)] == log
+        by = log[0].index("By")  # each author marked as coming from the workbook (R19)
+        assert [r[:by] + r[by + 1:] for r in sheet_values(excel.tournament_workbook(target))[
+            "Log"][:len(log)]] == [r[:by] + r[by + 1:] for r in log]
         assert store.events(target, actor=ORGANIZER)["after"].iloc[0] == \
             store.events(engine, actor=ORGANIZER)["after"].iloc[0]
     finally:

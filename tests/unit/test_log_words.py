@@ -106,6 +106,10 @@ def tournament_log(sqlite_engine, tmp_path):
     store.set_pin(engine, Role.JUDGE, "24681357", actor=ORGANIZER,
                   current_pin=pins[Role.ORGANIZER])
     store.sign_everyone_out(engine, actor=ORGANIZER)
+    invited, token = store.create_invitation(engine, "Jo Judge", hours=2, actor=ORGANIZER)
+    store.join(engine, token)
+    store.revoke_invitation(engine, invited, actor=ORGANIZER)
+    store.lift_pause(engine, actor=ORGANIZER)
     saved = store.backup(engine, tmp_path / "b")
     store.restore(engine, saved, actor=ORGANIZER)
     other = store.connect(f"sqlite:///{tmp_path / 'other.db'}", backup_dir=tmp_path / "o")
@@ -175,6 +179,13 @@ def test_every_logged_action_in_words(tournament_log):
     assert words["pin.set"] == ("Set the judge PIN (everyone signed in with the old one is "
                                 "signed out).")
     assert words["session.revoke_all"].startswith("Signed everyone out (")
+    assert words["invitation.create"] == ("Invited Jo Judge to sign in as a judge by QR code, "
+                                          "valid for 2 hours.")
+    assert words["invitation.use"] == ("Jo Judge signed in as a judge with their invitation "
+                                       "(its QR code).")
+    assert words["invitation.revoke"] == "Withdrew the invitation of Jo Judge (1 session ended)."
+    assert words["sign_in.unlock"] == ("Lifted the sign-in pause: forgot 0 wrong PINs (the PINs "
+                                       "stay as they were).")
     assert words["backup.restore"].startswith("Restored the backup stsa-")
     assert words["tournament.restore"].startswith("Restored the tournament from the workbook: "
                                                   "9 players, 1 sitting, 8 player results, ")

@@ -1,7 +1,9 @@
 """A restore takes nothing entry would refuse (R19): each row of the workbook goes through the
 validators roster entry, the draw, result entry and the settings use, and every refusal names
-the sheet and row, with nothing written."""
+the sheet and row, with nothing written. The log it brings in is the file's record: every
+event is marked as coming from that file."""
 
+import datetime as dt
 import io
 
 import openpyxl
@@ -10,7 +12,9 @@ import pytest
 from stsa import excel, store
 from stsa.auth import Actor, Role
 from stsa.domain import Problem
+from stsa.formats import workbook
 from stsa.formats.workbook import RestoreError
+from stsa.services import log
 
 ORGANIZER = Actor("Olivia", Role.ORGANIZER)
 
@@ -170,3 +174,68 @@ def test_a_draw_that_breaks_the_seating_rules(sqlite_engine, exported):
     problem = only(refused(sqlite_engine, out.getvalue()))
     assert problem.where == "Sittings sheet, row 2"
     assert problem.what.startswith("Qualifier 1: Table 1 needs a different colour")
+
+
+# -- the workbook's log is the file's record (R19) -----------------------------------------------
+
+def with_invented_event(data: bytes) -> bytes:
+    """The workbook with a Log row someone typed in: a result "corrected" by the organizer."""
+    wb = openpyxl.load_workbook(io.BytesIO(data))
+    log = wb["Log"]
+    headings = [c.value for c in log[1]]
+    last = max(int(r[0]) for r in log.iter_rows(min_row=2, values_only=True) if r[0] is not None)
+    row = {"Event": last + 1, "When (UTC)": dt.datetime(2026, 3, 7, 18, 0), "By": "Olivia",
+           "Role": "Organizer", "Action": "player.withdraw", "Subject": "player 1",
+           "Before": '{"status": "active"}', "After": '{"status": "withdrawn"}'}
+    log.append([row.get(h) for h in headings])
+    out = io.BytesIO()
+    wb.save(out)
+    return out.getvalue()
+
+
+def test_every_log_event_a_restore_brings_in_is_marked_as_coming_from_the_file(
+        sqlite_engine, exported, tmp_path):
+    path = tmp_path / "spring-open.xlsx"
+    path.write_bytes(with_invented_event(exported))
+    excel.restore_workbook(sqlite_engine, path, actor=ORGANIZER)
+    events = store.events(sqlite_engine, actor=ORGANIZER)
+    brought, restore = events.iloc[:-1], events.iloc[-1]
+    assert restore["action"] == "tournament.restore" and restore["actor"] == "Olivia"
+    assert brought["actor"].map(workbook.is_imported).all()
+    assert brought["actor"].str.fullmatch(
+        r"(Olivia|STSA) \(from the workbook spring-open\.xlsx, restored "
+        r"\d{4}-\d\d-\d\d \d\d:\d\d UTC\)").all()
+    invented = brought.iloc[-1]
+    assert invented["action"] == "player.withdraw" and invented["actor"].startswith(
+        "Olivia (from the workbook spring-open.xlsx, restored ")
+    assert log.imported(events) == len(brought)
+    shown = log.readable(events, log.Places())  # the Log page's words keep the mark
+    assert shown.loc[shown["event_id"] == invented["event_id"], "actor"].iloc[0] == \
+        invented["actor"]
+
+
+def test_a_second_restore_marks_the_history_with_the_latest_file(sqlite_engine, exported,
+                                                                  tmp_path):
+    first = store.connect(f"sqlite:///{tmp_path / 'first.db'}", backup_dir=tmp_path / "b1")
+    try:
+        excel.restore_workbook(first, exported, actor=ORGANIZER)
+        again = excel.tournament_workbook(first)
+    finally:
+        first.dispose()
+    path = tmp_path / "autumn.xlsx"
+    path.write_bytes(again)
+    excel.restore_workbook(sqlite_engine, path, actor=ORGANIZER)
+    events = store.events(sqlite_engine, actor=ORGANIZER)
+    brought = events.iloc[:-1]
+    assert brought["actor"].str.contains(r"\(from the workbook autumn\.xlsx, restored ").all()
+    assert not brought["actor"].str.contains("from a workbook").any()  # one mark, the latest
+    assert (brought["action"] == "tournament.restore").sum() == 1  # the first restore's own
+
+
+def test_the_mark_fits_the_log_and_names_a_file_without_a_name():
+    at = dt.datetime(2026, 3, 7, 9, 41, tzinfo=dt.timezone.utc)
+    assert workbook.imported_actor("Olivia", "", at) == \
+        "Olivia (from a workbook, restored 2026-03-07 09:41 UTC)"
+    long = workbook.imported_actor("N" * 100, "x" * 80 + ".xlsx", at)
+    assert len(long) == workbook.ACTOR_MAX and workbook.is_imported(long)
+    assert not workbook.is_imported("Olivia") and not workbook.is_imported(None)

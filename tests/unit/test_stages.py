@@ -69,7 +69,7 @@ def test_R23_R24_a_version_1_file_with_battle_of_wills_on_opens_and_keeps_workin
         fixed = pd.DataFrame(rows_for(engine, 1)).assign(leader=list("ABC"),
                                                          variant_points=[0, 2, 0])
         saved = results.submit_result(engine, 1, fixed, expected_version=1,
-                                      submission_id=None, actor=JUDGE)
+                                      submission_id=None, actor=JUDGE, confirm_complete=True)
         assert saved.version == 2
         assert store.results(engine)["variant_points"].tolist() == [0, 2, 0]
     finally:

@@ -180,7 +180,7 @@ def test_corrections_are_new_versions_and_keep_the_old_values(engine, table):
                                     submission_id="v2", actor=JUDGE2)
     assert out.version == 2 and out.saved_by == "Jasmine"
     assert store.results(engine).query(f"game_id == {table}")["version"].eq(2).all()
-    ev = store.events(engine, subject=f"table {table}", actor=JUDGE)
+    ev = store.events(engine, subject=f"table {table}", actor=ORGANIZER)
     assert ev["action"].tolist() == ["result.submit", "result.correct"]
     assert ev.loc[0, "before"] is None and ev.loc[0, "after"]["version"] == 1
     before, after = ev.loc[1, "before"], ev.loc[1, "after"]

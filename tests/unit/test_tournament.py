@@ -189,7 +189,7 @@ def test_R6_R9_override_to_another_deck_draws_its_hidden_picks_afresh(engine):
     tables = _two_tables(engine, ["legacy-ix", "uprising"])
     legacy = tables.loc[tables["setup_id"] == "legacy-ix"].iloc[0]
     out = tournament.override_setup(engine, int(legacy["table_id"]), "uprising",
-                                    reason="Box missing", seed=9, actor=JUDGE)
+                                    reason="Box missing", seed=9, actor=ORGANIZER)
     assert out["setup_id"] == "uprising" and out["setup_override"]
     deck = tournament.enabled_setups(engine).set_index("setup_id").loc["uprising"]
     assert len(out["removed_leaders"]) == deck["hidden_picks"]

@@ -1,0 +1,124 @@
+"""Judges' invitations (R20): a judge signs in with no typing, by scanning a QR code on the
+organizer's screen.
+
+An invitation is a random 256-bit token for one judge's name, valid for 1 to 24 hours until
+the organizer withdraws it. The token is in the QR code only: the database keeps its SHA-256
+hash, and the log names the judge, never the token. Joining needs no PIN and has no back-off
+(256 random bits cannot be guessed); it opens a judge session in the invitation's name that
+carries the invitation's id, so withdrawing the invitation ends those sessions too. None of
+this is in a backup or a workbook (`schema.ACCESS_TABLES`).
+"""
+
+from __future__ import annotations
+
+import datetime as dt
+import numbers
+
+import pandas as pd
+import sqlalchemy as sa
+from sqlalchemy.engine import Connection, Engine
+
+from stsa import auth
+from stsa.auth import Actor, Role, require
+from stsa.store import access, db
+from stsa.store.access import Redeemed
+from stsa.store.errors import TournamentError
+from stsa.store.schema import invitations as invitations_t
+
+INVITATION_HOURS = range(1, 25)  # how long an invitation may last, in whole hours
+INVALID = ("This invitation is not valid (it may have expired or been withdrawn). Ask the "
+           "organizer for a new one.")
+INVITATION_COLUMNS = {"id": "int64", "name": "str", "created_at": db.UTC_TIME,
+                      "expires_at": db.UTC_TIME, "revoked": "bool", "uses": "int64"}
+
+
+def _hours(hours) -> int:
+    if isinstance(hours, bool) or not isinstance(hours, numbers.Real) or hours != int(hours) \
+            or int(hours) not in INVITATION_HOURS:
+        raise TournamentError(f"An invitation lasts {INVITATION_HOURS[0]} to "
+                              f"{INVITATION_HOURS[-1]} whole hours.")
+    return int(hours)
+
+
+def create_invitation(engine: Engine, name: str, *, hours: int = 6,
+                      actor: Actor) -> tuple[int, str]:
+    """R20: the organizer invites the judge `name` (for the log, at most 60 characters) to sign
+    in by QR code for `hours` (1 to 24). Returns (the invitation's id, its token): show the
+    token once, in the QR code of `<app address>/join#<token>`; only its hash is stored.
+    Logged without the token."""
+    require(actor, Role.ORGANIZER, action="invite judges")
+    name, hours = access.clean_name(name, "the judge's"), _hours(hours)
+    token = auth.new_token()
+
+    def work(conn: Connection) -> int:
+        now = db.now()
+        made = conn.execute(sa.insert(invitations_t).values(
+            token_hash=auth.token_hash(token), name=name, role=Role.JUDGE.value,
+            created_by=actor.name, created_at=now, expires_at=now + dt.timedelta(hours=hours),
+            uses=0)).inserted_primary_key[0]
+        db.log(conn, actor, "invitation.create", f"invitation {made}",
+               after={"name": name, "hours": hours})
+        return int(made)
+
+    return db.write(engine, work), token
+
+
+def invitations(engine: Engine, *, actor: Actor) -> pd.DataFrame:
+    """The invitations made, newest first (organizer only): `id, name, created_at,
+    expires_at, revoked, uses` (no token, no hash)."""
+    require(actor, Role.ORGANIZER, action="see the invitations")
+    t = invitations_t
+    with db.reading(engine) as conn:
+        return db.query_frame(conn, sa.select(
+            t.c.id, t.c.name, t.c.created_at, t.c.expires_at,
+            sa.case((t.c.revoked_at.is_(None), False), else_=True).label("revoked"),
+            t.c.uses).order_by(t.c.id.desc()), INVITATION_COLUMNS)
+
+
+def revoke_invitation(engine: Engine, invitation_id: int, *, actor: Actor) -> int:
+    """R20: the organizer withdraws an invitation: its QR code signs nobody in any more, and
+    every session opened with it ends. Logged; returns how many sessions ended. Withdrawing it
+    again changes nothing (0)."""
+    require(actor, Role.ORGANIZER, action="withdraw invitations")
+
+    def work(conn: Connection) -> int:
+        row = db.lock_row(conn, invitations_t, int(invitation_id), "invitation")
+        if row.revoked_at is not None:
+            return 0
+        conn.execute(sa.update(invitations_t).where(invitations_t.c.id == row.id)
+                     .values(revoked_at=db.now()))
+        ended = access.end_sessions_of_invitation(conn, actor, row.id)
+        db.log(conn, actor, "invitation.revoke", f"invitation {row.id}",
+               after={"name": row.name, "ended": ended})
+        return ended
+
+    return db.write(engine, work)
+
+
+def join(engine: Engine, token: str, *, client: str = "local",
+         device: str | None = None) -> Redeemed:
+    """R20: sign in with an invitation's token (the `/join#<token>` page): opens a judge session
+    in the invitation's name, counts the use and logs it (`invitation.use`). No PIN, so no
+    back-off. An unknown, expired or withdrawn token raises `TournamentError` and writes
+    nothing. `device` is the browser's device token: kept when trusted, else a new one is
+    issued; `Redeemed.device` is the one to keep."""
+    if access.plausible_token(token) is None:
+        raise TournamentError(INVALID)
+    key, session_id = auth.token_hash(token), auth.new_session_id()
+
+    def work(conn: Connection) -> Redeemed:
+        now = db.now()
+        row = conn.execute(sa.select(invitations_t).where(invitations_t.c.token_hash == key)
+                           .with_for_update()).first()
+        if row is None or row.revoked_at is not None or row.expires_at <= now:
+            raise TournamentError(INVALID)
+        who = Actor(row.name, Role.JUDGE)
+        access.open_session(conn, session_id, who, client, now, invitation_id=row.id)
+        conn.execute(sa.update(invitations_t).where(invitations_t.c.id == row.id)
+                     .values(uses=invitations_t.c.uses + 1))
+        kept = access.keep_device(conn, device, Role.JUDGE, now)
+        db.log(conn, who, "invitation.use", f"invitation {row.id}",
+               after={"name": row.name, "uses": row.uses + 1})
+        return Redeemed(session_id, kept, who)
+
+    return db.write(engine, work)

@@ -1,0 +1,119 @@
+"""Sign-in pieces of the Settings page, for the organizer only (R20): judges' invitations by QR
+code, and the tournament-wide pause on sign-in after many wrong PINs, with its "Lift" button.
+
+The QR code opens `<app address>/join#<token>`: the address is the one the table slips' QR codes
+use (the `public_url` setting, else this browser's), and the token travels after `#`, which a
+browser never sends to a server or puts in a log. The token is shown once, on this screen: the
+database keeps only its hash.
+"""
+
+from __future__ import annotations
+
+import datetime as dt
+import io
+
+import pandas as pd
+import qrcode
+import streamlit as st
+
+from stsa import store
+from stsa.auth import Actor
+from stsa.domain import plural
+from stsa.ui import data_tools, widgets
+
+_SHOWN = "_invitation_shown"  # the QR code on screen: {"id", "name", "url", "until"}
+JOIN_PAGE = "join"
+
+
+def join_url(settings: dict, token: str) -> str:
+    """The address an invitation's QR code opens: the app's address for QR codes, then
+    `/join#<token>`."""
+    return f"{data_tools.slip_base(settings, 'settings').rstrip('/')}/{JOIN_PAGE}#{token}"
+
+
+def qr_png(url: str) -> bytes:
+    """A QR code of `url` as a PNG image."""
+    code = qrcode.QRCode(error_correction=qrcode.constants.ERROR_CORRECT_M, box_size=8, border=4)
+    code.add_data(url)
+    code.make(fit=True)
+    out = io.BytesIO()
+    code.make_image().save(out, format="PNG")
+    return out.getvalue()
+
+
+def local_time(at: dt.datetime) -> str:
+    """"18:30": a stored time on this machine's clock."""
+    return pd.Timestamp(at).to_pydatetime().astimezone().strftime("%H:%M")
+
+
+def _active(listed: pd.DataFrame) -> pd.DataFrame:
+    now = pd.Timestamp.now(tz="UTC")
+    return listed.loc[~listed["revoked"] & (listed["expires_at"] > now)]
+
+
+def invite_judges(engine, me: Actor, settings: dict) -> None:
+    """R20: "Judge invitations": name and hours → a QR code that signs that judge in with no
+    PIN, shown until hidden; the invitations made, each open one with a Withdraw button."""
+    st.subheader("Judge invitations", anchor=False)
+    st.caption("A judge can sign in without typing a PIN by scanning a QR code on this screen "
+               "with their phone. Withdrawing an invitation signs out everyone who used it.")
+    with st.form("invite_form", clear_on_submit=True):
+        name = st.text_input("Judge's name", max_chars=60, key="invite_name",
+                             help="Shown in the log next to what they do.")
+        hours = st.number_input("Valid for (hours)", min_value=1, max_value=24, value=6,
+                                step=1, key="invite_hours")
+        make = st.form_submit_button("Make a QR code", key="invite_make")
+    if make:
+        made = widgets.act(lambda: store.create_invitation(engine, name, hours=int(hours),
+                                                           actor=me))
+        if made is not None:
+            st.session_state[_SHOWN] = {"id": made[0], "url": join_url(settings, made[1])}
+            st.rerun()
+    listed = store.invitations(engine, actor=me)
+    active = _active(listed).set_index("id")
+    shown = st.session_state.get(_SHOWN)
+    if shown and shown["id"] in active.index:
+        row = active.loc[shown["id"]]
+        st.image(qr_png(shown["url"]), width=280)
+        st.markdown(f"**Scan to sign in as a judge; valid until "
+                    f"{local_time(row['expires_at'])}.**")
+        st.caption(widgets.plain(f"Invitation for {row['name']}: whoever scans it signs in as a "
+                                 f"judge in that name, so show it to them only."))
+        if st.button("Hide the QR code", key="invite_hide"):
+            st.session_state.pop(_SHOWN, None)
+            st.rerun()
+    for invitation_id, row in active.iterrows():
+        words, button = st.columns([4, 1], vertical_alignment="center")
+        words.markdown(widgets.plain(
+            f"{row['name']}: valid until {local_time(row['expires_at'])}, "
+            f"used {plural(int(row['uses']), 'time')}"))
+        if button.button("Withdraw", key=f"invite_withdraw_{invitation_id}"):
+            withdraw = int(invitation_id)
+            if widgets.act(lambda: store.revoke_invitation(engine, withdraw, actor=me),
+                           done=lambda n: f"Invitation withdrawn; {plural(n, 'session')} "
+                                          f"ended.") is not None:
+                st.rerun()
+    if not listed.empty:
+        with st.expander("Every invitation made"):
+            st.dataframe(pd.DataFrame({
+                "Name": listed["name"], "Made": listed["created_at"],
+                "Valid until": listed["expires_at"], "Withdrawn": listed["revoked"],
+                "Uses": listed["uses"]}), hide_index=True, width="stretch")
+
+
+def sign_in_pause(engine, me: Actor) -> None:
+    """R20: while many wrong PINs pause sign-in for the whole tournament, say so and offer
+    "Lift the pause" (it forgets the wrong PINs and keeps the PINs)."""
+    wait = store.sign_in_pause(engine)
+    if wait <= 0:
+        return
+    minutes = max(1, round(wait / 60))
+    st.warning(f"Sign-in is paused for about {plural(minutes, 'minute')}: many wrong PINs were "
+               f"tried today. Phones and computers that signed in before can still sign in; "
+               f"others must wait, unless you lift the pause. Lifting it keeps the PINs as they "
+               f"are.", icon=":material/lock_clock:")
+    if st.button("Lift the pause", key="lift_pause"):
+        if widgets.act(lambda: store.lift_pause(engine, actor=me),
+                       done=lambda n: f"Sign-in is open again ({plural(n, 'wrong PIN')} "
+                                      f"forgotten); the PINs did not change.") is not None:
+            st.rerun()

@@ -1,0 +1,116 @@
+"""Saves land where the judge meant (R19, R20): what the Results page says and asks before a
+save, and the flags Home and the Log page show.
+
+- a Results page left on an older sitting says that a newer one is published, with a way
+  there (`newer_sitting`);
+- a form whose table changed since it was opened says how (`seating_note`);
+- a correction of a complete sitting asks for a tick; once the finals are drawn a judge is
+  told that only the organizer corrects a qualifier result, and the organizer first sees
+  what the correction would change and confirms it (`save_guard`);
+- every qualifier result corrected after the finals were drawn, for the organizer and the
+  judges (`late_corrections`).
+
+The store and the services check each of these again when the save is made; these only ask
+and show. The rules behind them live in `stsa.services.results` and `stsa.services.log`.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+
+import pandas as pd
+import streamlit as st
+
+from stsa.auth import Role
+from stsa.domain import Kind, SittingStatus
+from stsa.services import log as log_service
+from stsa.services import results
+from stsa.ui import data, session, widgets
+
+
+def newer_sitting(choices: dict[int, str], sitting_id: int, names: dict[int, str],
+                  key: str = "res_sitting") -> None:
+    """R19, R20: when `sitting_id` is not the newest of `choices` (latest first), say that a
+    newer sitting is published and offer to go there (the selectbox `key` is set to it), so a
+    page left open does not save a correction where a new result was meant."""
+    newest = next(iter(choices), None)
+    if newest is None or newest == sitting_id:
+        return
+    st.warning(f"{names[newest]} is published now; this page shows {names[sitting_id]}. "
+               f"Results of {names[newest]} are entered there.", icon=":material/update:")
+    st.button(f"Go to {names[newest]}", key="res_go_newest", icon=":material/arrow_forward:",
+              on_click=lambda: st.session_state.update({key: newest}))
+
+
+def seating_note(changes: list[str]) -> None:
+    """The table changed since the form was opened (R3, R19): how, and what to do."""
+    if changes:
+        st.warning(widgets.plain(
+            f"The table changed since you opened this form: {', '.join(changes)}. Each "
+            f"player's numbers stay with that player: check them before you save; the first "
+            f"save after the change is refused so that you can."), icon=":material/group:")
+
+
+@dataclass(frozen=True)
+class Guard:
+    """Whether the form may be saved now, and the confirmations the save passes on
+    (`confirm_complete`, `confirm_after_finals`: the services ask for them too)."""
+
+    allowed: bool = True
+    confirmed: dict = field(default_factory=dict)
+
+
+def save_guard(reads, seats: pd.DataFrame, version: int, rows: pd.DataFrame) -> Guard:
+    """What saving `rows` over the table's `version` (0: a first result) needs first (R19,
+    R20), asked on the page: a tick for a correction of a complete sitting; for a qualifier
+    correction once the finals are drawn, the organizer's look at what it changes and a tick,
+    or for a judge the word that only the organizer corrects it. `reads`: this run's
+    `stsa.ui.data` values."""
+    first = seats.iloc[0]
+    table_id, version = int(first["table_id"]), int(version)
+    if not version:
+        return Guard()
+    confirmed, allowed = {}, True
+    sittings = reads.sittings()
+    sitting = sittings.loc[sittings["sitting_id"] == int(first["sitting_id"])].iloc[0]
+    finals = results.finals_drawn(sittings) if first["kind"] == Kind.QUALIFIER else []
+    if finals:
+        if session.role() is not Role.ORGANIZER:
+            st.info("Only the organizer can correct a qualifier result once the finals are "
+                    "drawn: ask the organizer if this result is wrong.", icon=":material/lock:")
+            return Guard(allowed=False)
+        impact = results.correction_impact(session.engine(), table_id, rows)
+        if impact is not None:
+            st.warning(f"The finals are drawn: {'; '.join(impact.finals)}. This correction may "
+                       f"move the standings and the cut under them. {impact.words}",
+                       icon=":material/warning:")
+            if not impact.changes.empty:
+                st.dataframe(impact.changes, hide_index=True)
+        confirmed["confirm_after_finals"] = st.checkbox(
+            "I have checked what this changes: save the correction anyway",
+            key=f"res_late_{table_id}_{version}")
+        allowed = confirmed["confirm_after_finals"]
+    if sitting["status"] == SittingStatus.COMPLETE:
+        name = reads.sitting_names()[int(sitting["sitting_id"])]
+        confirmed["confirm_complete"] = st.checkbox(
+            f"{name} is complete: yes, correct this result",
+            key=f"res_sure_{table_id}_{version}")
+        allowed = allowed and confirmed["confirm_complete"]
+    return Guard(allowed=allowed, confirmed=confirmed)
+
+
+def late_corrections(reads) -> list[str]:
+    """R19, R20: every qualifier result corrected after the finals were drawn, in words, for
+    the organizer and the judges (none for anyone else); read once per data version."""
+    if not reads.staff:
+        return []
+    me = session.actor()
+    return data.shelf(reads.url).get("late_corrections", reads.version,
+                                     lambda: log_service.late_corrections(session.engine(),
+                                                                          actor=me))
+
+
+def show_late_corrections(reads) -> None:
+    """R19, R20: `late_corrections` as warnings, each as plain text (it names people)."""
+    for line in late_corrections(reads):
+        st.warning(widgets.plain(line), icon=":material/history:")

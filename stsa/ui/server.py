@@ -1,0 +1,298 @@
+"""The app server: Streamlit's ASGI app (`st.App`) under uvicorn, with the limits a venue's
+open Wi-Fi needs (README "On the venue's network").
+
+`python -m stsa serve` runs `run()`. It serves STSA's own routes (stsa.ui.web) beside
+Streamlit's, over HTTPS when the laptop has a certificate (`make tls`), and holds what one
+visitor could otherwise take from everyone: connections per address, a deadline for a
+request's headers, client messages near 1 MB, the descriptor limit raised, identical log lines
+throttled. Nothing here asks the internet anything: the addresses printed at start come from
+this machine's own interfaces.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import logging
+import os
+import resource
+import sys
+import threading
+import time
+from collections import defaultdict
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any
+
+import streamlit as st
+from starlette.middleware import Middleware
+from uvicorn.protocols.http.h11_impl import H11Protocol
+from uvicorn.protocols.websockets.websockets_sansio_impl import WebSocketsSansIOProtocol
+
+from stsa.ui import session, web
+
+ROOT = Path(__file__).resolve().parents[2]
+ENTRY = ROOT / "app.py"
+MESSAGE_BYTES = 1024 * 1024  # a client message: widget values, a search, a form (not uploads)
+HEADER_SECONDS = 10.0  # a request's headers must be complete by then (slow-header attacks)
+KEEP_ALIVE_SECONDS = 5
+CONNECTIONS_ENV = "STSA_CONNECTIONS_PER_ADDRESS"
+CONNECTIONS_PER_ADDRESS = 40  # a phone uses 2–6; a person with three tabs about 15
+LOG_REPEATS = 5  # identical log lines a minute before the rest are counted, not written
+
+# Streamlit's settings for a tournament server (README, "Production server settings").
+STREAMLIT_OPTIONS: dict[str, Any] = {
+    "server.headless": True, "server.fileWatcherType": "none", "server.runOnSave": False,
+    "runner.postScriptGC": False, "browser.gatherUsageStats": False,
+    "global.developmentMode": False,
+}
+
+
+# --- connections per address ---------------------------------------------------------------
+class Room:
+    """Open connections per client address (one process): a new one over the cap is closed
+    at once. Addresses of a trusted proxy are not capped (it has its own per-source limits)."""
+
+    def __init__(self, cap: int, exempt: frozenset[str] = frozenset()):
+        self.cap, self.exempt = cap, exempt
+        self._open: dict[str, set[int]] = defaultdict(set)
+        self._lock = threading.Lock()
+
+    def enter(self, address: str, connection: int) -> bool:
+        if self.cap <= 0 or address in self.exempt:
+            return True
+        with self._lock:
+            held = self._open[address]
+            if connection not in held and len(held) >= self.cap:
+                return False
+            held.add(connection)
+            return True
+
+    def leave(self, address: str, connection: int) -> None:
+        with self._lock:
+            held = self._open.get(address)
+            if held is not None:
+                held.discard(connection)
+                if not held:
+                    del self._open[address]
+
+    def count(self, address: str) -> int:
+        with self._lock:
+            return len(self._open.get(address, ()))
+
+
+ROOM = Room(CONNECTIONS_PER_ADDRESS)
+
+
+def _address(transport) -> str:
+    peer = transport.get_extra_info("peername")
+    return str(peer[0]) if isinstance(peer, tuple) and peer else "local"
+
+
+class GuardedHTTP(H11Protocol):
+    """uvicorn's HTTP/1.1 protocol, with the connection cap and a deadline for headers."""
+
+    def connection_made(self, transport) -> None:  # type: ignore[override]
+        super().connection_made(transport)
+        self._stsa_address, self._stsa_seen = _address(transport), None
+        if not ROOM.enter(self._stsa_address, id(transport)):
+            transport.abort()
+            return
+        self._stsa_deadline = self.loop.call_later(HEADER_SECONDS, self._stsa_too_slow)
+
+    def _stsa_too_slow(self) -> None:
+        if not self.transport.is_closing() and self.cycle is self._stsa_seen:
+            self.transport.abort()
+
+    def _stsa_cancel(self) -> None:
+        deadline = getattr(self, "_stsa_deadline", None)
+        if deadline is not None:
+            deadline.cancel()
+            self._stsa_deadline = None
+
+    def handle_events(self) -> None:
+        super().handle_events()
+        if self.cycle is not None and self.cycle is not self._stsa_seen:
+            self._stsa_seen = self.cycle  # a whole request head arrived
+            self._stsa_cancel()
+
+    def on_response_complete(self) -> None:
+        super().on_response_complete()
+        if not self.transport.is_closing():  # the next request's headers get their deadline
+            self._stsa_cancel()
+            self._stsa_seen = self.cycle
+            self._stsa_deadline = self.loop.call_later(HEADER_SECONDS, self._stsa_too_slow)
+
+    def handle_websocket_upgrade(self, event) -> None:
+        self._stsa_cancel()
+        super().handle_websocket_upgrade(event)
+
+    def connection_lost(self, exc) -> None:
+        self._stsa_cancel()
+        ROOM.leave(getattr(self, "_stsa_address", "local"), id(self.transport))
+        super().connection_lost(exc)
+
+
+class GuardedWebSocket(WebSocketsSansIOProtocol):
+    """The websocket a connection became: it leaves the room when it closes."""
+
+    def connection_lost(self, exc) -> None:
+        ROOM.leave(_address(self.transport), id(self.transport))
+        super().connection_lost(exc)
+
+
+# --- log lines ----------------------------------------------------------------------------
+class RepeatFilter(logging.Filter):
+    """Lets the first `repeats` copies of a log line through each minute and counts the rest,
+    so running out of descriptors (one line per refused accept) cannot fill the disk."""
+
+    def __init__(self, repeats: int = LOG_REPEATS, window: float = 60.0, clock=time.monotonic):
+        super().__init__()
+        self.repeats, self.window, self.clock = repeats, window, clock
+        self._seen: dict[tuple, list] = {}
+        self._lock = threading.Lock()
+
+    def filter(self, record: logging.LogRecord) -> bool:
+        key, now = (record.name, record.levelno, str(record.msg)), self.clock()
+        with self._lock:
+            start, count, dropped = self._seen.get(key, (now, 0, 0))
+            if now - start >= self.window:
+                if dropped:
+                    record.msg = f"{record.msg} (and {dropped} more like it in the last minute)"
+                start, count, dropped = now, 0, 0
+            count += 1
+            if count > self.repeats:
+                dropped += 1
+            self._seen[key] = (start, count, dropped)
+            if len(self._seen) > 10_000:
+                self._seen.clear()
+            return count <= self.repeats
+
+
+def throttle_logs() -> None:
+    """Put one `RepeatFilter` on every handler that writes the server's logs."""
+    repeat = RepeatFilter()
+    for name in ("", "uvicorn", "uvicorn.error", "asyncio", "streamlit"):
+        for handler in logging.getLogger(name).handlers:
+            if not any(isinstance(f, RepeatFilter) for f in handler.filters):
+                handler.addFilter(repeat)
+
+
+def raise_descriptor_limit() -> int:
+    """Every descriptor the system allows this process (a full room holds thousands)."""
+    soft, hard = resource.getrlimit(resource.RLIMIT_NOFILE)
+    wanted = hard if hard != resource.RLIM_INFINITY else max(soft, 65536)
+    if wanted > soft:
+        resource.setrlimit(resource.RLIMIT_NOFILE, (wanted, hard))
+    return resource.getrlimit(resource.RLIMIT_NOFILE)[0]
+
+
+# --- what Streamlit would otherwise give away -------------------------------------------------
+def _guard_streamlit() -> None:
+    """Two of Streamlit's habits that a hostile network can use, switched off:
+
+    - a deferred download (workbook, CSVs, slips) runs for any session that names its file
+      id; it now runs only for the session whose page made it;
+    - every new session is told the server's own path to app.py; it is now told nothing.
+    """
+    from streamlit.proto.ForwardMsg_pb2 import BackendOperationResponse
+    from streamlit.runtime import backend_operation_handler as ops
+    from streamlit.runtime.app_session import AppSession
+
+    handler = ops.DeferredFileHandler
+    if not getattr(handler, "_stsa_guarded", False):
+        original = handler.handle
+
+        async def handle(self, request, session_id):
+            entry = self._get_media_file_mgr()._deferred_callables.get(
+                request.deferred_file.file_id)
+            if entry is None or entry.get("session_id") != session_id:
+                return BackendOperationResponse(request_id=request.request_id,
+                                                error_msg="Failed to generate file for download")
+            return await original(self, request, session_id)
+
+        handler.handle, handler._stsa_guarded = handle, True
+
+    if not getattr(AppSession, "_stsa_guarded", False):
+        new_session = AppSession._create_new_session_message
+
+        def without_path(self, *args, **kwargs):
+            message = new_session(self, *args, **kwargs)
+            message.new_session.main_script_path = ""
+            return message
+
+        AppSession._create_new_session_message, AppSession._stsa_guarded = without_path, True
+
+
+def build_app() -> st.App:
+    """The ASGI app: app.py's pages, STSA's routes, the guard in front of all of them."""
+    _guard_streamlit()
+    web.engine_source = session.engine
+    return st.App(str(ENTRY), routes=web.routes(), middleware=[Middleware(web.Guard)])
+
+
+# --- running -------------------------------------------------------------------------------
+@dataclass(frozen=True)
+class Served:
+    """Where the server listens and how (for the start-up message)."""
+
+    address: str
+    port: int
+    certificate: Any = None  # a stsa.tls.Certificate, or None for plain HTTP
+
+    @property
+    def scheme(self) -> str:
+        return "https" if self.certificate is not None else "http"
+
+
+def _prepare_streamlit(served: Served) -> None:
+    from streamlit import config
+    from streamlit.web import bootstrap
+
+    options = {**STREAMLIT_OPTIONS, "server.port": served.port,
+               "server.address": served.address}
+    config._main_script_path = str(ENTRY)
+    bootstrap.load_config_options(options)
+    bootstrap._prepare_asgi_app_run_context(str(ENTRY), [], options,
+                                            server_mode="starlette-app-direct")
+
+
+def uvicorn_config(app, served: Served, *, trusted: list[str]):
+    """uvicorn's settings: STSA's protocols, 1 MB client messages, timeouts, TLS."""
+    import uvicorn
+
+    tls = served.certificate
+    return uvicorn.Config(
+        app, host=served.address, port=served.port, http=GuardedHTTP, ws=GuardedWebSocket,
+        ws_max_size=MESSAGE_BYTES, ws_ping_interval=30, ws_ping_timeout=30,
+        ws_per_message_deflate=False, timeout_keep_alive=KEEP_ALIVE_SECONDS,
+        h11_max_incomplete_event_size=32 * 1024, server_header=False, access_log=False,
+        use_colors=False, proxy_headers=bool(trusted),
+        forwarded_allow_ips=",".join(trusted) if trusted else "",
+        ssl_certfile=str(tls.cert_path) if tls else None,
+        ssl_keyfile=str(tls.key_path) if tls else None, lifespan="on",
+        log_level="warning")
+
+
+def run(served: Served, *, trusted: list[str]) -> int:
+    """Serve until stopped (Ctrl+C). Returns the exit code."""
+    import uvicorn
+
+    limit = raise_descriptor_limit()
+    cap = int(os.environ.get(CONNECTIONS_ENV, CONNECTIONS_PER_ADDRESS))
+    global ROOM
+    ROOM = Room(cap, frozenset(trusted))
+    _prepare_streamlit(served)
+    app = build_app()
+    config = uvicorn_config(app, served, trusted=trusted)
+    config.load()
+    throttle_logs()
+    print(f"STSA: serving at {served.scheme}://{served.address}:{served.port} "
+          f"({limit} descriptors; at most {cap or 'any number of'} connections per address).",
+          flush=True)
+    server = uvicorn.Server(config)
+    asyncio.run(server.serve())
+    return 0 if server.started else 1
+
+
+if __name__ == "__main__":  # pragma: no cover - `python -m stsa serve` is the way in
+    sys.exit("Start STSA with `make run` (python -m stsa serve).")
