@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import datetime as dt
 from dataclasses import dataclass, field
 
 import pandas as pd
@@ -16,6 +17,23 @@ SPECTATOR = Actor("Sam", Role.SPECTATOR)
 COLOURS = ["red", "green", "blue", "yellow"]
 LEADERS = [f"Leader {c}" for c in "ABCDEFGH"]
 REMOVED = ["Leader X", "Leader Y", "Leader Z"]
+# The PINs the sign-in tests set through STSA_ORGANIZER_PIN / STSA_JUDGE_PIN (not trivial).
+ORGANIZER_PIN, JUDGE_PIN = "48091573", "73620419"
+
+
+def set_pins(engine, monkeypatch):
+    """Give `engine` the sign-in tests' PINs, as a first start with the variables set does."""
+    monkeypatch.setenv("STSA_ORGANIZER_PIN", ORGANIZER_PIN)
+    monkeypatch.setenv("STSA_JUDGE_PIN", JUDGE_PIN)
+    store.ensure_pins(engine)
+    return engine
+
+
+def later(monkeypatch, **delta):
+    """Move the store's clock forward (back-off, session expiry and handoffs read it)."""
+    from stsa.store import access
+    moved = dt.datetime.now(dt.timezone.utc) + dt.timedelta(**delta)
+    monkeypatch.setattr(access.db, "now", lambda: moved)
 
 
 @dataclass

@@ -120,3 +120,32 @@ def count_calls(monkeypatch, owner, name: str) -> list:
         return real(*args, **kwargs)
     monkeypatch.setattr(owner, name, spy)
     return calls
+
+
+def corrected_after_the_finals(engine) -> str:
+    """The demo tournament with its semifinal drawn, then a qualifier result corrected by the
+    organizer (who confirms it): the corrected table's name ("Qualifier 1, table 2")."""
+    from stsa import demo
+    from stsa.services import finals, results
+    demo.load_demo(engine, actor=ORGANIZER)
+    finals.draw_semifinal(engine, seed=5, actor=ORGANIZER)
+    stored = store.results(engine)
+    first = stored.iloc[0]
+    rows = stored.loc[stored["game_id"] == first["game_id"],
+                      ["player_id", "leader", "vp", "spice", "solari", "troops", "water"]]
+    results.submit_result(engine, int(first["game_id"]), rows.assign(vp=rows["vp"] + 1),
+                          expected_version=int(first["version"]), submission_id=None,
+                          actor=ORGANIZER, confirm_complete=True, confirm_after_finals=True)
+    return f"Qualifier {first['sitting_no']}, table {first['table_no']}"
+
+
+@pytest.fixture
+def sitting(engine):
+    """A published qualifier: 8 players at two tables of 4, no results yet."""
+    import pandas as pd
+    from stsa import tournament
+    names = pd.DataFrame({"name": [f"Player {i}" for i in range(1, 9)]})
+    ids = store.import_players(engine, names, actor=ORGANIZER)["player_id"].tolist()
+    drawn = tournament.draw_qualifier(engine, ids, seed=21, actor=ORGANIZER)
+    store.publish_sitting(engine, drawn["sitting_id"], actor=ORGANIZER)
+    return drawn["sitting_id"]

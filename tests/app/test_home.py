@@ -6,9 +6,8 @@ import pytest
 
 from stsa import demo, store, tournament
 from stsa.domain import sitting_label
-from stsa.services import finals, results
 from stsa.ui import organizer, widgets
-from tests.app.conftest import JUDGE, ORGANIZER, shown
+from tests.app.conftest import JUDGE, ORGANIZER, corrected_after_the_finals, shown
 
 ORGANIZER_ONLY = {"Roster and check-in", "Settings", "Log"}
 
@@ -157,24 +156,9 @@ def test_next_step_and_listing_helpers():
         assert organizer.next_step(over, role).startswith("The tournament is over")
 
 
-def _corrected_after_the_finals(engine) -> str:
-    """The demo's semifinal drawn, then a qualifier result corrected by the organizer (who
-    confirms it); returns the table's name."""
-    demo.load_demo(engine, actor=ORGANIZER)
-    finals.draw_semifinal(engine, seed=5, actor=ORGANIZER)
-    stored = store.results(engine)
-    first = stored.iloc[0]
-    rows = stored.loc[stored["game_id"] == first["game_id"],
-                      ["player_id", "leader", "vp", "spice", "solari", "troops", "water"]]
-    results.submit_result(engine, int(first["game_id"]), rows.assign(vp=rows["vp"] + 1),
-                          expected_version=int(first["version"]), submission_id=None,
-                          actor=ORGANIZER, confirm_complete=True, confirm_after_finals=True)
-    return f"Qualifier {first['sitting_no']}, table {first['table_no']}"
-
-
 def test_a_qualifier_corrected_after_the_finals_are_drawn_is_flagged_for_staff(open_page,
                                                                                engine):
-    where = _corrected_after_the_finals(engine)
+    where = corrected_after_the_finals(engine)
     line = (f"A qualifier result was corrected after the finals were drawn: {where}, by "
             f"{ORGANIZER.name} on ")
     for who in (ORGANIZER, JUDGE):

@@ -8,12 +8,11 @@ import io
 import pandas as pd
 import pytest
 
-from stsa import demo, excel, store, tournament
+from stsa import excel, store, tournament
 from stsa.auth import Actor, Role
-from stsa.services import finals, results
 from stsa.services import log as log_service
 from stsa.ui import organizer
-from tests.app.conftest import JUDGE, ORGANIZER
+from tests.app.conftest import JUDGE, ORGANIZER, corrected_after_the_finals
 
 LOG = "views/log.py"
 
@@ -152,17 +151,8 @@ def test_links_to_the_data_page(open_page, engine):
 
 
 def test_a_qualifier_corrected_after_the_finals_are_drawn_is_flagged(open_page, engine):
-    demo.load_demo(engine, actor=ORGANIZER)
-    finals.draw_semifinal(engine, seed=5, actor=ORGANIZER)
-    stored = store.results(engine)
-    first = stored.iloc[0]
-    rows = stored.loc[stored["game_id"] == first["game_id"],
-                      ["player_id", "leader", "vp", "spice", "solari", "troops", "water"]]
-    results.submit_result(engine, int(first["game_id"]), rows.assign(vp=rows["vp"] + 1),
-                          expected_version=int(first["version"]), submission_id=None,
-                          actor=ORGANIZER, confirm_complete=True, confirm_after_finals=True)
+    where = corrected_after_the_finals(engine)
     at = open_page(LOG, as_=ORGANIZER)
-    where = f"Qualifier {first['sitting_no']}, table {first['table_no']}"
     assert any(w.value.startswith(f"A qualifier result was corrected after the finals were "
                                   f"drawn: {where}, by ") for w in at.warning)
     assert table(at)["details"].iloc[0].startswith(

@@ -18,16 +18,6 @@ OTHER_JUDGE = Actor("Kim Judge", Role.JUDGE)
 STATS = ("vp", "spice", "solari", "troops", "water")
 
 
-@pytest.fixture
-def sitting(engine):
-    """A published qualifier: 8 players at two tables of 4, no results yet."""
-    names = pd.DataFrame({"name": [f"Player {i}" for i in range(1, 9)]})
-    ids = store.import_players(engine, names, actor=ORGANIZER)["player_id"].tolist()
-    drawn = tournament.draw_qualifier(engine, ids, seed=21, actor=ORGANIZER)
-    store.publish_sitting(engine, drawn["sitting_id"], actor=ORGANIZER)
-    return drawn["sitting_id"]
-
-
 def key(at, table_id, seat, field):
     """The widget key of seat `seat`'s field in the form `at` shows: the keys name the
     player, so the seat is looked up in the seating the form was opened on."""

@@ -18,16 +18,6 @@ STATS = ("vp", "spice", "solari", "troops", "water")
 VALUES = [(10, 1, 0, 0, 0), (7, 0, 0, 0, 0), (5, 0, 0, 0, 0), (2, 0, 0, 0, 0)]
 
 
-@pytest.fixture
-def sitting(engine):
-    """A published qualifier: 8 players at two tables of 4, no results yet."""
-    names = pd.DataFrame({"name": [f"Player {i}" for i in range(1, 9)]})
-    ids = store.import_players(engine, names, actor=ORGANIZER)["player_id"].tolist()
-    drawn = tournament.draw_qualifier(engine, ids, seed=21, actor=ORGANIZER)
-    store.publish_sitting(engine, drawn["sitting_id"], actor=ORGANIZER)
-    return drawn["sitting_id"]
-
-
 def _seats(engine, table_id) -> pd.DataFrame:
     return store.seats(engine, table_id=table_id, actor=ORGANIZER).sort_values(
         "seat").reset_index(drop=True)

@@ -12,9 +12,8 @@ from __future__ import annotations
 
 import http.client
 import json
+import resource
 import socket
-import urllib.error
-import urllib.request
 from pathlib import Path
 
 import pytest
@@ -252,8 +251,14 @@ def test_headers_that_never_finish_are_cut_off(app):
         assert _closed_by_server(slow)
 
 
-def test_the_descriptor_limit_is_raised_at_start(app):
-    limits = Path(f"/proc/{app.process.pid}/limits").read_text()
+def test_the_descriptor_limit_is_raised_at_start(tmp_path):
+    """Started with a low limit (the server inherits this process's), it raises its own."""
+    soft, hard = resource.getrlimit(resource.RLIMIT_NOFILE)
+    resource.setrlimit(resource.RLIMIT_NOFILE, (min(256, hard), hard))
+    try:
+        with started(tmp_path) as low:
+            limits = Path(f"/proc/{low.process.pid}/limits").read_text()
+    finally:
+        resource.setrlimit(resource.RLIMIT_NOFILE, (soft, hard))
     line = next(x for x in limits.splitlines() if x.startswith("Max open files"))
-    soft, hard = line.split()[3:5]
-    assert soft == hard, line
+    assert line.split()[3:5] == [str(hard), str(hard)], line

@@ -3,7 +3,6 @@ SQLite and PostgreSQL alike, so nothing a client does to Streamlit's caches rese
 
 from __future__ import annotations
 
-import datetime as dt
 import sqlite3
 import threading
 
@@ -14,22 +13,13 @@ from stsa import auth, store
 from stsa.auth import Actor, Role
 from stsa.store import access, schema
 
-ORGANIZER_PIN, JUDGE_PIN = "48091573", "73620419"
+from tests.store_helpers import JUDGE_PIN, ORGANIZER_PIN, later, set_pins
 ORGANIZER = Actor("Olivia", Role.ORGANIZER)
 
 
 @pytest.fixture
 def pins(engine, monkeypatch):
-    monkeypatch.setenv("STSA_ORGANIZER_PIN", ORGANIZER_PIN)
-    monkeypatch.setenv("STSA_JUDGE_PIN", JUDGE_PIN)
-    store.ensure_pins(engine)
-    return engine
-
-
-def later(monkeypatch, **delta):
-    """Move the store's clock forward (the back-off and session expiry read it)."""
-    moved = dt.datetime.now(dt.timezone.utc) + dt.timedelta(**delta)
-    monkeypatch.setattr(access.db, "now", lambda: moved)
+    return set_pins(engine, monkeypatch)
 
 
 def test_a_stored_pin_is_never_replaced_by_the_environment(pins, monkeypatch):

@@ -3,7 +3,6 @@ lifting the tournament-wide pause. On SQLite and PostgreSQL alike."""
 
 from __future__ import annotations
 
-import datetime as dt
 import threading
 
 import pytest
@@ -13,23 +12,14 @@ from stsa import auth, store
 from stsa.auth import Actor, Role
 from stsa.store import access, db, schema
 
-ORGANIZER_PIN, JUDGE_PIN = "48091573", "73620419"
+from tests.store_helpers import JUDGE_PIN, ORGANIZER_PIN, later, set_pins
 ORGANIZER = Actor("Olivia", Role.ORGANIZER)
 JUDGE = Actor("Jamal", Role.JUDGE)
 
 
 @pytest.fixture
 def pins(engine, monkeypatch):
-    monkeypatch.setenv("STSA_ORGANIZER_PIN", ORGANIZER_PIN)
-    monkeypatch.setenv("STSA_JUDGE_PIN", JUDGE_PIN)
-    store.ensure_pins(engine)
-    return engine
-
-
-def later(monkeypatch, **delta):
-    """Move the store's clock forward (back-off, expiry and handoffs read it)."""
-    moved = dt.datetime.now(dt.timezone.utc) + dt.timedelta(**delta)
-    monkeypatch.setattr(access.db, "now", lambda: moved)
+    return set_pins(engine, monkeypatch)
 
 
 def signed_in_browser(engine, name: str, pin: str, *, device: str | None = None,

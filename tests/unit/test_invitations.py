@@ -13,9 +13,9 @@ import sqlalchemy as sa
 
 from stsa import auth, store
 from stsa.auth import Actor, Role
-from stsa.store import access, db, invites, schema
+from stsa.store import db, invites, schema
 
-ORGANIZER_PIN, JUDGE_PIN = "48091573", "73620419"
+from tests.store_helpers import JUDGE_PIN, ORGANIZER_PIN, later, set_pins
 ORGANIZER = Actor("Olivia", Role.ORGANIZER)
 JUDGE = Actor("Jamal", Role.JUDGE)
 INVALID = ("This invitation is not valid (it may have expired or been withdrawn). Ask the "
@@ -25,15 +25,7 @@ V1_SQL = Path(__file__).with_name("store_schema_v1.sql")
 
 @pytest.fixture
 def pins(engine, monkeypatch):
-    monkeypatch.setenv("STSA_ORGANIZER_PIN", ORGANIZER_PIN)
-    monkeypatch.setenv("STSA_JUDGE_PIN", JUDGE_PIN)
-    store.ensure_pins(engine)
-    return engine
-
-
-def later(monkeypatch, **delta):
-    moved = dt.datetime.now(dt.timezone.utc) + dt.timedelta(**delta)
-    monkeypatch.setattr(access.db, "now", lambda: moved)
+    return set_pins(engine, monkeypatch)
 
 
 def counts(engine) -> dict[str, int]:
