@@ -84,7 +84,10 @@ ROOM = Room(CONNECTIONS_PER_ADDRESS)
 
 
 def _address(transport) -> str:
-    peer = transport.get_extra_info("peername")
+    try:  # a TLS transport that is closing has no peer to tell any more
+        peer = transport.get_extra_info("peername")
+    except AttributeError:
+        return "local"
     return str(peer[0]) if isinstance(peer, tuple) and peer else "local"
 
 
@@ -127,17 +130,26 @@ class GuardedHTTP(H11Protocol):
         super().handle_websocket_upgrade(event)
 
     def connection_lost(self, exc) -> None:
-        self._stsa_cancel()
-        ROOM.leave(getattr(self, "_stsa_address", "local"), id(self.transport))
-        super().connection_lost(exc)
+        try:
+            self._stsa_cancel()
+            ROOM.leave(getattr(self, "_stsa_address", "local"), id(self.transport))
+        finally:
+            super().connection_lost(exc)
 
 
 class GuardedWebSocket(WebSocketsSansIOProtocol):
-    """The websocket a connection became: it leaves the room when it closes."""
+    """The websocket a connection became: it leaves the room when it closes (under the
+    address it came from, taken while the connection was still open)."""
+
+    def connection_made(self, transport) -> None:  # type: ignore[override]
+        self._stsa_address = _address(transport)
+        super().connection_made(transport)
 
     def connection_lost(self, exc) -> None:
-        ROOM.leave(_address(self.transport), id(self.transport))
-        super().connection_lost(exc)
+        try:
+            ROOM.leave(getattr(self, "_stsa_address", "local"), id(self.transport))
+        finally:
+            super().connection_lost(exc)
 
 
 # --- log lines ----------------------------------------------------------------------------

@@ -73,6 +73,17 @@ def test_cookies_over_https_are_secure(https_app, connect):
         assert cookie["secure"] and cookie["httponly"], cookie["line"]
 
 
+def test_connections_closing_over_https_leave_no_error_behind(https_app, connect):
+    """A TLS connection that closes has no peer any more: the connection count is kept under
+    the address it came from, and nothing fails in the server (a bug the load test found)."""
+    tabs = [connect(https_app, path="standings") for _ in range(3)]
+    for tab in tabs:
+        assert_clean(tab.run())
+        tab.close()
+    assert_clean(connect(https_app, path="standings").run())
+    assert "Traceback" not in https_app.output(), https_app.output()[-3000:]
+
+
 AUDIT = textwrap.dedent('''
     import os, sys
     LOG = os.environ["STSA_TEST_AUDIT_LOG"]
