@@ -84,7 +84,8 @@ def _addresses(served, certificate) -> list[str]:
     wildcard = served.address in ("0.0.0.0", "::", "")
     names = (certificate.names if certificate is not None else tls.network_names()) \
         if wildcard else [served.address]
-    hosts = [n for n in names if n not in ("localhost", "127.0.0.1", "::1")] or ["localhost"]
+    hosts = [n for n in names if n not in ("localhost", "127.0.0.1", "::1")
+             and (":" not in n or served.address == "::")] or ["localhost"]  # IPv6 only on ::
     return [f"{served.scheme}://{f'[{h}]' if ':' in h else h}:{served.port}" for h in hosts]
 
 

@@ -64,3 +64,37 @@ def test_pins_reset_from_the_console_makes_new_pins_and_signs_everyone_out(tmp_p
         assert store.check_pin(engine, pins["judge"]) is None
     finally:
         engine.dispose()
+
+
+def test_unlock_from_the_console_lifts_a_pause_and_keeps_the_pins(tmp_path):
+    """`make unlock` (python -m stsa pins --unlock): wrong PINs forgotten, PINs unchanged."""
+    url = f"sqlite:///{tmp_path / 'event.db'}"
+    env = {"PATH": "/usr/bin:/bin", "STSA_DATABASE_URL": url, "PYTHONPATH": str(ROOT),
+           "STSA_BACKUP_DIR": str(tmp_path / "backups"),
+           "STSA_ORGANIZER_PIN": "48091573", "STSA_JUDGE_PIN": "73620419"}
+    assert run_main(env).returncode == 0
+    engine = store.connect(url)
+    try:
+        for n in range(60):  # a tournament-wide pause, from many addresses
+            try:
+                store.sign_in(engine, "Mallory", f"9{n:05d}17", client=f"10.0.{n}.1")
+            except Exception:  # noqa: BLE001 - wrong PINs and pauses are what is wanted here
+                pass
+        assert store.sign_in_pause(engine) > 0
+        done = subprocess.run([sys.executable, "-m", "stsa", "pins", "--unlock"], cwd=ROOT,
+                              env=env, text=True, capture_output=True, timeout=120)
+        assert done.returncode == 0, done.stderr
+        assert "the PINs did not change" in done.stdout and " PIN is " not in done.stdout
+        assert store.sign_in_pause(engine) == 0
+        assert store.check_pin(engine, "48091573").value == "organizer"
+    finally:
+        engine.dispose()
+
+
+def test_a_trusted_proxy_of_anyone_stops_the_start_with_a_message(tmp_path):
+    env = {"PATH": "/usr/bin:/bin", "STSA_DATABASE_URL": f"sqlite:///{tmp_path / 'e.db'}",
+           "PYTHONPATH": str(ROOT), "STSA_TRUSTED_PROXY": "*"}
+    started = subprocess.run([sys.executable, "-m", "stsa", "serve", "--port", "1"],
+                             cwd=ROOT, env=env, text=True, capture_output=True, timeout=120)
+    assert started.returncode == 1
+    assert "STSA cannot start: STSA_TRUSTED_PROXY" in started.stderr and "'*'" in started.stderr
