@@ -285,7 +285,12 @@ def choose(scope, label: str, option: str | re.Pattern) -> bool:
         except Exception as exc:
             offered = page.get_by_role("option").all_inner_texts()
             raise AssertionError(f"{label}: no option {option!r} among {offered}") from exc
-        wanted.click()
+        try:
+            wanted.click(timeout=5_000)
+        except Exception:  # a run that was still finishing redrew the box and closed its list
+            wait_ready(page)
+            _open_list(box)
+            wanted.click()
     return True
 
 
