@@ -26,6 +26,7 @@ from starlette.routing import Route
 from stsa import store
 from stsa.auth import Role
 from stsa.errors import TournamentError
+from stsa.store.access import DEVICE_DAYS  # the cookie lives as long as the store trusts it
 
 SESSION_COOKIE = "stsa_session"
 DEVICE_COOKIE = "stsa_device"
@@ -33,7 +34,6 @@ SESSION_ROUTE = "/_stsa/session"
 SIGN_OUT_ROUTE = "/_stsa/sign-out"
 JOIN_PAGE = "/join"
 JOIN_ROUTE = "/_stsa/join"
-DEVICE_DAYS = 365
 BODY_LIMIT = 1024  # a handoff code or an invitation token, never more
 # Streamlit's own limit is 5 MB a file (.streamlit/config.toml); this one holds before a byte is
 # read, with room for the form's envelope around the file.
