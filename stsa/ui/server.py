@@ -119,11 +119,13 @@ class GuardedHTTP(H11Protocol):
             self._stsa_cancel()
 
     def on_response_complete(self) -> None:
-        super().on_response_complete()
-        if not self.transport.is_closing():  # the next request's headers get their deadline
-            self._stsa_cancel()
+        # The next request's headers get their deadline, set before uvicorn handles a request
+        # already waiting (pipelined): its arrival then cancels the deadline, as for any other.
+        self._stsa_cancel()
+        if not self.transport.is_closing():
             self._stsa_seen = self.cycle
             self._stsa_deadline = self.loop.call_later(HEADER_SECONDS, self._stsa_too_slow)
+        super().on_response_complete()
 
     def handle_websocket_upgrade(self, event) -> None:
         self._stsa_cancel()
