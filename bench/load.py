@@ -152,6 +152,7 @@ class Tally:
     errors: list[str] = field(default_factory=list)
     saves: list[tuple[int, int]] = field(default_factory=list)  # (table number, version)
     refreshes: dict[int, int] = field(default_factory=dict)  # spectator -> refreshes
+    intervals: dict[int, float] = field(default_factory=dict)  # spectator -> its last interval
     late: int = 0
     lock: threading.Lock = field(default_factory=threading.Lock)
 
@@ -221,14 +222,20 @@ def spectator(number: int, url: str, clock: Clock, offset: float, timeout: float
                 opened = time.monotonic()
                 k = 1
                 while clock.wait_until(due := opened + k * interval):
+                    # A room that grew or emptied answers with the whole page and the
+                    # room's new interval (stsa.ui.live.follow_room), as a browser sees it.
                     run = _check(session.rerun_fragment(), "refreshing Standings",
-                                 ("fragment_finished",))
+                                 ("fragment_finished", "finished"))
                     if not run.find("dataframe"):
                         raise Problem("refreshing Standings: no standings table")
                     tally.time("spectator_refresh", run)
                     with tally.lock:
                         tally.refreshes[number] += 1
                     k += 1
+                    if run.status == "finished":
+                        interval = next(iter(run.fragments.values()), interval)
+                        opened, k = time.monotonic(), 1
+                    tally.intervals[number] = interval
                 return
         except (Problem, RunTimeout, ProtocolError, OSError, LookupError) as exc:
             tally.error(who, f"{type(exc).__name__}: {exc}")
@@ -397,7 +404,8 @@ def run(spectators: int = 100, judges: int = 12, seconds: float = 60, players: i
     `load_sign_in_p50_ms` / `_p95_ms`, other steps' times, `load_errors` (with up to ten
     `load_error_samples`), `load_saves` (saves the judges saw succeed) and
     `load_saves_in_database` (new versions the database holds; both must agree),
-    `load_refreshes` and `load_min_refreshes_per_spectator`, the CPU use and load average, and
+    `load_refreshes` and `load_min_refreshes_per_spectator`, the refresh intervals the room
+    ended with (`load_refresh_interval_min_s` / `_max_s`), the CPU use and load average, and
     the scenario's parameters."""
     source = tournament(players, sittings, cache=cache, log=log)
     tally = Tally()
@@ -474,6 +482,9 @@ def run(spectators: int = 100, judges: int = 12, seconds: float = 60, players: i
         "saves_in_database": in_database,
         "refreshes": len(t["spectator_refresh"]),
         "min_refreshes_per_spectator": min(tally.refreshes.values(), default=0),
+        # the live page's refresh interval at the end, as the room set it (live.refresh_seconds)
+        "refresh_interval_min_s": min(tally.intervals.values(), default=None),
+        "refresh_interval_max_s": max(tally.intervals.values(), default=None),
         "late_starts": tally.late,
         **monitor.figures(),
         "players": players, "sittings": sittings, "spectators": spectators, "judges": judges,

@@ -76,8 +76,12 @@ def where(facts: player.PlayerFacts) -> None:
                 f"one frees up.", icon=":material/format_list_numbered:")
 
 
-@st.fragment(run_every=live.REFRESH_SECONDS)
-def my_page(player_id: int) -> None:
+EVERY = live.refresh_seconds()  # 10 s; longer in a very full room
+
+
+@st.fragment(run_every=EVERY)
+def my_page(player_id: int, every: int) -> None:
+    live.follow_room(every)
     facts = data.now(Role.SPECTATOR).player_facts(player_id)
     if facts is None:
         st.warning("This player is no longer on the roster: find yourself again.")
@@ -93,7 +97,7 @@ def my_page(player_id: int) -> None:
                     f"{plural(len(facts.games), 'game')}")
         st.dataframe(facts.games.rename(columns=GAMES), hide_index=True, width="stretch")
     st.caption(f"Bookmark this page: it always shows your seat in the sitting being played. "
-               f"It updates by itself every {live.REFRESH_SECONDS} s.")
+               f"It updates by itself every {every} s.")
 
 
 if raw is not None and chosen is None:
@@ -102,6 +106,6 @@ if raw is not None and chosen is None:
 if chosen is None:
     find()
 else:
-    my_page(chosen)
+    my_page(chosen, EVERY)
     st.button("Not you? Find another player", key="player_other", on_click=open_player,
               args=(None,), icon=":material/search:")

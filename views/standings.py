@@ -38,12 +38,16 @@ st.title("Standings")
 widgets.flash()
 
 
-@st.fragment(run_every=live.REFRESH_SECONDS)
-def standings() -> None:
+EVERY = live.refresh_seconds()  # 10 s; longer in a very full room
+
+
+@st.fragment(run_every=EVERY)
+def standings(every: int) -> None:
+    live.follow_room(every)
     reads = data.now()  # this refresh's data version: everything below is shared, per version
     table = reads.standings()
     progress = (stats.sitting_progress(reads.home_status())
-                + f" This page updates by itself every {live.REFRESH_SECONDS} s.")
+                + f" This page updates by itself every {every} s.")
     if table.empty:
         st.info("No results yet: the standings appear once the first qualifier results are in "
                 "(judges enter them on the Results page).")
@@ -92,4 +96,4 @@ def standings() -> None:
         st.caption(f"{len(shown)} players match: type more of a name to see their games.")
 
 
-standings()
+standings(EVERY)

@@ -3,11 +3,17 @@ the standings table, and the TV page's layout style."""
 
 from __future__ import annotations
 
+import math
+import os
+
 import pandas as pd
 import pyarrow as pa
 import streamlit as st
 
-REFRESH_SECONDS = 10  # the Standings table reads again (through the shared cache) this often
+REFRESH_SECONDS = 10  # the live pages read again (through the shared cache) this often...
+ROOM_REFRESHES = 40  # ...until their refreshes would pass this many a second in one process
+ROOM_REFRESHES_ENV = "STSA_ROOM_REFRESHES"  # a slower (or faster) laptop's own figure
+REFRESH_STEP = 5  # a fuller room's interval, in whole steps of this many seconds
 TV_SECONDS = 15  # the TV page shows each slide this long
 STYLE_ROWS = 500  # tint rows by zone up to this many rows (a styled table costs ~0.2 ms a row)
 
@@ -25,6 +31,40 @@ ZONE_TAGS = {"Final": "#946200", "Semifinal": "#2f6f9f", "Out": "#6b7379",
              "Finalist": "#946200", "Lost final seat": "#6d4c41", "Absent": "#616161",
              "Wildcard": "#7b1fa2"}
 WILDCARD = " (wildcard)"  # as `ui.finals.WILDCARD` marks a wildcard's zone
+
+
+def refresh_seconds(pages: int | None = None) -> int:
+    """How often a live page (Standings, My seat) reads again, in a room of `pages` open
+    browser pages (default: those this process serves now): every `REFRESH_SECONDS` up to
+    400 pages; in a fuller room spaced, in whole `REFRESH_STEP`s, so that the process serves
+    about `ROOM_REFRESHES` refreshes a second and the judges' saves stay quick (1,000 pages:
+    every 25 s; README, Performance)."""
+    if pages is None:
+        from stsa.ui import server  # the count lives with the connections it counts
+        pages = server.PAGES.count()
+    spaced = REFRESH_STEP * math.ceil(pages / room_refreshes() / REFRESH_STEP)
+    return max(REFRESH_SECONDS, spaced)
+
+
+def room_refreshes() -> float:
+    """The live refreshes a second one process should serve: `ROOM_REFRESHES`, or a positive
+    number in `STSA_ROOM_REFRESHES` (anything else: the default)."""
+    try:
+        value = float(os.environ.get(ROOM_REFRESHES_ENV, ROOM_REFRESHES))
+    except ValueError:
+        return ROOM_REFRESHES
+    return value if 0 < value < math.inf else ROOM_REFRESHES
+
+
+def follow_room(every: int) -> None:
+    """Inside a live fragment that refreshes `every` seconds: when the room has grown past
+    that interval's share, or emptied by a fifth more than the shorter interval needs (so a
+    room at a step's edge does not swing to and fro), run the whole page again: that sets the
+    room's interval."""
+    from stsa.ui import server
+    pages = server.PAGES.count()
+    if refresh_seconds(pages) > every or refresh_seconds(math.ceil(pages * 1.25)) < every:
+        st.rerun(scope="app")
 
 
 def zone_column(help: str, width: int | str | None = None) -> dict:
