@@ -8,7 +8,7 @@ import pandas as pd
 from stsa import rules, store
 from stsa.auth import Actor, Role, require
 from stsa.errors import TournamentError
-from stsa.services import sittings as sitting_service
+from stsa.services import draws
 
 DEMO_PLAYERS = [
     "Alia Brandt", "Bruno Okafor", "Chiara Lindqvist", "Dario Pereira", "Elin Sandberg",
@@ -39,7 +39,7 @@ def load_demo(engine, *, actor: Actor, seed: int = 10191, sittings: int = 3) -> 
     players = store.import_players(engine, roster, actor=actor)
     ids = players["player_id"].tolist()
     for number in range(sittings):
-        sitting = sitting_service.draw_qualifier(engine, ids, seed=seed + number,
+        sitting = draws.draw_qualifier(engine, ids, seed=seed + number,
                                                  actor=actor)
         store.publish_sitting(engine, sitting["sitting_id"], actor=actor)
         tables = store.tables(engine, sitting["sitting_id"], actor=actor)

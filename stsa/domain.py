@@ -9,6 +9,7 @@ frames and database rows keep plain text.
 from __future__ import annotations
 
 import enum
+import numbers
 from dataclasses import dataclass
 from typing import Iterable, Mapping
 
@@ -56,6 +57,14 @@ class PickMethod(_Word):
 
     HIDDEN_PICKS = "hidden_picks"
     VOTE_OFF = "vote_off"
+
+
+class Decided(_Word):
+    """How Vote Off decided a removed leader (R10)."""
+
+    MOST_VOTES = "most votes"
+    ORGANIZER_CHOICE = "organizer's choice among tied"
+    RANDOM_CHOICE = "random among tied"
 
 
 class BattleOfWills(_Word):
@@ -134,6 +143,35 @@ def rule_change_line(sitting: Mapping) -> str:
     name, points = (sitting.get(c) for c in ("rule_change", "rule_change_points"))
     name, points = (v if isinstance(v, str) else "" for v in (name, points))
     return f"{name}: {points}" if name and points else name
+
+
+def is_whole(value) -> bool:
+    """A whole number as the core takes one: an int (numpy's too), never a bool."""
+    return isinstance(value, numbers.Integral) and not isinstance(value, bool)
+
+
+def quoted(names: Iterable) -> str:
+    """"'Paul Atreides', 'Glossu Rabban'": names as a message lists them."""
+    return ", ".join(map(repr, names))
+
+
+def require_columns(frame, columns: Iterable[str], what: str) -> None:
+    """`frame` is a table with every one of `columns`; else a `TournamentError` naming the
+    missing ones ("The votes lack the column(s) leader.")."""
+    columns = list(columns)
+    have = getattr(frame, "columns", None)
+    if have is None or isinstance(frame, type):
+        raise TournamentError(f"{what} must be a table with columns {', '.join(columns)}.")
+    missing = [c for c in columns if c not in have]
+    if missing:
+        raise TournamentError(f"{what} lack the column(s) {', '.join(missing)}.")
+
+
+def draw_seed(seed) -> int:
+    """R3: a draw's seed, a whole number of at least 0 (else a `TournamentError`)."""
+    if not is_whole(seed) or seed < 0:
+        raise TournamentError(f"The draw seed must be a whole number of at least 0, not {seed!r}.")
+    return int(seed)
 
 
 def plural(count: int, word: str, many: str | None = None) -> str:

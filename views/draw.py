@@ -10,7 +10,9 @@ from stsa import draw
 from stsa.auth import Role
 from stsa.domain import Kind, PlayerStatus, SittingStatus, plural, sitting_label
 from stsa.services import sittings as service
+from stsa.services import draws
 from stsa.ui import capacity, corrections, data, data_tools, rule_change, session, sittings, widgets
+from stsa.ui import draw_options
 
 # Narrow number columns: table, seat, colour and player fit a phone without a swipe.
 SEATS = {"Table": st.column_config.NumberColumn(width=48),
@@ -36,12 +38,12 @@ def draw_form() -> None:
     if active.empty:
         st.info("No players yet: add them on the Roster page.")
         return
-    names, present = sittings.who_plays(active)
+    names, present = draw_options.who_plays(active)
     playing, extra = capacity.seats(reads, present)  # R21: the rest wait
     sit_out = len(playing) == 5 and st.checkbox(
         "Let the draw pick one player to sit this sitting out", key="draw_sit_out")
-    seatable, pins = sittings.plan_and_pins(playing, names, bool(sit_out))
-    st.caption(sittings.mode_caption(reads.settings()))
+    seatable, pins = draw_options.plan_and_pins(playing, names, bool(sit_out))
+    st.caption(draw_options.mode_caption(reads.settings()))
     st.number_input("Seed (anyone can re-check a draw from its seed)", min_value=0, step=1,
                     key="draw_seed")
     st.button("New seed", key="draw_new_seed",
@@ -51,7 +53,7 @@ def draw_form() -> None:
     label = "Draw again (replaces the unpublished draw)" if len(draft) else "Draw"
     confirmed = corrections.confirm_draw(all_sittings)
     if st.button(label, key="draw_go", type="primary", disabled=not (seatable and confirmed)):
-        done = widgets.act(lambda: service.draw_qualifier(
+        done = widgets.act(lambda: draws.draw_qualifier(
             session.engine(), present, seed=int(st.session_state["draw_seed"]),
             sit_out=bool(sit_out), pins=pins, confirm=confirmed, extra_tables=extra,
             actor=session.actor()),
@@ -75,12 +77,12 @@ def show_sitting(sitting) -> None:
         if organizer:
             publish, discard = st.columns(2)
             if publish.button("Publish", key="draw_publish", type="primary"):
-                if widgets.act(lambda: service.publish(
+                if widgets.act(lambda: draws.publish(
                         session.engine(), sitting_id, actor=session.actor()),
                         done="Published: everyone now sees this draw."):
                     st.rerun()
             if discard.button("Discard draft", key="draw_discard"):
-                if widgets.act(lambda: service.discard(
+                if widgets.act(lambda: draws.discard(
                         session.engine(), sitting_id, actor=session.actor()),
                         done="The draft was discarded (it stays in the log)."):
                     st.rerun()
@@ -106,7 +108,7 @@ def show_sitting(sitting) -> None:
     if staff and sitting["kind"] == Kind.QUALIFIER:  # R20: the report reads drafts
         with st.expander("Fairness check against the earlier qualifiers",
                          expanded=sitting["status"] == SittingStatus.DRAWN):
-            sittings.show_report(reads.draw_report(sitting_id))
+            draw_options.show_report(reads.draw_report(sitting_id))
     if organizer and sitting["status"] != SittingStatus.COMPLETE:
         corrections.setup_change(reads, sitting, overview)
         corrections.sitting_fixes(all_sittings, sitting, overview, reads.players())

@@ -8,7 +8,7 @@ from stsa import draw
 from stsa.auth import Role
 from stsa.domain import Kind, SittingStatus, Stage
 from stsa.services import finals as service
-from stsa.services import sittings
+from stsa.services import draws
 from stsa.ui import data, session, widgets
 from stsa.ui import finals as view
 
@@ -54,7 +54,7 @@ def publish_control(kind: Kind, sitting) -> None:
     if st.button(f"Publish the {kind}", key=f"finals_publish_{kind}", type="primary",
                  disabled=bool(stale)):
         published = widgets.act(
-            lambda: sittings.publish(session.engine(), int(sitting["sitting_id"]),
+            lambda: draws.publish(session.engine(), int(sitting["sitting_id"]),
                                      actor=session.actor()),
             done=f"The {kind} is published: judges can enter its results.")
         if published is not None:

@@ -7,6 +7,8 @@ import streamlit as st
 from stsa.auth import Role
 from stsa.domain import SittingStatus, table_label
 from stsa.ui import data, picks, result_checks, session, sittings, widgets
+from stsa.ui import result_form
+from stsa.ui import table_link
 
 st.title("Results")
 widgets.flash()
@@ -14,7 +16,7 @@ role, reads = session.role(), data.now()
 staff = role in (Role.JUDGE, Role.ORGANIZER)
 
 choices = reads.sitting_choices((SittingStatus.PUBLISHED, SittingStatus.COMPLETE))
-sittings.follow_table_link(reads, role, choices)  # a table slip's QR code
+table_link.follow_table_link(reads, role, choices)  # a table slip's QR code
 if not choices:
     st.info("No results yet: once the organizer publishes a sitting on the Draw page, judges "
             "enter its results here.")
@@ -40,19 +42,19 @@ def enter_result() -> None:
     base = tuple(settings["base_points"])
     leaders = picks.table_picks(engine, reads, table_id, seats, actor=me,
                                 has_result=bool(seats["version"].iloc[0]))
-    form = sittings.ensure_form(engine, table_id, seats, leaders)
+    form = result_form.ensure_form(engine, table_id, seats, leaders)
     if form["version"]:
         st.info(f"Version {form['version']} saved by {widgets.plain(form['saved_by'])} at "
-                f"{sittings.when(form['saved_at'])}. Saving again records a correction; the "
+                f"{result_form.when(form['saved_at'])}. Saving again records a correction; the "
                 f"earlier values stay in the log.")
-    result_checks.seating_note(sittings.seating_changed(form, seats))
-    options = sittings.leader_options(seats, bool(settings.get("wild_card")))
-    sittings.form_style()
-    fields = sittings.number_fields(reads.sittings(), sitting_id, table_id, seats)
+    result_checks.seating_note(result_form.seating_changed(form, seats))
+    options = result_form.leader_options(seats, bool(settings.get("wild_card")))
+    result_form.form_style()
+    fields = result_form.number_fields(reads.sittings(), sitting_id, table_id, seats)
     for seat in seats.itertuples():
-        sittings.seat_block(table_id, seat, options, fields)
+        result_form.seat_block(table_id, seat, options, fields)
 
-    rows, tied = sittings.form_rows(table_id, seats)
+    rows, tied = result_form.form_rows(table_id, seats)
     if tied:
         st.warning(f"Seats {', '.join(map(str, tied))} are equal on VP, spice, solari, troops "
                    f"and water. Settle their order (for example by a roll-off) and enter "
@@ -60,36 +62,36 @@ def enter_result() -> None:
         for seat in seats.loc[seats["seat"].isin(tied)].itertuples():
             st.number_input(f"Settled order of seat {seat.seat} ({widgets.plain(seat.name)})",
                             min_value=1, max_value=len(seats), step=1, value=None,
-                            key=sittings.key(table_id, seat.player_id, "tiebreak"))
+                            key=result_form.key(table_id, seat.player_id, "tiebreak"))
     st.markdown("**Preview** · placings and qualifier scores (blank numbers count as 0)")
-    st.dataframe(sittings.preview_frame(rows, seats, base), hide_index=True,
-                 column_config=sittings.PREVIEW_COLUMNS)
-    clash = sittings.conflict(table_id)  # R19, R20: what a save needs is asked first
+    st.dataframe(result_form.preview_frame(rows, seats, base), hide_index=True,
+                 column_config=result_form.PREVIEW_COLUMNS)
+    clash = result_form.conflict(table_id)  # R19, R20: what a save needs is asked first
     guard = result_checks.save_guard(reads, seats,
                                      clash["version"] if clash else form["version"], rows)
     if clash:
         st.warning(widgets.plain(clash["message"]), icon=":material/warning:")
         st.markdown(f"**Theirs** · version {clash['version']} · saved by "
-                    f"{widgets.plain(clash['saved_by'])} at {sittings.when(clash['saved_at'])}"
+                    f"{widgets.plain(clash['saved_by'])} at {result_form.when(clash['saved_at'])}"
                     f"  \n**Yours** · not saved")
-        found = sittings.differences(clash["rows"], rows, seats)
+        found = result_form.differences(clash["rows"], rows, seats)
         if found.empty:
             st.info("Both versions hold the same values.")
         else:
-            st.dataframe(sittings.differences_table(found), hide_index=True)
+            st.dataframe(result_form.differences_table(found), hide_index=True)
         st.markdown("Which result stands?")
         with st.container(horizontal=True):
-            st.button("Keep theirs", key="res_keep_theirs", on_click=sittings.keep_theirs,
+            st.button("Keep theirs", key="res_keep_theirs", on_click=result_form.keep_theirs,
                       args=(table_id, seats))
             mine = st.button("Save mine over theirs", key="res_save_mine", type="primary",
                              disabled=not guard.allowed)
-        if mine and sittings.save(engine, table_id, rows, where, actor=me,
+        if mine and result_form.save(engine, table_id, rows, where, actor=me,
                                   over_version=clash["version"], **guard.confirmed) is not None:
             st.rerun()
     elif st.button("Save correction" if form["version"] else "Save result", key="res_save",
                    type="primary", width="stretch", disabled=not guard.allowed):
-        if sittings.save(engine, table_id, rows, where, actor=me, **guard.confirmed) is not None \
-                or sittings.conflict(table_id):
+        if result_form.save(engine, table_id, rows, where, actor=me, **guard.confirmed) is not None \
+                or result_form.conflict(table_id):
             st.rerun()
 
 if staff:

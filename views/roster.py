@@ -7,7 +7,7 @@ from stsa.auth import Role
 from stsa.domain import PlayerStatus, plural
 from stsa.errors import TournamentError
 from stsa.services import roster as service
-from stsa.services import sittings as sitting_service
+from stsa.services import draws
 from stsa.ui import capacity, data, data_tools, organizer, session, sittings, widgets
 
 st.title("Roster")
@@ -54,7 +54,7 @@ query = st.text_input("Search players by name or nickname", key="roster_search",
 
 st.subheader("Check-in for the next sitting", anchor=False)
 count = int(active["checked_in"].sum())
-plan = sitting_service.table_plan(min(count, limit))  # R21: the rest wait
+plan = draws.table_plan(min(count, limit))  # R21: the rest wait
 st.write(f"**{count}** of {len(active)} active players checked in."
          + (f" Table plan: {plan.tables}." if plan.ok else "")
          + (f" {capacity.waits(count - limit)} for a seat (the {limit}-seat limit; see the Draw "

@@ -7,7 +7,6 @@ from stsa import store
 from stsa.auth import Actor, Role, require
 from stsa.domain import PlayerStatus, SittingStatus
 from stsa.errors import TournamentError
-from stsa.services import sittings
 from stsa.services.snapshot import Snapshot
 
 # What needs no more checks than the store makes (the organizer's PIN, the role), as it does it.
@@ -64,7 +63,7 @@ def home_status(engine, *, actor: Actor | None = None) -> dict:
 def status_of(snap: Snapshot) -> dict:
     """`home_status` from the frames of `snap` (as its actor may see them)."""
     roster = snap.players
-    sitting = sittings.current(snap.sittings)
+    sitting = snap.current()
     status = {"tournament_name": snap.settings["tournament_name"],
               "players": int((roster["status"] == PlayerStatus.ACTIVE).sum()),
               "checked_in": int(roster["checked_in"].sum()),

@@ -15,7 +15,7 @@ from collections.abc import Mapping, Sequence
 
 import pandas as pd
 
-from stsa import draw, store
+from stsa import picks, store
 from stsa.auth import Actor, Role, require
 from stsa.domain import PickMethod, table_label
 from stsa.errors import TournamentError
@@ -62,7 +62,7 @@ def enter_votes(engine, table_id: int, votes: pd.DataFrame, *, actor: Actor,
             raise TournamentError("This tournament removes leaders by Hidden Picks: there are "
                                   "no votes to enter.")
         table, seats, sitting, where = _table(snap, table_id)
-    removed = draw.vote_off_removals(
+    removed = picks.vote_off_removals(
         _deck(settings, table), votes, seed=int(sitting["seed"]), table_no=int(table["table_no"]),
         x=int(settings.get("vote_off_votes") or 2), organizer_choice=organizer_choice,
         players=dict(zip(seats["player_id"].astype(int), seats["name"])))
@@ -83,10 +83,10 @@ def draw_wild_cards(engine, table_id: int, picked: Mapping[int, str],
         if not snap.settings.get("wild_card"):
             raise TournamentError("Wild Card is off for this tournament.")
         table, seats, sitting, where = _table(snap, table_id)
-    picks = seats[["seat", "player_id"]].assign(
+    chosen = seats[["seat", "player_id"]].assign(
         leader=seats["player_id"].map(lambda p: picked.get(int(p))))
-    _check_picks(picks, table, where)
-    drawn = draw.wild_card_draws(picks, {int(k): bool(v) for k, v in swaps.items()},
+    _check_picks(chosen, table, where)
+    drawn = picks.wild_card_draws(chosen, {int(k): bool(v) for k, v in swaps.items()},
                                  table["removed_leaders"] or [], seed=int(sitting["seed"]),
                                  table_no=int(table["table_no"]))
     store.save_wild_cards(engine, table_id, drawn, actor=actor)

@@ -4,7 +4,6 @@ correction would change once the finals are drawn (R14–R17, R20)."""
 
 from __future__ import annotations
 
-import threading
 from dataclasses import dataclass
 
 import numpy as np
@@ -16,7 +15,6 @@ from stsa.domain import Kind, SittingStatus, Stage, sitting_label, table_label
 from stsa.errors import TournamentError
 from stsa.services.snapshot import Snapshot
 from stsa.store import checks
-from stsa.store.db import SYSTEM
 
 STATS = tuple(rules.PLACING_ORDER)  # vp, spice, solari, troops, water (R11)
 STANDINGS_COLUMNS = ["rank", "player_id", "name", "best_score", "games", "wins", "placing",
@@ -53,73 +51,6 @@ def qualifier_players(snap: Snapshot) -> list:
                          & (sittings["status"] == SittingStatus.PUBLISHED), "sitting_id"]
     seated = [snap.sitting_seats(int(s))["player_id"] for s in open_]
     return pd.unique(pd.concat(seated)).tolist() if seated else []
-
-
-class ResultsLog:
-    """Every stored result (`store.results` of every kind), kept from one read to the next: when
-    all that was logged since the last read is result saves ("result.submit",
-    "result.correct" of "table N"), only the sittings of those tables are read again; after
-    anything else (a draw, a restore, an edited player, a changed setup …), or when the log no
-    longer holds the last entry read as it was, everything is. For the pages' shared reads,
-    which need every result once per data version: at 2,000 players a full read is 24,000 rows,
-    one sitting 2,000.
-
-    SQLite only (elsewhere every read is a full one): its writers take turns, so the log's ids
-    grow in the order writes commit, and the entries after the last one read are exactly what
-    changed since."""
-
-    SAVES = ("result.submit", "result.correct")
-
-    def __init__(self) -> None:
-        self._lock = threading.Lock()
-        self._kept: tuple[tuple | None, pd.DataFrame] | None = None  # (last entry, results)
-
-    def read(self, engine) -> pd.DataFrame:
-        with self._lock:
-            found = self._patched(engine) if self._kept is not None and \
-                engine.dialect.name == "sqlite" else None
-            if found is None:
-                with store.snapshot(engine) as conn:
-                    last = _entry(store.events(conn, actor=SYSTEM, limit=1))
-                    found = store.results(conn, None)
-                self._kept = (last, found)
-            return found
-
-    def _patched(self, engine) -> pd.DataFrame | None:
-        """The kept results with the sittings of the tables saved since re-read; None when a
-        full read is needed."""
-        last, kept = self._kept
-        if last is None:
-            return None
-        with store.snapshot(engine) as conn:
-            since = store.events(conn, actor=SYSTEM, since_id=last[0] - 1)
-            if since.empty or _entry(since.head(1)) != last:
-                return None  # the log was replaced (a restore)
-            new = since.iloc[1:]
-            if new.empty:
-                return kept
-            tables = new["subject"].str.fullmatch(r"table \d+")
-            if not (new["action"].isin(self.SAVES) & tables).all():
-                return None
-            saved = {int(subject.split()[1]) for subject in new["subject"]}
-            sittings = set(kept.loc[kept["game_id"].isin(saved), "sitting_id"])
-            for table_id in saved - set(kept["game_id"]):  # a table's first result
-                sittings |= set(store.tables(conn, table_id=table_id, actor=SYSTEM)["sitting_id"])
-            read = [store.results(conn, None, sitting_id=int(s)) for s in sorted(sittings)]
-        # Whole sittings are replaced, each read in order: sorting by sitting keeps the rest.
-        found = (pd.concat([kept.loc[~kept["sitting_id"].isin(sittings)], *read],
-                           ignore_index=True)
-                 .sort_values("sitting_id", kind="stable").reset_index(drop=True))
-        self._kept = (_entry(since.tail(1)), found)
-        return found
-
-
-def _entry(events: pd.DataFrame) -> tuple | None:
-    """What identifies a log entry (the first of `events`), None for no entry."""
-    if events.empty:
-        return None
-    row = events.iloc[0]
-    return (int(row["event_id"]), str(row["at"]), row["actor"], row["action"], row["subject"])
 
 
 def standings(scored_games: pd.DataFrame, names: pd.DataFrame, seated=()) -> pd.DataFrame:
@@ -267,16 +198,21 @@ def variant_points_problem(engine, table_id: int, rows) -> str | None:
     if not given:
         return None
     with Snapshot(engine) as snap:
-        table = snap.table(table_id)
-        if table.empty:
-            return None  # the store names an unknown table
-        sitting = snap.sitting(int(table["sitting_id"].iloc[0]))
-        if sitting["rule_change"]:
-            return None
-        earlier = store.results(snap.engine, None, sitting_id=int(sitting["sitting_id"]))
-        if (earlier["variant_points"] != 0).any():
-            return None
-        seats = snap.table_seats(table_id)
+        return _variant_points_problem(snap, table_id, given)
+
+
+def _variant_points_problem(snap: Snapshot, table_id: int, given: list[dict]) -> str | None:
+    """`variant_points_problem` for the rows `given` variant points, read through `snap`."""
+    table = snap.table(table_id)
+    if table.empty:
+        return None  # the store names an unknown table
+    sitting = snap.sitting(int(table["sitting_id"].iloc[0]))
+    if sitting["rule_change"]:
+        return None
+    earlier = store.results(snap.engine, None, sitting_id=int(sitting["sitting_id"]))
+    if (earlier["variant_points"] != 0).any():
+        return None
+    seats = snap.table_seats(table_id)
     seat_of = {int(p): (s, n) for p, s, n in zip(seats["player_id"], seats["seat"],
                                                   seats["name"])}
     who = [seat_of.get(checks.whole_number(r.get("player_id")), None) for r in given]
@@ -286,30 +222,15 @@ def variant_points_problem(engine, table_id: int, rows) -> str | None:
             f"0 variant points{' for ' + named if named else ''}. Nothing was saved.")
 
 
-def _table_unknown(engine, table_id) -> bool:
-    """Whether the table has no seats (`submit_result` names that before anything else)."""
-    with Snapshot(engine) as snap:
-        return snap.table_seats(table_id).empty
-
-
-def _submit_tie_checked(engine, table_id: int, rows: pd.DataFrame, *, expected_version: int,
-                        submission_id: str | None, actor: Actor,
-                        **landing) -> store.TableResult:
-    """`submit_result` for rows that may hold a full tie: the tie checked on the table's seats
-    and settings first (R11), with the players' names in the message."""
-    with Snapshot(engine) as snap:
-        seats = snap.table_seats(table_id)
-        if seats.empty:
-            raise store.NotFound(f"There is no table with id {table_id}.")
-        first = seats.iloc[0]
-        where = table_label(first["kind"], int(first["sitting_no"]), int(first["table_no"]))
-        entered = rows.drop(columns="seat", errors="ignore")
-        problem = unsettled_tie(entered, seats, where, base_points(snap.settings))
-    if problem:
-        raise TournamentError(problem)
-    return store.submit_table_result(engine, int(table_id), entered,
-                                     expected_version=expected_version,
-                                     submission_id=submission_id, actor=actor, **landing)
+def _tie_problem(snap: Snapshot, table_id: int, entered: pd.DataFrame) -> str | None:
+    """R11 for rows that may hold a full tie, on the table's seats and settings (with the
+    players' names in the message); an unknown table is `NotFound`."""
+    seats = snap.table_seats(table_id)
+    if seats.empty:
+        raise store.NotFound(f"There is no table with id {table_id}.")
+    first = seats.iloc[0]
+    where = table_label(first["kind"], int(first["sitting_no"]), int(first["table_no"]))
+    return unsettled_tie(entered, seats, where, base_points(snap.settings))
 
 
 def submit_result(engine, table_id: int, rows: pd.DataFrame, *, expected_version: int,
@@ -325,6 +246,8 @@ def submit_result(engine, table_id: int, rows: pd.DataFrame, *, expected_version
     than 0 need a sitting with a rule change (`variant_points_problem`, R24). Rows with no two
     players equal on all five (the usual form) go straight to the store, which reads the table
     in its own transaction; an unknown table is still refused as such before anything else.
+    The checks that need the database read it through one snapshot, opened only when one
+    of them is needed.
 
     Where the save lands (R19, R20), checked by the store in the save's transaction:
     `seating` ({seat: player_id} as the form showed the table) refuses a save on a table
@@ -333,24 +256,36 @@ def submit_result(engine, table_id: int, rows: pd.DataFrame, *, expected_version
     corrects a qualifier result, with `confirm_after_finals`, and the log keeps what it
     changed (`correction_impact`) with its flag."""
     require(actor, Role.JUDGE, Role.ORGANIZER, action="enter results")
-    problem = variant_points_problem(engine, table_id, rows)
-    if problem:
-        raise TournamentError(problem)
     landing = {"seating": seating, "confirm_complete": bool(confirm_complete),
                "confirm_after_finals": bool(confirm_after_finals)}
-    if confirm_after_finals and expected_version and actor.role == Role.ORGANIZER:
-        impact = correction_impact(engine, table_id, rows)
-        landing["finals_note"] = impact.words if impact is not None else ""
+    given = _with_variant_points(rows)
     entered = _untied_rows(rows)
-    if entered is None:
-        return _submit_tie_checked(engine, table_id, rows, expected_version=expected_version,
-                                   submission_id=submission_id, actor=actor, **landing)
+    weighs_finals = bool(confirm_after_finals and expected_version
+                         and actor.role == Role.ORGANIZER)
+    unknown = None
+    if given or weighs_finals or entered is None:
+        with Snapshot(engine) as snap:
+            problem = _variant_points_problem(snap, table_id, given) if given else None
+            if problem:
+                raise TournamentError(problem)
+            if weighs_finals:
+                impact = _impact(snap, table_id, rows)
+                landing["finals_note"] = impact.words if impact is not None else ""
+            if entered is None:
+                entered = rows.drop(columns="seat", errors="ignore")
+                problem = _tie_problem(snap, table_id, entered)
+                if problem:
+                    raise TournamentError(problem)
+            unknown = snap.table_seats(table_id).empty
     try:
         return store.submit_table_result(engine, int(table_id), entered,
                                          expected_version=expected_version,
                                          submission_id=submission_id, actor=actor, **landing)
     except TournamentError:
-        if _table_unknown(engine, table_id):
+        if unknown is None:
+            with Snapshot(engine) as snap:
+                unknown = snap.table_seats(table_id).empty
+        if unknown:
             raise store.NotFound(f"There is no table with id {table_id}.") from None
         raise
 
@@ -477,16 +412,21 @@ def correction_impact(engine, table_id: int, rows: pd.DataFrame) -> CorrectionIm
     after, computed with `stsa.rules` on the results as stored and as corrected (absences
     kept). None for a finals table, or before the finals are drawn (nothing to confirm)."""
     with Snapshot(engine) as snap:
-        table = snap.table(int(table_id))
-        if table.empty or table["kind"].iloc[0] != Kind.QUALIFIER:
-            return None
-        finals = finals_drawn(snap.sittings)
-        if not finals:
-            return None
-        stored = snap.results_of(Kind.QUALIFIER)
-        points, seated = base_points(snap.settings), qualifier_players(snap)
-        before = standings(rules.score_games(stored, base_points=points), snap.names, seated)
-        corrected = _corrected(stored, int(table_id), rows)
-        after = standings(rules.score_games(corrected, base_points=points), snap.names, seated)
-        changes = impact_of(before, after, snap.absences["player_id"])
+        return _impact(snap, table_id, rows)
+
+
+def _impact(snap: Snapshot, table_id: int, rows: pd.DataFrame) -> CorrectionImpact | None:
+    """`correction_impact` read through `snap`."""
+    table = snap.table(int(table_id))
+    if table.empty or table["kind"].iloc[0] != Kind.QUALIFIER:
+        return None
+    finals = finals_drawn(snap.sittings)
+    if not finals:
+        return None
+    stored = snap.results_of(Kind.QUALIFIER)
+    points, seated = base_points(snap.settings), qualifier_players(snap)
+    before = standings(rules.score_games(stored, base_points=points), snap.names, seated)
+    corrected = _corrected(stored, int(table_id), rows)
+    after = standings(rules.score_games(corrected, base_points=points), snap.names, seated)
+    changes = impact_of(before, after, snap.absences["player_id"])
     return CorrectionImpact(finals=finals, changes=changes, words=impact_words(changes))

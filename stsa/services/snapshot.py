@@ -19,7 +19,7 @@ import pandas as pd
 
 from stsa import store
 from stsa.auth import Actor
-from stsa.domain import Kind
+from stsa.domain import Kind, SittingStatus
 from stsa.store.db import SYSTEM
 
 
@@ -36,7 +36,7 @@ class Snapshot:
                  read_results: Callable[[], pd.DataFrame] | None = None):
         self.engine, self.actor = engine, actor
         # Where every stored result comes from (`store.results` unless given: the pages keep
-        # them across data versions, `services.results.ResultsLog`).
+        # them across data versions, `services.shared.ResultsLog`).
         self._read_results = read_results or (lambda: store.results(self.engine, None))
         self._kept: dict[Any, Any] = {}
         self._reading: contextlib.ExitStack | None = None
@@ -97,6 +97,11 @@ class Snapshot:
             raise store.NotFound(f"There is no sitting with id {sitting_id}.")
         return rows.iloc[0].to_dict()
 
+    def current(self) -> dict | None:
+        """The sitting being played or about to be, of those this snapshot's actor may see
+        (R20): the latest not yet complete, else the latest; None before the first draw."""
+        return current_of(self.sittings)
+
     def latest(self, kind: Kind) -> dict | None:
         """The latest sitting of `kind`, or None."""
         rows = self.sittings.loc[self.sittings["kind"] == kind]
@@ -153,3 +158,11 @@ class Snapshot:
         if kind is None:
             return self.results
         return self.results.loc[self.results["kind"] == kind].reset_index(drop=True)
+
+
+def current_of(sittings: pd.DataFrame) -> dict | None:
+    """`Snapshot.current` of a sittings frame (`store.sittings`)."""
+    if sittings.empty:
+        return None
+    open_ = sittings.loc[sittings["status"] != SittingStatus.COMPLETE]
+    return (open_ if not open_.empty else sittings).iloc[-1].to_dict()

@@ -22,7 +22,8 @@ from stsa.store.access import (HANDOFF_SECONDS, SESSION_MAX_HOURS, Redeemed, Sig
 from stsa.store.invites import create_invitation, invitations, join, revoke_invitation
 from stsa.store.admin import DEFAULT_SETTINGS, events, set_settings, settings
 from stsa.store.archive import backup, backups
-from stsa.store.db import backup_dir, data_version, integrity_check
+from stsa.store.audit import data_version
+from stsa.store.db import backup_dir, integrity_check
 from stsa.store.db import reading as snapshot
 from stsa.store.errors import (ConflictError, CorruptDatabase, DuplicateName, InvalidState,
                                NotABackup, NotFound, PermissionDenied, TournamentError)

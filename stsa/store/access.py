@@ -35,6 +35,8 @@ from stsa import auth
 from stsa.auth import Actor, Role, require
 from stsa.domain import plural
 from stsa.store import db
+from stsa.store import audit
+from stsa.store import frames
 from stsa.store.errors import TournamentError
 from stsa.store.schema import devices as devices_t
 from stsa.store.schema import handoffs as handoffs_t
@@ -133,7 +135,7 @@ def _store_pin(conn: Connection, role: Role, pin: str, actor: Actor) -> None:
     else:
         conn.execute(sa.insert(users_t).values(role=role.value, **values))
     _revoke(conn, actor, role=role)
-    db.log(conn, actor, "pin.set", f"role {role.value}")
+    audit.log(conn, actor, "pin.set", f"role {role.value}")
 
 
 def set_pin(engine: Engine, role: Role, pin: str, *, actor: Actor, current_pin: str,
@@ -328,7 +330,7 @@ def lift_pause(engine: Engine, *, actor: Actor) -> int:
 
     def work(conn: Connection) -> int:
         forgotten = conn.execute(sa.delete(failures_t)).rowcount
-        db.log(conn, actor, "sign_in.unlock", "sign-in", after={"forgotten": forgotten})
+        audit.log(conn, actor, "sign_in.unlock", "sign-in", after={"forgotten": forgotten})
         return forgotten
 
     return db.write(engine, work)
@@ -505,14 +507,14 @@ def sign_everyone_out(engine: Engine, *, actor: Actor, keep: str | None = None) 
 
     def work(conn: Connection) -> int:
         ended = _revoke(conn, actor, keep=keep_hash)
-        db.log(conn, actor, "session.revoke_all", "sessions", after={"ended": ended})
+        audit.log(conn, actor, "session.revoke_all", "sessions", after={"ended": ended})
         return ended
 
     return db.write(engine, work)
 
 
-SESSION_COLUMNS = {"actor": "str", "role": "str", "client": "str", "created_at": db.UTC_TIME,
-                   "last_seen_at": db.UTC_TIME}
+SESSION_COLUMNS = {"actor": "str", "role": "str", "client": "str", "created_at": frames.UTC_TIME,
+                   "last_seen_at": frames.UTC_TIME}
 
 
 def open_sessions(engine: Engine, *, actor: Actor) -> pd.DataFrame:
@@ -520,7 +522,7 @@ def open_sessions(engine: Engine, *, actor: Actor) -> pd.DataFrame:
     require(actor, Role.ORGANIZER, action="see who is signed in")
     now = db.now()
     with db.reading(engine) as conn:
-        return db.query_frame(conn, sa.select(*[sessions_t.c[c] for c in SESSION_COLUMNS])
+        return frames.query_frame(conn, sa.select(*[sessions_t.c[c] for c in SESSION_COLUMNS])
                               .where(sessions_t.c.revoked_at.is_(None),
                                      sessions_t.c.last_seen_at
                                      >= now - dt.timedelta(hours=SESSION_IDLE_HOURS),

@@ -13,6 +13,8 @@ from sqlalchemy.engine import Connection, Engine
 from stsa.auth import Actor, Role, require
 from stsa.domain import BattleOfWills, PickMethod
 from stsa.store import db
+from stsa.store import audit
+from stsa.store import frames
 from stsa.store.errors import TournamentError
 from stsa.store.schema import events as events_t
 from stsa.store.schema import settings as settings_t
@@ -190,7 +192,7 @@ _OLD_VALUES: dict[str, Callable[[Any], Any]] = {"battle_of_wills": battle_of_wil
 
 
 def _stored(conn: Connection) -> dict[str, Any]:
-    return {r.key: db.loads(r.value) for r in conn.execute(sa.select(settings_t))}
+    return {r.key: frames.loads(r.value) for r in conn.execute(sa.select(settings_t))}
 
 
 def _current(stored: dict[str, Any]) -> dict[str, Any]:
@@ -240,12 +242,12 @@ def set_settings(engine: Engine, changes: dict[str, Any], *, actor: Actor) -> di
             return
         at = db.now()
         for key, value in changed.items():
-            values = {"value": db.dumps(value), "updated_by": actor.name, "updated_at": at}
+            values = {"value": frames.dumps(value), "updated_by": actor.name, "updated_at": at}
             if key in stored:
                 conn.execute(sa.update(settings_t).where(settings_t.c.key == key).values(**values))
             else:
                 conn.execute(sa.insert(settings_t).values(key=key, **values))
-        db.log(conn, actor, "settings.change", "settings",
+        audit.log(conn, actor, "settings.change", "settings",
                before={k: current.get(k) for k in changed}, after=changed, at=at)
 
     db.write(engine, work)
@@ -253,7 +255,7 @@ def set_settings(engine: Engine, changes: dict[str, Any], *, actor: Actor) -> di
 
 
 # -- the audit log ---------------------------------------------------------------------------
-EVENT_COLUMNS = {"event_id": "int64", "at": db.UTC_TIME, "actor": "str", "role": "str",
+EVENT_COLUMNS = {"event_id": "int64", "at": frames.UTC_TIME, "actor": "str", "role": "str",
                  "action": "str", "subject": "str", "before": "object", "after": "object"}
 
 
@@ -288,5 +290,5 @@ def events(engine: Engine, *, actor: Actor, action: str | None = None, by: str |
     rows.sort(key=lambda r: r["id"])
     for r in rows:
         r["event_id"] = r.pop("id")
-        r["before"], r["after"] = db.loads(r["before"]), db.loads(r["after"])
-    return db.frame(rows, EVENT_COLUMNS)
+        r["before"], r["after"] = frames.loads(r["before"]), frames.loads(r["after"])
+    return frames.frame(rows, EVENT_COLUMNS)

@@ -24,6 +24,8 @@ from sqlalchemy.engine import Connection, Engine
 
 from stsa.auth import Actor, Role, require
 from stsa.store import db, schema
+from stsa.store import audit
+from stsa.store import frames
 from stsa.store.errors import NotABackup, TournamentError
 
 log = logging.getLogger(__name__)
@@ -136,7 +138,7 @@ def auto_backup(engine: Engine, label: str) -> Path | None:
         with db.reading(engine) as conn:
             value = conn.execute(sa.select(schema.settings.c.value)
                                  .where(schema.settings.c.key == "auto_backup")).scalar()
-        if value is not None and not db.loads(value):
+        if value is not None and not frames.loads(value):
             return None
         return backup(engine, label=label)
     except Exception:  # noqa: BLE001 - a failed backup must not undo a saved result
@@ -235,8 +237,8 @@ def restore(engine: Engine, path: str | os.PathLike, *, actor: Actor) -> dict:
 
     def work(conn: Connection) -> int:
         total = _replace_rows(conn, data)
-        db.new_epoch(conn)
-        db.log(conn, actor, "backup.restore", "tournament",
+        audit.new_epoch(conn)
+        audit.log(conn, actor, "backup.restore", "tournament",
                after={"restored_from": path.name, "safety_backup": safety.name, "rows": total})
         return total
 

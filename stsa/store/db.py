@@ -1,8 +1,10 @@
-"""Engines, schema upgrades and transactions: the plumbing under every store function.
+"""Engines and transactions: the plumbing under every store function.
 
-It imports nothing of the store above it (only the schema and the errors): what the store does
-by itself once a database is open (completing finished sittings, automatic backups) lives in
-`stsa.store.maintenance`.
+It imports nothing of the store above it (only the schema, its upgrades and the errors): what
+the store does by itself once a database is open (completing finished sittings, automatic
+backups) lives in `stsa.store.maintenance`; frames and JSON columns in `stsa.store.frames`, the
+audit log and the data version in `stsa.store.audit`, schema upgrades in
+`stsa.store.migrations`.
 
 SQLite (the default, `data/stsa.db`): WAL, `busy_timeout`, foreign keys on, `synchronous=FULL`
 on every connection; every write runs in `BEGIN IMMEDIATE`, so writers queue instead of failing
@@ -13,7 +15,6 @@ they check (`SELECT … FOR UPDATE`) and serialization failures are retried.
 from __future__ import annotations
 
 import datetime as dt
-import json
 import os
 import random
 import sqlite3
@@ -22,17 +23,15 @@ import time
 import weakref
 from contextlib import contextmanager
 from pathlib import Path
-from typing import Any, Callable, Iterator, TypeVar
+from typing import Callable, Iterator, TypeVar
 
-import numpy as np
-import pandas as pd
 import sqlalchemy as sa
 from sqlalchemy import event
 from sqlalchemy.engine import Connection, Engine
 
 from stsa.auth import Actor, Role
 from stsa.domain import SYSTEM_NAME
-from stsa.store import schema
+from stsa.store import migrations
 from stsa.store.errors import CorruptDatabase, NotFound, TournamentError
 
 T = TypeVar("T")
@@ -43,72 +42,8 @@ BACKUP_DIR_ENV = "STSA_BACKUP_DIR"
 BUSY_TIMEOUT_SECONDS = 10
 WRITE_ATTEMPTS = 6
 
-# Steps that bring a database from version n-1 to n: {n: step(conn)}. Version 1 is the base.
-def _start_data_version(conn: Connection) -> None:
-    conn.execute(sa.insert(schema.data_version).values(id=1, version=1))
-
-
-def _add_access_tables(conn: Connection) -> None:
-    """Version 2: sessions and failed sign-ins live in the database, not in a process's memory
-    (any client can clear Streamlit's caches), and so does the data version that derived tables
-    are cached by; Vote Off votes and Wild Card choices get tables of their own (R10). Signed
-    tokens of version 1 stop working."""
-    for table in (schema.sessions, schema.sign_in_failures, schema.data_version,
-                  schema.leader_votes, schema.wild_cards):
-        table.create(conn)
-    _start_data_version(conn)
-
-
-def _add_event_day_columns(conn: Connection) -> None:
-    """Version 3: nicknames (R22; each player's starts as their name), registration order and
-    check-in time (R21; players checked in before the upgrade count from the upgrade), a
-    sitting's rule change (R24) and the waiting list (R21)."""
-    players, sittings = schema.players, schema.sittings
-    for table, column in ((players, players.c.nickname), (players, players.c.nickname_key),
-                          (players, players.c.registration_order),
-                          (players, players.c.checked_in_at),
-                          (sittings, sittings.c.rule_change),
-                          (sittings, sittings.c.rule_change_points)):
-        kind = column.type.compile(dialect=conn.dialect)
-        null = "" if column.nullable else " NOT NULL"
-        default = "" if column.server_default is None else (
-            " DEFAULT ''" if column.name in ("nickname", "rule_change", "rule_change_points")
-            else "")
-        conn.exec_driver_sql(f"ALTER TABLE {table.name} ADD COLUMN {column.name} {kind}"
-                             f"{null}{default}")
-    conn.execute(sa.update(players).values(nickname=players.c.name,
-                                           nickname_key=players.c.name_key))
-    conn.execute(sa.update(players).where(players.c.checked_in).values(checked_in_at=now()))
-    # the name create_all gives the column's unique constraint (schema's naming convention)
-    conn.exec_driver_sql("CREATE UNIQUE INDEX uq_players_nickname_key ON players (nickname_key)")
-    schema.waiting.create(conn)
-
-
-def _add_devices_and_invitations(conn: Connection) -> None:
-    """Version 4 (R20): trusted devices, judges' invitations and handoff codes get tables;
-    sessions name the invitation they came from, and wrong PINs the trusted device they came
-    from. A column or index is added only where missing: version 2 creates `sessions` and
-    `sign_in_failures` from today's declaration, which already has them."""
-    for table in (schema.devices, schema.invitations, schema.handoffs):
-        table.create(conn)
-    inspector = sa.inspect(conn)
-    for table, column in ((schema.sessions, schema.sessions.c.invitation_id),
-                          (schema.sign_in_failures, schema.sign_in_failures.c.device)):
-        if column.name not in {c["name"] for c in inspector.get_columns(table.name)}:
-            kind = column.type.compile(dialect=conn.dialect)
-            conn.exec_driver_sql(f"ALTER TABLE {table.name} ADD COLUMN {column.name} {kind}")
-        index = f"ix_{table.name}_{column.name}"  # the name create_all gives it
-        if index not in {i["name"] for i in inspector.get_indexes(table.name)}:
-            conn.exec_driver_sql(f"CREATE INDEX {index} ON {table.name} ({column.name})")
-
-
-MIGRATIONS: dict[int, Callable[[Connection], None]] = {2: _add_access_tables,
-                                                       3: _add_event_day_columns,
-                                                       4: _add_devices_and_invitations}
-
 SYSTEM = Actor(SYSTEM_NAME, Role.ORGANIZER)  # who the log names for what STSA does by itself
 _backup_dirs: "weakref.WeakKeyDictionary[Engine, Path]" = weakref.WeakKeyDictionary()
-_MIGRATION_LOCK_KEY = 0x53545341  # "STSA": PostgreSQL advisory lock held while upgrading
 
 
 def now() -> dt.datetime:
@@ -121,64 +56,6 @@ def default_url() -> str:
 
 def is_sqlite(engine_or_conn: Engine | Connection) -> bool:
     return engine_or_conn.dialect.name == "sqlite"
-
-
-# -- JSON ------------------------------------------------------------------------------------
-def _json_default(value: Any):
-    if hasattr(value, "item"):  # numpy scalars
-        return value.item()
-    if hasattr(value, "tolist"):  # numpy arrays
-        return value.tolist()
-    if isinstance(value, (dt.datetime, dt.date)):
-        return value.isoformat()
-    if isinstance(value, (set, frozenset, tuple)):
-        return list(value)
-    raise TypeError(f"cannot store {type(value).__name__} as JSON")
-
-
-def dumps(value: Any) -> str:
-    return json.dumps(value, default=_json_default, ensure_ascii=False, sort_keys=True)
-
-
-def loads(text: str | None) -> Any:
-    return None if text is None else json.loads(text)
-
-
-# -- frames ----------------------------------------------------------------------------------
-UTC_TIME = "datetime64[us, UTC]"
-
-
-def _build(columns: dict[str, list], spec: dict[str, str]) -> pd.DataFrame:
-    data = {}
-    for col, dtype in spec.items():
-        values = columns[col]
-        if dtype == "object":
-            arr = np.empty(len(values), dtype=object)
-            arr[:] = values
-            data[col] = arr
-        elif dtype in ("int64", "bool"):
-            try:
-                data[col] = np.array(values, dtype=dtype)
-            except OverflowError:  # e.g. a seed beyond 64 bits stays a Python int
-                data[col] = np.array(values, dtype=object)
-        else:
-            data[col] = pd.array(values, dtype=dtype)
-    return pd.DataFrame(data, columns=list(spec))
-
-
-def frame(rows: list, spec: dict[str, str]) -> pd.DataFrame:
-    """A DataFrame with exactly the columns and dtypes of `spec` ({column: dtype}; "object"
-    keeps Python values such as lists and dicts), built from mappings."""
-    return _build({col: [r[col] for r in rows] for col in spec}, spec)
-
-
-def query_frame(conn: Connection, query, spec: dict[str, str]) -> pd.DataFrame:
-    """Run `query` and return its rows as a frame shaped by `spec` (see `frame`)."""
-    result = conn.execute(query)
-    keys = list(result.keys())
-    rows = result.fetchall()
-    columns = dict(zip(keys, (list(c) for c in zip(*rows)))) if rows else {k: [] for k in keys}
-    return _build(columns, spec)
 
 
 # -- engines ---------------------------------------------------------------------------------
@@ -282,7 +159,7 @@ def open_engine(url: str | None = None, *,
     _backup_dirs[engine] = Path(chosen).resolve()
     try:
         integrity_check(engine)
-        migrate(engine)
+        write(engine, lambda conn: migrations.upgrade(conn, at=now()))
     except BaseException:
         engine.dispose()
         raise
@@ -315,45 +192,6 @@ def integrity_check(engine: Engine) -> None:
         raise CorruptDatabase(
             f"The database file {where} failed its integrity check ({detail}); restore the "
             f"latest backup.")
-
-
-def migrate(engine: Engine) -> int:
-    """Create the schema in an empty database or bring an older one up to date; the version.
-
-    Runs in one write transaction (an advisory lock on PostgreSQL), so two app instances
-    starting at once cannot both upgrade. Refuses a database made by a newer STSA.
-    """
-    target = schema.SCHEMA_VERSION
-
-    def work(conn: Connection) -> int:
-        if not is_sqlite(conn):
-            conn.execute(sa.text("SELECT pg_advisory_xact_lock(:k)"), {"k": _MIGRATION_LOCK_KEY})
-        names = set(sa.inspect(conn).get_table_names())
-        if "schema_version" not in names:
-            ours = names & set(schema.metadata.tables)
-            if ours:
-                raise CorruptDatabase(
-                    f"{engine.url.render_as_string(hide_password=True)} has tables named like "
-                    f"STSA's ({', '.join(sorted(ours))}) but no schema version: it is not an "
-                    f"STSA database.")
-            schema.metadata.create_all(conn)
-            _start_data_version(conn)
-            conn.execute(sa.insert(schema.schema_version).values(version=target, applied_at=now()))
-            return target
-        current = conn.execute(sa.select(sa.func.max(schema.schema_version.c.version))).scalar()
-        if current is None:
-            raise CorruptDatabase("The database has an empty schema_version table.")
-        if current > target:
-            raise TournamentError(
-                f"This database was made by a newer STSA (schema version {current}; this one "
-                f"knows up to {target}). Update STSA to open it.")
-        for version in range(current + 1, target + 1):
-            MIGRATIONS[version](conn)
-            conn.execute(sa.insert(schema.schema_version).values(version=version,
-                                                                 applied_at=now()))
-        return target
-
-    return write(engine, work)
 
 
 # -- transactions ----------------------------------------------------------------------------
@@ -409,38 +247,6 @@ def lock_row(conn: Connection, table: sa.Table, row_id: int, what: str):
     if row is None:
         raise NotFound(f"There is no {what} with id {row_id}.")
     return row
-
-
-def log(conn: Connection, actor: Actor, action: str, subject: str, *, before: Any = None,
-        after: Any = None, at: dt.datetime | None = None) -> None:
-    """Append one event to the audit log (R19). Every change to the tournament is logged, so
-    every committed change moves the data version (`data_version`)."""
-    conn.execute(sa.insert(schema.events).values(
-        at=at or now(), actor=actor.name, role=actor.role.value, action=action, subject=subject,
-        before=None if before is None else dumps(before),
-        after=None if after is None else dumps(after)))
-
-
-_EPOCH_SPAN = 10**12  # more log entries than one tournament will ever have
-
-
-def data_version(engine: Engine) -> int:
-    """The tournament's data version, which derived tables are cached by: it changes with every
-    committed write and never comes back. It counts the log's entries (every write appends one,
-    nothing deletes one, so the count grows with each commit, in commit order) within the
-    restore epoch (a restore replaces the log, and moves the epoch on: `new_epoch`). No row is
-    updated by every write, so writers on PostgreSQL never queue on it. One small read."""
-    with engine.connect() as conn:
-        epoch = conn.execute(sa.select(schema.data_version.c.version)).scalar_one()
-        logged = conn.execute(sa.select(sa.func.count()).select_from(schema.events)).scalar_one()
-    return int(epoch) * _EPOCH_SPAN + int(logged)
-
-
-def new_epoch(conn: Connection) -> None:
-    """A restore replaced the tournament (and its log): move the data version's epoch on, in
-    the restore's own transaction."""
-    conn.execute(sa.update(schema.data_version).where(schema.data_version.c.id == 1)
-                 .values(version=schema.data_version.c.version + 1))
 
 
 def advance_sequences(conn: Connection, tables) -> None:

@@ -16,6 +16,8 @@ from sqlalchemy.engine import Connection, Engine
 from stsa.auth import Actor, Role, can_see_hidden, require
 from stsa.domain import Kind, PlayerStatus, SittingStatus, sitting_label
 from stsa.store import checks, db
+from stsa.store import audit
+from stsa.store import frames
 from stsa.store.errors import InvalidState, NotFound, TournamentError
 from stsa.store.schema import KINDS
 from stsa.store.schema import leader_votes as votes_t
@@ -28,8 +30,8 @@ from stsa.store.schema import waiting as waiting_t
 from stsa.store.schema import wild_cards as wild_t
 
 SITTING_COLUMNS = {"sitting_id": "int64", "kind": "str", "number": "int64", "seed": "int64",
-                   "status": "str", "created_by": "str", "created_at": db.UTC_TIME,
-                   "published_at": db.UTC_TIME, "completed_at": db.UTC_TIME, "tables": "int64",
+                   "status": "str", "created_by": "str", "created_at": frames.UTC_TIME,
+                   "published_at": frames.UTC_TIME, "completed_at": frames.UTC_TIME, "tables": "int64",
                    "results": "int64", "rule_change": "str", "rule_change_points": "str"}
 TABLE_COLUMNS = {"table_id": "int64", "sitting_id": "int64", "kind": "str", "sitting_no": "int64",
                  "table_no": "int64", "setup_id": "str", "setup_override": "bool",
@@ -62,8 +64,8 @@ def _summary(conn: Connection, sitting_id: int) -> dict:
                          .order_by(waiting_t.c.position)).scalars().all()
     return {"kind": s.kind, "number": s.number, "seed": int(s.seed), "status": s.status,
             "tables": [{"table_id": t.id, "table_no": t.table_no, "setup_id": t.setup_id,
-                        "removed_leaders": db.loads(t.removed_leaders),
-                        "available_leaders": db.loads(t.available_leaders)} for t in tbls],
+                        "removed_leaders": frames.loads(t.removed_leaders),
+                        "available_leaders": frames.loads(t.available_leaders)} for t in tbls],
             "seats": [dict(r._mapping) for r in seats], "sit_outs": sorted(outs),
             **({"waiting": list(waits)} if waits else {})}
 
@@ -140,8 +142,8 @@ def _write_draw(conn: Connection, sid: int, clean: dict) -> None:
         [t["table_no"] for t in clean["tables"]],
         conn.execute(sa.insert(tables_t).returning(tables_t.c.id, sort_by_parameter_order=True),
                      [{"sitting_id": sid, "table_no": t["table_no"], "setup_id": t["setup_id"],
-                       "removed_leaders": db.dumps(t["removed_leaders"]),
-                       "available_leaders": db.dumps(t["available_leaders"])}
+                       "removed_leaders": frames.dumps(t["removed_leaders"]),
+                       "available_leaders": frames.dumps(t["available_leaders"])}
                       for t in clean["tables"]]).scalars()))
     conn.execute(sa.insert(seats_t), [
         {"table_id": table_ids[s["table_no"]], "sitting_id": sid, "seat": s["seat"],
@@ -180,7 +182,7 @@ def save_draw(engine: Engine, draw: Any, *, kind: str, actor: Actor,
         at = db.now()
         sid = _sitting_row(conn, kind, target, clean["seed"], actor, at)
         _write_draw(conn, sid, clean)
-        db.log(conn, actor, "sitting.redraw" if before else "sitting.draw",
+        audit.log(conn, actor, "sitting.redraw" if before else "sitting.draw",
                f"sitting {sid}", before=before, after={**_summary(conn, sid), **how}, at=at)
         return _reread(conn, sid)
 
@@ -227,7 +229,7 @@ def discard_draw(engine: Engine, sitting_id: int, *, actor: Actor) -> dict:
         if s.status != SittingStatus.DRAWN:
             raise InvalidState(f"{sitting_label(s.kind, s.number)} is {s.status}; only an "
                                f"unpublished draw can be discarded.")
-        db.log(conn, actor, "sitting.discard", f"sitting {s.id}", before=drop_sitting(conn, s))
+        audit.log(conn, actor, "sitting.discard", f"sitting {s.id}", before=drop_sitting(conn, s))
         return _sitting_dict(s)
 
     return db.write(engine, work)
@@ -248,7 +250,7 @@ def mark_published(engine: Engine, sitting_id: int, *, actor: Actor) -> dict:
         at = db.now()
         conn.execute(sa.update(sittings_t).where(sittings_t.c.id == s.id)
                      .values(status=SittingStatus.PUBLISHED.value, published_at=at))
-        db.log(conn, actor, "sitting.publish", f"sitting {s.id}",
+        audit.log(conn, actor, "sitting.publish", f"sitting {s.id}",
                before={"status": SittingStatus.DRAWN.value},
                after={"status": SittingStatus.PUBLISHED.value}, at=at)
         return _reread(conn, s.id)
@@ -287,7 +289,7 @@ def set_rule_change(engine: Engine, sitting_id: int, name: str, points: str, *,
         before = {"rule_change": s.rule_change, "rule_change_points": s.rule_change_points}
         if after != before:
             conn.execute(sa.update(sittings_t).where(sittings_t.c.id == s.id).values(**after))
-            db.log(conn, actor, "sitting.rule_change", f"sitting {s.id}", before=before,
+            audit.log(conn, actor, "sitting.rule_change", f"sitting {s.id}", before=before,
                    after=after)
         return _reread(conn, s.id)
 
@@ -299,7 +301,7 @@ def try_complete(conn: Connection, sitting_id: int, actor: Actor) -> bool:
     at = db.now()
     done = conn.execute(_COMPLETE, {"sitting": sitting_id, "at": at}).rowcount
     if done:
-        db.log(conn, actor, "sitting.complete", f"sitting {sitting_id}",
+        audit.log(conn, actor, "sitting.complete", f"sitting {sitting_id}",
                before={"status": SittingStatus.PUBLISHED.value},
                after={"status": SittingStatus.COMPLETE.value}, at=at)
     return bool(done)
@@ -383,19 +385,19 @@ def override_setup(engine: Engine, table_id: int, setup_id: str, *, reason: str,
 
     def work(conn: Connection) -> dict:
         t = db.lock_row(conn, tables_t, int(table_id), "table")
-        before = {"setup_id": t.setup_id, "removed_leaders": db.loads(t.removed_leaders),
-                  "available_leaders": db.loads(t.available_leaders),
+        before = {"setup_id": t.setup_id, "removed_leaders": frames.loads(t.removed_leaders),
+                  "available_leaders": frames.loads(t.available_leaders),
                   "setup_override": bool(t.setup_override)}
         values = {"setup_id": setup_id, "setup_override": True}
         if avail is not None:
-            values["available_leaders"] = db.dumps(avail)
+            values["available_leaders"] = frames.dumps(avail)
         if removed is not None:
-            values["removed_leaders"] = db.dumps(removed)
+            values["removed_leaders"] = frames.dumps(removed)
         conn.execute(sa.update(tables_t).where(tables_t.c.id == t.id).values(**values))
         after = {"setup_id": setup_id, "removed_leaders": removed or before["removed_leaders"],
                  "available_leaders": avail or before["available_leaders"],
                  "setup_override": True, "reason": reason}
-        db.log(conn, actor, "table.override_setup", f"table {t.id}", before=before, after=after)
+        audit.log(conn, actor, "table.override_setup", f"table {t.id}", before=before, after=after)
         return t.id
 
     tid = db.write(engine, work)
@@ -435,7 +437,7 @@ def sittings(engine: Engine, *, kind: str | None = None,
         q = q.where(sittings_t.c.status.in_(VISIBLE))
     with db.reading(engine) as conn:
         rows = [_sitting_dict(r) for r in conn.execute(q)]
-    return db.frame(rows, SITTING_COLUMNS)
+    return frames.frame(rows, SITTING_COLUMNS)
 
 
 def _scope(q, *, sitting_id, kind, actor, table_id=None):
@@ -473,8 +475,8 @@ def tables(engine: Engine, sitting_id: int | None = None, *, kind: str | None = 
     for r in rows:
         r["setup_override"] = bool(r["setup_override"])
         for col in ("removed_leaders", "available_leaders"):
-            r[col] = None if hidden else db.loads(r[col])
-    return db.frame(rows, TABLE_COLUMNS)
+            r[col] = None if hidden else frames.loads(r[col])
+    return frames.frame(rows, TABLE_COLUMNS)
 
 
 def table_numbers(engine: Engine, *, actor: Actor | None = None) -> pd.DataFrame:
@@ -487,7 +489,7 @@ def table_numbers(engine: Engine, *, actor: Actor | None = None) -> pd.DataFrame
     q = _scope(q, sitting_id=None, kind=None, actor=actor)
     with db.reading(engine) as conn:
         rows = [dict(r._mapping) for r in conn.execute(q)]
-    return db.frame(rows, {"table_id": "int64", "sitting_id": "int64", "table_no": "int64"})
+    return frames.frame(rows, {"table_id": "int64", "sitting_id": "int64", "table_no": "int64"})
 
 
 # R22: a player's nickname (their name where none was stored)
@@ -515,7 +517,7 @@ def seats(engine: Engine, sitting_id: int | None = None, *, kind: str | None = N
          .order_by(seats_t.c.sitting_id, tables_t.c.table_no, seats_t.c.seat))
     q = _scope(q, sitting_id=sitting_id, kind=kind, actor=actor, table_id=table_id)
     with db.reading(engine) as conn:
-        return db.query_frame(conn, q, SEAT_COLUMNS)
+        return frames.query_frame(conn, q, SEAT_COLUMNS)
 
 
 def _sitting_players(engine: Engine, table: sa.Table, sitting_id: int | None,
@@ -531,7 +533,7 @@ def _sitting_players(engine: Engine, table: sa.Table, sitting_id: int | None,
          .order_by(table.c.sitting_id, *extra, table.c.player_id))
     q = _scope(q, sitting_id=sitting_id, kind=None, actor=actor)
     with db.reading(engine) as conn:
-        return db.query_frame(conn, q, {"sitting_id": "int64", "player_id": "int64",
+        return frames.query_frame(conn, q, {"sitting_id": "int64", "player_id": "int64",
                                         "name": "str", "nickname": "str",
                                         **{n: "int64" for n in numbers}})
 

@@ -31,6 +31,8 @@ from sqlalchemy.engine import Connection, Engine
 from stsa.auth import Actor, PermissionDenied, Role, require
 from stsa.domain import Kind, SittingStatus, sitting_label, table_label
 from stsa.store import checks, db, draws
+from stsa.store import audit
+from stsa.store import frames
 from stsa.store.checks import MAX_NUMBER, STATS  # noqa: F401 - MAX_NUMBER: the pages' bound
 from stsa.store.errors import ConflictError, InvalidState, NotFound, TournamentError
 from stsa.store.schema import players as players_t
@@ -167,7 +169,7 @@ class TableResult:
 
 
 def _rows_frame(rows: list[dict]) -> pd.DataFrame:
-    """The rows as a frame shaped by `ROW_SPEC`, as `db.frame` shapes it, built from its
+    """The rows as a frame shaped by `ROW_SPEC`, as `frames.frame` shapes it, built from its
     arrays directly (a result is a few rows: the frame's set-up is most of its cost)."""
     data: dict[str, Any] = {}
     for col, dtype in _ROW_DTYPES.items():
@@ -254,7 +256,7 @@ def _entry(conn: Connection, table_id: int, sid: str):
 
 def _wild_card(t) -> bool:
     """R10: whether removed leaders may be played (the `wild_card` setting, off if unset)."""
-    return bool(db.loads(t.wild_card)) if t.wild_card is not None else False
+    return bool(frames.loads(t.wild_card)) if t.wild_card is not None else False
 
 
 def _write_rows(conn: Connection, t, rows: list[dict], version: int, actor: Actor,
@@ -306,7 +308,7 @@ def _stored_before(conn: Connection, sid: str, t) -> dict | None:
     if prior.table_id != t.id:
         raise TournamentError(f"Submission {sid} was already used for another table "
                               f"(id {prior.table_id}); nothing was saved.")
-    return {"table_id": t.id, "version": prior.version, "rows": db.loads(prior.outcome),
+    return {"table_id": t.id, "version": prior.version, "rows": frames.loads(prior.outcome),
             "saved_by": prior.saved_by, "saved_at": prior.saved_at, "submission_id": sid,
             "duplicate": True, "sitting_id": t.sitting_id}
 
@@ -319,11 +321,11 @@ def _save(conn: Connection, t, clean: list[dict], expected: int, sid: str,
     before = _plain_rows(conn, t.id) if expected else None
     version, at = expected + 1, db.now()
     _write_rows(conn, t, clean, version, actor, at, sid)
-    outcome = db.dumps(clean)
+    outcome = frames.dumps(clean)
     conn.execute(_INSERT_SUBMISSION, {
         "submission_id": sid, "table_id": t.id, "version": version, "outcome": outcome,
         "saved_by": actor.name, "saved_at": at})
-    db.log(conn, actor, "result.correct" if expected else "result.submit", f"table {t.id}",
+    audit.log(conn, actor, "result.correct" if expected else "result.submit", f"table {t.id}",
            before=None if before is None else {"version": expected, "rows": before},
            after={"version": version, "rows": clean, "submission_id": sid,
                   **({"after_finals": flag} if flag else {})}, at=at)
@@ -372,8 +374,8 @@ def save_table_result(engine: Engine, table_id: int, rows: Any, *, expected_vers
         if expected and t.status == SittingStatus.COMPLETE and not confirm_complete:
             raise InvalidState(f"{sitting_label(t.kind, t.number)} is complete: confirm that "
                                f"you want to correct the result of {where}. Nothing was saved.")
-        clean = checks.check_result_rows(records, seated, db.loads(t.available_leaders),
-                                         db.loads(t.removed_leaders), where, _wild_card(t))
+        clean = checks.check_result_rows(records, seated, frames.loads(t.available_leaders),
+                                         frames.loads(t.removed_leaders), where, _wild_card(t))
         return _save(conn, t, clean, expected, sid, actor, flag)
 
     done = db.write(engine, work)  # the frame is built after the commit, outside the lock
@@ -407,4 +409,4 @@ def results(engine: Engine, kind: str | None = Kind.QUALIFIER, *,
     if sitting_id is not None:
         q = q.where(tables_t.c.sitting_id == int(sitting_id))
     with db.reading(engine) as conn:
-        return db.query_frame(conn, q, RESULT_SPEC)
+        return frames.query_frame(conn, q, RESULT_SPEC)

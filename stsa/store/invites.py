@@ -21,6 +21,8 @@ from sqlalchemy.engine import Connection, Engine
 from stsa import auth
 from stsa.auth import Actor, Role, require
 from stsa.store import access, db
+from stsa.store import audit
+from stsa.store import frames
 from stsa.store.access import Redeemed
 from stsa.store.errors import TournamentError
 from stsa.store.schema import invitations as invitations_t
@@ -28,8 +30,8 @@ from stsa.store.schema import invitations as invitations_t
 INVITATION_HOURS = range(1, 25)  # how long an invitation may last, in whole hours
 INVALID = ("This invitation is not valid (it may have expired or been withdrawn). Ask the "
            "organizer for a new one.")
-INVITATION_COLUMNS = {"id": "int64", "name": "str", "created_at": db.UTC_TIME,
-                      "expires_at": db.UTC_TIME, "revoked": "bool", "uses": "int64"}
+INVITATION_COLUMNS = {"id": "int64", "name": "str", "created_at": frames.UTC_TIME,
+                      "expires_at": frames.UTC_TIME, "revoked": "bool", "uses": "int64"}
 
 
 def _hours(hours) -> int:
@@ -56,7 +58,7 @@ def create_invitation(engine: Engine, name: str, *, hours: int = 6,
             token_hash=auth.token_hash(token), name=name, role=Role.JUDGE.value,
             created_by=actor.name, created_at=now, expires_at=now + dt.timedelta(hours=hours),
             uses=0)).inserted_primary_key[0]
-        db.log(conn, actor, "invitation.create", f"invitation {made}",
+        audit.log(conn, actor, "invitation.create", f"invitation {made}",
                after={"name": name, "hours": hours})
         return int(made)
 
@@ -69,7 +71,7 @@ def invitations(engine: Engine, *, actor: Actor) -> pd.DataFrame:
     require(actor, Role.ORGANIZER, action="see the invitations")
     t = invitations_t
     with db.reading(engine) as conn:
-        return db.query_frame(conn, sa.select(
+        return frames.query_frame(conn, sa.select(
             t.c.id, t.c.name, t.c.created_at, t.c.expires_at,
             sa.case((t.c.revoked_at.is_(None), False), else_=True).label("revoked"),
             t.c.uses).order_by(t.c.id.desc()), INVITATION_COLUMNS)
@@ -88,7 +90,7 @@ def revoke_invitation(engine: Engine, invitation_id: int, *, actor: Actor) -> in
         conn.execute(sa.update(invitations_t).where(invitations_t.c.id == row.id)
                      .values(revoked_at=db.now()))
         ended = access.end_sessions_of_invitation(conn, actor, row.id)
-        db.log(conn, actor, "invitation.revoke", f"invitation {row.id}",
+        audit.log(conn, actor, "invitation.revoke", f"invitation {row.id}",
                after={"name": row.name, "ended": ended})
         return ended
 
@@ -117,7 +119,7 @@ def join(engine: Engine, token: str, *, client: str = "local",
         conn.execute(sa.update(invitations_t).where(invitations_t.c.id == row.id)
                      .values(uses=invitations_t.c.uses + 1))
         kept = access.keep_device(conn, device, Role.JUDGE, now)
-        db.log(conn, who, "invitation.use", f"invitation {row.id}",
+        audit.log(conn, who, "invitation.use", f"invitation {row.id}",
                after={"name": row.name, "uses": row.uses + 1})
         return Redeemed(session_id, kept, who)
 

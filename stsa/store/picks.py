@@ -16,6 +16,8 @@ from sqlalchemy.engine import Connection, Engine
 from stsa.auth import Actor, Role, can_see_hidden, require
 from stsa.domain import SittingStatus, table_label
 from stsa.store import db
+from stsa.store import audit
+from stsa.store import frames
 from stsa.store.errors import InvalidState, PermissionDenied, TournamentError
 from stsa.store.schema import leader_votes as votes_t
 from stsa.store.schema import seats as seats_t
@@ -24,10 +26,10 @@ from stsa.store.schema import tables as tables_t
 from stsa.store.schema import wild_cards as wild_t
 
 VOTE_COLUMNS = {"player_id": "int64", "leader": "str", "entered_by": "str",
-                "entered_at": db.UTC_TIME}
+                "entered_at": frames.UTC_TIME}
 WILD_CARD_COLUMNS = {"seat": "int64", "player_id": "int64", "picked_leader": "str",
                      "swapped": "bool", "leader": "str", "entered_by": "str",
-                     "entered_at": db.UTC_TIME}
+                     "entered_at": frames.UTC_TIME}
 
 
 def _open_table(conn: Connection, table_id: int) -> dict:
@@ -56,7 +58,7 @@ def _check_players(found: set, seated: set, where: str) -> None:
 def save_vote_off(engine: Engine, table_id: int, votes: pd.DataFrame, removed: list[str], *,
                   actor: Actor, decided: list[dict] | None = None) -> dict:
     """R10 Vote Off: keep the table's votes (`player_id, leader`) and make `removed` (the two
-    leaders the votes took out, `draw.vote_off_removals`) the table's removed leaders; the rest
+    leaders the votes took out, `picks.vote_off_removals`) the table's removed leaders; the rest
     of its deck is what the players pick from. Judges and the organizer only; entering the votes
     again replaces them (logged with the earlier ones). Returns the table's removed and
     available leaders."""
@@ -66,7 +68,7 @@ def save_vote_off(engine: Engine, table_id: int, votes: pd.DataFrame, removed: l
     def work(conn: Connection) -> dict:
         table = _open_table(conn, table_id)
         _check_players(set(rows["player_id"]), table["seated"], table["where"])
-        deck = db.loads(table["row"].available_leaders) + db.loads(table["row"].removed_leaders)
+        deck = frames.loads(table["row"].available_leaders) + frames.loads(table["row"].removed_leaders)
         unknown = sorted((set(rows["leader"]) | set(removed)) - set(deck))
         if unknown:
             raise TournamentError(f"{table['where']}: {', '.join(unknown)} is not in this "
@@ -80,8 +82,8 @@ def save_vote_off(engine: Engine, table_id: int, votes: pd.DataFrame, removed: l
                                           for p, leader in zip(rows["player_id"], rows["leader"])])
         available = [leader for leader in deck if leader not in removed]
         conn.execute(sa.update(tables_t).where(tables_t.c.id == int(table_id)).values(
-            removed_leaders=db.dumps(list(removed)), available_leaders=db.dumps(available)))
-        db.log(conn, actor, "picks.vote_off", f"table {int(table_id)}",
+            removed_leaders=frames.dumps(list(removed)), available_leaders=frames.dumps(available)))
+        audit.log(conn, actor, "picks.vote_off", f"table {int(table_id)}",
                before={"votes": before} if before else None,
                after={"votes": rows.to_dict("records"), "removed": list(removed),
                       "decided": decided or []}, at=at)
@@ -103,7 +105,7 @@ def vote_off_votes(engine: Engine, table_id: int, *, actor: Actor | None) -> pd.
     if not can_see_hidden(actor):
         raise PermissionDenied("Only judges and the organizer see the votes.")
     with db.reading(engine) as conn:
-        return db.query_frame(conn, sa.select(*[votes_t.c[c] for c in VOTE_COLUMNS])
+        return frames.query_frame(conn, sa.select(*[votes_t.c[c] for c in VOTE_COLUMNS])
                               .where(votes_t.c.table_id == int(table_id))
                               .order_by(votes_t.c.player_id, votes_t.c.leader), VOTE_COLUMNS)
 
@@ -112,7 +114,7 @@ def save_wild_cards(engine: Engine, table_id: int, chosen: pd.DataFrame, *,
                     actor: Actor) -> pd.DataFrame:
     """R10 Wild Card: keep each player's choice at the table (`seat, player_id,
     original_leader` as picked, `swapped`, `leader` as now played, from
-    `draw.wild_card_draws`). The choice is final: a table's wild cards are entered once.
+    `picks.wild_card_draws`). The choice is final: a table's wild cards are entered once.
     Judges and the organizer only; logged. Returns the stored choices."""
     require(actor, Role.JUDGE, Role.ORGANIZER, action="enter Wild Card choices")
 
@@ -130,7 +132,7 @@ def save_wild_cards(engine: Engine, table_id: int, chosen: pd.DataFrame, *,
                  "entered_by": actor.name, "entered_at": at}
                 for r in chosen.to_dict("records")]
         conn.execute(sa.insert(wild_t), rows)
-        db.log(conn, actor, "picks.wild_card", f"table {int(table_id)}",
+        audit.log(conn, actor, "picks.wild_card", f"table {int(table_id)}",
                after=[{k: _plain(r[k]) for k in ("seat", "player_id", "picked_leader",
                                                   "swapped", "leader")} for r in rows], at=at)
 
@@ -147,6 +149,6 @@ def wild_card_choices(engine: Engine, table_id: int, *, actor: Actor | None) -> 
     if not can_see_hidden(actor):
         raise PermissionDenied("Only judges and the organizer see the Wild Card draws.")
     with db.reading(engine) as conn:
-        return db.query_frame(conn, sa.select(*[wild_t.c[c] for c in WILD_CARD_COLUMNS])
+        return frames.query_frame(conn, sa.select(*[wild_t.c[c] for c in WILD_CARD_COLUMNS])
                               .where(wild_t.c.table_id == int(table_id))
                               .order_by(wild_t.c.seat), WILD_CARD_COLUMNS)

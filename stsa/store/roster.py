@@ -16,6 +16,8 @@ from sqlalchemy.engine import Connection, Engine
 from stsa.auth import Actor, Role, can_see_hidden, require
 from stsa.domain import PlayerStatus
 from stsa.store import checks, db
+from stsa.store import audit
+from stsa.store import frames
 from stsa.store.errors import DuplicateName, InvalidState, NotFound, TournamentError
 from stsa.store.schema import absences as absences_t
 from stsa.store.schema import players as players_t
@@ -32,8 +34,8 @@ STAGES = ("finals",)
 PLAYER_COLUMNS = {"player_id": "int64", "name": "str", "nickname": "str", "club": "str",
                   "email": "str",
                   "extra": "object", "status": "str", "checked_in": "bool",
-                  "created_at": db.UTC_TIME, "registration_order": "Int64",
-                  "checked_in_at": db.UTC_TIME}
+                  "created_at": frames.UTC_TIME, "registration_order": "Int64",
+                  "checked_in_at": frames.UTC_TIME}
 
 
 def normalize_name(name: str) -> str:
@@ -50,7 +52,7 @@ def _row_dict(row) -> dict:
     m = row._mapping
     return {"player_id": m["id"], "name": m["name"], "nickname": m["nickname"] or m["name"],
             "club": m["club"], "email": m["email"],
-            "extra": db.loads(m["extra"]), "status": m["status"],
+            "extra": frames.loads(m["extra"]), "status": m["status"],
             "checked_in": bool(m["checked_in"]), "created_at": m["created_at"],
             "registration_order": m["registration_order"], "checked_in_at": m["checked_in_at"]}
 
@@ -187,7 +189,7 @@ def _add(engine: Engine, records: list[dict], actor: Actor,
         new = {"status": PlayerStatus.ACTIVE.value, "checked_in": False, "checked_in_at": None}
         last = (conn.execute(sa.select(sa.func.max(players_t.c.registration_order))).scalar()
                 or 0) if pre_registered else None
-        rows = [{**c, "extra": db.dumps(c["extra"]), **new, "created_by": actor.name,
+        rows = [{**c, "extra": frames.dumps(c["extra"]), **new, "created_by": actor.name,
                  "created_at": at, "registration_order": None if last is None else last + i}
                 for i, (_, c) in enumerate(clean, start=1)]
         ids = list(conn.execute(
@@ -197,11 +199,11 @@ def _add(engine: Engine, records: list[dict], actor: Actor,
                   "club": r["club"]}
                  | ({"registration_order": r["registration_order"]} if pre_registered else {})
                  for pid, r in zip(ids, rows)]
-        db.log(conn, actor, "players.add", f"player {ids[0]}" if len(ids) == 1 else "players",
+        audit.log(conn, actor, "players.add", f"player {ids[0]}" if len(ids) == 1 else "players",
                after=added, at=at)
         return [{"player_id": pid, "name": r["name"], "nickname": r["nickname"],
                  "club": r["club"], "email": r["email"],
-                 "extra": db.loads(r["extra"]), **new, "created_at": at,
+                 "extra": frames.loads(r["extra"]), **new, "created_at": at,
                  "registration_order": r["registration_order"]} for pid, r in zip(ids, rows)]
 
     return db.write(engine, work)
@@ -228,7 +230,7 @@ def edit_player(engine: Engine, player_id: int, *, actor: Actor, name: str | Non
     if email is not None:
         changes["email"] = checks.text(email, "email", EMAIL_MAX, where)
     if extra is not None:
-        changes["extra"] = db.dumps(checks.extra_details(extra, where))
+        changes["extra"] = frames.dumps(checks.extra_details(extra, where))
 
     def work(conn: Connection) -> dict:
         old = _row_dict(_get(conn, player_id))
@@ -256,7 +258,7 @@ def edit_player(engine: Engine, player_id: int, *, actor: Actor, name: str | Non
         before = {k: old[k] for k in ("name", "nickname", "club", "email", "extra")
                   if old[k] != new[k]}
         if before:
-            db.log(conn, actor, "player.edit", f"player {player_id}", before=before,
+            audit.log(conn, actor, "player.edit", f"player {player_id}", before=before,
                    after={k: new[k] for k in before})
         return new
 
@@ -288,7 +290,7 @@ def remove_player(engine: Engine, player_id: int, *, actor: Actor) -> dict:
                                f"ever erased); withdraw the player instead.")
         conn.execute(sa.delete(absences_t).where(absences_t.c.player_id == old["player_id"]))
         conn.execute(sa.delete(players_t).where(players_t.c.id == old["player_id"]))
-        db.log(conn, actor, "player.remove", f"player {player_id}", before=old)
+        audit.log(conn, actor, "player.remove", f"player {player_id}", before=old)
         return old
 
     return db.write(engine, work)
@@ -308,7 +310,7 @@ def withdraw_player(engine: Engine, player_id: int, *, actor: Actor,
                                            if withdrawn else {})
             conn.execute(sa.update(players_t).where(players_t.c.id == old["player_id"])
                          .values(**values))
-            db.log(conn, actor, "player.withdraw" if withdrawn else "player.reinstate",
+            audit.log(conn, actor, "player.withdraw" if withdrawn else "player.reinstate",
                    f"player {player_id}", before={"status": old["status"]},
                    after={"status": status})
         return _row_dict(_get(conn, player_id))
@@ -340,7 +342,7 @@ def check_in(engine: Engine, player_ids: Iterable[int], *, checked_in: bool = Tr
             at = db.now()
             conn.execute(sa.update(players_t).where(players_t.c.id.in_(change))
                          .values(checked_in=checked_in, checked_in_at=at if checked_in else None))
-            db.log(conn, actor, "players.check_in" if checked_in else "players.check_out",
+            audit.log(conn, actor, "players.check_in" if checked_in else "players.check_out",
                    "players", after={"player_ids": change}, at=at)
         return len(change)
 
@@ -358,7 +360,7 @@ def clear_check_ins(engine: Engine, *, actor: Actor) -> int:
         if ids:
             conn.execute(sa.update(players_t).where(players_t.c.id.in_(ids))
                          .values(checked_in=False, checked_in_at=None))
-            db.log(conn, actor, "players.check_out", "players", after={"player_ids": ids})
+            audit.log(conn, actor, "players.check_out", "players", after={"player_ids": ids})
         return len(ids)
 
     return db.write(engine, work)
@@ -371,7 +373,7 @@ def _public(row: dict) -> dict:
 
 
 def _frame(rows: list[dict]) -> pd.DataFrame:
-    return db.frame(rows, PLAYER_COLUMNS)
+    return frames.frame(rows, PLAYER_COLUMNS)
 
 
 def players(engine: Engine, *, actor: Actor | None = None,
@@ -424,7 +426,7 @@ def mark_absent(engine: Engine, player_id: int, present: bool = False, *, actor:
         else:
             conn.execute(sa.insert(absences_t).values(stage=stage, player_id=p["player_id"],
                                                       marked_by=actor.name, marked_at=db.now()))
-        db.log(conn, actor, "player.present" if present else "player.absent",
+        audit.log(conn, actor, "player.present" if present else "player.absent",
                f"player {player_id}", before={"absent": was_absent, "stage": stage},
                after={"absent": not present, "stage": stage})
         return True
@@ -439,5 +441,5 @@ def absences(engine: Engine, stage: str = "finals") -> pd.DataFrame:
          .join(players_t, players_t.c.id == absences_t.c.player_id)
          .where(absences_t.c.stage == stage).order_by(absences_t.c.player_id))
     with db.reading(engine) as conn:
-        return db.query_frame(conn, q, {"player_id": "int64", "name": "str", "stage": "str",
-                                        "marked_by": "str", "marked_at": db.UTC_TIME})
+        return frames.query_frame(conn, q, {"player_id": "int64", "name": "str", "stage": "str",
+                                        "marked_by": "str", "marked_at": frames.UTC_TIME})

@@ -6,7 +6,7 @@ nicknames (R22), registration order and check-in time (R21), a sitting's rule ch
 the waiting list of a drawn sitting (R21); version 4 adds trusted devices, judges' invitations
 and the one-time codes that hand a session to a browser, and marks which wrong PINs came from
 a trusted device and which session came from an invitation (R20). A change to
-the tables below bumps `SCHEMA_VERSION` and adds a step to `stsa.store.db.MIGRATIONS` that
+the tables below bumps `SCHEMA_VERSION` and adds a step to `stsa.store.migrations.MIGRATIONS` that
 brings a version-(n-1) database to version n, so tournament files made by earlier releases keep
 opening.
 """

@@ -25,6 +25,7 @@ from sqlalchemy.engine import Connection, Engine
 from stsa.auth import Actor, Role, require
 from stsa.domain import PlayerStatus, Problem, SittingStatus, plural, table_label
 from stsa.store import admin, checks, db, roster, schema
+from stsa.store import audit
 from stsa.store.errors import InvalidState, TournamentError
 
 # Parents before children; the order rows are written in.
@@ -88,9 +89,9 @@ def load_tournament(engine: Engine, data: Mapping[str, Any], *, actor: Actor,
         for item in rows["events"]:
             item["id"] += offset
         _write(conn, rows)
-        db.new_epoch(conn)
+        audit.new_epoch(conn)
         counts = {name: len(batch) for name, batch in rows.items()}
-        db.log(conn, actor, "tournament.restore", "tournament",
+        audit.log(conn, actor, "tournament.restore", "tournament",
                after={"source": source, "rows": counts, "event_id_offset": offset})
         return counts
 

@@ -1,6 +1,6 @@
 """The Draw page's capacity part (organizer, R21): before drawing, who plays and who waits, and
 why; extra tables of exactly four from the front of the waiting list. The queue itself is
-`services.sittings.queue_of`; the draw applies it again (`services.sittings.draw_qualifier`)."""
+`services.capacity.queue_of`; the draw applies it again (`services.draws.draw_qualifier`)."""
 
 from __future__ import annotations
 
@@ -8,7 +8,7 @@ import pandas as pd
 import streamlit as st
 
 from stsa.domain import plural
-from stsa.services import sittings as sitting_service
+from stsa.services import capacity as capacity_service
 from stsa.ui import widgets
 
 EXTRA = "draw_extra_tables"
@@ -57,10 +57,10 @@ def seats(reads, present: list[int]) -> tuple[list[int], int]:
     capacity = int(settings["capacity"])
     if len(present) <= capacity:
         return present, 0
-    queue = sitting_service.queue_of(reads.players(), present, settings)
+    queue = capacity_service.queue_of(reads.players(), present, settings)
     extra = _extra_tables(int((~queue["plays"]).sum()))
     if extra:
-        queue = sitting_service.queue_of(reads.players(), present, settings, extra)
+        queue = capacity_service.queue_of(reads.players(), present, settings, extra)
     playing = set(queue.loc[queue["plays"], "player_id"])
     waiting = len(queue) - len(playing)
     limit = f"the {capacity}-seat limit" + (f" and {plural(extra, 'extra table')}" if extra

@@ -2,7 +2,7 @@
 while a sitting is still being played, a player who did not come (someone takes the seat, or a
 table of four plays with three), voiding a sitting published by mistake, and a table's setup
 changed by hand. The rules live in
-`stsa.services.sittings` and the store; these only ask and show."""
+`stsa.services.corrections` and the store; these only ask and show."""
 
 from __future__ import annotations
 
@@ -11,6 +11,7 @@ import streamlit as st
 
 from stsa.domain import Kind, SittingStatus, sitting_label
 from stsa.services import sittings as service
+from stsa.services import corrections
 from stsa.store.corrections import MAX_REASON  # what the log keeps of a reason
 from stsa.ui import session, widgets
 from stsa.ui.sittings import keep_choice
@@ -37,7 +38,7 @@ def setup_change(reads, sitting, overview: pd.DataFrame) -> None:
                                 index=None, placeholder="Choose the new setup",
                                 key="draw_ovr_setup")
         if setup_id:
-            warnings = service.override_warnings(session.engine(), table_id, setup_id)
+            warnings = corrections.override_warnings(session.engine(), table_id, setup_id)
             for warning in warnings:
                 st.warning(widgets.plain(warning), icon=":material/warning:")
             if not warnings:
@@ -45,7 +46,7 @@ def setup_change(reads, sitting, overview: pd.DataFrame) -> None:
         reason = st.text_input("Reason (goes into the log)", key="draw_ovr_reason",
                                max_chars=MAX_REASON)
         if st.button("Change the setup", key="draw_ovr_go", disabled=not setup_id):
-            if widgets.act(lambda: service.override_setup(
+            if widgets.act(lambda: corrections.override_setup(
                     session.engine(), table_id, setup_id, reason=reason, actor=session.actor()),
                     done=f"Table {numbers[table_id]} now plays {setup_names.get(setup_id)}."):
                 st.rerun()
@@ -111,7 +112,7 @@ def no_show_form(overview: pd.DataFrame, players: pd.DataFrame) -> None:
             return
         row = seats.loc[gone]
         at_table = int((overview["table_id"] == row["table_id"]).sum())
-        candidates = service.replacement_candidates(players, overview)
+        candidates = corrections.replacement_candidates(players, overview)
         takers = dict(zip(candidates["player_id"].astype(int), candidates["name"]))
         if at_table > 3:
             takers = {EMPTY: f"Nobody: table {row['table_no']} plays with 3", **takers}
@@ -129,7 +130,7 @@ def no_show_form(overview: pd.DataFrame, players: pd.DataFrame) -> None:
         reason = st.text_input("Reason for the change (goes into the log)",
                                key=keys["draw_noshow_reason"], max_chars=MAX_REASON)
         if st.button("Change the table", key="draw_noshow_go", disabled=taker is None):
-            done = widgets.act(lambda: service.replace_no_show(
+            done = widgets.act(lambda: corrections.replace_no_show(
                 session.engine(), int(row["table_id"]), int(row["seat"]),
                 None if taker == EMPTY else taker, reason=reason, actor=session.actor()),
                 done=_replaced)
@@ -151,7 +152,7 @@ def void_form(sittings: pd.DataFrame, sitting) -> None:
     label = sitting_label(sitting["kind"], sitting["number"])
     keys = _keys("draw_void", "draw_void_reason", "draw_void_sure")
     with st.expander(f"Void {label}", expanded=_started(keys)):
-        problem = service.void_problem(sittings, int(sitting["sitting_id"]))
+        problem = corrections.void_problem(sittings, int(sitting["sitting_id"]))
         if problem:
             st.info(widgets.plain(problem))
             return
@@ -162,7 +163,7 @@ def void_form(sittings: pd.DataFrame, sitting) -> None:
                                key=keys["draw_void_reason"], max_chars=MAX_REASON)
         sure = st.checkbox(f"Yes, void {label}", key=keys["draw_void_sure"])
         if st.button(f"Void {label}", key="draw_void_go", disabled=not sure):
-            if widgets.act(lambda: service.void(session.engine(), int(sitting["sitting_id"]),
+            if widgets.act(lambda: corrections.void(session.engine(), int(sitting["sitting_id"]),
                                                 reason=reason, actor=session.actor()),
                            done=f"{label} was voided; its seed and seating stay in the log."):
                 _done("draw_void")

@@ -17,7 +17,6 @@ are shared, not copied: callers treat frames and dicts from here as read-only.
 
 from __future__ import annotations
 
-import threading
 from collections.abc import Callable, Hashable
 from dataclasses import dataclass
 from typing import Any
@@ -32,44 +31,13 @@ from stsa.services import admin, player, results, setups
 from stsa.services import finals as finals_service
 from stsa.services import log as log_service
 from stsa.services import sittings as sitting_service
+from stsa.services import capacity
+from stsa.services import draws
+from stsa.services.shared import ResultsLog, Shelf
 from stsa.services.snapshot import Snapshot
 from stsa.store.db import SYSTEM
 from stsa.ui import finals as finals_view
 from stsa.ui import live, session, sittings
-
-
-class Shelf:
-    """Values derived from one database, each kept at the newest data version it was computed
-    for. A run asking at version v gets the kept value when it is of v or newer (data at least
-    as new as the run saw: a run that fell behind a save never computes the past again);
-    otherwise the value is computed once for v even when many sessions ask at once: the first
-    computes, the others wait for it (a lock per key and version)."""
-
-    def __init__(self) -> None:
-        self._lock = threading.Lock()
-        self._kept: dict[Hashable, tuple[int, Any]] = {}
-        self._busy: dict[tuple[Hashable, int], threading.Lock] = {}
-
-    def get(self, key: Hashable, version: int, compute: Callable[[], Any]) -> Any:
-        kept = self._kept.get(key)
-        if kept is not None and kept[0] >= version:
-            return kept[1]
-        with self._lock:
-            busy = self._busy.setdefault((key, version), threading.Lock())
-        with busy:
-            kept = self._kept.get(key)
-            if kept is not None and kept[0] >= version:
-                return kept[1]
-            try:
-                value = compute()
-            finally:
-                with self._lock:
-                    self._busy.pop((key, version), None)
-            with self._lock:
-                kept = self._kept.get(key)
-                if kept is None or kept[0] < version:
-                    self._kept[key] = (version, value)
-            return value
 
 
 @st.cache_resource(show_spinner=False)
@@ -78,9 +46,9 @@ def _shelf(url: str) -> Shelf:
 
 
 @st.cache_resource(show_spinner=False)
-def _results(url: str) -> results.ResultsLog:
+def _results(url: str) -> ResultsLog:
     """Every stored result, kept across data versions (only what was saved since is read)."""
-    return results.ResultsLog()
+    return ResultsLog()
 
 
 def shelf(url: str | None = None) -> Shelf:
@@ -294,7 +262,7 @@ class Data:
                 sit_outs={s: public.sit_outs(s) for s in playing},
                 scored=self.scored_results(), standings=self.standings(),
                 finals=self.finals_status() if player.finals_started(sittings_) else None,
-                waiting=sitting_service.waiting_list(session.engine()))  # R21, as public
+                waiting=capacity.waiting_list(session.engine()))  # R21, as public
         return self._get("player_book", compute)
 
     def player_facts(self, player_id: int) -> player.PlayerFacts | None:
@@ -315,7 +283,7 @@ class Data:
         """A sitting's fairness check against the earlier qualifiers (staff only: it reads
         drafts, R20)."""
         return self._get(("draw_report", int(sitting_id)),
-                         lambda: sitting_service.report_of(self._snap(True), int(sitting_id)))
+                         lambda: draws.report_of(self._snap(True), int(sitting_id)))
 
     # --- not shared: the organizer's pages, read as they are ----------------------------------
 

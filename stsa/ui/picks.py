@@ -8,14 +8,13 @@ from __future__ import annotations
 import pandas as pd
 import streamlit as st
 
-from stsa import draw
-from stsa.domain import plural
+from stsa.domain import Decided, plural
 from stsa.services import picks
-from stsa.ui import sittings, widgets
+from stsa.ui import result_form, widgets
 
-DECIDED = {draw.MOST_VOTES: "most votes",
-           draw.ORGANIZER_CHOICE: "your choice among the tied",
-           draw.RANDOM_CHOICE: "drawn at random among the tied"}
+DECIDED = {Decided.MOST_VOTES: "most votes",
+           Decided.ORGANIZER_CHOICE: "your choice among the tied",
+           Decided.RANDOM_CHOICE: "drawn at random among the tied"}
 KEEP, TAKE = False, True
 SWAP_WORDS = {KEEP: "Keep", TAKE: "Take a random one"}
 
@@ -135,7 +134,7 @@ def _wild_form(engine, table_id: int, seats: pd.DataFrame, actor) -> None:
                             done="Wild cards drawn: the result form starts from these leaders.")
         if drawn is not None:
             for player, leader in zip(drawn["player_id"], drawn["leader"]):  # keyed by player
-                st.session_state[sittings.key(table_id, int(player), "leader")] = leader
+                st.session_state[result_form.key(table_id, int(player), "leader")] = leader
             st.rerun()
 
 

@@ -1,14 +1,14 @@
 """A sitting's rule change (R24) on the Draw page and on TV: everyone who sees the sitting reads
 it with the draw; the organizer names it, and says how its extra points are earned, while the
 sitting is drawn and not yet published; TV shows the current sitting's once it is published.
-The rules live in `stsa.services.sittings`."""
+The rules live in `stsa.services.draws`."""
 
 from __future__ import annotations
 
 import streamlit as st
 
 from stsa.domain import SittingStatus, rule_change_line
-from stsa.services import sittings as service
+from stsa.services import draws
 from stsa.store.checks import RULE_CHANGE_LIMITS
 from stsa.ui import session, widgets
 
@@ -54,7 +54,7 @@ def _form(sitting) -> None:
         st.caption("Players see it with the draw, on the table slips and on TV once you "
                    "publish; it cannot be changed after publishing.")
     if save and widgets.act(
-            lambda: service.set_rule_change(session.engine(), sitting_id, name, points,
+            lambda: draws.set_rule_change(session.engine(), sitting_id, name, points,
                                             actor=session.actor()),
             done=lambda s: (f"Rule change saved: {rule_change_line(s)}."
                             if s["rule_change"] else "This sitting has no rule change.")):

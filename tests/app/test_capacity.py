@@ -8,7 +8,7 @@ import pandas as pd
 from streamlit.testing.v1 import AppTest
 
 from stsa import store
-from stsa.services import sittings as sitting_service
+from stsa.services import draws
 from tests.app.conftest import APP, JUDGE, ORGANIZER, shown
 
 DRAW, ROSTER, SETTINGS = "views/draw.py", "views/roster.py", "views/settings.py"
@@ -86,7 +86,7 @@ def test_everyone_fits_and_nothing_about_waiting_is_shown(open_page, engine):
 def test_judge_and_spectator_see_no_capacity_controls_but_the_drawn_waiting_list(
         open_page, engine):
     ids = checked_in(engine, 16, 4)
-    sitting = sitting_service.draw_qualifier(engine, ids, seed=3, actor=ORGANIZER)
+    sitting = draws.draw_qualifier(engine, ids, seed=3, actor=ORGANIZER)
     judge = open_page(DRAW, as_=JUDGE)
     assert not judge.exception
     assert not [n for n in judge.number_input if n.key == "draw_extra_tables"]
@@ -129,8 +129,8 @@ def test_roster_shows_registration_check_in_time_and_who_waits(open_page, engine
 
 def test_a_waiting_player_reads_their_place_on_their_own_page(db_url, engine):
     ids = checked_in(engine, 16, 3)
-    sitting = sitting_service.draw_qualifier(engine, ids, seed=3, actor=ORGANIZER)
-    sitting_service.publish(engine, sitting["sitting_id"], actor=ORGANIZER)
+    sitting = draws.draw_qualifier(engine, ids, seed=3, actor=ORGANIZER)
+    draws.publish(engine, sitting["sitting_id"], actor=ORGANIZER)
     at = AppTest.from_file(APP, default_timeout=30)
     at.query_params["player"] = str(ids[17])  # Drop-in 02: second in line
     at.switch_page("views/player.py")

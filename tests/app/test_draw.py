@@ -12,7 +12,7 @@ from pypdf import PdfReader
 
 from stsa import draw, store, tournament
 from stsa.formats import slips
-from stsa.services import sittings as sitting_service
+from stsa.services import draws
 from stsa.services.snapshot import Snapshot
 from stsa.ui import data_tools
 from tests.app.conftest import JUDGE, ORGANIZER, shown
@@ -406,7 +406,7 @@ def test_balanced_mode_draws_against_the_published_qualifiers(open_page, engine)
     ids = _players(engine, 16)
     first = tournament.draw_qualifier(engine, ids, seed=5, actor=ORGANIZER)
     store.publish_sitting(engine, first["sitting_id"], actor=ORGANIZER)
-    history = sitting_service.history(Snapshot(engine))
+    history = draws.history(Snapshot(engine))
     at = open_page(PAGE, as_=ORGANIZER)
     assert "Draw mode: Balanced" in _shown(at)
     at.checkbox(key="draw_confirm").check()  # qualifier 1 is still being played

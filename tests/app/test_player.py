@@ -6,7 +6,7 @@ import pytest
 from streamlit.testing.v1 import AppTest
 
 from stsa import demo, store
-from stsa.services import player, sittings
+from stsa.services import draws, player
 from tests.app.conftest import APP, JUDGE, ORGANIZER, count_calls, session_for, shown
 
 PAGE = "views/player.py"
@@ -18,8 +18,8 @@ def sitting_in_play(engine):
     the first 12 players; returns its seats."""
     demo.load_demo(engine, actor=ORGANIZER)
     ids = store.players(engine)["player_id"].tolist()
-    drawn = sittings.draw_qualifier(engine, ids[:12], seed=9, actor=ORGANIZER)
-    sittings.publish(engine, drawn["sitting_id"], actor=ORGANIZER)
+    drawn = draws.draw_qualifier(engine, ids[:12], seed=9, actor=ORGANIZER)
+    draws.publish(engine, drawn["sitting_id"], actor=ORGANIZER)
     return store.seats(engine, drawn["sitting_id"])
 
 
@@ -113,7 +113,7 @@ def test_R1_a_player_with_no_seat_sits_this_one_out(db_url, sitting_in_play, eng
 def test_between_sittings_the_seat_is_not_drawn_yet(db_url, engine):
     demo.load_demo(engine, actor=ORGANIZER)
     ids = store.players(engine)["player_id"].tolist()
-    sittings.draw_qualifier(engine, ids, seed=9, actor=ORGANIZER)  # a draft: not public
+    draws.draw_qualifier(engine, ids, seed=9, actor=ORGANIZER)  # a draft: not public
     at = open_link(db_url, ids[0], as_=ORGANIZER)  # the public's view, for the organizer too
     assert not at.exception
     assert any(i.startswith("Not drawn yet") for i in shown(at.info))

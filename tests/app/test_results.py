@@ -10,7 +10,7 @@ import pytest
 from stsa import store, tournament
 from stsa.auth import Actor, Role
 from stsa.store import schema
-from stsa.ui import sittings
+from stsa.ui import result_form
 from tests.app.conftest import JUDGE, JUDGE_PIN, ORGANIZER, session_for, shown
 
 PAGE = "views/results.py"
@@ -21,7 +21,7 @@ STATS = ("vp", "spice", "solari", "troops", "water")
 def key(at, table_id, seat, field):
     """The widget key of seat `seat`'s field in the form `at` shows: the keys name the
     player, so the seat is looked up in the seating the form was opened on."""
-    return sittings.key(table_id, at.session_state[sittings.FORM]["seating"][seat], field)
+    return result_form.key(table_id, at.session_state[result_form.FORM]["seating"][seat], field)
 
 
 def _table(engine, sitting_id, table_no=1):
@@ -182,7 +182,7 @@ def test_each_seat_asks_for_the_five_numbers_and_no_variant_points(open_page, en
     table, _ = _table(engine, sitting)
     tid = int(table["table_id"])
     at = _open_table(open_page, JUDGE, table)
-    first = at.session_state[sittings.FORM]["seating"][1]
+    first = at.session_state[result_form.FORM]["seating"][1]
     labels = [n.label for n in at.number_input if n.key.startswith(f"res_{tid}_p{first}_")]
     assert labels == ["VP", "Spice", "Solari", "Troops", "Water"]
     assert not [n for n in at.number_input if n.key.endswith("_variant_points")]
@@ -304,12 +304,12 @@ def test_R19_differences_name_only_the_values_that_differ():
     mine = theirs.iloc[::-1].assign(  # another row order, one of everything changed
         leader=["Leto", "Ilban", "Rhombur"], vp=pd.array([9, None, 5], dtype="Int64"),
         tiebreak=pd.array([None, None, 1], dtype="Int64"))
-    found = sittings.differences(theirs, mine, seats)
+    found = result_form.differences(theirs, mine, seats)
     assert found.to_dict("records") == [
         {"Player": "Ana", "Field": "Leader", "Theirs": "Paul", "Yours": "Leto"},
         {"Player": "Ben", "Field": "VP", "Theirs": "6", "Yours": ""},
         {"Player": "Cy", "Field": "Settled order", "Theirs": "", "Yours": "1"}]
-    assert sittings.differences(theirs, theirs, seats).empty
+    assert result_form.differences(theirs, theirs, seats).empty
 
 
 def test_conflict_save_mine_over_theirs_is_a_logged_correction(open_page, engine, sitting):

@@ -10,7 +10,7 @@ import pytest
 
 from stsa import demo, store, tournament
 from stsa.services import finals, log, results
-from stsa.ui import sittings
+from stsa.ui import result_form
 from tests.app.conftest import JUDGE, ORGANIZER, shown
 
 PAGE = "views/results.py"
@@ -32,9 +32,9 @@ def _open(open_page, who, table_id, sitting_id):
 
 def _fill(at, table_id, players, leaders, values):
     for player, leader, numbers in zip(players, leaders, values):
-        at.selectbox(key=sittings.key(table_id, player, "leader")).set_value(leader)
+        at.selectbox(key=result_form.key(table_id, player, "leader")).set_value(leader)
         for field, value in zip(STATS, numbers):
-            at.number_input(key=sittings.key(table_id, player, field)).set_value(value)
+            at.number_input(key=result_form.key(table_id, player, field)).set_value(value)
     return at.run()
 
 
@@ -61,8 +61,8 @@ def test_a_seat_left_empty_while_the_form_is_open_keeps_each_players_numbers(
     assert not at.exception
     assert (f"The table changed since you opened this form: seat 2 is now {names[2]}, seat 3 "
             f"is now {names[3]}, seat 4 is empty now.") in _texts(at, "warning")
-    assert at.number_input(key=sittings.key(tid, players[2], "vp")).value == 5  # now seat 2
-    assert sittings.key(tid, players[1], "vp") not in [n.key for n in at.number_input]
+    assert at.number_input(key=result_form.key(tid, players[2], "vp")).value == 5  # now seat 2
+    assert result_form.key(tid, players[1], "vp") not in [n.key for n in at.number_input]
 
     at.button(key="res_save").click().run()
     assert "The table changed since you opened it (Qualifier 1, table 1)" in _texts(at, "error")
@@ -84,8 +84,8 @@ def test_a_replaced_player_starts_blank_and_the_others_keep_their_numbers(
     store.replace_player(engine, tid, 2, late, actor=ORGANIZER)
     at.run()
     assert "seat 2 is now Late Lou" in _texts(at, "warning")
-    assert at.number_input(key=sittings.key(tid, late, "vp")).value is None
-    assert at.number_input(key=sittings.key(tid, players[2], "vp")).value == 5
+    assert at.number_input(key=result_form.key(tid, late, "vp")).value is None
+    assert at.number_input(key=result_form.key(tid, players[2], "vp")).value == 5
     at = _fill(at, tid, [late], [leaders[1]], [VALUES[1]])
     at.button(key="res_save").click().run()
     assert "seat 2 is now Late Lou" in _texts(at, "error")
@@ -123,7 +123,7 @@ def test_a_correction_of_a_complete_sitting_asks_first(open_page, engine, sittin
     tid = int(tables["table_id"].iloc[0])
     first = _seats(engine, tid)["player_id"].iloc[0]
     at = _open(open_page, JUDGE, tid, sitting)
-    at.number_input(key=sittings.key(tid, first, "vp")).set_value(12).run()
+    at.number_input(key=result_form.key(tid, first, "vp")).set_value(12).run()
     assert at.button(key="res_save").disabled
     sure = at.checkbox(key=f"res_sure_{tid}_1")
     assert sure.label == "Qualifier 1 is complete: yes, correct this result"
@@ -166,7 +166,7 @@ def test_the_organizer_sees_what_a_late_correction_changes_and_confirms(open_pag
     outsider, tid, sid = _outsider(engine)
     version = store.table_result(engine, tid).version
     at = _open(open_page, ORGANIZER, tid, sid)
-    at.number_input(key=sittings.key(tid, int(outsider["player_id"]), "vp")).set_value(40).run()
+    at.number_input(key=result_form.key(tid, int(outsider["player_id"]), "vp")).set_value(40).run()
     warning = _texts(at, "warning")
     assert "The finals are drawn: Semifinal (drawn, not published). This correction" in warning
     changes = at.dataframe[1].value  # after the preview

@@ -10,7 +10,7 @@ import streamlit as st
 
 from stsa import excel, store, tournament
 from stsa.errors import TournamentError
-from stsa.services import roster, sittings
+from stsa.services import draws, roster
 from tests.app.conftest import ORGANIZER, shown
 
 ROSTER = "views/roster.py"
@@ -420,6 +420,6 @@ def test_parse_name_list_keeps_line_numbers():
 ])
 def test_table_plan(n, ok, text):
     """R1 in one wording for the Roster and Draw pages."""
-    plan = sittings.table_plan(n)
+    plan = draws.table_plan(n)
     assert plan.ok == ok and text in plan.text
-    assert sittings.table_plan(5, sit_out=True).sizes == (4,)
+    assert draws.table_plan(5, sit_out=True).sizes == (4,)

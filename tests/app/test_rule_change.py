@@ -5,7 +5,7 @@ current sitting's once published, never a draft's."""
 import pytest
 
 from stsa import store
-from stsa.services import sittings
+from stsa.services import draws
 from tests.app.conftest import JUDGE, ORGANIZER, shown
 from tests.app.test_draw import _drawn
 
@@ -17,9 +17,9 @@ LINE = f"Rule change for this sitting: {NAME}: {POINTS}"
 
 def _with_rule_change(engine, publish: bool):
     sitting = _drawn(engine, 8)
-    sittings.set_rule_change(engine, sitting["sitting_id"], NAME, POINTS, actor=ORGANIZER)
+    draws.set_rule_change(engine, sitting["sitting_id"], NAME, POINTS, actor=ORGANIZER)
     if publish:
-        sittings.publish(engine, sitting["sitting_id"], actor=ORGANIZER)
+        draws.publish(engine, sitting["sitting_id"], actor=ORGANIZER)
     return sitting["sitting_id"]
 
 

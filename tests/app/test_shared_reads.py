@@ -7,13 +7,13 @@ import threading
 import pytest
 
 from stsa import demo, store
-from stsa.services import results
+from stsa.services import results, shared
 from stsa.ui import data
 from tests.app.conftest import JUDGE, ORGANIZER, count_calls
 
 
 def test_many_sessions_asking_at_once_compute_once():
-    shelf, started, release = data.Shelf(), threading.Event(), threading.Event()
+    shelf, started, release = shared.Shelf(), threading.Event(), threading.Event()
     calls, seen = [], []
 
     def compute():
@@ -38,7 +38,7 @@ def test_many_sessions_asking_at_once_compute_once():
 
 
 def test_a_new_version_is_computed_once_and_a_late_run_gets_the_newer_value():
-    shelf, calls = data.Shelf(), []
+    shelf, calls = shared.Shelf(), []
 
     def compute(value):
         return lambda: calls.append(value) or value
@@ -58,7 +58,7 @@ def test_a_new_version_is_computed_once_and_a_late_run_gets_the_newer_value():
 
 
 def test_a_failed_computation_is_not_kept():
-    shelf = data.Shelf()
+    shelf = shared.Shelf()
 
     def broken():
         raise RuntimeError("database gone")

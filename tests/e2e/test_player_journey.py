@@ -8,7 +8,7 @@ import pytest
 
 from stsa import demo, store
 from stsa.auth import Actor, Role
-from stsa.services import sittings
+from stsa.services import draws
 from tests.e2e.conftest import PHONE, click, go_to, load, type_text
 
 pytestmark = pytest.mark.e2e
@@ -20,9 +20,9 @@ def published(fresh_server):
     """The demo tournament and a published fourth qualifier for everyone; its seats."""
     engine = store.connect(fresh_server.database_url)
     demo.load_demo(engine, actor=ORGANIZER)
-    drawn = sittings.draw_qualifier(engine, store.players(engine)["player_id"].tolist(),
+    drawn = draws.draw_qualifier(engine, store.players(engine)["player_id"].tolist(),
                                     seed=21, actor=ORGANIZER)
-    sittings.publish(engine, drawn["sitting_id"], actor=ORGANIZER)
+    draws.publish(engine, drawn["sitting_id"], actor=ORGANIZER)
     seats = store.seats(engine, drawn["sitting_id"])
     engine.dispose()
     return seats

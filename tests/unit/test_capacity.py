@@ -16,7 +16,8 @@ from stsa import draw, rules, store, tournament
 from stsa.auth import Actor, Role
 from stsa.errors import TournamentError
 from stsa.services import finals, log, roster_import
-from stsa.services import sittings as service
+from stsa.services import capacity as capacity_service
+from stsa.services import draws
 from tests import oracle
 
 ORGANIZER = Actor("Olivia", Role.ORGANIZER)
@@ -194,7 +195,7 @@ def test_R21_bad_registration_times_are_named_by_row_and_nothing_is_added(sqlite
 def test_R21_the_draw_seats_the_capacity_and_keeps_the_waiting_list(
         sqlite_engine, drop_ins, extra, seated, waiting):
     ids = _roster(sqlite_engine, 12, 4 + drop_ins)  # 19, 20 or 23 checked in
-    sitting = service.draw_qualifier(sqlite_engine, ids, seed=7, extra_tables=extra,
+    sitting = draws.draw_qualifier(sqlite_engine, ids, seed=7, extra_tables=extra,
                                      actor=ORGANIZER)
     seats = store.seats(sqlite_engine, sitting["sitting_id"], actor=ORGANIZER)
     assert len(seats) == seated
@@ -210,7 +211,7 @@ def test_R21_extra_tables_refused_unless_four_wait_for_each(sqlite_engine):
     ids = _roster(sqlite_engine, 16, 3)
     for extra in (1, -1):
         with pytest.raises(TournamentError):
-            service.draw_qualifier(sqlite_engine, ids, seed=7, extra_tables=extra,
+            draws.draw_qualifier(sqlite_engine, ids, seed=7, extra_tables=extra,
                                    actor=ORGANIZER)
     assert store.sittings(sqlite_engine, actor=ORGANIZER).empty
 
@@ -218,18 +219,18 @@ def test_R21_extra_tables_refused_unless_four_wait_for_each(sqlite_engine):
 def test_R21_a_waiting_player_cannot_keep_a_table(sqlite_engine):
     ids = _roster(sqlite_engine, 16, 1)
     with pytest.raises(TournamentError, match="Drop-in 01 cannot keep a table"):
-        service.draw_qualifier(sqlite_engine, ids, seed=7, pins={ids[-1]: 1}, actor=ORGANIZER)
+        draws.draw_qualifier(sqlite_engine, ids, seed=7, pins={ids[-1]: 1}, actor=ORGANIZER)
 
 
 def test_R21_redraw_and_discard_replace_and_remove_the_waiting_list(sqlite_engine):
     ids = _roster(sqlite_engine, 16, 3)
-    first = service.draw_qualifier(sqlite_engine, ids, seed=1, actor=ORGANIZER)
-    again = service.draw_qualifier(sqlite_engine, ids[:-1], seed=2, actor=ORGANIZER)
+    first = draws.draw_qualifier(sqlite_engine, ids, seed=1, actor=ORGANIZER)
+    again = draws.draw_qualifier(sqlite_engine, ids[:-1], seed=2, actor=ORGANIZER)
     assert again["sitting_id"] == first["sitting_id"]
     assert store.waiting(sqlite_engine, actor=ORGANIZER)["player_id"].tolist() == ids[16:18]
     redraw = store.events(sqlite_engine, action="sitting.redraw", actor=ORGANIZER).iloc[-1]
     assert redraw["before"]["waiting"] == ids[16:]
-    service.discard(sqlite_engine, first["sitting_id"], actor=ORGANIZER)
+    draws.discard(sqlite_engine, first["sitting_id"], actor=ORGANIZER)
     assert store.waiting(sqlite_engine, actor=ORGANIZER).empty
 
 
@@ -248,34 +249,34 @@ def test_R21_store_refuses_a_waiting_list_that_contradicts_the_draw(sqlite_engin
 
 def test_R21_a_player_who_waited_is_withdrawn_not_deleted(sqlite_engine):
     ids = _roster(sqlite_engine, 16, 1)
-    service.draw_qualifier(sqlite_engine, ids, seed=1, actor=ORGANIZER)
+    draws.draw_qualifier(sqlite_engine, ids, seed=1, actor=ORGANIZER)
     with pytest.raises(store.InvalidState, match="waiting list"):
         store.remove_player(sqlite_engine, ids[-1], actor=ORGANIZER)
 
 
 def test_R21_waiting_list_live_then_stored_then_live_again(sqlite_engine):
     ids = _roster(sqlite_engine, 12, 7)
-    live = service.waiting_list(sqlite_engine)
+    live = capacity_service.waiting_list(sqlite_engine)
     assert live["player_id"].tolist() == ids[16:] and live["position"].tolist() == [1, 2, 3]
     local = store.players(sqlite_engine).set_index("player_id")["checked_in_at"]
     at = local[ids[16]].tz_convert(dt.datetime.now().astimezone().tzinfo).strftime("%H:%M")
     assert live["reason"].iloc[0] == f"dropped in at {at}; over the 16-seat limit"
 
-    sitting = service.draw_qualifier(sqlite_engine, ids, seed=5, actor=ORGANIZER)
+    sitting = draws.draw_qualifier(sqlite_engine, ids, seed=5, actor=ORGANIZER)
     store.check_in(sqlite_engine, [ids[17]], checked_in=False, actor=ORGANIZER)
-    drafted = service.waiting_list(sqlite_engine, actor=ORGANIZER)
+    drafted = capacity_service.waiting_list(sqlite_engine, actor=ORGANIZER)
     assert drafted["player_id"].tolist() == ids[16:]  # as drawn, whatever changed since
-    assert service.waiting_list(sqlite_engine)["player_id"].tolist() == [ids[16], ids[18]]
+    assert capacity_service.waiting_list(sqlite_engine)["player_id"].tolist() == [ids[16], ids[18]]
 
     store.publish_sitting(sqlite_engine, sitting["sitting_id"], actor=ORGANIZER)
-    public = service.waiting_list(sqlite_engine)
+    public = capacity_service.waiting_list(sqlite_engine)
     assert public["player_id"].tolist() == ids[16:] and public["position"].tolist() == [1, 2, 3]
 
 
 def test_R21_reasons_in_words(sqlite_engine):
     ids = _roster(sqlite_engine, 16, 1)
     hand = store.add_player(sqlite_engine, "Seated By Hand", actor=ORGANIZER)["player_id"]
-    queue = service.seat_queue(sqlite_engine, [*ids, hand]).set_index("player_id")
+    queue = capacity_service.seat_queue(sqlite_engine, [*ids, hand]).set_index("player_id")
     assert queue.loc[ids[11], "reason"] == "pre-registered, number 12 in registration order"
     assert queue.loc[ids[16], "reason"].startswith("dropped in at ")
     assert queue.loc[hand, "reason"] == ("seated by hand, not checked in; over the 16-seat "
@@ -286,21 +287,21 @@ def test_R21_between_qualifiers_the_live_queue_and_none_once_the_finals_are_draw
     engine = demo_copy(3)  # three complete qualifiers, 24 players, seats for all 24
     ids = store.players(engine)["player_id"].tolist()
     store.check_in(engine, ids, actor=ORGANIZER)
-    assert service.waiting_list(engine).empty
+    assert capacity_service.waiting_list(engine).empty
     store.set_settings(engine, {"capacity": 16}, actor=ORGANIZER)
-    live = service.waiting_list(engine)
+    live = capacity_service.waiting_list(engine)
     assert live["player_id"].tolist() == ids[16:]  # checked in at once: by id
     assert live["position"].tolist() == list(range(1, 9))
     drawn = finals.draw_semifinal(engine, seed=1, actor=ORGANIZER)
-    assert service.waiting_list(engine, actor=ORGANIZER).empty
-    assert len(service.waiting_list(engine)) == 8  # spectators: the semifinal is a draft
+    assert capacity_service.waiting_list(engine, actor=ORGANIZER).empty
+    assert len(capacity_service.waiting_list(engine)) == 8  # spectators: the semifinal is a draft
     store.publish_sitting(engine, drawn["sitting_id"], actor=ORGANIZER)
-    assert service.waiting_list(engine).empty
+    assert capacity_service.waiting_list(engine).empty
 
 
 def test_R21_the_log_says_who_waited_and_the_capacity_setting_in_words(sqlite_engine):
     ids = _roster(sqlite_engine, 16, 3)
-    service.draw_qualifier(sqlite_engine, ids, seed=9, actor=ORGANIZER)
+    draws.draw_qualifier(sqlite_engine, ids, seed=9, actor=ORGANIZER)
     store.set_settings(sqlite_engine, {"capacity": 20}, actor=ORGANIZER)
     events = store.events(sqlite_engine, actor=ORGANIZER)
     places = log.places_of(store.players(sqlite_engine, actor=ORGANIZER),

@@ -31,7 +31,7 @@ def test_only_stsa_ui_imports_streamlit():
             path
 
 
-@pytest.mark.parametrize("module", ["rules.py", "draw.py"])
+@pytest.mark.parametrize("module", ["rules.py", "draw.py", "picks.py", "balance.py"])
 def test_rules_and_draws_are_vectorized(module):
     text = (ROOT / "stsa" / module).read_text()
     assert not re.search(r"iterrows|itertuples|apply\([^)]*axis *= *1", text)
@@ -80,7 +80,8 @@ def test_nothing_that_guards_access_is_cached():
 # views → stsa.ui → stsa.services → stsa.{formats, store} → the pure core → stsa.domain.
 LAYERS = {
     "stsa.domain": 0, "stsa.errors": 0,
-    "stsa.auth": 1, "stsa.rules": 1, "stsa.draw": 1, "stsa.catalog": 1, "stsa.fairness": 1,
+    "stsa.auth": 1, "stsa.rules": 1, "stsa.draw": 1, "stsa.picks": 1, "stsa.balance": 1,
+    "stsa.catalog": 1, "stsa.fairness": 1,
     "stsa.stats": 1, "stsa.charts": 1, "stsa.netcheck": 1,
     "stsa.formats": 2, "stsa.store": 2, "stsa.tls": 2,
     "stsa.services": 3, "stsa.tournament": 3, "stsa.demo": 3, "stsa.excel": 3,

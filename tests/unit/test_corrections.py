@@ -10,6 +10,7 @@ import sqlalchemy as sa
 from stsa import store, tournament
 from stsa.errors import TournamentError
 from stsa.services import sittings as service
+from stsa.services import corrections
 from stsa.store.schema import waiting as waiting_t
 from store_helpers import (JUDGE, ORGANIZER, add_players, make_draw, published_sitting,
                            rows_for)
@@ -109,7 +110,7 @@ def test_R6_a_voided_sitting_stops_counting_for_the_setup_balance(sqlite_engine)
     store.publish_sitting(engine, mistake["sitting_id"], actor=ORGANIZER)
     drawn = store.tables(engine, mistake["sitting_id"], actor=ORGANIZER)["setup_id"].tolist()
     assert store.setup_counts(engine) != counts
-    service.void(engine, mistake["sitting_id"], actor=ORGANIZER)
+    corrections.void(engine, mistake["sitting_id"], actor=ORGANIZER)
     assert store.setup_counts(engine) == counts
     again = tournament.draw_qualifier(engine, ids, seed=2, actor=ORGANIZER)
     assert again["number"] == 2
@@ -121,10 +122,10 @@ def test_void_problem_says_why_before_the_organizer_clicks():
     frame = pd.DataFrame({"sitting_id": [1, 2, 3], "kind": "qualifier", "number": [1, 2, 3],
                           "status": ["complete", "published", "drawn"], "tables": 3,
                           "results": [3, 1, 0]})
-    assert "1 table already has a result" in service.void_problem(frame, 2)
-    assert "discard the draft" in service.void_problem(frame, 3)
-    assert service.void_problem(frame.assign(results=0).iloc[:2], 2) is None
-    assert service.void_problem(frame.assign(results=0), 2) == (
+    assert "1 table already has a result" in corrections.void_problem(frame, 2)
+    assert "discard the draft" in corrections.void_problem(frame, 3)
+    assert corrections.void_problem(frame.assign(results=0).iloc[:2], 2) is None
+    assert corrections.void_problem(frame.assign(results=0), 2) == (
         "Qualifier 3 was drawn after Qualifier 2: discard or void it first.")
 
 
@@ -245,7 +246,7 @@ def test_the_service_leaves_a_seat_empty_for_none(sqlite_engine):
     ids = add_players(sqlite_engine, 8)
     _, tables = published_sitting(sqlite_engine, ids=ids)
     table_id = int(tables["table_id"].iloc[0])
-    service.replace_no_show(sqlite_engine, table_id, 4, None, actor=ORGANIZER)
+    corrections.replace_no_show(sqlite_engine, table_id, 4, None, actor=ORGANIZER)
     assert len(store.seats(sqlite_engine, table_id=table_id, actor=ORGANIZER)) == 3
 
 
@@ -254,7 +255,7 @@ def test_candidates_are_present_active_players_without_a_seat():
                             "status": ["active", "active", "withdrawn", "active", "active"],
                             "checked_in": [True, True, True, False, True]})
     seats = pd.DataFrame({"player_id": [5]})
-    assert service.replacement_candidates(players, seats)["player_id"].tolist() == [2, 1]
+    assert corrections.replacement_candidates(players, seats)["player_id"].tolist() == [2, 1]
 
 
 # --- a draw while a sitting is still being played -------------------------------------------

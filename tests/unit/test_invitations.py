@@ -13,7 +13,7 @@ import sqlalchemy as sa
 
 from stsa import auth, store
 from stsa.auth import Actor, Role
-from stsa.store import db, invites, schema
+from stsa.store import invites, migrations, schema
 
 from tests.store_helpers import JUDGE_PIN, ORGANIZER_PIN, later, set_pins
 ORGANIZER = Actor("Olivia", Role.ORGANIZER)
@@ -247,4 +247,4 @@ def test_a_version_1_file_opens_with_devices_and_invitations(tmp_path, monkeypat
 
 def test_the_invitations_module_is_what_the_store_exports():
     assert store.join is invites.join and store.invitations is invites.invitations
-    assert db.MIGRATIONS[4].__doc__.startswith("Version 4 (R20)")
+    assert migrations.MIGRATIONS[4].__doc__.startswith("Version 4 (R20)")

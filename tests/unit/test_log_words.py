@@ -12,7 +12,9 @@ import pytest
 
 from stsa import excel, store
 from stsa.auth import Actor, Role
-from stsa.services import log, picks, sittings
+from stsa.services import log, picks
+from stsa.services import corrections
+from stsa.services import draws
 
 ORGANIZER = Actor("Olivia", Role.ORGANIZER)
 JUDGE = Actor("Jamal", Role.JUDGE)
@@ -21,10 +23,10 @@ RAW = re.compile(r"[{}\[\]\"]|#\d|(?<!, )\btable \d|\b(?:player|sitting) \d|_id\
 
 
 def logged_actions() -> set[str]:
-    """Every action named in a `db.log(` call of the store."""
+    """Every action named in an `audit.log(` call of the store."""
     found = set()
     for path in (ROOT / "stsa").rglob("*.py"):
-        for call in re.findall(r"db\.log\(conn, [^,]+, (.*?),\s*(?:f?\")", path.read_text(),
+        for call in re.findall(r"audit\.log\(conn, [^,]+, (.*?),\s*(?:f?\")", path.read_text(),
                                re.S):
             found |= set(re.findall(r"\"([a-z_]+\.[a-z_]+)\"", call))
     return found
@@ -63,17 +65,17 @@ def tournament_log(sqlite_engine, tmp_path):
     store.withdraw_player(engine, ids[7], withdrawn=False, actor=ORGANIZER)
     store.check_in(engine, ids, actor=ORGANIZER)
     store.clear_check_ins(engine, actor=ORGANIZER)
-    first = sittings.draw_qualifier(engine, ids, seed=1, actor=ORGANIZER)
-    sittings.discard(engine, int(first["sitting_id"]), actor=ORGANIZER)
-    sittings.draw_qualifier(engine, ids, seed=2, actor=ORGANIZER)
-    sitting = sittings.draw_qualifier(engine, ids, seed=3, actor=ORGANIZER)  # again
+    first = draws.draw_qualifier(engine, ids, seed=1, actor=ORGANIZER)
+    draws.discard(engine, int(first["sitting_id"]), actor=ORGANIZER)
+    draws.draw_qualifier(engine, ids, seed=2, actor=ORGANIZER)
+    sitting = draws.draw_qualifier(engine, ids, seed=3, actor=ORGANIZER)  # again
     sid = int(sitting["sitting_id"])
-    sittings.set_rule_change(engine, sid, "Spice must flow", "1 point a spice", actor=ORGANIZER)
+    draws.set_rule_change(engine, sid, "Spice must flow", "1 point a spice", actor=ORGANIZER)
     first_table = store.tables(engine, sid, actor=ORGANIZER).iloc[0]
     store.override_setup(engine, int(first_table["table_id"]), "legacy-ix"
                          if first_table["setup_id"] == "uprising" else "uprising",
                          reason="a missing box", actor=ORGANIZER)
-    sittings.publish(engine, sid, actor=ORGANIZER)
+    draws.publish(engine, sid, actor=ORGANIZER)
     tables = store.tables(engine, sid, actor=ORGANIZER)
     seats = store.seats(engine, sid, actor=ORGANIZER)
     table = tables.iloc[0]
@@ -94,13 +96,13 @@ def tournament_log(sqlite_engine, tmp_path):
     store.submit_table_result(engine, int(last["table_id"]), results_of(
         last, seats, [8, 9, 5, 3]), expected_version=1, submission_id="fix", actor=JUDGE)
     store.check_in(engine, ids, actor=ORGANIZER)  # Qualifier 2: a no-show, a seat left empty,
-    mistake = int(sittings.draw_qualifier(engine, ids[:7], seed=4,  # then voided
+    mistake = int(draws.draw_qualifier(engine, ids[:7], seed=4,  # then voided
                                           actor=ORGANIZER)["sitting_id"])
-    sittings.publish(engine, mistake, actor=ORGANIZER)
+    draws.publish(engine, mistake, actor=ORGANIZER)
     at = int(store.tables(engine, mistake, actor=ORGANIZER)["table_id"].iloc[0])
-    sittings.replace_no_show(engine, at, 1, ids[7], reason="late bus", actor=ORGANIZER)
-    sittings.replace_no_show(engine, at, 2, None, actor=ORGANIZER)
-    sittings.void(engine, mistake, reason="published too early", actor=ORGANIZER)
+    corrections.replace_no_show(engine, at, 1, ids[7], reason="late bus", actor=ORGANIZER)
+    corrections.replace_no_show(engine, at, 2, None, actor=ORGANIZER)
+    corrections.void(engine, mistake, reason="published too early", actor=ORGANIZER)
     store.mark_absent(engine, ids[1], actor=ORGANIZER)
     store.mark_absent(engine, ids[1], present=True, actor=ORGANIZER)
     store.set_pin(engine, Role.JUDGE, "24681357", actor=ORGANIZER,

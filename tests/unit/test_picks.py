@@ -10,7 +10,7 @@ import pytest
 from stsa import draw, store
 from stsa.auth import Actor, Role
 from stsa.errors import TournamentError
-from stsa.services import picks, sittings
+from stsa.services import draws, picks
 
 ORGANIZER = Actor("Olivia", Role.ORGANIZER)
 JUDGE = Actor("Jamal", Role.JUDGE)
@@ -25,8 +25,8 @@ def vote_off(sqlite_engine):
                                 "enabled_setups": ["uprising", "legacy-ix"]}, actor=ORGANIZER)
     ids = store.import_players(engine, [{"name": f"P{n}"} for n in range(1, 9)],
                                actor=ORGANIZER)["player_id"].tolist()
-    sitting = sittings.draw_qualifier(engine, ids, seed=2026, actor=ORGANIZER)
-    sittings.publish(engine, int(sitting["sitting_id"]), actor=ORGANIZER)
+    sitting = draws.draw_qualifier(engine, ids, seed=2026, actor=ORGANIZER)
+    draws.publish(engine, int(sitting["sitting_id"]), actor=ORGANIZER)
     return engine, int(sitting["sitting_id"])
 
 
@@ -127,8 +127,8 @@ def test_R10_picks_need_the_method_to_be_on(sqlite_engine):
     engine = sqlite_engine
     ids = store.import_players(engine, [{"name": f"P{n}"} for n in range(1, 5)],
                                actor=ORGANIZER)["player_id"].tolist()
-    sitting = sittings.draw_qualifier(engine, ids, seed=1, actor=ORGANIZER)
-    sittings.publish(engine, int(sitting["sitting_id"]), actor=ORGANIZER)
+    sitting = draws.draw_qualifier(engine, ids, seed=1, actor=ORGANIZER)
+    draws.publish(engine, int(sitting["sitting_id"]), actor=ORGANIZER)
     table, seats = _table(engine, int(sitting["sitting_id"]))
     assert len(table["removed_leaders"]) > 0, "hidden picks remove leaders at the draw"
     with pytest.raises(TournamentError, match="Hidden Picks"):

@@ -7,6 +7,7 @@ import pytest
 from stsa import store
 from stsa.auth import Actor, Role
 from stsa.services import finals, player, results, sittings
+from stsa.services import draws
 from stsa.services.player import Now
 from stsa.services.snapshot import Snapshot
 
@@ -28,9 +29,9 @@ def facts(engine, player_id):
 
 
 def draw(engine, ids, *, publish=True, sit_out=False):
-    drawn = sittings.draw_qualifier(engine, ids, seed=5, sit_out=sit_out, actor=ORGANIZER)
+    drawn = draws.draw_qualifier(engine, ids, seed=5, sit_out=sit_out, actor=ORGANIZER)
     if publish:
-        sittings.publish(engine, drawn["sitting_id"], actor=ORGANIZER)
+        draws.publish(engine, drawn["sitting_id"], actor=ORGANIZER)
     return drawn
 
 

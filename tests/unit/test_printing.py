@@ -233,13 +233,13 @@ def test_unknown_sitting(engine):
 @pytest.fixture
 def vote_off(sqlite_engine):
     """Vote Off (X = 3) with Wild Card: one published qualifier of two tables of four."""
-    from stsa.services import sittings
+    from stsa.services import draws
     store.set_settings(sqlite_engine, {"pick_method": "vote_off", "wild_card": True,
                                        "vote_off_votes": 3}, actor=ORGANIZER)
     ids = store.import_players(sqlite_engine, [{"name": f"P{n}"} for n in range(1, 9)],
                                actor=ORGANIZER)["player_id"].tolist()
-    sitting = sittings.draw_qualifier(sqlite_engine, ids, seed=7, actor=ORGANIZER)
-    sittings.publish(sqlite_engine, int(sitting["sitting_id"]), actor=ORGANIZER)
+    sitting = draws.draw_qualifier(sqlite_engine, ids, seed=7, actor=ORGANIZER)
+    draws.publish(sqlite_engine, int(sitting["sitting_id"]), actor=ORGANIZER)
     return sqlite_engine, int(sitting["sitting_id"])
 
 

@@ -13,7 +13,8 @@ import pytest
 from stsa import store
 from stsa.domain import Stage
 from stsa.services import finals, log, results
-from stsa.services import sittings as sitting_service
+from stsa.services import corrections
+from stsa.services import draws
 from stsa.store.game_results import SeatingChanged, seating_changes
 from store_helpers import JUDGE, ORGANIZER, SPECTATOR, add_players, published_sitting, rows_for
 
@@ -216,7 +217,7 @@ def test_before_the_finals_and_for_finals_tables_nothing_changes(demo_copy):
                                               actor=ORGANIZER).iloc[-1]["after"]
     assert saved.version == version + 1 and log.late_corrections(engine, actor=JUDGE) == []
     semi = finals.draw_semifinal(engine, seed=5, actor=ORGANIZER)
-    sitting_service.publish(engine, semi["sitting_id"], actor=ORGANIZER)
+    draws.publish(engine, semi["sitting_id"], actor=ORGANIZER)
     tid = int(store.tables(engine, semi["sitting_id"], actor=ORGANIZER)["table_id"].iloc[0])
     assert results.correction_impact(engine, tid, pd.DataFrame(rows_for(engine, tid))) is None
     leaders = store.tables(engine, table_id=tid, actor=ORGANIZER)["available_leaders"].iloc[0]
@@ -233,7 +234,7 @@ def test_before_the_finals_and_for_finals_tables_nothing_changes(demo_copy):
 def test_R20_only_the_organizer_changes_a_tables_setup(engine, table):
     for change in (lambda who: store.override_setup(engine, table, "Uprising", reason="box",
                                                     actor=who),
-                   lambda who: sitting_service.override_setup(engine, table, "uprising",
+                   lambda who: corrections.override_setup(engine, table, "uprising",
                                                               reason="box", actor=who)):
         with pytest.raises(store.PermissionDenied, match="only the organizer"):
             change(JUDGE)

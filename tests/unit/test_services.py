@@ -11,6 +11,7 @@ from stsa.auth import Actor, Role
 from stsa.domain import Kind, Stage
 from stsa.errors import TournamentError
 from stsa.services import admin, finals, results, sittings
+from stsa.services import draws
 from stsa.services.snapshot import Snapshot
 from stsa.ui import finals as finals_view
 
@@ -59,8 +60,8 @@ def _enter(engine, sitting_id, vps, spice=None):
 def _qualifier(engine, n, *, seed=3):
     """One published, complete qualifier for n players; ranks without shared places."""
     ids = _players(engine, n)
-    sitting = sittings.draw_qualifier(engine, ids, seed=seed, actor=ORGANIZER)
-    sittings.publish(engine, sitting["sitting_id"], actor=ORGANIZER)
+    sitting = draws.draw_qualifier(engine, ids, seed=seed, actor=ORGANIZER)
+    draws.publish(engine, sitting["sitting_id"], actor=ORGANIZER)
     _enter(engine, sitting["sitting_id"], [30, 20, 10, 0], spice={p: p for p in ids})
     return ids
 
@@ -69,8 +70,8 @@ def _qualifier(engine, n, *, seed=3):
 
 def _tied_table(engine):
     ids = _players(engine, 4)
-    sitting = sittings.draw_qualifier(engine, ids, seed=1, actor=ORGANIZER)
-    sittings.publish(engine, sitting["sitting_id"], actor=ORGANIZER)
+    sitting = draws.draw_qualifier(engine, ids, seed=1, actor=ORGANIZER)
+    draws.publish(engine, sitting["sitting_id"], actor=ORGANIZER)
     table = store.tables(engine, sitting["sitting_id"], actor=ORGANIZER).iloc[0]
     seats = store.seats(engine, sitting["sitting_id"], actor=ORGANIZER)
     rows = pd.DataFrame({"player_id": seats["player_id"].to_numpy(), "seat": seats["seat"],
@@ -130,13 +131,13 @@ def test_R17_publishing_a_semifinal_that_no_longer_seats_who_plays_is_refused(en
 
     published = store_writes["publish_sitting"]  # the qualifier's
     with pytest.raises(store.InvalidState, match="no longer matches who plays"):
-        sittings.publish(engine, semi["sitting_id"], actor=ORGANIZER)
+        draws.publish(engine, semi["sitting_id"], actor=ORGANIZER)
     assert store_writes["publish_sitting"] == published, "refused before it reaches the store"
     assert store.sitting(engine, semi["sitting_id"])["status"] == "drawn"
 
     again = finals.draw_semifinal(engine, seed=5, actor=ORGANIZER)
     assert finals.finals(engine).stale == {}
-    assert sittings.publish(engine, again["sitting_id"], actor=ORGANIZER)["status"] == \
+    assert draws.publish(engine, again["sitting_id"], actor=ORGANIZER)["status"] == \
         "published"
 
 
@@ -146,7 +147,7 @@ def test_R16_publishing_a_final_that_no_longer_seats_the_final_table_is_refused(
     seated = finals.finals(engine).final_players
     store.mark_absent(engine, int(seated[0]), actor=ORGANIZER)
     with pytest.raises(store.InvalidState, match="draw the final again"):
-        sittings.publish(engine, final["sitting_id"], actor=ORGANIZER)
+        draws.publish(engine, final["sitting_id"], actor=ORGANIZER)
     assert store.sitting(engine, final["sitting_id"])["status"] == "drawn"
 
 
@@ -158,7 +159,7 @@ def test_R17_absences_are_refused_once_a_finals_sitting_is_published(engine, sto
     assert finals.save_absences(engine, [first], actor=ORGANIZER) == [(first, False)]
     assert finals.save_absences(engine, [first], actor=ORGANIZER) == [], "nothing changed"
     semi = finals.draw_semifinal(engine, seed=4, actor=ORGANIZER)
-    sittings.publish(engine, semi["sitting_id"], actor=ORGANIZER)
+    draws.publish(engine, semi["sitting_id"], actor=ORGANIZER)
     calls = store_writes["mark_absent"]
     with pytest.raises(store.InvalidState, match="fixed once a finals sitting is published"):
         finals.save_absences(engine, [], actor=ORGANIZER)
@@ -218,7 +219,7 @@ def test_R16_R17_the_winner_contests_the_wildcard_in_the_final_not_the_last_dire
     standings = results.standings_table(engine)
     finals.save_absences(engine, [int(standings["player_id"].iloc[0])], actor=ORGANIZER)
     semi = finals.draw_semifinal(engine, seed=4, actor=ORGANIZER)
-    sittings.publish(engine, semi["sitting_id"], actor=ORGANIZER)
+    draws.publish(engine, semi["sitting_id"], actor=ORGANIZER)
     _enter(engine, semi["sitting_id"], [12, 11, 5, 3])
 
     view = finals.finals(engine)
@@ -279,13 +280,13 @@ def test_R3_R6_history_of_complete_and_open_sittings_is_every_earlier_seat(demo_
     seat: the same seats and setups either way."""
     engine = demo_copy(3)
     players = store.players(engine)["player_id"].tolist()
-    open_ = sittings.draw_qualifier(engine, players, seed=9, actor=ORGANIZER)
-    sittings.publish(engine, open_["sitting_id"], actor=ORGANIZER)  # published, no result yet
-    draft = sittings.draw_qualifier(engine, players, seed=10, confirm=True,
+    open_ = draws.draw_qualifier(engine, players, seed=9, actor=ORGANIZER)
+    draws.publish(engine, open_["sitting_id"], actor=ORGANIZER)  # published, no result yet
+    draft = draws.draw_qualifier(engine, players, seed=10, confirm=True,
                                     actor=ORGANIZER)
     with Snapshot(engine) as snap:
-        found = sittings.history(snap)
-        before = sittings.history(snap, before=int(open_["sitting_id"]))
+        found = draws.history(snap)
+        before = draws.history(snap, before=int(open_["sitting_id"]))
     expected = _seat_by_seat_history(engine)
     assert len(found) == 4 * 24 and found["sitting_id"].nunique() == 4
     pd.testing.assert_frame_equal(found.astype(expected.dtypes.to_dict()), expected)
@@ -326,9 +327,9 @@ def test_R16_n_counts_every_player_seated_at_a_published_qualifier(engine):
     yet are listed last with no score and no place at the cut; the four with a result take
     the places the cut gives their rank now."""
     ids = _players(engine, 13)
-    sitting = sittings.draw_qualifier(engine, ids, seed=3, actor=ORGANIZER)
+    sitting = draws.draw_qualifier(engine, ids, seed=3, actor=ORGANIZER)
     assert finals.finals(engine).format is None  # a draft seats no one yet (R20)
-    sittings.publish(engine, sitting["sitting_id"], actor=ORGANIZER)
+    draws.publish(engine, sitting["sitting_id"], actor=ORGANIZER)
     before = finals.finals(engine)
     assert before.format.n_players == 13 and before.format.semifinal == 4
     assert set(_status(engine).values()) == {("", False, None, "")}
@@ -368,7 +369,7 @@ def test_finals_status_through_the_finals_with_a_wildcard_seated(engine):
     assert status[wildcard] == ("final", True, None, "")
 
     semi = finals.draw_semifinal(engine, seed=4, actor=ORGANIZER)
-    sittings.publish(engine, semi["sitting_id"], actor=ORGANIZER)
+    draws.publish(engine, semi["sitting_id"], actor=ORGANIZER)
     status = _status(engine)
     semifinalists = finals.stage_players(finals.finals(engine), Stage.SEMIFINAL)
     assert {status[p][0] for p in semifinalists} == {"semifinal"}
@@ -386,7 +387,7 @@ def test_finals_status_through_the_finals_with_a_wildcard_seated(engine):
     assert {status[p][0] for p in semifinalists if p != winner} == {"semifinal"}
 
     final = finals.draw_final(engine, seed=5, actor=ORGANIZER)
-    sittings.publish(engine, final["sitting_id"], actor=ORGANIZER)
+    draws.publish(engine, final["sitting_id"], actor=ORGANIZER)
     _enter(engine, final["sitting_id"], [12, 11, 5, 3])
     frame = finals.finals_status(finals.finals(engine))
     assert frame["status"].head(4).tolist() == ["champion", "runner_up", "third", "finalist"]
@@ -440,8 +441,8 @@ def test_a_tables_first_result_rereads_its_sitting(demo_copy, sitting_reads):
     log = results.ResultsLog()
     log.read(engine)
     players = store.players(engine)["player_id"].tolist()
-    drawn = sittings.draw_qualifier(engine, players, seed=5, actor=ORGANIZER)
-    sittings.publish(engine, drawn["sitting_id"], actor=ORGANIZER)
+    drawn = draws.draw_qualifier(engine, players, seed=5, actor=ORGANIZER)
+    draws.publish(engine, drawn["sitting_id"], actor=ORGANIZER)
     log.read(engine)  # a draw and a publish: every result read again
     assert sitting_reads == [None, None]
     table = store.tables(engine, drawn["sitting_id"], actor=ORGANIZER).iloc[0]

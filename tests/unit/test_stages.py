@@ -13,7 +13,9 @@ from stsa import store
 from stsa.catalog import BOW_SUFFIX
 from stsa.domain import BattleOfWills, Kind, SittingStatus
 from stsa.errors import TournamentError
-from stsa.services import finals, log, results, setups, sittings
+from stsa.services import finals, log, results, setups
+from stsa.services import corrections
+from stsa.services import draws
 from stsa.store import admin
 from store_helpers import JUDGE, ORGANIZER, SPECTATOR, add_players, published_sitting, rows_for
 from tests.unit.test_store import _v1_file
@@ -134,7 +136,7 @@ def test_R23_the_final_rounds_play_battle_of_wills_by_default(demo_copy):
     assert store.setup_counts(engine, include_drawn=True) == before
     # A semifinal table may be hand-set to the Battle of Wills version.
     table = tables.loc[tables["setup_id"] == "legacy"].iloc[0]
-    changed = sittings.override_setup(engine, int(table["table_id"]), "legacy-bow",
+    changed = corrections.override_setup(engine, int(table["table_id"]), "legacy-bow",
                                       reason="room", actor=ORGANIZER, seed=1)
     assert changed["setup_id"] == "legacy-bow"
 
@@ -145,16 +147,16 @@ def test_R23_qualifiers_only_keeps_it_out_of_the_final_rounds(demo_copy):
     tables = store.tables(engine, semifinal["sitting_id"], actor=ORGANIZER)
     assert set(tables["setup_id"]) == {"legacy"}
     with pytest.raises(TournamentError, match="not an enabled setup"):
-        sittings.override_setup(engine, int(tables["table_id"].iloc[0]), "legacy-bow",
+        corrections.override_setup(engine, int(tables["table_id"].iloc[0]), "legacy-bow",
                                 reason="room", actor=ORGANIZER, seed=1)
 
 
 def test_R23_qualifiers_under_the_default_never_play_it(sqlite_engine):
     ids = add_players(sqlite_engine, 16)
-    drawn = sittings.draw_qualifier(sqlite_engine, ids, seed=9, actor=ORGANIZER)
+    drawn = draws.draw_qualifier(sqlite_engine, ids, seed=9, actor=ORGANIZER)
     tables = store.tables(sqlite_engine, drawn["sitting_id"], actor=ORGANIZER)
     assert not _bow(tables).any()
-    warnings = sittings.override_warnings(sqlite_engine, int(tables["table_id"].iloc[0]),
+    warnings = corrections.override_warnings(sqlite_engine, int(tables["table_id"].iloc[0]),
                                           "legacy-bow")
     assert any("not an enabled setup" in w for w in warnings)
 
@@ -167,7 +169,7 @@ def test_R6_counts_per_stage_when_the_qualifiers_take_battle_of_wills_on(demo_co
     assert not any(s.endswith("-bow") for s in before)
     store.set_settings(engine, {"battle_of_wills": "both"}, actor=ORGANIZER)
     ids = store.players(engine, actor=ORGANIZER)["player_id"].tolist()
-    drawn = sittings.draw_qualifier(engine, ids, seed=12, actor=ORGANIZER)
+    drawn = draws.draw_qualifier(engine, ids, seed=12, actor=ORGANIZER)
     tables = store.tables(engine, drawn["sitting_id"], actor=ORGANIZER)
     assert _bow(tables).all() and tables["setup_id"].is_unique
     counts = pd.Series(store.setup_counts(engine, include_drawn=True))
@@ -180,14 +182,14 @@ def test_R6_counts_per_stage_when_the_qualifiers_take_battle_of_wills_on(demo_co
 
 def _drawn(engine, n=8):
     ids = add_players(engine, n)
-    return sittings.draw_qualifier(engine, ids, seed=5, actor=ORGANIZER)
+    return draws.draw_qualifier(engine, ids, seed=5, actor=ORGANIZER)
 
 
 def test_R24_the_organizer_sets_a_rule_change_before_publishing(engine):
     sitting = _drawn(engine)
     sid = sitting["sitting_id"]
     assert (sitting["rule_change"], sitting["rule_change_points"]) == ("", "")
-    saved = sittings.set_rule_change(engine, sid, "  Spice   must flow ",
+    saved = draws.set_rule_change(engine, sid, "  Spice   must flow ",
                                      "1 point per spice left", actor=ORGANIZER)
     assert (saved["rule_change"], saved["rule_change_points"]) == \
         ("Spice must flow", "1 point per spice left")
@@ -201,20 +203,20 @@ def test_R24_the_organizer_sets_a_rule_change_before_publishing(engine):
     assert logged["after"].iloc[0] == {"rule_change": "Spice must flow",
                                        "rule_change_points": "1 point per spice left"}
     # The same again changes nothing and logs nothing; a redraw keeps the rule change.
-    sittings.set_rule_change(engine, sid, "Spice must flow", "1 point per spice left",
+    draws.set_rule_change(engine, sid, "Spice must flow", "1 point per spice left",
                              actor=ORGANIZER)
     assert len(store.events(engine, actor=ORGANIZER, action="sitting.rule_change")) == 1
     ids = store.seats(engine, sid, actor=ORGANIZER)["player_id"].tolist()
-    redrawn = sittings.draw_qualifier(engine, ids, seed=6, actor=ORGANIZER)
+    redrawn = draws.draw_qualifier(engine, ids, seed=6, actor=ORGANIZER)
     assert redrawn["sitting_id"] == sid and redrawn["rule_change"] == "Spice must flow"
     # Published: everyone sees it; it can no longer change.
-    sittings.publish(engine, sid, actor=ORGANIZER)
+    draws.publish(engine, sid, actor=ORGANIZER)
     public = store.sittings(engine, actor=SPECTATOR).set_index("sitting_id")
     assert public.loc[sid, "rule_change"] == "Spice must flow"
     with pytest.raises(store.InvalidState, match="Qualifier 1 is already published: a rule "
                                                  "change is set before the sitting is "
                                                  "published. Nothing was changed."):
-        sittings.set_rule_change(engine, sid, "Another", "", actor=ORGANIZER)
+        draws.set_rule_change(engine, sid, "Another", "", actor=ORGANIZER)
     assert store.sitting(engine, sid)["rule_change"] == "Spice must flow"
     assert len(store.events(engine, actor=ORGANIZER, action="sitting.rule_change")) == 1
 
@@ -231,7 +233,7 @@ def test_R24_a_bad_rule_change_is_refused_with_nothing_changed(sqlite_engine, na
                                                                message):
     sid = _drawn(sqlite_engine)["sitting_id"]
     with pytest.raises(TournamentError) as refused:
-        sittings.set_rule_change(sqlite_engine, sid, name, points, actor=ORGANIZER)
+        draws.set_rule_change(sqlite_engine, sid, name, points, actor=ORGANIZER)
     assert str(refused.value) == message
     assert store.sitting(sqlite_engine, sid)["rule_change"] == ""
     assert store.events(sqlite_engine, actor=ORGANIZER, action="sitting.rule_change").empty
@@ -239,10 +241,10 @@ def test_R24_a_bad_rule_change_is_refused_with_nothing_changed(sqlite_engine, na
 
 def test_R24_the_longest_texts_fit_and_both_empty_clears_it(sqlite_engine):
     sid = _drawn(sqlite_engine)["sitting_id"]
-    saved = sittings.set_rule_change(sqlite_engine, sid, "n" * 100, "p" * 200,
+    saved = draws.set_rule_change(sqlite_engine, sid, "n" * 100, "p" * 200,
                                      actor=ORGANIZER)
     assert (len(saved["rule_change"]), len(saved["rule_change_points"])) == (100, 200)
-    cleared = sittings.set_rule_change(sqlite_engine, sid, " ", "", actor=ORGANIZER)
+    cleared = draws.set_rule_change(sqlite_engine, sid, " ", "", actor=ORGANIZER)
     assert (cleared["rule_change"], cleared["rule_change_points"]) == ("", "")
 
 
@@ -250,18 +252,18 @@ def test_R24_the_longest_texts_fit_and_both_empty_clears_it(sqlite_engine):
 def test_R24_only_the_organizer_sets_a_rule_change(sqlite_engine, who):
     sid = _drawn(sqlite_engine)["sitting_id"]
     with pytest.raises(store.PermissionDenied):
-        sittings.set_rule_change(sqlite_engine, sid, "Spice", "", actor=who)
+        draws.set_rule_change(sqlite_engine, sid, "Spice", "", actor=who)
 
 
 # --- R12, R24: variant points only with a rule change ------------------------------------------
 
 def _published(engine, rule_change: str = ""):
     ids = add_players(engine, 8)
-    sitting = sittings.draw_qualifier(engine, ids, seed=5, actor=ORGANIZER)
+    sitting = draws.draw_qualifier(engine, ids, seed=5, actor=ORGANIZER)
     if rule_change:
-        sittings.set_rule_change(engine, sitting["sitting_id"], rule_change, "1 a spice",
+        draws.set_rule_change(engine, sitting["sitting_id"], rule_change, "1 a spice",
                                  actor=ORGANIZER)
-    sittings.publish(engine, sitting["sitting_id"], actor=ORGANIZER)
+    draws.publish(engine, sitting["sitting_id"], actor=ORGANIZER)
     return store.tables(engine, sitting["sitting_id"], actor=ORGANIZER)
 
 

@@ -13,7 +13,7 @@ import sqlalchemy as sa
 
 from stsa import store
 from stsa.auth import Role
-from stsa.store import db, schema
+from stsa.store import db, migrations, schema
 from store_helpers import (JUDGE, ORGANIZER, SPECTATOR, add_players, make_draw,
                            published_sitting, rows_for)
 
@@ -167,17 +167,17 @@ def test_migrations_run_once_in_order_and_roll_back_on_failure(engine_url, tmp_p
     base = schema.SCHEMA_VERSION
     calls = []
 
-    def add_pronouns(conn):
+    def add_pronouns(conn, at):
         calls.append(base + 1)
         conn.exec_driver_sql("ALTER TABLE players ADD COLUMN pronouns VARCHAR(50)")
 
-    def broken(conn):
+    def broken(conn, at):
         calls.append(base + 2)
         conn.exec_driver_sql("ALTER TABLE players ADD COLUMN shirt_size VARCHAR(50)")
         raise RuntimeError("migration bug")
 
     monkeypatch.setattr(schema, "SCHEMA_VERSION", base + 2)
-    monkeypatch.setattr(db, "MIGRATIONS", {base + 1: add_pronouns, base + 2: broken})
+    monkeypatch.setattr(migrations, "MIGRATIONS", {base + 1: add_pronouns, base + 2: broken})
     with pytest.raises(RuntimeError, match="migration bug"):
         store.connect(engine_url, backup_dir=tmp_path)
 

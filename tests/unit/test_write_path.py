@@ -13,7 +13,7 @@ from sqlalchemy import event
 from bench import write
 from stsa import store
 from stsa.services import results
-from stsa.store import checks, db, game_results
+from stsa.store import checks, frames, game_results
 from store_helpers import JUDGE, ORGANIZER, published_sitting, rows_for
 
 
@@ -74,7 +74,7 @@ def test_records_copy_plain_rows_and_refuse_anything_else():
       "troops": 2, "water": 3, "variant_points": 0, "tiebreak": 2}],
 ])
 def test_the_saved_rows_frame_is_shaped_as_the_stores_frames(rows):
-    fast, plain = game_results._rows_frame(rows), db.frame(rows, game_results.ROW_SPEC)
+    fast, plain = game_results._rows_frame(rows), frames.frame(rows, game_results.ROW_SPEC)
     pd.testing.assert_frame_equal(fast, plain, check_exact=True)
     assert list(fast.dtypes) == list(plain.dtypes)
 

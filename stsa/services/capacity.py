@@ -1,0 +1,100 @@
+"""The seats of a qualifier sitting (R21): who plays and who waits under the capacity setting,
+why, and the waiting list."""
+
+from __future__ import annotations
+
+import datetime as dt
+
+import numpy as np
+import pandas as pd
+
+from stsa import rules, store
+from stsa.auth import Actor
+from stsa.domain import Kind, PlayerStatus, SittingStatus, plural
+from stsa.errors import TournamentError
+from stsa.services.snapshot import Snapshot
+
+
+def queue_of(players: pd.DataFrame, player_ids, settings: dict,
+             extra_tables: int = 0) -> pd.DataFrame:
+    """R21 for the players `player_ids` of the roster frame `players`: `rules.seat_queue`
+    under the capacity setting (`player_id, registration_order, checked_in_at, queue, plays,
+    waiting`), with `name` and `reason`, why each player plays or waits in words: "pre-registered,
+    number 12 in registration order", "dropped in at 10:42", and for those who wait "over the
+    16-seat limit". A player named twice or not on the roster is refused."""
+    ids = [int(p) for p in player_ids]
+    if len(set(ids)) != len(ids):
+        raise TournamentError("A player is named twice among the players to seat.")
+    chosen = players.loc[players["player_id"].isin(ids)]
+    unknown = sorted(set(ids) - set(chosen["player_id"].astype(int)))
+    if unknown:
+        raise store.NotFound(f"No player with id {', '.join(map(str, unknown))}.")
+    capacity = int(settings["capacity"])
+    queue = rules.seat_queue(chosen, capacity, extra_tables)
+    names = dict(zip(players["player_id"], players["name"]))
+    return queue.assign(name=queue["player_id"].map(names),
+                        reason=queue_reasons(queue, capacity, extra_tables))
+
+
+def queue_reasons(queue: pd.DataFrame, capacity: int, extra_tables: int = 0) -> pd.Series:
+    """Why each player of a `rules.seat_queue` frame plays or waits, in words (R21); check-in
+    times in this computer's time zone."""
+    times = queue["checked_in_at"].dt.tz_convert(_local_zone()).dt.strftime("%H:%M")
+    order = queue["registration_order"].astype("string")
+    base = pd.Series(np.select(
+        [queue["registration_order"].notna(), queue["checked_in_at"].notna()],
+        ["pre-registered, number " + order.fillna("") + " in registration order",
+         "dropped in at " + times.fillna("")],
+        "seated by hand, not checked in"), index=queue.index, dtype="str")
+    limit = f"over the {capacity}-seat limit"
+    if extra_tables:
+        limit += f" and {plural(extra_tables, 'extra table')}"
+    return base.where(queue["plays"], base + "; " + limit)
+
+
+def _local_zone():
+    return dt.datetime.now().astimezone().tzinfo
+
+
+def seat_queue(engine, player_ids, *, extra_tables: int = 0) -> pd.DataFrame:
+    """R21: `queue_of` the roster and settings as they are now: who plays the next qualifier
+    and who waits, in queue order, with the reasons."""
+    with Snapshot(engine) as snap:
+        return queue_of(snap.players, player_ids, snap.settings, extra_tables)
+
+
+def waiting_list(engine, *, actor: Actor | None = None) -> pd.DataFrame:
+    """R21: the waiting list now, `player_id, position, reason` (position 1 = next in line).
+
+    While a qualifier sitting that `actor` may see (R20) is drawn or being played, its stored
+    waiting list; before the next qualifier (none yet, or the latest complete), the live queue
+    of the players checked in; once the semifinal or final is drawn, nobody waits."""
+    with Snapshot(engine, actor=actor) as snap:
+        sitting = snap.current()
+        if sitting is not None and sitting["kind"] != Kind.QUALIFIER:
+            return _no_one_waits()
+        settings = snap.settings
+        capacity = int(settings["capacity"])
+        if sitting is not None and sitting["status"] != SittingStatus.COMPLETE:
+            stored = store.waiting(snap.engine, int(sitting["sitting_id"]), actor=actor)
+            queue = (stored[["player_id", "position"]]
+                     .merge(snap.players[["player_id", *rules.QUEUE_COLUMNS[1:]]],
+                            on="player_id", how="left")
+                     .assign(plays=False))
+            seated = len(snap.sitting_seats(int(sitting["sitting_id"])))
+            extra = max(seated - capacity, 0) // 4
+            return queue.assign(reason=queue_reasons(queue, capacity, extra))[
+                ["player_id", "position", "reason"]]
+        players = snap.players
+        present = players.loc[(players["status"] == PlayerStatus.ACTIVE)
+                              & players["checked_in"], "player_id"]
+        queue = queue_of(players, present, settings)
+        waiting = queue.loc[~queue["plays"]]
+        return (waiting.assign(position=waiting["waiting"].astype("int64"))
+                [["player_id", "position", "reason"]].reset_index(drop=True))
+
+
+def _no_one_waits() -> pd.DataFrame:
+    return pd.DataFrame({"player_id": pd.Series(dtype="int64"),
+                         "position": pd.Series(dtype="int64"),
+                         "reason": pd.Series(dtype="str")})

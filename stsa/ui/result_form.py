@@ -1,0 +1,291 @@
+"""The Results page's form for one table (R11–R13, R19): its state (what it loaded, the version
+it is based on, the table's seating it was opened on, its submission id), the fields, the
+preview, the save and a conflict with another judge's save. The form's fields are keyed by
+player, not by seat, so a value stays with the player it was typed for when the table's seats
+change. The rules behind it live in `stsa.services.results`."""
+
+from __future__ import annotations
+
+import uuid
+
+import pandas as pd
+import streamlit as st
+
+from stsa import store
+from stsa.services import results
+from stsa.ui import widgets
+from stsa.ui.sittings import colour
+
+STATS = results.STATS  # vp, spice, solari, troops, water (R11)
+NUMBERS = {"vp": "VP", "spice": "Spice", "solari": "Solari", "troops": "Troops in garrison",
+           "water": "Water", "variant_points": "Variant points"}
+SHORT = {**NUMBERS, "troops": "Troops", "variant_points": "Extra"}  # the form's labels
+FORM, CONFLICT = "res_form", "res_conflict"
+MAX_NUMBER = store.game_results.MAX_NUMBER
+
+
+def key(table_id: int, player_id: int, field: str) -> str:
+    """The widget key of one player's field in a table's result form: by player, so a value
+    stays with the player it was typed for when seats move (a seat left empty)."""
+    return f"res_{table_id}_p{int(player_id)}_{field}"
+
+
+def seating(seats: pd.DataFrame) -> dict[int, int]:
+    """A table's seating as a save names it (R3): {seat: player_id}."""
+    return {int(s): int(p) for s, p in zip(seats["seat"], seats["player_id"])}
+
+
+def _set_values(table_id: int, seats: pd.DataFrame, rows: pd.DataFrame,
+                leaders: dict[int, str] | None = None) -> None:
+    by_player = {int(r["player_id"]): r for r in rows.to_dict("records")}
+    for pid in seats["player_id"].astype(int):
+        row = by_player.get(pid, {})
+        st.session_state[key(table_id, pid, "leader")] = \
+            row.get("leader") or (leaders or {}).get(pid)
+        for field in (*STATS, "variant_points", "tiebreak"):
+            value = row.get(field, 0 if field == "variant_points" else None)
+            st.session_state[key(table_id, pid, field)] = None if pd.isna(value) else int(value)
+
+
+def _meta(table_id: int, result, rows: pd.DataFrame, seated: dict[int, int]) -> dict:
+    """The form's state: the version it is based on, who saved it, the values loaded, the
+    table's seating it was opened on ({seat: player_id}) and its submission id."""
+    return {"table_id": table_id, "version": int(result.version), "saved_by": result.saved_by,
+            "saved_at": result.saved_at, "rows": _comparable(rows), "seating": dict(seated),
+            "submission_id": uuid.uuid4().hex}
+
+
+def ensure_form(engine, table_id: int, seats: pd.DataFrame,
+                leaders: dict[int, str] | None = None) -> dict:
+    """The form for `table_id`: loaded from the store (a correction if a result exists) when
+    first shown, or when its fields were dropped (another table or page was open). Without a
+    result, each seat's leader starts from `leaders` (player → leader: the Wild Card ones).
+
+    The form keeps the seating it was opened on (R19): when the table's seats change while
+    it is open (a no-show replaced, a seat left empty), its values stay with their players
+    and its saves are refused until the judge has checked them (`seating_changed`)."""
+    form, seated = st.session_state.get(FORM), set(seats["player_id"].astype(int))
+    staying = [] if form is None else [p for p in form.get("seating", {}).values()
+                                       if p in seated]
+    fresh = form is None or form["table_id"] != table_id or not staying or any(
+        key(table_id, p, "vp") not in st.session_state for p in staying)
+    if fresh:
+        result = store.table_result(engine, table_id)
+        _set_values(table_id, seats, result.rows, leaders)
+        st.session_state[FORM] = _meta(table_id, result, result.rows, seating(seats))
+        st.session_state.pop(CONFLICT, None)
+    return st.session_state[FORM]
+
+
+def seating_changed(form: dict, seats: pd.DataFrame) -> list[str]:
+    """R3, R19: how the table's seats changed since the form was opened, in words ("seat 2 is
+    now Bob", "seat 4 is empty now"); empty when they did not."""
+    return store.game_results.seating_changes(
+        form.get("seating", {}), seating(seats),
+        dict(zip(seats["player_id"].astype(int), seats["name"])))
+
+
+def leader_options(seats: pd.DataFrame, wild_card: bool) -> list[str]:
+    """R9, R10: the table's available leaders, plus its removed ones with Wild Card on."""
+    first = seats.iloc[0]
+    options = list(first["available_leaders"] or [])
+    if wild_card:
+        options += [n for n in first["removed_leaders"] or [] if n not in options]
+    return options
+
+
+def number_fields(sittings: pd.DataFrame, sitting_id: int, table_id: int,
+                  seats: pd.DataFrame) -> list[str]:
+    """The numbers the form asks for: the five of R11, and the variant points (R12) when the
+    sitting has a rule change (R24), or when the loaded result already holds some."""
+    row = sittings.loc[sittings["sitting_id"] == sitting_id]
+    change = row["rule_change"].iloc[0] if "rule_change" in row and len(row) else ""
+    held = any(st.session_state.get(key(table_id, p, "variant_points")) not in (None, 0)
+               for p in seats["player_id"])
+    return [*STATS, *(["variant_points"] if (isinstance(change, str) and change.strip())
+                      or held else [])]
+
+
+#: The seats' number fields on a phone: no clear button (it took half of a narrow field), a
+#: larger centred number (16 px keeps phones from zooming in on a tap), a taller touch target.
+FORM_STYLE = """<style>
+[class*="st-key-res_seat_"] [data-testid="stNumberInputClearButton"] { display: none; }
+[class*="st-key-res_seat_"] [data-testid="stNumberInputField"] {
+    font-size: 1.1rem; text-align: center; min-height: 2.75rem; padding: 0 0.2rem; }
+</style>"""
+
+
+def form_style() -> None:
+    """Give the result form's seats `FORM_STYLE`."""
+    st.html(FORM_STYLE)
+
+
+def seat_block(table_id: int, seat, options: list[str], fields: list[str]) -> None:
+    """One seat's entry on a phone's width: its player, the leader, then every number of
+    `fields` side by side in one row (labels short, so the row never wraps)."""
+    with st.container(border=True, gap="small", key=f"res_seat_{table_id}_{seat.player_id}"):
+        st.markdown(f"**Seat {seat.seat}** · {colour(seat.colour)} · {widgets.plain(seat.name)}")
+        leader_key = key(table_id, seat.player_id, "leader")
+        stored = st.session_state.get(leader_key)
+        st.selectbox("Leader", options + ([stored] if stored and stored not in options else []),
+                     index=None, placeholder="Choose the leader", key=leader_key,
+                     label_visibility="collapsed")
+        with st.container(horizontal=True, wrap=False, gap="small"):
+            for field in fields:
+                low = -MAX_NUMBER if field == "variant_points" else 0
+                st.number_input(SHORT[field], min_value=low, max_value=MAX_NUMBER, step=1,
+                                value=None, key=key(table_id, seat.player_id, field))
+
+
+def form_rows(table_id: int, seats: pd.DataFrame) -> tuple[pd.DataFrame, list[int]]:
+    """The form's values as result rows, and the seats in a full tie (R11); a settled order
+    is kept only for those. Built once a run: the values are the ones this run was sent, so
+    the settled-order fields drawn after it change nothing here."""
+    get = st.session_state.get
+    players = seats["player_id"].astype("int64").tolist()
+    rows = pd.DataFrame({
+        "player_id": seats["player_id"].astype("int64").to_numpy(),
+        "seat": seats["seat"].astype("int64").to_numpy(),
+        "leader": [get(key(table_id, p, "leader")) for p in players],
+        **{f: pd.array([get(key(table_id, p, f)) for p in players], dtype="Int64")
+           for f in (*STATS, "variant_points", "tiebreak")}})
+    tied = results.full_ties(rows)
+    rows.loc[~rows["seat"].isin(tied), "tiebreak"] = pd.NA
+    return rows, tied
+
+
+_PREVIEWED = ["player_id", "seat", *STATS, "variant_points", "tiebreak"]
+_previews: dict[tuple, pd.DataFrame] = {}  # the same numbers preview alike, for any session
+
+
+def _preview(rows: pd.DataFrame, base_points) -> pd.DataFrame:
+    """`services.results.preview_result`, kept for forms with the same numbers: the run that
+    saves and the one after it, or a leader chosen, show the preview of numbers already
+    scored."""
+    found = _previews.get(key := (tuple(rows[_PREVIEWED].itertuples(index=False, name=None)),
+                                  tuple(base_points)))
+    if found is None:
+        if len(_previews) >= 1000:
+            _previews.clear()
+        found = _previews[key] = results.preview_result(rows, base_points)
+    return found
+
+
+def preview_frame(rows: pd.DataFrame, seats: pd.DataFrame, base_points) -> pd.DataFrame:
+    """R11, R12: placings and qualifier scores of the form as it stands (blanks count 0)."""
+    scored = _preview(rows, base_points)
+    return pd.DataFrame({"Placing": scored["placing"], "Seat": scored["seat"],
+                         "Player": seats["name"].to_numpy(), "VP": rows["vp"],
+                         "Score": scored["qualifier_score"], "Tied": scored["tied"]},
+                        ).sort_values(["Placing", "Seat"]).reset_index(drop=True)
+
+
+#: The preview's narrow columns, so that it fits a phone's width with the player's name.
+PREVIEW_COLUMNS = {name: st.column_config.Column(width=40 if name != "Placing" else 56)
+                   for name in ("Placing", "Seat", "VP", "Score", "Tied")}
+
+
+def _comparable(rows: pd.DataFrame) -> list[tuple]:
+    cols = ["player_id", "leader", *STATS, "variant_points", "tiebreak"]
+    frame = rows.reindex(columns=cols).astype(object)
+    return sorted(tuple(None if pd.isna(v) else (str(v) if c == "leader" else int(v))
+                        for c, v in zip(cols, r)) for r in frame.itertuples(index=False))
+
+
+def save(engine, table_id: int, rows: pd.DataFrame, where: str, *, actor,
+         over_version: int | None = None, **confirmed: bool):
+    """Submit the form (R11, R13, R19) through `services.results.submit_result`, which checks
+    every rule (a full tie needs its settled order first) and where the save lands: the
+    seating the form was opened on, and the confirmations `confirmed` (`confirm_complete`,
+    `confirm_after_finals`). A version conflict is kept to show both versions; a changed
+    seating is shown, and the form takes the new seating so that the judge checks the values
+    and saves again; a double click stores once (one submission id per form); saving
+    unchanged values stores nothing."""
+    form = st.session_state[FORM]
+    if over_version is None and form["version"] and _comparable(rows) == form["rows"]:
+        st.info(f"{where}: nothing changed since version {form['version']}; nothing was saved.")
+        return None
+
+    def submit():
+        try:
+            return results.submit_result(
+                engine, table_id, rows,
+                expected_version=form["version"] if over_version is None else over_version,
+                submission_id=form["submission_id"], actor=actor,
+                seating=form.get("seating"), **confirmed)
+        except store.game_results.SeatingChanged as exc:
+            form["seating"] = dict(exc.seating)  # checked by the judge before the next save
+            raise
+        except store.ConflictError as exc:
+            if exc.current is None:
+                raise
+            st.session_state[CONFLICT] = {"table_id": table_id, "message": str(exc),
+                                          "version": int(exc.version), "saved_by": exc.saved_by,
+                                          "saved_at": exc.saved_at, "rows": exc.rows}
+            return None
+
+    out = widgets.act(submit, done=lambda r: r and (
+        f"{where}: saved as version {r.version}" + (" (a correction)." if r.version > 1 else ".")))
+    if out is not None:
+        st.session_state[FORM] = _meta(table_id, out, out.rows, seating(out.rows))
+        st.session_state.pop(CONFLICT, None)
+    return out
+
+
+def conflict(table_id: int) -> dict | None:
+    found = st.session_state.get(CONFLICT)
+    return found if found and found["table_id"] == table_id else None
+
+
+def keep_theirs(table_id: int, seats: pd.DataFrame) -> None:
+    """A button callback: load the other judge's saved values into the form (R19)."""
+    theirs = st.session_state.pop(CONFLICT)
+    _set_values(table_id, seats, theirs["rows"])
+    result = store.TableResult(table_id=table_id, version=theirs["version"], rows=theirs["rows"],
+                               saved_by=theirs["saved_by"], saved_at=theirs["saved_at"])
+    st.session_state[FORM] = _meta(table_id, result, theirs["rows"],
+                                   st.session_state[FORM].get("seating", seating(seats)))
+
+
+FIELDS = {"leader": "Leader", **NUMBERS, "tiebreak": "Settled order"}
+
+
+def _long(rows: pd.DataFrame, side: str) -> pd.DataFrame:
+    """A table's rows as one row per player and field, each value as text ("" for blank)."""
+    values = rows.reindex(columns=["player_id", *FIELDS]).astype({f: object for f in FIELDS})
+    return (values.melt(id_vars="player_id", var_name="field", value_name=side)
+            .assign(**{side: lambda d: d[side].map(
+                lambda v: "" if pd.isna(v) else str(v) if isinstance(v, str) else str(int(v)))}))
+
+
+def differences(theirs: pd.DataFrame, mine: pd.DataFrame, seats: pd.DataFrame) -> pd.DataFrame:
+    """R19: where two versions of a table's result differ, one row per player and field, in
+    seat order: Player, Field, Theirs, Yours ("" for a blank). Equal values are left out."""
+    order = list(FIELDS)
+    return (_long(theirs, "Theirs").merge(_long(mine, "Yours"), on=["player_id", "field"],
+                                          how="outer")
+            .fillna({"Theirs": "", "Yours": ""})
+            .query("Theirs != Yours")
+            .merge(seats[["player_id", "seat", "name"]], on="player_id", how="left")
+            .assign(rank=lambda d: d["field"].map(order.index))
+            .sort_values(["seat", "rank"])
+            .pipe(lambda d: pd.DataFrame({
+                "Player": d["name"].to_numpy(), "Field": d["field"].map(FIELDS).to_numpy(),
+                "Theirs": d["Theirs"].to_numpy(), "Yours": d["Yours"].to_numpy()})))
+
+
+THEIRS_COLOUR, YOURS_COLOUR = "#fde2b3", "#cfe8fc"
+
+
+def differences_table(found: pd.DataFrame):
+    """`differences` for the page: the two versions' values highlighted, each side its own
+    colour (a few rows only, so a styled table costs nothing)."""
+    return (found.style
+            .set_properties(subset=["Theirs"], **{"background-color": THEIRS_COLOUR,
+                                                  "color": "black", "font-weight": "bold"})
+            .set_properties(subset=["Yours"], **{"background-color": YOURS_COLOUR,
+                                                 "color": "black", "font-weight": "bold"}))
+
+
+def when(saved_at) -> str:
+    return saved_at.astimezone().strftime("%H:%M:%S") if saved_at is not None else "?"
