@@ -8,7 +8,7 @@ import pytest
 
 from stsa import store, tournament
 from stsa.ui import picks as picks_ui
-from stsa.ui.sittings import key
+from stsa.ui.result_form import key
 from tests.app.conftest import JUDGE, ORGANIZER, shown
 
 PAGE = "views/results.py"

@@ -8,7 +8,6 @@ import pytest
 
 from stsa import demo, store
 from stsa.services import results, shared
-from stsa.ui import data
 from tests.app.conftest import JUDGE, ORGANIZER, count_calls
 
 
