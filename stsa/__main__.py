@@ -19,7 +19,7 @@ import sys
 from pathlib import Path
 
 from stsa import store
-from stsa.errors import TournamentError
+from stsa.domain import TournamentError
 
 ROOT = Path(__file__).resolve().parents[1]
 TRUSTED_PROXY_ENV = "STSA_TRUSTED_PROXY"

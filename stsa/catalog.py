@@ -17,7 +17,7 @@ from pathlib import Path
 import pandas as pd
 
 from stsa.domain import plural
-from stsa.errors import TournamentError
+from stsa.domain import TournamentError
 
 DATA_DIR = Path(__file__).resolve().parent.parent / "data"
 

@@ -6,8 +6,9 @@ import numpy as np
 import pandas as pd
 
 from stsa import rules, store
-from stsa.auth import Actor, Role, require
-from stsa.errors import TournamentError
+from stsa.auth import Actor, require
+from stsa.domain import Role
+from stsa.domain import TournamentError
 from stsa.services import draws
 
 DEMO_PLAYERS = [

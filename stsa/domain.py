@@ -75,54 +75,101 @@ class BattleOfWills(_Word):
     BOTH = "both"
 
 
+class DrawMode(_Word):
+    """How a qualifier is drawn (R3): a plain random draw, or the balanced one (fewer repeat
+    meetings, seats and setups that even out), both from a recorded seed."""
+
+    RANDOM = "random"
+    BALANCED = "balanced"
+
+
 class PlayerStatus(_Word):
     ACTIVE = "active"
     WITHDRAWN = "withdrawn"
 
 
+class Action(_Word):
+    """What the audit log says was done (R19): one code per kind of change, as stored."""
+
+    PLAYERS_ADD = "players.add"
+    PLAYER_EDIT = "player.edit"
+    PLAYER_REMOVE = "player.remove"
+    PLAYER_WITHDRAW = "player.withdraw"
+    PLAYER_REINSTATE = "player.reinstate"
+    PLAYERS_CHECK_IN = "players.check_in"
+    PLAYERS_CHECK_OUT = "players.check_out"
+    PLAYER_ABSENT = "player.absent"
+    PLAYER_PRESENT = "player.present"
+    SITTING_DRAW = "sitting.draw"
+    SITTING_REDRAW = "sitting.redraw"
+    SITTING_DISCARD = "sitting.discard"
+    SITTING_PUBLISH = "sitting.publish"
+    SITTING_COMPLETE = "sitting.complete"
+    SITTING_VOID = "sitting.void"
+    TABLE_REPLACE_PLAYER = "table.replace_player"
+    SITTING_RULE_CHANGE = "sitting.rule_change"
+    TABLE_EMPTY_SEAT = "table.empty_seat"
+    TABLE_OVERRIDE_SETUP = "table.override_setup"
+    RESULT_SUBMIT = "result.submit"
+    RESULT_CORRECT = "result.correct"
+    PICKS_VOTE_OFF = "picks.vote_off"
+    PICKS_WILD_CARD = "picks.wild_card"
+    SETTINGS_CHANGE = "settings.change"
+    PIN_SET = "pin.set"
+    SESSION_REVOKE_ALL = "session.revoke_all"
+    TOURNAMENT_RESTORE = "tournament.restore"
+    BACKUP_RESTORE = "backup.restore"
+    SIGN_IN_UNLOCK = "sign_in.unlock"
+    INVITATION_CREATE = "invitation.create"
+    INVITATION_USE = "invitation.use"
+    INVITATION_REVOKE = "invitation.revoke"
+
+
 PICK_METHOD_LABELS = {PickMethod.HIDDEN_PICKS: "Hidden Picks", PickMethod.VOTE_OFF: "Vote Off"}
+DRAW_MODE_LABELS = {DrawMode.RANDOM: "Random", DrawMode.BALANCED: "Balanced"}
+# A sitting's status in words, wherever it is named: "Qualifier 2 (being played)".
+SITTING_STATUS_WORDS = {SittingStatus.DRAWN: "drawn, not published yet",
+                        SittingStatus.PUBLISHED: "being played",
+                        SittingStatus.COMPLETE: "complete"}
 BATTLE_OF_WILLS_LABELS = {BattleOfWills.FINALS: "The semifinal and the final",
                           BattleOfWills.QUALIFIERS: "The qualifiers",
                           BattleOfWills.BOTH: "The qualifiers, the semifinal and the final"}
 
-SETTING_LABELS = {  # each setting as the Settings page names it
-    "tournament_name": "Tournament name", "enabled_setups": "Setups played",
-    "battle_of_wills": "Battle of Wills", "pick_method": "Leader pick method",
-    "wild_card": "Wild Card", "vote_off_votes": "Votes per player (Vote Off)",
-    "hidden_picks": "Hidden picks per base game", "leader_decks": "Leader decks",
-    "colours": "Colours", "base_points": "Base points (1st, 2nd, 3rd, 4th)",
-    "draw_mode": "Draw mode", "auto_backup": "Automatic backups",
-    "public_url": "App address for the QR codes", "capacity": "Seats per qualifier sitting",
+#: What each logged action is, in words (the Log page's "What" column and filter).
+ACTION_LABELS = {
+    Action.PLAYERS_ADD: "Players added",
+    Action.PLAYER_EDIT: "Player edited",
+    Action.PLAYER_REMOVE: "Player removed",
+    Action.PLAYER_WITHDRAW: "Player withdrawn",
+    Action.PLAYER_REINSTATE: "Player reinstated",
+    Action.PLAYERS_CHECK_IN: "Check-in",
+    Action.PLAYERS_CHECK_OUT: "Check-out",
+    Action.PLAYER_ABSENT: "Finals absence",
+    Action.PLAYER_PRESENT: "Finals absence lifted",
+    Action.SITTING_DRAW: "Draw",
+    Action.SITTING_REDRAW: "Draw again",
+    Action.SITTING_DISCARD: "Draw discarded",
+    Action.SITTING_PUBLISH: "Published",
+    Action.SITTING_COMPLETE: "Sitting complete",
+    Action.SITTING_VOID: "Sitting voided",
+    Action.TABLE_REPLACE_PLAYER: "Player replaced",
+    Action.SITTING_RULE_CHANGE: "Rule change",
+    Action.TABLE_EMPTY_SEAT: "Seat left empty",
+    Action.TABLE_OVERRIDE_SETUP: "Setup changed",
+    Action.RESULT_SUBMIT: "Result entered",
+    Action.RESULT_CORRECT: "Result corrected",
+    Action.PICKS_VOTE_OFF: "Leaders voted off",
+    Action.PICKS_WILD_CARD: "Wild cards",
+    Action.SETTINGS_CHANGE: "Settings changed",
+    Action.PIN_SET: "PIN set",
+    Action.SESSION_REVOKE_ALL: "Everyone signed out",
+    Action.TOURNAMENT_RESTORE: "Tournament restored",
+    Action.BACKUP_RESTORE: "Backup restored",
+    Action.SIGN_IN_UNLOCK: "Sign-in pause lifted",
+    Action.INVITATION_CREATE: "Judge invited",
+    Action.INVITATION_USE: "Signed in with an invitation",
+    Action.INVITATION_REVOKE: "Invitation withdrawn",
 }
-_SETTING_NONE = {"enabled_setups": "every setup", "leader_decks": "the catalog's decks",
-                 "public_url": "this browser's address"}
-
-
-def setting_label(key: str) -> str:
-    """"Base points (1st, 2nd, 3rd, 4th)": a setting as people name it; an unknown key
-    in words ("rule_change" → "Rule change")."""
-    return SETTING_LABELS.get(key) or str(key).replace("_", " ").capitalize()
-
-
-def setting_text(key: str, value) -> str:
-    """A setting's value in words: Yes/No, lists joined with commas, "Hidden Picks",
-    "Legacy 6, Uprising 3", "every setup" for none."""
-    if value is None:
-        return _SETTING_NONE.get(key, "none")
-    if isinstance(value, bool):
-        return "Yes" if value else "No"
-    if key == "pick_method":
-        return PICK_METHOD_LABELS.get(value, str(value))
-    if key == "battle_of_wills":  # R23: the stages (an old on/off reads Yes/No above)
-        return BATTLE_OF_WILLS_LABELS.get(value, str(value))
-    if key == "draw_mode":
-        return str(value).capitalize()
-    if isinstance(value, dict):
-        return "; ".join(f"{k} {setting_text('', v)}" for k, v in value.items())
-    if isinstance(value, (list, tuple)):
-        return ", ".join(setting_text("", v) for v in value) or "none"
-    return str(value)
-
 
 SYSTEM_NAME = "STSA"  # the name the log gives to what STSA does by itself
 

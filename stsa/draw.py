@@ -21,13 +21,13 @@ import numpy as np
 import pandas as pd
 
 from stsa import balance, catalog
-from stsa.domain import TournamentError, draw_seed, is_whole, plural, require_columns
+from stsa.domain import DrawMode, TournamentError, draw_seed, is_whole, plural, require_columns
 from stsa.picks import (MOST_VOTES, ORGANIZER_CHOICE, RANDOM_CHOICE,  # noqa: F401
                         VOTE_OFF_REMOVES, vote_off_removals, wild_card_draws)
 from stsa.rules import table_sizes
 
 SETUP_COLUMNS = ("setup_id", "hidden_picks", "leader_deck")
-DRAW_MODES = ("random", "balanced")
+DRAW_MODES = tuple(m.value for m in DrawMode)
 
 
 @dataclass(frozen=True, eq=False)
@@ -45,7 +45,7 @@ class Draw:
     tables: pd.DataFrame
     seed: int
     sit_outs: list = field(default_factory=list)
-    mode: str = "random"  # with the pins and the history, what re-checking the draw needs
+    mode: str = DrawMode.RANDOM  # with the pins and the history, what re-checking the draw needs
     pins: dict = field(default_factory=dict)
 
     def setup_counts(self, before: Mapping[str, int] | None = None) -> dict[str, int]:
@@ -69,7 +69,7 @@ def draw_sitting(
     setup_counts: Mapping[str, int] | None = None,
     colours: Sequence[str] | None = None,
     sit_out: bool = False,
-    mode: str = "random",
+    mode: str = DrawMode.RANDOM,
     history: pd.DataFrame | None = None,
     pins: Mapping | None = None,
 ) -> Draw:
@@ -107,7 +107,7 @@ def draw_sitting(
     seated = ids.iloc[order].reset_index(drop=True)
     plain = _finish(seated, sizes, setups, rng, seed, setup_counts, colours, sit_outs)
     how = {"mode": mode, "pins": dict(pins or {})}
-    if mode == "random":
+    if mode == DrawMode.RANDOM:
         return dataclasses.replace(plain, **how)
     seats, tables = balance.balance(plain.seats, plain.tables,
                                     None if target is None else target[order], history, rng)

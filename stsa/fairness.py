@@ -18,7 +18,7 @@ from dataclasses import dataclass
 import numpy as np
 import pandas as pd
 
-from stsa.errors import TournamentError
+from stsa.domain import TournamentError
 
 HISTORY_COLUMNS = ("sitting_id", "table_no", "seat", "player_id", "setup_id")
 # What one unit of each kind of unfairness costs: a pair meeting again for the k-th time costs

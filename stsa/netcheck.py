@@ -10,7 +10,7 @@ from __future__ import annotations
 
 import ipaddress
 
-from stsa.errors import TournamentError
+from stsa.domain import TournamentError
 
 VARIABLE = "STSA_TRUSTED_PROXY"
 EVERYONE = (f"{VARIABLE} must name the proxy's address, like 127.0.0.1; '*' would let anyone "

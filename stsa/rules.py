@@ -15,7 +15,7 @@ import numpy as np
 import pandas as pd
 
 from stsa.domain import plural
-from stsa.errors import TournamentError
+from stsa.domain import TournamentError
 
 #: The tournament's order of strength within a game (R11): higher is better in each, in this
 #: order. Note that it differs from the rulebooks' (troops before water).

@@ -4,9 +4,8 @@ hold removed leaders, emails and the log: organizer only (R20)."""
 
 import streamlit as st
 
-from stsa import excel, store
-from stsa.auth import Role
-from stsa.domain import plural
+from stsa.domain import Role, plural
+from stsa.services import admin, exports, restore
 from stsa.ui import data, data_tools, organizer, session, sittings, widgets
 
 st.title("Data")
@@ -21,11 +20,11 @@ st.caption("The workbook opens on a summary, the standings and the finals, then 
            "results, every setting and the log in words. Keep it private; it restores the "
            "tournament below, also after a spreadsheet program saved it.")
 for label, make, name, mime, key in [
-        ("Tournament workbook (.xlsx)", lambda: excel.tournament_workbook(engine),
+        ("Tournament workbook (.xlsx)", lambda: exports.tournament_workbook(engine),
          f"stsa-tournament-{stamp}.xlsx", data_tools.XLSX, "data_workbook"),
-        ("Standings (.csv)", lambda: excel.standings_csv(engine),
+        ("Standings (.csv)", lambda: exports.standings_csv(engine),
          f"stsa-standings-{stamp}.csv", "text/csv", "data_standings_csv"),
-        ("Results (.csv)", lambda: excel.results_csv(engine),
+        ("Results (.csv)", lambda: exports.results_csv(engine),
          f"stsa-results-{stamp}.csv", "text/csv", "data_results_csv")]:
     st.download_button(label, data=make, file_name=name, mime=mime, key=key,
                        icon=":material/download:", on_click="ignore")
@@ -39,7 +38,7 @@ upload = st.file_uploader("STSA tournament workbook (.xlsx)", type=["xlsx"],
                           key=f"data_restore_file_{files}")
 if upload is not None and st.button("Restore this tournament", key="data_restore_go",
                                     type="primary"):
-    restored = widgets.act(lambda: excel.restore_workbook(engine, upload, actor=me),
+    restored = widgets.act(lambda: restore.restore_workbook(engine, upload, actor=me),
                            done=organizer.restored_summary)
     if restored is not None:
         st.session_state["data_files"] = files + 1
@@ -51,7 +50,7 @@ st.caption("Copies of the whole database, made after each publish and each compl
            "Restoring one replaces the whole tournament; the tournament as it is now is backed "
            "up first, and the restore is logged.")
 if st.button("Back up now", key="data_backup_now", icon=":material/backup:"):
-    if widgets.act(lambda: store.backup(engine), done=lambda p: f"Backed up to {p.name}."):
+    if widgets.act(lambda: admin.backup(engine), done=lambda p: f"Backed up to {p.name}."):
         st.rerun()
 backups = data.now().backups()
 if backups.empty:
@@ -69,7 +68,7 @@ chosen = st.selectbox("Restore from", list(paths), index=None, key="data_backup_
 sure = st.checkbox("I understand: this replaces the whole tournament with the backup",
                    key="data_backup_sure")
 if st.button("Restore this backup", key="data_backup_restore", disabled=not (chosen and sure)):
-    if widgets.act(lambda: store.restore(engine, paths[chosen], actor=me),
+    if widgets.act(lambda: admin.restore_backup(engine, paths[chosen], actor=me),
                    done=lambda r: f"Restored {r['restored_from'].name} "
                                   f"({plural(r['rows'], 'row')}). The tournament as it "
                                   f"was is kept in {r['safety_backup'].name}.") is not None:

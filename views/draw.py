@@ -6,8 +6,7 @@ sittings only, never removed leaders or paper (R20)."""
 
 import streamlit as st
 
-from stsa import draw
-from stsa.auth import Role
+from stsa.domain import Role
 from stsa.domain import Kind, PlayerStatus, SittingStatus, plural, sitting_label
 from stsa.services import sittings as service
 from stsa.services import draws
@@ -27,7 +26,7 @@ organizer = role is Role.ORGANIZER
 if "draw_show" in st.session_state:  # just drawn: show the draft, offer a fresh seed
     st.session_state["draw_sitting"] = st.session_state.pop("draw_show")
     st.session_state.pop("draw_seed", None)
-st.session_state.setdefault("draw_seed", draw.new_seed())
+st.session_state.setdefault("draw_seed", draws.new_seed())
 all_sittings = reads.sittings()
 
 
@@ -47,7 +46,7 @@ def draw_form() -> None:
     st.number_input("Seed (anyone can re-check a draw from its seed)", min_value=0, step=1,
                     key="draw_seed")
     st.button("New seed", key="draw_new_seed",
-              on_click=lambda: st.session_state.update(draw_seed=draw.new_seed()))
+              on_click=lambda: st.session_state.update(draw_seed=draws.new_seed()))
     draft = all_sittings.loc[(all_sittings["kind"] == Kind.QUALIFIER)
                              & (all_sittings["status"] == SittingStatus.DRAWN)]
     label = "Draw again (replaces the unpublished draw)" if len(draft) else "Draw"

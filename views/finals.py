@@ -4,8 +4,7 @@ Results page; everyone watches."""
 
 import streamlit as st
 
-from stsa import draw
-from stsa.auth import Role
+from stsa.domain import Role
 from stsa.domain import Kind, SittingStatus, Stage
 from stsa.services import finals as service
 from stsa.services import draws
@@ -31,7 +30,7 @@ def draw_controls(kind: Kind, sitting, drawer) -> None:
         return
     key = f"finals_{kind}_seed"
     if st.session_state.pop(f"{key}_used", False) or key not in st.session_state:
-        st.session_state[key] = draw.new_seed()
+        st.session_state[key] = draws.new_seed()
     seed = st.number_input("Seed for a new draw" if sitting else "Seed", min_value=0, step=1,
                            key=key, help="Anyone can re-check a draw from its seed.")
     label = f"Draw the {kind} again" if sitting else f"Draw the {kind}"

@@ -2,9 +2,9 @@
 
 import streamlit as st
 
-from stsa import demo
-from stsa.auth import Role
-from stsa.domain import plural, sitting_label
+from stsa.domain import Role
+from stsa.domain import SITTING_STATUS_WORDS, plural, sitting_label
+from stsa.services import admin
 from stsa.ui import data, navigation, organizer, result_checks, session, widgets
 
 role, reads = session.role(), data.now()
@@ -21,7 +21,7 @@ checked_in.metric("Checked in", status["checked_in"], help="For the next sitting
 current.metric("Sitting", label)
 if sitting:
     st.write(f"**{label}** is "
-             f"{organizer.STATUS_WORDS.get(sitting['status'], sitting['status'])}"
+             f"{SITTING_STATUS_WORDS.get(sitting['status'], sitting['status'])}"
              f" ({int(sitting['results'])} of {plural(int(sitting['tables']), 'table')} reported).")
 if status["missing_tables"]:
     st.write(f"Tables still missing results: {organizer.listed(status['missing_tables'])}.")
@@ -34,7 +34,7 @@ if role is Role.ORGANIZER and sitting is None and reads.players().empty:
              "24 players and three completed qualifier sittings with results. It can only be "
              "loaded into an empty database; start a new database for the real tournament.")
     if st.button("Load demo tournament", key="load_demo", icon=":material/science:"):
-        loaded = widgets.act(lambda: demo.load_demo(session.engine(), actor=session.actor()),
+        loaded = widgets.act(lambda: admin.load_demo(session.engine(), actor=session.actor()),
                              done="Demo tournament loaded: 24 players, 3 completed sittings.")
         if loaded is not None:
             st.rerun()

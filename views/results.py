@@ -4,7 +4,7 @@ of published sittings (R20)."""
 
 import streamlit as st
 
-from stsa.auth import Role
+from stsa.domain import Role
 from stsa.domain import SittingStatus, table_label
 from stsa.ui import data, picks, result_checks, session, sittings, widgets
 from stsa.ui import result_form
@@ -39,7 +39,7 @@ def enter_result() -> None:
     where = table_label(seats["kind"].iloc[0], seats["sitting_no"].iloc[0],
                         seats["table_no"].iloc[0])
     engine, settings, me = session.engine(), reads.settings(), session.actor()
-    base = tuple(settings["base_points"])
+    base = settings.base_points
     leaders = picks.table_picks(engine, reads, table_id, seats, actor=me,
                                 has_result=bool(seats["version"].iloc[0]))
     form = result_form.ensure_form(engine, table_id, seats, leaders)
@@ -48,7 +48,7 @@ def enter_result() -> None:
                 f"{result_form.when(form['saved_at'])}. Saving again records a correction; the "
                 f"earlier values stay in the log.")
     result_checks.seating_note(result_form.seating_changed(form, seats))
-    options = result_form.leader_options(seats, bool(settings.get("wild_card")))
+    options = result_form.leader_options(seats, settings.wild_card)
     result_form.form_style()
     fields = result_form.number_fields(reads.sittings(), sitting_id, table_id, seats)
     for seat in seats.itertuples():

@@ -3,9 +3,9 @@ in for the next sitting (R2)."""
 
 import streamlit as st
 
-from stsa.auth import Role
+from stsa.domain import Role
 from stsa.domain import PlayerStatus, plural
-from stsa.errors import TournamentError
+from stsa.domain import TournamentError
 from stsa.services import roster as service
 from stsa.services import draws
 from stsa.ui import capacity, data, data_tools, organizer, session, sittings, widgets

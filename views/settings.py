@@ -4,7 +4,7 @@ R23), the PINs, judges' invitations by QR code and a pause on sign-in (R20)."""
 
 import streamlit as st
 
-from stsa.auth import Role
+from stsa.domain import Role
 from stsa.domain import plural
 from stsa.services import admin, setups as setup_service
 from stsa.ui import access, data, organizer, session, widgets
@@ -18,37 +18,37 @@ setups = setup_service.setup_options()
 access.sign_in_pause(engine, me)  # first: people wait until it is lifted
 
 with st.form("settings_form"):
-    name = st.text_input("Tournament name", value=current["tournament_name"], max_chars=200,
+    name = st.text_input("Tournament name", value=current.tournament_name, max_chars=200,
                          key="set_name")
     enabled = st.multiselect(
         "Enabled setups", list(setups), format_func=setups.get, key="set_setups",
-        default=[s for s in current["enabled_setups"] or [] if s in setups],
+        default=[s for s in current.enabled_setups or () if s in setups],
         placeholder="All setups", help=f"None chosen: all {len(setups)} setups are used.")
     stages = list(organizer.BATTLE_OF_WILLS)
     bow = st.radio("Battle of Wills: a “+ Battle of Wills” version of each enabled setup is "
                    "also drawn in", stages, format_func=organizer.BATTLE_OF_WILLS.get,
-                   index=stages.index(current["battle_of_wills"]), key="set_bow")
+                   index=stages.index(current.battle_of_wills), key="set_bow")
     methods = list(organizer.PICK_METHODS)
     pick = st.radio("Leader pick method", methods, format_func=organizer.PICK_METHODS.get,
-                    index=methods.index(current["pick_method"]), key="set_pick",
+                    index=methods.index(current.pick_method), key="set_pick",
                     horizontal=True)
     votes = st.number_input(
         "Votes per player under Vote Off (X)", min_value=1, max_value=10, step=1,
-        value=int(current.get("vote_off_votes") or 2), key="set_vote_off_votes",
+        value=current.vote_off_votes, key="set_vote_off_votes",
         help="Each player secretly votes off this many of the table's leaders; the two with "
              "the most votes are removed.")
     wild = st.checkbox("Wild card after picks: each player may swap their leader for a random "
-                       "removed one", value=current["wild_card"], key="set_wild")
+                       "removed one", value=current.wild_card, key="set_wild")
     modes = list(organizer.DRAW_MODES)
     mode = st.radio("Draw mode", modes, format_func=organizer.DRAW_MODES.get,
-                    index=modes.index(current.get("draw_mode") or "random"), key="set_draw_mode",
+                    index=modes.index(current.draw_mode), key="set_draw_mode",
                     help="Both are random draws from a recorded seed. Balanced prefers, "
                          "among them, fewer repeat opponents, seats that even out and setups "
                          "a player has not played, still with no two tables of a sitting "
                          "on the same setup while enough are enabled.")
     capacity = st.number_input(
         "Seats per qualifier sitting", min_value=3, max_value=10_000, step=1,
-        value=int(current["capacity"]), key="set_capacity",
+        value=current.capacity, key="set_capacity",
         help="When more players are checked in, pre-registered players get seats first (in "
              "registration order), then drop-ins in the order they checked in; the rest wait. "
              "On the Draw page you can open extra tables of four for them.")
@@ -59,19 +59,19 @@ with st.form("settings_form"):
     st.markdown("**Player colours**: four different colours")
     colours = [column.text_input(f"Colour {i + 1}", value=colour, max_chars=30,
                                  key=f"set_colour_{i + 1}")
-               for i, (column, colour) in enumerate(zip(st.columns(4), current["colours"][:4]))]
+               for i, (column, colour) in enumerate(zip(st.columns(4), current.colours[:4]))]
     st.markdown("**Base points** by placing: highest first")
     points = [column.number_input(place, min_value=0, max_value=1000, step=1, value=int(value),
                                   key=f"set_points_{i + 1}")
               for i, (column, place, value) in enumerate(zip(
-                  st.columns(4), organizer.PLACES, current["base_points"]))]
+                  st.columns(4), organizer.PLACES, current.base_points))]
     save = st.form_submit_button("Save settings", type="primary", key="settings_save")
 
 if save:
     wanted = {"tournament_name": name, "enabled_setups": enabled or None,
               "battle_of_wills": bow, "pick_method": pick, "vote_off_votes": int(votes),
               "wild_card": wild, "draw_mode": mode, "capacity": int(capacity),
-              "hidden_picks": {**current["hidden_picks"], **{g: int(n) for g, n in picks.items()}},
+              "hidden_picks": {**current.hidden_picks, **{g: int(n) for g, n in picks.items()}},
               "colours": [" ".join(c.split()) for c in colours],
               "base_points": [int(p) for p in points]}
     saved = widgets.act(lambda: admin.save_settings(engine, wanted, actor=me),

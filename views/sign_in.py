@@ -2,7 +2,7 @@
 
 import streamlit as st
 
-from stsa.auth import Role
+from stsa.domain import Role
 from stsa.ui import navigation, session, widgets
 
 st.title("Sign in")

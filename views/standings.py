@@ -5,8 +5,8 @@ The table reads again every few seconds (through the shared cache) without reloa
 
 import streamlit as st
 
-from stsa import stats
-from stsa.auth import Role
+from stsa.ui import statistics as stats
+from stsa.domain import Role
 from stsa.domain import plural
 from stsa.ui import data, live, session, widgets
 from stsa.ui import finals as view
@@ -46,7 +46,7 @@ def standings(every: int) -> None:
     live.follow_room(every)
     reads = data.now()  # this refresh's data version: everything below is shared, per version
     table = reads.standings()
-    progress = (stats.sitting_progress(reads.home_status())
+    progress = (stats.progress(reads)
                 + f" This page updates by itself every {every} s.")
     if table.empty:
         st.info("No results yet: the standings appear once the first qualifier results are in "

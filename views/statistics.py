@@ -4,8 +4,8 @@ one). Each chart gets a small aggregated frame, shared by every viewer (`data.st
 
 import streamlit as st
 
-from stsa import charts, stats
 from stsa.ui import data
+from stsa.ui import statistics as stats
 
 st.title("Statistics")
 reads = data.now()
@@ -16,15 +16,13 @@ if table.empty:
     st.stop()
 
 frames = reads.statistics()
-st.caption(stats.sitting_progress(reads.home_status()))
+st.caption(stats.progress(reads))
 CHARTS = ["Best scores", "Sittings", "Players", "Leaders", "Seats", "Setups"]
 shown = st.segmented_control("Chart", CHARTS, default=CHARTS[0], key="stats_chart",
                              label_visibility="collapsed") or CHARTS[0]
 
 if shown == "Best scores":
-    line = frames["cut"]
-    st.altair_chart(charts.best_scores(frames["ranked"], line.direct, line.semifinal),
-                    width="stretch")
+    st.altair_chart(stats.chart(reads, shown), width="stretch")
     if len(table) > stats.TOP:
         st.caption(f"The top {stats.TOP} of {len(table)} players; the Standings page lists "
                    f"everyone. Dashed lines: the finals cut.")
@@ -32,7 +30,7 @@ if shown == "Best scores":
         st.caption("Dashed lines: the finals cut.")
 
 elif shown == "Sittings":
-    st.altair_chart(charts.score_spread(frames["spread"]), width="stretch")
+    st.altair_chart(stats.chart(reads, shown), width="stretch")
     st.caption("Each box spans the middle half of a sitting's qualifier scores, the black tick "
                "is the median, the line runs from the lowest to the highest score.")
 
@@ -42,9 +40,7 @@ elif shown == "Players":
                             format_func=names.get, key="stats_players", max_selections=10,
                             placeholder="Choose players to compare")
     if chosen:
-        scored = reads.scored_results()
-        st.altair_chart(charts.player_scores(stats.player_scores(scored, chosen)),
-                        width="stretch")
+        st.altair_chart(stats.player_chart(reads, chosen), width="stretch")
     else:
         st.info("Choose one or more players to see their scores across the sittings.")
 
@@ -52,12 +48,12 @@ elif shown == "Leaders":
     if frames["leaders"].empty:
         st.info("No leaders recorded yet: judges enter each player's leader with the result.")
     else:
-        st.altair_chart(charts.leaders(frames["leaders"]), width="stretch")
+        st.altair_chart(stats.chart(reads, shown), width="stretch")
         st.caption(f"The {stats.TOP} most picked leaders at most, per base game (from each "
                    f"table's setup).")
 
 elif shown == "Seats":
-    st.altair_chart(charts.seats(frames["seats"]), width="stretch")
+    st.altair_chart(stats.chart(reads, shown), width="stretch")
     st.caption("Seat 1 plays first. A fair seat wins 25% of four-player games and 33% of "
                "three-player games (the dashed lines); three-player tables are shown apart.")
 
@@ -65,6 +61,6 @@ elif shown == "Setups":
     if frames["setups"].empty:
         st.info("No qualifier tables drawn yet.")
     else:
-        st.altair_chart(charts.setups(frames["setups"]), width="stretch")
+        st.altair_chart(stats.chart(reads, shown), width="stretch")
         st.caption("Qualifier tables per setup: the counts of enabled setups differ by at most "
                    "one after each sitting.")

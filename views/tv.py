@@ -4,7 +4,7 @@ another page by its address)."""
 
 import streamlit as st
 
-from stsa import charts, stats
+from stsa.ui import statistics as stats
 from stsa.ui import data, live, rule_change, widgets
 from stsa.ui import finals as view
 
@@ -30,12 +30,8 @@ def standings_slide(table, every, podium: str, page: tuple[int, int]) -> None:
     st.write(view.cut_caption(table) + (f" {more} more on the Standings page." if more else ""))
 
 
-def chart_slide(name: str, frames: dict) -> None:
-    if name == "Best scores":
-        line = frames["cut"]
-        chart = charts.best_scores(frames["ranked"], line.direct, line.semifinal, names=True)
-    else:
-        chart = charts.score_spread(frames["spread"])
+def chart_slide(name: str, reads) -> None:
+    chart = stats.chart(reads, name, names=True)
     st.altair_chart(chart.properties(height=CHART_HEIGHT)
                     .configure_axis(labelFontSize=18, titleFontSize=20)
                     .configure_title(fontSize=26)
@@ -56,7 +52,7 @@ def slideshow() -> None:
         f"{name}, places {page[0] + 1}–{page[1]}"
     title = reads.settings().get("tournament_name") or "Standings"
     st.title(f"{widgets.plain(title)} · {heading}", anchor=False)
-    st.write(stats.sitting_progress(reads.home_status()))
+    st.write(stats.progress(reads))
     rule_change.on_tv(reads.home_status())
     if table.empty:
         st.info("No results yet: the standings appear once the first qualifier results are in.")
@@ -65,7 +61,7 @@ def slideshow() -> None:
         standings_slide(table, reads.standings_shown(),
                         view.podium_line(reads.finals_status(), names), page)
     else:
-        chart_slide(name, reads.statistics())
+        chart_slide(name, reads)
     st.caption(f"Slide {tick % len(slides) + 1} of {len(slides)}; the next in "
                f"{live.TV_SECONDS} s.")
 

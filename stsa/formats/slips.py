@@ -20,7 +20,7 @@ from fpdf import FPDF
 from fpdf.enums import XPos, YPos
 
 from stsa import catalog
-from stsa.domain import (SittingStatus, TournamentError, plural, rule_change_line,
+from stsa.domain import (SITTING_STATUS_WORDS, SittingStatus, TournamentError, plural, rule_change_line,
                          sitting_label)
 
 FONT_DIR = Path("/usr/share/fonts/truetype/dejavu")
@@ -211,7 +211,7 @@ def _ordinal(n: int) -> str:
 
 def _title(sitting: Mapping) -> str:
     title = sitting_label(sitting["kind"], sitting["number"])
-    return title + (" (draft, not published)" if sitting["status"] == SittingStatus.DRAWN
+    return title + (f" ({SITTING_STATUS_WORDS[SittingStatus.DRAWN]})" if sitting["status"] == SittingStatus.DRAWN
                     else "")
 
 

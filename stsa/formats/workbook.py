@@ -36,8 +36,9 @@ from openpyxl.styles import Alignment, Font, PatternFill
 from openpyxl.utils import get_column_letter
 
 from stsa import catalog
-from stsa.domain import (Kind, PlayerStatus, Problem, Role, SittingStatus, setting_label,
-                         setting_text, sitting_label)
+from stsa.domain import Kind, PlayerStatus, Problem, Role, SittingStatus, sitting_label
+from stsa.settings import label as setting_label
+from stsa.settings import words as setting_words
 from stsa.formats import guards
 from stsa.formats.csv import looks_like_formula
 from stsa.formats.guards import WORKBOOK_LIMITS, SpreadsheetError, at_row, cell_text
@@ -294,7 +295,7 @@ def _joined(dump: Mapping[str, list[dict]], scored: pd.DataFrame, defaults: Mapp
     for key in [*defaults, *(k for k in stored if k not in defaults)]:
         row = stored.get(key) or {"key": key, "value": json.dumps(defaults[key])}
         value = json.loads(row["value"])
-        settings.append({**row, "Setting": setting_label(key), "Value": setting_text(key, value),
+        settings.append({**row, "Setting": setting_label(key), "Value": setting_words(key, value),
                          "Default": key in defaults and value == defaults[key]})
     texts = list(what_happened) if what_happened is not None else []
     return {

@@ -1,35 +1,34 @@
-"""The tournament's settings as the organizer saves them (R4, R5, R9, R10, R12), the PINs and
-sessions (R20), and where the tournament stands for the Home page."""
+"""What the organizer keeps the tournament with: its settings as saved (R4, R5, R9, R10, R12),
+the PINs and sessions (R20), backups (R19), the demo tournament, and where the tournament
+stands for the Home page."""
 
 from __future__ import annotations
 
 from stsa import store
-from stsa.auth import Actor, Role, require
+from stsa.auth import Actor, require
+from stsa.domain import Role
 from stsa.domain import PlayerStatus, SittingStatus
-from stsa.errors import TournamentError
+from stsa.domain import TournamentError
+from stsa.settings import check as check_setting
+from stsa.settings import label as setting_label
 from stsa.services.snapshot import Snapshot
 
 # What needs no more checks than the store makes (the organizer's PIN, the role), as it does it.
 set_pin = store.set_pin
 sign_everyone_out = store.sign_everyone_out
 open_sessions = store.open_sessions
+backup = store.backup  # the database now, as a file of its own (R19)
+restore_backup = store.restore  # a backup back in place of the database, logged (R19)
+
+
+def load_demo(engine, *, actor: Actor) -> dict:
+    """A demo tournament in an empty database (`stsa.demo.load_demo`): 24 players and three
+    completed qualifier sittings."""
+    from stsa import demo  # the demo is built through the services themselves
+    return demo.load_demo(engine, actor=actor)
 
 
 # --- settings ---------------------------------------------------------------------------------
-
-def colour_problem(colours: list[str]) -> str | None:
-    """Why these colours cannot be saved (R4): one left blank, or two the same ignoring case
-    and spaces; None if they can."""
-    clean = [" ".join(str(c).split()) for c in colours]
-    if any(not c for c in clean):
-        return "Colours: fill in all four colours."
-    keys = [c.casefold() for c in clean]
-    for later, key in enumerate(keys):
-        if key in keys[:later]:
-            return (f"Colours: colour {keys.index(key) + 1} and colour {later + 1} are both "
-                    f"“{clean[later]}”; choose {len(clean)} different colours.")
-    return None
-
 
 def settings_changes(current: dict, wanted: dict) -> dict:
     """The settings in `wanted` that differ from `current` (what `store.set_settings` gets)."""
@@ -37,14 +36,19 @@ def settings_changes(current: dict, wanted: dict) -> dict:
 
 
 def save_settings(engine, wanted: dict, *, actor: Actor) -> dict:
-    """Save the settings of `wanted` that differ from the stored ones, after every check: the
-    colours differ ignoring case (R4), then the store checks each value. Returns the changes
-    saved ({} when nothing changed)."""
+    """Save the settings of `wanted` that differ from the stored ones, after every check of
+    `stsa.settings` (the colours differ ignoring case, R4 …), each problem named by the
+    setting's label; the store checks each value again. Returns the changes saved ({} when
+    nothing changed)."""
     require(actor, Role.ORGANIZER, action="change settings")
-    if "colours" in wanted:
-        problem = colour_problem(wanted["colours"])
-        if problem:
-            raise TournamentError(f"{problem} Nothing was saved.")
+    problems = []
+    for key, value in wanted.items():
+        try:
+            check_setting(key, value)
+        except TournamentError as exc:
+            problems.append(f"{setting_label(key)} {str(exc).removeprefix(key + ' ')}")
+    if problems:
+        raise TournamentError(f"{'; '.join(problems)}. Nothing was saved.")
     changes = settings_changes(store.settings(engine), wanted)
     if changes:
         store.set_settings(engine, changes, actor=actor)
@@ -64,7 +68,7 @@ def status_of(snap: Snapshot) -> dict:
     """`home_status` from the frames of `snap` (as its actor may see them)."""
     roster = snap.players
     sitting = snap.current()
-    status = {"tournament_name": snap.settings["tournament_name"],
+    status = {"tournament_name": snap.settings.tournament_name,
               "players": int((roster["status"] == PlayerStatus.ACTIVE).sum()),
               "checked_in": int(roster["checked_in"].sum()),
               "sitting": sitting, "missing_tables": []}

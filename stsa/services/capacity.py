@@ -11,7 +11,7 @@ import pandas as pd
 from stsa import rules, store
 from stsa.auth import Actor
 from stsa.domain import Kind, PlayerStatus, SittingStatus, plural
-from stsa.errors import TournamentError
+from stsa.domain import TournamentError
 from stsa.services.snapshot import Snapshot
 
 

@@ -7,9 +7,10 @@ from __future__ import annotations
 import pandas as pd
 
 from stsa import draw, store
-from stsa.auth import Actor, Role, require
+from stsa.auth import Actor, require
+from stsa.domain import Role
 from stsa.domain import Kind, PlayerStatus, SittingStatus, plural, sitting_label
-from stsa.errors import TournamentError
+from stsa.domain import TournamentError
 from stsa.services import setups
 from stsa.services.snapshot import Snapshot
 

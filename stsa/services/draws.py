@@ -9,15 +9,21 @@ from dataclasses import dataclass
 import pandas as pd
 
 from stsa import draw, fairness, rules, store
-from stsa.auth import Actor, Role, require
-from stsa.domain import Kind, SittingStatus, plural
-from stsa.errors import TournamentError
+from stsa.auth import Actor, require
+from stsa.domain import Role
+from stsa.domain import DrawMode, Kind, SittingStatus, plural
+from stsa.domain import TournamentError
 from stsa.services import finals, setups
 from stsa.services.capacity import queue_of
 from stsa.services.sittings import DONE, unfinished_warning
 from stsa.services.snapshot import Snapshot
 
 LONG_PLAN = 12  # a plan of more tables than this is said in counts
+
+
+def new_seed() -> int:
+    """A fresh seed for a draw (R3): 9 digits, easy to read aloud and type back in."""
+    return draw.new_seed()
 
 
 @dataclass(frozen=True)
@@ -93,13 +99,13 @@ def draw_qualifier(engine, player_ids, *, seed: int, sit_out: bool = False,
             raise TournamentError(f"Nothing was drawn: {', '.join(pinned['name'])} cannot keep "
                                   f"a table while on the waiting list.")
         playing = set(queue.loc[queue["plays"], "player_id"])
-        mode = settings.get("draw_mode") or "random"
+        mode = settings.draw_mode
         pool = setups.from_settings(settings, Kind.QUALIFIER)  # R23: the qualifiers' setups
         drawn = draw.draw_sitting([int(p) for p in player_ids if int(p) in playing], pool,
                                   seed=seed,
                                   setup_counts=snap.setup_counts(),
-                                  colours=settings.get("colours"), sit_out=sit_out, mode=mode,
-                                  history=history(snap) if mode == "balanced" else None,
+                                  colours=settings.colours, sit_out=sit_out, mode=mode,
+                                  history=history(snap) if mode == DrawMode.BALANCED else None,
                                   pins=pins)
         return store.save_draw(engine, drawn, kind=Kind.QUALIFIER, actor=actor,
                                waiting=waits["player_id"].tolist())

@@ -4,7 +4,7 @@ slips and pairings. Each reads the store and hands plain rows to `stsa.formats`.
 The workbook is built from one snapshot of the store (`store.dump_tournament`), the results'
 placings and scores computed from that same snapshot, so a result saved while the file is made
 cannot leave a row without its placing. The Finals sheet still reads the finals as they stand
-a moment later (`tournament.finals` reads the store itself).
+a moment later (`services.finals.finals` reads the store itself).
 """
 
 from __future__ import annotations
@@ -14,7 +14,9 @@ from typing import Callable
 
 import pandas as pd
 
-from stsa import rules, store, tournament
+from stsa import rules, store
+from stsa.services import finals as finals_service
+from stsa.services import results as results_service
 from stsa.domain import Kind, PickMethod, SittingStatus, TournamentError, sitting_label
 from stsa.formats import slips, workbook
 from stsa.formats.csv import csv_bytes
@@ -48,7 +50,7 @@ def _scored(dump: dict) -> pd.DataFrame:
         kind=lambda d: d["game_id"].map(sitting_of).map(kind_of))
 
 
-def _finals(view: tournament.Finals) -> pd.DataFrame | None:
+def _finals(view: finals_service.Finals) -> pd.DataFrame | None:
     """R16–R18: the final standings once the final is complete, else who plays where; each
     with the player's best qualifier score and qualifier rank (R14)."""
     entrants = view.entrants
@@ -128,8 +130,8 @@ def tournament_workbook(engine) -> bytes:
     dump = store.dump_tournament(engine)
     scored = _scored(dump)
     qualifiers = scored.loc[scored["kind"] == Kind.QUALIFIER].drop(columns="kind")
-    standings = tournament.standings_table(engine, qualifiers)
-    finals = _finals(tournament.finals(engine))
+    standings = results_service.standings_table(engine, qualifiers)
+    finals = _finals(finals_service.finals(engine))
     sheets = workbook.tournament_sheets(
         dump, scored=scored, standings=standings, finals=finals,
         summary=_summary(dump, standings, finals), defaults=store.DEFAULT_SETTINGS,
@@ -138,9 +140,9 @@ def tournament_workbook(engine) -> bytes:
 
 
 def standings_csv(engine) -> bytes:
-    """The qualifier standings (`tournament.standings_table`, R14, R15) as CSV (UTF-8 with
+    """The qualifier standings (`services.results.standings_table`, R14, R15) as CSV (UTF-8 with
     BOM); formula-like text neutralised with a leading '."""
-    return csv_bytes(*workbook.frame_sheet(tournament.standings_table(engine)))
+    return csv_bytes(*workbook.frame_sheet(results_service.standings_table(engine)))
 
 
 def results_csv(engine) -> bytes:

@@ -12,9 +12,10 @@ from dataclasses import dataclass, field
 import pandas as pd
 
 from stsa import draw, rules, store
-from stsa.auth import Actor, Role, require
+from stsa.auth import Actor, require
+from stsa.domain import Role
 from stsa.domain import Kind, SittingStatus, Stage, plural
-from stsa.errors import TournamentError
+from stsa.domain import TournamentError
 from stsa.services import results, setups
 from stsa.services.snapshot import Snapshot
 
@@ -115,7 +116,7 @@ def _scored(snap: Snapshot, kind: Kind, sitting: dict | None) -> pd.DataFrame | 
     found = snap.results_of(kind)
     if sitting is None or found.empty:
         return None
-    return rules.score_games(found, base_points=results.base_points(snap.settings))
+    return rules.score_games(found, base_points=snap.settings.base_points)
 
 
 def _final_table(view: Finals) -> None:
@@ -277,7 +278,7 @@ def draw_semifinal(engine, *, seed: int, actor: Actor) -> dict:
     if not players:
         raise TournamentError("This tournament has no semifinal: draw the final directly.")
     drawn = draw.draw_sitting(players, setups.from_settings(snap.settings, Kind.SEMIFINAL),
-                              seed=seed, colours=snap.settings.get("colours"))
+                              seed=seed, colours=snap.settings.colours)
     return store.save_draw(engine, drawn, kind=Kind.SEMIFINAL, actor=actor)
 
 
@@ -294,5 +295,5 @@ def draw_final(engine, *, seed: int, actor: Actor) -> dict:
                               f"final seat; the final needs at least 3.")
     drawn = draw.draw_groups([view.final_players],
                              setups.from_settings(snap.settings, Kind.FINAL),
-                             seed=seed, colours=snap.settings.get("colours"))
+                             seed=seed, colours=snap.settings.colours)
     return store.save_draw(engine, drawn, kind=Kind.FINAL, actor=actor)

@@ -24,8 +24,11 @@ from typing import Any, Callable, Iterable, Mapping
 import pandas as pd
 
 from stsa import catalog, store
-from stsa.auth import Actor, Role, require
-from stsa.domain import plural, rule_change_line, setting_label, setting_text, sitting_label
+from stsa.auth import Actor, require
+from stsa.domain import Role
+from stsa.domain import ACTION_LABELS, Action, DrawMode, plural, rule_change_line, sitting_label
+from stsa.settings import label as setting_label
+from stsa.settings import words as setting_words
 from stsa.formats import workbook
 from stsa.store.db import SYSTEM
 
@@ -38,24 +41,7 @@ PLAYER_FIELDS = {"name": "name", "nickname": "nickname", "club": "club", "email"
                  "checked_in_at": "check-in time", "status": "status"}
 
 #: What each logged action is, in words (the Log page's "What" column and filter).
-ACTIONS = {
-    "players.add": "Players added", "player.edit": "Player edited",
-    "player.remove": "Player removed", "player.withdraw": "Player withdrawn",
-    "player.reinstate": "Player reinstated", "players.check_in": "Check-in",
-    "players.check_out": "Check-out", "player.absent": "Finals absence",
-    "player.present": "Finals absence lifted", "sitting.draw": "Draw",
-    "sitting.redraw": "Draw again", "sitting.discard": "Draw discarded",
-    "sitting.publish": "Published", "sitting.complete": "Sitting complete",
-    "sitting.void": "Sitting voided", "table.replace_player": "Player replaced",
-    "sitting.rule_change": "Rule change", "table.empty_seat": "Seat left empty",
-    "table.override_setup": "Setup changed", "result.submit": "Result entered",
-    "result.correct": "Result corrected", "picks.vote_off": "Leaders voted off",
-    "picks.wild_card": "Wild cards", "settings.change": "Settings changed",
-    "pin.set": "PIN set", "session.revoke_all": "Everyone signed out",
-    "tournament.restore": "Tournament restored", "backup.restore": "Backup restored",
-    "sign_in.unlock": "Sign-in pause lifted", "invitation.create": "Judge invited",
-    "invitation.use": "Signed in with an invitation", "invitation.revoke": "Invitation withdrawn",
-}
+ACTIONS = ACTION_LABELS  # what each logged action is, in words
 
 
 @dataclass(frozen=True)
@@ -108,16 +94,16 @@ def places_of(players: pd.DataFrame, sittings: pd.DataFrame, tables: pd.DataFram
     for e in (events.to_dict("records") if events is not None else []):
         before, after = _loaded(e["before"]), _loaded(e["after"])
         for side in (before, after):
-            if e["action"] in ("sitting.draw", "sitting.redraw", "sitting.discard",
-                               "sitting.void") and \
+            if e["action"] in (Action.SITTING_DRAW, Action.SITTING_REDRAW, Action.SITTING_DISCARD,
+                               Action.SITTING_VOID) and \
                     isinstance(side, dict) and "kind" in side:
                 label = sitting_label(side["kind"], side["number"])
                 labels[_int(str(e["subject"]).removeprefix("sitting "))] = label
                 for t in side.get("tables") or []:
                     at[_int(t.get("table_id"))] = f"{label}, table {t.get('table_no')}"
-        if e["action"] == "players.add" and isinstance(after, list):
+        if e["action"] == Action.PLAYERS_ADD and isinstance(after, list):
             names.update({_int(p.get("player_id")): p.get("name") for p in after})
-        if e["action"] == "player.remove" and isinstance(before, dict):
+        if e["action"] == Action.PLAYER_REMOVE and isinstance(before, dict):
             names[_int(before.get("player_id"))] = before.get("name")
     names.update(zip(players["player_id"].astype(int), players["name"]))
     kinds = dict(zip(sittings["sitting_id"].astype(int),
@@ -140,7 +126,7 @@ def event_sentences(events: pd.DataFrame, places: Places) -> pd.Series:
 
 
 def action_label(action: str) -> str:
-    """R19: an action in words ("result.correct" → "Result corrected"); an unknown one from
+    """R19: an action in words (Action.RESULT_CORRECT → "Result corrected"); an unknown one from
     its name ("waiting.move" → "Waiting move")."""
     return ACTIONS.get(action) or str(action).replace(".", " ").replace("_", " ").capitalize()
 
@@ -217,20 +203,20 @@ def _player_remove(action, subject, before, after, places):
 
 
 def _player_status(action, subject, before, after, places):
-    verb = "Withdrew" if action == "player.withdraw" else "Reinstated"
+    verb = "Withdrew" if action == Action.PLAYER_WITHDRAW else "Reinstated"
     return f"{verb} {places.player(_id(subject))}" + (
-        " (results stay)." if action == "player.withdraw" else ".")
+        " (results stay)." if action == Action.PLAYER_WITHDRAW else ".")
 
 
 def _check_in(action, subject, before, after, places):
     ids = after["player_ids"]
-    verb = "Checked in" if action == "players.check_in" else "Checked out"
+    verb = "Checked in" if action == Action.PLAYERS_CHECK_IN else "Checked out"
     return f"{verb} {plural(len(ids), 'player')}: {_names([places.player(p) for p in ids])}."
 
 
 def _absence(action, subject, before, after, places):
     who = places.player(_id(subject))
-    if action == "player.absent":
+    if action == Action.PLAYER_ABSENT:
         return f"Marked {who} absent for the finals."
     return f"Marked {who} present again for the finals."
 
@@ -248,12 +234,12 @@ def _draw_words(summary: Mapping) -> str:
 def _sitting_draw(action, subject, before, after, places):
     label = sitting_label(after["kind"], after["number"])
     how = []
-    if after.get("mode") == "balanced":
+    if after.get("mode") == DrawMode.BALANCED:
         how.append("balanced draw")
     if after.get("pins"):
         how.append(f"{plural(len(after['pins']), 'player')} kept at their table")
     extra = f" ({'; '.join(how)})" if how else ""
-    if action == "sitting.redraw":
+    if action == Action.SITTING_REDRAW:
         return (f"Drew {label} again: {_draw_words(after)}{extra}; the earlier draw had seed "
                 f"{(before or {}).get('seed')}.")
     return f"Drew {label}: {_draw_words(after)}{extra}."
@@ -291,7 +277,7 @@ def _empty_seat(action, subject, before, after, places):
 
 def _sitting_status(action, subject, before, after, places):
     label = places.sitting(_id(subject))
-    if action == "sitting.publish":
+    if action == Action.SITTING_PUBLISH:
         return f"Published {label}: everyone sees its tables now."
     return f"{label} is complete: every table has a result."
 
@@ -319,7 +305,7 @@ def _result_line(row: Mapping, places: Places) -> str:
 def _result(action, subject, before, after, places):
     where = places.table(_id(subject))
     rows = sorted(after["rows"], key=lambda r: r.get("seat", 0))
-    if action == "result.submit":
+    if action == Action.RESULT_SUBMIT:
         return (f"Entered the result of {where}: "
                 f"{'; '.join(_result_line(r, places) for r in rows)}.")
     old = {r["player_id"]: r for r in (before or {}).get("rows", [])}
@@ -356,7 +342,7 @@ def _settings(action, subject, before, after, places):
     def text(key: str, value: Any) -> str:
         if key == "enabled_setups" and isinstance(value, list):
             value = [places.setup(v) for v in value]
-        return setting_text(key, value)
+        return setting_words(key, value)
 
     changes = [f"{setting_label(k)} {text(k, (before or {}).get(k))} → {text(k, v)}"
                for k, v in after.items()]
@@ -379,10 +365,10 @@ def _unlock(action, subject, before, after, places):
 
 def _invitation(action, subject, before, after, places):
     name = after.get("name")
-    if action == "invitation.create":
+    if action == Action.INVITATION_CREATE:
         return (f"Invited {name} to sign in as a judge by QR code, valid for "
                 f"{plural(int(after.get('hours', 0)), 'hour')}.")
-    if action == "invitation.use":
+    if action == Action.INVITATION_USE:
         return f"{name} signed in as a judge with their invitation (its QR code)."
     return (f"Withdrew the invitation of {name} "
             f"({plural(int(after.get('ended', 0)), 'session')} ended).")
@@ -418,22 +404,22 @@ def _short(text: str, limit: int = 300) -> str:
 
 
 _SENTENCES: dict[str, Callable[..., str]] = {
-    "players.add": _players_add, "player.edit": _player_edit, "player.remove": _player_remove,
-    "player.withdraw": _player_status, "player.reinstate": _player_status,
-    "players.check_in": _check_in, "players.check_out": _check_in,
-    "player.absent": _absence, "player.present": _absence,
-    "sitting.draw": _sitting_draw, "sitting.redraw": _sitting_draw,
-    "sitting.discard": _sitting_discard, "sitting.publish": _sitting_status,
-    "sitting.complete": _sitting_status, "sitting.rule_change": _rule_change,
-    "table.override_setup": _override_setup,
-    "sitting.void": _sitting_void, "table.replace_player": _replace_player,
-    "table.empty_seat": _empty_seat,
-    "result.submit": _result, "result.correct": _result, "picks.vote_off": _vote_off,
-    "picks.wild_card": _wild_card, "settings.change": _settings, "pin.set": _pin,
-    "session.revoke_all": _revoke, "tournament.restore": _tournament_restore,
-    "backup.restore": _backup_restore, "sign_in.unlock": _unlock,
-    "invitation.create": _invitation, "invitation.use": _invitation,
-    "invitation.revoke": _invitation,
+    Action.PLAYERS_ADD: _players_add, Action.PLAYER_EDIT: _player_edit, Action.PLAYER_REMOVE: _player_remove,
+    Action.PLAYER_WITHDRAW: _player_status, Action.PLAYER_REINSTATE: _player_status,
+    Action.PLAYERS_CHECK_IN: _check_in, Action.PLAYERS_CHECK_OUT: _check_in,
+    Action.PLAYER_ABSENT: _absence, Action.PLAYER_PRESENT: _absence,
+    Action.SITTING_DRAW: _sitting_draw, Action.SITTING_REDRAW: _sitting_draw,
+    Action.SITTING_DISCARD: _sitting_discard, Action.SITTING_PUBLISH: _sitting_status,
+    Action.SITTING_COMPLETE: _sitting_status, Action.SITTING_RULE_CHANGE: _rule_change,
+    Action.TABLE_OVERRIDE_SETUP: _override_setup,
+    Action.SITTING_VOID: _sitting_void, Action.TABLE_REPLACE_PLAYER: _replace_player,
+    Action.TABLE_EMPTY_SEAT: _empty_seat,
+    Action.RESULT_SUBMIT: _result, Action.RESULT_CORRECT: _result, Action.PICKS_VOTE_OFF: _vote_off,
+    Action.PICKS_WILD_CARD: _wild_card, Action.SETTINGS_CHANGE: _settings, Action.PIN_SET: _pin,
+    Action.SESSION_REVOKE_ALL: _revoke, Action.TOURNAMENT_RESTORE: _tournament_restore,
+    Action.BACKUP_RESTORE: _backup_restore, Action.SIGN_IN_UNLOCK: _unlock,
+    Action.INVITATION_CREATE: _invitation, Action.INVITATION_USE: _invitation,
+    Action.INVITATION_REVOKE: _invitation,
 }
 
 
@@ -473,7 +459,7 @@ def late_of(events: pd.DataFrame) -> pd.DataFrame:
     name it, `changes` what it moved, in words)."""
     rows = [(e["event_id"], e["at"], e["actor"], flag.get("table", ""), flag.get("changes", ""))
             for e in events.to_dict("records")
-            if e["action"] == "result.correct" and isinstance(_loaded(e["after"]), dict)
+            if e["action"] == Action.RESULT_CORRECT and isinstance(_loaded(e["after"]), dict)
             and isinstance(flag := _loaded(e["after"]).get("after_finals"), dict)]
     return pd.DataFrame(rows, columns=LATE_COLUMNS).iloc[::-1].reset_index(drop=True)
 
@@ -495,7 +481,7 @@ def late_corrections(engine, *, actor: Actor) -> list[str]:
     (`late_lines`), newest first, for the organizer and the judges (Home). Reads only the
     corrections of the log, as the system (judges may not read the whole log)."""
     require(actor, Role.ORGANIZER, Role.JUDGE, action="see late corrections")
-    return late_lines(late_of(store.events(engine, action="result.correct", actor=SYSTEM)))
+    return late_lines(late_of(store.events(engine, action=Action.RESULT_CORRECT, actor=SYSTEM)))
 
 
 def filters(actions: Iterable[str] = ACTIONS) -> dict[str, str]:

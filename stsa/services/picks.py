@@ -16,16 +16,18 @@ from collections.abc import Mapping, Sequence
 import pandas as pd
 
 from stsa import picks, store
-from stsa.auth import Actor, Role, require
+from stsa.auth import Actor, require
+from stsa.domain import Role
 from stsa.domain import PickMethod, table_label
-from stsa.errors import TournamentError
+from stsa.domain import TournamentError
 from stsa.services import setups
 from stsa.services.snapshot import Snapshot
+from stsa.settings import Settings
 
 
-def uses_vote_off(settings: dict) -> bool:
+def uses_vote_off(settings: Settings) -> bool:
     """R10: does this tournament pick leaders by Vote Off?"""
-    return settings.get("pick_method") == PickMethod.VOTE_OFF
+    return settings.pick_method == PickMethod.VOTE_OFF
 
 
 def _table(snap: Snapshot, table_id: int) -> tuple[dict, pd.DataFrame, dict, str]:
@@ -64,7 +66,7 @@ def enter_votes(engine, table_id: int, votes: pd.DataFrame, *, actor: Actor,
         table, seats, sitting, where = _table(snap, table_id)
     removed = picks.vote_off_removals(
         _deck(settings, table), votes, seed=int(sitting["seed"]), table_no=int(table["table_no"]),
-        x=int(settings.get("vote_off_votes") or 2), organizer_choice=organizer_choice,
+        x=settings.vote_off_votes, organizer_choice=organizer_choice,
         players=dict(zip(seats["player_id"].astype(int), seats["name"])))
     store.save_vote_off(engine, table_id, votes, removed["leader"].tolist(), actor=actor,
                         decided=removed.to_dict("records"))
@@ -80,7 +82,7 @@ def draw_wild_cards(engine, table_id: int, picked: Mapping[int, str],
     swapped, original_leader`."""
     require(actor, Role.JUDGE, Role.ORGANIZER, action="enter Wild Card choices")
     with Snapshot(engine, actor=actor) as snap:
-        if not snap.settings.get("wild_card"):
+        if not snap.settings.wild_card:
             raise TournamentError("Wild Card is off for this tournament.")
         table, seats, sitting, where = _table(snap, table_id)
     chosen = seats[["seat", "player_id"]].assign(

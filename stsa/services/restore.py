@@ -21,14 +21,16 @@ from typing import Any, Callable, Iterable
 import pandas as pd
 from sqlalchemy import UniqueConstraint
 
+from stsa.settings import REGISTRY
 from stsa import store
-from stsa.auth import Actor, Role, require
+from stsa.auth import Actor, require
+from stsa.domain import Role
 from stsa.domain import Kind, PlayerStatus, Problem, SittingStatus, TournamentError
 from stsa.domain import sitting_label, table_label
 from stsa.formats import workbook
 from stsa.formats.guards import at_row
 from stsa.formats.workbook import HEADING_OF, SHEET_OF, RestoreError
-from stsa.store import admin, draws, game_results, roster, schema
+from stsa.store import draws, game_results, roster, schema
 
 Frames = dict[str, pd.DataFrame]  # store table -> rows, indexed by spreadsheet row number
 
@@ -200,7 +202,8 @@ def _settings(settings: pd.DataFrame) -> list[Problem]:
     """R4, R5, R7, R9, R10, R12: each setting through `store.set_settings`' validator."""
     problems = []
     for row, key, value in zip(settings.index, settings["key"], settings["value"]):
-        check = admin.VALIDATORS.get(key)
+        found = REGISTRY.get(key)
+        check = found.check if found else None
         refused = (f"{key!r} is not a setting" if check is None
                    else _refused("", lambda: check(json.loads(value))))
         if refused:

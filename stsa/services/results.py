@@ -10,9 +10,10 @@ import numpy as np
 import pandas as pd
 
 from stsa import rules, store
-from stsa.auth import Actor, Role, require
-from stsa.domain import Kind, SittingStatus, Stage, sitting_label, table_label
-from stsa.errors import TournamentError
+from stsa.auth import Actor, require
+from stsa.domain import Role
+from stsa.domain import SITTING_STATUS_WORDS, Kind, SittingStatus, Stage, sitting_label, table_label
+from stsa.domain import TournamentError
 from stsa.services.snapshot import Snapshot
 from stsa.store import checks
 
@@ -21,17 +22,12 @@ STANDINGS_COLUMNS = ["rank", "player_id", "name", "best_score", "games", "wins",
                      *rules.PLACING_ORDER, "zone", "tie_at_cut"]
 
 
-def base_points(settings: dict) -> tuple[int, ...]:
-    """R12: the base points by placing, as the settings hold them."""
-    return tuple(settings["base_points"])
-
-
 # --- scores and standings ---------------------------------------------------------------------
 
 def scored(snap: Snapshot, kind: Kind | None = Kind.QUALIFIER) -> pd.DataFrame:
     """R11–R13: the snapshot's results of `kind` (every kind for None) with `placing`,
     `qualifier_score`, `tied` and the players' names."""
-    frame = rules.score_games(snap.results_of(kind), base_points=base_points(snap.settings))
+    frame = rules.score_games(snap.results_of(kind), base_points=snap.settings.base_points)
     return frame.merge(snap.names, on="player_id", how="left")
 
 
@@ -230,7 +226,7 @@ def _tie_problem(snap: Snapshot, table_id: int, entered: pd.DataFrame) -> str | 
         raise store.NotFound(f"There is no table with id {table_id}.")
     first = seats.iloc[0]
     where = table_label(first["kind"], int(first["sitting_no"]), int(first["table_no"]))
-    return unsettled_tie(entered, seats, where, base_points(snap.settings))
+    return unsettled_tie(entered, seats, where, snap.settings.base_points)
 
 
 def submit_result(engine, table_id: int, rows: pd.DataFrame, *, expected_version: int,
@@ -295,8 +291,6 @@ def submit_result(engine, table_id: int, rows: pd.DataFrame, *, expected_version
 FINALS_KINDS = (Kind.SEMIFINAL, Kind.FINAL)
 STAGE_WORDS = {Stage.FINAL.value: "the final", Stage.SEMIFINAL.value: "the semifinal",
                Stage.OUT.value: "out of the finals", "": "not ranked yet"}
-STATUS_WORDS = {SittingStatus.DRAWN: "drawn, not published", SittingStatus.PUBLISHED:
-                "published", SittingStatus.COMPLETE: "complete"}
 IMPACT_COLUMNS = ["Player", "Rank before", "Rank after", "Cut before", "Cut after",
                   "Finals before", "Finals after"]
 
@@ -317,7 +311,7 @@ def finals_drawn(sittings: pd.DataFrame) -> list[str]:
     """R16, R20: the semifinal and final sittings of `sittings` (the staff's view: drafts
     too), in words: "Semifinal (published)"."""
     drawn = sittings.loc[sittings["kind"].isin(FINALS_KINDS)]
-    return [f"{sitting_label(k, n)} ({STATUS_WORDS.get(s, s)})"
+    return [f"{sitting_label(k, n)} ({SITTING_STATUS_WORDS.get(s, s)})"
             for k, n, s in zip(drawn["kind"], drawn["number"], drawn["status"])]
 
 
@@ -424,7 +418,7 @@ def _impact(snap: Snapshot, table_id: int, rows: pd.DataFrame) -> CorrectionImpa
     if not finals:
         return None
     stored = snap.results_of(Kind.QUALIFIER)
-    points, seated = base_points(snap.settings), qualifier_players(snap)
+    points, seated = snap.settings.base_points, qualifier_players(snap)
     before = standings(rules.score_games(stored, base_points=points), snap.names, seated)
     corrected = _corrected(stored, int(table_id), rows)
     after = standings(rules.score_games(corrected, base_points=points), snap.names, seated)

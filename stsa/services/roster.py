@@ -12,7 +12,7 @@ import pandas as pd
 from stsa import store
 from stsa.auth import Actor
 from stsa.domain import PlayerStatus
-from stsa.errors import TournamentError
+from stsa.domain import TournamentError
 
 SHOWN_LIMIT = 200  # players listed at once on the Roster page; a search narrows the rest
 MAX_LINES = 10_000  # a pasted name list longer than this is refused

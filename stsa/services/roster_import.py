@@ -13,7 +13,8 @@ from typing import Any
 import pandas as pd
 
 from stsa import store
-from stsa.auth import Actor, Role, require
+from stsa.auth import Actor, require
+from stsa.domain import Role
 from stsa.formats import roster_file
 from stsa.formats.guards import at_row
 from stsa.formats.roster_file import RosterRules, roster_error

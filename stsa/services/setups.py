@@ -9,8 +9,8 @@ import pandas as pd
 
 from stsa import catalog, store
 from stsa.domain import BattleOfWills, Kind, PickMethod
-from stsa.errors import TournamentError
-from stsa.store.admin import battle_of_wills_stages
+from stsa.domain import TournamentError
+from stsa.settings import battle_of_wills_stages
 
 
 # R23: the sittings each choice of the Battle of Wills setting plays it in.

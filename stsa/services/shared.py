@@ -12,6 +12,7 @@ from typing import Any
 
 import pandas as pd
 
+from stsa.domain import Action
 from stsa import store
 from stsa.store.db import SYSTEM
 
@@ -63,7 +64,7 @@ class ResultsLog:
     grow in the order writes commit, and the entries after the last one read are exactly what
     changed since."""
 
-    SAVES = ("result.submit", "result.correct")
+    SAVES = (Action.RESULT_SUBMIT, Action.RESULT_CORRECT)
 
     def __init__(self) -> None:
         self._lock = threading.Lock()

@@ -20,6 +20,7 @@ import pandas as pd
 from stsa import store
 from stsa.auth import Actor
 from stsa.domain import Kind, SittingStatus
+from stsa.settings import Settings
 from stsa.store.db import SYSTEM
 
 
@@ -65,8 +66,8 @@ class Snapshot:
         return self._kept[key]
 
     @property
-    def settings(self) -> dict:
-        return self._once("settings", lambda: store.settings(self.engine))
+    def settings(self) -> Settings:
+        return self._once("settings", lambda: Settings.of(store.settings(self.engine)))
 
     @property
     def players(self) -> pd.DataFrame:

@@ -32,12 +32,13 @@ import sqlalchemy as sa
 from sqlalchemy.engine import Connection, Engine
 
 from stsa import auth
-from stsa.auth import Actor, Role, require
-from stsa.domain import plural
+from stsa.auth import Actor, require
+from stsa.domain import Role
+from stsa.domain import Action, plural
 from stsa.store import db
 from stsa.store import audit
 from stsa.store import frames
-from stsa.store.errors import TournamentError
+from stsa.domain import TournamentError
 from stsa.store.schema import devices as devices_t
 from stsa.store.schema import handoffs as handoffs_t
 from stsa.store.schema import sessions as sessions_t
@@ -135,7 +136,7 @@ def _store_pin(conn: Connection, role: Role, pin: str, actor: Actor) -> None:
     else:
         conn.execute(sa.insert(users_t).values(role=role.value, **values))
     _revoke(conn, actor, role=role)
-    audit.log(conn, actor, "pin.set", f"role {role.value}")
+    audit.log(conn, actor, Action.PIN_SET, f"role {role.value}")
 
 
 def set_pin(engine: Engine, role: Role, pin: str, *, actor: Actor, current_pin: str,
@@ -330,7 +331,7 @@ def lift_pause(engine: Engine, *, actor: Actor) -> int:
 
     def work(conn: Connection) -> int:
         forgotten = conn.execute(sa.delete(failures_t)).rowcount
-        audit.log(conn, actor, "sign_in.unlock", "sign-in", after={"forgotten": forgotten})
+        audit.log(conn, actor, Action.SIGN_IN_UNLOCK, "sign-in", after={"forgotten": forgotten})
         return forgotten
 
     return db.write(engine, work)
@@ -507,7 +508,7 @@ def sign_everyone_out(engine: Engine, *, actor: Actor, keep: str | None = None) 
 
     def work(conn: Connection) -> int:
         ended = _revoke(conn, actor, keep=keep_hash)
-        audit.log(conn, actor, "session.revoke_all", "sessions", after={"ended": ended})
+        audit.log(conn, actor, Action.SESSION_REVOKE_ALL, "sessions", after={"ended": ended})
         return ended
 
     return db.write(engine, work)

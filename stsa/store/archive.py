@@ -22,11 +22,14 @@ import pandas as pd
 import sqlalchemy as sa
 from sqlalchemy.engine import Connection, Engine
 
-from stsa.auth import Actor, Role, require
+from stsa.domain import Action
+from stsa.auth import Actor, require
+from stsa.domain import Role
 from stsa.store import db, schema
 from stsa.store import audit
 from stsa.store import frames
-from stsa.store.errors import NotABackup, TournamentError
+from stsa.store.errors import NotABackup
+from stsa.domain import TournamentError
 
 log = logging.getLogger(__name__)
 
@@ -238,7 +241,7 @@ def restore(engine: Engine, path: str | os.PathLike, *, actor: Actor) -> dict:
     def work(conn: Connection) -> int:
         total = _replace_rows(conn, data)
         audit.new_epoch(conn)
-        audit.log(conn, actor, "backup.restore", "tournament",
+        audit.log(conn, actor, Action.BACKUP_RESTORE, "tournament",
                after={"restored_from": path.name, "safety_backup": safety.name, "rows": total})
         return total
 

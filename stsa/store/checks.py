@@ -18,7 +18,7 @@ import numpy as np
 import pandas as pd
 
 from stsa.domain import PlayerStatus, Problem, SittingStatus, plural, sitting_label
-from stsa.store.errors import TournamentError
+from stsa.domain import TournamentError
 from stsa.store.schema import KINDS
 STATS = ("vp", "spice", "solari", "troops", "water")  # R11's order
 MAX_NUMBER = 100_000

@@ -9,11 +9,13 @@ from __future__ import annotations
 import sqlalchemy as sa
 from sqlalchemy.engine import Connection, Engine
 
-from stsa.auth import Actor, Role, require
-from stsa.domain import Kind, PlayerStatus, SittingStatus, sitting_label, table_label
+from stsa.auth import Actor, require
+from stsa.domain import Role
+from stsa.domain import Action, Kind, PlayerStatus, SittingStatus, sitting_label, table_label
 from stsa.store import db, draws
 from stsa.store import audit
-from stsa.store.errors import InvalidState, NotFound, TournamentError
+from stsa.store.errors import InvalidState, NotFound
+from stsa.domain import TournamentError
 from stsa.store.schema import leader_votes as votes_t
 from stsa.store.schema import players as players_t
 from stsa.store.schema import seats as seats_t
@@ -70,7 +72,7 @@ def void_sitting(engine: Engine, sitting_id: int, *, reason: str = "",
             raise InvalidState(f"{sitting_label(later.kind, later.number)} was drawn after "
                                f"{label}: discard or void it first.")
         before = draws.drop_sitting(conn, s)
-        audit.log(conn, actor, "sitting.void", f"sitting {s.id}", before=before,
+        audit.log(conn, actor, Action.SITTING_VOID, f"sitting {s.id}", before=before,
                after={"sitting": label, "status": "void", "reason": reason})
         return draws._sitting_dict(s)
 
@@ -179,7 +181,7 @@ def replace_player(engine: Engine, table_id: int, seat: int, player_id: int, *,
                                               seats_t.c.seat == row.seat)
                      .values(player_id=newcomer.id))
         left = _off_the_lists(conn, s.id, newcomer.id)
-        audit.log(conn, actor, "table.replace_player", f"table {t.id}",
+        audit.log(conn, actor, Action.TABLE_REPLACE_PLAYER, f"table {t.id}",
                before={"table": where, **_seat_entry(row, gone.name)},
                after={"table": where, **_seat_entry(row, newcomer.name),
                       "player_id": int(newcomer.id), **left, "reason": reason})
@@ -222,7 +224,7 @@ def leave_seat_empty(engine: Engine, table_id: int, seat: int, *, reason: str = 
             after.append({"seat": new_seat, "player_id": int(r.player_id), "name": r.name,
                           "colour": r.colour, "pick_order": pick})
         gone = next(r.name for r in seated if r.seat == row.seat)
-        audit.log(conn, actor, "table.empty_seat", f"table {t.id}",
+        audit.log(conn, actor, Action.TABLE_EMPTY_SEAT, f"table {t.id}",
                before={"table": where, "seats": [_seat_entry(r, r.name) for r in seated]},
                after={"table": where, "seats": after, "left": gone, "reason": reason})
         return {"where": where, "seat": int(row.seat), "left": gone, "players": len(after)}

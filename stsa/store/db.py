@@ -29,10 +29,12 @@ import sqlalchemy as sa
 from sqlalchemy import event
 from sqlalchemy.engine import Connection, Engine
 
-from stsa.auth import Actor, Role
+from stsa.auth import Actor
+from stsa.domain import Role
 from stsa.domain import SYSTEM_NAME
 from stsa.store import migrations
-from stsa.store.errors import CorruptDatabase, NotFound, TournamentError
+from stsa.store.errors import CorruptDatabase, NotFound
+from stsa.domain import TournamentError
 
 T = TypeVar("T")
 

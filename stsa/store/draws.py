@@ -13,12 +13,14 @@ import pandas as pd
 import sqlalchemy as sa
 from sqlalchemy.engine import Connection, Engine
 
-from stsa.auth import Actor, Role, can_see_hidden, require
-from stsa.domain import Kind, PlayerStatus, SittingStatus, sitting_label
+from stsa.auth import Actor, can_see_hidden, require
+from stsa.domain import Role
+from stsa.domain import Action, DrawMode, Kind, PlayerStatus, SittingStatus, sitting_label
 from stsa.store import checks, db
 from stsa.store import audit
 from stsa.store import frames
-from stsa.store.errors import InvalidState, NotFound, TournamentError
+from stsa.store.errors import InvalidState, NotFound
+from stsa.domain import TournamentError
 from stsa.store.schema import KINDS
 from stsa.store.schema import leader_votes as votes_t
 from stsa.store.schema import players as players_t
@@ -172,7 +174,7 @@ def save_draw(engine: Engine, draw: Any, *, kind: str, actor: Actor,
     kind = checks.check_kind(kind)
     clean = {**checks.check_draw(draw), "waiting": _waiting(waiting, draw, kind)}
     # R3: the seed, the mode and the pins re-check the draw (the history is the database).
-    how = {"mode": str(getattr(draw, "mode", "random")),
+    how = {"mode": str(getattr(draw, "mode", DrawMode.RANDOM)),
            "pins": {str(k): int(v) for k, v in dict(getattr(draw, "pins", {}) or {}).items()}}
 
     def work(conn: Connection) -> dict:
@@ -182,7 +184,7 @@ def save_draw(engine: Engine, draw: Any, *, kind: str, actor: Actor,
         at = db.now()
         sid = _sitting_row(conn, kind, target, clean["seed"], actor, at)
         _write_draw(conn, sid, clean)
-        audit.log(conn, actor, "sitting.redraw" if before else "sitting.draw",
+        audit.log(conn, actor, Action.SITTING_REDRAW if before else Action.SITTING_DRAW,
                f"sitting {sid}", before=before, after={**_summary(conn, sid), **how}, at=at)
         return _reread(conn, sid)
 
@@ -229,7 +231,7 @@ def discard_draw(engine: Engine, sitting_id: int, *, actor: Actor) -> dict:
         if s.status != SittingStatus.DRAWN:
             raise InvalidState(f"{sitting_label(s.kind, s.number)} is {s.status}; only an "
                                f"unpublished draw can be discarded.")
-        audit.log(conn, actor, "sitting.discard", f"sitting {s.id}", before=drop_sitting(conn, s))
+        audit.log(conn, actor, Action.SITTING_DISCARD, f"sitting {s.id}", before=drop_sitting(conn, s))
         return _sitting_dict(s)
 
     return db.write(engine, work)
@@ -250,7 +252,7 @@ def mark_published(engine: Engine, sitting_id: int, *, actor: Actor) -> dict:
         at = db.now()
         conn.execute(sa.update(sittings_t).where(sittings_t.c.id == s.id)
                      .values(status=SittingStatus.PUBLISHED.value, published_at=at))
-        audit.log(conn, actor, "sitting.publish", f"sitting {s.id}",
+        audit.log(conn, actor, Action.SITTING_PUBLISH, f"sitting {s.id}",
                before={"status": SittingStatus.DRAWN.value},
                after={"status": SittingStatus.PUBLISHED.value}, at=at)
         return _reread(conn, s.id)
@@ -289,7 +291,7 @@ def set_rule_change(engine: Engine, sitting_id: int, name: str, points: str, *,
         before = {"rule_change": s.rule_change, "rule_change_points": s.rule_change_points}
         if after != before:
             conn.execute(sa.update(sittings_t).where(sittings_t.c.id == s.id).values(**after))
-            audit.log(conn, actor, "sitting.rule_change", f"sitting {s.id}", before=before,
+            audit.log(conn, actor, Action.SITTING_RULE_CHANGE, f"sitting {s.id}", before=before,
                    after=after)
         return _reread(conn, s.id)
 
@@ -301,7 +303,7 @@ def try_complete(conn: Connection, sitting_id: int, actor: Actor) -> bool:
     at = db.now()
     done = conn.execute(_COMPLETE, {"sitting": sitting_id, "at": at}).rowcount
     if done:
-        audit.log(conn, actor, "sitting.complete", f"sitting {sitting_id}",
+        audit.log(conn, actor, Action.SITTING_COMPLETE, f"sitting {sitting_id}",
                before={"status": SittingStatus.PUBLISHED.value},
                after={"status": SittingStatus.COMPLETE.value}, at=at)
     return bool(done)
@@ -397,7 +399,7 @@ def override_setup(engine: Engine, table_id: int, setup_id: str, *, reason: str,
         after = {"setup_id": setup_id, "removed_leaders": removed or before["removed_leaders"],
                  "available_leaders": avail or before["available_leaders"],
                  "setup_override": True, "reason": reason}
-        audit.log(conn, actor, "table.override_setup", f"table {t.id}", before=before, after=after)
+        audit.log(conn, actor, Action.TABLE_OVERRIDE_SETUP, f"table {t.id}", before=before, after=after)
         return t.id
 
     tid = db.write(engine, work)

@@ -28,13 +28,15 @@ import pandas as pd
 import sqlalchemy as sa
 from sqlalchemy.engine import Connection, Engine
 
-from stsa.auth import Actor, PermissionDenied, Role, require
-from stsa.domain import Kind, SittingStatus, sitting_label, table_label
+from stsa.auth import Actor, PermissionDenied, require
+from stsa.domain import Role
+from stsa.domain import Action, Kind, SittingStatus, sitting_label, table_label
 from stsa.store import checks, db, draws
 from stsa.store import audit
 from stsa.store import frames
 from stsa.store.checks import MAX_NUMBER, STATS  # noqa: F401 - MAX_NUMBER: the pages' bound
-from stsa.store.errors import ConflictError, InvalidState, NotFound, TournamentError
+from stsa.store.errors import ConflictError, InvalidState, NotFound
+from stsa.domain import TournamentError
 from stsa.store.schema import players as players_t
 from stsa.store.schema import results as results_t
 from stsa.store.schema import seats as seats_t
@@ -325,7 +327,7 @@ def _save(conn: Connection, t, clean: list[dict], expected: int, sid: str,
     conn.execute(_INSERT_SUBMISSION, {
         "submission_id": sid, "table_id": t.id, "version": version, "outcome": outcome,
         "saved_by": actor.name, "saved_at": at})
-    audit.log(conn, actor, "result.correct" if expected else "result.submit", f"table {t.id}",
+    audit.log(conn, actor, Action.RESULT_CORRECT if expected else Action.RESULT_SUBMIT, f"table {t.id}",
            before=None if before is None else {"version": expected, "rows": before},
            after={"version": version, "rows": clean, "submission_id": sid,
                   **({"after_finals": flag} if flag else {})}, at=at)

@@ -18,13 +18,15 @@ import pandas as pd
 import sqlalchemy as sa
 from sqlalchemy.engine import Connection, Engine
 
+from stsa.domain import Action
 from stsa import auth
-from stsa.auth import Actor, Role, require
+from stsa.auth import Actor, require
+from stsa.domain import Role
 from stsa.store import access, db
 from stsa.store import audit
 from stsa.store import frames
 from stsa.store.access import Redeemed
-from stsa.store.errors import TournamentError
+from stsa.domain import TournamentError
 from stsa.store.schema import invitations as invitations_t
 
 INVITATION_HOURS = range(1, 25)  # how long an invitation may last, in whole hours
@@ -58,7 +60,7 @@ def create_invitation(engine: Engine, name: str, *, hours: int = 6,
             token_hash=auth.token_hash(token), name=name, role=Role.JUDGE.value,
             created_by=actor.name, created_at=now, expires_at=now + dt.timedelta(hours=hours),
             uses=0)).inserted_primary_key[0]
-        audit.log(conn, actor, "invitation.create", f"invitation {made}",
+        audit.log(conn, actor, Action.INVITATION_CREATE, f"invitation {made}",
                after={"name": name, "hours": hours})
         return int(made)
 
@@ -90,7 +92,7 @@ def revoke_invitation(engine: Engine, invitation_id: int, *, actor: Actor) -> in
         conn.execute(sa.update(invitations_t).where(invitations_t.c.id == row.id)
                      .values(revoked_at=db.now()))
         ended = access.end_sessions_of_invitation(conn, actor, row.id)
-        audit.log(conn, actor, "invitation.revoke", f"invitation {row.id}",
+        audit.log(conn, actor, Action.INVITATION_REVOKE, f"invitation {row.id}",
                after={"name": row.name, "ended": ended})
         return ended
 
@@ -119,7 +121,7 @@ def join(engine: Engine, token: str, *, client: str = "local",
         conn.execute(sa.update(invitations_t).where(invitations_t.c.id == row.id)
                      .values(uses=invitations_t.c.uses + 1))
         kept = access.keep_device(conn, device, Role.JUDGE, now)
-        audit.log(conn, who, "invitation.use", f"invitation {row.id}",
+        audit.log(conn, who, Action.INVITATION_USE, f"invitation {row.id}",
                after={"name": row.name, "uses": row.uses + 1})
         return Redeemed(session_id, kept, who)
 

@@ -11,7 +11,8 @@ import sqlalchemy as sa
 from sqlalchemy.engine import Connection
 
 from stsa.store import schema
-from stsa.store.errors import CorruptDatabase, TournamentError
+from stsa.store.errors import CorruptDatabase
+from stsa.domain import TournamentError
 
 _MIGRATION_LOCK_KEY = 0x53545341  # "STSA": PostgreSQL advisory lock held while upgrading
 

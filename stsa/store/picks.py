@@ -13,12 +13,14 @@ import pandas as pd
 import sqlalchemy as sa
 from sqlalchemy.engine import Connection, Engine
 
-from stsa.auth import Actor, Role, can_see_hidden, require
-from stsa.domain import SittingStatus, table_label
+from stsa.auth import Actor, can_see_hidden, require
+from stsa.domain import Role
+from stsa.domain import Action, SittingStatus, table_label
 from stsa.store import db
 from stsa.store import audit
 from stsa.store import frames
-from stsa.store.errors import InvalidState, PermissionDenied, TournamentError
+from stsa.store.errors import InvalidState, PermissionDenied
+from stsa.domain import TournamentError
 from stsa.store.schema import leader_votes as votes_t
 from stsa.store.schema import seats as seats_t
 from stsa.store.schema import sittings as sittings_t
@@ -83,7 +85,7 @@ def save_vote_off(engine: Engine, table_id: int, votes: pd.DataFrame, removed: l
         available = [leader for leader in deck if leader not in removed]
         conn.execute(sa.update(tables_t).where(tables_t.c.id == int(table_id)).values(
             removed_leaders=frames.dumps(list(removed)), available_leaders=frames.dumps(available)))
-        audit.log(conn, actor, "picks.vote_off", f"table {int(table_id)}",
+        audit.log(conn, actor, Action.PICKS_VOTE_OFF, f"table {int(table_id)}",
                before={"votes": before} if before else None,
                after={"votes": rows.to_dict("records"), "removed": list(removed),
                       "decided": decided or []}, at=at)
@@ -132,7 +134,7 @@ def save_wild_cards(engine: Engine, table_id: int, chosen: pd.DataFrame, *,
                  "entered_by": actor.name, "entered_at": at}
                 for r in chosen.to_dict("records")]
         conn.execute(sa.insert(wild_t), rows)
-        audit.log(conn, actor, "picks.wild_card", f"table {int(table_id)}",
+        audit.log(conn, actor, Action.PICKS_WILD_CARD, f"table {int(table_id)}",
                after=[{k: _plain(r[k]) for k in ("seat", "player_id", "picked_leader",
                                                   "swapped", "leader")} for r in rows], at=at)
 

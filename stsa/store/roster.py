@@ -13,12 +13,14 @@ import pandas as pd
 import sqlalchemy as sa
 from sqlalchemy.engine import Connection, Engine
 
-from stsa.auth import Actor, Role, can_see_hidden, require
-from stsa.domain import PlayerStatus
+from stsa.auth import Actor, can_see_hidden, require
+from stsa.domain import Role
+from stsa.domain import Action, PlayerStatus
 from stsa.store import checks, db
 from stsa.store import audit
 from stsa.store import frames
-from stsa.store.errors import DuplicateName, InvalidState, NotFound, TournamentError
+from stsa.store.errors import DuplicateName, InvalidState, NotFound
+from stsa.domain import TournamentError
 from stsa.store.schema import absences as absences_t
 from stsa.store.schema import players as players_t
 from stsa.store.schema import results as results_t
@@ -199,7 +201,7 @@ def _add(engine: Engine, records: list[dict], actor: Actor,
                   "club": r["club"]}
                  | ({"registration_order": r["registration_order"]} if pre_registered else {})
                  for pid, r in zip(ids, rows)]
-        audit.log(conn, actor, "players.add", f"player {ids[0]}" if len(ids) == 1 else "players",
+        audit.log(conn, actor, Action.PLAYERS_ADD, f"player {ids[0]}" if len(ids) == 1 else "players",
                after=added, at=at)
         return [{"player_id": pid, "name": r["name"], "nickname": r["nickname"],
                  "club": r["club"], "email": r["email"],
@@ -258,7 +260,7 @@ def edit_player(engine: Engine, player_id: int, *, actor: Actor, name: str | Non
         before = {k: old[k] for k in ("name", "nickname", "club", "email", "extra")
                   if old[k] != new[k]}
         if before:
-            audit.log(conn, actor, "player.edit", f"player {player_id}", before=before,
+            audit.log(conn, actor, Action.PLAYER_EDIT, f"player {player_id}", before=before,
                    after={k: new[k] for k in before})
         return new
 
@@ -290,7 +292,7 @@ def remove_player(engine: Engine, player_id: int, *, actor: Actor) -> dict:
                                f"ever erased); withdraw the player instead.")
         conn.execute(sa.delete(absences_t).where(absences_t.c.player_id == old["player_id"]))
         conn.execute(sa.delete(players_t).where(players_t.c.id == old["player_id"]))
-        audit.log(conn, actor, "player.remove", f"player {player_id}", before=old)
+        audit.log(conn, actor, Action.PLAYER_REMOVE, f"player {player_id}", before=old)
         return old
 
     return db.write(engine, work)
@@ -310,7 +312,7 @@ def withdraw_player(engine: Engine, player_id: int, *, actor: Actor,
                                            if withdrawn else {})
             conn.execute(sa.update(players_t).where(players_t.c.id == old["player_id"])
                          .values(**values))
-            audit.log(conn, actor, "player.withdraw" if withdrawn else "player.reinstate",
+            audit.log(conn, actor, Action.PLAYER_WITHDRAW if withdrawn else Action.PLAYER_REINSTATE,
                    f"player {player_id}", before={"status": old["status"]},
                    after={"status": status})
         return _row_dict(_get(conn, player_id))
@@ -342,7 +344,7 @@ def check_in(engine: Engine, player_ids: Iterable[int], *, checked_in: bool = Tr
             at = db.now()
             conn.execute(sa.update(players_t).where(players_t.c.id.in_(change))
                          .values(checked_in=checked_in, checked_in_at=at if checked_in else None))
-            audit.log(conn, actor, "players.check_in" if checked_in else "players.check_out",
+            audit.log(conn, actor, Action.PLAYERS_CHECK_IN if checked_in else Action.PLAYERS_CHECK_OUT,
                    "players", after={"player_ids": change}, at=at)
         return len(change)
 
@@ -360,7 +362,7 @@ def clear_check_ins(engine: Engine, *, actor: Actor) -> int:
         if ids:
             conn.execute(sa.update(players_t).where(players_t.c.id.in_(ids))
                          .values(checked_in=False, checked_in_at=None))
-            audit.log(conn, actor, "players.check_out", "players", after={"player_ids": ids})
+            audit.log(conn, actor, Action.PLAYERS_CHECK_OUT, "players", after={"player_ids": ids})
         return len(ids)
 
     return db.write(engine, work)
@@ -426,7 +428,7 @@ def mark_absent(engine: Engine, player_id: int, present: bool = False, *, actor:
         else:
             conn.execute(sa.insert(absences_t).values(stage=stage, player_id=p["player_id"],
                                                       marked_by=actor.name, marked_at=db.now()))
-        audit.log(conn, actor, "player.present" if present else "player.absent",
+        audit.log(conn, actor, Action.PLAYER_PRESENT if present else Action.PLAYER_ABSENT,
                f"player {player_id}", before={"absent": was_absent, "stage": stage},
                after={"absent": not present, "stage": stage})
         return True

@@ -22,11 +22,14 @@ import pandas as pd
 import sqlalchemy as sa
 from sqlalchemy.engine import Connection, Engine
 
-from stsa.auth import Actor, Role, require
-from stsa.domain import PlayerStatus, Problem, SittingStatus, plural, table_label
-from stsa.store import admin, checks, db, roster, schema
+from stsa.settings import REGISTRY
+from stsa.auth import Actor, require
+from stsa.domain import Role
+from stsa.domain import Action, PlayerStatus, Problem, SittingStatus, plural, table_label
+from stsa.store import checks, db, roster, schema
 from stsa.store import audit
-from stsa.store.errors import InvalidState, TournamentError
+from stsa.store.errors import InvalidState
+from stsa.domain import TournamentError
 
 # Parents before children; the order rows are written in.
 TOURNAMENT_TABLES = (schema.players, schema.sittings, schema.tables, schema.sit_outs,
@@ -91,7 +94,7 @@ def load_tournament(engine: Engine, data: Mapping[str, Any], *, actor: Actor,
         _write(conn, rows)
         audit.new_epoch(conn)
         counts = {name: len(batch) for name, batch in rows.items()}
-        audit.log(conn, actor, "tournament.restore", "tournament",
+        audit.log(conn, actor, Action.TOURNAMENT_RESTORE, "tournament",
                after={"source": source, "rows": counts, "event_id_offset": offset})
         return counts
 
@@ -305,13 +308,13 @@ def _setting_problems(settings: list[dict]) -> list[Problem]:
     for i, s in enumerate(settings, start=1):
         where = f"settings row {i}"
         value = _json(s["value"], where, f"setting {s['key']}", problems)
-        check = admin.VALIDATORS.get(s["key"])
-        if check is None:
+        found = REGISTRY.get(s["key"])
+        if found is None:
             problems.append(Problem(where, f"{s['key']!r} is not a setting"))
         elif value is not None:
             try:
-                check(value)
-            except ValueError as exc:
+                found.check(value)
+            except TournamentError as exc:
                 problems.append(Problem(where, f"{s['key']} {exc}"))
     return problems
 

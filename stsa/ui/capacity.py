@@ -54,7 +54,7 @@ def seats(reads, present: list[int]) -> tuple[list[int], int]:
     reasons; returns the players who play (in `present`'s order) and the extra tables
     chosen. Nothing is shown while everyone fits."""
     settings = reads.settings()
-    capacity = int(settings["capacity"])
+    capacity = settings.capacity
     if len(present) <= capacity:
         return present, 0
     queue = capacity_service.queue_of(reads.players(), present, settings)

@@ -25,7 +25,7 @@ import pandas as pd
 import streamlit as st
 
 from stsa import catalog, stats, store
-from stsa.auth import Role
+from stsa.domain import Role
 from stsa.domain import Kind, sitting_label
 from stsa.services import admin, player, results, setups
 from stsa.services import finals as finals_service
@@ -34,6 +34,7 @@ from stsa.services import sittings as sitting_service
 from stsa.services import capacity
 from stsa.services import draws
 from stsa.services.shared import ResultsLog, Shelf
+from stsa.settings import Settings
 from stsa.services.snapshot import Snapshot
 from stsa.store.db import SYSTEM
 from stsa.ui import finals as finals_view
@@ -117,7 +118,7 @@ class Data:
 
     # --- reads of the store, as this run's view may see them -----------------------------------
 
-    def settings(self) -> dict:
+    def settings(self) -> Settings:
         return self._snap(False).settings
 
     def players(self) -> pd.DataFrame:

@@ -9,7 +9,9 @@ from __future__ import annotations
 
 import streamlit as st
 
-from stsa import excel, printing, store
+from stsa import store
+from stsa.formats import roster_file
+from stsa.services import exports, roster_import
 from stsa.auth import Actor
 from stsa.domain import plural
 from stsa.ui import organizer, widgets
@@ -27,7 +29,7 @@ def roster_upload(engine, me: Actor) -> None:
     st.caption("Or upload a spreadsheet (.xlsx, .ods from LibreOffice, or .csv from any "
                "spreadsheet) with a Name column; Club, City, Email and Player ID are kept too. "
                "Start from the template:")
-    st.download_button("Roster template (.xlsx)", data=excel.roster_template, mime=XLSX,
+    st.download_button("Roster template (.xlsx)", data=roster_file.roster_template, mime=XLSX,
                        file_name="stsa-roster-template.xlsx", key="roster_template",
                        icon=":material/download:", on_click="ignore")
     version = st.session_state.get("roster_files", 0)
@@ -36,8 +38,8 @@ def roster_upload(engine, me: Actor) -> None:
     if upload is None:
         return
     try:
-        sheet = excel.read_roster(upload)
-    except excel.RosterError as exc:
+        sheet = roster_import.read_roster(upload)
+    except roster_file.RosterError as exc:
         st.error(widgets.plain(f"{upload.name}: {exc}"), icon=":material/error:")
         if exc.problems:
             st.dataframe(organizer.problems_frame(exc.problems), hide_index=True)
@@ -51,7 +53,7 @@ def roster_upload(engine, me: Actor) -> None:
     st.markdown(f"**{players}** in {widgets.plain(upload.name)}; the first rows:")
     st.dataframe(organizer.roster_preview(sheet), hide_index=True)
     if st.button(f"Import {players}", key="roster_file_import", type="primary"):
-        if widgets.act(lambda: excel.import_roster(engine, sheet, actor=me),
+        if widgets.act(lambda: roster_import.import_roster(engine, sheet, actor=me),
                        done=lambda added: f"Imported {plural(len(added), 'player')}.") is not None:
             st.session_state["roster_files"] = version + 1  # the uploader starts empty again
             st.rerun()
@@ -77,7 +79,7 @@ def browser_url(page: str = "") -> str | None:
 def slip_base(settings: dict, page: str = "draw") -> str:
     """Where the QR codes point: the `public_url` setting, else this browser's address, else
     localhost."""
-    return settings.get("public_url") or browser_url(page) or LOCAL_URL
+    return settings.public_url or browser_url(page) or LOCAL_URL
 
 
 def slug(text: str) -> str:
@@ -94,7 +96,7 @@ def paper(engine, settings: dict, sitting_id: int, label: str, *, organizer: boo
     with st.expander("Print: table slips and pairings", icon=":material/print:"):
         if organizer:
             typed = st.text_input(
-                "App address for the QR codes", value=settings.get("public_url") or "",
+                "App address for the QR codes", value=settings.public_url or "",
                 max_chars=200, key="draw_public_url", placeholder="http://192.168.1.20:8501",
                 help="The address judges' phones use to reach this app on the venue's "
                      "network, e.g. http://192.168.1.20:8501. Leave empty to use this "
@@ -107,7 +109,7 @@ def paper(engine, settings: dict, sitting_id: int, label: str, *, organizer: boo
                                                        "address.") is not None:
                     st.rerun()
         base = slip_base(settings)
-        if settings.get("public_url"):
+        if settings.public_url:
             st.caption(widgets.plain(f"QR codes open {base}/results?table=… (slips) and "
                                      f"{base}/player (pairings by name)"))
         else:
@@ -118,16 +120,16 @@ def paper(engine, settings: dict, sitting_id: int, label: str, *, organizer: boo
                                      "reach on the Draw page.")))
         name = slug(label)
         files = [
-            ("Table slips · players' copy", "slips", lambda: printing.table_slips(
+            ("Table slips · players' copy", "slips", lambda: exports.table_slips(
                 engine, sitting_id, judges_copy=False, result_url=base)),
             ("Table slips · judges' copy (removed leaders)", "slips-judges",
-             lambda: printing.table_slips(engine, sitting_id, judges_copy=True,
+             lambda: exports.table_slips(engine, sitting_id, judges_copy=True,
                                           result_url=base)),
             ("Pairings by player name", "pairings-by-name",
-             lambda: printing.pairings_by_name(engine, sitting_id,
+             lambda: exports.pairings_by_name(engine, sitting_id,
                                                player_url=f"{base.rstrip('/')}/player")),
             ("Pairings by table", "pairings-by-table",
-             lambda: printing.pairings_by_table(engine, sitting_id)),
+             lambda: exports.pairings_by_table(engine, sitting_id)),
         ]
         for text, kind, make in files:
             st.download_button(text, data=make, file_name=f"stsa-{name}-{kind}.pdf", mime=PDF,

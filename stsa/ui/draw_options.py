@@ -30,8 +30,8 @@ def who_plays(active: pd.DataFrame) -> tuple[dict[int, str], list[int]]:
 
 
 def mode_caption(settings: dict) -> str:
-    mode = settings.get("draw_mode") or "random"
-    return f"Draw mode: {organizer.DRAW_MODES.get(mode, mode)} (change it in Settings)."
+    return (f"Draw mode: {organizer.DRAW_MODES.get(settings.draw_mode, settings.draw_mode)} "
+            f"(change it in Settings).")
 
 
 def plan_and_pins(present: list[int], names: dict, sit_out: bool) -> tuple[bool, dict]:

@@ -7,7 +7,7 @@ from pathlib import Path
 
 import streamlit as st
 
-from stsa.auth import Role
+from stsa.domain import Role
 
 EVERYONE = (Role.SPECTATOR, Role.JUDGE, Role.ORGANIZER)
 

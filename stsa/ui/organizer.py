@@ -9,19 +9,18 @@ import json
 
 import pandas as pd
 
-from stsa.auth import Role
-from stsa.domain import (BATTLE_OF_WILLS_LABELS, PICK_METHOD_LABELS, Kind, SittingStatus, plural,
-                         sitting_label)
+from stsa.domain import Role
+from stsa.domain import (BATTLE_OF_WILLS_LABELS, DRAW_MODE_LABELS, PICK_METHOD_LABELS, DrawMode,
+                         Kind, SittingStatus, plural, sitting_label)
 from stsa.errors import Problem
 from stsa.formats import csv as csv_format
 
 PICK_METHODS = PICK_METHOD_LABELS
 BATTLE_OF_WILLS = BATTLE_OF_WILLS_LABELS
 PLACES = ["1st", "2nd", "3rd", "4th"]
-DRAW_MODES = {"random": "Random",
-              "balanced": "Balanced: fewer repeat opponents, even seats and setups"}
-STATUS_WORDS = {SittingStatus.DRAWN: "drawn, not published yet",
-                SittingStatus.PUBLISHED: "being played", SittingStatus.COMPLETE: "complete"}
+DRAW_MODES = {DrawMode.RANDOM: DRAW_MODE_LABELS[DrawMode.RANDOM],
+              DrawMode.BALANCED: f"{DRAW_MODE_LABELS[DrawMode.BALANCED]}: fewer repeat opponents, "
+                                 f"even seats and setups"}
 
 
 # --- Home ------------------------------------------------------------------------------------

@@ -8,7 +8,7 @@ from __future__ import annotations
 import pandas as pd
 import streamlit as st
 
-from stsa.domain import Decided, plural
+from stsa.domain import Action, Decided, plural
 from stsa.services import picks
 from stsa.ui import result_form, widgets
 
@@ -29,7 +29,7 @@ def table_picks(engine, reads, table_id: int, seats: pd.DataFrame, *, actor,
     """Show the table's Vote Off and Wild Card part for the tournament's settings; returns the
     Wild Card leaders by player ({} when none were drawn), where the result form starts."""
     settings = reads.settings()
-    vote_off, wild = picks.uses_vote_off(settings), bool(settings.get("wild_card"))
+    vote_off, wild = picks.uses_vote_off(settings), settings.wild_card
     if not (vote_off or wild):
         return {}
     stored = picks.table_picks(engine, table_id, actor=actor)
@@ -61,7 +61,7 @@ def _name(seats: pd.DataFrame) -> dict[int, str]:
 def _removal(reads, table_id: int, seats: pd.DataFrame, votes: pd.DataFrame) -> None:
     """The removed leaders with how each was decided, the votes, and what is left to pick."""
     first = seats.iloc[0]
-    logged = reads.events(action="picks.vote_off", subject=f"table {table_id}", limit=1)
+    logged = reads.events(action=Action.PICKS_VOTE_OFF, subject=f"table {table_id}", limit=1)
     decided = {d["leader"]: d for d in (logged["after"].iloc[-1] or {}).get("decided", [])} \
         if len(logged) else {}
     for leader in first["removed_leaders"] or []:
@@ -84,7 +84,7 @@ def _vote_form(engine, table_id: int, seats: pd.DataFrame, votes: pd.DataFrame, 
     """Each player's X secret votes, an optional tie choice, then remove the two leaders."""
     first = seats.iloc[0]
     deck = sorted(set(first["available_leaders"] or []) | set(first["removed_leaders"] or []))
-    x = int(settings.get("vote_off_votes") or 2)
+    x = settings.vote_off_votes
     with st.form(key(table_id, "votes_form")):
         st.caption(f"Each player votes off {plural(x, 'leader')}. Entering the "
                    f"votes again before the result replaces them.")

@@ -21,7 +21,7 @@ from dataclasses import dataclass, field
 import pandas as pd
 import streamlit as st
 
-from stsa.auth import Role
+from stsa.domain import Role
 from stsa.domain import Kind, SittingStatus
 from stsa.services import log as log_service
 from stsa.services import results

@@ -22,7 +22,8 @@ import streamlit as st
 from streamlit.runtime.scriptrunner import get_script_run_ctx
 
 from stsa import store
-from stsa.auth import Actor, Role
+from stsa.auth import Actor
+from stsa.domain import Role
 from stsa.ui import navigation, web
 
 SPECTATOR = Actor("spectator", Role.SPECTATOR)

@@ -8,10 +8,8 @@ from dataclasses import dataclass
 import pandas as pd
 import streamlit as st
 
-from stsa.domain import SittingStatus, sitting_label
+from stsa.domain import SITTING_STATUS_WORDS, sitting_label
 
-STATUS = {SittingStatus.DRAWN: "draft, not published", SittingStatus.PUBLISHED: "published",
-          SittingStatus.COMPLETE: "complete"}
 COLOUR_MARKS = {"red": "🔴", "green": "🟢", "blue": "🔵", "yellow": "🟡", "purple": "🟣",
                 "orange": "🟠", "black": "⚫", "white": "⚪", "brown": "🟤"}
 
@@ -20,7 +18,7 @@ def sitting_choices(sittings: pd.DataFrame, statuses=None) -> dict[int, str]:
     """sitting_id → "Qualifier 2 · published", latest first (finals, then later qualifiers)."""
     rows = sittings if statuses is None else sittings.loc[sittings["status"].isin(statuses)]
     return {int(r["sitting_id"]): f"{sitting_label(r['kind'], r['number'])} · "
-                                  f"{STATUS.get(r['status'], r['status'])}"
+                                  f"{SITTING_STATUS_WORDS.get(r['status'], r['status'])}"
             for r in rows.iloc[::-1].to_dict("records")}
 
 

@@ -24,8 +24,8 @@ from starlette.responses import HTMLResponse, JSONResponse, Response
 from starlette.routing import Route
 
 from stsa import store
-from stsa.auth import Role
-from stsa.errors import TournamentError
+from stsa.domain import Role
+from stsa.domain import TournamentError
 from stsa.store.access import DEVICE_DAYS  # the cookie lives as long as the store trusts it
 
 SESSION_COOKIE = "stsa_session"

@@ -8,7 +8,7 @@ from typing import Any
 
 import streamlit as st
 
-from stsa.errors import TournamentError
+from stsa.domain import TournamentError
 
 # Characters that start Markdown anywhere in a line (links, emphasis, code, HTML, tables, maths,
 # Streamlit's :colour[...] directives); list, quote and heading markers count only at a line's

@@ -190,7 +190,6 @@ def test_the_organizer_sees_who_is_signed_in_and_signs_everyone_out(page, engine
 
 
 def test_colour_helper():
-    assert admin.colour_problem(["a", "b", "c", "d"]) is None
     assert admin.settings_changes({"a": 1, "b": 2}, {"a": 1, "b": 3}) == {"b": 3}
 
 

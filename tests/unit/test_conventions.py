@@ -79,7 +79,7 @@ def test_nothing_that_guards_access_is_cached():
 # --- the layers point one way (DESIGN.md) ------------------------------------------------------
 # views → stsa.ui → stsa.services → stsa.{formats, store} → the pure core → stsa.domain.
 LAYERS = {
-    "stsa.domain": 0, "stsa.errors": 0,
+    "stsa.domain": 0, "stsa.errors": 0, "stsa.settings": 0,
     "stsa.auth": 1, "stsa.rules": 1, "stsa.draw": 1, "stsa.picks": 1, "stsa.balance": 1,
     "stsa.catalog": 1, "stsa.fairness": 1,
     "stsa.stats": 1, "stsa.charts": 1, "stsa.netcheck": 1,
@@ -132,6 +132,42 @@ def test_no_module_imports_from_a_layer_above_it():
               if _layer(used)[1] > _layer(name)[1]
               or {_layer(used)[0], _layer(name)[0]} == {"stsa.formats", "stsa.store"}]
     assert upward == []
+
+
+# Pages reach the tournament only through these (DESIGN.md, "Layout").
+PAGE_IMPORTS = ("stsa.ui", "stsa.services", "stsa.domain")
+# The names outside scripts import (DESIGN.md, "Scripting API"): never used inside STSA.
+FOR_SCRIPTS = ("stsa.excel", "stsa.printing", "stsa.tournament")
+
+
+def test_pages_import_only_the_ui_the_services_and_the_words():
+    graph = _graph()
+    found = [f"{name} → {used}" for name, used_all in graph.items() for used in used_all
+             if name.startswith("views.") and not used.startswith(PAGE_IMPORTS)]
+    assert found == []
+
+
+def test_the_names_kept_for_scripts_are_not_used_inside_stsa():
+    graph = _graph()
+    found = [f"{name} → {used}" for name, used_all in graph.items() for used in used_all
+             if used.startswith(FOR_SCRIPTS) and not name.startswith(FOR_SCRIPTS)]
+    assert found == []
+
+
+def test_role_and_the_tournament_error_come_from_one_home():
+    """`Role` and `TournamentError` live in stsa.domain; stsa.auth, stsa.errors and
+    stsa.store.errors keep the names for scripts, and nothing in STSA imports them there."""
+    homes = {"stsa/auth.py", "stsa/errors.py", "stsa/store/errors.py", "stsa/store/__init__.py"}
+    found = []
+    for name, path in _sources().items():
+        if str(path.relative_to(ROOT)) in homes:
+            continue
+        for node in ast.walk(ast.parse(path.read_text())):
+            if isinstance(node, ast.ImportFrom) and node.module != "stsa.domain":
+                taken = {a.name for a in node.names} & {"Role", "TournamentError"}
+                if taken and (node.module or "").startswith("stsa"):
+                    found.append(f"{name}: {sorted(taken)} from {node.module}")
+    assert found == []
 
 
 def test_no_import_circle():

@@ -12,6 +12,7 @@ import pytest
 
 from stsa import excel, store
 from stsa.auth import Actor, Role
+from stsa.domain import Action
 from stsa.services import log, picks
 from stsa.services import corrections
 from stsa.services import draws
@@ -28,7 +29,9 @@ def logged_actions() -> set[str]:
     for path in (ROOT / "stsa").rglob("*.py"):
         for call in re.findall(r"audit\.log\(conn, [^,]+, (.*?),\s*(?:f?\")", path.read_text(),
                                re.S):
-            found |= set(re.findall(r"\"([a-z_]+\.[a-z_]+)\"", call))
+            assert not re.search(r"\"[a-z_]+\.[a-z_]+\"", call), \
+                f"{path.name}: a logged action is an `Action`, never a bare string: {call}"
+            found |= {Action[name].value for name in re.findall(r"Action\.([A-Z_]+)", call)}
     return found
 
 
@@ -36,6 +39,7 @@ def test_every_action_the_store_logs_has_its_sentence():
     actions = logged_actions()
     assert len(actions) >= 24  # the scan finds them
     assert sorted(actions - set(log.ACTIONS)) == []
+    assert set(log.ACTIONS) == set(Action), "every action has its words, and nothing else does"
 
 
 def results_of(table: pd.Series, seats: pd.DataFrame, vps: list[int]) -> pd.DataFrame:

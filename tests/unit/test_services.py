@@ -170,10 +170,11 @@ def test_R17_absences_are_refused_once_a_finals_sitting_is_published(engine, sto
 # --- R4: colours differ ignoring case -----------------------------------------------------------
 
 @pytest.mark.parametrize("colours, message", [
-    (["red", "green", "RED", "yellow"], "Colours: colour 1 and colour 3 are both “RED”; "
-                                        "choose 4 different colours. Nothing was saved."),
-    (["red", "green", " Blue ", "blue"], "Colours: colour 3 and colour 4 are both “blue”"),
-    (["red", "green", "  ", "yellow"], "Colours: fill in all four colours. Nothing was saved."),
+    (["red", "green", "RED", "yellow"], "Colours must all differ: colour 1 and colour 3 are both "
+                                        "“RED”; choose 4 different colours. Nothing was saved."),
+    (["red", "green", " Blue ", "blue"], "Colours must all differ: colour 3 and colour 4 are "
+                                         "both “blue”"),
+    (["red", "green", "  ", "yellow"], "Colours must all be filled in. Nothing was saved."),
 ])
 def test_R4_colours_equal_ignoring_case_are_refused(engine, store_writes, colours, message):
     with pytest.raises(TournamentError) as refused:

@@ -1,0 +1,361 @@
+"""The tournament's settings in one place (R3–R5, R7, R9, R10, R12, R21, R23): each setting's
+key, default, label, check, words and ruling (`REGISTRY`), and the typed, frozen `Settings`
+value a tournament's settings are read as (`settings.capacity`).
+
+Adding a setting is one `Setting` row here and one widget on its page. The store keeps the
+values (as JSON) and checks every change with `check`; a page, the log and the workbook name
+and word them with `Setting.label` and `Setting.words`. Plain Python: every layer may use it.
+"""
+
+from __future__ import annotations
+
+import copy
+import dataclasses
+from collections.abc import Callable, Iterator, Mapping
+from dataclasses import dataclass
+from typing import Any
+from urllib.parse import urlsplit
+
+from stsa.domain import (BattleOfWills, DrawMode, PickMethod, TournamentError, is_whole,
+                         BATTLE_OF_WILLS_LABELS, DRAW_MODE_LABELS, PICK_METHOD_LABELS)
+
+CAPACITY_MAX = 10_000
+
+
+# --- the checks: each returns the value as stored, or raises TournamentError -------------------
+
+def _bool(v):
+    if not isinstance(v, bool):
+        raise TournamentError("must be true or false")
+    return v
+
+
+def battle_of_wills_stages(v) -> str:
+    """R23: the stages that play Battle of Wills. Before it was a choice it was on or off:
+    an old true reads as every stage, an old false as the default (the final rounds)."""
+    if isinstance(v, bool):
+        return (BattleOfWills.BOTH if v else BattleOfWills.FINALS).value
+    if v not in {s.value for s in BattleOfWills}:
+        raise TournamentError(f"must be one of {', '.join(s.value for s in BattleOfWills)}")
+    return str(v)
+
+
+def _text(limit: int) -> Callable:
+    def check(v):
+        if not isinstance(v, str) or not v.strip():
+            raise TournamentError("must be non-empty text")
+        v = " ".join(v.split())
+        if len(v) > limit:
+            raise TournamentError(f"must have at most {limit} characters")
+        return v
+    return check
+
+
+def _names(v, *, minimum: int = 0, allow_none: bool = False, distinct: bool = True):
+    if v is None and allow_none:
+        return None
+    if isinstance(v, str) or not isinstance(v, (list, tuple)):
+        raise TournamentError("must be a list of names")
+    out = [" ".join(str(x).split()) for x in v]
+    if any(not x for x in out) or (distinct and len(set(out)) != len(out)):
+        raise TournamentError("must list different, non-empty names")
+    if len(out) < minimum:
+        raise TournamentError(f"must list at least {minimum}")
+    return out
+
+
+def _colours(v):
+    """R4: at least four colours, all different ignoring case ("Red" and "red" are one colour
+    at the table); a clash is named as the settings page names it."""
+    if isinstance(v, (list, tuple)) and any(not " ".join(str(c).split()) for c in v):
+        raise TournamentError("must all be filled in")
+    out = _names(v, minimum=4, distinct=False)
+    keys = [c.casefold() for c in out]
+    for later, key in enumerate(keys):
+        if key in keys[:later]:
+            raise TournamentError(f"must all differ: colour {keys.index(key) + 1} and colour "
+                                  f"{later + 1} are both “{out[later]}”; choose {len(out)} "
+                                  f"different colours")
+    return out
+
+
+def _choice(*options: str) -> Callable:
+    def check(v):
+        if v not in options:
+            raise TournamentError(f"must be one of {', '.join(options)}")
+        return str(v)
+    return check
+
+
+def _whole_between(v, low: int, high: int) -> int:
+    if not is_whole(v) or not low <= v <= high:
+        raise TournamentError(f"must be a whole number from {low} to {high}")
+    return int(v)
+
+
+def _counts(v):
+    if not isinstance(v, dict) or not v:
+        raise TournamentError("must map each base game to a number")
+    out = {}
+    for k, n in v.items():
+        if not is_whole(n) or not 0 <= n <= 30:
+            raise TournamentError(f"{k}: must be a whole number from 0 to 30")
+        out[str(k)] = int(n)
+    return out
+
+
+def _decks(v):
+    if v is None:
+        return None
+    if not isinstance(v, dict):
+        raise TournamentError("must map setup ids to lists of leaders")
+    return {str(k): _names(d, minimum=1) for k, d in v.items()}
+
+
+def _base_points(v):
+    if not isinstance(v, (list, tuple)) or len(v) != 4 or not all(is_whole(x) for x in v):
+        raise TournamentError("must be four whole numbers (1st, 2nd, 3rd, 4th)")
+    if any(x < 0 or x > 1000 for x in v) or list(v) != sorted(v, reverse=True):
+        raise TournamentError("must run from highest to lowest, each between 0 and 1000")
+    return [int(x) for x in v]
+
+
+def _public_url(v):
+    """The app's web address for the QR codes on table slips; None or blank clears it."""
+    if v is None or (isinstance(v, str) and not v.strip()):
+        return None
+    if not isinstance(v, str):
+        raise TournamentError("must be a web address")
+    v = v.strip()
+    if any(c.isspace() for c in v):
+        raise TournamentError("must be a web address without spaces")
+    if len(v) > 200:
+        raise TournamentError("must have at most 200 characters")
+    parts = urlsplit(v)
+    if parts.scheme.lower() not in ("http", "https") or not parts.hostname:
+        raise TournamentError("must start with http:// or https:// and name the computer, as "
+                              "phones reach it (e.g. http://192.168.1.20:8501)")
+    try:
+        parts.port  # a port that is not a number is refused here
+    except ValueError:
+        raise TournamentError("has a port that is not a number") from None
+    if parts.query or parts.fragment:
+        raise TournamentError("must be the app's address only, without ? or # parts")
+    return v.rstrip("/")
+
+
+def _capacity(v):
+    """R21: the seats of a qualifier sitting, a number of players R1 can seat (3, 4, 6 …)."""
+    v = _whole_between(v, 3, CAPACITY_MAX)
+    if v == 5:
+        raise TournamentError("cannot be 5: five players cannot be seated at tables of three "
+                              "or four; choose 4 or 6")
+    return v
+
+
+# --- the registry -------------------------------------------------------------------------------
+
+@dataclass(frozen=True)
+class Setting:
+    """One setting: its `key` (as stored), `default`, `label` (as people name it), `check`
+    (the value as stored, or a `TournamentError` saying what is wrong), `ruling`, the words
+    for no value (`none`) and for its values (`choices`: value → words), and where it is set:
+    `widget` (page and widget key), else `set_by` in words."""
+
+    key: str
+    default: Any
+    label: str
+    check: Callable[[Any], Any]
+    ruling: str
+    widget: tuple[str, str] | None = None
+    set_by: str = ""
+    none: str = "none"
+    choices: Mapping[str, str] | None = None
+
+    def words(self, value) -> str:
+        """The value in words: Yes/No, lists joined with commas, "Hidden Picks",
+        "Legacy 6, Uprising 3", "every setup" for none."""
+        if value is None:
+            return self.none
+        if self.choices is not None and not isinstance(value, bool):
+            return self.choices.get(value, str(value))
+        return value_words(value)
+
+
+def value_words(value) -> str:
+    """Any setting's value in words, without its setting's own words (see `Setting.words`)."""
+    if value is None:
+        return "none"
+    if isinstance(value, bool):
+        return "Yes" if value else "No"
+    if isinstance(value, Mapping):
+        return "; ".join(f"{k} {value_words(v)}" for k, v in value.items())
+    if isinstance(value, (list, tuple)):
+        return ", ".join(value_words(v) for v in value) or "none"
+    return str(value)
+
+
+_SETTINGS = "views/settings.py"
+REGISTRY: dict[str, Setting] = {s.key: s for s in (
+    Setting("tournament_name", "DUNE: Imperium tournament", "Tournament name", _text(200),
+            "", widget=(_SETTINGS, "set_name")),
+    Setting("enabled_setups", None, "Setups played",
+            lambda v: _names(v, minimum=1, allow_none=True), "R5",
+            widget=(_SETTINGS, "set_setups"), none="every setup"),
+    Setting("battle_of_wills", BattleOfWills.FINALS.value, "Battle of Wills",
+            battle_of_wills_stages, "R5, R23", widget=(_SETTINGS, "set_bow"),
+            choices=BATTLE_OF_WILLS_LABELS),
+    Setting("pick_method", PickMethod.HIDDEN_PICKS.value, "Leader pick method",
+            _choice(*(m.value for m in PickMethod)), "R9, R10", widget=(_SETTINGS, "set_pick"),
+            choices=PICK_METHOD_LABELS),
+    Setting("wild_card", False, "Wild Card", _bool, "R10", widget=(_SETTINGS, "set_wild")),
+    Setting("vote_off_votes", 2, "Votes per player (Vote Off)",
+            lambda v: _whole_between(v, 1, 10), "R10",
+            widget=(_SETTINGS, "set_vote_off_votes")),
+    Setting("hidden_picks", {"Legacy": 6, "Uprising": 3}, "Hidden picks per base game",
+            _counts, "R9", widget=(_SETTINGS, "set_picks_")),
+    Setting("leader_decks", None, "Leader decks", _decks, "R7",
+            set_by="the workbook's Settings sheet (a restore) or a script",
+            none="the catalog's decks"),
+    Setting("colours", ["red", "green", "blue", "yellow"], "Colours", _colours, "R4",
+            widget=(_SETTINGS, "set_colour_")),
+    Setting("base_points", [20, 15, 10, 0], "Base points (1st, 2nd, 3rd, 4th)", _base_points,
+            "R12", widget=(_SETTINGS, "set_points_")),
+    Setting("draw_mode", DrawMode.RANDOM.value, "Draw mode",
+            _choice(*(m.value for m in DrawMode)), "R3", widget=(_SETTINGS, "set_draw_mode"),
+            choices=DRAW_MODE_LABELS),
+    Setting("auto_backup", True, "Automatic backups", _bool, "R19",
+            set_by="the workbook's Settings sheet (a restore) or a script"),
+    Setting("public_url", None, "App address for the QR codes", _public_url, "",
+            widget=("stsa/ui/data_tools.py", "draw_public_url"),
+            none="this browser's address"),
+    Setting("capacity", 16, "Seats per qualifier sitting", _capacity, "R21",
+            widget=(_SETTINGS, "set_capacity")),
+)}
+
+DEFAULTS: dict[str, Any] = {key: s.default for key, s in REGISTRY.items()}
+
+# Stored values from an earlier release, read as this release means them (R23).
+OLD_VALUES: dict[str, Callable[[Any], Any]] = {"battle_of_wills": battle_of_wills_stages}
+
+
+def label(key: str) -> str:
+    """"Base points (1st, 2nd, 3rd, 4th)": a setting as people name it; an unknown key in
+    words ("rule_change" → "Rule change")."""
+    found = REGISTRY.get(key)
+    return found.label if found else str(key).replace("_", " ").capitalize()
+
+
+def words(key: str, value) -> str:
+    """A setting's value in words (`Setting.words`); an unknown key's by `value_words`."""
+    found = REGISTRY.get(key)
+    return found.words(value) if found else value_words(value)
+
+
+def check(key: str, value):
+    """The value of setting `key` as stored; a `TournamentError` names the setting and what
+    is wrong ("capacity cannot be 5: …"), or that there is no such setting."""
+    found = REGISTRY.get(key)
+    if found is None:
+        raise TournamentError(f"{key!r} is not a setting (settings: {', '.join(REGISTRY)})")
+    try:
+        return found.check(value)
+    except TournamentError as exc:
+        raise TournamentError(f"{key} {exc}") from None
+
+
+def current(stored: Mapping[str, Any]) -> dict[str, Any]:
+    """Every setting: `stored` over the defaults, old values read as they are meant now (a
+    value that no longer reads is the default again); unknown keys are left out."""
+    out = copy.deepcopy(DEFAULTS)
+    out.update({k: v for k, v in stored.items() if k in DEFAULTS})
+    for key, read in OLD_VALUES.items():
+        try:
+            out[key] = read(out[key])
+        except TournamentError:
+            out[key] = copy.deepcopy(DEFAULTS[key])
+    return out
+
+
+@dataclass(frozen=True)
+class Settings(Mapping):
+    """A tournament's settings as one typed, frozen value: `settings.capacity`. Lists are
+    tuples and maps read-only, so a value shared by every page run cannot be changed by one.
+    It still reads as a mapping (`settings["capacity"]`, `dict(settings)`) for scripts."""
+
+    tournament_name: str
+    enabled_setups: tuple[str, ...] | None
+    battle_of_wills: str
+    pick_method: str
+    wild_card: bool
+    vote_off_votes: int
+    hidden_picks: Mapping[str, int]
+    leader_decks: Mapping[str, tuple[str, ...]] | None
+    colours: tuple[str, ...]
+    base_points: tuple[int, ...]
+    draw_mode: str
+    auto_backup: bool
+    public_url: str | None
+    capacity: int
+
+    @classmethod
+    def of(cls, values: Mapping[str, Any]) -> "Settings":
+        """The settings `values` hold over the defaults (`current`)."""
+        full = current(values)
+        return cls(**{f.name: _frozen(full[f.name]) for f in dataclasses.fields(cls)})
+
+    def as_dict(self) -> dict[str, Any]:
+        """The settings as the store keeps them (lists, plain dicts): for JSON and the log."""
+        return {key: _thawed(getattr(self, key)) for key in REGISTRY}
+
+    def __getitem__(self, key: str):
+        if key not in REGISTRY:
+            raise KeyError(key)
+        return _thawed(getattr(self, key))
+
+    def __iter__(self) -> Iterator[str]:
+        return iter(REGISTRY)
+
+    def __len__(self) -> int:
+        return len(REGISTRY)
+
+
+def _frozen(value):
+    if isinstance(value, Mapping):
+        return _FrozenMap({k: _frozen(v) for k, v in value.items()})
+    if isinstance(value, list):
+        return tuple(_frozen(v) for v in value)
+    return value
+
+
+def _thawed(value):
+    if isinstance(value, Mapping):
+        return {k: _thawed(v) for k, v in value.items()}
+    if isinstance(value, tuple):
+        return [_thawed(v) for v in value]
+    return value
+
+
+class _FrozenMap(Mapping):
+    """A read-only dict (hashable by its items)."""
+
+    def __init__(self, items: dict):
+        self._items = dict(items)
+
+    def __getitem__(self, key):
+        return self._items[key]
+
+    def __iter__(self):
+        return iter(self._items)
+
+    def __len__(self) -> int:
+        return len(self._items)
+
+    def __repr__(self) -> str:
+        return repr(self._items)
+
+    def __hash__(self) -> int:
+        return hash(tuple(self._items.items()))
+
+    def __eq__(self, other) -> bool:
+        return isinstance(other, Mapping) and dict(self._items) == dict(other)

@@ -1,0 +1,38 @@
+"""The charts of the Statistics and TV pages and the live pages' progress line, built from a
+run's shared reads (`ui.data.Data`), so the pages name a chart and show it."""
+
+from __future__ import annotations
+
+from stsa import charts, stats
+
+TOP = stats.TOP  # the players or leaders a chart shows at most
+
+CHARTS = ("Best scores", "Sittings", "Leaders", "Seats", "Setups")
+
+
+def progress(reads) -> str:
+    """Where the tournament stands, in one line ("Qualifier 2 of …: 3 of 4 tables in")."""
+    return stats.sitting_progress(reads.home_status())
+
+
+def chart(reads, name: str, *, names: bool = False):
+    """One of `CHARTS` for this run's data (`names`: the best scores chart names its
+    players, as on the TV)."""
+    frames = reads.statistics()
+    if name == "Best scores":
+        line = frames["cut"]
+        return charts.best_scores(frames["ranked"], line.direct, line.semifinal, names=names)
+    if name == "Sittings":
+        return charts.score_spread(frames["spread"])
+    return {"Leaders": charts.leaders, "Seats": charts.seats,
+            "Setups": charts.setups}[name](frames[name.lower()])
+
+
+def player_chart(reads, player_ids: list):
+    """The chosen players' qualifier scores across the sittings."""
+    return charts.player_scores(stats.player_scores(reads.scored_results(), player_ids))
+
+
+def distance_sentence(table, player_id) -> str:
+    """How far a player stands from the cut lines, in words (the Standings search card)."""
+    return stats.distance_sentence(table, player_id)
