@@ -158,7 +158,8 @@ def _capacity(v):
 @dataclass(frozen=True)
 class Setting:
     """One setting: its `key` (as stored), `default`, `label` (as people name it), `check`
-    (the value as stored, or a `TournamentError` saying what is wrong), `ruling`, the words
+    (the value as stored, or a `TournamentError` saying what is wrong), the `rulings` it
+    serves (their numbers: (5, 23) for R5 and R23; RULINGS.md), the words
     for no value (`none`) and for its values (`choices`: value → words), and where it is set:
     `widget` (page and widget key), else `set_by` in words."""
 
@@ -166,7 +167,7 @@ class Setting:
     default: Any
     label: str
     check: Callable[[Any], Any]
-    ruling: str
+    rulings: tuple[int, ...]
     widget: tuple[str, str] | None = None
     set_by: str = ""
     none: str = "none"
@@ -198,38 +199,38 @@ def value_words(value) -> str:
 _SETTINGS = "views/settings.py"
 REGISTRY: dict[str, Setting] = {s.key: s for s in (
     Setting("tournament_name", "DUNE: Imperium tournament", "Tournament name", _text(200),
-            "", widget=(_SETTINGS, "set_name")),
+            (), widget=(_SETTINGS, "set_name")),
     Setting("enabled_setups", None, "Setups played",
-            lambda v: _names(v, minimum=1, allow_none=True), "R5",
+            lambda v: _names(v, minimum=1, allow_none=True), (5,),
             widget=(_SETTINGS, "set_setups"), none="every setup"),
     Setting("battle_of_wills", BattleOfWills.FINALS.value, "Battle of Wills",
-            battle_of_wills_stages, "R5, R23", widget=(_SETTINGS, "set_bow"),
+            battle_of_wills_stages, (5, 23), widget=(_SETTINGS, "set_bow"),
             choices=BATTLE_OF_WILLS_LABELS),
     Setting("pick_method", PickMethod.HIDDEN_PICKS.value, "Leader pick method",
-            _choice(*(m.value for m in PickMethod)), "R9, R10", widget=(_SETTINGS, "set_pick"),
+            _choice(*(m.value for m in PickMethod)), (9, 10), widget=(_SETTINGS, "set_pick"),
             choices=PICK_METHOD_LABELS),
-    Setting("wild_card", False, "Wild Card", _bool, "R10", widget=(_SETTINGS, "set_wild")),
+    Setting("wild_card", False, "Wild Card", _bool, (10,), widget=(_SETTINGS, "set_wild")),
     Setting("vote_off_votes", 2, "Votes per player (Vote Off)",
-            lambda v: _whole_between(v, 1, 10), "R10",
+            lambda v: _whole_between(v, 1, 10), (10,),
             widget=(_SETTINGS, "set_vote_off_votes")),
     Setting("hidden_picks", {"Legacy": 6, "Uprising": 3}, "Hidden picks per base game",
-            _counts, "R9", widget=(_SETTINGS, "set_picks_")),
-    Setting("leader_decks", None, "Leader decks", _decks, "R7",
+            _counts, (9,), widget=(_SETTINGS, "set_picks_")),
+    Setting("leader_decks", None, "Leader decks", _decks, (7,),
             set_by="the workbook's Settings sheet (a restore) or a script",
             none="the catalog's decks"),
-    Setting("colours", ["red", "green", "blue", "yellow"], "Colours", _colours, "R4",
+    Setting("colours", ["red", "green", "blue", "yellow"], "Colours", _colours, (4,),
             widget=(_SETTINGS, "set_colour_")),
     Setting("base_points", [20, 15, 10, 0], "Base points (1st, 2nd, 3rd, 4th)", _base_points,
-            "R12", widget=(_SETTINGS, "set_points_")),
+            (12,), widget=(_SETTINGS, "set_points_")),
     Setting("draw_mode", DrawMode.RANDOM.value, "Draw mode",
-            _choice(*(m.value for m in DrawMode)), "R3", widget=(_SETTINGS, "set_draw_mode"),
+            _choice(*(m.value for m in DrawMode)), (3,), widget=(_SETTINGS, "set_draw_mode"),
             choices=DRAW_MODE_LABELS),
-    Setting("auto_backup", True, "Automatic backups", _bool, "R19",
+    Setting("auto_backup", True, "Automatic backups", _bool, (19,),
             set_by="the workbook's Settings sheet (a restore) or a script"),
-    Setting("public_url", None, "App address for the QR codes", _public_url, "",
+    Setting("public_url", None, "App address for the QR codes", _public_url, (),
             widget=("stsa/ui/data_tools.py", "draw_public_url"),
             none="this browser's address"),
-    Setting("capacity", 16, "Seats per qualifier sitting", _capacity, "R21",
+    Setting("capacity", 16, "Seats per qualifier sitting", _capacity, (21,),
             widget=(_SETTINGS, "set_capacity")),
 )}
 

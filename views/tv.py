@@ -31,7 +31,8 @@ def standings_slide(table, every, podium: str, page: tuple[int, int]) -> None:
 
 
 def chart_slide(name: str, reads) -> None:
-    chart = stats.chart(reads, name, names=True)
+    chart = stats.chart(reads, "Best scores" if name == "Best scores" else "Sittings",
+                        names=True)
     st.altair_chart(chart.properties(height=CHART_HEIGHT)
                     .configure_axis(labelFontSize=18, titleFontSize=20)
                     .configure_title(fontSize=26)

@@ -14,6 +14,7 @@ from stsa import draw, store, tournament
 from stsa.formats import slips
 from stsa.services import draws
 from stsa.services.snapshot import Snapshot
+from stsa.settings import Settings
 from stsa.ui import data_tools
 from tests.app.conftest import JUDGE, ORGANIZER, shown
 
@@ -227,7 +228,7 @@ def test_spectator_sees_published_seats_but_never_removed_leaders(open_page, eng
                                       seed=99, confirm=True, actor=ORGANIZER)
     at = open_page(PAGE)
     assert not at.exception
-    assert list(at.selectbox(key="draw_sitting").options) == ["Qualifier 1 · published"]
+    assert list(at.selectbox(key="draw_sitting").options) == ["Qualifier 1 · being played"]
     seats, setups = (df.value for df in at.dataframe)
     assert list(seats.columns) == ["Table", "Seat", "Colour", "Player"]
     assert list(setups.columns) == ["Table", "Setup"]  # no removed leaders
@@ -382,8 +383,8 @@ def test_spectator_gets_no_slips_or_lists_even_when_published(open_page, engine,
 def test_the_browsers_address_without_the_page(monkeypatch, seen, base):
     monkeypatch.setattr(st, "context", SimpleNamespace(url=seen))
     assert data_tools.browser_url("draw") == base
-    assert data_tools.slip_base({"public_url": None}) == (base or data_tools.LOCAL_URL)
-    assert data_tools.slip_base({"public_url": "http://192.168.1.20:8501"}) == \
+    assert data_tools.slip_base(Settings.of({"public_url": None})) == (base or data_tools.LOCAL_URL)
+    assert data_tools.slip_base(Settings.of({"public_url": "http://192.168.1.20:8501"})) == \
         "http://192.168.1.20:8501"
 
 

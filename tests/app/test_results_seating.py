@@ -168,7 +168,7 @@ def test_the_organizer_sees_what_a_late_correction_changes_and_confirms(open_pag
     at = _open(open_page, ORGANIZER, tid, sid)
     at.number_input(key=result_form.key(tid, int(outsider["player_id"]), "vp")).set_value(40).run()
     warning = _texts(at, "warning")
-    assert "The finals are drawn: Semifinal (drawn, not published). This correction" in warning
+    assert "The finals are drawn: Semifinal (drawn, not published yet). This correction" in warning
     changes = at.dataframe[1].value  # after the preview
     assert list(changes.columns) == results.IMPACT_COLUMNS
     moved = changes.set_index("Player").loc[outsider["name"]]

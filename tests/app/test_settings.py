@@ -107,8 +107,8 @@ def test_nothing_changed(page, engine):
 
 
 @pytest.mark.parametrize("colours, message", [
-    (["red", "green", "Red", "yellow"], "Colours: colour 1 and colour 3 are both “Red”"),
-    (["red", "green", "  ", "yellow"], "Colours: fill in all four colours."),
+    (["red", "green", "Red", "yellow"], "Colours must all differ: colour 1 and colour 3 are both “Red”"),
+    (["red", "green", "  ", "yellow"], "Colours must all be filled in."),
 ])
 def test_bad_colours_are_refused(page, engine, colours, message):
     page.text_input(key="set_name").input("Changed too")
@@ -122,14 +122,14 @@ def test_bad_colours_are_refused(page, engine, colours, message):
 def test_base_points_must_fall(page, engine):
     page.number_input(key="set_points_2").set_value(30)
     save(page)
-    assert "base_points must run from highest to lowest" in errors(page)
+    assert "Base points (1st, 2nd, 3rd, 4th) must run from highest to lowest" in errors(page)
     assert store.settings(engine)["base_points"] == [20, 15, 10, 0]
 
 
 def test_empty_tournament_name_is_refused(page, engine):
     page.text_input(key="set_name").input("   ")
     save(page)
-    assert "tournament_name must be non-empty text" in errors(page)
+    assert "Tournament name must be non-empty text" in errors(page)
     assert store.settings(engine)["tournament_name"] == store.DEFAULT_SETTINGS["tournament_name"]
 
 

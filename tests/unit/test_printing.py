@@ -207,7 +207,7 @@ def test_unicode_names_draft_and_sit_outs(unicode_sitting):
     for name in NAMES:
         if name != out:
             assert name in slips and name in by_name and name in by_table
-    assert "draft, not published" in slips and "draft, not published" in by_name
+    assert "drawn, not published yet" in slips and "drawn, not published yet" in by_name
     assert f"Sitting out this sitting: {out}" in " ".join(by_table.split())
 
 

@@ -172,7 +172,7 @@ def test_the_organizer_sees_what_a_late_correction_changes_confirms_and_it_is_fl
     engine = finals_drawn
     outsider, game, version, rows, where = _outsider_win(engine)
     impact = results.correction_impact(engine, game, rows)
-    assert impact.finals == ["Semifinal (drawn, not published)"]
+    assert impact.finals == ["Semifinal (drawn, not published yet)"]
     moved = impact.changes.set_index("Player").loc[outsider["name"]]
     assert moved["Rank before"] == outsider["rank"] and moved["Rank after"] == 1
     assert (moved["Cut before"], moved["Cut after"]) == ("out of the finals", "the final")

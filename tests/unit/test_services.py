@@ -10,7 +10,7 @@ from stsa import rules, store
 from stsa.auth import Actor, Role
 from stsa.domain import Kind, Stage
 from stsa.errors import TournamentError
-from stsa.services import admin, finals, results, sittings
+from stsa.services import admin, finals, results, shared, sittings
 from stsa.services import draws
 from stsa.services.snapshot import Snapshot
 from stsa.ui import finals as finals_view
@@ -424,7 +424,7 @@ def _correct(engine, game_id, vps):
 
 def test_kept_results_reread_only_the_sittings_saved_in(demo_copy, sitting_reads):
     engine = demo_copy(3)
-    log = results.ResultsLog()
+    log = shared.ResultsLog()
     first = log.read(engine)
     assert sitting_reads == [None]
     assert log.read(engine) is first and sitting_reads == [None]  # nothing logged since
@@ -439,7 +439,7 @@ def test_kept_results_reread_only_the_sittings_saved_in(demo_copy, sitting_reads
 
 def test_a_tables_first_result_rereads_its_sitting(demo_copy, sitting_reads):
     engine = demo_copy(3)
-    log = results.ResultsLog()
+    log = shared.ResultsLog()
     log.read(engine)
     players = store.players(engine)["player_id"].tolist()
     drawn = draws.draw_qualifier(engine, players, seed=5, actor=ORGANIZER)
@@ -465,7 +465,7 @@ def test_anything_but_result_saves_reads_every_result_again(demo_copy, tmp_path,
                                                             change):
     engine = demo_copy(3)
     backup = store.backup(engine, tmp_path / "kept")
-    log = results.ResultsLog()
+    log = shared.ResultsLog()
     first = log.read(engine)
     game = int(first["game_id"].iloc[0])
     _correct(engine, game, [40, 30, 20, 10])

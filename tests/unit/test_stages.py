@@ -14,6 +14,7 @@ from stsa.catalog import BOW_SUFFIX
 from stsa.domain import BattleOfWills, Kind, SittingStatus
 from stsa.errors import TournamentError
 from stsa.services import finals, log, results, setups
+from stsa.settings import REGISTRY
 from stsa.services import corrections
 from stsa.services import draws
 from stsa.store import admin
@@ -81,7 +82,7 @@ def test_R23_R24_a_version_1_file_with_battle_of_wills_on_opens_and_keeps_workin
 def test_R23_an_old_workbook_or_file_setting_passes_the_check():
     """A restore checks each setting with the store's own check: an old true/false passes and
     means both / the final rounds; anything else is refused, naming the choices."""
-    check = admin.VALIDATORS["battle_of_wills"]
+    check = REGISTRY["battle_of_wills"].check
     assert (check(True), check(False)) == ("both", "finals")
     assert [check(v) for v in ("qualifiers", "finals", "both")] == \
         ["qualifiers", "finals", "both"]

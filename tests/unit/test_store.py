@@ -378,7 +378,7 @@ def test_settings_defaults_and_changes(engine):
     ({"colours": ["red", "red", "blue", "green"]},
      "colours must all differ: colour 1 and colour 2 are both “red”; choose 4 different"),
     ({"colours": ["red", "blue", "green"]}, "at least 4"),
-    ({"colours": ["red", "", "blue", "green"]}, "colours must list different, non-empty"),
+    ({"colours": ["red", "", "blue", "green"]}, "colours must all be filled in"),
     ({"pick_method": "draft"}, "pick_method must be one of hidden_picks, vote_off"),
     ({"battle_of_wills": "yes"}, "battle_of_wills must be one of qualifiers, finals, both"),
     ({"tournament_name": ""}, "tournament_name must be non-empty"),
