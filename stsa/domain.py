@@ -8,10 +8,12 @@ frames and database rows keep plain text.
 
 from __future__ import annotations
 
+import dataclasses
 import enum
 import numbers
+from collections.abc import Iterator
 from dataclasses import dataclass
-from typing import Iterable, Mapping
+from typing import Any, Iterable, Mapping
 
 
 class _Word(str, enum.Enum):
@@ -170,6 +172,61 @@ ACTION_LABELS = {
     Action.INVITATION_USE: "Signed in with an invitation",
     Action.INVITATION_REVOKE: "Invitation withdrawn",
 }
+
+class Record(Mapping):
+    """A frozen dataclass that still reads as the dict it replaces (`row["kind"]`,
+    `dict(row)`, equal to a dict with the same items), for scripts and for code written
+    against the dicts; STSA's own code reads the attributes."""
+
+    def __getitem__(self, key: str) -> Any:
+        if key not in self._keys():
+            raise KeyError(key)
+        return getattr(self, key)
+
+    def __iter__(self) -> Iterator[str]:
+        return iter(self._keys())
+
+    def __len__(self) -> int:
+        return len(self._keys())
+
+    @classmethod
+    def _keys(cls) -> tuple[str, ...]:
+        return tuple(f.name for f in dataclasses.fields(cls))  # type: ignore[arg-type]
+
+
+@dataclass(frozen=True, eq=False)
+class Sitting(Record):
+    """One sitting as the store lists it (a row of `store.sittings`): its kind and number, its
+    draw's seed, its status, who drew it and when, when it was published and completed, its
+    tables and how many have a result, and its rule change (R24; "" for none)."""
+
+    sitting_id: int
+    kind: Kind
+    number: int
+    seed: int
+    status: SittingStatus
+    created_by: str
+    created_at: Any
+    published_at: Any
+    completed_at: Any
+    tables: int
+    results: int
+    rule_change: str
+    rule_change_points: str
+
+    @classmethod
+    def of(cls, row: Mapping) -> "Sitting":
+        """The record of one row (a dict or a frame row) of `store.sittings`."""
+        whole = ("sitting_id", "number", "tables", "results")
+        return cls(**{k: (int(row[k]) if k in whole else row[k]) for k in cls._keys()
+                      if k not in ("kind", "status")},
+                   kind=Kind(row["kind"]), status=SittingStatus(row["status"]))
+
+    @property
+    def label(self) -> str:
+        """"Qualifier 2", "Semifinal", "Final"."""
+        return sitting_label(self.kind, self.number)
+
 
 SYSTEM_NAME = "STSA"  # the name the log gives to what STSA does by itself
 

@@ -3,28 +3,28 @@
 import streamlit as st
 
 from stsa.domain import Role
-from stsa.domain import SITTING_STATUS_WORDS, plural, sitting_label
+from stsa.domain import SITTING_STATUS_WORDS, plural
 from stsa.services import admin
 from stsa.ui import data, navigation, organizer, result_checks, session, widgets
 
 role, reads = session.role(), data.now()
 status = reads.home_status()
-sitting = status["sitting"]
-label = sitting_label(sitting["kind"], sitting["number"]) if sitting else "None yet"
+sitting = status.sitting
+label = sitting.label if sitting else "None yet"
 
-st.title(widgets.plain(status["tournament_name"]), anchor=False)
+st.title(widgets.plain(status.tournament_name), anchor=False)
 widgets.flash()
 
 players, checked_in, current = st.columns(3)
-players.metric("Players", status["players"], help="Active players on the roster.")
-checked_in.metric("Checked in", status["checked_in"], help="For the next sitting.")
+players.metric("Players", status.players, help="Active players on the roster.")
+checked_in.metric("Checked in", status.checked_in, help="For the next sitting.")
 current.metric("Sitting", label)
 if sitting:
     st.write(f"**{label}** is "
-             f"{SITTING_STATUS_WORDS.get(sitting['status'], sitting['status'])}"
-             f" ({int(sitting['results'])} of {plural(int(sitting['tables']), 'table')} reported).")
-if status["missing_tables"]:
-    st.write(f"Tables still missing results: {organizer.listed(status['missing_tables'])}.")
+             f"{SITTING_STATUS_WORDS[sitting.status]}"
+             f" ({sitting.results} of {plural(sitting.tables, 'table')} reported).")
+if status.missing_tables:
+    st.write(f"Tables still missing results: {organizer.listed(list(status.missing_tables))}.")
 st.info(organizer.next_step(status, role), icon=":material/arrow_forward:")
 result_checks.show_late_corrections(reads)  # organizer and judges: results moved under finals
 

@@ -4,10 +4,12 @@ stands for the Home page."""
 
 from __future__ import annotations
 
+from dataclasses import dataclass
+
 from stsa import store
 from stsa.auth import Actor, require
 from stsa.domain import Role
-from stsa.domain import PlayerStatus, SittingStatus
+from stsa.domain import PlayerStatus, Record, Sitting, SittingStatus
 from stsa.domain import TournamentError
 from stsa.settings import check as check_setting
 from stsa.settings import label as setting_label
@@ -57,22 +59,35 @@ def save_settings(engine, wanted: dict, *, actor: Actor) -> dict:
 
 # --- Home -------------------------------------------------------------------------------------
 
-def home_status(engine, *, actor: Actor | None = None) -> dict:
+@dataclass(frozen=True, eq=False)
+class HomeStatus(Record):
+    """Where the tournament stands, for the Home page: its name, the active and checked-in
+    players, the current sitting (None before the first draw) and, while it is being played,
+    the numbers of its tables still missing a result."""
+
+    tournament_name: str
+    players: int
+    checked_in: int
+    sitting: Sitting | None
+    missing_tables: tuple[int, ...]
+
+
+def home_status(engine, *, actor: Actor | None = None) -> HomeStatus:
     """What happens now: tournament name, players, the current sitting and tables missing
     results, for the Home page."""
     with Snapshot(engine, actor=actor) as snap:
         return status_of(snap)
 
 
-def status_of(snap: Snapshot) -> dict:
+def status_of(snap: Snapshot) -> HomeStatus:
     """`home_status` from the frames of `snap` (as its actor may see them)."""
     roster = snap.players
     sitting = snap.current()
-    status = {"tournament_name": snap.settings.tournament_name,
-              "players": int((roster["status"] == PlayerStatus.ACTIVE).sum()),
-              "checked_in": int(roster["checked_in"].sum()),
-              "sitting": sitting, "missing_tables": []}
-    if sitting is not None and sitting["status"] == SittingStatus.PUBLISHED:
-        tables = snap.sitting_tables(int(sitting["sitting_id"]))
-        status["missing_tables"] = tables.loc[tables["version"] == 0, "table_no"].tolist()
-    return status
+    missing: tuple[int, ...] = ()
+    if sitting is not None and sitting.status == SittingStatus.PUBLISHED:
+        tables = snap.sitting_tables(sitting.sitting_id)
+        missing = tuple(int(t) for t in tables.loc[tables["version"] == 0, "table_no"])
+    return HomeStatus(tournament_name=snap.settings.tournament_name,
+                      players=int((roster["status"] == PlayerStatus.ACTIVE).sum()),
+                      checked_in=int(roster["checked_in"].sum()), sitting=sitting,
+                      missing_tables=missing)

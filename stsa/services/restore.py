@@ -15,6 +15,8 @@ from __future__ import annotations
 
 import datetime as dt
 import json
+from collections.abc import Mapping
+from dataclasses import dataclass
 from types import SimpleNamespace
 from typing import Any, Callable, Iterable
 
@@ -35,7 +37,26 @@ from stsa.store import draws, game_results, roster, schema
 Frames = dict[str, pd.DataFrame]  # store table -> rows, indexed by spreadsheet row number
 
 
-def restore_workbook(engine, source: Any, *, actor: Actor) -> dict:
+@dataclass(frozen=True, eq=False)
+class RestoreOutcome(Mapping):
+    """What a restore brought in: the file's name (`source`; None when it had none) and how
+    many rows each table received (`rows`: {"players": 24, …}). Reads as the dict it
+    replaces too: `outcome["players"]`, `outcome["source"]`."""
+
+    source: str | None
+    rows: Mapping[str, int]
+
+    def __getitem__(self, key: str):
+        return self.source if key == "source" else self.rows[key]
+
+    def __iter__(self):
+        return iter(("source", *self.rows))
+
+    def __len__(self) -> int:
+        return 1 + len(self.rows)
+
+
+def restore_workbook(engine, source: Any, *, actor: Actor) -> RestoreOutcome:
     """Recreate a tournament from its `tournament_workbook` file in an EMPTY database (no
     players, no sittings): players (nicknames, registration order and check-in times too),
     settings, sittings (with their rule changes), tables, seats, sit-outs, the waiting list,
@@ -68,7 +89,7 @@ def restore_workbook(engine, source: Any, *, actor: Actor) -> dict:
         raise
     except TournamentError as exc:  # a rule of the store's own the checks above do not know
         raise RestoreError(str(exc), exc.problems) from exc
-    return {"source": parsed.source, **counts}
+    return RestoreOutcome(source=parsed.source, rows=dict(counts))
 
 
 def _stored(frames: Frames) -> Frames:

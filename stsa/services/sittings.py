@@ -9,7 +9,7 @@ import pandas as pd
 
 from stsa import store
 from stsa.auth import Actor
-from stsa.domain import SittingStatus, plural, sitting_label
+from stsa.domain import Sitting, SittingStatus, plural, sitting_label
 from stsa.services import roster, setups
 from stsa.services.capacity import waiting_list  # noqa: F401  (the scripting API's name)
 from stsa.services.snapshot import Snapshot, current_of
@@ -17,7 +17,7 @@ from stsa.services.snapshot import Snapshot, current_of
 DONE = (SittingStatus.PUBLISHED, SittingStatus.COMPLETE)
 
 
-def current_sitting(engine, *, actor: Actor | None = None) -> dict | None:
+def current_sitting(engine, *, actor: Actor | None = None) -> Sitting | None:
     """The sitting being played or about to be, of those `actor` may see (R20): the latest
     not yet complete, else the latest (`Snapshot.current`)."""
     return current_of(store.sittings(engine, actor=actor))

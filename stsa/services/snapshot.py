@@ -19,7 +19,7 @@ import pandas as pd
 
 from stsa import store
 from stsa.auth import Actor
-from stsa.domain import Kind, SittingStatus
+from stsa.domain import Kind, Sitting, SittingStatus
 from stsa.settings import Settings
 from stsa.store.db import SYSTEM
 
@@ -91,22 +91,22 @@ class Snapshot:
     def sittings(self) -> pd.DataFrame:
         return self._once("sittings", lambda: store.sittings(self.engine, actor=self.actor))
 
-    def sitting(self, sitting_id: int) -> dict:
-        """One sitting (a row of `sittings`) as a dict; `NotFound` if there is none."""
+    def sitting(self, sitting_id: int) -> Sitting:
+        """One sitting (a row of `sittings`); `NotFound` if there is none."""
         rows = self.sittings.loc[self.sittings["sitting_id"] == int(sitting_id)]
         if rows.empty:
             raise store.NotFound(f"There is no sitting with id {sitting_id}.")
-        return rows.iloc[0].to_dict()
+        return Sitting.of(rows.iloc[0])
 
-    def current(self) -> dict | None:
+    def current(self) -> Sitting | None:
         """The sitting being played or about to be, of those this snapshot's actor may see
         (R20): the latest not yet complete, else the latest; None before the first draw."""
         return current_of(self.sittings)
 
-    def latest(self, kind: Kind) -> dict | None:
+    def latest(self, kind: Kind) -> Sitting | None:
         """The latest sitting of `kind`, or None."""
         rows = self.sittings.loc[self.sittings["kind"] == kind]
-        return rows.iloc[-1].to_dict() if len(rows) else None
+        return Sitting.of(rows.iloc[-1]) if len(rows) else None
 
     def tables(self, *, kind: Kind | None = None) -> pd.DataFrame:
         """Tables of every sitting (of `kind`), as `store.tables`."""
@@ -161,9 +161,9 @@ class Snapshot:
         return self.results.loc[self.results["kind"] == kind].reset_index(drop=True)
 
 
-def current_of(sittings: pd.DataFrame) -> dict | None:
+def current_of(sittings: pd.DataFrame) -> Sitting | None:
     """`Snapshot.current` of a sittings frame (`store.sittings`)."""
     if sittings.empty:
         return None
     open_ = sittings.loc[sittings["status"] != SittingStatus.COMPLETE]
-    return (open_ if not open_.empty else sittings).iloc[-1].to_dict()
+    return Sitting.of((open_ if not open_.empty else sittings).iloc[-1])

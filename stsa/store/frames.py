@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import datetime as dt
 import json
+from collections.abc import Mapping
 from typing import Any
 
 import numpy as np
@@ -57,6 +58,8 @@ def _json_default(value: Any):
         return value.isoformat()
     if isinstance(value, (set, frozenset, tuple)):
         return list(value)
+    if isinstance(value, Mapping):  # a record (stsa.domain.Record, stsa.settings.Settings)
+        return dict(value)
     raise TypeError(f"cannot store {type(value).__name__} as JSON")
 
 

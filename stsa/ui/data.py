@@ -145,7 +145,7 @@ class Data:
         """One table (a `store.tables` row) as this view may see it; empty if none."""
         return self._snap().table(int(table_id))
 
-    def home_status(self) -> dict:
+    def home_status(self) -> admin.HomeStatus:
         return self._get(("home_status", self.staff), lambda: admin.status_of(self._snap()))
 
     def enabled_setups(self, kind: Kind = Kind.QUALIFIER) -> pd.DataFrame:

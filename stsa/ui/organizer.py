@@ -14,6 +14,7 @@ from stsa.domain import (BATTLE_OF_WILLS_LABELS, DRAW_MODE_LABELS, PICK_METHOD_L
                          Kind, SittingStatus, plural, sitting_label)
 from stsa.errors import Problem
 from stsa.formats import csv as csv_format
+from stsa.services.admin import HomeStatus
 
 PICK_METHODS = PICK_METHOD_LABELS
 BATTLE_OF_WILLS = BATTLE_OF_WILLS_LABELS
@@ -31,26 +32,26 @@ def listed(numbers: list, limit: int = 20) -> str:
     return shown + (f" … and {len(numbers) - limit} more" if len(numbers) > limit else "")
 
 
-def next_step(status: dict, role: Role) -> str:
+def next_step(status: HomeStatus, role: Role) -> str:
     """What this person does next, from `services.admin.home_status`."""
-    sitting, missing = status["sitting"], status["missing_tables"]
+    sitting, missing = status.sitting, list(status.missing_tables)
     label = sitting_label(sitting["kind"], sitting["number"]) if sitting else ""
     state = sitting["status"] if sitting else None
     tables = f"table{'s' if len(missing) != 1 else ''} {listed(missing)}"
     if sitting and sitting["kind"] == Kind.FINAL and state == SittingStatus.COMPLETE:
         return "The tournament is over: the final standings are on the Finals page."
     if role is Role.ORGANIZER:
-        if status["players"] == 0 and sitting is None:
+        if status.players == 0 and sitting is None:
             return "Start on the Roster page: import or add the players."
         if state == SittingStatus.DRAWN:
             return (f"{label} is drawn but not published: check it on the Draw page (redraw "
                     f"if needed), then publish it.")
         if state == SittingStatus.PUBLISHED and missing:
             return f"{label} is being played: judges still have to enter {tables}."
-        if status["checked_in"] < 3:
+        if status.checked_in < 3:
             return ("Check in the players for the next sitting on the Roster page, then draw "
                     "it on the Draw page; after the last qualifier, go to the Finals page.")
-        return (f"{plural(status['checked_in'], 'player')} are checked in: draw the next "
+        return (f"{plural(status.checked_in, 'player')} are checked in: draw the next "
                 f"sitting on the Draw page.")
     if role is Role.JUDGE:
         if state == SittingStatus.PUBLISHED and missing:

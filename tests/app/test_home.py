@@ -2,10 +2,13 @@
 (R20), qualifier results corrected after the finals were drawn (organizer and judges), and the
 demo tournament for an empty database."""
 
+import dataclasses
+
 import pytest
 
 from stsa import demo, store, tournament
-from stsa.domain import sitting_label
+from stsa.domain import Sitting, sitting_label
+from stsa.services.admin import HomeStatus
 from stsa.ui import organizer, widgets
 from tests.app.conftest import JUDGE, ORGANIZER, corrected_after_the_finals, shown
 
@@ -147,11 +150,16 @@ def test_tournament_name_is_shown_as_text(open_page, engine):
 
 
 def test_next_step_and_listing_helpers():
-    status = {"players": 12, "checked_in": 2, "sitting": None, "missing_tables": []}
+    status = HomeStatus(tournament_name="Cup", players=12, checked_in=2, sitting=None,
+                        missing_tables=())
     assert "Check in the players" in organizer.next_step(status, organizer.Role.ORGANIZER)
     assert organizer.listed(list(range(1, 31)), limit=3) == "1, 2, 3 … and 27 more"
     assert sitting_label("semifinal", 1) == "Semifinal"
-    over = {**status, "sitting": {"kind": "final", "number": 1, "status": "complete"}}
+    final = Sitting.of({"sitting_id": 9, "kind": "final", "number": 1, "seed": 1,
+                        "status": "complete", "created_by": "Olga", "created_at": None,
+                        "published_at": None, "completed_at": None, "tables": 1, "results": 1,
+                        "rule_change": "", "rule_change_points": ""})
+    over = dataclasses.replace(status, sitting=final)
     for role in organizer.Role:
         assert organizer.next_step(over, role).startswith("The tournament is over")
 
