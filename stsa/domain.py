@@ -28,6 +28,11 @@ class Role(_Word):
     JUDGE = "judge"
     SPECTATOR = "spectator"
 
+    @property
+    def is_staff(self) -> bool:
+        """Judges and the organizer: they see drafts, removed leaders and real names (R20)."""
+        return self in (Role.ORGANIZER, Role.JUDGE)
+
 
 class Kind(_Word):
     """A sitting's kind, which is also the stage of the tournament it belongs to (R2)."""

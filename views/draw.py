@@ -70,7 +70,7 @@ def show_sitting(sitting) -> None:
     facts = [f"Seed {sitting['seed']}", plural(int(sitting['tables']), 'table')]
     facts += capacity.left_out(reads.sit_outs(sitting_id), reads.waiting(sitting_id))
     st.caption(widgets.plain(" · ".join(facts)))
-    rule_change.part(sitting, organizer=organizer)
+    rule_change.part(sitting, role)
     if sitting["status"] == SittingStatus.DRAWN:
         st.warning("Not published yet: players do not see this draw.", icon=":material/lock:")
         if organizer:
@@ -88,7 +88,7 @@ def show_sitting(sitting) -> None:
     if staff:  # R20: the slips and lists read drafts; the judges' copy lists removed leaders
         data_tools.paper(session.engine(), reads.settings(), sitting_id,
                          sitting_label(sitting["kind"], sitting["number"]),
-                         organizer=organizer, me=session.actor())
+                         me=session.actor())
     search = st.text_input("Find a player", key="draw_search", placeholder="Name",
                            max_chars=60)
     shown = service.tables_with_player(overview, search)
@@ -98,11 +98,11 @@ def show_sitting(sitting) -> None:
     # Side by side for everyone (a phone stacks them: the seats first, every row); the staff's
     # wider tables (nickname, pick order, removed leaders) one above the other.
     seats, tables = (st.container(), st.container()) if staff else st.columns([3, 2])
-    seats.dataframe(sittings.seat_frame(shown, staff=staff), hide_index=True, width="stretch",
+    seats.dataframe(sittings.seat_frame(shown, role), hide_index=True, width="stretch",
                     height="content", column_config=SEATS)
     tables.markdown("**Setups**" + (" · removed leaders for judges and the organizer only"
                                     if staff else ""))
-    tables.dataframe(sittings.tables_frame(shown, staff=staff), hide_index=True,
+    tables.dataframe(sittings.tables_frame(shown, role), hide_index=True,
                      width="stretch", height="content", column_config=SEATS)
     if staff and sitting["kind"] == Kind.QUALIFIER:  # R20: the report reads drafts
         with st.expander("Fairness check against the earlier qualifiers",

@@ -4,8 +4,7 @@ Results page; everyone watches."""
 
 import streamlit as st
 
-from stsa.domain import Role
-from stsa.domain import Kind, SittingStatus, Stage
+from stsa.domain import Kind, Role, SittingStatus, Stage
 from stsa.services import finals as service
 from stsa.services import draws
 from stsa.ui import data, session, widgets
@@ -19,9 +18,9 @@ def show(frame) -> None:
                  **view.phone_first(frame))
 
 
-def sitting_open(sitting) -> bool:
+def sitting_open(sitting, role: Role) -> bool:
     """Spectators see a finals sitting once it is published (R20)."""
-    return sitting is not None and (staff or sitting["status"] != SittingStatus.DRAWN)
+    return sitting is not None and (role.is_staff or sitting["status"] != SittingStatus.DRAWN)
 
 
 def draw_controls(kind: Kind, sitting, drawer) -> None:
@@ -42,12 +41,11 @@ def draw_controls(kind: Kind, sitting, drawer) -> None:
             st.rerun()
 
 
-def publish_control(kind: Kind, sitting) -> None:
+def publish_control(kind: Kind, sitting, stale: str) -> None:
     """Publish a drawn finals sitting, unless it no longer seats who it should (the service
     refuses it then; the button waits for a new draw)."""
     if sitting is None or sitting["status"] != SittingStatus.DRAWN:
         return
-    stale = finals.stale.get(kind, "")
     if stale:
         st.warning(widgets.plain(stale), icon=":material/warning:")
     if st.button(f"Publish the {kind}", key=f"finals_publish_{kind}", type="primary",
@@ -60,9 +58,10 @@ def publish_control(kind: Kind, sitting) -> None:
             st.rerun()
 
 
-def show_sitting(kind: Kind, sitting, scored) -> None:
-    """The tables of a finals sitting, results once in; where it stands."""
-    if not sitting_open(sitting):
+def show_sitting(kind: Kind, sitting, scored, reads, role: Role) -> None:
+    """The tables of a finals sitting, results once in; where it stands. `reads`: this run's
+    `ui.data.Data`."""
+    if not sitting_open(sitting, role):
         st.info(f"The {kind} has not been drawn yet.")
         return
     overview = reads.sitting_overview(int(sitting["sitting_id"]))
@@ -70,7 +69,7 @@ def show_sitting(kind: Kind, sitting, scored) -> None:
     if sitting["status"] == SittingStatus.DRAWN:
         st.info(f"This {kind} draw is not published yet: spectators do not see it, and "
                 f"results can be entered once the organizer publishes it.")
-    show(view.seating_frame(overview, scored, finals.wildcards, staff))
+    show(view.seating_frame(overview, scored, reads.finals().wildcards, role))
     if sitting["status"] == SittingStatus.PUBLISHED:
         st.caption(f"Judges enter the {kind} results on the Results page.")
 
@@ -78,7 +77,7 @@ def show_sitting(kind: Kind, sitting, scored) -> None:
 st.title("Finals")
 widgets.flash()
 role, reads = session.role(), data.now()
-organizer, staff = role == Role.ORGANIZER, role in (Role.ORGANIZER, Role.JUDGE)
+organizer = role is Role.ORGANIZER
 finals = reads.finals()
 if finals.format is None:
     st.info(f"{finals.reason} Finals appear here once enough qualifier results are in.")
@@ -116,9 +115,9 @@ if service.stage_players(finals, Stage.SEMIFINAL):
     st.header("Semifinal", anchor=False)
     if organizer:
         draw_controls(Kind.SEMIFINAL, finals.semifinal, service.draw_semifinal)
-    show_sitting(Kind.SEMIFINAL, finals.semifinal, finals.semifinal_results)
+    show_sitting(Kind.SEMIFINAL, finals.semifinal, finals.semifinal_results, reads, role)
     if organizer:
-        publish_control(Kind.SEMIFINAL, finals.semifinal)
+        publish_control(Kind.SEMIFINAL, finals.semifinal, finals.stale.get(Kind.SEMIFINAL, ""))
 
 st.header("Final", anchor=False)
 if finals.final_blocker:
@@ -131,9 +130,9 @@ else:
     show(view.final_table_frame(finals))
     if organizer:
         draw_controls(Kind.FINAL, finals.final, service.draw_final)
-    show_sitting(Kind.FINAL, finals.final, finals.final_results)
+    show_sitting(Kind.FINAL, finals.final, finals.final_results, reads, role)
     if organizer:
-        publish_control(Kind.FINAL, finals.final)
+        publish_control(Kind.FINAL, finals.final, finals.stale.get(Kind.FINAL, ""))
 
 if finals.final_standings is not None:
     st.header("Final standings", anchor=False)

@@ -13,7 +13,8 @@ from stsa import store
 from stsa.formats import roster_file
 from stsa.services import exports, roster_import
 from stsa.auth import Actor
-from stsa.domain import plural
+from stsa.domain import Role, plural
+from stsa.settings import Settings
 from stsa.ui import organizer, widgets
 
 XLSX = "application/vnd.openxmlformats-officedocument.spreadsheetml.sheet"
@@ -87,14 +88,13 @@ def slug(text: str) -> str:
     return "-".join("".join(c if c.isalnum() else " " for c in text.lower()).split()) or "sitting"
 
 
-def paper(engine, settings: dict, sitting_id: int, label: str, *, organizer: bool,
-          me: Actor) -> None:
+def paper(engine, settings: Settings, sitting_id: int, label: str, *, me: Actor) -> None:
     """The selected sitting's table slips (players' and judges' copies, with QR codes that
     open the table's result entry) and its pairings by name and by table, as PDFs. Judges
     and the organizer only (R20). The organizer sets the address the QR codes open;
     `settings` are the tournament's settings as this run read them."""
     with st.expander("Print: table slips and pairings", icon=":material/print:"):
-        if organizer:
+        if me.role is Role.ORGANIZER:
             typed = st.text_input(
                 "App address for the QR codes", value=settings.public_url or "",
                 max_chars=200, key="draw_public_url", placeholder="http://192.168.1.20:8501",
@@ -116,7 +116,7 @@ def paper(engine, settings: dict, sitting_id: int, label: str, *, organizer: boo
             st.caption(widgets.plain(
                 f"QR codes open {base}/results?table=…, the address of this browser. "
                 + ("Set the address judges' phones can reach above (not localhost)."
-                   if organizer else "The organizer can set the address judges' phones "
+                   if me.role is Role.ORGANIZER else "The organizer can set the address judges' phones "
                                      "reach on the Draw page.")))
         name = slug(label)
         files = [

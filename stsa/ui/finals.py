@@ -10,7 +10,7 @@ from __future__ import annotations
 import pandas as pd
 
 from stsa import rules
-from stsa.domain import Kind, Stage, plural, sitting_label
+from stsa.domain import Kind, Role, Stage, plural, sitting_label
 from stsa.formats import csv as csv_format
 from stsa.services import roster
 from stsa.services.finals import Status, stage_players
@@ -179,7 +179,7 @@ def entrants_frame(view, status: pd.DataFrame | None = None) -> pd.DataFrame:
 
 
 def seating_frame(overview: pd.DataFrame, scored: pd.DataFrame | None, wildcards,
-                  staff: bool) -> pd.DataFrame:
+                  viewer: Role) -> pd.DataFrame:
     """A finals sitting's tables (R3), with results once in (R11, R12); wildcards marked (R17);
     the pick order (R9) for judges and the organizer only."""
     rows = overview
@@ -192,7 +192,7 @@ def seating_frame(overview: pd.DataFrame, scored: pd.DataFrame | None, wildcards
         "Wildcard": rows["player_id"].isin(list(wildcards)), "Colour": rows["colour"],
         "Setup": rows["setup"],
     })
-    if staff:
+    if viewer.is_staff:
         shown["Pick order"] = rows["pick_order"]
     if "placing" in rows:
         shown = shown.assign(Placing=rows["placing"].astype("Int64"),

@@ -7,19 +7,19 @@ from __future__ import annotations
 
 import streamlit as st
 
-from stsa.domain import SittingStatus, rule_change_line
+from stsa.domain import Role, SittingStatus, rule_change_line
 from stsa.services import draws
 from stsa.store.checks import RULE_CHANGE_LIMITS
 from stsa.ui import session, widgets
 
 
-def part(sitting, *, organizer: bool) -> None:
+def part(sitting, viewer: Role) -> None:
     """The sitting's rule change as plain text (if any), and the organizer's form to set it
     before publishing."""
     line = rule_change_line(sitting)
     if line:
         st.info(widgets.plain(f"Rule change for this sitting: {line}"), icon=":material/rule:")
-    if organizer and sitting["status"] == SittingStatus.DRAWN:
+    if viewer is Role.ORGANIZER and sitting["status"] == SittingStatus.DRAWN:
         _form(sitting)
 
 

@@ -8,7 +8,7 @@ from dataclasses import dataclass
 import pandas as pd
 import streamlit as st
 
-from stsa.domain import SITTING_STATUS_WORDS, sitting_label
+from stsa.domain import SITTING_STATUS_WORDS, Role, sitting_label
 
 COLOUR_MARKS = {"red": "🔴", "green": "🟢", "blue": "🔵", "yellow": "🟡", "purple": "🟣",
                 "orange": "🟠", "black": "⚫", "white": "⚪", "brown": "🟤"}
@@ -53,23 +53,23 @@ def colour(name: str) -> str:
     return f"{COLOUR_MARKS.get(str(name).lower(), '')} {name}".strip()
 
 
-def seat_frame(overview: pd.DataFrame, *, staff: bool) -> pd.DataFrame:
+def seat_frame(overview: pd.DataFrame, viewer: Role) -> pd.DataFrame:
     """Seats in play order for display; the pick order (R9) only for judges and organizer,
     who also see the nickname beside the name (spectators' `name` is the nickname, R22).
     Each table's setup is in `tables_frame`: four narrow columns fit a phone."""
     frame = pd.DataFrame({"Table": overview["table_no"], "Seat": overview["seat"],
                           "Colour": overview["colour"].map(colour), "Player": overview["name"]})
-    if staff:
+    if viewer.is_staff:
         frame["Nickname"] = overview["nickname"]
         frame["Pick order"] = overview["pick_order"]
     return frame.reset_index(drop=True)
 
 
-def tables_frame(overview: pd.DataFrame, *, staff: bool) -> pd.DataFrame:
+def tables_frame(overview: pd.DataFrame, viewer: Role) -> pd.DataFrame:
     """Each table's setup; its removed leaders for judges and the organizer only (R9, R20)."""
     tables = overview.drop_duplicates("table_id")
     frame = pd.DataFrame({"Table": tables["table_no"], "Setup": tables["setup"]})
-    if staff:
+    if viewer.is_staff:
         frame["Removed leaders"] = tables["removed_leaders"].map(
             lambda names: ", ".join(names or []))
     return frame.reset_index(drop=True)
