@@ -14,8 +14,8 @@ import hmac
 import ipaddress
 import itertools
 import secrets
+from collections.abc import Sequence
 from dataclasses import dataclass
-from typing import Sequence
 
 from stsa.domain import Role, TournamentError
 

@@ -9,8 +9,8 @@ frames and database rows keep plain text.
 from __future__ import annotations
 
 import enum
+from collections.abc import Iterable, Mapping
 from dataclasses import dataclass
-from typing import Iterable, Mapping
 
 
 class _Word(str, enum.Enum):

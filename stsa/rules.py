@@ -47,7 +47,8 @@ def table_sizes(n_players: int) -> list[int]:
     threes = 4 * tables - n
     if threes > tables:
         if n == 5:
-            hint = "add a player, or let the draw pick one checked-in player to sit this sitting out"
+            hint = ("add a player, or let the draw pick one checked-in player to sit this sitting "
+                    "out")
         else:
             hint = f"check in at least {plural(3 - n, 'more player')}"
         raise TournamentError(
@@ -163,7 +164,7 @@ def _seats_by_game(frame: pd.DataFrame) -> np.ndarray:
     # Whole-number player ids need no numbering to spot a repeat.
     player_codes = (frame["player_id"].to_numpy(dtype="int64")
                     if frame["player_id"].dtype.kind in "iu" else _codes(frame["player_id"]))
-    for column, codes in (("game_id", game_codes), ("player_id", player_codes)):
+    for column in ("game_id", "player_id"):
         if frame[column].hasnans:
             raise TournamentError(f"{_where(frame, frame[column].isna().to_numpy())}: "
                                   f"{column} is missing.")

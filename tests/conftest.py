@@ -11,7 +11,7 @@ import pytest
 
 sys.path.insert(0, str(Path(__file__).parent))  # tests/pg.py, tests/store_helpers.py
 
-from pg import PgServer, find_bindir  # noqa: E402
+from pg import PgServer, find_bindir
 
 TEMPLATE_DB = "stsa_template"
 

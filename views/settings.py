@@ -6,7 +6,8 @@ import streamlit as st
 
 from stsa.auth import Role
 from stsa.domain import plural
-from stsa.services import admin, setups as setup_service
+from stsa.services import admin
+from stsa.services import setups as setup_service
 from stsa.ui import access, data, organizer, session, widgets
 
 st.title("Settings")

@@ -16,7 +16,8 @@ import csv
 import datetime as dt
 import io
 import re
-from typing import Any, Callable, Iterable, Iterator
+from collections.abc import Callable, Iterable, Iterator
+from typing import Any
 
 import pandas as pd
 

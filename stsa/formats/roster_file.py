@@ -14,8 +14,9 @@ from __future__ import annotations
 import datetime as dt
 import re
 import unicodedata
+from collections.abc import Callable, Iterable, Iterator, Mapping
 from dataclasses import dataclass
-from typing import Any, Callable, Iterable, Iterator, Mapping
+from typing import Any
 
 import openpyxl
 import pandas as pd
@@ -140,7 +141,7 @@ def _registered(value: Any, wrong: list[str]) -> dt.datetime | None:
         wrong.append(f"the registration time “{text[:40]}” is not a date and time (write it "
                      f"like 2025-03-01 10:42)")
         return None
-    return when if when.tzinfo is None else when.astimezone(dt.timezone.utc).replace(tzinfo=None)
+    return when if when.tzinfo is None else when.astimezone(dt.UTC).replace(tzinfo=None)
 
 
 def _record(cells: list, mapping: dict[str, int], limits: Mapping[str, int],

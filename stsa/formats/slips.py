@@ -11,8 +11,8 @@ and calls these.
 from __future__ import annotations
 
 import unicodedata
+from collections.abc import Callable, Mapping
 from pathlib import Path
-from typing import Callable, Mapping
 
 import pandas as pd
 import qrcode
@@ -20,8 +20,7 @@ from fpdf import FPDF
 from fpdf.enums import XPos, YPos
 
 from stsa import catalog
-from stsa.domain import (SittingStatus, TournamentError, plural, rule_change_line,
-                         sitting_label)
+from stsa.domain import SittingStatus, TournamentError, plural, rule_change_line, sitting_label
 
 FONT_DIR = Path("/usr/share/fonts/truetype/dejavu")
 FONT_FILES = {"": "DejaVuSans.ttf", "B": "DejaVuSans-Bold.ttf"}

@@ -25,8 +25,9 @@ import datetime as dt
 import io
 import json
 import re
+from collections.abc import Iterable, Mapping
 from dataclasses import dataclass
-from typing import Any, Iterable, Mapping
+from typing import Any
 
 import openpyxl
 import pandas as pd
@@ -36,8 +37,16 @@ from openpyxl.styles import Alignment, Font, PatternFill
 from openpyxl.utils import get_column_letter
 
 from stsa import catalog
-from stsa.domain import (Kind, PlayerStatus, Problem, Role, SittingStatus, setting_label,
-                         setting_text, sitting_label)
+from stsa.domain import (
+    Kind,
+    PlayerStatus,
+    Problem,
+    Role,
+    SittingStatus,
+    setting_label,
+    setting_text,
+    sitting_label,
+)
 from stsa.formats import guards
 from stsa.formats.csv import looks_like_formula
 from stsa.formats.guards import WORKBOOK_LIMITS, SpreadsheetError, at_row, cell_text
@@ -212,7 +221,7 @@ def excel_time(value: Any) -> dt.datetime | None:
     if isinstance(value, pd.Timestamp):
         value = value.to_pydatetime()
     if value.tzinfo is not None:
-        value = value.astimezone(dt.timezone.utc).replace(tzinfo=None)
+        value = value.astimezone(dt.UTC).replace(tzinfo=None)
     return value.replace(microsecond=value.microsecond // 1000 * 1000)
 
 
@@ -466,7 +475,7 @@ def imported_mark(source: str | None, at: dt.datetime) -> str:
     `source` at `at`: " (from the workbook spring.xlsx, restored 2026-03-07 09:41 UTC)"."""
     name = " ".join(str(source or "").split())
     where = f"the workbook {_shortened(name, SOURCE_SHOWN)}" if name else "a workbook"
-    when = at.astimezone(dt.timezone.utc) if at.tzinfo else at
+    when = at.astimezone(dt.UTC) if at.tzinfo else at
     return f" (from {where}, restored {when:%Y-%m-%d %H:%M} UTC)"
 
 
@@ -530,7 +539,7 @@ def _time(value: Any) -> dt.datetime:
             raise _Bad("a date and time") from None
     if not isinstance(value, dt.datetime):
         raise _Bad("a date and time")
-    return value if value.tzinfo else value.replace(tzinfo=dt.timezone.utc)
+    return value if value.tzinfo else value.replace(tzinfo=dt.UTC)
 
 
 def _serial_time(value: float) -> dt.datetime:

@@ -10,7 +10,7 @@ a moment later (`tournament.finals` reads the store itself).
 from __future__ import annotations
 
 import json
-from typing import Callable
+from collections.abc import Callable
 
 import pandas as pd
 
@@ -20,7 +20,7 @@ from stsa.formats import slips, workbook
 from stsa.formats.csv import csv_bytes
 from stsa.services import log
 from stsa.store.db import SYSTEM
-from stsa.store.db import now as db_now  # noqa: N813 - the export's time, UTC
+from stsa.store.db import now as db_now
 
 RESULT_COLUMNS = {"table_id": "int64", "player_id": "int64",
                   **{c: "int64" for c in (*rules.PLACING_ORDER, "variant_points")},

@@ -266,7 +266,7 @@ def _before_a_draw(engine, actor: Actor) -> tuple[Snapshot, Finals]:
         view = view_of(snap)
         if view.format is None:
             raise TournamentError(view.reason)
-        snap.settings  # kept: the draw reads it after this snapshot has closed
+        snap.settings  # noqa: B018 - kept: the draw reads it after this snapshot has closed
         return snap, view
 
 

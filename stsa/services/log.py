@@ -18,8 +18,9 @@ from __future__ import annotations
 
 import datetime as dt
 import json
+from collections.abc import Callable, Iterable, Mapping
 from dataclasses import dataclass, field
-from typing import Any, Callable, Iterable, Mapping
+from typing import Any
 
 import pandas as pd
 

@@ -162,7 +162,8 @@ def standings_table(engine, scored_games: pd.DataFrame | None = None) -> pd.Data
 
     Columns: `rank, player_id, name, best_score, games, wins, placing, vp, spice, solari,
     troops, water, zone` ("final", "semifinal" or "out" by position once there are 4 players;
-    empty before, and for a player seated with no result yet), `tie_at_cut` (a shared rank across a cut line, for the organizer to settle).
+    empty before, and for a player seated with no result yet), `tie_at_cut` (a shared rank
+    across a cut line, for the organizer to settle).
     `scored_games` are the scored qualifier results when the caller has them already.
     """
     with Snapshot(engine) as snap:
@@ -279,7 +280,7 @@ def variant_points_problem(engine, table_id: int, rows) -> str | None:
         seats = snap.table_seats(table_id)
     seat_of = {int(p): (s, n) for p, s, n in zip(seats["player_id"], seats["seat"],
                                                   seats["name"])}
-    who = [seat_of.get(checks.whole_number(r.get("player_id")), None) for r in given]
+    who = [seat_of.get(checks.whole_number(r.get("player_id"))) for r in given]
     named = ", ".join(f"seat {s} ({n})" for s, n in sorted(w for w in who if w is not None))
     where = table_label(sitting["kind"], int(sitting["number"]), int(table["table_no"].iloc[0]))
     return (f"{where}: this sitting has no rule change, so nobody earns variant points: enter "

@@ -6,7 +6,6 @@ new player"): the labels travel with the entries, no message is rewritten."""
 
 from __future__ import annotations
 
-
 import pandas as pd
 
 from stsa import store

@@ -12,7 +12,6 @@ from stsa.domain import BattleOfWills, Kind, PickMethod
 from stsa.errors import TournamentError
 from stsa.store.admin import battle_of_wills_stages
 
-
 # R23: the sittings each choice of the Battle of Wills setting plays it in.
 BATTLE_OF_WILLS_KINDS = {BattleOfWills.QUALIFIERS: {Kind.QUALIFIER},
                          BattleOfWills.FINALS: {Kind.SEMIFINAL, Kind.FINAL},

@@ -3,7 +3,8 @@
 from __future__ import annotations
 
 import copy
-from typing import Any, Callable
+from collections.abc import Callable
+from typing import Any
 from urllib.parse import urlsplit
 
 import pandas as pd
@@ -147,7 +148,7 @@ def _public_url(v):
         raise ValueError("must start with http:// or https:// and name the computer, as "
                          "phones reach it (e.g. http://192.168.1.20:8501)")
     try:
-        parts.port  # a port that is not a number is refused here
+        parts.port  # noqa: B018 - a port that is not a number is refused here
     except ValueError:
         raise ValueError("has a port that is not a number") from None
     if parts.query or parts.fragment:

@@ -36,7 +36,7 @@ KEEP_ON_RESTORE = ("schema_version", *(t.name for t in schema.INSTALLATION_TABLE
 
 
 def _stamp() -> str:
-    return dt.datetime.now(dt.timezone.utc).strftime("%Y%m%d-%H%M%S-%f")
+    return dt.datetime.now(dt.UTC).strftime("%Y%m%d-%H%M%S-%f")
 
 
 def _safe_label(label: str) -> str:
@@ -139,7 +139,7 @@ def auto_backup(engine: Engine, label: str) -> Path | None:
         if value is not None and not db.loads(value):
             return None
         return backup(engine, label=label)
-    except Exception:  # noqa: BLE001 - a failed backup must not undo a saved result
+    except Exception:
         log.exception("STSA: automatic backup %r failed", label)
         return None
 
@@ -152,7 +152,7 @@ def backups(engine: Engine, dest_dir: str | os.PathLike | None = None) -> pd.Dat
         for p in folder.glob(f"{PREFIX}*.db"):
             st = p.stat()
             rows.append({"name": p.name, "path": p, "size": st.st_size,
-                         "modified": dt.datetime.fromtimestamp(st.st_mtime, dt.timezone.utc)})
+                         "modified": dt.datetime.fromtimestamp(st.st_mtime, dt.UTC)})
     frame = pd.DataFrame(rows, columns=["name", "path", "size", "modified"])
     return frame.sort_values("name", ascending=False, ignore_index=True)
 

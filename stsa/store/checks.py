@@ -12,7 +12,8 @@ from __future__ import annotations
 import math
 import numbers
 import re
-from typing import Any, Mapping
+from collections.abc import Mapping
+from typing import Any
 
 import numpy as np
 import pandas as pd
@@ -20,6 +21,7 @@ import pandas as pd
 from stsa.domain import PlayerStatus, Problem, SittingStatus, plural, sitting_label
 from stsa.store.errors import TournamentError
 from stsa.store.schema import KINDS
+
 STATS = ("vp", "spice", "solari", "troops", "water")  # R11's order
 MAX_NUMBER = 100_000
 #: What entry takes for each number of a result (R11-R13): counts from 0, variant points

@@ -20,9 +20,10 @@ import sqlite3
 import stat
 import time
 import weakref
+from collections.abc import Callable, Iterator
 from contextlib import contextmanager
 from pathlib import Path
-from typing import Any, Callable, Iterator, TypeVar
+from typing import Any, TypeVar
 
 import numpy as np
 import pandas as pd
@@ -107,12 +108,12 @@ MIGRATIONS: dict[int, Callable[[Connection], None]] = {2: _add_access_tables,
                                                        4: _add_devices_and_invitations}
 
 SYSTEM = Actor(SYSTEM_NAME, Role.ORGANIZER)  # who the log names for what STSA does by itself
-_backup_dirs: "weakref.WeakKeyDictionary[Engine, Path]" = weakref.WeakKeyDictionary()
+_backup_dirs: weakref.WeakKeyDictionary[Engine, Path] = weakref.WeakKeyDictionary()
 _MIGRATION_LOCK_KEY = 0x53545341  # "STSA": PostgreSQL advisory lock held while upgrading
 
 
 def now() -> dt.datetime:
-    return dt.datetime.now(dt.timezone.utc)
+    return dt.datetime.now(dt.UTC)
 
 
 def default_url() -> str:

@@ -7,7 +7,8 @@ time (`checked_in_at`), checking out clears it."""
 from __future__ import annotations
 
 import unicodedata
-from typing import Any, Iterable
+from collections.abc import Iterable
+from typing import Any
 
 import pandas as pd
 import sqlalchemy as sa

@@ -15,8 +15,9 @@ import datetime as dt
 import functools
 import json
 import numbers
+from collections.abc import Callable, Mapping
 from types import SimpleNamespace
-from typing import Any, Callable, Mapping
+from typing import Any
 
 import pandas as pd
 import sqlalchemy as sa
@@ -188,7 +189,7 @@ def _utc(value: Any) -> dt.datetime:
         value = value.to_pydatetime()
     if not isinstance(value, dt.datetime):
         raise ValueError("a date and time")
-    return value if value.tzinfo else value.replace(tzinfo=dt.timezone.utc)
+    return value if value.tzinfo else value.replace(tzinfo=dt.UTC)
 
 
 def _default(column: sa.Column):

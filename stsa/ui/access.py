@@ -89,7 +89,7 @@ def invite_judges(engine, me: Actor, settings: dict) -> None:
             f"used {plural(int(row['uses']), 'time')}"))
         if button.button("Withdraw", key=f"invite_withdraw_{invitation_id}"):
             withdraw = int(invitation_id)
-            if widgets.act(lambda: store.revoke_invitation(engine, withdraw, actor=me),
+            if widgets.act(lambda: store.revoke_invitation(engine, withdraw, actor=me),  # noqa: B023
                            done=lambda n: f"Invitation withdrawn; {plural(n, 'session')} "
                                           f"ended.") is not None:
                 st.rerun()

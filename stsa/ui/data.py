@@ -95,7 +95,7 @@ def clear() -> None:
     _results.clear()
 
 
-def now(role: Role | None = None) -> "Data":
+def now(role: Role | None = None) -> Data:
     """The tournament as it stands for this run, as `role` (default: the signed-in person's)
     may see it (R20): reads the data version once."""
     url = session.database_url()
@@ -223,7 +223,7 @@ class Data:
         return self._get("standings_table", lambda: live.arrow(live.zone_tags(
             self.standings_shown())))
 
-    def standings_notes(self) -> "StandingsNotes":
+    def standings_notes(self) -> StandingsNotes:
         """What the Standings page says above the table (R14, R16), worded once per
         version."""
         def compute() -> StandingsNotes:

@@ -64,7 +64,7 @@ def browser_url(page: str = "") -> str | None:
     e.g. "draw"); None outside a browser session."""
     try:
         url = st.context.url
-    except Exception:  # no browser session (scripts, some tests)
+    except Exception:  # noqa: BLE001 - no browser session (scripts, some tests)
         url = None
     if not isinstance(url, str) or "://" not in url:
         return None

@@ -10,8 +10,14 @@ import json
 import pandas as pd
 
 from stsa.auth import Role
-from stsa.domain import (BATTLE_OF_WILLS_LABELS, PICK_METHOD_LABELS, Kind, SittingStatus, plural,
-                         sitting_label)
+from stsa.domain import (
+    BATTLE_OF_WILLS_LABELS,
+    PICK_METHOD_LABELS,
+    Kind,
+    SittingStatus,
+    plural,
+    sitting_label,
+)
 from stsa.errors import Problem
 from stsa.formats import csv as csv_format
 

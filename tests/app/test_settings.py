@@ -7,8 +7,8 @@ import sqlalchemy as sa
 
 from stsa import store
 from stsa.auth import Actor, Role
-from stsa.store import schema
 from stsa.services import admin
+from stsa.store import schema
 from tests.app.conftest import JUDGE, JUDGE_PIN, ORGANIZER, ORGANIZER_PIN, session_for, shown
 
 SETTINGS = "views/settings.py"

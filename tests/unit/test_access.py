@@ -12,8 +12,8 @@ import sqlalchemy as sa
 from stsa import auth, store
 from stsa.auth import Actor, Role
 from stsa.store import access, schema
-
 from tests.store_helpers import JUDGE_PIN, ORGANIZER_PIN, later, set_pins
+
 ORGANIZER = Actor("Olivia", Role.ORGANIZER)
 
 
@@ -33,7 +33,8 @@ def test_wrong_pins_pause_one_address_then_the_right_pin_waits_too(pins):
     for _ in range(auth.CLIENT_BACKOFF.free):
         with pytest.raises(store.TournamentError, match="That PIN is not right."):
             store.sign_in(pins, "Mallory", "00000000", client="10.0.0.9")
-    with pytest.raises(store.SignInPaused, match=r"Too many wrong PINs: try again in (30|31) seconds\."):
+    with pytest.raises(store.SignInPaused,
+                       match=r"Too many wrong PINs: try again in (30|31) seconds\."):
         store.sign_in(pins, "Mallory", JUDGE_PIN, client="10.0.0.9")
     assert store.sign_in(pins, "Jamal", JUDGE_PIN, client="10.0.0.10").actor.role is Role.JUDGE
 

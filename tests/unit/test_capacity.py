@@ -20,7 +20,7 @@ from stsa.services import sittings as service
 from tests import oracle
 
 ORGANIZER = Actor("Olivia", Role.ORGANIZER)
-START = dt.datetime(2025, 3, 1, 9, 0, tzinfo=dt.timezone.utc)
+START = dt.datetime(2025, 3, 1, 9, 0, tzinfo=dt.UTC)
 
 
 def queue_input(rows: list[tuple]) -> pd.DataFrame:
@@ -164,8 +164,8 @@ def test_R21_check_in_time_is_set_at_check_in_and_cleared_at_check_out(sqlite_en
 
 
 def test_R21_roster_file_orders_by_registration_time_else_by_row(sqlite_engine):
-    csv = ("Name,Timestamp\nAnn,2025-03-02 10:00\nBo,2025-03-01 09:00:30\nCy,\n"
-           "Di,01.03.2025 08:00\nEd,2025/03/01 08:30\n").encode()
+    csv = (b"Name,Timestamp\nAnn,2025-03-02 10:00\nBo,2025-03-01 09:00:30\nCy,\n"
+           b"Di,01.03.2025 08:00\nEd,2025/03/01 08:30\n")
     sheet = roster_import.read_roster(csv)
     assert sheet["registered"].notna().tolist() == [True, True, False, True, True]
     roster_import.import_roster(sqlite_engine, csv, actor=ORGANIZER)
@@ -177,7 +177,7 @@ def test_R21_roster_file_orders_by_registration_time_else_by_row(sqlite_engine):
 
 
 def test_R21_bad_registration_times_are_named_by_row_and_nothing_is_added(sqlite_engine):
-    csv = "Name,Registered\nAnn,2025-03-01 10:00\nBo,tomorrow\nCy,2025-13-01\n".encode()
+    csv = b"Name,Registered\nAnn,2025-03-01 10:00\nBo,tomorrow\nCy,2025-13-01\n"
     with pytest.raises(roster_import.roster_file.RosterError) as refused:
         roster_import.import_roster(sqlite_engine, csv, actor=ORGANIZER)
     message = str(refused.value)

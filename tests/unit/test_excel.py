@@ -15,10 +15,10 @@ import pytest
 from defusedxml import DefusedXmlException
 
 from stsa import excel, store, tournament
-from stsa.formats import csv as csv_format
-from stsa.formats import workbook
 from stsa.auth import Actor, Role
 from stsa.errors import TournamentError
+from stsa.formats import csv as csv_format
+from stsa.formats import workbook
 
 ORGANIZER = Actor("Olivia", Role.ORGANIZER)
 JUDGE = Actor("Jamal", Role.JUDGE)
@@ -45,9 +45,10 @@ def xlsx(rows, title="Sheet1") -> bytes:
     return out.getvalue()
 
 
-def patched(data: bytes, replace: dict[str, bytes] = {}, add: dict[str, bytes] = {},
-            compression=zipfile.ZIP_DEFLATED) -> bytes:
+def patched(data: bytes, replace: dict[str, bytes] | None = None,
+            add: dict[str, bytes] | None = None, compression=zipfile.ZIP_DEFLATED) -> bytes:
     """A copy of an .xlsx with some parts replaced or added (hostile files are made so)."""
+    replace, add = replace or {}, add or {}
     out = io.BytesIO()
     with zipfile.ZipFile(io.BytesIO(data)) as src, zipfile.ZipFile(out, "w", compression) as dst:
         for info in src.infolist():

@@ -14,8 +14,8 @@ import sqlalchemy as sa
 from stsa import auth, store
 from stsa.auth import Actor, Role
 from stsa.store import db, invites, schema
-
 from tests.store_helpers import JUDGE_PIN, ORGANIZER_PIN, later, set_pins
+
 ORGANIZER = Actor("Olivia", Role.ORGANIZER)
 JUDGE = Actor("Jamal", Role.JUDGE)
 INVALID = ("This invitation is not valid (it may have expired or been withdrawn). Ask the "

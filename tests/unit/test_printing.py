@@ -10,9 +10,9 @@ import pytest
 from pypdf import PdfReader
 
 from stsa import printing, store, tournament
-from stsa.formats import slips
 from stsa.auth import Actor, Role
 from stsa.errors import TournamentError
+from stsa.formats import slips
 
 ORGANIZER = Actor("Olivia", Role.ORGANIZER)
 BASE = "http://192.168.1.20:8501"

@@ -233,7 +233,7 @@ def test_a_second_restore_marks_the_history_with_the_latest_file(sqlite_engine, 
 
 
 def test_the_mark_fits_the_log_and_names_a_file_without_a_name():
-    at = dt.datetime(2026, 3, 7, 9, 41, tzinfo=dt.timezone.utc)
+    at = dt.datetime(2026, 3, 7, 9, 41, tzinfo=dt.UTC)
     assert workbook.imported_actor("Olivia", "", at) == \
         "Olivia (from a workbook, restored 2026-03-07 09:41 UTC)"
     long = workbook.imported_actor("N" * 100, "x" * 80 + ".xlsx", at)

@@ -253,7 +253,7 @@ def test_the_reads_of_one_action_see_one_snapshot(engine, monkeypatch):
 
     monkeypatch.setattr(store, "settings", settings_then_a_write)
     with Snapshot(engine) as snap:
-        snap.settings
+        snap.settings  # noqa: B018
         assert "Late Arrival" not in snap.players["name"].tolist()
     assert "Late Arrival" in store.players(engine)["name"].tolist()
 

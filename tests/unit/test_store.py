@@ -10,12 +10,19 @@ from pathlib import Path
 import pandas as pd
 import pytest
 import sqlalchemy as sa
+from store_helpers import (
+    JUDGE,
+    ORGANIZER,
+    SPECTATOR,
+    add_players,
+    make_draw,
+    published_sitting,
+    rows_for,
+)
 
 from stsa import store
 from stsa.auth import Role
 from stsa.store import db, schema
-from store_helpers import (JUDGE, ORGANIZER, SPECTATOR, add_players, make_draw,
-                           published_sitting, rows_for)
 
 V1_SQL = Path(__file__).with_name("store_schema_v1.sql")
 

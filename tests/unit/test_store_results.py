@@ -3,10 +3,20 @@ stsa.rules scores (R11-R13, R19, R20). Every test runs on SQLite and PostgreSQL.
 
 import pandas as pd
 import pytest
+from store_helpers import (
+    JUDGE,
+    JUDGE2,
+    LEADERS,
+    ORGANIZER,
+    REMOVED,
+    SPECTATOR,
+    add_players,
+    make_draw,
+    published_sitting,
+    rows_for,
+)
 
 from stsa import rules, store
-from store_helpers import (JUDGE, JUDGE2, LEADERS, ORGANIZER, REMOVED, SPECTATOR, add_players,
-                           make_draw, published_sitting, rows_for)
 
 
 @pytest.fixture

@@ -22,7 +22,7 @@ from stsa.formats import workbook
 from stsa.store import schema
 
 ORGANIZER = Actor("Olivia", Role.ORGANIZER)
-CHECKED_IN = dt.datetime(2026, 3, 7, 9, 41, 12, 345000, tzinfo=dt.timezone.utc)
+CHECKED_IN = dt.datetime(2026, 3, 7, 9, 41, 12, 345000, tzinfo=dt.UTC)
 
 
 @pytest.fixture
