@@ -376,6 +376,7 @@ def _expansion_lists(frame: pd.DataFrame) -> list[list[str]]:
 
 def _setup_row(setup: str | Mapping | pd.Series) -> Mapping:
     """A setup's fields, looked up by id when given an id (or a row without the fields)."""
+    setup_id: str | None
     if isinstance(setup, str):
         setup_id, given = setup, {}
     else:

@@ -109,7 +109,7 @@ def draw_sitting(
         order = _place_pins(order, target, np.repeat(np.arange(len(sizes)), sizes), rng)
     seated = ids.iloc[order].reset_index(drop=True)
     plain = _finish(seated, sizes, setups, rng, seed, setup_counts, colours, sit_outs)
-    how = {"mode": mode, "pins": dict(pins or {})}
+    how: dict = {"mode": mode, "pins": dict(pins or {})}
     if mode == "random":
         return dataclasses.replace(plain, **how)
     return dataclasses.replace(
@@ -581,6 +581,7 @@ def _balance(plain: Draw, pin: np.ndarray | None, history: pd.DataFrame | None,
         cost = fairness.arrangement_cost(slot_terms, x, table, cls, sigma)
         if best is None or cost < best[0] - _EPS:
             best = (cost, x, sigma)
+    assert best is not None  # the first restart always sets it
     _, x, sigma = best
     moved = tables.iloc[sigma]
     return Draw(

@@ -290,6 +290,7 @@ def score_games(results: pd.DataFrame, base_points: tuple[int, ...] = BASE_POINT
     strength = _sort_key(*((v, True) for v in stats))
     key = strength
     if settling:
+        assert tiebreak is not None  # settling needs a tiebreak column
         given = ~np.isnan(tiebreak)
         tiebreak_rank = np.where(given, pd.factorize(tiebreak, sort=True)[0], given.sum())
         key = _sort_key((strength, False), (tiebreak_rank, False))
@@ -304,6 +305,7 @@ def score_games(results: pd.DataFrame, base_points: tuple[int, ...] = BASE_POINT
     if settling:
         # A tie group stays open unless the judge gave every member a distinct tiebreak:
         # spread "open" forwards, then backwards, through each group.
+        assert tiebreak is not None
         t = tiebreak[seats]
         open_tie = np.isnan(t)
         open_tie[1:] |= same_as_previous[1:] & (t[1:] == t[:-1])

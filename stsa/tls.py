@@ -85,7 +85,7 @@ def _interface_addresses() -> list[str]:
 def _resolved_addresses(hostname: str) -> list[str]:
     """The addresses this machine's own resolver gives its host name (hosts file, mDNS)."""
     try:
-        return [info[4][0] for info in socket.getaddrinfo(hostname, None)]
+        return [str(info[4][0]) for info in socket.getaddrinfo(hostname, None)]
     except OSError:
         return []
 

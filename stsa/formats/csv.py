@@ -112,7 +112,7 @@ def _delimiter(text: str, is_header: Callable[[list], bool]) -> str:
 
 
 def csv_rows(data: bytes, limits: Limits, error: type,
-             is_header: Callable[[list], bool]) -> Iterator[tuple[int, list]]:
+             is_header: Callable[[list], Any]) -> Iterator[tuple[int, list]]:
     """(row number as a spreadsheet shows it, cells) of a CSV file, checked against `limits`."""
     text = decode(data)
     if "\x00" in text:

@@ -164,7 +164,9 @@ def _roster_records(mapping: dict[str, int], rows: Iterable[tuple[int, list]],
                     rules: RosterRules) -> pd.DataFrame:
     """The players of the rows after the header, or a `RosterError` naming every bad row.
     R22: no two rows share a nickname (a blank nickname is the name)."""
-    records, problems, first_row, first_nick = [], [], {}, {}
+    records, problems = [], []
+    first_row: dict[str, int] = {}
+    first_nick: dict[str, int] = {}
     example = rules.name_key(EXAMPLE_NAME)
     for number, cells in rows:
         if all(cell_text(c).strip() == "" for c in cells):
@@ -215,7 +217,8 @@ def roster_error(problems: list[RowProblem]) -> RosterError:
     shown = problems[:30]
     text = "; ".join(str(p) for p in shown)
     if len(problems) > len(shown):
-        text += f"; and more in rows {_ranges(sorted({p.row for p in problems[30:]}))}"
+        text += (f"; and more in rows "
+                 f"{_ranges(sorted({p.row for p in problems[30:] if p.row is not None}))}")
     count = len({p.row for p in problems})
     return RosterError(f"Nothing was imported: {plural(count, 'row')} "
                        f"need{'s' if count == 1 else ''} fixing ({text}).", problems)
@@ -242,6 +245,7 @@ def read_roster(source: Any, rules: RosterRules) -> pd.DataFrame:
     """
     data, name = guards.read_source(source, ROSTER_LIMITS, RosterError)
     workbook = None
+    sheets: Iterable[Iterator[tuple[int, list]]]
     kind = guards.file_kind(data, name, RosterError)
     if kind == "csv":
         sheets = [csv_rows(data, ROSTER_LIMITS, RosterError, header_map)]

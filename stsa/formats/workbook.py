@@ -155,9 +155,10 @@ SHEETS: dict[str, tuple[str | None, list[tuple[str, str | None, str]]]] = {
 #: Sheets an older workbook may lack: restored as empty.
 OPTIONAL_SHEETS = ("Votes", "Wild cards", "Waiting list")
 #: Headings of workbooks before the readable ones, where they differ from the column's name.
-LEGACY_HEADINGS = {("players", "id"): "player_id", ("sittings", "id"): "sitting_id",
-                   ("tables", "id"): "table_id", ("tables", "result_version"): "version",
-                   ("results", "table_id"): "game_id", ("events", "id"): "event_id"}
+LEGACY_HEADINGS: dict[tuple[str | None, str], str] = {
+    ("players", "id"): "player_id", ("sittings", "id"): "sitting_id",
+    ("tables", "id"): "table_id", ("tables", "result_version"): "version",
+    ("results", "table_id"): "game_id", ("events", "id"): "event_id"}
 #: Columns workbooks before schema 3 lack: read as blank (a nickname then is the name).
 NEW_COLUMNS = {("players", "nickname"), ("players", "registration_order"),
                ("players", "checked_in_at"), ("sittings", "rule_change"),

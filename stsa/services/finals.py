@@ -121,6 +121,7 @@ def _scored(snap: Snapshot, kind: Kind, sitting: dict | None) -> pd.DataFrame | 
 def _final_table(view: Finals) -> None:
     """R16: who sits at the final once it is known, and the finalist a lone semifinal winner
     contests; or why the semifinal cannot set it yet (`final_blocker`)."""
+    assert view.format is not None  # called once there are finals
     needs_semifinal = view.format.semifinal > 0 and bool(stage_players(view, Stage.SEMIFINAL))
     if view.format.challenge:
         view.contested = rules.weakest_finalist(view.standings, view.entrants)
@@ -140,6 +141,7 @@ def _draw_problem(snap: Snapshot, view: Finals, sitting: dict) -> str:
     if sitting["status"] != SittingStatus.DRAWN:
         return ""
     kind = Kind(sitting["kind"])
+    expected: list | None
     if kind is Kind.SEMIFINAL:
         expected = stage_players(view, Stage.SEMIFINAL)
     else:

@@ -64,9 +64,9 @@ class Places:
     """The names a sentence uses: players by id, sittings by id ("Qualifier 2"), tables by id
     ("Qualifier 2, table 4"), setups by id."""
 
-    players: Mapping[int, str] = field(default_factory=dict)
-    sittings: Mapping[int, str] = field(default_factory=dict)
-    tables: Mapping[int, str] = field(default_factory=dict)
+    players: Mapping[int | None, str] = field(default_factory=dict)  # keys as _int gives them
+    sittings: Mapping[int | None, str] = field(default_factory=dict)
+    tables: Mapping[int | None, str] = field(default_factory=dict)
     setups: Mapping[str, str] = field(default_factory=dict)
 
     def player(self, player_id: Any) -> str:

@@ -71,7 +71,7 @@ def enter_votes(engine, table_id: int, votes: pd.DataFrame, *, actor: Actor,
     return removed
 
 
-def draw_wild_cards(engine, table_id: int, picked: Mapping[int, str],
+def draw_wild_cards(engine, table_id: int, picked: Mapping[int, str | None],
                     swaps: Mapping[int, bool], *, actor: Actor) -> pd.DataFrame:
     """R10 Wild Card at one table, after picks: `picked` maps each player to the leader they
     picked, `swaps` to their choice (True: a random removed leader). In play order from the

@@ -180,7 +180,9 @@ def _players(players: pd.DataFrame) -> list[Problem]:
     """R19: names, nicknames, clubs, emails and extra details as `store.add_player` takes
     them; no two names, and no two nicknames (R22; a blank nickname is the name), the same
     player."""
-    problems, first_row, first_nick = [], {}, {}
+    problems: list[Problem] = []
+    first_row: dict[str, int] = {}
+    first_nick: dict[str, int] = {}
     fields = (("name", roster.NAME_MAX, True), ("nickname", roster.NICKNAME_MAX, False),
               ("club", roster.CLUB_MAX, False), ("email", roster.EMAIL_MAX, False))
     for row, p in zip(players.index, players.to_dict("records")):

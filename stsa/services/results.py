@@ -88,6 +88,7 @@ class ResultsLog:
     def _patched(self, engine) -> pd.DataFrame | None:
         """The kept results with the sittings of the tables saved since re-read; None when a
         full read is needed."""
+        assert self._kept is not None  # read() patches only what it kept
         last, kept = self._kept
         if last is None:
             return None
@@ -278,8 +279,8 @@ def variant_points_problem(engine, table_id: int, rows) -> str | None:
         if (earlier["variant_points"] != 0).any():
             return None
         seats = snap.table_seats(table_id)
-    seat_of = {int(p): (s, n) for p, s, n in zip(seats["player_id"], seats["seat"],
-                                                  seats["name"])}
+    seat_of: dict[int | None, tuple] = {
+        int(p): (s, n) for p, s, n in zip(seats["player_id"], seats["seat"], seats["name"])}
     who = [seat_of.get(checks.whole_number(r.get("player_id"))) for r in given]
     named = ", ".join(f"seat {s} ({n})" for s, n in sorted(w for w in who if w is not None))
     where = table_label(sitting["kind"], int(sitting["number"]), int(table["table_no"].iloc[0]))

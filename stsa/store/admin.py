@@ -258,8 +258,8 @@ EVENT_COLUMNS = {"event_id": "int64", "at": db.UTC_TIME, "actor": "str", "role":
                  "action": "str", "subject": "str", "before": "object", "after": "object"}
 
 
-def events(engine: Engine, *, actor: Actor, action: str | None = None, by: str | None = None,
-           subject: str | None = None, since_id: int | None = None,
+def events(engine: Engine | Connection, *, actor: Actor | None, action: str | None = None,
+           by: str | None = None, subject: str | None = None, since_id: int | None = None,
            limit: int | None = None) -> pd.DataFrame:
     """The audit log, oldest first (R19): `event_id, at, actor, role, action, subject, before,
     after` (before/after parsed from JSON). The organizer only (R20): the log holds removed

@@ -71,7 +71,7 @@ def _copy_sqlite(engine: Engine, dest: Path) -> None:
     try:
         target = sqlite3.connect(dest)
         try:
-            raw.driver_connection.backup(target)
+            raw.driver_connection.backup(target)  # type: ignore[union-attr]
             _drop_access_rows(target)
             target.execute("PRAGMA journal_mode = DELETE")  # one self-contained file
             target.commit()

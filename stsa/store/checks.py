@@ -196,7 +196,7 @@ def _draw_frames(draw: Any):
 
 
 def _draw_tables(tables: pd.DataFrame) -> list[dict]:
-    rows = []
+    rows: list[dict[str, Any]] = []
     for rec in tables.to_dict("records"):
         no = whole(rec["table_no"], "A table number")
         where = f"Table {no}"
@@ -378,7 +378,8 @@ def check_result_rows(records: list[dict], seated: Mapping[int, Any], available:
     problems: list[str] = []
     by_player = _rows_by_player(records, seated, problems)
     allowed = set(available) | (set(removed) if wild_card else set())
-    clean, taken = [], {}
+    clean: list[dict] = []
+    taken: dict[str, str] = {}
     for pid, rec in sorted(by_player.items(), key=lambda kv: seated[kv[0]].seat):
         who = _who(seated[pid])
         numbers_ = _numbers(rec, who, problems)

@@ -331,7 +331,7 @@ def complete_finished(engine: Engine) -> list[int]:
 def _tables_without_result(conn: Connection, sitting_id: int) -> list[int]:
     return conn.execute(sa.select(tables_t.c.table_no).where(
         tables_t.c.sitting_id == sitting_id, tables_t.c.result_version == 0)
-        .order_by(tables_t.c.table_no)).scalars().all()
+        .order_by(tables_t.c.table_no)).scalars().all()  # type: ignore[return-value]
 
 
 def mark_complete(engine: Engine, sitting_id: int, *, actor: Actor) -> tuple[dict, bool]:
@@ -381,7 +381,7 @@ def override_setup(engine: Engine, table_id: int, setup_id: str, *, reason: str,
     removed = None if removed_leaders is None else checks.leader_list(
         removed_leaders, "The removed leaders")
 
-    def work(conn: Connection) -> dict:
+    def work(conn: Connection) -> int:
         t = db.lock_row(conn, tables_t, int(table_id), "table")
         before = {"setup_id": t.setup_id, "removed_leaders": db.loads(t.removed_leaders),
                   "available_leaders": db.loads(t.available_leaders),
@@ -450,7 +450,7 @@ def _scope(q, *, sitting_id, kind, actor, table_id=None):
     return q
 
 
-def tables(engine: Engine, sitting_id: int | None = None, *, kind: str | None = None,
+def tables(engine: Engine | Connection, sitting_id: int | None = None, *, kind: str | None = None,
            table_id: int | None = None, actor: Actor | None = None) -> pd.DataFrame:
     """Tables: `table_id` (the results' game id), `sitting_id, kind, sitting_no, table_no,
     setup_id, setup_override, removed_leaders, available_leaders, version` (0 = no result yet),

@@ -382,12 +382,13 @@ def save_table_result(engine: Engine, table_id: int, rows: Any, *, expected_vers
     if out.duplicate or expected != 0 or out.completed_sitting or db.is_sqlite(engine):
         return out
     # PostgreSQL: the last two first results may commit side by side (see complete_if_done)
+    assert out.sitting_id is not None  # a save knows its table's sitting
     if draws.complete_if_done(engine, out.sitting_id, actor):
         out = dataclasses.replace(out, completed_sitting=True)
     return out
 
 
-def results(engine: Engine, kind: str | None = Kind.QUALIFIER, *,
+def results(engine: Engine | Connection, kind: str | None = Kind.QUALIFIER, *,
             sitting_id: int | None = None) -> pd.DataFrame:
     """One row per player per game, ready for `stsa.rules.score_games` (R11-R14): `game_id`
     (the table id), `player_id, vp, spice, solari, troops, water, variant_points, tiebreak`

@@ -33,8 +33,8 @@ INVITATION_COLUMNS = {"id": "int64", "name": "str", "created_at": db.UTC_TIME,
 
 
 def _hours(hours) -> int:
-    if isinstance(hours, bool) or not isinstance(hours, numbers.Real) or hours != int(hours) \
-            or int(hours) not in INVITATION_HOURS:
+    real = isinstance(hours, numbers.Real) and not isinstance(hours, bool)
+    if not real or hours != int(hours) or int(hours) not in INVITATION_HOURS:
         raise TournamentError(f"An invitation lasts {INVITATION_HOURS[0]} to "
                               f"{INVITATION_HOURS[-1]} whole hours.")
     return int(hours)
@@ -55,7 +55,7 @@ def create_invitation(engine: Engine, name: str, *, hours: int = 6,
         made = conn.execute(sa.insert(invitations_t).values(
             token_hash=auth.token_hash(token), name=name, role=Role.JUDGE.value,
             created_by=actor.name, created_at=now, expires_at=now + dt.timedelta(hours=hours),
-            uses=0)).inserted_primary_key[0]
+            uses=0)).inserted_primary_key[0]  # type: ignore[index]
         db.log(conn, actor, "invitation.create", f"invitation {made}",
                after={"name": name, "hours": hours})
         return int(made)

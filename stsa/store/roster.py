@@ -129,7 +129,9 @@ def _entry(rec: Any, label: str) -> dict:
 def _entries(records: list[dict], labels: list[str] | None) -> list[tuple[str, dict]]:
     """Every entry checked, no name or nickname twice (R22); one error names every problem by
     its label (R19)."""
-    clean, problems, seen, seen_nick = [], [], {}, {}
+    clean, problems = [], []
+    seen: dict[str, str] = {}
+    seen_nick: dict[str, str] = {}
     for i, rec in enumerate(records, start=1):
         label = _label(labels, i)
         try:

@@ -103,7 +103,7 @@ def load_tournament(engine: Engine, data: Mapping[str, Any], *, actor: Actor,
 
 
 def _refuse_a_held_tournament(conn: Connection) -> None:
-    held = {t.name: conn.execute(sa.select(sa.func.count()).select_from(t)).scalar()
+    held = {t.name: conn.execute(sa.select(sa.func.count()).select_from(t)).scalar_one()
             for t in (schema.players, schema.sittings)}
     if held["players"] or held["sittings"]:
         raise InvalidState(
@@ -194,7 +194,7 @@ def _utc(value: Any) -> dt.datetime:
 
 def _default(column: sa.Column):
     """The Python value of a column's server default ("", "{}", "[]", 0, false, "active")."""
-    arg = column.server_default.arg
+    arg = column.server_default.arg  # type: ignore[union-attr]
     if isinstance(column.type, sa.Boolean):
         return False
     text = arg if isinstance(arg, str) else str(arg)
@@ -263,8 +263,8 @@ def _json(text: str, where: str, what: str, problems: list[Problem]):
 
 def _player_problems(players: list[dict]) -> list[Problem]:
     problems: list[Problem] = []
-    seen: dict[str, int] = {}
-    nicknames: dict[str, int] = {}
+    seen: dict[str | None, int] = {}
+    nicknames: dict[str | None, int] = {}
     for i, p in enumerate(players, start=1):
         where = f"players row {i}"
         key = p.get("name_key")
@@ -362,10 +362,11 @@ def _result_problems(rows: dict[str, list[dict]]) -> list[Problem]:
     problems = []
     for i, r in enumerate(rows["results"], start=1):
         by_table.setdefault(r["table_id"], []).append((i, r))
-        s = seated.get(r["table_id"], {}).get(r["player_id"])
-        if s is not None and s.seat != r["seat"]:
+        seat = seated.get(r["table_id"], {}).get(r["player_id"])
+        if seat is not None and seat.seat != r["seat"]:
             problems.append(Problem(f"results row {i}", f"seat is {r['seat']} but player "
-                                                        f"{r['player_id']} sits in seat {s.seat}"))
+                                                        f"{r['player_id']} sits in seat "
+                                                        f"{seat.seat}"))
     for table_id, numbered in by_table.items():
         t = tables.get(table_id)
         if t is None:

@@ -36,6 +36,7 @@ from stsa.services.snapshot import Snapshot
 from stsa.store.db import SYSTEM
 from stsa.ui import finals as finals_view
 from stsa.ui import live, session, sittings
+from stsa.ui.sittings import ResultTables
 
 
 class Shelf:
@@ -248,7 +249,7 @@ class Data:
                     for i, k, n in zip(rows["sitting_id"], rows["kind"], rows["number"])}
         return self._get(("sitting_names", self.staff), compute)
 
-    def result_tables(self, sitting_id: int) -> sittings.ResultTables:
+    def result_tables(self, sitting_id: int) -> ResultTables:
         """`ui.sittings.result_tables` of a sitting: its table choices, the tables waiting for
         a result and each table's seats, per version."""
         return self._get(("result_tables", int(sitting_id), self.staff),

@@ -3,9 +3,14 @@ the standings table, and the TV page's layout style."""
 
 from __future__ import annotations
 
+from typing import TYPE_CHECKING
+
 import pandas as pd
 import pyarrow as pa
 import streamlit as st
+
+if TYPE_CHECKING:
+    from streamlit.elements.lib.column_types import ColumnConfig, ColumnWidth
 
 REFRESH_SECONDS = 10  # the Standings table reads again (through the shared cache) this often
 TV_SECONDS = 15  # the TV page shows each slide this long
@@ -27,7 +32,7 @@ ZONE_TAGS = {"Final": "#946200", "Semifinal": "#2f6f9f", "Out": "#6b7379",
 WILDCARD = " (wildcard)"  # as `ui.finals.WILDCARD` marks a wildcard's zone
 
 
-def zone_column(help: str, width: int | str | None = None) -> dict:
+def zone_column(help: str, width: ColumnWidth | None = None) -> ColumnConfig:
     """The column settings that show the Zone column as coloured tags."""
     return st.column_config.MultiselectColumn("Zone", options=list(ZONE_TAGS), width=width,
                                               color=list(ZONE_TAGS.values()), help=help)

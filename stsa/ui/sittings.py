@@ -147,8 +147,8 @@ def who_plays(active: pd.DataFrame) -> tuple[dict[int, str], list[int]]:
     keep_choice("draw_leave_out", checked)
     keep_choice("draw_add", others)
     with st.expander("Change who plays this sitting"):
-        out = st.multiselect("Leave out", checked, format_func=names.get, key="draw_leave_out")
-        add = st.multiselect("Also seat", others, format_func=names.get, key="draw_add")
+        out = st.multiselect("Leave out", checked, format_func=names.get, key="draw_leave_out")  # type: ignore[arg-type]
+        add = st.multiselect("Also seat", others, format_func=names.get, key="draw_add")  # type: ignore[arg-type]
     return names, [p for p in checked if p not in set(out)] + add
 
 
@@ -178,7 +178,7 @@ def pin_choice(present: list[int], names: dict) -> dict[int, int]:
     keep_choice("draw_pins", present)
     pins = {}
     with st.expander("Players who keep a table"):
-        chosen = st.multiselect("Players who cannot move", present, format_func=names.get,
+        chosen = st.multiselect("Players who cannot move", present, format_func=names.get,  # type: ignore[arg-type]
                                 key="draw_pins", placeholder="Nobody")
         for pid in chosen:
             pins[pid] = int(st.number_input(f"Table for {widgets.plain(names[pid])}",
