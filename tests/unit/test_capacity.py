@@ -89,6 +89,7 @@ players_strategy = st.lists(
     max_size=30)
 
 
+@pytest.mark.slow
 @settings(max_examples=300, deadline=None)
 @given(players_strategy, st.integers(0, 24), st.integers(0, 3))
 def test_R21_queue_matches_the_plain_oracle(rows, capacity, extra):
@@ -282,6 +283,7 @@ def test_R21_reasons_in_words(sqlite_engine):
                                          "limit")
 
 
+@pytest.mark.slow
 def test_R21_between_qualifiers_the_live_queue_and_none_once_the_finals_are_drawn(demo_copy):
     engine = demo_copy(3)  # three complete qualifiers, 24 players, seats for all 24
     ids = store.players(engine)["player_id"].tolist()

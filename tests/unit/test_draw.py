@@ -233,6 +233,7 @@ def test_R6_setup_counts_after_a_sitting():
 # --- R7, R9: leader decks and hidden picks ----------------------------------------------------
 
 
+@pytest.mark.slow
 @fast
 @given(n=seatable, seed=seeds)
 def test_R9_removed_plus_available_is_deck(n, seed):
@@ -584,6 +585,7 @@ def test_R10_wild_card_swappers_get_distinct_removed_leaders(seed, swaps):
     assert result["original_leader"].tolist() == ["A", "B", "C", "D"]
 
 
+@pytest.mark.slow
 @given(seed=seeds, swaps=st.sets(st.sampled_from([11, 12, 13, 14]), min_size=1, max_size=3))
 @settings(max_examples=40, deadline=None)
 def test_R10_wild_card_a_draw_never_depends_on_later_choices(seed, swaps):

@@ -124,6 +124,7 @@ def tournament_log(sqlite_engine, tmp_path):
     return events.assign(words=log.event_sentences(events, places)), seated, last
 
 
+@pytest.mark.slow
 def test_every_logged_action_in_words(tournament_log):
     events, seated, last = tournament_log
     assert set(log.ACTIONS) <= set(events["action"])  # the tournament did everything

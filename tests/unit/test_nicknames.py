@@ -79,6 +79,7 @@ def test_spectators_see_nicknames_only(engine):
     assert store.player(engine, ann["player_id"], actor=ORGANIZER)["name"] == "Ann Lee"
 
 
+@pytest.mark.slow
 def test_public_frames_and_paper_carry_nicknames(engine):
     ids = [store.add_player(engine, f"Real Person {i}", nickname=f"Handle{i}",
                             actor=ORGANIZER)["player_id"] for i in range(12)]

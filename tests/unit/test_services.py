@@ -351,6 +351,7 @@ def test_R16_n_counts_every_player_seated_at_a_published_qualifier(engine):
     assert {status[p][0] for p in waiting["player_id"]} == {""}
 
 
+@pytest.mark.slow
 def test_finals_status_through_the_finals_with_a_wildcard_seated(engine):
     """10 players: the best is absent, a wildcard takes the first final seat; the semifinal
     winner takes the wildcard's seat; once the final is in, the champion and podium lead."""

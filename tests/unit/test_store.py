@@ -423,6 +423,7 @@ def test_only_the_organizer_changes_settings(engine):
 
 
 # -- PINs --------------------------------------------------------------------------------------
+@pytest.mark.slow
 def test_pins_generated_once_when_no_env(engine, monkeypatch):
     monkeypatch.delenv("STSA_ORGANIZER_PIN", raising=False)
     monkeypatch.delenv("STSA_JUDGE_PIN", raising=False)
@@ -438,6 +439,7 @@ def test_pins_generated_once_when_no_env(engine, monkeypatch):
     assert not any(pins[Role.JUDGE] in h or pins[Role.ORGANIZER] in h for h in stored)
 
 
+@pytest.mark.slow
 def test_pins_from_env_and_set_pin(engine, monkeypatch):
     monkeypatch.setenv("STSA_ORGANIZER_PIN", "471147")
     monkeypatch.setenv("STSA_JUDGE_PIN", "123412")

@@ -82,6 +82,7 @@ def test_backup_and_restore_round_trip(tournament, tmp_path):
     assert store.events(engine, actor=ORGANIZER)["event_id"].is_monotonic_increasing
 
 
+@pytest.mark.slow
 def test_restore_keeps_this_installations_pins(tournament, tmp_path, monkeypatch):
     engine = tournament
     monkeypatch.delenv("STSA_ORGANIZER_PIN", raising=False)

@@ -79,6 +79,7 @@ def test_results_frame_is_ready_for_rules(engine):
     assert empty.empty and str(empty["vp"].dtype) == "int64"
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("change, message", [
     (lambda r: r[1].update(vp=-1), r"seat 2 \(Player 0001\): vp must be a whole number of 0"),
     (lambda r: r[0].update(spice=2.5), r"seat 1 \(Player 0000\): spice must be a whole"),

@@ -142,6 +142,7 @@ def test_the_service_names_an_unknown_table_before_anything_else(engine, table):
             results.submit_result(engine, 99999, form, actor=JUDGE, **request)
 
 
+@pytest.mark.slow
 def test_bench_write_reports_its_figures():
     figures = write.run(players=16, sittings=1, repeat=1)
     assert figures["write_seats"] == 16
