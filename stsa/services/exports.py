@@ -20,7 +20,7 @@ from stsa.formats import slips, workbook
 from stsa.formats.csv import csv_bytes
 from stsa.services import log
 from stsa.store.db import SYSTEM
-from stsa.store.db import now as db_now
+from stsa.store.db import now as db_now  # the export's time, UTC
 
 RESULT_COLUMNS = {"table_id": "int64", "player_id": "int64",
                   **{c: "int64" for c in (*rules.PLACING_ORDER, "variant_points")},

@@ -139,7 +139,7 @@ def auto_backup(engine: Engine, label: str) -> Path | None:
         if value is not None and not db.loads(value):
             return None
         return backup(engine, label=label)
-    except Exception:
+    except Exception:  # a failed backup must not undo a saved result
         log.exception("STSA: automatic backup %r failed", label)
         return None
 

@@ -111,7 +111,7 @@ class _Echo(http.server.BaseHTTPRequestHandler):
 
     protocol_version = "HTTP/1.1"
 
-    def do_GET(self):
+    def do_GET(self):  # the standard library's name
         length = int(self.headers.get("Content-Length") or 0)
         if length:
             self.rfile.read(length)
