@@ -1,21 +1,24 @@
-# STSA: `make run` starts the app, `make test` runs the whole suite (see README.md).
+# STSA: `make run` starts the app, `make check` runs the checks and fast tests, `make test`
+# runs the whole suite (see README.md, "Developing").
 PYTHON ?= python3.11
 VENV := .venv
 PY := $(VENV)/bin/python
 RUNTIME := $(VENV)/.runtime-installed
 DEV := $(VENV)/.dev-installed
+# Every install takes each package at its tested version (constraints.txt, from pip freeze).
+PIP := $(PY) -m pip install --quiet -c constraints.txt
 
-.PHONY: run pins unlock tls serve-cluster test load bench soak deps clean
+.PHONY: run pins unlock tls serve-cluster check test load bench soak deps clean
 
 # The app needs only the runtime requirements; the tests and benchmarks add their tools.
-$(RUNTIME): requirements.txt
+$(RUNTIME): requirements.txt constraints.txt
 	@test -x $(PY) || $(PYTHON) -m venv $(VENV) || python3 -m venv $(VENV)
 	$(PY) -m pip install --quiet --upgrade pip
-	$(PY) -m pip install --quiet -r requirements.txt
+	$(PIP) -r requirements.txt
 	@touch $(RUNTIME)
 
-$(DEV): $(RUNTIME) requirements-dev.txt
-	$(PY) -m pip install --quiet -r requirements-dev.txt
+$(DEV): $(RUNTIME) requirements-dev.txt constraints.txt
+	$(PIP) -r requirements-dev.txt
 	@touch $(DEV)
 
 deps: $(DEV)
@@ -42,10 +45,19 @@ unlock: $(RUNTIME)
 tls: $(RUNTIME)
 	$(PY) -m stsa tls $(if $(FORCE),--force)
 
+# The loop while working, under a minute: lint and import order, types, and the tests that
+# need no PostgreSQL, browser or app server and are not marked slow (README, "Developing").
+FAST := not slow and not server and not e2e and not postgres
+check: $(DEV)
+	$(VENV)/bin/ruff check
+	$(VENV)/bin/mypy
+	$(PY) -m pytest -x -q -m "$(FAST)"
+
+# The whole suite, or what ARGS names: make test ARGS="tests/unit/test_draw.py -k seat".
 # System packages the tests drive (PostgreSQL server, Chromium); installs them when missing.
 test: $(DEV)
 	bash scripts/test-deps.sh
-	$(PY) -m pytest
+	$(PY) -m pytest $(ARGS)
 
 # A full room on this machine: spectators and judges over Streamlit's websocket (README).
 load: $(DEV)
@@ -59,4 +71,4 @@ soak: $(DEV)
 	STSA_CRASH_KILLS=500 $(PY) -m pytest tests/unit/test_store_crash.py
 
 clean:
-	rm -rf $(VENV) build .pytest_cache .hypothesis
+	rm -rf $(VENV) build .pytest_cache .hypothesis .mypy_cache .ruff_cache

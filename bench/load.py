@@ -358,7 +358,7 @@ class Monitor:
         while not self._stop.wait(1.0):
             self.loads.append(os.getloadavg()[0])
 
-    def __enter__(self) -> "Monitor":
+    def __enter__(self) -> Monitor:
         self.load_start = os.getloadavg()[0]
         self.wall = time.monotonic()
         self.server, self.client, self.machine = _process_cpu(self.pid), _own_cpu(), _machine_cpu()

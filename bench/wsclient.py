@@ -85,14 +85,13 @@ from collections.abc import Iterable, Mapping
 from dataclasses import dataclass, field
 from typing import Any
 
-from websockets.exceptions import ConnectionClosed
-from websockets.sync.client import ClientConnection, connect
-
 from streamlit.proto.BackMsg_pb2 import BackMsg
 from streamlit.proto.ClientState_pb2 import ClientState
 from streamlit.proto.Element_pb2 import Element as ElementProto
 from streamlit.proto.ForwardMsg_pb2 import ForwardMsg
 from streamlit.proto.WidgetStates_pb2 import WidgetState
+from websockets.exceptions import ConnectionClosed
+from websockets.sync.client import ClientConnection, connect
 
 __all__ = ["Session", "Run", "Element", "ProtocolError", "RunTimeout"]
 
@@ -387,7 +386,7 @@ class Session:
         self._ws: ClientConnection | None = None
 
     # -- connection -------------------------------------------------------------------------
-    def connect(self) -> "Session":
+    def connect(self) -> Session:
         if self._ws is None:
             # entered as a context manager: the websockets API for a long-lived connection
             self._ws = connect(self.ws_url, subprotocols=[SUBPROTOCOL], max_size=None,
@@ -402,7 +401,7 @@ class Session:
             ws, self._ws = self._ws, None
             ws.__exit__(None, None, None)
 
-    def __enter__(self) -> "Session":
+    def __enter__(self) -> Session:
         return self.connect()
 
     def __exit__(self, *exc) -> None:

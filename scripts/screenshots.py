@@ -10,8 +10,9 @@ completed qualifiers). Then it photographs, into docs/:
   once a judge has entered the semifinals and the final, finals-standings.png (a spectator);
 - a fourth qualifier in progress (the second app): draw-waiting.png (the organizer's Draw page
   with the seat limit set to 20: four players wait, before a fifth table is opened),
-  draw-organizer.png (the organizer's view of the draft), draw-phone.png (a spectator's phone once it is published), results-phone.png (a
-  judge entering a table on a phone, with the preview), player-phone.png and
+  draw-organizer.png (the organizer's view of the draft), draw-phone.png (a spectator's phone
+  once it is published), results-phone.png (a judge entering a table on a phone, with the
+  preview), player-phone.png and
   player-desktop.png (a player's own page, found by nickname, then its bookmarked address),
   home-organizer.png (the organizer's Home page while results come in) and log.png.
 
@@ -30,10 +31,27 @@ from pathlib import Path
 ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
 
-from tests.e2e.conftest import (DESKTOP, JUDGE_PIN, ORGANIZER_PIN, PHONE,  # noqa: E402
-                                click, enter_result, fill_seat, go_to, launch_browser, load,
-                                new_page, number, open_table, options, run_app, seat, sign_in,
-                                type_text, wait_ready)
+from tests.e2e.conftest import (  # noqa: E402
+    DESKTOP,
+    JUDGE_PIN,
+    ORGANIZER_PIN,
+    PHONE,
+    click,
+    enter_result,
+    fill_seat,
+    go_to,
+    launch_browser,
+    load,
+    new_page,
+    number,
+    open_table,
+    options,
+    run_app,
+    seat,
+    sign_in,
+    type_text,
+    wait_ready,
+)
 
 MAIN = '[data-testid="stMainBlockContainer"]'
 

@@ -167,7 +167,9 @@ def unlock() -> int:
 
 
 def main(argv: list[str] | None = None) -> int:
-    parser = argparse.ArgumentParser(prog="python -m stsa", description=__doc__.split("\n")[0])
+    """`python -m stsa …`, and the `stsa …` command of an installed checkout (pyproject.toml)."""
+    prog = "stsa" if Path(sys.argv[0]).name == "stsa" else "python -m stsa"
+    parser = argparse.ArgumentParser(prog=prog, description=(__doc__ or "").split("\n")[0])
     commands = parser.add_subparsers(dest="command")
     run = commands.add_parser("serve", help="prepare the database and run the app")
     run.add_argument("--port", type=int, default=int(os.environ.get("STSA_PORT", "8501")))
@@ -183,6 +185,11 @@ def main(argv: list[str] | None = None) -> int:
     certificate = commands.add_parser("tls", help="make this laptop's HTTPS certificate")
     certificate.add_argument("--force", action="store_true", help="replace an existing one")
     args = parser.parse_args(argv)
+    if not (ROOT / "app.py").is_file():
+        print("STSA cannot start: this installation has the library but not the app's files "
+              "(app.py, views/, data/). Run STSA from its folder, or install that folder with "
+              "`pip install -e .` (README, \"Developing\").", file=sys.stderr)
+        return 1
     if args.command == "serve":
         return serve(args.port, args.address, plain=args.plain_http)
     if args.command == "pins":

@@ -14,8 +14,8 @@ import hmac
 import ipaddress
 import itertools
 import secrets
+from collections.abc import Sequence
 from dataclasses import dataclass
-from typing import Sequence
 
 from stsa.domain import Role, TournamentError
 
@@ -104,10 +104,10 @@ def verify_pin(pin: str, stored: str | None) -> bool:
     if not isinstance(pin, str) or not isinstance(stored, str):
         return False
     try:
-        scheme, n, r, p, salt, digest = stored.split("$")
+        scheme, n_text, r_text, p_text, salt, digest = stored.split("$")
         if scheme != "scrypt":
             return False
-        n, r, p = int(n), int(r), int(p)
+        n, r, p = int(n_text), int(r_text), int(p_text)
         if not (2 <= n <= 2**20 and 1 <= r <= 32 and 1 <= p <= 16):
             return False
         salt_b, digest_b = base64.b64decode(salt), base64.b64decode(digest)

@@ -110,6 +110,7 @@ def balance(seats: pd.DataFrame, tables: pd.DataFrame, pin: np.ndarray | None,
         cost = fairness.arrangement_cost(slot_terms, x, table, cls, sigma)
         if best is None or cost < best[0] - _EPS:
             best = (cost, x, sigma)
+    assert best is not None  # the first start always sets it
     _, x, sigma = best
     moved = tables.iloc[sigma]
     return (seats.assign(player_id=seats["player_id"].iloc[x].reset_index(drop=True)),

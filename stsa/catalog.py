@@ -16,8 +16,7 @@ from pathlib import Path
 
 import pandas as pd
 
-from stsa.domain import plural
-from stsa.domain import TournamentError
+from stsa.domain import TournamentError, plural
 
 DATA_DIR = Path(__file__).resolve().parent.parent / "data"
 
@@ -376,6 +375,7 @@ def _expansion_lists(frame: pd.DataFrame) -> list[list[str]]:
 
 def _setup_row(setup: str | Mapping | pd.Series) -> Mapping:
     """A setup's fields, looked up by id when given an id (or a row without the fields)."""
+    setup_id: str | None
     if isinstance(setup, str):
         setup_id, given = setup, {}
     else:

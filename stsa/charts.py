@@ -9,6 +9,7 @@ stands out from the page's background at 3:1 at least (README, Accessibility); a
 from __future__ import annotations
 
 import json
+from typing import Any
 
 import altair as alt
 import pandas as pd
@@ -23,7 +24,8 @@ SIZE_COLOURS = {"4 players": "#8c4a1c", "3 players": "#3c7a89"}
 ACCENT = "#8c4a1c"
 RULE = "#444444"
 HEIGHT = 320
-COUNT_AXIS = {"tickMinStep": 1, "format": "d"}  # a count has whole-number ticks only
+# A count has whole-number ticks only.
+COUNT_AXIS: dict[str, Any] = {"tickMinStep": 1, "format": "d"}
 
 
 def _scale(colours: dict[str, str], domain=None) -> alt.Scale:

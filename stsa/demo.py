@@ -7,8 +7,7 @@ import pandas as pd
 
 from stsa import rules, store
 from stsa.auth import Actor, require
-from stsa.domain import Role
-from stsa.domain import TournamentError
+from stsa.domain import Role, TournamentError
 from stsa.services import draws
 
 DEMO_PLAYERS = [

@@ -11,9 +11,9 @@ from __future__ import annotations
 import dataclasses
 import enum
 import numbers
-from collections.abc import Iterator
+from collections.abc import Iterable, Iterator, Mapping
 from dataclasses import dataclass
-from typing import Any, Iterable, Mapping
+from typing import Any
 
 
 class _Word(str, enum.Enum):
@@ -220,12 +220,15 @@ class Sitting(Record):
     rule_change_points: str
 
     @classmethod
-    def of(cls, row: Mapping) -> "Sitting":
+    def of(cls, row: Mapping) -> Sitting:
         """The record of one row (a dict or a frame row) of `store.sittings`."""
-        whole = ("sitting_id", "number", "tables", "results")
-        return cls(**{k: (int(row[k]) if k in whole else row[k]) for k in cls._keys()
-                      if k not in ("kind", "status")},
-                   kind=Kind(row["kind"]), status=SittingStatus(row["status"]))
+        return cls(sitting_id=int(row["sitting_id"]), kind=Kind(row["kind"]),
+                   number=int(row["number"]), seed=row["seed"],
+                   status=SittingStatus(row["status"]), created_by=row["created_by"],
+                   created_at=row["created_at"], published_at=row["published_at"],
+                   completed_at=row["completed_at"], tables=int(row["tables"]),
+                   results=int(row["results"]), rule_change=row["rule_change"],
+                   rule_change_points=row["rule_change_points"])
 
     @property
     def label(self) -> str:

@@ -22,8 +22,14 @@ import pandas as pd
 
 from stsa import balance, catalog
 from stsa.domain import DrawMode, TournamentError, draw_seed, is_whole, plural, require_columns
-from stsa.picks import (MOST_VOTES, ORGANIZER_CHOICE, RANDOM_CHOICE,  # noqa: F401
-                        VOTE_OFF_REMOVES, vote_off_removals, wild_card_draws)
+from stsa.picks import (  # noqa: F401
+    MOST_VOTES,
+    ORGANIZER_CHOICE,
+    RANDOM_CHOICE,
+    VOTE_OFF_REMOVES,
+    vote_off_removals,
+    wild_card_draws,
+)
 from stsa.rules import table_sizes
 
 SETUP_COLUMNS = ("setup_id", "hidden_picks", "leader_deck")
@@ -106,7 +112,7 @@ def draw_sitting(
         order = balance.place_pins(order, target, np.repeat(np.arange(len(sizes)), sizes), rng)
     seated = ids.iloc[order].reset_index(drop=True)
     plain = _finish(seated, sizes, setups, rng, seed, setup_counts, colours, sit_outs)
-    how = {"mode": mode, "pins": dict(pins or {})}
+    how: dict = {"mode": mode, "pins": dict(pins or {})}
     if mode == DrawMode.RANDOM:
         return dataclasses.replace(plain, **how)
     seats, tables = balance.balance(plain.seats, plain.tables,

@@ -13,9 +13,16 @@ from collections.abc import Collection, Iterable, Mapping, Sequence
 import numpy as np
 import pandas as pd
 
-from stsa.domain import (Decided, Problem, TournamentError, draw_seed, is_whole, plural, quoted,
-                         require_columns)
-
+from stsa.domain import (
+    Decided,
+    Problem,
+    TournamentError,
+    draw_seed,
+    is_whole,
+    plural,
+    quoted,
+    require_columns,
+)
 
 #: How Vote Off decided each removed leader (R10), as `vote_off_removals` reports it.
 MOST_VOTES, ORGANIZER_CHOICE, RANDOM_CHOICE = (Decided.MOST_VOTES, Decided.ORGANIZER_CHOICE,

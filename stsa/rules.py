@@ -14,8 +14,7 @@ from dataclasses import dataclass
 import numpy as np
 import pandas as pd
 
-from stsa.domain import plural
-from stsa.domain import TournamentError
+from stsa.domain import TournamentError, plural
 
 #: The tournament's order of strength within a game (R11): higher is better in each, in this
 #: order. Note that it differs from the rulebooks' (troops before water).
@@ -47,7 +46,8 @@ def table_sizes(n_players: int) -> list[int]:
     threes = 4 * tables - n
     if threes > tables:
         if n == 5:
-            hint = "add a player, or let the draw pick one checked-in player to sit this sitting out"
+            hint = ("add a player, or let the draw pick one checked-in player to sit this sitting "
+                    "out")
         else:
             hint = f"check in at least {plural(3 - n, 'more player')}"
         raise TournamentError(
@@ -163,7 +163,7 @@ def _seats_by_game(frame: pd.DataFrame) -> np.ndarray:
     # Whole-number player ids need no numbering to spot a repeat.
     player_codes = (frame["player_id"].to_numpy(dtype="int64")
                     if frame["player_id"].dtype.kind in "iu" else _codes(frame["player_id"]))
-    for column, codes in (("game_id", game_codes), ("player_id", player_codes)):
+    for column in ("game_id", "player_id"):
         if frame[column].hasnans:
             raise TournamentError(f"{_where(frame, frame[column].isna().to_numpy())}: "
                                   f"{column} is missing.")
@@ -289,6 +289,7 @@ def score_games(results: pd.DataFrame, base_points: tuple[int, ...] = BASE_POINT
     strength = _sort_key(*((v, True) for v in stats))
     key = strength
     if settling:
+        assert tiebreak is not None  # settling needs a tiebreak column
         given = ~np.isnan(tiebreak)
         tiebreak_rank = np.where(given, pd.factorize(tiebreak, sort=True)[0], given.sum())
         key = _sort_key((strength, False), (tiebreak_rank, False))
@@ -303,6 +304,7 @@ def score_games(results: pd.DataFrame, base_points: tuple[int, ...] = BASE_POINT
     if settling:
         # A tie group stays open unless the judge gave every member a distinct tiebreak:
         # spread "open" forwards, then backwards, through each group.
+        assert tiebreak is not None
         t = tiebreak[seats]
         open_tie = np.isnan(t)
         open_tie[1:] |= same_as_previous[1:] & (t[1:] == t[:-1])

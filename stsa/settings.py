@@ -16,8 +16,16 @@ from dataclasses import dataclass
 from typing import Any
 from urllib.parse import urlsplit
 
-from stsa.domain import (BattleOfWills, DrawMode, PickMethod, TournamentError, is_whole,
-                         BATTLE_OF_WILLS_LABELS, DRAW_MODE_LABELS, PICK_METHOD_LABELS)
+from stsa.domain import (
+    BATTLE_OF_WILLS_LABELS,
+    DRAW_MODE_LABELS,
+    PICK_METHOD_LABELS,
+    BattleOfWills,
+    DrawMode,
+    PickMethod,
+    TournamentError,
+    is_whole,
+)
 
 CAPACITY_MAX = 10_000
 
@@ -136,7 +144,7 @@ def _public_url(v):
         raise TournamentError("must start with http:// or https:// and name the computer, as "
                               "phones reach it (e.g. http://192.168.1.20:8501)")
     try:
-        parts.port  # a port that is not a number is refused here
+        parts.port  # noqa: B018 - a port that is not a number is refused here
     except ValueError:
         raise TournamentError("has a port that is not a number") from None
     if parts.query or parts.fragment:
@@ -171,7 +179,7 @@ class Setting:
     widget: tuple[str, str] | None = None
     set_by: str = ""
     none: str = "none"
-    choices: Mapping[str, str] | None = None
+    choices: Mapping[Any, str] | None = None
 
     def words(self, value) -> str:
         """The value in words: Yes/No, lists joined with commas, "Hidden Picks",
@@ -300,7 +308,7 @@ class Settings(Mapping):
     capacity: int
 
     @classmethod
-    def of(cls, values: Mapping[str, Any]) -> "Settings":
+    def of(cls, values: Mapping[str, Any]) -> Settings:
         """The settings `values` hold over the defaults (`current`)."""
         full = current(values)
         return cls(**{f.name: _frozen(full[f.name]) for f in dataclasses.fields(cls)})

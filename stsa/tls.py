@@ -85,7 +85,7 @@ def _interface_addresses() -> list[str]:
 def _resolved_addresses(hostname: str) -> list[str]:
     """The addresses this machine's own resolver gives its host name (hosts file, mDNS)."""
     try:
-        return [info[4][0] for info in socket.getaddrinfo(hostname, None)]
+        return [str(info[4][0]) for info in socket.getaddrinfo(hostname, None)]
     except OSError:
         return []
 
@@ -196,7 +196,7 @@ def make_certificate(folder: Path, names: list[str], *, days: int = DEFAULT_DAYS
     key = ec.generate_private_key(ec.SECP256R1())
     subject = x509.Name([x509.NameAttribute(NameOID.ORGANIZATION_NAME, "STSA"),
                          x509.NameAttribute(NameOID.COMMON_NAME, str(names[0])[:64])])
-    start = dt.datetime.now(dt.timezone.utc).replace(microsecond=0) - dt.timedelta(minutes=5)
+    start = dt.datetime.now(dt.UTC).replace(microsecond=0) - dt.timedelta(minutes=5)
     certificate = (
         x509.CertificateBuilder()
         .subject_name(subject).issuer_name(subject)

@@ -11,9 +11,25 @@ import pytest
 
 sys.path.insert(0, str(Path(__file__).parent))  # tests/pg.py, tests/store_helpers.py
 
-from pg import PgServer, find_bindir  # noqa: E402
+from pg import PgServer, find_bindir
 
 TEMPLATE_DB = "stsa_template"
+TESTS = Path(__file__).parent
+# Each folder's tier (pytest.ini's markers): make check runs what carries none of them.
+FOLDER_MARKS = {"e2e": "e2e", "server": "server", "app": "slow"}  # app: AppTest, 0.3-3 s a test
+
+
+def pytest_collection_modifyitems(items):
+    """Every test under tests/e2e is e2e, under tests/server server, under tests/app slow
+    (each runs pages through Streamlit's AppTest); every test that uses the PostgreSQL server
+    (`pg_server`, also through `engine` or `two_servers`) is postgres, however it is marked."""
+    for item in items:
+        folder = Path(item.path).relative_to(TESTS).parts[0] if TESTS in Path(item.path).parents \
+            else None
+        if folder in FOLDER_MARKS:
+            item.add_marker(FOLDER_MARKS[folder])
+        if "pg_server" in getattr(item, "fixturenames", ()):
+            item.add_marker("postgres")
 
 
 @pytest.fixture(scope="session")

@@ -62,13 +62,14 @@ class PgServer:
         return subprocess.run(cmd, cwd=self.root, capture_output=True, text=True, check=check,
                               timeout=120)
 
-    def start(self) -> "PgServer":
+    def start(self) -> PgServer:
         if self.as_root:
             try:
                 pw = pwd.getpwnam("postgres")
             except KeyError:
                 raise RuntimeError("running as root, and there is no 'postgres' system user to "
-                                   "run the server as (install Debian's postgresql package)")
+                                   "run the server as (install Debian's postgresql package)"
+                                   ) from None
             os.chown(self.root, pw.pw_uid, pw.pw_gid)
         self._run("initdb", "-D", str(self.datadir), "-U", "postgres", "--auth=trust",
                   "-E", "UTF8", "--locale=C", "--no-instructions")
@@ -96,7 +97,8 @@ class PgServer:
                     return
                 except sa.exc.OperationalError:
                     if time.monotonic() > deadline:
-                        raise RuntimeError("PostgreSQL does not answer:\n" + self.log_tail())
+                        raise RuntimeError("PostgreSQL does not answer:\n"
+                                           + self.log_tail()) from None
                     time.sleep(0.1)
         finally:
             engine.dispose()

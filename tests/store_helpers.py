@@ -32,7 +32,7 @@ def set_pins(engine, monkeypatch):
 def later(monkeypatch, **delta):
     """Move the store's clock forward (back-off, session expiry and handoffs read it)."""
     from stsa.store import access
-    moved = dt.datetime.now(dt.timezone.utc) + dt.timedelta(**delta)
+    moved = dt.datetime.now(dt.UTC) + dt.timedelta(**delta)
     monkeypatch.setattr(access.db, "now", lambda: moved)
 
 

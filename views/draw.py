@@ -6,12 +6,20 @@ sittings only, never removed leaders or paper (R20)."""
 
 import streamlit as st
 
-from stsa.domain import Role
-from stsa.domain import Kind, PlayerStatus, SittingStatus, plural, sitting_label
-from stsa.services import sittings as service
+from stsa.domain import Kind, PlayerStatus, Role, SittingStatus, plural, sitting_label
 from stsa.services import draws
-from stsa.ui import capacity, corrections, data, data_tools, rule_change, session, sittings, widgets
-from stsa.ui import draw_options
+from stsa.services import sittings as service
+from stsa.ui import (
+    capacity,
+    corrections,
+    data,
+    data_tools,
+    draw_options,
+    rule_change,
+    session,
+    sittings,
+    widgets,
+)
 
 # Narrow number columns: table, seat, colour and player fit a phone without a swipe.
 SEATS = {"Table": st.column_config.NumberColumn(width=48),

@@ -5,8 +5,8 @@ Results page; everyone watches."""
 import streamlit as st
 
 from stsa.domain import Kind, Role, SittingStatus, Stage
-from stsa.services import finals as service
 from stsa.services import draws
+from stsa.services import finals as service
 from stsa.ui import data, session, widgets
 from stsa.ui import finals as view
 

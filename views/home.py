@@ -2,8 +2,7 @@
 
 import streamlit as st
 
-from stsa.domain import Role
-from stsa.domain import SITTING_STATUS_WORDS, plural
+from stsa.domain import SITTING_STATUS_WORDS, Role, plural
 from stsa.services import admin
 from stsa.ui import data, navigation, organizer, result_checks, session, widgets
 

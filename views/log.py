@@ -3,8 +3,7 @@ filterable and downloadable with its raw values."""
 
 import streamlit as st
 
-from stsa.domain import Role
-from stsa.domain import plural
+from stsa.domain import Role, plural
 from stsa.services import log as log_words
 from stsa.ui import data, organizer, result_checks, session, widgets
 

@@ -5,8 +5,7 @@ code to this page. Everyone sees the public view here; it updates by itself."""
 
 import streamlit as st
 
-from stsa.domain import Role
-from stsa.domain import plural
+from stsa.domain import Role, plural
 from stsa.services import player
 from stsa.ui import data, live, sittings, widgets
 

@@ -4,11 +4,8 @@ of published sittings (R20)."""
 
 import streamlit as st
 
-from stsa.domain import Role
-from stsa.domain import SittingStatus, table_label
-from stsa.ui import data, picks, result_checks, session, sittings, widgets
-from stsa.ui import result_form
-from stsa.ui import table_link
+from stsa.domain import Role, SittingStatus, table_label
+from stsa.ui import data, picks, result_checks, result_form, session, sittings, table_link, widgets
 
 st.title("Results")
 widgets.flash()
@@ -90,8 +87,8 @@ def enter_result() -> None:
             st.rerun()
     elif st.button("Save correction" if form["version"] else "Save result", key="res_save",
                    type="primary", width="stretch", disabled=not guard.allowed):
-        if result_form.save(engine, table_id, rows, where, actor=me, **guard.confirmed) is not None \
-                or result_form.conflict(table_id):
+        saved = result_form.save(engine, table_id, rows, where, actor=me, **guard.confirmed)
+        if saved is not None or result_form.conflict(table_id):
             st.rerun()
 
 if staff:

@@ -3,11 +3,9 @@ in for the next sitting (R2)."""
 
 import streamlit as st
 
-from stsa.domain import Role
-from stsa.domain import PlayerStatus, plural
-from stsa.domain import TournamentError
-from stsa.services import roster as service
+from stsa.domain import PlayerStatus, Role, TournamentError, plural
 from stsa.services import draws
+from stsa.services import roster as service
 from stsa.ui import capacity, data, data_tools, organizer, session, sittings, widgets
 
 st.title("Roster")

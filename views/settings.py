@@ -4,9 +4,9 @@ R23), the PINs, judges' invitations by QR code and a pause on sign-in (R20)."""
 
 import streamlit as st
 
-from stsa.domain import Role
-from stsa.domain import plural
-from stsa.services import admin, setups as setup_service
+from stsa.domain import Role, plural
+from stsa.services import admin
+from stsa.services import setups as setup_service
 from stsa.ui import access, data, organizer, session, widgets
 
 st.title("Settings")

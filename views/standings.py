@@ -5,11 +5,10 @@ The table reads again every few seconds (through the shared cache) without reloa
 
 import streamlit as st
 
-from stsa.ui import statistics as stats
-from stsa.domain import Role
-from stsa.domain import plural
+from stsa.domain import Role, plural
 from stsa.ui import data, live, session, widgets
 from stsa.ui import finals as view
+from stsa.ui import statistics as stats
 
 # A phone (about 360 px) shows rank, player, zone, best score, games and wins without a swipe;
 # the best game's placing and VP (R14's tie-breaks) follow. Nothing is pinned, so a desktop

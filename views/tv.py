@@ -4,9 +4,9 @@ another page by its address)."""
 
 import streamlit as st
 
-from stsa.ui import statistics as stats
 from stsa.ui import data, live, rule_change, widgets
 from stsa.ui import finals as view
+from stsa.ui import statistics as stats
 
 CHARTS = ["Best scores", "Scores per sitting"]
 CHART_HEIGHT = 680  # px, title, legend and names included: most of a 1080-line projector

@@ -16,7 +16,8 @@ import csv
 import datetime as dt
 import io
 import re
-from typing import Any, Callable, Iterable, Iterator
+from collections.abc import Callable, Iterable, Iterator
+from typing import Any
 
 import pandas as pd
 
@@ -111,7 +112,7 @@ def _delimiter(text: str, is_header: Callable[[list], bool]) -> str:
 
 
 def csv_rows(data: bytes, limits: Limits, error: type,
-             is_header: Callable[[list], bool]) -> Iterator[tuple[int, list]]:
+             is_header: Callable[[list], Any]) -> Iterator[tuple[int, list]]:
     """(row number as a spreadsheet shows it, cells) of a CSV file, checked against `limits`."""
     text = decode(data)
     if "\x00" in text:

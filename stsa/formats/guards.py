@@ -15,8 +15,9 @@ import io
 import os
 import re
 import zipfile
+from collections.abc import Iterator
 from dataclasses import dataclass
-from typing import Any, Iterator
+from typing import Any
 
 import defusedxml.ElementTree as safe_et
 import openpyxl
@@ -194,7 +195,7 @@ def open_workbook(data: bytes, limits: Limits, error: type):
         return openpyxl.load_workbook(io.BytesIO(data), read_only=True, data_only=True)
     except DefusedXmlException as exc:
         raise error(_BOMB) from exc
-    except Exception as exc:  # noqa: BLE001 - any failure to parse is a damaged file
+    except Exception as exc:  # any failure to parse is a damaged file
         raise error("The workbook is damaged or not an .xlsx file STSA can read: open it in "
                     "your spreadsheet program and save it again as .xlsx.") from exc
 
@@ -317,7 +318,7 @@ def ods_rows(data: bytes, limits: Limits, error: type) -> list[Iterator[tuple[in
                                dtype=object)
     except SpreadsheetError:
         raise
-    except Exception as exc:  # noqa: BLE001 - any failure to parse is a damaged file
+    except Exception as exc:  # any failure to parse is a damaged file
         raise error(_DAMAGED_ODS) from exc
     return [_frame_rows(frame) for frame in frames.values()]
 
@@ -433,7 +434,7 @@ def sheet_rows(ws, limits: Limits, error: type) -> Iterator[tuple[int, list]]:
         raise
     except DefusedXmlException as exc:
         raise error(_BOMB) from exc
-    except Exception as exc:  # noqa: BLE001 - any failure to parse is a damaged file
+    except Exception as exc:  # any failure to parse is a damaged file
         raise error(f"{where} is damaged and cannot be read: open the file in your "
                     f"spreadsheet program and save it again as .xlsx.") from exc
 

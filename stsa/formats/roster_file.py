@@ -14,8 +14,9 @@ from __future__ import annotations
 import datetime as dt
 import re
 import unicodedata
+from collections.abc import Callable, Iterable, Iterator, Mapping
 from dataclasses import dataclass
-from typing import Any, Callable, Iterable, Iterator, Mapping
+from typing import Any
 
 import openpyxl
 import pandas as pd
@@ -140,7 +141,7 @@ def _registered(value: Any, wrong: list[str]) -> dt.datetime | None:
         wrong.append(f"the registration time “{text[:40]}” is not a date and time (write it "
                      f"like 2025-03-01 10:42)")
         return None
-    return when if when.tzinfo is None else when.astimezone(dt.timezone.utc).replace(tzinfo=None)
+    return when if when.tzinfo is None else when.astimezone(dt.UTC).replace(tzinfo=None)
 
 
 def _record(cells: list, mapping: dict[str, int], limits: Mapping[str, int],
@@ -163,7 +164,9 @@ def _roster_records(mapping: dict[str, int], rows: Iterable[tuple[int, list]],
                     rules: RosterRules) -> pd.DataFrame:
     """The players of the rows after the header, or a `RosterError` naming every bad row.
     R22: no two rows share a nickname (a blank nickname is the name)."""
-    records, problems, first_row, first_nick = [], [], {}, {}
+    records, problems = [], []
+    first_row: dict[str, int] = {}
+    first_nick: dict[str, int] = {}
     example = rules.name_key(EXAMPLE_NAME)
     for number, cells in rows:
         if all(cell_text(c).strip() == "" for c in cells):
@@ -214,7 +217,8 @@ def roster_error(problems: list[RowProblem]) -> RosterError:
     shown = problems[:30]
     text = "; ".join(str(p) for p in shown)
     if len(problems) > len(shown):
-        text += f"; and more in rows {_ranges(sorted({p.row for p in problems[30:]}))}"
+        text += (f"; and more in rows "
+                 f"{_ranges(sorted({p.row for p in problems[30:] if p.row is not None}))}")
     count = len({p.row for p in problems})
     return RosterError(f"Nothing was imported: {plural(count, 'row')} "
                        f"need{'s' if count == 1 else ''} fixing ({text}).", problems)
@@ -241,6 +245,7 @@ def read_roster(source: Any, rules: RosterRules) -> pd.DataFrame:
     """
     data, name = guards.read_source(source, ROSTER_LIMITS, RosterError)
     workbook = None
+    sheets: Iterable[Iterator[tuple[int, list]]]
     kind = guards.file_kind(data, name, RosterError)
     if kind == "csv":
         sheets = [csv_rows(data, ROSTER_LIMITS, RosterError, header_map)]

@@ -11,8 +11,9 @@ and calls these.
 from __future__ import annotations
 
 import unicodedata
+from collections.abc import Callable, Mapping, Sequence
 from pathlib import Path
-from typing import Callable, Mapping
+from typing import Literal
 
 import pandas as pd
 import qrcode
@@ -20,8 +21,14 @@ from fpdf import FPDF
 from fpdf.enums import XPos, YPos
 
 from stsa import catalog
-from stsa.domain import (SITTING_STATUS_WORDS, SittingStatus, TournamentError, plural, rule_change_line,
-                         sitting_label)
+from stsa.domain import (
+    SITTING_STATUS_WORDS,
+    SittingStatus,
+    TournamentError,
+    plural,
+    rule_change_line,
+    sitting_label,
+)
 
 FONT_DIR = Path("/usr/share/fonts/truetype/dejavu")
 FONT_FILES = {"": "DejaVuSans.ttf", "B": "DejaVuSans-Bold.ttf"}
@@ -69,7 +76,8 @@ class _Doc(FPDF):
         super().__init__(orientation="P", unit="mm", format="A4")
         self.set_margins(15, 15, 15)
         self.set_auto_page_break(True, margin=16)
-        self.page_title, self.note, self.columns = title, note, None
+        self.page_title, self.note = title, note
+        self.columns: list[tuple[str, float]] | None = None
         self.set_title(title)
         self.set_creator("STSA")
         self.family = "helvetica"
@@ -100,7 +108,7 @@ class _Doc(FPDF):
         self.set_font(self.family, "B" if bold else "", size)
 
     def fit(self, w: float, h: float, text, size: float, bold: bool = False, align: str = "L",
-            border: int | str = 0, fill: bool = False) -> None:
+            border: Literal[0, 1] | str = 0, fill: bool = False) -> None:
         """One cell, the font shrunk (down to 6 pt, then cut with …) to fit `w`."""
         text = self.clean(text)
         self.font(size, bold)
@@ -125,7 +133,7 @@ class _Doc(FPDF):
         text = self.clean(text)
         while size > minimum:
             self.font(size, bold)
-            if len(self.multi_cell(w, size * 0.45, text, dry_run=True, output="LINES",
+            if len(self.multi_cell(w, size * 0.45, text, dry_run=True, output="LINES",  # type: ignore[arg-type]
                                    padding=1 if fill else 0)) <= lines:
                 break
             size -= 0.5
@@ -141,7 +149,7 @@ class _Doc(FPDF):
         if self.columns:
             self.table_header(self.columns)
 
-    def table_header(self, columns: list[tuple[str, float]]) -> None:
+    def table_header(self, columns: Sequence[tuple[str, float]]) -> None:
         self.set_fill_color(221, 227, 234)
         for heading, width in columns:
             self.fit(width, 8, heading, 11, bold=True, border=1, fill=True)
@@ -211,8 +219,8 @@ def _ordinal(n: int) -> str:
 
 def _title(sitting: Mapping) -> str:
     title = sitting_label(sitting["kind"], sitting["number"])
-    return title + (f" ({SITTING_STATUS_WORDS[SittingStatus.DRAWN]})" if sitting["status"] == SittingStatus.DRAWN
-                    else "")
+    drawn = sitting["status"] == SittingStatus.DRAWN
+    return title + (f" ({SITTING_STATUS_WORDS[SittingStatus.DRAWN]})" if drawn else "")
 
 
 def _at_table(seats: pd.DataFrame, table_id: int) -> pd.DataFrame:
@@ -380,6 +388,7 @@ class _Slip:
 
     def vote_lines(self, at_table: pd.DataFrame) -> None:
         """Vote Off before the votes: a line per player for their X secret votes (R10)."""
+        assert self.vote_off is not None  # drawn only under Vote Off
         doc = self.doc
         doc.set_fill_color(253, 236, 206)
         doc.para(f"Vote Off: each player secretly votes off {plural(self.vote_off, 'leader')}; "

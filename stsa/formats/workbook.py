@@ -25,8 +25,9 @@ import datetime as dt
 import io
 import json
 import re
+from collections.abc import Iterable, Mapping
 from dataclasses import dataclass
-from typing import Any, Iterable, Mapping
+from typing import Any
 
 import openpyxl
 import pandas as pd
@@ -37,11 +38,11 @@ from openpyxl.utils import get_column_letter
 
 from stsa import catalog
 from stsa.domain import Kind, PlayerStatus, Problem, Role, SittingStatus, sitting_label
-from stsa.settings import label as setting_label
-from stsa.settings import words as setting_words
 from stsa.formats import guards
 from stsa.formats.csv import looks_like_formula
 from stsa.formats.guards import WORKBOOK_LIMITS, SpreadsheetError, at_row, cell_text
+from stsa.settings import label as setting_label
+from stsa.settings import words as setting_words
 
 HEADER_FONT = Font(bold=True)
 HEADER_FILL = PatternFill("solid", fgColor="DDE3EA")
@@ -147,9 +148,10 @@ SHEETS: dict[str, tuple[str | None, list[tuple[str, str | None, str]]]] = {
 #: Sheets an older workbook may lack: restored as empty.
 OPTIONAL_SHEETS = ("Votes", "Wild cards", "Waiting list")
 #: Headings of workbooks before the readable ones, where they differ from the column's name.
-LEGACY_HEADINGS = {("players", "id"): "player_id", ("sittings", "id"): "sitting_id",
-                   ("tables", "id"): "table_id", ("tables", "result_version"): "version",
-                   ("results", "table_id"): "game_id", ("events", "id"): "event_id"}
+LEGACY_HEADINGS: dict[tuple[str | None, str], str] = {
+    ("players", "id"): "player_id", ("sittings", "id"): "sitting_id",
+    ("tables", "id"): "table_id", ("tables", "result_version"): "version",
+    ("results", "table_id"): "game_id", ("events", "id"): "event_id"}
 #: Columns workbooks before schema 3 lack: read as blank (a nickname then is the name).
 NEW_COLUMNS = {("players", "nickname"), ("players", "registration_order"),
                ("players", "checked_in_at"), ("sittings", "rule_change"),
@@ -213,7 +215,7 @@ def excel_time(value: Any) -> dt.datetime | None:
     if isinstance(value, pd.Timestamp):
         value = value.to_pydatetime()
     if value.tzinfo is not None:
-        value = value.astimezone(dt.timezone.utc).replace(tzinfo=None)
+        value = value.astimezone(dt.UTC).replace(tzinfo=None)
     return value.replace(microsecond=value.microsecond // 1000 * 1000)
 
 
@@ -467,7 +469,7 @@ def imported_mark(source: str | None, at: dt.datetime) -> str:
     `source` at `at`: " (from the workbook spring.xlsx, restored 2026-03-07 09:41 UTC)"."""
     name = " ".join(str(source or "").split())
     where = f"the workbook {_shortened(name, SOURCE_SHOWN)}" if name else "a workbook"
-    when = at.astimezone(dt.timezone.utc) if at.tzinfo else at
+    when = at.astimezone(dt.UTC) if at.tzinfo else at
     return f" (from {where}, restored {when:%Y-%m-%d %H:%M} UTC)"
 
 
@@ -531,7 +533,7 @@ def _time(value: Any) -> dt.datetime:
             raise _Bad("a date and time") from None
     if not isinstance(value, dt.datetime):
         raise _Bad("a date and time")
-    return value if value.tzinfo else value.replace(tzinfo=dt.timezone.utc)
+    return value if value.tzinfo else value.replace(tzinfo=dt.UTC)
 
 
 def _serial_time(value: float) -> dt.datetime:

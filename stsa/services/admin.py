@@ -8,12 +8,10 @@ from dataclasses import dataclass
 
 from stsa import store
 from stsa.auth import Actor, require
-from stsa.domain import Role
-from stsa.domain import PlayerStatus, Record, Sitting, SittingStatus
-from stsa.domain import TournamentError
+from stsa.domain import PlayerStatus, Record, Role, Sitting, SittingStatus, TournamentError
+from stsa.services.snapshot import Snapshot
 from stsa.settings import check as check_setting
 from stsa.settings import label as setting_label
-from stsa.services.snapshot import Snapshot
 
 # What needs no more checks than the store makes (the organizer's PIN, the role), as it does it.
 set_pin = store.set_pin

@@ -10,12 +10,12 @@ import pandas as pd
 
 from stsa import rules, store
 from stsa.auth import Actor
-from stsa.domain import Kind, PlayerStatus, SittingStatus, plural
-from stsa.domain import TournamentError
+from stsa.domain import Kind, PlayerStatus, SittingStatus, TournamentError, plural
 from stsa.services.snapshot import Snapshot
+from stsa.settings import Settings
 
 
-def queue_of(players: pd.DataFrame, player_ids, settings: dict,
+def queue_of(players: pd.DataFrame, player_ids, settings: Settings,
              extra_tables: int = 0) -> pd.DataFrame:
     """R21 for the players `player_ids` of the roster frame `players`: `rules.seat_queue`
     under the capacity setting (`player_id, registration_order, checked_in_at, queue, plays,

@@ -8,9 +8,15 @@ import pandas as pd
 
 from stsa import draw, store
 from stsa.auth import Actor, require
-from stsa.domain import Role
-from stsa.domain import Kind, PlayerStatus, SittingStatus, plural, sitting_label
-from stsa.domain import TournamentError
+from stsa.domain import (
+    Kind,
+    PlayerStatus,
+    Role,
+    SittingStatus,
+    TournamentError,
+    plural,
+    sitting_label,
+)
 from stsa.services import setups
 from stsa.services.snapshot import Snapshot
 

@@ -10,9 +10,7 @@ import pandas as pd
 
 from stsa import draw, fairness, rules, store
 from stsa.auth import Actor, require
-from stsa.domain import Role
-from stsa.domain import DrawMode, Kind, SittingStatus, plural
-from stsa.domain import TournamentError
+from stsa.domain import DrawMode, Kind, Role, SittingStatus, TournamentError, plural
 from stsa.services import finals, setups
 from stsa.services.capacity import queue_of
 from stsa.services.sittings import DONE, unfinished_warning

@@ -10,19 +10,19 @@ a moment later (`services.finals.finals` reads the store itself).
 from __future__ import annotations
 
 import json
-from typing import Callable
+from collections.abc import Callable
 
 import pandas as pd
 
 from stsa import rules, store
-from stsa.services import finals as finals_service
-from stsa.services import results as results_service
 from stsa.domain import Kind, PickMethod, SittingStatus, TournamentError, sitting_label
 from stsa.formats import slips, workbook
 from stsa.formats.csv import csv_bytes
+from stsa.services import finals as finals_service
 from stsa.services import log
+from stsa.services import results as results_service
 from stsa.store.db import SYSTEM
-from stsa.store.db import now as db_now  # noqa: N813 - the export's time, UTC
+from stsa.store.db import now as db_now  # the export's time, UTC
 
 RESULT_COLUMNS = {"table_id": "int64", "player_id": "int64",
                   **{c: "int64" for c in (*rules.PLACING_ORDER, "variant_points")},

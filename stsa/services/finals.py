@@ -7,15 +7,14 @@ cut, the sittings and their results always belong together.
 
 from __future__ import annotations
 
+from collections.abc import Mapping
 from dataclasses import dataclass, field
 
 import pandas as pd
 
 from stsa import draw, rules, store
 from stsa.auth import Actor, require
-from stsa.domain import Role
-from stsa.domain import Kind, SittingStatus, Stage, plural
-from stsa.domain import TournamentError
+from stsa.domain import Kind, Role, Sitting, SittingStatus, Stage, TournamentError, plural
 from stsa.services import results, setups
 from stsa.services.snapshot import Snapshot
 
@@ -38,8 +37,8 @@ class Finals:
     entrants: pd.DataFrame = field(default_factory=pd.DataFrame)
     cut_ties: pd.DataFrame = field(default_factory=pd.DataFrame)
     absent: list = field(default_factory=list)
-    semifinal: dict | None = None
-    final: dict | None = None
+    semifinal: Sitting | None = None
+    final: Sitting | None = None
     semifinal_results: pd.DataFrame | None = None
     final_results: pd.DataFrame | None = None
     final_players: list | None = None
@@ -111,7 +110,7 @@ def view_of(snap: Snapshot, standings: pd.DataFrame | None = None) -> Finals:
     return view
 
 
-def _scored(snap: Snapshot, kind: Kind, sitting: dict | None) -> pd.DataFrame | None:
+def _scored(snap: Snapshot, kind: Kind, sitting: Sitting | None) -> pd.DataFrame | None:
     """R11, R12: the scored results of the finals sitting of `kind`, None before any."""
     found = snap.results_of(kind)
     if sitting is None or found.empty:
@@ -122,6 +121,7 @@ def _scored(snap: Snapshot, kind: Kind, sitting: dict | None) -> pd.DataFrame | 
 def _final_table(view: Finals) -> None:
     """R16: who sits at the final once it is known, and the finalist a lone semifinal winner
     contests; or why the semifinal cannot set it yet (`final_blocker`)."""
+    assert view.format is not None  # called once there are finals
     needs_semifinal = view.format.semifinal > 0 and bool(stage_players(view, Stage.SEMIFINAL))
     if view.format.challenge:
         view.contested = rules.weakest_finalist(view.standings, view.entrants)
@@ -135,12 +135,13 @@ def _final_table(view: Finals) -> None:
         view.final_blocker = str(exc)
 
 
-def _draw_problem(snap: Snapshot, view: Finals, sitting: dict) -> str:
+def _draw_problem(snap: Snapshot, view: Finals, sitting: Mapping) -> str:
     """Why a drawn finals sitting cannot be published as drawn ("" if it can): it no longer
     seats who plays (an absence or a result changed since it was drawn)."""
     if sitting["status"] != SittingStatus.DRAWN:
         return ""
     kind = Kind(sitting["kind"])
+    expected: list | None
     if kind is Kind.SEMIFINAL:
         expected = stage_players(view, Stage.SEMIFINAL)
     else:
@@ -155,7 +156,7 @@ def _draw_problem(snap: Snapshot, view: Finals, sitting: dict) -> str:
             f"since it was drawn): draw the {kind} again before publishing.")
 
 
-def publish_problem(snap: Snapshot, sitting: dict) -> str:
+def publish_problem(snap: Snapshot, sitting: Mapping) -> str:
     """Why this finals sitting cannot be published ("" if it can), from the snapshot."""
     view = view_of(snap)
     if view.format is None:
@@ -267,7 +268,7 @@ def _before_a_draw(engine, actor: Actor) -> tuple[Snapshot, Finals]:
         view = view_of(snap)
         if view.format is None:
             raise TournamentError(view.reason)
-        snap.settings  # kept: the draw reads it after this snapshot has closed
+        snap.settings  # noqa: B018 - kept: the draw reads it after this snapshot has closed
         return snap, view
 
 

@@ -18,18 +18,26 @@ from __future__ import annotations
 
 import datetime as dt
 import json
+from collections.abc import Callable, Iterable, Mapping
 from dataclasses import dataclass, field
-from typing import Any, Callable, Iterable, Mapping
+from typing import Any
 
 import pandas as pd
 
 from stsa import catalog, store
 from stsa.auth import Actor, require
-from stsa.domain import Role
-from stsa.domain import ACTION_LABELS, Action, DrawMode, plural, rule_change_line, sitting_label
+from stsa.domain import (
+    ACTION_LABELS,
+    Action,
+    DrawMode,
+    Role,
+    plural,
+    rule_change_line,
+    sitting_label,
+)
+from stsa.formats import workbook
 from stsa.settings import label as setting_label
 from stsa.settings import words as setting_words
-from stsa.formats import workbook
 from stsa.store.db import SYSTEM
 
 SHOWN_NAMES = 8  # names listed in one sentence before "and n more"
@@ -41,7 +49,8 @@ PLAYER_FIELDS = {"name": "name", "nickname": "nickname", "club": "club", "email"
                  "checked_in_at": "check-in time", "status": "status"}
 
 #: What each logged action is, in words (the Log page's "What" column and filter).
-ACTIONS = ACTION_LABELS  # what each logged action is, in words
+# What each logged action is, in words, by its stored code.
+ACTIONS: dict[str, str] = {action.value: words for action, words in ACTION_LABELS.items()}
 
 
 @dataclass(frozen=True)
@@ -49,9 +58,9 @@ class Places:
     """The names a sentence uses: players by id, sittings by id ("Qualifier 2"), tables by id
     ("Qualifier 2, table 4"), setups by id."""
 
-    players: Mapping[int, str] = field(default_factory=dict)
-    sittings: Mapping[int, str] = field(default_factory=dict)
-    tables: Mapping[int, str] = field(default_factory=dict)
+    players: Mapping[int | None, str] = field(default_factory=dict)  # keys as _int gives them
+    sittings: Mapping[int | None, str] = field(default_factory=dict)
+    tables: Mapping[int | None, str] = field(default_factory=dict)
     setups: Mapping[str, str] = field(default_factory=dict)
 
     def player(self, player_id: Any) -> str:
@@ -404,17 +413,17 @@ def _short(text: str, limit: int = 300) -> str:
 
 
 _SENTENCES: dict[str, Callable[..., str]] = {
-    Action.PLAYERS_ADD: _players_add, Action.PLAYER_EDIT: _player_edit, Action.PLAYER_REMOVE: _player_remove,
-    Action.PLAYER_WITHDRAW: _player_status, Action.PLAYER_REINSTATE: _player_status,
-    Action.PLAYERS_CHECK_IN: _check_in, Action.PLAYERS_CHECK_OUT: _check_in,
-    Action.PLAYER_ABSENT: _absence, Action.PLAYER_PRESENT: _absence,
-    Action.SITTING_DRAW: _sitting_draw, Action.SITTING_REDRAW: _sitting_draw,
-    Action.SITTING_DISCARD: _sitting_discard, Action.SITTING_PUBLISH: _sitting_status,
-    Action.SITTING_COMPLETE: _sitting_status, Action.SITTING_RULE_CHANGE: _rule_change,
-    Action.TABLE_OVERRIDE_SETUP: _override_setup,
+    Action.PLAYERS_ADD: _players_add, Action.PLAYER_EDIT: _player_edit,
+    Action.PLAYER_REMOVE: _player_remove, Action.PLAYER_WITHDRAW: _player_status,
+    Action.PLAYER_REINSTATE: _player_status, Action.PLAYERS_CHECK_IN: _check_in,
+    Action.PLAYERS_CHECK_OUT: _check_in, Action.PLAYER_ABSENT: _absence,
+    Action.PLAYER_PRESENT: _absence, Action.SITTING_DRAW: _sitting_draw,
+    Action.SITTING_REDRAW: _sitting_draw, Action.SITTING_DISCARD: _sitting_discard,
+    Action.SITTING_PUBLISH: _sitting_status, Action.SITTING_COMPLETE: _sitting_status,
+    Action.SITTING_RULE_CHANGE: _rule_change, Action.TABLE_OVERRIDE_SETUP: _override_setup,
     Action.SITTING_VOID: _sitting_void, Action.TABLE_REPLACE_PLAYER: _replace_player,
-    Action.TABLE_EMPTY_SEAT: _empty_seat,
-    Action.RESULT_SUBMIT: _result, Action.RESULT_CORRECT: _result, Action.PICKS_VOTE_OFF: _vote_off,
+    Action.TABLE_EMPTY_SEAT: _empty_seat, Action.RESULT_SUBMIT: _result,
+    Action.RESULT_CORRECT: _result, Action.PICKS_VOTE_OFF: _vote_off,
     Action.PICKS_WILD_CARD: _wild_card, Action.SETTINGS_CHANGE: _settings, Action.PIN_SET: _pin,
     Action.SESSION_REVOKE_ALL: _revoke, Action.TOURNAMENT_RESTORE: _tournament_restore,
     Action.BACKUP_RESTORE: _backup_restore, Action.SIGN_IN_UNLOCK: _unlock,

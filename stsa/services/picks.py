@@ -17,9 +17,7 @@ import pandas as pd
 
 from stsa import picks, store
 from stsa.auth import Actor, require
-from stsa.domain import Role
-from stsa.domain import PickMethod, table_label
-from stsa.domain import TournamentError
+from stsa.domain import PickMethod, Role, Sitting, TournamentError, table_label
 from stsa.services import setups
 from stsa.services.snapshot import Snapshot
 from stsa.settings import Settings
@@ -30,7 +28,7 @@ def uses_vote_off(settings: Settings) -> bool:
     return settings.pick_method == PickMethod.VOTE_OFF
 
 
-def _table(snap: Snapshot, table_id: int) -> tuple[dict, pd.DataFrame, dict, str]:
+def _table(snap: Snapshot, table_id: int) -> tuple[dict, pd.DataFrame, Sitting, str]:
     """The table (a dict), its seats, its sitting and how people name it."""
     found = snap.table(table_id)
     if found.empty:
@@ -41,7 +39,7 @@ def _table(snap: Snapshot, table_id: int) -> tuple[dict, pd.DataFrame, dict, str
     return table, snap.table_seats(table_id), sitting, where
 
 
-def _deck(settings: dict, table: dict) -> list[str]:
+def _deck(settings: Settings, table: dict) -> list[str]:
     """The table's leader deck in its setup's order (R7), so a random tie-break is the same
     however often the votes are entered."""
     frame = setups.from_settings(settings, table["kind"])
@@ -73,7 +71,7 @@ def enter_votes(engine, table_id: int, votes: pd.DataFrame, *, actor: Actor,
     return removed
 
 
-def draw_wild_cards(engine, table_id: int, picked: Mapping[int, str],
+def draw_wild_cards(engine, table_id: int, picked: Mapping[int, str | None],
                     swaps: Mapping[int, bool], *, actor: Actor) -> pd.DataFrame:
     """R10 Wild Card at one table, after picks: `picked` maps each player to the leader they
     picked, `swaps` to their choice (True: a random removed leader). In play order from the

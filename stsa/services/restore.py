@@ -15,23 +15,30 @@ from __future__ import annotations
 
 import datetime as dt
 import json
-from collections.abc import Mapping
+from collections.abc import Callable, Iterable, Mapping
 from dataclasses import dataclass
 from types import SimpleNamespace
-from typing import Any, Callable, Iterable
+from typing import Any
 
 import pandas as pd
 from sqlalchemy import UniqueConstraint
 
-from stsa.settings import REGISTRY
 from stsa import store
 from stsa.auth import Actor, require
-from stsa.domain import Role
-from stsa.domain import Kind, PlayerStatus, Problem, SittingStatus, TournamentError
-from stsa.domain import sitting_label, table_label
+from stsa.domain import (
+    Kind,
+    PlayerStatus,
+    Problem,
+    Role,
+    SittingStatus,
+    TournamentError,
+    sitting_label,
+    table_label,
+)
 from stsa.formats import workbook
 from stsa.formats.guards import at_row
 from stsa.formats.workbook import HEADING_OF, SHEET_OF, RestoreError
+from stsa.settings import REGISTRY
 from stsa.store import draws, game_results, roster, schema
 
 Frames = dict[str, pd.DataFrame]  # store table -> rows, indexed by spreadsheet row number
@@ -81,7 +88,7 @@ def restore_workbook(engine, source: Any, *, actor: Actor) -> RestoreOutcome:
         if problems:
             raise workbook.restore_error(problems)
     tables = {**parsed.tables, "events": workbook.mark_imported(
-        parsed.tables["events"], parsed.source, dt.datetime.now(dt.timezone.utc))}
+        parsed.tables["events"], parsed.source, dt.datetime.now(dt.UTC))}
     try:
         counts = store.load_tournament(engine, _stored(tables), actor=actor,
                                        source=parsed.source or "the workbook")
@@ -195,15 +202,17 @@ def _players(players: pd.DataFrame) -> list[Problem]:
     """R19: names, nicknames, clubs, emails and extra details as `store.add_player` takes
     them; no two names, and no two nicknames (R22; a blank nickname is the name), the same
     player."""
-    problems, first_row, first_nick = [], {}, {}
+    problems: list[Problem] = []
+    first_row: dict[str, int] = {}
+    first_nick: dict[str, int] = {}
     fields = (("name", roster.NAME_MAX, True), ("nickname", roster.NICKNAME_MAX, False),
               ("club", roster.CLUB_MAX, False), ("email", roster.EMAIL_MAX, False))
     for row, p in zip(players.index, players.to_dict("records")):
         where = f"{SHEET_OF['players']} sheet, row {row}"
-        refused = [_refused(where, lambda: roster._text(p[f], f, limit, where, required=req))
+        refused = [_refused(where, lambda: roster._text(p[f], f, limit, where, required=req))  # noqa: B023
                    for f, limit, req in fields]
-        refused.append(_refused(where, lambda: roster._extra(json.loads(p["extra"] or "{}"),
-                                                             where)))
+        refused.append(_refused(where, lambda: roster._extra(json.loads(p["extra"] or "{}"),  # noqa: B023
+                                                             where)))  # noqa: B023
         if p["status"] is not None and p["status"] not in _values(PlayerStatus):
             refused.append(f"status must be {' or '.join(PlayerStatus)}, not {p['status']!r}")
         key = store.normalize_name(p["name"] or "")
@@ -226,7 +235,7 @@ def _settings(settings: pd.DataFrame) -> list[Problem]:
         found = REGISTRY.get(key)
         check = found.check if found else None
         refused = (f"{key!r} is not a setting" if check is None
-                   else _refused("", lambda: check(json.loads(value))))
+                   else _refused("", lambda: check(json.loads(value))))  # noqa: B023
         if refused:
             problems.append(_at("settings", row, refused if check is None
                                 else f"{key} {refused}"))
@@ -254,14 +263,14 @@ def _sittings(frames: Frames) -> list[Problem]:
     for row, s in zip(frames["sittings"].index, frames["sittings"].to_dict("records")):
         where = f"{SHEET_OF['sittings']} sheet, row {row}"
         label = sitting_label(s["kind"], s["number"])
-        refused = [_refused(where, lambda: draws._check_kind(s["kind"]))]
+        refused = [_refused(where, lambda: draws._check_kind(s["kind"]))]  # noqa: B023
         if s["status"] not in _values(SittingStatus):
             refused.append(f"status must be {', '.join(SittingStatus)}, not {s['status']!r}")
         if s["number"] < 1 or (s["kind"] != Kind.QUALIFIER and s["number"] != 1):
             refused.append(f"{label} cannot be number {s['number']}: qualifiers count from 1, "
                            f"and there is one semifinal and one final")
         draw = _draw(s, frames["tables"], frames["seats"], frames["sit_outs"])
-        wrong_draw = _refused(where, lambda: draws._clean_draw(draw))
+        wrong_draw = _refused(where, lambda: draws._clean_draw(draw))  # noqa: B023
         refused.append(wrong_draw and f"{label}: {wrong_draw}")
         problems += [_at("sittings", row, what) for what in refused if what]
     return problems

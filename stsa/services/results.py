@@ -11,9 +11,16 @@ import pandas as pd
 
 from stsa import rules, store
 from stsa.auth import Actor, require
-from stsa.domain import Role
-from stsa.domain import SITTING_STATUS_WORDS, Kind, SittingStatus, Stage, sitting_label, table_label
-from stsa.domain import TournamentError
+from stsa.domain import (
+    SITTING_STATUS_WORDS,
+    Kind,
+    Role,
+    SittingStatus,
+    Stage,
+    TournamentError,
+    sitting_label,
+    table_label,
+)
 from stsa.services.snapshot import Snapshot
 from stsa.store import checks
 
@@ -89,7 +96,8 @@ def standings_table(engine, scored_games: pd.DataFrame | None = None) -> pd.Data
 
     Columns: `rank, player_id, name, best_score, games, wins, placing, vp, spice, solari,
     troops, water, zone` ("final", "semifinal" or "out" by position once there are 4 players;
-    empty before, and for a player seated with no result yet), `tie_at_cut` (a shared rank across a cut line, for the organizer to settle).
+    empty before, and for a player seated with no result yet), `tie_at_cut` (a shared rank
+    across a cut line, for the organizer to settle).
     `scored_games` are the scored qualifier results when the caller has them already.
     """
     with Snapshot(engine) as snap:
@@ -209,9 +217,9 @@ def _variant_points_problem(snap: Snapshot, table_id: int, given: list[dict]) ->
     if (earlier["variant_points"] != 0).any():
         return None
     seats = snap.table_seats(table_id)
-    seat_of = {int(p): (s, n) for p, s, n in zip(seats["player_id"], seats["seat"],
-                                                  seats["name"])}
-    who = [seat_of.get(checks.whole_number(r.get("player_id")), None) for r in given]
+    seat_of: dict[int | None, tuple] = {
+        int(p): (s, n) for p, s, n in zip(seats["player_id"], seats["seat"], seats["name"])}
+    who = [seat_of.get(checks.whole_number(r.get("player_id"))) for r in given]
     named = ", ".join(f"seat {s} ({n})" for s, n in sorted(w for w in who if w is not None))
     where = table_label(sitting["kind"], int(sitting["number"]), int(table["table_no"].iloc[0]))
     return (f"{where}: this sitting has no rule change, so nobody earns variant points: enter "

@@ -6,13 +6,11 @@ new player"): the labels travel with the entries, no message is rewritten."""
 
 from __future__ import annotations
 
-
 import pandas as pd
 
 from stsa import store
 from stsa.auth import Actor
-from stsa.domain import PlayerStatus
-from stsa.domain import TournamentError
+from stsa.domain import PlayerStatus, TournamentError
 
 SHOWN_LIMIT = 200  # players listed at once on the Roster page; a search narrows the rest
 MAX_LINES = 10_000  # a pasted name list longer than this is refused

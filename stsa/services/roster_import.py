@@ -70,7 +70,7 @@ def _refuse_clashes(engine, frame: pd.DataFrame, actor: Actor) -> None:
                  for row, nick, key in rows.loc[nick_clash, ["row", "nick", "nick_key"]]
                  .itertuples(index=False, name=None)]
     if problems:
-        raise roster_error(sorted(problems, key=lambda p: p.row))
+        raise roster_error(sorted(problems, key=lambda p: p.row or 0))  # rows count from 1
 
 
 def import_roster(engine, source: Any, *, actor: Actor) -> pd.DataFrame:

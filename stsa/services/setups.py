@@ -4,14 +4,13 @@ settings applied for a stage, their names, and what the Settings page offers."""
 from __future__ import annotations
 
 import functools
+from collections.abc import Mapping
 
 import pandas as pd
 
 from stsa import catalog, store
-from stsa.domain import BattleOfWills, Kind, PickMethod
-from stsa.domain import TournamentError
+from stsa.domain import BattleOfWills, Kind, PickMethod, TournamentError
 from stsa.settings import battle_of_wills_stages
-
 
 # R23: the sittings each choice of the Battle of Wills setting plays it in.
 BATTLE_OF_WILLS_KINDS = {BattleOfWills.QUALIFIERS: {Kind.QUALIFIER},
@@ -19,7 +18,7 @@ BATTLE_OF_WILLS_KINDS = {BattleOfWills.QUALIFIERS: {Kind.QUALIFIER},
                          BattleOfWills.BOTH: {Kind.QUALIFIER, Kind.SEMIFINAL, Kind.FINAL}}
 
 
-def battle_of_wills_in(settings: dict, kind: str) -> bool:
+def battle_of_wills_in(settings: Mapping, kind: str) -> bool:
     """R23: whether sittings of `kind` play the "+ Battle of Wills" setups under `settings`
     (the final rounds only by default)."""
     stages = battle_of_wills_stages(settings.get("battle_of_wills", False))
@@ -31,7 +30,7 @@ def enabled_setups(engine, kind: str = Kind.QUALIFIER) -> pd.DataFrame:
     return from_settings(store.settings(engine), kind)
 
 
-def from_settings(settings: dict, kind: str = Kind.QUALIFIER) -> pd.DataFrame:
+def from_settings(settings: Mapping, kind: str = Kind.QUALIFIER) -> pd.DataFrame:
     """R5, R7, R9, R23: the setups sittings of `kind` draw from: the enabled base setups (all of
     the catalog when none are chosen), with their Battle of Wills versions when that stage plays
     it, each setup's hidden picks from the per-base-game setting (none under Vote Off, R10: the
@@ -77,7 +76,7 @@ def base_games() -> list[str]:
     return sorted(catalog.setups()["base_game"].unique().tolist())
 
 
-def hidden_picks(settings: dict) -> dict[str, int]:
+def hidden_picks(settings: Mapping) -> dict[str, int]:
     """R9: leaders removed per table for each base game, the default where none is set."""
     default = store.DEFAULT_SETTINGS["hidden_picks"]
     picks = settings.get("hidden_picks") or {}

@@ -12,8 +12,8 @@ from typing import Any
 
 import pandas as pd
 
-from stsa.domain import Action
 from stsa import store
+from stsa.domain import Action
 from stsa.store.db import SYSTEM
 
 
@@ -84,6 +84,7 @@ class ResultsLog:
     def _patched(self, engine) -> pd.DataFrame | None:
         """The kept results with the sittings of the tables saved since re-read; None when a
         full read is needed."""
+        assert self._kept is not None  # read() patches only what it kept
         last, kept = self._kept
         if last is None:
             return None

@@ -13,7 +13,8 @@ from __future__ import annotations
 
 import contextlib
 import threading
-from typing import Any, Callable
+from collections.abc import Callable
+from typing import Any
 
 import pandas as pd
 
@@ -22,7 +23,6 @@ from stsa.auth import Actor
 from stsa.domain import Kind, Sitting, SittingStatus
 from stsa.settings import Settings
 from stsa.store.db import SYSTEM
-
 
 _SAME = {"settings", "results", "absences", "setup_counts"}  # the same in every view (R20)
 
@@ -33,7 +33,7 @@ class Snapshot:
     `actor` is whose view the reads take (R20): the system's by default (drafts and removed
     leaders, for checks STSA makes itself), None for what a spectator may see."""
 
-    def __init__(self, engine, *, actor: Actor | None = SYSTEM, like: "Snapshot | None" = None,
+    def __init__(self, engine, *, actor: Actor | None = SYSTEM, like: Snapshot | None = None,
                  read_results: Callable[[], pd.DataFrame] | None = None):
         self.engine, self.actor = engine, actor
         # Where every stored result comes from (`store.results` unless given: the pages keep
@@ -46,7 +46,7 @@ class Snapshot:
         # come from `like`, a snapshot of the same data taken for another view, when given.
         self._like = like
 
-    def __enter__(self) -> "Snapshot":
+    def __enter__(self) -> Snapshot:
         self._reading = contextlib.ExitStack()
         self.engine = self._reading.enter_context(store.snapshot(self.engine))
         return self
@@ -110,13 +110,13 @@ class Snapshot:
 
     def tables(self, *, kind: Kind | None = None) -> pd.DataFrame:
         """Tables of every sitting (of `kind`), as `store.tables`."""
-        self.sittings  # read first (see the module's docstring)
+        self.sittings  # noqa: B018 - read first (see the module's docstring)
         return self._once(("tables", kind), lambda: store.tables(
             self.engine, kind=kind, actor=self.actor))
 
     def seats(self, *, kind: Kind | None = None) -> pd.DataFrame:
         """Seats of every sitting (of `kind`), as `store.seats`."""
-        self.sittings  # read first
+        self.sittings  # noqa: B018 - read first
         return self._once(("seats", kind), lambda: store.seats(
             self.engine, kind=kind, actor=self.actor))
 
@@ -142,14 +142,14 @@ class Snapshot:
 
     def setup_counts(self, *, include_drawn: bool = False) -> dict[str, int]:
         """R6: uses of each setup by the qualifier tables so far (`store.setup_counts`)."""
-        self.sittings  # read first
+        self.sittings  # noqa: B018 - read first
         return self._once(("setup_counts", include_drawn), lambda: store.setup_counts(
             self.engine, include_drawn=include_drawn))
 
     @property
     def results(self) -> pd.DataFrame:
         """Every stored result, of every kind of sitting (`store.results`)."""
-        self.sittings  # read first
+        self.sittings  # noqa: B018 - read first
         if self._like is not None:
             return self._like.results
         return self._once("results", self._read_results)

@@ -15,31 +15,81 @@ checks that entry and restore share are in `checks`. Errors a person can fix are
 `PermissionDenied`, `CorruptDatabase`, `NotABackup`.
 """
 
-from stsa.store.access import (HANDOFF_SECONDS, SESSION_MAX_HOURS, Redeemed, SignedIn,
-                               SignInPaused, check_pin, ensure_pins, handoff, lift_pause,
-                               open_sessions, redeem_handoff, reset_pins, session_actor, set_pin,
-                               sign_everyone_out, sign_in, sign_in_pause, sign_out)
-from stsa.store.invites import create_invitation, invitations, join, revoke_invitation
+from stsa.store.access import (
+                               HANDOFF_SECONDS,
+                               SESSION_MAX_HOURS,
+                               Redeemed,
+                               SignedIn,
+                               SignInPaused,
+                               check_pin,
+                               ensure_pins,
+                               handoff,
+                               lift_pause,
+                               open_sessions,
+                               redeem_handoff,
+                               reset_pins,
+                               session_actor,
+                               set_pin,
+                               sign_everyone_out,
+                               sign_in,
+                               sign_in_pause,
+                               sign_out,
+)
 from stsa.store.admin import DEFAULT_SETTINGS, events, set_settings, settings
 from stsa.store.archive import backup, backups
 from stsa.store.audit import data_version
+from stsa.store.corrections import leave_seat_empty, replace_player, void_sitting
 from stsa.store.db import backup_dir, integrity_check
 from stsa.store.db import reading as snapshot
-from stsa.store.errors import (ConflictError, CorruptDatabase, DuplicateName, InvalidState,
-                               NotABackup, NotFound, PermissionDenied, TournamentError)
+from stsa.store.draws import (
+                               discard_draw,
+                               override_setup,
+                               save_draw,
+                               seats,
+                               set_rule_change,
+                               setup_counts,
+                               sit_outs,
+                               sitting,
+                               sittings,
+                               table_numbers,
+                               tables,
+                               waiting,
+)
+from stsa.store.errors import (
+                               ConflictError,
+                               CorruptDatabase,
+                               DuplicateName,
+                               InvalidState,
+                               NotABackup,
+                               NotFound,
+                               PermissionDenied,
+                               TournamentError,
+)
 from stsa.store.game_results import TableResult, results, table_result
-from stsa.store.maintenance import (complete_sitting, connect, publish_sitting, restore,
-                                    submit_table_result)
-from stsa.store.roster import (absences, add_player, check_in, clear_check_ins, edit_player,
-                               import_players, mark_absent, normalize_name, player, players,
-                               remove_player, withdraw_player)
-from stsa.store.picks import (save_vote_off, save_wild_cards, vote_off_votes,
-                              wild_card_choices)
+from stsa.store.invites import create_invitation, invitations, join, revoke_invitation
+from stsa.store.maintenance import (
+                               complete_sitting,
+                               connect,
+                               publish_sitting,
+                               restore,
+                               submit_table_result,
+)
+from stsa.store.picks import save_vote_off, save_wild_cards, vote_off_votes, wild_card_choices
+from stsa.store.roster import (
+                               absences,
+                               add_player,
+                               check_in,
+                               clear_check_ins,
+                               edit_player,
+                               import_players,
+                               mark_absent,
+                               normalize_name,
+                               player,
+                               players,
+                               remove_player,
+                               withdraw_player,
+)
 from stsa.store.schema import SCHEMA_VERSION
-from stsa.store.corrections import leave_seat_empty, replace_player, void_sitting
-from stsa.store.draws import (discard_draw, override_setup, save_draw, seats, set_rule_change,
-                              setup_counts, sit_outs, sitting, sittings, table_numbers, tables,
-                              waiting)
 from stsa.store.transfer import dump_tournament, load_tournament
 
 __all__ = [

@@ -26,6 +26,7 @@ from __future__ import annotations
 import datetime as dt
 import os
 from dataclasses import dataclass
+from typing import Any, TypeGuard
 
 import pandas as pd
 import sqlalchemy as sa
@@ -33,12 +34,8 @@ from sqlalchemy.engine import Connection, Engine
 
 from stsa import auth
 from stsa.auth import Actor, require
-from stsa.domain import Role
-from stsa.domain import Action, plural
-from stsa.store import db
-from stsa.store import audit
-from stsa.store import frames
-from stsa.domain import TournamentError
+from stsa.domain import Action, Role, TournamentError, plural
+from stsa.store import audit, db, frames
 from stsa.store.schema import devices as devices_t
 from stsa.store.schema import handoffs as handoffs_t
 from stsa.store.schema import sessions as sessions_t
@@ -218,7 +215,8 @@ def _device_open(row, now: dt.datetime) -> bool:
 def _known_device(conn: Connection, device: str | None, now: dt.datetime) -> str | None:
     """The hash of `device` if it is a device token this installation issued and still trusts
     (not revoked, under `DEVICE_DAYS` old), else None."""
-    if plausible_token(device) is None:
+    device = plausible_token(device)
+    if device is None:
         return None
     key = auth.token_hash(device)
     row = conn.execute(sa.select(devices_t).where(devices_t.c.id_hash == key)).first()
@@ -273,7 +271,7 @@ def _attempt(engine: Engine, pin: str, client: str, device: str | None = None) -
         if wait > 0:
             return None, wait, whose
         failure = conn.execute(sa.insert(failures_t).values(
-            client=client, device=trusted, at=now)).inserted_primary_key[0]
+            client=client, device=trusted, at=now)).inserted_primary_key[0]  # type: ignore[index]
         role = _role_for_pin(_hashes(conn), pin)
         if role is not None:
             conn.execute(sa.delete(failures_t).where(failures_t.c.id == failure))
@@ -367,6 +365,7 @@ def keep_device(conn: Connection, device: str | None, role: Role, now: dt.dateti
             _make_room(conn, role, now, keep=known)
             values["role"] = role.value
         conn.execute(sa.update(devices_t).where(devices_t.c.id_hash == known).values(**values))
+        assert device is not None  # a known device came with its token
         return device
     token = auth.new_token()
     _make_room(conn, role, now)
@@ -385,7 +384,7 @@ def open_session(conn: Connection, session_id: str, who: Actor, client: str, now
         invitation_id=invitation_id))
 
 
-def _session_open(row, now: dt.datetime) -> bool:
+def _session_open(row: Any, now: dt.datetime) -> TypeGuard[sa.Row]:
     """R20: a session is open until revoked, `SESSION_IDLE_HOURS` unused, or
     `SESSION_MAX_HOURS` after it began."""
     return (row is not None and row.revoked_at is None
@@ -397,7 +396,8 @@ def session_actor(engine: Engine, session_id: str | None) -> Actor | None:
     """The person an open session stands for, or None once it was signed out, revoked,
     unused for `SESSION_IDLE_HOURS` or begun `SESSION_MAX_HOURS` ago. Checked on every run
     of every page; writes the last-seen time at most once a minute."""
-    if plausible_token(session_id) is None:
+    session_id = plausible_token(session_id)
+    if session_id is None:
         return None
     key, now = auth.session_hash(session_id), db.now()
     with db.reading(engine) as conn:
@@ -413,7 +413,7 @@ def session_actor(engine: Engine, session_id: str | None) -> Actor | None:
 def _revoke(conn: Connection, actor: Actor, *, role: Role | None = None,
             id_hash: str | None = None, keep: str | None = None,
             invitation_id: int | None = None) -> int:
-    where = sessions_t.c.revoked_at.is_(None)
+    where: sa.ColumnElement[bool] = sessions_t.c.revoked_at.is_(None)
     if role is not None:
         where &= sessions_t.c.role == Role(role).value
     if invitation_id is not None:

@@ -8,14 +8,12 @@ import pandas as pd
 import sqlalchemy as sa
 from sqlalchemy.engine import Connection, Engine
 
-from stsa.domain import Action
 from stsa.auth import Actor, require
-from stsa.domain import Role
-from stsa.settings import DEFAULTS, check as check_setting, current as current_settings
-from stsa.store import db
-from stsa.store import audit
-from stsa.store import frames
-from stsa.domain import TournamentError
+from stsa.domain import Action, Role, TournamentError
+from stsa.settings import DEFAULTS
+from stsa.settings import check as check_setting
+from stsa.settings import current as current_settings
+from stsa.store import audit, db, frames
 from stsa.store.schema import events as events_t
 from stsa.store.schema import settings as settings_t
 
@@ -77,8 +75,8 @@ EVENT_COLUMNS = {"event_id": "int64", "at": frames.UTC_TIME, "actor": "str", "ro
                  "action": "str", "subject": "str", "before": "object", "after": "object"}
 
 
-def events(engine: Engine, *, actor: Actor, action: str | None = None, by: str | None = None,
-           subject: str | None = None, since_id: int | None = None,
+def events(engine: Engine | Connection, *, actor: Actor | None, action: str | None = None,
+           by: str | None = None, subject: str | None = None, since_id: int | None = None,
            limit: int | None = None) -> pd.DataFrame:
     """The audit log, oldest first (R19): `event_id, at, actor, role, action, subject, before,
     after` (before/after parsed from JSON). The organizer only (R20): the log holds removed

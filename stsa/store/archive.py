@@ -22,14 +22,10 @@ import pandas as pd
 import sqlalchemy as sa
 from sqlalchemy.engine import Connection, Engine
 
-from stsa.domain import Action
 from stsa.auth import Actor, require
-from stsa.domain import Role
-from stsa.store import db, schema
-from stsa.store import audit
-from stsa.store import frames
+from stsa.domain import Action, Role, TournamentError
+from stsa.store import audit, db, frames, schema
 from stsa.store.errors import NotABackup
-from stsa.domain import TournamentError
 
 log = logging.getLogger(__name__)
 
@@ -41,7 +37,7 @@ KEEP_ON_RESTORE = ("schema_version", *(t.name for t in schema.INSTALLATION_TABLE
 
 
 def _stamp() -> str:
-    return dt.datetime.now(dt.timezone.utc).strftime("%Y%m%d-%H%M%S-%f")
+    return dt.datetime.now(dt.UTC).strftime("%Y%m%d-%H%M%S-%f")
 
 
 def _safe_label(label: str) -> str:
@@ -76,7 +72,7 @@ def _copy_sqlite(engine: Engine, dest: Path) -> None:
     try:
         target = sqlite3.connect(dest)
         try:
-            raw.driver_connection.backup(target)
+            raw.driver_connection.backup(target)  # type: ignore[union-attr]
             _drop_access_rows(target)
             target.execute("PRAGMA journal_mode = DELETE")  # one self-contained file
             target.commit()
@@ -144,7 +140,7 @@ def auto_backup(engine: Engine, label: str) -> Path | None:
         if value is not None and not frames.loads(value):
             return None
         return backup(engine, label=label)
-    except Exception:  # noqa: BLE001 - a failed backup must not undo a saved result
+    except Exception:  # a failed backup must not undo a saved result
         log.exception("STSA: automatic backup %r failed", label)
         return None
 
@@ -157,7 +153,7 @@ def backups(engine: Engine, dest_dir: str | os.PathLike | None = None) -> pd.Dat
         for p in folder.glob(f"{PREFIX}*.db"):
             st = p.stat()
             rows.append({"name": p.name, "path": p, "size": st.st_size,
-                         "modified": dt.datetime.fromtimestamp(st.st_mtime, dt.timezone.utc)})
+                         "modified": dt.datetime.fromtimestamp(st.st_mtime, dt.UTC)})
     frame = pd.DataFrame(rows, columns=["name", "path", "size", "modified"])
     return frame.sort_values("name", ascending=False, ignore_index=True)
 

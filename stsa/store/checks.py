@@ -12,14 +12,15 @@ from __future__ import annotations
 import math
 import numbers
 import re
-from typing import Any, Mapping
+from collections.abc import Mapping
+from typing import Any
 
 import numpy as np
 import pandas as pd
 
-from stsa.domain import PlayerStatus, Problem, SittingStatus, plural, sitting_label
-from stsa.domain import TournamentError
+from stsa.domain import PlayerStatus, Problem, SittingStatus, TournamentError, plural, sitting_label
 from stsa.store.schema import KINDS
+
 STATS = ("vp", "spice", "solari", "troops", "water")  # R11's order
 MAX_NUMBER = 100_000
 #: What entry takes for each number of a result (R11-R13): counts from 0, variant points
@@ -194,7 +195,7 @@ def _draw_frames(draw: Any):
 
 
 def _draw_tables(tables: pd.DataFrame) -> list[dict]:
-    rows = []
+    rows: list[dict[str, Any]] = []
     for rec in tables.to_dict("records"):
         no = whole(rec["table_no"], "A table number")
         where = f"Table {no}"
@@ -376,7 +377,8 @@ def check_result_rows(records: list[dict], seated: Mapping[int, Any], available:
     problems: list[str] = []
     by_player = _rows_by_player(records, seated, problems)
     allowed = set(available) | (set(removed) if wild_card else set())
-    clean, taken = [], {}
+    clean: list[dict] = []
+    taken: dict[str, str] = {}
     for pid, rec in sorted(by_player.items(), key=lambda kv: seated[kv[0]].seat):
         who = _who(seated[pid])
         numbers_ = _numbers(rec, who, problems)

@@ -10,12 +10,18 @@ import sqlalchemy as sa
 from sqlalchemy.engine import Connection, Engine
 
 from stsa.auth import Actor, require
-from stsa.domain import Role
-from stsa.domain import Action, Kind, PlayerStatus, SittingStatus, sitting_label, table_label
-from stsa.store import db, draws
-from stsa.store import audit
+from stsa.domain import (
+    Action,
+    Kind,
+    PlayerStatus,
+    Role,
+    SittingStatus,
+    TournamentError,
+    sitting_label,
+    table_label,
+)
+from stsa.store import audit, db, draws
 from stsa.store.errors import InvalidState, NotFound
-from stsa.domain import TournamentError
 from stsa.store.schema import leader_votes as votes_t
 from stsa.store.schema import players as players_t
 from stsa.store.schema import seats as seats_t
@@ -39,7 +45,7 @@ def _reason(reason: str | None) -> str:
 def _tables_with_results(conn: Connection, sitting_id: int) -> list[int]:
     return conn.execute(sa.select(tables_t.c.table_no).where(
         tables_t.c.sitting_id == sitting_id, tables_t.c.result_version > 0)
-        .order_by(tables_t.c.table_no)).scalars().all()
+        .order_by(tables_t.c.table_no)).scalars().all()  # type: ignore[return-value]
 
 
 def void_sitting(engine: Engine, sitting_id: int, *, reason: str = "",
@@ -140,7 +146,7 @@ def _check_newcomer(conn: Connection, p, sitting_id: int) -> None:
 def _off_the_lists(conn: Connection, sitting_id: int, player_id: int) -> dict:
     """Take a newly seated player off the sitting's sit-outs (R1) and waiting list (R21), the
     places behind them moving up; says which lists they left."""
-    left = {}
+    left: dict[str, bool | int] = {}
     out = sa.delete(sit_outs_t).where(sit_outs_t.c.sitting_id == sitting_id,
                                       sit_outs_t.c.player_id == player_id)
     if conn.execute(out).rowcount:

@@ -21,20 +21,19 @@ import sqlite3
 import stat
 import time
 import weakref
+from collections.abc import Callable, Iterator
 from contextlib import contextmanager
 from pathlib import Path
-from typing import Callable, Iterator, TypeVar
+from typing import TypeVar
 
 import sqlalchemy as sa
 from sqlalchemy import event
 from sqlalchemy.engine import Connection, Engine
 
 from stsa.auth import Actor
-from stsa.domain import Role
-from stsa.domain import SYSTEM_NAME
+from stsa.domain import SYSTEM_NAME, Role, TournamentError
 from stsa.store import migrations
 from stsa.store.errors import CorruptDatabase, NotFound
-from stsa.domain import TournamentError
 
 T = TypeVar("T")
 
@@ -45,11 +44,11 @@ BUSY_TIMEOUT_SECONDS = 10
 WRITE_ATTEMPTS = 6
 
 SYSTEM = Actor(SYSTEM_NAME, Role.ORGANIZER)  # who the log names for what STSA does by itself
-_backup_dirs: "weakref.WeakKeyDictionary[Engine, Path]" = weakref.WeakKeyDictionary()
+_backup_dirs: weakref.WeakKeyDictionary[Engine, Path] = weakref.WeakKeyDictionary()
 
 
 def now() -> dt.datetime:
-    return dt.datetime.now(dt.timezone.utc)
+    return dt.datetime.now(dt.UTC)
 
 
 def default_url() -> str:

@@ -14,13 +14,18 @@ import sqlalchemy as sa
 from sqlalchemy.engine import Connection, Engine
 
 from stsa.auth import Actor, can_see_hidden, require
-from stsa.domain import Role
-from stsa.domain import Action, DrawMode, Kind, PlayerStatus, SittingStatus, sitting_label
-from stsa.store import checks, db
-from stsa.store import audit
-from stsa.store import frames
+from stsa.domain import (
+    Action,
+    DrawMode,
+    Kind,
+    PlayerStatus,
+    Role,
+    SittingStatus,
+    TournamentError,
+    sitting_label,
+)
+from stsa.store import audit, checks, db, frames
 from stsa.store.errors import InvalidState, NotFound
-from stsa.domain import TournamentError
 from stsa.store.schema import KINDS
 from stsa.store.schema import leader_votes as votes_t
 from stsa.store.schema import players as players_t
@@ -33,8 +38,9 @@ from stsa.store.schema import wild_cards as wild_t
 
 SITTING_COLUMNS = {"sitting_id": "int64", "kind": "str", "number": "int64", "seed": "int64",
                    "status": "str", "created_by": "str", "created_at": frames.UTC_TIME,
-                   "published_at": frames.UTC_TIME, "completed_at": frames.UTC_TIME, "tables": "int64",
-                   "results": "int64", "rule_change": "str", "rule_change_points": "str"}
+                   "published_at": frames.UTC_TIME, "completed_at": frames.UTC_TIME,
+                   "tables": "int64", "results": "int64", "rule_change": "str",
+                   "rule_change_points": "str"}
 TABLE_COLUMNS = {"table_id": "int64", "sitting_id": "int64", "kind": "str", "sitting_no": "int64",
                  "table_no": "int64", "setup_id": "str", "setup_override": "bool",
                  "removed_leaders": "object", "available_leaders": "object", "version": "int64",
@@ -231,7 +237,8 @@ def discard_draw(engine: Engine, sitting_id: int, *, actor: Actor) -> dict:
         if s.status != SittingStatus.DRAWN:
             raise InvalidState(f"{sitting_label(s.kind, s.number)} is {s.status}; only an "
                                f"unpublished draw can be discarded.")
-        audit.log(conn, actor, Action.SITTING_DISCARD, f"sitting {s.id}", before=drop_sitting(conn, s))
+        audit.log(conn, actor, Action.SITTING_DISCARD, f"sitting {s.id}",
+                  before=drop_sitting(conn, s))
         return _sitting_dict(s)
 
     return db.write(engine, work)
@@ -335,7 +342,7 @@ def complete_finished(engine: Engine) -> list[int]:
 def _tables_without_result(conn: Connection, sitting_id: int) -> list[int]:
     return conn.execute(sa.select(tables_t.c.table_no).where(
         tables_t.c.sitting_id == sitting_id, tables_t.c.result_version == 0)
-        .order_by(tables_t.c.table_no)).scalars().all()
+        .order_by(tables_t.c.table_no)).scalars().all()  # type: ignore[return-value]
 
 
 def mark_complete(engine: Engine, sitting_id: int, *, actor: Actor) -> tuple[dict, bool]:
@@ -385,7 +392,7 @@ def override_setup(engine: Engine, table_id: int, setup_id: str, *, reason: str,
     removed = None if removed_leaders is None else checks.leader_list(
         removed_leaders, "The removed leaders")
 
-    def work(conn: Connection) -> dict:
+    def work(conn: Connection) -> int:
         t = db.lock_row(conn, tables_t, int(table_id), "table")
         before = {"setup_id": t.setup_id, "removed_leaders": frames.loads(t.removed_leaders),
                   "available_leaders": frames.loads(t.available_leaders),
@@ -399,7 +406,8 @@ def override_setup(engine: Engine, table_id: int, setup_id: str, *, reason: str,
         after = {"setup_id": setup_id, "removed_leaders": removed or before["removed_leaders"],
                  "available_leaders": avail or before["available_leaders"],
                  "setup_override": True, "reason": reason}
-        audit.log(conn, actor, Action.TABLE_OVERRIDE_SETUP, f"table {t.id}", before=before, after=after)
+        audit.log(conn, actor, Action.TABLE_OVERRIDE_SETUP, f"table {t.id}", before=before,
+                  after=after)
         return t.id
 
     tid = db.write(engine, work)
@@ -454,7 +462,7 @@ def _scope(q, *, sitting_id, kind, actor, table_id=None):
     return q
 
 
-def tables(engine: Engine, sitting_id: int | None = None, *, kind: str | None = None,
+def tables(engine: Engine | Connection, sitting_id: int | None = None, *, kind: str | None = None,
            table_id: int | None = None, actor: Actor | None = None) -> pd.DataFrame:
     """Tables: `table_id` (the results' game id), `sitting_id, kind, sitting_no, table_no,
     setup_id, setup_override, removed_leaders, available_leaders, version` (0 = no result yet),

@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from typing import Any
+
 from stsa.auth import PermissionDenied
 from stsa.errors import TournamentError
 
@@ -20,7 +22,7 @@ class ConflictError(TournamentError):
         super().__init__(message)
         self.current = current
         self.rows = getattr(current, "rows", None)
-        self.version = getattr(current, "version", None)
+        self.version: Any = getattr(current, "version", None)
         self.saved_by = getattr(current, "saved_by", None)
         self.saved_at = getattr(current, "saved_at", None)
 

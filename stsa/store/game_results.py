@@ -20,8 +20,9 @@ from __future__ import annotations
 import dataclasses
 import datetime as dt
 import uuid
+from collections.abc import Mapping
 from dataclasses import dataclass, field
-from typing import Any, Mapping
+from typing import Any
 
 import numpy as np
 import pandas as pd
@@ -29,14 +30,18 @@ import sqlalchemy as sa
 from sqlalchemy.engine import Connection, Engine
 
 from stsa.auth import Actor, PermissionDenied, require
-from stsa.domain import Role
-from stsa.domain import Action, Kind, SittingStatus, sitting_label, table_label
-from stsa.store import checks, db, draws
-from stsa.store import audit
-from stsa.store import frames
+from stsa.domain import (
+    Action,
+    Kind,
+    Role,
+    SittingStatus,
+    TournamentError,
+    sitting_label,
+    table_label,
+)
+from stsa.store import audit, checks, db, draws, frames
 from stsa.store.checks import MAX_NUMBER, STATS  # noqa: F401 - MAX_NUMBER: the pages' bound
 from stsa.store.errors import ConflictError, InvalidState, NotFound
-from stsa.domain import TournamentError
 from stsa.store.schema import players as players_t
 from stsa.store.schema import results as results_t
 from stsa.store.schema import seats as seats_t
@@ -327,7 +332,8 @@ def _save(conn: Connection, t, clean: list[dict], expected: int, sid: str,
     conn.execute(_INSERT_SUBMISSION, {
         "submission_id": sid, "table_id": t.id, "version": version, "outcome": outcome,
         "saved_by": actor.name, "saved_at": at})
-    audit.log(conn, actor, Action.RESULT_CORRECT if expected else Action.RESULT_SUBMIT, f"table {t.id}",
+    action = Action.RESULT_CORRECT if expected else Action.RESULT_SUBMIT
+    audit.log(conn, actor, action, f"table {t.id}",
            before=None if before is None else {"version": expected, "rows": before},
            after={"version": version, "rows": clean, "submission_id": sid,
                   **({"after_finals": flag} if flag else {})}, at=at)
@@ -385,12 +391,13 @@ def save_table_result(engine: Engine, table_id: int, rows: Any, *, expected_vers
     if out.duplicate or expected != 0 or out.completed_sitting or db.is_sqlite(engine):
         return out
     # PostgreSQL: the last two first results may commit side by side (see complete_if_done)
+    assert out.sitting_id is not None  # a save knows its table's sitting
     if draws.complete_if_done(engine, out.sitting_id, actor):
         out = dataclasses.replace(out, completed_sitting=True)
     return out
 
 
-def results(engine: Engine, kind: str | None = Kind.QUALIFIER, *,
+def results(engine: Engine | Connection, kind: str | None = Kind.QUALIFIER, *,
             sitting_id: int | None = None) -> pd.DataFrame:
     """One row per player per game, ready for `stsa.rules.score_games` (R11-R14): `game_id`
     (the table id), `player_id, vp, spice, solari, troops, water, variant_points, tiebreak`

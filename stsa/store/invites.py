@@ -18,15 +18,11 @@ import pandas as pd
 import sqlalchemy as sa
 from sqlalchemy.engine import Connection, Engine
 
-from stsa.domain import Action
 from stsa import auth
 from stsa.auth import Actor, require
-from stsa.domain import Role
-from stsa.store import access, db
-from stsa.store import audit
-from stsa.store import frames
+from stsa.domain import Action, Role, TournamentError
+from stsa.store import access, audit, db, frames
 from stsa.store.access import Redeemed
-from stsa.domain import TournamentError
 from stsa.store.schema import invitations as invitations_t
 
 INVITATION_HOURS = range(1, 25)  # how long an invitation may last, in whole hours
@@ -37,8 +33,8 @@ INVITATION_COLUMNS = {"id": "int64", "name": "str", "created_at": frames.UTC_TIM
 
 
 def _hours(hours) -> int:
-    if isinstance(hours, bool) or not isinstance(hours, numbers.Real) or hours != int(hours) \
-            or int(hours) not in INVITATION_HOURS:
+    real = isinstance(hours, numbers.Real) and not isinstance(hours, bool)
+    if not real or hours != int(hours) or int(hours) not in INVITATION_HOURS:
         raise TournamentError(f"An invitation lasts {INVITATION_HOURS[0]} to "
                               f"{INVITATION_HOURS[-1]} whole hours.")
     return int(hours)
@@ -59,7 +55,7 @@ def create_invitation(engine: Engine, name: str, *, hours: int = 6,
         made = conn.execute(sa.insert(invitations_t).values(
             token_hash=auth.token_hash(token), name=name, role=Role.JUDGE.value,
             created_by=actor.name, created_at=now, expires_at=now + dt.timedelta(hours=hours),
-            uses=0)).inserted_primary_key[0]
+            uses=0)).inserted_primary_key[0]  # type: ignore[index]
         audit.log(conn, actor, Action.INVITATION_CREATE, f"invitation {made}",
                after={"name": name, "hours": hours})
         return int(made)

@@ -99,6 +99,7 @@ def submit_table_result(engine: Engine, table_id: int, rows: Any, *, expected_ve
                                          expected_version=expected_version,
                                          submission_id=submission_id, actor=actor, **where)
     if out.completed_sitting and not out.duplicate:
+        assert out.sitting_id is not None  # a save knows its table's sitting
         _back_up_completed(engine, out.sitting_id)
     return out
 

@@ -5,14 +5,14 @@ is the base. `stsa.store.db.open_engine` runs `upgrade` in its write transaction
 from __future__ import annotations
 
 import datetime as dt
-from typing import Callable
+from collections.abc import Callable
 
 import sqlalchemy as sa
 from sqlalchemy.engine import Connection
 
+from stsa.domain import TournamentError
 from stsa.store import schema
 from stsa.store.errors import CorruptDatabase
-from stsa.domain import TournamentError
 
 _MIGRATION_LOCK_KEY = 0x53545341  # "STSA": PostgreSQL advisory lock held while upgrading
 

@@ -14,13 +14,9 @@ import sqlalchemy as sa
 from sqlalchemy.engine import Connection, Engine
 
 from stsa.auth import Actor, can_see_hidden, require
-from stsa.domain import Role
-from stsa.domain import Action, SittingStatus, table_label
-from stsa.store import db
-from stsa.store import audit
-from stsa.store import frames
+from stsa.domain import Action, Role, SittingStatus, TournamentError, table_label
+from stsa.store import audit, db, frames
 from stsa.store.errors import InvalidState, PermissionDenied
-from stsa.domain import TournamentError
 from stsa.store.schema import leader_votes as votes_t
 from stsa.store.schema import seats as seats_t
 from stsa.store.schema import sittings as sittings_t
@@ -70,7 +66,8 @@ def save_vote_off(engine: Engine, table_id: int, votes: pd.DataFrame, removed: l
     def work(conn: Connection) -> dict:
         table = _open_table(conn, table_id)
         _check_players(set(rows["player_id"]), table["seated"], table["where"])
-        deck = frames.loads(table["row"].available_leaders) + frames.loads(table["row"].removed_leaders)
+        row = table["row"]
+        deck = frames.loads(row.available_leaders) + frames.loads(row.removed_leaders)
         unknown = sorted((set(rows["leader"]) | set(removed)) - set(deck))
         if unknown:
             raise TournamentError(f"{table['where']}: {', '.join(unknown)} is not in this "

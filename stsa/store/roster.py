@@ -7,20 +7,17 @@ time (`checked_in_at`), checking out clears it."""
 from __future__ import annotations
 
 import unicodedata
-from typing import Any, Iterable
+from collections.abc import Iterable
+from typing import Any
 
 import pandas as pd
 import sqlalchemy as sa
 from sqlalchemy.engine import Connection, Engine
 
 from stsa.auth import Actor, can_see_hidden, require
-from stsa.domain import Role
-from stsa.domain import Action, PlayerStatus
-from stsa.store import checks, db
-from stsa.store import audit
-from stsa.store import frames
+from stsa.domain import Action, PlayerStatus, Role, TournamentError
+from stsa.store import audit, checks, db, frames
 from stsa.store.errors import DuplicateName, InvalidState, NotFound
-from stsa.domain import TournamentError
 from stsa.store.schema import absences as absences_t
 from stsa.store.schema import players as players_t
 from stsa.store.schema import results as results_t
@@ -132,7 +129,9 @@ def _entry(rec: Any, label: str) -> dict:
 def _entries(records: list[dict], labels: list[str] | None) -> list[tuple[str, dict]]:
     """Every entry checked, no name or nickname twice (R22); one error names every problem by
     its label (R19)."""
-    clean, problems, seen, seen_nick = [], [], {}, {}
+    clean, problems = [], []
+    seen: dict[str, str] = {}
+    seen_nick: dict[str, str] = {}
     for i, rec in enumerate(records, start=1):
         label = _label(labels, i)
         try:
@@ -201,7 +200,8 @@ def _add(engine: Engine, records: list[dict], actor: Actor,
                   "club": r["club"]}
                  | ({"registration_order": r["registration_order"]} if pre_registered else {})
                  for pid, r in zip(ids, rows)]
-        audit.log(conn, actor, Action.PLAYERS_ADD, f"player {ids[0]}" if len(ids) == 1 else "players",
+        audit.log(conn, actor, Action.PLAYERS_ADD,
+                  f"player {ids[0]}" if len(ids) == 1 else "players",
                after=added, at=at)
         return [{"player_id": pid, "name": r["name"], "nickname": r["nickname"],
                  "club": r["club"], "email": r["email"],
@@ -344,7 +344,8 @@ def check_in(engine: Engine, player_ids: Iterable[int], *, checked_in: bool = Tr
             at = db.now()
             conn.execute(sa.update(players_t).where(players_t.c.id.in_(change))
                          .values(checked_in=checked_in, checked_in_at=at if checked_in else None))
-            audit.log(conn, actor, Action.PLAYERS_CHECK_IN if checked_in else Action.PLAYERS_CHECK_OUT,
+            action = Action.PLAYERS_CHECK_IN if checked_in else Action.PLAYERS_CHECK_OUT
+            audit.log(conn, actor, action,
                    "players", after={"player_ids": change}, at=at)
         return len(change)
 

@@ -16,9 +16,20 @@ from __future__ import annotations
 import datetime as dt
 
 import sqlalchemy as sa
-from sqlalchemy import (BigInteger, Boolean, CheckConstraint, Column, ForeignKey,
-                        ForeignKeyConstraint, Index, Integer, String, Table, Text,
-                        UniqueConstraint)
+from sqlalchemy import (
+    BigInteger,
+    Boolean,
+    CheckConstraint,
+    Column,
+    ForeignKey,
+    ForeignKeyConstraint,
+    Index,
+    Integer,
+    String,
+    Table,
+    Text,
+    UniqueConstraint,
+)
 
 from stsa.domain import Kind, PlayerStatus, SittingStatus
 
@@ -41,14 +52,14 @@ class UTCDateTime(sa.types.TypeDecorator):
             return None
         if value.tzinfo is None:
             raise ValueError("naive datetime given to a UTC column")
-        return value.astimezone(dt.timezone.utc).replace(tzinfo=None)
+        return value.astimezone(dt.UTC).replace(tzinfo=None)
 
     def process_result_value(self, value, dialect):
         if value is None:
             return None
         if isinstance(value, str):  # a backup copied by another tool
             value = dt.datetime.fromisoformat(value)
-        return value.replace(tzinfo=dt.timezone.utc)
+        return value.replace(tzinfo=dt.UTC)
 
 
 metadata = sa.MetaData(naming_convention={

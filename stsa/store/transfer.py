@@ -15,21 +15,28 @@ import datetime as dt
 import functools
 import json
 import numbers
+from collections.abc import Callable, Mapping
 from types import SimpleNamespace
-from typing import Any, Callable, Mapping
+from typing import Any
 
 import pandas as pd
 import sqlalchemy as sa
 from sqlalchemy.engine import Connection, Engine
 
-from stsa.settings import REGISTRY
 from stsa.auth import Actor, require
-from stsa.domain import Role
-from stsa.domain import Action, PlayerStatus, Problem, SittingStatus, plural, table_label
-from stsa.store import checks, db, roster, schema
-from stsa.store import audit
+from stsa.domain import (
+    Action,
+    PlayerStatus,
+    Problem,
+    Role,
+    SittingStatus,
+    TournamentError,
+    plural,
+    table_label,
+)
+from stsa.settings import REGISTRY
+from stsa.store import audit, checks, db, roster, schema
 from stsa.store.errors import InvalidState
-from stsa.domain import TournamentError
 
 # Parents before children; the order rows are written in.
 TOURNAMENT_TABLES = (schema.players, schema.sittings, schema.tables, schema.sit_outs,
@@ -106,7 +113,7 @@ def load_tournament(engine: Engine, data: Mapping[str, Any], *, actor: Actor,
 
 
 def _refuse_a_held_tournament(conn: Connection) -> None:
-    held = {t.name: conn.execute(sa.select(sa.func.count()).select_from(t)).scalar()
+    held = {t.name: conn.execute(sa.select(sa.func.count()).select_from(t)).scalar_one()
             for t in (schema.players, schema.sittings)}
     if held["players"] or held["sittings"]:
         raise InvalidState(
@@ -192,12 +199,12 @@ def _utc(value: Any) -> dt.datetime:
         value = value.to_pydatetime()
     if not isinstance(value, dt.datetime):
         raise ValueError("a date and time")
-    return value if value.tzinfo else value.replace(tzinfo=dt.timezone.utc)
+    return value if value.tzinfo else value.replace(tzinfo=dt.UTC)
 
 
 def _default(column: sa.Column):
     """The Python value of a column's server default ("", "{}", "[]", 0, false, "active")."""
-    arg = column.server_default.arg
+    arg = column.server_default.arg  # type: ignore[union-attr]
     if isinstance(column.type, sa.Boolean):
         return False
     text = arg if isinstance(arg, str) else str(arg)
@@ -266,8 +273,8 @@ def _json(text: str, where: str, what: str, problems: list[Problem]):
 
 def _player_problems(players: list[dict]) -> list[Problem]:
     problems: list[Problem] = []
-    seen: dict[str, int] = {}
-    nicknames: dict[str, int] = {}
+    seen: dict[str | None, int] = {}
+    nicknames: dict[str | None, int] = {}
     for i, p in enumerate(players, start=1):
         where = f"players row {i}"
         key = p.get("name_key")
@@ -365,10 +372,11 @@ def _result_problems(rows: dict[str, list[dict]]) -> list[Problem]:
     problems = []
     for i, r in enumerate(rows["results"], start=1):
         by_table.setdefault(r["table_id"], []).append((i, r))
-        s = seated.get(r["table_id"], {}).get(r["player_id"])
-        if s is not None and s.seat != r["seat"]:
+        seat = seated.get(r["table_id"], {}).get(r["player_id"])
+        if seat is not None and seat.seat != r["seat"]:
             problems.append(Problem(f"results row {i}", f"seat is {r['seat']} but player "
-                                                        f"{r['player_id']} sits in seat {s.seat}"))
+                                                        f"{r['player_id']} sits in seat "
+                                                        f"{seat.seat}"))
     for table_id, numbered in by_table.items():
         t = tables.get(table_id)
         if t is None:

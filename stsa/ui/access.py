@@ -19,13 +19,14 @@ import streamlit as st
 from stsa import store
 from stsa.auth import Actor
 from stsa.domain import plural
+from stsa.settings import Settings
 from stsa.ui import data_tools, widgets
 
 _SHOWN = "_invitation_shown"  # the QR code on screen: {"id", "name", "url", "until"}
 JOIN_PAGE = "join"
 
 
-def join_url(settings: dict, token: str) -> str:
+def join_url(settings: Settings, token: str) -> str:
     """The address an invitation's QR code opens: the app's address for QR codes, then
     `/join#<token>`."""
     return f"{data_tools.slip_base(settings, 'settings').rstrip('/')}/{JOIN_PAGE}#{token}"
@@ -51,7 +52,7 @@ def _active(listed: pd.DataFrame) -> pd.DataFrame:
     return listed.loc[~listed["revoked"] & (listed["expires_at"] > now)]
 
 
-def invite_judges(engine, me: Actor, settings: dict) -> None:
+def invite_judges(engine, me: Actor, settings: Settings) -> None:
     """R20: "Judge invitations": name and hours → a QR code that signs that judge in with no
     PIN, shown until hidden; the invitations made, each open one with a Withdraw button."""
     st.subheader("Judge invitations", anchor=False)
@@ -89,7 +90,7 @@ def invite_judges(engine, me: Actor, settings: dict) -> None:
             f"used {plural(int(row['uses']), 'time')}"))
         if button.button("Withdraw", key=f"invite_withdraw_{invitation_id}"):
             withdraw = int(invitation_id)
-            if widgets.act(lambda: store.revoke_invitation(engine, withdraw, actor=me),
+            if widgets.act(lambda: store.revoke_invitation(engine, withdraw, actor=me),  # noqa: B023
                            done=lambda n: f"Invitation withdrawn; {plural(n, 'session')} "
                                           f"ended.") is not None:
                 st.rerun()

@@ -10,8 +10,8 @@ import pandas as pd
 import streamlit as st
 
 from stsa.domain import Kind, SittingStatus, sitting_label
-from stsa.services import sittings as service
 from stsa.services import corrections
+from stsa.services import sittings as service
 from stsa.store.corrections import MAX_REASON  # what the log keeps of a reason
 from stsa.ui import session, widgets
 from stsa.ui.sittings import keep_choice
@@ -30,11 +30,12 @@ def setup_change(reads, sitting, overview: pd.DataFrame) -> None:
         labels = {int(t): f"Table {n} · {s}" for t, n, s in
                   zip(open_tables["table_id"], open_tables["table_no"], open_tables["setup"])}
         keep_choice("draw_ovr_table", labels)
-        table_id = st.selectbox("Table", list(labels), format_func=labels.get,
+        table_id = st.selectbox("Table", list(labels), format_func=widgets.labels_of(labels),
                                 key="draw_ovr_table")
         setups = reads.enabled_setups(sitting["kind"])
         setup_names = dict(zip(setups["setup_id"], setups["name"]))
-        setup_id = st.selectbox("New setup", list(setup_names), format_func=setup_names.get,
+        setup_id = st.selectbox("New setup", list(setup_names),
+                                format_func=widgets.labels_of(setup_names),
                                 index=None, placeholder="Choose the new setup",
                                 key="draw_ovr_setup")
         if setup_id:
@@ -45,7 +46,7 @@ def setup_change(reads, sitting, overview: pd.DataFrame) -> None:
                 st.caption("This setup breaks no setup rule.")
         reason = st.text_input("Reason (goes into the log)", key="draw_ovr_reason",
                                max_chars=MAX_REASON)
-        if st.button("Change the setup", key="draw_ovr_go", disabled=not setup_id):
+        if st.button("Change the setup", key="draw_ovr_go", disabled=not setup_id) and setup_id:
             if widgets.act(lambda: corrections.override_setup(
                     session.engine(), table_id, setup_id, reason=reason, actor=session.actor()),
                     done=f"Table {numbers[table_id]} now plays {setup_names.get(setup_id)}."):
@@ -105,8 +106,9 @@ def no_show_form(overview: pd.DataFrame, players: pd.DataFrame) -> None:
         labels = {int(p): f"{name} · table {table}, seat {seat}" for p, name, table, seat
                   in zip(seats["player_id"], seats["name"], seats["table_no"], seats["seat"])}
         keep_choice(keys["draw_noshow"], labels)
-        gone = st.selectbox("Who did not come", list(labels), format_func=labels.get,
-                            index=None, placeholder="Choose the player",
+        gone = st.selectbox("Who did not come", list(labels),
+                            format_func=widgets.labels_of(labels), index=None,
+                            placeholder="Choose the player",
                             key=keys["draw_noshow"])
         if gone is None:
             return
@@ -124,8 +126,9 @@ def no_show_form(overview: pd.DataFrame, players: pd.DataFrame) -> None:
                     "Roster page first.")
             return
         keep_choice(keys["draw_taker"], takers)
-        taker = st.selectbox("Who takes the seat", list(takers), format_func=takers.get,
-                             index=None, placeholder="Choose a checked-in player",
+        taker = st.selectbox("Who takes the seat", list(takers),
+                             format_func=widgets.labels_of(takers), index=None,
+                             placeholder="Choose a checked-in player",
                              key=keys["draw_taker"])
         reason = st.text_input("Reason for the change (goes into the log)",
                                key=keys["draw_noshow_reason"], max_chars=MAX_REASON)

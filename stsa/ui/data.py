@@ -25,20 +25,18 @@ import pandas as pd
 import streamlit as st
 
 from stsa import catalog, stats, store
-from stsa.domain import Role
-from stsa.domain import Kind, sitting_label
-from stsa.services import admin, player, results, setups
+from stsa.domain import Kind, Role, sitting_label
+from stsa.services import admin, capacity, draws, player, results, setups
 from stsa.services import finals as finals_service
 from stsa.services import log as log_service
 from stsa.services import sittings as sitting_service
-from stsa.services import capacity
-from stsa.services import draws
 from stsa.services.shared import ResultsLog, Shelf
-from stsa.settings import Settings
 from stsa.services.snapshot import Snapshot
+from stsa.settings import Settings
 from stsa.store.db import SYSTEM
 from stsa.ui import finals as finals_view
 from stsa.ui import live, session, sittings
+from stsa.ui.sittings import ResultTables
 
 
 @st.cache_resource(show_spinner=False)
@@ -64,7 +62,7 @@ def clear() -> None:
     _results.clear()
 
 
-def now(role: Role | None = None) -> "Data":
+def now(role: Role | None = None) -> Data:
     """The tournament as it stands for this run, as `role` (default: the signed-in person's)
     may see it (R20): reads the data version once."""
     url = session.database_url()
@@ -192,7 +190,7 @@ class Data:
         return self._get("standings_table", lambda: live.arrow(live.zone_tags(
             self.standings_shown())))
 
-    def standings_notes(self) -> "StandingsNotes":
+    def standings_notes(self) -> StandingsNotes:
         """What the Standings page says above the table (R14, R16), worded once per
         version."""
         def compute() -> StandingsNotes:
@@ -217,7 +215,7 @@ class Data:
                     for i, k, n in zip(rows["sitting_id"], rows["kind"], rows["number"])}
         return self._get(("sitting_names", self.staff), compute)
 
-    def result_tables(self, sitting_id: int) -> sittings.ResultTables:
+    def result_tables(self, sitting_id: int) -> ResultTables:
         """`ui.sittings.result_tables` of a sitting: its table choices, the tables waiting for
         a result and each table's seats, per version."""
         return self._get(("result_tables", int(sitting_id), self.staff),

@@ -10,10 +10,10 @@ from __future__ import annotations
 import streamlit as st
 
 from stsa import store
-from stsa.formats import roster_file
-from stsa.services import exports, roster_import
 from stsa.auth import Actor
 from stsa.domain import Role, plural
+from stsa.formats import roster_file
+from stsa.services import exports, roster_import
 from stsa.settings import Settings
 from stsa.ui import organizer, widgets
 
@@ -67,7 +67,7 @@ def browser_url(page: str = "") -> str | None:
     e.g. "draw"); None outside a browser session."""
     try:
         url = st.context.url
-    except Exception:  # no browser session (scripts, some tests)
+    except Exception:  # noqa: BLE001 - no browser session (scripts, some tests)
         url = None
     if not isinstance(url, str) or "://" not in url:
         return None
@@ -77,7 +77,7 @@ def browser_url(page: str = "") -> str | None:
     return url
 
 
-def slip_base(settings: dict, page: str = "draw") -> str:
+def slip_base(settings: Settings, page: str = "draw") -> str:
     """Where the QR codes point: the `public_url` setting, else this browser's address, else
     localhost."""
     return settings.public_url or browser_url(page) or LOCAL_URL
@@ -116,8 +116,9 @@ def paper(engine, settings: Settings, sitting_id: int, label: str, *, me: Actor)
             st.caption(widgets.plain(
                 f"QR codes open {base}/results?table=…, the address of this browser. "
                 + ("Set the address judges' phones can reach above (not localhost)."
-                   if me.role is Role.ORGANIZER else "The organizer can set the address judges' phones "
-                                     "reach on the Draw page.")))
+                   if me.role is Role.ORGANIZER
+                   else "The organizer can set the address judges' phones reach on the Draw "
+                        "page.")))
         name = slug(label)
         files = [
             ("Table slips · players' copy", "slips", lambda: exports.table_slips(

@@ -9,6 +9,7 @@ import streamlit as st
 
 from stsa.domain import plural
 from stsa.services import draws, setups
+from stsa.settings import Settings
 from stsa.ui import organizer, widgets
 from stsa.ui.sittings import keep_choice
 
@@ -24,12 +25,14 @@ def who_plays(active: pd.DataFrame) -> tuple[dict[int, str], list[int]]:
     keep_choice("draw_leave_out", checked)
     keep_choice("draw_add", others)
     with st.expander("Change who plays this sitting"):
-        out = st.multiselect("Leave out", checked, format_func=names.get, key="draw_leave_out")
-        add = st.multiselect("Also seat", others, format_func=names.get, key="draw_add")
+        out = st.multiselect("Leave out", checked, format_func=widgets.labels_of(names),
+                             key="draw_leave_out")
+        add = st.multiselect("Also seat", others, format_func=widgets.labels_of(names),
+                             key="draw_add")
     return names, [p for p in checked if p not in set(out)] + add
 
 
-def mode_caption(settings: dict) -> str:
+def mode_caption(settings: Settings) -> str:
     return (f"Draw mode: {organizer.DRAW_MODES.get(settings.draw_mode, settings.draw_mode)} "
             f"(change it in Settings).")
 
@@ -55,7 +58,8 @@ def pin_choice(present: list[int], names: dict) -> dict[int, int]:
     keep_choice("draw_pins", present)
     pins = {}
     with st.expander("Players who keep a table"):
-        chosen = st.multiselect("Players who cannot move", present, format_func=names.get,
+        chosen = st.multiselect("Players who cannot move", present,
+                                format_func=widgets.labels_of(names),
                                 key="draw_pins", placeholder="Nobody")
         for pid in chosen:
             pins[pid] = int(st.number_input(f"Table for {widgets.plain(names[pid])}",

@@ -5,10 +5,14 @@ from __future__ import annotations
 
 import math
 import os
+from typing import TYPE_CHECKING
 
 import pandas as pd
 import pyarrow as pa
 import streamlit as st
+
+if TYPE_CHECKING:
+    from streamlit.elements.lib.column_types import ColumnConfig, ColumnWidth
 
 REFRESH_SECONDS = 10  # the live pages read again (through the shared cache) this often...
 ROOM_REFRESHES = 40  # ...until their refreshes would pass this many a second in one process
@@ -67,7 +71,7 @@ def follow_room(every: int) -> None:
         st.rerun(scope="app")
 
 
-def zone_column(help: str, width: int | str | None = None) -> dict:
+def zone_column(help: str, width: ColumnWidth | None = None) -> ColumnConfig:
     """The column settings that show the Zone column as coloured tags."""
     return st.column_config.MultiselectColumn("Zone", options=list(ZONE_TAGS), width=width,
                                               color=list(ZONE_TAGS.values()), help=help)

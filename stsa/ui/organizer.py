@@ -9,9 +9,17 @@ import json
 
 import pandas as pd
 
-from stsa.domain import Role
-from stsa.domain import (BATTLE_OF_WILLS_LABELS, DRAW_MODE_LABELS, PICK_METHOD_LABELS, DrawMode,
-                         Kind, SittingStatus, plural, sitting_label)
+from stsa.domain import (
+    BATTLE_OF_WILLS_LABELS,
+    DRAW_MODE_LABELS,
+    PICK_METHOD_LABELS,
+    DrawMode,
+    Kind,
+    Role,
+    SittingStatus,
+    plural,
+    sitting_label,
+)
 from stsa.errors import Problem
 from stsa.formats import csv as csv_format
 from stsa.services.admin import HomeStatus
@@ -19,7 +27,7 @@ from stsa.services.admin import HomeStatus
 PICK_METHODS = PICK_METHOD_LABELS
 BATTLE_OF_WILLS = BATTLE_OF_WILLS_LABELS
 PLACES = ["1st", "2nd", "3rd", "4th"]
-DRAW_MODES = {DrawMode.RANDOM: DRAW_MODE_LABELS[DrawMode.RANDOM],
+DRAW_MODES: dict[str, str] = {DrawMode.RANDOM: DRAW_MODE_LABELS[DrawMode.RANDOM],
               DrawMode.BALANCED: f"{DRAW_MODE_LABELS[DrawMode.BALANCED]}: fewer repeat opponents, "
                                  f"even seats and setups"}
 

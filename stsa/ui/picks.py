@@ -10,6 +10,7 @@ import streamlit as st
 
 from stsa.domain import Action, Decided, plural
 from stsa.services import picks
+from stsa.settings import Settings
 from stsa.ui import result_form, widgets
 
 DECIDED = {Decided.MOST_VOTES: "most votes",
@@ -79,7 +80,8 @@ def _removal(reads, table_id: int, seats: pd.DataFrame, votes: pd.DataFrame) -> 
         f"{widgets.plain(n)} (seat {int(s)})" for n, s in zip(order["name"], order["seat"])))
 
 
-def _vote_form(engine, table_id: int, seats: pd.DataFrame, votes: pd.DataFrame, settings: dict,
+def _vote_form(engine, table_id: int, seats: pd.DataFrame, votes: pd.DataFrame,
+               settings: Settings,
                actor) -> None:
     """Each player's X secret votes, an optional tie choice, then remove the two leaders."""
     first = seats.iloc[0]

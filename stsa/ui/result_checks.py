@@ -21,8 +21,7 @@ from dataclasses import dataclass, field
 import pandas as pd
 import streamlit as st
 
-from stsa.domain import Role
-from stsa.domain import Kind, SittingStatus
+from stsa.domain import Kind, Role, SittingStatus
 from stsa.services import log as log_service
 from stsa.services import results
 from stsa.ui import data, session, widgets

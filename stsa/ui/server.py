@@ -94,7 +94,11 @@ def _address(transport) -> str:
 class GuardedHTTP(H11Protocol):
     """uvicorn's HTTP/1.1 protocol, with the connection cap and a deadline for headers."""
 
-    def connection_made(self, transport) -> None:  # type: ignore[override]
+    _stsa_address: str
+    _stsa_seen: Any  # the request cycle whose headers arrived last
+    _stsa_deadline: asyncio.TimerHandle | None
+
+    def connection_made(self, transport) -> None:
         super().connection_made(transport)
         self._stsa_address, self._stsa_seen = _address(transport), None
         if not ROOM.enter(self._stsa_address, id(transport)):
@@ -144,7 +148,7 @@ class GuardedWebSocket(WebSocketsSansIOProtocol):
     it closes (under the address it came from, taken while the connection was still open), and
     is counted among the open pages while it lasts."""
 
-    def connection_made(self, transport) -> None:  # type: ignore[override]
+    def connection_made(self, transport) -> None:
         self._stsa_address = _address(transport)
         PAGES.open()
         super().connection_made(transport)
@@ -189,7 +193,7 @@ class RepeatFilter(logging.Filter):
     def __init__(self, repeats: int = LOG_REPEATS, window: float = 60.0, clock=time.monotonic):
         super().__init__()
         self.repeats, self.window, self.clock = repeats, window, clock
-        self._seen: dict[tuple, list] = {}
+        self._seen: dict[tuple, tuple] = {}
         self._lock = threading.Lock()
 
     def filter(self, record: logging.LogRecord) -> bool:
@@ -251,7 +255,7 @@ def _guard_streamlit() -> None:
                                                 error_msg="Failed to generate file for download")
             return await original(self, request, session_id)
 
-        handler.handle, handler._stsa_guarded = handle, True
+        handler.handle, handler._stsa_guarded = handle, True  # type: ignore[method-assign,attr-defined]
 
     if not getattr(AppSession, "_stsa_guarded", False):
         new_session = AppSession._create_new_session_message
@@ -261,7 +265,7 @@ def _guard_streamlit() -> None:
             message.new_session.main_script_path = ""
             return message
 
-        AppSession._create_new_session_message, AppSession._stsa_guarded = without_path, True
+        AppSession._create_new_session_message, AppSession._stsa_guarded = without_path, True  # type: ignore[method-assign,attr-defined]
 
 
 def build_app() -> st.App:

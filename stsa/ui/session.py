@@ -19,6 +19,7 @@ import threading
 from pathlib import Path
 
 import streamlit as st
+from sqlalchemy.engine import Engine
 from streamlit.runtime.scriptrunner import get_script_run_ctx
 
 from stsa import store
@@ -44,7 +45,7 @@ def database_url() -> str:
 
 # One engine per database for the whole process, kept out of Streamlit's caches: any client can
 # clear those, which used to leave the old engine's connections open beside a new one.
-_engines: dict[str, object] = {}
+_engines: dict[str, Engine] = {}
 _engines_lock = threading.Lock()
 
 

@@ -4,8 +4,7 @@ from __future__ import annotations
 
 import streamlit as st
 
-from stsa.domain import Role
-from stsa.domain import sitting_label
+from stsa.domain import Role, sitting_label
 from stsa.ui import session, widgets
 
 TABLE_PARAM = "table"

@@ -17,6 +17,7 @@ from __future__ import annotations
 import html
 import json
 import threading
+from collections.abc import Callable
 from typing import Any
 
 from starlette.requests import Request
@@ -24,8 +25,7 @@ from starlette.responses import HTMLResponse, JSONResponse, Response
 from starlette.routing import Route
 
 from stsa import store
-from stsa.domain import Role
-from stsa.domain import TournamentError
+from stsa.domain import Role, TournamentError
 from stsa.store.access import DEVICE_DAYS  # the cookie lives as long as the store trusts it
 
 SESSION_COOKIE = "stsa_session"
@@ -178,7 +178,7 @@ async def _join_page(request: Request) -> Response:
 
 # The app's one engine per database (stsa.ui.session.engine), handed in by the server when it
 # builds the app, so that this module and the session module do not import each other.
-engine_source = None
+engine_source: Callable[[], Any] | None = None
 
 
 def _engine():

@@ -3,8 +3,8 @@
 from __future__ import annotations
 
 import re
-from collections.abc import Callable
-from typing import Any
+from collections.abc import Callable, Mapping
+from typing import Any, cast
 
 import streamlit as st
 
@@ -24,6 +24,11 @@ def plain(text: Any) -> str:
     one helper every page uses for person-entered text, error messages included."""
     escaped = _LINE_START.sub(lambda m: m[1] + "\\" + m[2], str(text).translate(_MARKUP))
     return _AUTOLINK.sub(lambda m: "\\" + m[0], escaped)
+
+
+def labels_of(labels: Mapping[Any, str]) -> Callable[[Any], str]:
+    """A choice widget's `format_func`: each option shown by its label (`labels.get`)."""
+    return cast("Callable[[Any], str]", labels.get)
 
 
 def act(action: Callable[[], Any], *, done: str | Callable[[Any], str] | None = None) -> Any:

@@ -143,6 +143,7 @@ def corrected_after_the_finals(engine) -> str:
 def sitting(engine):
     """A published qualifier: 8 players at two tables of 4, no results yet."""
     import pandas as pd
+
     from stsa import tournament
     names = pd.DataFrame({"name": [f"Player {i}" for i in range(1, 9)]})
     ids = store.import_players(engine, names, actor=ORGANIZER)["player_id"].tolist()

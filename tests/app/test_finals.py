@@ -94,7 +94,8 @@ def test_no_finals_below_four_players(open_page, engine, who):
     qualifier(engine, ["Ann", "Ben", "Cy"], [[9, 6, 3]])
     at = open_page(PAGE, as_=who)
     assert not at.exception
-    assert at.info[0].value.startswith("3 players seated in a qualifier so far: finals need at least 4")
+    assert at.info[0].value.startswith(
+        "3 players seated in a qualifier so far: finals need at least 4")
     assert not at.button and not at.dataframe
 
 

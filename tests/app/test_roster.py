@@ -2,7 +2,6 @@
 reinstate, remove, and check-in for the next sitting (R1, R2, R19, R20)."""
 
 import io
-import time
 
 import openpyxl
 import pytest
@@ -380,16 +379,15 @@ def test_check_in_of_a_withdrawn_player_is_refused(engine):
     assert checked_in(engine) == []
 
 
-def test_two_thousand_players_stay_fast(open_page, engine):
+def test_two_thousand_players_are_listed_by_the_first_200_and_found_by_search(open_page, engine):
+    """The search's time is a figure of `make bench` (roster_search_seconds)."""
     add(engine, *[f"Player {i:04d}" for i in range(2000)])
     store.set_settings(engine, {"capacity": 2000}, actor=ORGANIZER)  # a room for everyone
     at = open_page(ROSTER, as_=ORGANIZER)
     assert len(at.data_editor[0].value) == roster.SHOWN_LIMIT
     assert "Showing the first 200 of 2000 matches: search to narrow." in \
         [c.value for c in at.caption]
-    started = time.perf_counter()
     at.text_input(key="roster_search").input("player 19").run()
-    assert time.perf_counter() - started < 3
     assert len(at.data_editor[0].value) == 100
     at.button(key="checkin_all").click().run()
     assert len(checked_in(engine)) == 2000

@@ -7,8 +7,8 @@ import sqlalchemy as sa
 
 from stsa import store
 from stsa.auth import Actor, Role
-from stsa.store import schema
 from stsa.services import admin
+from stsa.store import schema
 from tests.app.conftest import JUDGE, JUDGE_PIN, ORGANIZER, ORGANIZER_PIN, session_for, shown
 
 SETTINGS = "views/settings.py"
@@ -107,7 +107,8 @@ def test_nothing_changed(page, engine):
 
 
 @pytest.mark.parametrize("colours, message", [
-    (["red", "green", "Red", "yellow"], "Colours must all differ: colour 1 and colour 3 are both “Red”"),
+    (["red", "green", "Red", "yellow"],
+     "Colours must all differ: colour 1 and colour 3 are both “Red”"),
     (["red", "green", "  ", "yellow"], "Colours must all be filled in."),
 ])
 def test_bad_colours_are_refused(page, engine, colours, message):

@@ -31,7 +31,15 @@ import urllib.parse
 import pytest
 
 from tests.appserver import (  # noqa: F401  (re-exported for scripts/screenshots.py)
-    JUDGE_PIN, ORGANIZER_PIN, START_TIMEOUT, AppServer, _healthy, _stop, free_port, run_app)
+    JUDGE_PIN,
+    ORGANIZER_PIN,
+    START_TIMEOUT,
+    AppServer,
+    _healthy,
+    _stop,
+    free_port,
+    run_app,
+)
 
 CHROMIUM = "/usr/bin/chromium"
 SESSION_ROUTE = "/_stsa/session"  # where the page posts a sign-in's one-time code
@@ -279,7 +287,7 @@ def choose(scope, label: str, option: str | re.Pattern) -> bool:
         try:
             try:
                 wanted.wait_for(timeout=5_000)
-            except Exception:  # a busy machine: the list may not have opened; once more
+            except Exception:  # noqa: BLE001 - a busy machine: the list may not have opened; once more
                 _open_list(box)
                 wanted.wait_for()
         except Exception as exc:
@@ -287,7 +295,7 @@ def choose(scope, label: str, option: str | re.Pattern) -> bool:
             raise AssertionError(f"{label}: no option {option!r} among {offered}") from exc
         try:
             wanted.click(timeout=5_000)
-        except Exception:  # a run that was still finishing redrew the box and closed its list
+        except Exception:  # noqa: BLE001 - a run that was still finishing redrew the box and closed its list
             wait_ready(page)
             _open_list(box)
             wanted.click()

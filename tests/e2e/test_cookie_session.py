@@ -5,7 +5,7 @@ and signing out ends it."""
 
 import pytest
 
-from tests.e2e.conftest import (ORGANIZER_PIN, go_to, load, new_page, wait_ready)
+from tests.e2e.conftest import ORGANIZER_PIN, go_to, load, new_page, wait_ready
 
 pytestmark = pytest.mark.e2e
 

@@ -15,8 +15,20 @@ import pytest
 
 from stsa import store
 from stsa.auth import Actor, Role
-from tests.e2e.conftest import (JUDGE_PIN, ORGANIZER_PIN, PHONE, choose, click, enter_result,
-                                go_to, grid, load, options, rerun, type_text)
+from tests.e2e.conftest import (
+    JUDGE_PIN,
+    ORGANIZER_PIN,
+    PHONE,
+    choose,
+    click,
+    enter_result,
+    go_to,
+    grid,
+    load,
+    options,
+    rerun,
+    type_text,
+)
 
 pytestmark = pytest.mark.e2e
 

@@ -10,8 +10,7 @@ import pytest
 import zxingcpp
 from PIL import Image
 
-from tests.e2e.conftest import (ORGANIZER_PIN, PHONE, click, field, go_to, load, new_page,
-                                wait_ready)
+from tests.e2e.conftest import ORGANIZER_PIN, PHONE, click, field, go_to, load, new_page, wait_ready
 
 pytestmark = pytest.mark.e2e
 

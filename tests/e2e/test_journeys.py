@@ -17,10 +17,27 @@ import pytest
 
 from stsa import store
 from stsa.auth import Actor, Role
-from tests.e2e.conftest import (JUDGE_PIN, ORGANIZER_PIN, PHONE, choose, click,
-                                enter_result, fill_seat, form_table, go_to, grid, grids, load,
-                                number, open_table, options, published_qualifier, seat,
-                                rerun, type_text)
+from tests.e2e.conftest import (
+    JUDGE_PIN,
+    ORGANIZER_PIN,
+    PHONE,
+    choose,
+    click,
+    enter_result,
+    fill_seat,
+    form_table,
+    go_to,
+    grid,
+    grids,
+    load,
+    number,
+    open_table,
+    options,
+    published_qualifier,
+    rerun,
+    seat,
+    type_text,
+)
 
 pytestmark = pytest.mark.e2e
 

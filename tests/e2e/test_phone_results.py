@@ -14,9 +14,23 @@ import re
 import pytest
 
 from stsa import store
-from tests.e2e.conftest import (JUDGE_PIN, PHONE, click, enter_result, field, fill_seat,
-                                form_table, go_to, grid, grids, open_table, options,
-                                published_qualifier, seat, wait_ready)
+from tests.e2e.conftest import (
+    JUDGE_PIN,
+    PHONE,
+    click,
+    enter_result,
+    field,
+    fill_seat,
+    form_table,
+    go_to,
+    grid,
+    grids,
+    open_table,
+    options,
+    published_qualifier,
+    seat,
+    wait_ready,
+)
 
 pytestmark = pytest.mark.e2e
 

@@ -10,8 +10,19 @@ import pytest
 
 from stsa import store
 from stsa.auth import Actor, Role
-from tests.e2e.conftest import (JUDGE_PIN, ORGANIZER_PIN, PHONE, click, fill_seat,
-                                go_to, open_table, rerun, seat, type_text, wait_ready)
+from tests.e2e.conftest import (
+    JUDGE_PIN,
+    ORGANIZER_PIN,
+    PHONE,
+    click,
+    fill_seat,
+    go_to,
+    open_table,
+    rerun,
+    seat,
+    type_text,
+    wait_ready,
+)
 
 pytestmark = pytest.mark.e2e
 

@@ -4,8 +4,7 @@ sees the standings (R20)."""
 
 import pytest
 
-from tests.e2e.conftest import (ORGANIZER_PIN, PHONE, field, go_to, new_page,
-                                wait_ready)
+from tests.e2e.conftest import ORGANIZER_PIN, PHONE, field, go_to, new_page, wait_ready
 
 pytestmark = pytest.mark.e2e
 

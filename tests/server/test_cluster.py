@@ -35,7 +35,8 @@ def _save_table(judge, table_no: int, vps: list[int]):
         for key, value in zip(keys, vps if field == "vp" else [0] * len(vps)):
             assert_clean(judge.run(widgets={key: value}))
     saved = assert_clean(judge.click("res_save"))
-    assert any(SAVED.search(text) for text in saved.alerts["success"]), (saved.alerts, saved.texts())
+    assert any(SAVED.search(text) for text in saved.alerts["success"]), \
+        (saved.alerts, saved.texts())
 
 
 def test_a_save_on_one_server_shows_on_the_other(two_servers, connect):

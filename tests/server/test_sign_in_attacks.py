@@ -22,7 +22,7 @@ import pytest
 
 from bench.wsclient import Run, Session
 from tests.appserver import JUDGE_PIN, ORGANIZER_PIN
-from tests.server.conftest import handoff_cookies, assert_clean, sign_in
+from tests.server.conftest import assert_clean, handoff_cookies, sign_in
 
 pytestmark = pytest.mark.server
 

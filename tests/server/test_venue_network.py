@@ -22,8 +22,14 @@ from bench.wsclient import ProtocolError, Session
 from stsa import store
 from stsa.auth import Actor, Role
 from tests.appserver import JUDGE_PIN, ORGANIZER_PIN, started
-from tests.server.conftest import (assert_clean, handoff_code, handoff_cookies, post,
-                                   set_cookies, sign_in)
+from tests.server.conftest import (
+    assert_clean,
+    handoff_code,
+    handoff_cookies,
+    post,
+    set_cookies,
+    sign_in,
+)
 
 pytestmark = pytest.mark.server
 ROOT = Path(__file__).resolve().parents[2]

@@ -12,8 +12,8 @@ import sqlalchemy as sa
 from stsa import auth, store
 from stsa.auth import Actor, Role
 from stsa.store import access, schema
-
 from tests.store_helpers import JUDGE_PIN, ORGANIZER_PIN, later, set_pins
+
 ORGANIZER = Actor("Olivia", Role.ORGANIZER)
 
 
@@ -29,15 +29,18 @@ def test_a_stored_pin_is_never_replaced_by_the_environment(pins, monkeypatch):
     assert store.check_pin(pins, JUDGE_PIN) is None
 
 
+@pytest.mark.slow
 def test_wrong_pins_pause_one_address_then_the_right_pin_waits_too(pins):
     for _ in range(auth.CLIENT_BACKOFF.free):
         with pytest.raises(store.TournamentError, match="That PIN is not right."):
             store.sign_in(pins, "Mallory", "00000000", client="10.0.0.9")
-    with pytest.raises(store.SignInPaused, match=r"Too many wrong PINs: try again in (30|31) seconds\."):
+    with pytest.raises(store.SignInPaused,
+                       match=r"Too many wrong PINs: try again in (30|31) seconds\."):
         store.sign_in(pins, "Mallory", JUDGE_PIN, client="10.0.0.9")
     assert store.sign_in(pins, "Jamal", JUDGE_PIN, client="10.0.0.10").actor.role is Role.JUDGE
 
 
+@pytest.mark.slow
 def test_the_pause_ends_and_a_right_pin_does_not_wipe_the_count(pins, monkeypatch):
     """A right PIN removes only its own pre-written failure: a judge cannot sign in with the
     judge PIN now and then to reset the count and guess the organizer's PIN for ever."""
@@ -56,6 +59,7 @@ def test_the_pause_ends_and_a_right_pin_does_not_wipe_the_count(pins, monkeypatc
     assert kept == auth.CLIENT_BACKOFF.free + 1
 
 
+@pytest.mark.slow
 def test_addresses_are_counted_by_their_key(pins):
     """IPv6 addresses of one /64 network share one count (a phone or home gets a whole /64,
     so a new address costs nothing); an IPv4-mapped IPv6 address counts as its IPv4."""
@@ -75,6 +79,7 @@ def test_addresses_are_counted_by_their_key(pins):
     assert keys == {"2001:db8:1:2::/64", "10.0.0.7"}
 
 
+@pytest.mark.slow
 def test_wrong_pins_from_many_addresses_pause_the_whole_tournament(pins):
     for n in range(auth.TOURNAMENT_BACKOFF.free):
         with pytest.raises(store.TournamentError, match="not right"):
@@ -89,6 +94,7 @@ def test_wrong_pins_from_many_addresses_pause_the_whole_tournament(pins):
     assert store.sign_in(pins, "Jamal", JUDGE_PIN, client="10.9.9.9")
 
 
+@pytest.mark.slow
 def test_a_burst_of_wrong_pins_is_counted_before_any_is_checked(pins):
     """15 wrong PINs sent at once from one address: at most the free 5 are checked."""
     start, answers, lock = threading.Barrier(15), [], threading.Lock()
@@ -137,6 +143,7 @@ def test_only_the_hash_of_a_session_id_is_stored(pins):
     assert store.session_actor(pins, None) is None
 
 
+@pytest.mark.slow
 def test_a_pin_change_ends_every_session_of_that_role(pins):
     judge = store.sign_in(pins, "Jamal", JUDGE_PIN).session_id
     organizer = store.sign_in(pins, "Olivia", ORGANIZER_PIN).session_id
@@ -147,6 +154,7 @@ def test_a_pin_change_ends_every_session_of_that_role(pins):
     assert store.session_actor(pins, organizer) is None
 
 
+@pytest.mark.slow
 def test_a_wrong_current_pin_counts_as_a_wrong_sign_in(pins):
     for _ in range(auth.CLIENT_BACKOFF.free):
         with pytest.raises(store.TournamentError, match="current organizer PIN is not right"):
@@ -198,6 +206,7 @@ def test_the_organizer_lists_and_ends_sessions_but_keeps_their_own(pins):
     assert store.open_sessions(pins, actor=ORGANIZER)["actor"].tolist() == ["Olivia"]
 
 
+@pytest.mark.slow
 def test_reset_pins_signs_everyone_out_and_makes_new_pins(pins, monkeypatch):
     monkeypatch.delenv("STSA_ORGANIZER_PIN")
     monkeypatch.delenv("STSA_JUDGE_PIN")

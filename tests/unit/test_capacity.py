@@ -15,13 +15,12 @@ from hypothesis import strategies as st
 from stsa import draw, rules, store, tournament
 from stsa.auth import Actor, Role
 from stsa.errors import TournamentError
-from stsa.services import finals, log, roster_import
 from stsa.services import capacity as capacity_service
-from stsa.services import draws
+from stsa.services import draws, finals, log, roster_import
 from tests import oracle
 
 ORGANIZER = Actor("Olivia", Role.ORGANIZER)
-START = dt.datetime(2025, 3, 1, 9, 0, tzinfo=dt.timezone.utc)
+START = dt.datetime(2025, 3, 1, 9, 0, tzinfo=dt.UTC)
 
 
 def queue_input(rows: list[tuple]) -> pd.DataFrame:
@@ -90,6 +89,7 @@ players_strategy = st.lists(
     max_size=30)
 
 
+@pytest.mark.slow
 @settings(max_examples=300, deadline=None)
 @given(players_strategy, st.integers(0, 24), st.integers(0, 3))
 def test_R21_queue_matches_the_plain_oracle(rows, capacity, extra):
@@ -165,8 +165,8 @@ def test_R21_check_in_time_is_set_at_check_in_and_cleared_at_check_out(sqlite_en
 
 
 def test_R21_roster_file_orders_by_registration_time_else_by_row(sqlite_engine):
-    csv = ("Name,Timestamp\nAnn,2025-03-02 10:00\nBo,2025-03-01 09:00:30\nCy,\n"
-           "Di,01.03.2025 08:00\nEd,2025/03/01 08:30\n").encode()
+    csv = (b"Name,Timestamp\nAnn,2025-03-02 10:00\nBo,2025-03-01 09:00:30\nCy,\n"
+           b"Di,01.03.2025 08:00\nEd,2025/03/01 08:30\n")
     sheet = roster_import.read_roster(csv)
     assert sheet["registered"].notna().tolist() == [True, True, False, True, True]
     roster_import.import_roster(sqlite_engine, csv, actor=ORGANIZER)
@@ -178,7 +178,7 @@ def test_R21_roster_file_orders_by_registration_time_else_by_row(sqlite_engine):
 
 
 def test_R21_bad_registration_times_are_named_by_row_and_nothing_is_added(sqlite_engine):
-    csv = "Name,Registered\nAnn,2025-03-01 10:00\nBo,tomorrow\nCy,2025-13-01\n".encode()
+    csv = b"Name,Registered\nAnn,2025-03-01 10:00\nBo,tomorrow\nCy,2025-13-01\n"
     with pytest.raises(roster_import.roster_file.RosterError) as refused:
         roster_import.import_roster(sqlite_engine, csv, actor=ORGANIZER)
     message = str(refused.value)
@@ -283,6 +283,7 @@ def test_R21_reasons_in_words(sqlite_engine):
                                          "limit")
 
 
+@pytest.mark.slow
 def test_R21_between_qualifiers_the_live_queue_and_none_once_the_finals_are_drawn(demo_copy):
     engine = demo_copy(3)  # three complete qualifiers, 24 players, seats for all 24
     ids = store.players(engine)["player_id"].tolist()

@@ -57,7 +57,7 @@ def test_R7_only_shaddam_is_left_out_of_default_decks():
     leads = catalog.leaders().set_index("name")
     assert leads.index[~leads["default_deck"]].tolist() == [SHADDAM]
     assert "CHOAM" in leads.loc[SHADDAM, "note"]
-    assert leads.loc["DUNE: Imperium" == leads["product"], "base_game"].eq("Legacy").all()
+    assert leads.loc[leads["product"] == "DUNE: Imperium", "base_game"].eq("Legacy").all()
     assert leads.loc[leads["product"] == "Bloodlines", "base_game"].eq("").all()
 
 

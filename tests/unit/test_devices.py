@@ -11,8 +11,8 @@ import sqlalchemy as sa
 from stsa import auth, store
 from stsa.auth import Actor, Role
 from stsa.store import access, db, schema
-
 from tests.store_helpers import JUDGE_PIN, ORGANIZER_PIN, later, set_pins
+
 ORGANIZER = Actor("Olivia", Role.ORGANIZER)
 JUDGE = Actor("Jamal", Role.JUDGE)
 
@@ -126,6 +126,7 @@ def test_two_requests_redeeming_one_code_at_once_get_it_once(pins):
 
 # --- trusted devices ---------------------------------------------------------------------------
 
+@pytest.mark.slow
 def test_a_device_token_is_issued_after_a_right_pin_and_kept_as_a_hash(pins):
     with pytest.raises(store.TournamentError):
         store.sign_in(pins, "Mallory", "00000000")
@@ -142,6 +143,7 @@ def test_a_device_token_is_issued_after_a_right_pin_and_kept_as_a_hash(pins):
     assert unknown.device not in (got.device, None), "an unknown one is replaced"
 
 
+@pytest.mark.slow
 def test_a_device_that_signed_in_before_still_signs_in_while_sign_in_is_paused(pins):
     judge = signed_in_browser(pins, "Jamal", JUDGE_PIN).device
     organizer = signed_in_browser(pins, "Olivia", ORGANIZER_PIN).device
@@ -154,6 +156,7 @@ def test_a_device_that_signed_in_before_still_signs_in_while_sign_in_is_paused(p
     assert store.sign_in_pause(pins) > 0, "still paused for everyone else"
 
 
+@pytest.mark.slow
 def test_wrong_pins_on_a_device_count_against_that_device_alone(pins):
     device = signed_in_browser(pins, "Jamal", JUDGE_PIN).device
     for _ in range(auth.DEVICE_BACKOFF.free):
@@ -170,6 +173,7 @@ def test_wrong_pins_on_a_device_count_against_that_device_alone(pins):
     assert counted == [auth.token_hash(device)] * auth.DEVICE_BACKOFF.free
 
 
+@pytest.mark.slow
 def test_a_wrong_current_pin_on_a_trusted_device_counts_on_the_device(pins):
     device = signed_in_browser(pins, "Olivia", ORGANIZER_PIN).device
     pause_everyone(pins)
@@ -187,6 +191,7 @@ def test_an_unknown_withdrawn_or_year_old_device_counts_as_none(pins, monkeypatc
             store.sign_in(pins, "Jamal", JUDGE_PIN, client="10.0.0.2", device=stale)
 
 
+@pytest.mark.slow
 def test_each_role_keeps_a_limited_number_of_devices_dropping_the_least_recently_used(
         pins, monkeypatch):
     """One person who can sign in cannot collect devices without end (each brings its own
@@ -241,6 +246,7 @@ def test_the_console_lifts_the_pause_too(pins):
     assert store.lift_pause(pins, actor=db.SYSTEM) == 0, "nothing left to forget"
 
 
+@pytest.mark.slow
 def test_pins_too_easy_to_guess_are_refused_where_people_choose_them(pins, tmp_path,
                                                                       monkeypatch):
     with pytest.raises(store.TournamentError, match=r"That PIN is too easy to guess \(a short "

@@ -15,10 +15,10 @@ import pytest
 from defusedxml import DefusedXmlException
 
 from stsa import excel, store, tournament
-from stsa.formats import csv as csv_format
-from stsa.formats import workbook
 from stsa.auth import Actor, Role
 from stsa.errors import TournamentError
+from stsa.formats import csv as csv_format
+from stsa.formats import workbook
 
 ORGANIZER = Actor("Olivia", Role.ORGANIZER)
 JUDGE = Actor("Jamal", Role.JUDGE)
@@ -45,9 +45,10 @@ def xlsx(rows, title="Sheet1") -> bytes:
     return out.getvalue()
 
 
-def patched(data: bytes, replace: dict[str, bytes] = {}, add: dict[str, bytes] = {},
-            compression=zipfile.ZIP_DEFLATED) -> bytes:
+def patched(data: bytes, replace: dict[str, bytes] | None = None,
+            add: dict[str, bytes] | None = None, compression=zipfile.ZIP_DEFLATED) -> bytes:
     """A copy of an .xlsx with some parts replaced or added (hostile files are made so)."""
+    replace, add = replace or {}, add or {}
     out = io.BytesIO()
     with zipfile.ZipFile(io.BytesIO(data)) as src, zipfile.ZipFile(out, "w", compression) as dst:
         for info in src.infolist():
@@ -250,6 +251,7 @@ def test_over_the_upload_limit(tmp_path):
     refused(Uploaded(big), "larger than 5 MB")
 
 
+@pytest.mark.slow
 def test_zip_bomb_by_ratio_and_by_size():
     base = xlsx([["Name"], ["Ann"]])
     ratio = patched(base, add={"xl/media/padding.xml": b" " * (20 * 2**20)})
@@ -290,6 +292,7 @@ def test_external_entity_in_a_sheet_refused():
     refused(patched(xlsx([["Name"]]), replace={SHEET: xxe}), "XML bomb")
 
 
+@pytest.mark.slow
 def test_sheet_with_100000_columns():
     wide = patched(xlsx([["Name"]]), replace={SHEET: sheet_xml(
         b'<row r="1"><c r="A1" t="inlineStr"><is><t>Name</t></is></c></row>', b"A1:XFD1")})
@@ -305,6 +308,7 @@ def test_sheet_with_100000_columns():
     refused(patched(xlsx([["Name"]]), replace={SHEET: sheet_xml(many)}), "more than 250,000")
 
 
+@pytest.mark.slow
 def test_too_many_rows():
     rng = random.Random(5)
     rows = b'<row r="1"><c r="A1" t="inlineStr"><is><t>Name</t></is></c></row>' + b"".join(
@@ -409,6 +413,7 @@ def column(ws, heading) -> list:
     return [row[index] for row in ws.iter_rows(min_row=2, values_only=True)]
 
 
+@pytest.mark.slow
 def test_workbook_reads_as_an_organizer_hands_it_out(demo_engine):
     """Names and labels first, ids last; words, not codes; every setting listed."""
     store.set_settings(demo_engine, {"draw_mode": "balanced"}, actor=ORGANIZER)
@@ -535,6 +540,7 @@ def enrich(engine):
                          actor=ORGANIZER)
 
 
+@pytest.mark.slow
 def test_restore_round_trip(demo_engine, tmp_path):
     enrich(demo_engine)
     original = excel.tournament_workbook(demo_engine)
@@ -598,6 +604,7 @@ def test_long_log_values_continue_in_rows_below(engine, monkeypatch):
         target.dispose()
 
 
+@pytest.mark.slow
 def test_restore_refused_into_a_database_with_a_tournament(demo_engine):
     data = excel.tournament_workbook(demo_engine)
     events = len(store.events(demo_engine, actor=ORGANIZER))
@@ -608,6 +615,7 @@ def test_restore_refused_into_a_database_with_a_tournament(demo_engine):
         excel.restore_workbook(demo_engine, data, actor=JUDGE)
 
 
+@pytest.mark.slow
 def test_restore_refuses_other_files_and_changes_nothing(engine, demo_engine):
     with pytest.raises(excel.RestoreError, match="lacks the sheets"):
         excel.restore_workbook(engine, excel.roster_template(), actor=ORGANIZER)
@@ -641,6 +649,7 @@ def test_restore_names_bad_values_by_sheet_row(engine, demo_engine):
     assert store.players(engine).empty
 
 
+@pytest.mark.slow
 def test_restore_round_trip_on_each_database(engine_url, demo_engine, tmp_path):
     """SQLite and PostgreSQL: ids kept, sequences moved past them."""
     data = excel.tournament_workbook(demo_engine)

@@ -44,6 +44,7 @@ def cost(drawn, history):
 # --- R1, R3, R6: the plain draw's constraints hold in balanced mode ---------------------------
 
 
+@pytest.mark.slow
 @fast
 @given(n=seatable, earlier=st.integers(min_value=0, max_value=4), seed=seeds)
 def test_R3_balanced_draw_keeps_every_constraint_of_the_plain_draw(n, earlier, seed):
@@ -60,6 +61,7 @@ def test_R3_balanced_draw_keeps_every_constraint_of_the_plain_draw(n, earlier, s
         assert result.tables["setup_id"].is_unique
 
 
+@pytest.mark.slow
 @settings(max_examples=10, deadline=None)
 @given(sittings=st.lists(st.integers(min_value=3, max_value=40).filter(lambda n: n != 5),
                          min_size=8, max_size=8),
@@ -98,6 +100,7 @@ def test_R3_random_mode_ignores_history_and_is_unchanged():
     pd.testing.assert_frame_equal(before.tables, explicit.tables)
 
 
+@pytest.mark.slow
 @fast
 @given(n=seatable, seed=seeds)
 def test_R3_balanced_same_seed_same_draw(n, seed):
@@ -108,6 +111,7 @@ def test_R3_balanced_same_seed_same_draw(n, seed):
     pd.testing.assert_frame_equal(first.tables, again.tables)
 
 
+@pytest.mark.slow
 @fast
 @given(n=seatable, earlier=st.integers(min_value=1, max_value=5), seed=seeds,
        kind=st.sampled_from(["int", "str"]))
@@ -146,6 +150,7 @@ def test_unknown_draw_mode_is_refused():
 # --- pins -------------------------------------------------------------------------------------
 
 
+@pytest.mark.slow
 @fast
 @given(n=seatable, seed=seeds, mode=st.sampled_from(["random", "balanced"]), data=st.data())
 def test_pinned_players_keep_their_table(n, seed, mode, data):

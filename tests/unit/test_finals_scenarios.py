@@ -290,7 +290,7 @@ def test_R18_displaced_direct_qualifier_ranks_after_the_semifinalists():
     """R18: P004 lost the seat to the semifinal winner P008 and ranks 8th, right after the
     semifinalists, ahead of the players who did not make the cut."""
     table = descending(12, top=30, winners=[1])
-    entrants = rules.finals_entrants(table)
+    rules.finals_entrants(table)
     semi = played((80, [(pid(8), 28), (pid(5), 15), (pid(6), 11), (pid(7), 0)]))
     final = played((90, [(pid(2), 25), (pid(8), 16), (pid(1), 11), (pid(3), 0)]))
     result = rules.final_standings(table, semi, final)

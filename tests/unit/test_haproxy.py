@@ -111,7 +111,7 @@ class _Echo(http.server.BaseHTTPRequestHandler):
 
     protocol_version = "HTTP/1.1"
 
-    def do_GET(self):  # noqa: N802 - the standard library's name
+    def do_GET(self):  # the standard library's name
         length = int(self.headers.get("Content-Length") or 0)
         if length:
             self.rfile.read(length)
@@ -176,6 +176,7 @@ def _get(connection, path="/", headers=None) -> tuple[int, dict, str]:
     return reply.status, dict(reply.getheaders()), reply.read().decode()
 
 
+@pytest.mark.slow
 @needs_haproxy
 def test_https_answers_with_hsts_and_only_haproxy_s_forwarding_headers(tmp_path, certificate,
                                                                        pem, monkeypatch):
@@ -192,6 +193,7 @@ def test_https_answers_with_hsts_and_only_haproxy_s_forwarding_headers(tmp_path,
     assert fingerprint == certificate.fingerprint
 
 
+@pytest.mark.slow
 @needs_haproxy
 def test_big_and_chunked_bodies_are_refused(tmp_path, certificate, pem, monkeypatch):
     with proxy(tmp_path, pem, monkeypatch) as port:
@@ -225,6 +227,7 @@ def _answer(port: int) -> int | None:
 # HAProxy's rates are counted over a sliding 10 s and may count a little low across the edge of
 # its period: each test below checks the first requests are let through and a later one,
 # well past the limit, is not.
+@pytest.mark.slow
 @needs_haproxy
 def test_an_address_sending_too_many_requests_gets_429(tmp_path, monkeypatch):
     with proxy(tmp_path, None, monkeypatch, MAX_REQUESTS_PER_10S=10) as port:
@@ -234,6 +237,7 @@ def test_an_address_sending_too_many_requests_gets_429(tmp_path, monkeypatch):
     assert statuses[:10] == [200] * 10 and statuses[-1] == 429
 
 
+@pytest.mark.slow
 @needs_haproxy
 def test_an_address_holding_too_many_connections_is_refused_more(tmp_path, monkeypatch):
     with proxy(tmp_path, None, monkeypatch, MAX_OPEN=3) as port:
@@ -245,6 +249,7 @@ def test_an_address_holding_too_many_connections_is_refused_more(tmp_path, monke
             connection.close()
 
 
+@pytest.mark.slow
 @needs_haproxy
 def test_an_address_opening_connections_too_fast_is_refused(tmp_path, monkeypatch):
     with proxy(tmp_path, None, monkeypatch, MAX_NEW_PER_10S=4) as port:

@@ -14,8 +14,8 @@ import sqlalchemy as sa
 from stsa import auth, store
 from stsa.auth import Actor, Role
 from stsa.store import invites, migrations, schema
-
 from tests.store_helpers import JUDGE_PIN, ORGANIZER_PIN, later, set_pins
+
 ORGANIZER = Actor("Olivia", Role.ORGANIZER)
 JUDGE = Actor("Jamal", Role.JUDGE)
 INVALID = ("This invitation is not valid (it may have expired or been withdrawn). Ask the "
@@ -129,6 +129,7 @@ def test_only_the_organizer_invites_for_1_to_24_hours(pins):
     assert store.create_invitation(pins, "Jo", hours=1, actor=ORGANIZER)[0] >= 1
 
 
+@pytest.mark.slow
 def test_joining_needs_no_pin_so_a_paused_sign_in_does_not_stop_it(pins):
     _, token = store.create_invitation(pins, "Jo", actor=ORGANIZER)
     for n in range(auth.TOURNAMENT_BACKOFF.free):
@@ -210,6 +211,7 @@ def _works(engine, monkeypatch) -> None:
     assert store.redeem_handoff(engine, store.handoff(engine, signed.session_id))
 
 
+@pytest.mark.slow
 def test_a_version_3_database_gets_devices_and_invitations(engine_url, tmp_path, monkeypatch):
     store.connect(engine_url, backup_dir=tmp_path).dispose()
     fresh = _shape(engine_url)
@@ -228,6 +230,7 @@ def test_a_version_3_database_gets_devices_and_invitations(engine_url, tmp_path,
         engine.dispose()
 
 
+@pytest.mark.slow
 def test_a_version_1_file_opens_with_devices_and_invitations(tmp_path, monkeypatch):
     path = tmp_path / "old.db"
     con = sqlite3.connect(path)

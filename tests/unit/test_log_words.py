@@ -13,9 +13,7 @@ import pytest
 from stsa import excel, store
 from stsa.auth import Actor, Role
 from stsa.domain import Action
-from stsa.services import log, picks
-from stsa.services import corrections
-from stsa.services import draws
+from stsa.services import corrections, draws, log, picks
 
 ORGANIZER = Actor("Olivia", Role.ORGANIZER)
 JUDGE = Actor("Jamal", Role.JUDGE)
@@ -130,6 +128,7 @@ def tournament_log(sqlite_engine, tmp_path):
     return events.assign(words=log.event_sentences(events, places)), seated, last
 
 
+@pytest.mark.slow
 def test_every_logged_action_in_words(tournament_log):
     events, seated, last = tournament_log
     assert set(log.ACTIONS) <= set(events["action"])  # the tournament did everything

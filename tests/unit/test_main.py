@@ -4,7 +4,11 @@ import subprocess
 import sys
 from pathlib import Path
 
+import pytest
+
 from stsa import store
+
+pytestmark = pytest.mark.slow  # each test starts `python -m stsa` in a new process
 
 ROOT = Path(__file__).resolve().parents[2]
 

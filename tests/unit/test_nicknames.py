@@ -10,11 +10,11 @@ import io
 import openpyxl
 import pytest
 from pypdf import PdfReader
+from store_helpers import ORGANIZER, make_draw, published_sitting, rows_for
 
 from stsa import excel, store
 from stsa.services import exports, results
 from stsa.services import roster as roster_service
-from store_helpers import ORGANIZER, make_draw, published_sitting, rows_for
 
 
 def test_a_new_player_s_nickname_is_their_name_unless_given(engine):
@@ -79,6 +79,7 @@ def test_spectators_see_nicknames_only(engine):
     assert store.player(engine, ann["player_id"], actor=ORGANIZER)["name"] == "Ann Lee"
 
 
+@pytest.mark.slow
 def test_public_frames_and_paper_carry_nicknames(engine):
     ids = [store.add_player(engine, f"Real Person {i}", nickname=f"Handle{i}",
                             actor=ORGANIZER)["player_id"] for i in range(12)]
@@ -122,7 +123,7 @@ def test_roster_file_reads_a_nickname_or_handle_column():
 
 
 def test_roster_file_refuses_a_repeated_nickname_by_row():
-    data = "Name,Handle\nAnn Lee,Fremen\nBob,fremen\nCid,Ann  LEE\n".encode()
+    data = b"Name,Handle\nAnn Lee,Fremen\nBob,fremen\nCid,Ann  LEE\n"
     with pytest.raises(excel.RosterError) as err:
         excel.read_roster(data)
     assert "row 3: the same nickname as row 2 (fremen)" in str(err.value)

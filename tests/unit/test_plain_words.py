@@ -38,6 +38,7 @@ def shown_strings(path: Path) -> list[tuple[int, str]]:
             and id(node) not in docs]
 
 
+@pytest.mark.slow
 def test_no_message_or_label_in_the_code_names_a_ruling():
     modules = [*sorted((ROOT / "stsa").rglob("*.py")), *sorted((ROOT / "views").glob("*.py")),
                ROOT / "app.py"]

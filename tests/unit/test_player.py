@@ -6,8 +6,7 @@ import pytest
 
 from stsa import store
 from stsa.auth import Actor, Role
-from stsa.services import finals, player, results, sittings
-from stsa.services import draws
+from stsa.services import draws, finals, player, results, sittings
 from stsa.services.player import Now
 from stsa.services.snapshot import Snapshot
 

@@ -10,9 +10,9 @@ import pytest
 from pypdf import PdfReader
 
 from stsa import printing, store, tournament
-from stsa.formats import slips
 from stsa.auth import Actor, Role
 from stsa.errors import TournamentError
+from stsa.formats import slips
 
 ORGANIZER = Actor("Olivia", Role.ORGANIZER)
 BASE = "http://192.168.1.20:8501"
@@ -49,6 +49,7 @@ def sitting_id(engine) -> int:
     return int(store.sittings(engine, actor=ORGANIZER)["sitting_id"].iloc[0])
 
 
+@pytest.mark.slow
 def test_slips_one_page_per_table_with_everything_on_it(engine, qr_payloads):
     sid = sitting_id(engine)
     tables = store.tables(engine, sid, actor=ORGANIZER)
@@ -81,6 +82,7 @@ def test_slips_one_page_per_table_with_everything_on_it(engine, qr_payloads):
     assert qr_payloads == [f"{BASE}/results?table={t}" for t in tables["table_id"]]
 
 
+@pytest.mark.slow
 def test_a_rule_change_is_on_every_slip_with_a_variant_column(demo_copy):
     """R24: both copies of every table's slip name the sitting's rule change and how its
     extra points are earned, and the result grid gets a Variant column; still one page a
@@ -109,6 +111,7 @@ def test_a_rule_change_is_on_every_slip_with_a_variant_column(demo_copy):
     assert all("Judge: ___" in page for page in text)
 
 
+@pytest.mark.slow
 def test_removed_leaders_on_the_judges_copy_only(engine):
     sid = sitting_id(engine)
     tables = store.tables(engine, sid, actor=ORGANIZER)
@@ -130,6 +133,7 @@ def test_removed_leaders_on_the_judges_copy_only(engine):
         assert f"Hidden Picks ({len(table.removed_leaders)})" in player_page
 
 
+@pytest.mark.slow
 def test_qr_address_forms(engine, qr_payloads):
     sid = sitting_id(engine)
     ids = store.tables(engine, sid, actor=ORGANIZER)["table_id"].tolist()
@@ -194,6 +198,7 @@ def unicode_sitting(tmp_path):
     eng.dispose()
 
 
+@pytest.mark.slow
 def test_unicode_names_draft_and_sit_outs(unicode_sitting):
     if not (printing.FONT_DIR / "DejaVuSans.ttf").is_file():
         message = "DejaVu Sans missing: install Debian's fonts-dejavu-core"
@@ -243,6 +248,7 @@ def vote_off(sqlite_engine):
     return sqlite_engine, int(sitting["sitting_id"])
 
 
+@pytest.mark.slow
 def test_vote_off_lines_then_votes_and_wild_cards_on_the_judges_copy_only(vote_off):
     from stsa.services import picks
     engine, sid = vote_off

@@ -61,6 +61,7 @@ def only(problems: list[Problem]) -> Problem:
     return problems[0]
 
 
+@pytest.mark.slow
 def test_the_untouched_workbook_is_restored(sqlite_engine, exported):
     counts = excel.restore_workbook(sqlite_engine, exported, actor=ORGANIZER)
     assert counts["players"] == 24 and counts["sittings"] == 3
@@ -102,6 +103,7 @@ def test_a_negative_count_and_a_leader_not_at_the_table(sqlite_engine, exported)
     assert "leader 'Nobody' is not one of this table's leaders" in problems[1].what
 
 
+@pytest.mark.slow
 def test_a_sitting_set_back_to_drawn_that_kept_its_results(sqlite_engine, exported):
     problem = only(refused(sqlite_engine, edited(exported, "Sittings", 2, "Status", "Drawn")))
     assert problem.where == "Sittings sheet, row 2"
@@ -129,6 +131,7 @@ def test_a_complete_sitting_missing_a_result(sqlite_engine, exported):
     assert "Qualifier 1 is complete but table 1 has no result" in problem.what
 
 
+@pytest.mark.slow
 def test_players_as_roster_entry_takes_them(sqlite_engine, exported):
     first = openpyxl.load_workbook(io.BytesIO(exported))["Players"].cell(2, 1).value
     data = edited(edited(exported, "Players", 3, "Name", first.upper()), "Players", 5, "Name",
@@ -139,6 +142,7 @@ def test_players_as_roster_entry_takes_them(sqlite_engine, exported):
     assert "control character" in problems[1].what
 
 
+@pytest.mark.slow
 def test_a_setting_its_validator_refuses(sqlite_engine, exported):
     wb = openpyxl.load_workbook(io.BytesIO(exported))
     settings = wb["Settings"]
@@ -214,6 +218,7 @@ def test_every_log_event_a_restore_brings_in_is_marked_as_coming_from_the_file(
         invented["actor"]
 
 
+@pytest.mark.slow
 def test_a_second_restore_marks_the_history_with_the_latest_file(sqlite_engine, exported,
                                                                   tmp_path):
     first = store.connect(f"sqlite:///{tmp_path / 'first.db'}", backup_dir=tmp_path / "b1")
@@ -233,7 +238,7 @@ def test_a_second_restore_marks_the_history_with_the_latest_file(sqlite_engine, 
 
 
 def test_the_mark_fits_the_log_and_names_a_file_without_a_name():
-    at = dt.datetime(2026, 3, 7, 9, 41, tzinfo=dt.timezone.utc)
+    at = dt.datetime(2026, 3, 7, 9, 41, tzinfo=dt.UTC)
     assert workbook.imported_actor("Olivia", "", at) == \
         "Olivia (from a workbook, restored 2026-03-07 09:41 UTC)"
     long = workbook.imported_actor("N" * 100, "x" * 80 + ".xlsx", at)

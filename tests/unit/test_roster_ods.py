@@ -101,6 +101,7 @@ def test_a_formula_cell_gives_the_value_it_shows():
     assert sheet["name"].tolist() == ["Cy"]
 
 
+@pytest.mark.slow
 def test_ods_zip_bomb():
     refused(ods(row(cell("Name")) + row(cell("a" * 200)) + "<!-- " + " " * 60_000_000 + " -->"),
             "zip bomb|larger than")
@@ -115,6 +116,7 @@ def test_ods_entity_bomb_and_external_entity():
                                           b"<x>&lol2;</x>"}), "XML")
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("body, match", [
     (row(cell("Name")) + row(cell("x", repeated=1_000_000)), "row of 1,000,000 columns"),
     (row(cell("Name")) + row(cell("Ann"), repeated=100_000_000), "more than 20,000 rows"),
@@ -144,6 +146,7 @@ def test_ods_over_the_upload_limit():
     refused(io.BytesIO(os.urandom(6 * 2**20)), "larger than 5 MB")
 
 
+@pytest.mark.slow
 def test_an_ods_saved_by_libreoffice(tmp_path):
     """The roster template filled in and saved as .ods by LibreOffice Calc (headless)."""
     soffice = shutil.which("soffice")

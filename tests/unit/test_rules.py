@@ -100,7 +100,8 @@ def test_R11_full_tie_shares_placing_and_is_flagged():
 
 
 def test_R11_settled_tie_uses_tiebreak_lower_is_better():
-    results = frame(game(1, (1, 9, 2, 1, 1, 1, {"tiebreak": 2}), (2, 9, 2, 1, 1, 1, {"tiebreak": 1}),
+    results = frame(game(1, (1, 9, 2, 1, 1, 1, {"tiebreak": 2}),
+                         (2, 9, 2, 1, 1, 1, {"tiebreak": 1}),
                          (3, 7, 0, 0, 0, 0), (4, 5, 0, 0, 0, 0)))
     scored = by_player(rules.score_games(results))
     assert scored.loc[2, "placing"] == 1 and scored.loc[1, "placing"] == 2
@@ -108,7 +109,8 @@ def test_R11_settled_tie_uses_tiebreak_lower_is_better():
 
 
 def test_R11_tiebreak_ignored_between_players_not_equal_on_all_five():
-    results = frame(game(1, (1, 9, 0, 0, 0, 0, {"tiebreak": 2}), (2, 8, 0, 0, 0, 0, {"tiebreak": 1}),
+    results = frame(game(1, (1, 9, 0, 0, 0, 0, {"tiebreak": 2}),
+                         (2, 8, 0, 0, 0, 0, {"tiebreak": 1}),
                          (3, 7, 0, 0, 0, 0)))
     assert by_player(rules.score_games(results))["placing"].to_dict() == {1: 1, 2: 2, 3: 3}
 
@@ -159,7 +161,8 @@ def test_R12_variant_points_added_and_may_be_negative():
 
 
 def test_R12_settled_tie_second_place_margin_is_to_next_player():
-    results = frame(game(1, (1, 10, 0, 0, 0, 0, {"tiebreak": 1}), (2, 10, 0, 0, 0, 0, {"tiebreak": 2}),
+    results = frame(game(1, (1, 10, 0, 0, 0, 0, {"tiebreak": 1}),
+                         (2, 10, 0, 0, 0, 0, {"tiebreak": 2}),
                          (3, 6, 0, 0, 0, 0), (4, 6, 1, 0, 0, 0)))
     score = by_player(rules.score_games(results))["qualifier_score"]
     assert score.to_dict() == {1: 20, 2: 15 + 4, 4: 10 + 0, 3: 0}
@@ -492,7 +495,8 @@ def test_R16_medium_better_of_two_winners_advances():
     entrants = rules.finals_entrants(table)
     semi = rules.score_games(frame(
         game(60, (4, 12, 0, 0, 0, 0), (5, 10, 0, 0, 0, 0), (6, 9, 0, 0, 0, 0), (7, 1, 0, 0, 0, 0)),
-        game(61, (8, 13, 0, 0, 0, 0), (9, 11, 0, 0, 0, 0), (10, 9, 0, 0, 0, 0), (11, 1, 0, 0, 0, 0)),
+        game(61, (8, 13, 0, 0, 0, 0), (9, 11, 0, 0, 0, 0), (10, 9, 0, 0, 0, 0),
+             (11, 1, 0, 0, 0, 0)),
     ))
     # Both winners score 22; equal on score, winner of 61 has more VP.
     assert rules.final_table(table, entrants, semi) == [1, 2, 3, 8]
@@ -504,7 +508,8 @@ def test_R16_large_two_best_of_three_winners():
     semi = rules.score_games(frame(
         game(70, (3, 12, 0, 0, 0, 0), (4, 10, 0, 0, 0, 0), (5, 9, 0, 0, 0, 0), (6, 1, 0, 0, 0, 0)),
         game(71, (7, 15, 0, 0, 0, 0), (8, 10, 0, 0, 0, 0), (9, 9, 0, 0, 0, 0), (10, 1, 0, 0, 0, 0)),
-        game(72, (11, 14, 0, 0, 0, 0), (12, 10, 0, 0, 0, 0), (13, 9, 0, 0, 0, 0), (14, 1, 0, 0, 0, 0)),
+        game(72, (11, 14, 0, 0, 0, 0), (12, 10, 0, 0, 0, 0), (13, 9, 0, 0, 0, 0),
+             (14, 1, 0, 0, 0, 0)),
     ))
     assert rules.final_table(table, entrants, semi) == [1, 2, 7, 11]
 
@@ -549,7 +554,8 @@ def test_R18_semifinal_placings_across_games_broken_by_best_score():
     table = standings_of(20)
     semi = rules.score_games(frame(
         game(60, (4, 12, 0, 0, 0, 0), (5, 10, 0, 0, 0, 0), (6, 9, 0, 0, 0, 0), (7, 1, 0, 0, 0, 0)),
-        game(61, (8, 13, 0, 0, 0, 0), (9, 11, 0, 0, 0, 0), (10, 9, 0, 0, 0, 0), (11, 1, 0, 0, 0, 0)),
+        game(61, (8, 13, 0, 0, 0, 0), (9, 11, 0, 0, 0, 0), (10, 9, 0, 0, 0, 0),
+             (11, 1, 0, 0, 0, 0)),
     ))
     final = rules.score_games(frame(game(70, (1, 5, 0, 0, 0, 0), (2, 9, 0, 0, 0, 0),
                                          (3, 7, 0, 0, 0, 0), (8, 8, 0, 0, 0, 0))))

@@ -3,11 +3,14 @@ tournaments, with three- and four-player tables, variant points, full ties and s
 
 import numpy as np
 import pandas as pd
+import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from stsa import rules
 from tests import oracle
+
+pytestmark = pytest.mark.slow  # hypothesis runs each property on many generated tournaments
 
 STATS = list(oracle.STATS)
 

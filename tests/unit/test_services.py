@@ -10,8 +10,7 @@ from stsa import rules, store
 from stsa.auth import Actor, Role
 from stsa.domain import Kind, Stage
 from stsa.errors import TournamentError
-from stsa.services import admin, finals, results, shared, sittings
-from stsa.services import draws
+from stsa.services import admin, draws, finals, results, shared, sittings
 from stsa.services.snapshot import Snapshot
 from stsa.ui import finals as finals_view
 
@@ -255,7 +254,7 @@ def test_the_reads_of_one_action_see_one_snapshot(engine, monkeypatch):
 
     monkeypatch.setattr(store, "settings", settings_then_a_write)
     with Snapshot(engine) as snap:
-        snap.settings
+        snap.settings  # noqa: B018
         assert "Late Arrival" not in snap.players["name"].tolist()
     assert "Late Arrival" in store.players(engine)["name"].tolist()
 
@@ -353,6 +352,7 @@ def test_R16_n_counts_every_player_seated_at_a_published_qualifier(engine):
     assert {status[p][0] for p in waiting["player_id"]} == {""}
 
 
+@pytest.mark.slow
 def test_finals_status_through_the_finals_with_a_wildcard_seated(engine):
     """10 players: the best is absent, a wildcard takes the first final seat; the semifinal
     winner takes the wildcard's seat; once the final is in, the champion and podium lead."""

@@ -10,12 +10,19 @@ from pathlib import Path
 import pandas as pd
 import pytest
 import sqlalchemy as sa
+from store_helpers import (
+    JUDGE,
+    ORGANIZER,
+    SPECTATOR,
+    add_players,
+    make_draw,
+    published_sitting,
+    rows_for,
+)
 
 from stsa import store
 from stsa.auth import Role
 from stsa.store import db, migrations, schema
-from store_helpers import (JUDGE, ORGANIZER, SPECTATOR, add_players, make_draw,
-                           published_sitting, rows_for)
 
 V1_SQL = Path(__file__).with_name("store_schema_v1.sql")
 
@@ -416,6 +423,7 @@ def test_only_the_organizer_changes_settings(engine):
 
 
 # -- PINs --------------------------------------------------------------------------------------
+@pytest.mark.slow
 def test_pins_generated_once_when_no_env(engine, monkeypatch):
     monkeypatch.delenv("STSA_ORGANIZER_PIN", raising=False)
     monkeypatch.delenv("STSA_JUDGE_PIN", raising=False)
@@ -431,6 +439,7 @@ def test_pins_generated_once_when_no_env(engine, monkeypatch):
     assert not any(pins[Role.JUDGE] in h or pins[Role.ORGANIZER] in h for h in stored)
 
 
+@pytest.mark.slow
 def test_pins_from_env_and_set_pin(engine, monkeypatch):
     monkeypatch.setenv("STSA_ORGANIZER_PIN", "471147")
     monkeypatch.setenv("STSA_JUDGE_PIN", "123412")

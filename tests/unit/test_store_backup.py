@@ -7,11 +7,11 @@ import threading
 import pandas as pd
 import pytest
 import sqlalchemy as sa
+from store_helpers import JUDGE, ORGANIZER, add_players, published_sitting, rows_for
 
 from stsa import store
 from stsa.auth import Role
 from stsa.store import schema
-from store_helpers import JUDGE, ORGANIZER, add_players, published_sitting, rows_for
 
 
 def _snapshot(engine):
@@ -82,6 +82,7 @@ def test_backup_and_restore_round_trip(tournament, tmp_path):
     assert store.events(engine, actor=ORGANIZER)["event_id"].is_monotonic_increasing
 
 
+@pytest.mark.slow
 def test_restore_keeps_this_installations_pins(tournament, tmp_path, monkeypatch):
     engine = tournament
     monkeypatch.delenv("STSA_ORGANIZER_PIN", raising=False)

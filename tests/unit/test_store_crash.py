@@ -22,10 +22,10 @@ from pathlib import Path
 
 import pytest
 import sqlalchemy as sa
+from store_helpers import ORGANIZER, add_players, make_draw
 
 from stsa import store
 from stsa.store import schema
-from store_helpers import ORGANIZER, add_players, make_draw
 
 KILLS = max(1, int(os.environ.get("STSA_CRASH_KILLS", "30")))
 LANES = 2  # children running (and being killed) at the same time
@@ -139,7 +139,7 @@ def test_sigkill_never_loses_an_acknowledged_result(tmp_path):
         per_sub = Counter(t for t, _ in subs.values())
         assert all(per_sub[t] == v for t, v in versions.items())  # one submission per version
         latest = {}
-        for sid, table, version, vp in acked:
+        for _sid, table, version, vp in acked:
             if version >= latest.get(table, (0, 0))[0]:
                 latest[table] = (version, vp)
         res = store.results(engine)

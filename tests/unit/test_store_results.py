@@ -3,10 +3,20 @@ stsa.rules scores (R11-R13, R19, R20). Every test runs on SQLite and PostgreSQL.
 
 import pandas as pd
 import pytest
+from store_helpers import (
+    JUDGE,
+    JUDGE2,
+    LEADERS,
+    ORGANIZER,
+    REMOVED,
+    SPECTATOR,
+    add_players,
+    make_draw,
+    published_sitting,
+    rows_for,
+)
 
 from stsa import rules, store
-from store_helpers import (JUDGE, JUDGE2, LEADERS, ORGANIZER, REMOVED, SPECTATOR, add_players,
-                           make_draw, published_sitting, rows_for)
 
 
 @pytest.fixture
@@ -69,6 +79,7 @@ def test_results_frame_is_ready_for_rules(engine):
     assert empty.empty and str(empty["vp"].dtype) == "int64"
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("change, message", [
     (lambda r: r[1].update(vp=-1), r"seat 2 \(Player 0001\): vp must be a whole number of 0"),
     (lambda r: r[0].update(spice=2.5), r"seat 1 \(Player 0000\): spice must be a whole"),

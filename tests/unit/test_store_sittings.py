@@ -3,10 +3,20 @@ R19, R20). Every test runs on SQLite and PostgreSQL."""
 
 import pandas as pd
 import pytest
+from store_helpers import (
+    JUDGE,
+    LEADERS,
+    ORGANIZER,
+    REMOVED,
+    SPECTATOR,
+    FakeDraw,
+    add_players,
+    make_draw,
+    published_sitting,
+    rows_for,
+)
 
 from stsa import store
-from store_helpers import (JUDGE, LEADERS, ORGANIZER, REMOVED, SPECTATOR, FakeDraw,
-                           add_players, make_draw, published_sitting, rows_for)
 
 
 def test_save_draw_stores_tables_seats_seed_and_sit_outs(engine):

@@ -56,7 +56,7 @@ def test_the_certificate_is_a_p256_server_certificate_and_no_authority(made):
     assert list(usage) == [ExtendedKeyUsageOID.SERVER_AUTH]
     days = (cert.not_valid_after_utc - cert.not_valid_before_utc).days
     assert days == 825 and made.not_after == cert.not_valid_after_utc
-    assert made.not_after > dt.datetime.now(dt.timezone.utc) + dt.timedelta(days=800)
+    assert made.not_after > dt.datetime.now(dt.UTC) + dt.timedelta(days=800)
 
 
 @pytest.mark.skipif(shutil.which("openssl") is None, reason="openssl is not installed")

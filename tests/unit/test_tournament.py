@@ -99,6 +99,7 @@ def test_preview_result_scores_a_half_filled_form():
     assert preview["qualifier_score"].tolist() == [26, 10, 19]
 
 
+@pytest.mark.slow
 def test_R16_R18_finals_from_cut_to_final_standings(demo_engine):
     view = tournament.finals(demo_engine)
     assert view.format.direct == 3 and view.format.semifinal == 8
@@ -117,6 +118,7 @@ def test_R16_R18_finals_from_cut_to_final_standings(demo_engine):
     assert set(table["player_id"].head(4)) == set(view.final_players)
 
 
+@pytest.mark.slow
 def test_R17_absent_finalist_replaced_by_wildcard(demo_engine):
     table = tournament.standings_table(demo_engine)
     store.mark_absent(demo_engine, int(table["player_id"].iloc[0]), actor=ORGANIZER)

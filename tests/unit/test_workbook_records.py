@@ -22,7 +22,7 @@ from stsa.formats import workbook
 from stsa.store import schema
 
 ORGANIZER = Actor("Olivia", Role.ORGANIZER)
-CHECKED_IN = dt.datetime(2026, 3, 7, 9, 41, 12, 345000, tzinfo=dt.timezone.utc)
+CHECKED_IN = dt.datetime(2026, 3, 7, 9, 41, 12, 345000, tzinfo=dt.UTC)
 
 
 @pytest.fixture
@@ -107,6 +107,7 @@ def test_the_schema_3_columns_are_in_the_workbook(event_day):
                                                      ("Qualifier 3", 2, names[4])]
 
 
+@pytest.mark.slow
 def test_the_restore_equals_the_original(event_day, tmp_path):
     original = excel.tournament_workbook(event_day)
     target = restored(tmp_path, original)
@@ -119,6 +120,7 @@ def test_the_restore_equals_the_original(event_day, tmp_path):
         target.dispose()
 
 
+@pytest.mark.slow
 def test_saved_again_by_a_spreadsheet_library(event_day, tmp_path):
     original = excel.tournament_workbook(event_day)
     assert_restores_as(tmp_path, original, edit(original, lambda wb: None))
@@ -140,6 +142,7 @@ def spreadsheet_writes(wb) -> None:
                     cell.number_format = "General"
 
 
+@pytest.mark.slow
 def test_saved_with_numbers_and_dates_as_a_spreadsheet_writes_them(event_day, tmp_path):
     original = excel.tournament_workbook(event_day)
     saved = edit(original, spreadsheet_writes)
@@ -158,6 +161,7 @@ def soffice() -> str:
     return found
 
 
+@pytest.mark.slow
 def test_saved_by_libreoffice(event_day, tmp_path):
     """Opened and saved again as .xlsx by LibreOffice Calc (headless)."""
     original = excel.tournament_workbook(event_day)
@@ -195,6 +199,7 @@ def legacy(wb) -> None:
             ws.delete_cols(col)
 
 
+@pytest.mark.slow
 def test_a_workbook_of_an_earlier_release_still_restores(demo_copy, tmp_path):
     engine = demo_copy()
     store.withdraw_player(engine, 5, actor=ORGANIZER)
@@ -223,6 +228,7 @@ def set_player_cell(row: int, heading: str, value):
     return change
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("change, message", [
     (set_player_cell(5, "Checked in at", "half past nine"),
      "Players sheet, row 5: Checked in at must be a date and time, not 'half past nine'"),
@@ -275,6 +281,7 @@ def enter(engine, sitting_id: int, vps: list[list[int]]) -> None:
             expected_version=0, submission_id=None, actor=ORGANIZER)
 
 
+@pytest.mark.slow
 def test_finals_sheet_and_summary_once_the_final_is_played(sqlite_engine):
     engine = sqlite_engine
     ids = store.import_players(engine, pd.DataFrame({"name": [f"P{i}" for i in range(6)]}),

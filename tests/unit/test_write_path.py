@@ -9,12 +9,12 @@ import numpy as np
 import pandas as pd
 import pytest
 from sqlalchemy import event
+from store_helpers import JUDGE, ORGANIZER, published_sitting, rows_for
 
 from bench import write
 from stsa import store
 from stsa.services import results
 from stsa.store import checks, frames, game_results
-from store_helpers import JUDGE, ORGANIZER, published_sitting, rows_for
 
 
 def _form(rows: list[dict]) -> pd.DataFrame:
@@ -142,6 +142,7 @@ def test_the_service_names_an_unknown_table_before_anything_else(engine, table):
             results.submit_result(engine, 99999, form, actor=JUDGE, **request)
 
 
+@pytest.mark.slow
 def test_bench_write_reports_its_figures():
     figures = write.run(players=16, sittings=1, repeat=1)
     assert figures["write_seats"] == 16
