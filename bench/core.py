@@ -9,7 +9,7 @@ import numpy as np
 import pandas as pd
 
 from stsa import catalog, draw, rules
-from tests import oracle
+from tests.support import oracle
 
 
 def synthetic_results(n_games: int, *, players: int, seed: int = 1) -> pd.DataFrame:

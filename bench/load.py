@@ -64,7 +64,7 @@ from pathlib import Path
 import numpy as np
 
 from bench.wsclient import ProtocolError, Run, RunTimeout, Session
-from tests.appserver import JUDGE_PIN, ORGANIZER_PIN, run_app
+from tests.support.appserver import JUDGE_PIN, ORGANIZER_PIN, run_app
 
 ROOT = Path(__file__).resolve().parents[1]
 BUILD = ROOT / "build"

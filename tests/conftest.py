@@ -4,14 +4,11 @@ test on SQLite and on PostgreSQL."""
 from __future__ import annotations
 
 import os
-import sys
 from pathlib import Path
 
 import pytest
 
-sys.path.insert(0, str(Path(__file__).parent))  # tests/pg.py, tests/store_helpers.py
-
-from pg import PgServer, find_bindir
+from tests.support.pg import PgServer, find_bindir
 
 TEMPLATE_DB = "stsa_template"
 TESTS = Path(__file__).parent
@@ -87,8 +84,8 @@ def engine(engine_url, tmp_path):
 
 @pytest.fixture(scope="module")
 def server(tmp_path_factory):
-    """A running app (tests/appserver.py) with a fresh database, shared by a test module."""
-    from tests.appserver import started
+    """A running app (tests/support/appserver.py) with a fresh database, shared by a test module."""
+    from tests.support.appserver import started
 
     with started(tmp_path_factory.mktemp("app")) as app:
         yield app
@@ -98,7 +95,7 @@ def server(tmp_path_factory):
 def fresh_server(tmp_path):
     """A running app with a database of this test's own (an empty start, or a test that gets
     PINs wrong: they are counted per database)."""
-    from tests.appserver import started
+    from tests.support.appserver import started
 
     with started(tmp_path / "app") as app:
         yield app

@@ -30,7 +30,7 @@ import urllib.parse
 
 import pytest
 
-from tests.appserver import (  # noqa: F401  (re-exported for scripts/screenshots.py)
+from tests.support.appserver import (  # noqa: F401  (re-exported for scripts/screenshots.py)
     JUDGE_PIN,
     ORGANIZER_PIN,
     START_TIMEOUT,

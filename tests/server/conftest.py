@@ -4,7 +4,7 @@
 - `server` (one per test module): the app on a fresh SQLite database; `fresh_server` gives a
   test its own (wrong PINs are counted per database and address, and every session here
   comes from 127.0.0.1: a test that gets PINs wrong needs a database of its own).
-- `two_servers`: two app processes on one new PostgreSQL database (tests/pg.py's throwaway
+- `two_servers`: two app processes on one new PostgreSQL database (tests/support/pg.py's throwaway
   server), as a tournament run behind a load balancer would be.
 - `connect(app, path="sign_in", query="")`: a connected `Session`, closed after the test.
 - `sign_in(session, name, pin)`: fill and submit the Sign in form; returns the run.
@@ -22,8 +22,8 @@ from http.cookies import SimpleCookie
 import pytest
 
 from bench.wsclient import Run, Session
-from tests.appserver import AppServer, started
 from tests.conftest import TEMPLATE_DB  # the database with the STSA schema (pg_server makes it)
+from tests.support.appserver import AppServer, started
 
 
 @pytest.fixture

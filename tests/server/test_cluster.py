@@ -9,10 +9,10 @@ import pytest
 
 from bench.load import SAVED
 from stsa import store
-from tests.appserver import JUDGE_PIN
 from tests.server.conftest import assert_clean
 from tests.server.test_sign_in_attacks import signed_in_as
-from tests.store_helpers import published_sitting
+from tests.support.appserver import JUDGE_PIN
+from tests.support.store_helpers import published_sitting
 
 pytestmark = [pytest.mark.server, pytest.mark.postgres]
 

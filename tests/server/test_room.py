@@ -6,8 +6,8 @@ from __future__ import annotations
 
 import pytest
 
-from tests.appserver import started
 from tests.server.conftest import assert_clean
+from tests.support.appserver import started
 
 pytestmark = pytest.mark.server
 

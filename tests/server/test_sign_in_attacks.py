@@ -21,8 +21,8 @@ from concurrent.futures import ThreadPoolExecutor
 import pytest
 
 from bench.wsclient import Run, Session
-from tests.appserver import JUDGE_PIN, ORGANIZER_PIN
 from tests.server.conftest import assert_clean, handoff_cookies, sign_in
+from tests.support.appserver import JUDGE_PIN, ORGANIZER_PIN
 
 pytestmark = pytest.mark.server
 
@@ -246,7 +246,7 @@ def test_a_forged_forwarded_address_buys_no_more_guesses(fresh_server, connect):
 def test_behind_a_trusted_proxy_each_forwarded_address_has_its_own_count(tmp_path, connect):
     """With STSA_TRUSTED_PROXY naming the proxy (here the loopback address), the forwarded
     address is the client's: one client's wrong PINs do not pause another's sign-in."""
-    from tests.appserver import started
+    from tests.support.appserver import started
 
     with started(tmp_path / "app", env={"STSA_TRUSTED_PROXY": "127.0.0.1"}) as app:
         guesser = connect(app, "sign_in", headers={"X-Forwarded-For": "10.0.0.7"})

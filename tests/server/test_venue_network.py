@@ -21,7 +21,6 @@ import pytest
 from bench.wsclient import ProtocolError, Session
 from stsa import store
 from stsa.auth import Actor, Role
-from tests.appserver import JUDGE_PIN, ORGANIZER_PIN, started
 from tests.server.conftest import (
     assert_clean,
     handoff_code,
@@ -30,6 +29,7 @@ from tests.server.conftest import (
     set_cookies,
     sign_in,
 )
+from tests.support.appserver import JUDGE_PIN, ORGANIZER_PIN, started
 
 pytestmark = pytest.mark.server
 ROOT = Path(__file__).resolve().parents[2]

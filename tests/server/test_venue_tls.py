@@ -18,8 +18,8 @@ from pathlib import Path
 import pytest
 
 from stsa import tls
-from tests.appserver import JUDGE_PIN, started
 from tests.server.conftest import assert_clean, handoff_code, post, set_cookies, sign_in
+from tests.support.appserver import JUDGE_PIN, started
 
 pytestmark = pytest.mark.server
 ROOT = Path(__file__).resolve().parents[2]

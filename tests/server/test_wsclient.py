@@ -6,8 +6,8 @@ from __future__ import annotations
 
 import pytest
 
-from tests.appserver import JUDGE_PIN
 from tests.server.conftest import assert_clean, sign_in
+from tests.support.appserver import JUDGE_PIN
 
 pytestmark = pytest.mark.server
 

@@ -17,7 +17,7 @@ from stsa.auth import Actor, Role
 from stsa.errors import TournamentError
 from stsa.services import capacity as capacity_service
 from stsa.services import draws, finals, log, roster_import
-from tests import oracle
+from tests.support import oracle
 
 ORGANIZER = Actor("Olivia", Role.ORGANIZER)
 START = dt.datetime(2025, 3, 1, 9, 0, tzinfo=dt.UTC)

@@ -6,13 +6,20 @@ PostgreSQL."""
 import pandas as pd
 import pytest
 import sqlalchemy as sa
-from store_helpers import JUDGE, ORGANIZER, add_players, make_draw, published_sitting, rows_for
 
 from stsa import store, tournament
 from stsa.errors import TournamentError
 from stsa.services import corrections
 from stsa.services import sittings as service
 from stsa.store.schema import waiting as waiting_t
+from tests.support.store_helpers import (
+    JUDGE,
+    ORGANIZER,
+    add_players,
+    make_draw,
+    published_sitting,
+    rows_for,
+)
 
 
 def _seats(engine, table_id):

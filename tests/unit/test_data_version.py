@@ -7,7 +7,7 @@ import pytest
 
 from stsa import store
 from stsa.auth import Actor, Role
-from tests.store_helpers import published_sitting, rows_for
+from tests.support.store_helpers import published_sitting, rows_for
 
 ORGANIZER = Actor("Olivia", Role.ORGANIZER)
 JUDGE = Actor("Jamal", Role.JUDGE)

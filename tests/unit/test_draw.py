@@ -11,7 +11,7 @@ from hypothesis import strategies as st
 from stsa import catalog, draw
 from stsa.errors import TournamentError
 from stsa.rules import table_sizes
-from tests import oracle
+from tests.support import oracle
 
 SETUPS = catalog.setups()
 SETUPS_BOW = catalog.setups(battle_of_wills=True)

@@ -9,9 +9,9 @@ import stat
 from contextlib import contextmanager
 
 import pytest
-from store_helpers import ORGANIZER, add_players
 
 from stsa import store
+from tests.support.store_helpers import ORGANIZER, add_players
 
 
 def mode(path) -> int:

@@ -14,7 +14,7 @@ import sqlalchemy as sa
 from stsa import auth, store
 from stsa.auth import Actor, Role
 from stsa.store import invites, migrations, schema
-from tests.store_helpers import JUDGE_PIN, ORGANIZER_PIN, later, set_pins
+from tests.support.store_helpers import JUDGE_PIN, ORGANIZER_PIN, later, set_pins
 
 ORGANIZER = Actor("Olivia", Role.ORGANIZER)
 JUDGE = Actor("Jamal", Role.JUDGE)

@@ -10,11 +10,11 @@ import io
 import openpyxl
 import pytest
 from pypdf import PdfReader
-from store_helpers import ORGANIZER, make_draw, published_sitting, rows_for
 
 from stsa import excel, store
 from stsa.services import exports, results
 from stsa.services import roster as roster_service
+from tests.support.store_helpers import ORGANIZER, make_draw, published_sitting, rows_for
 
 
 def test_a_new_player_s_nickname_is_their_name_unless_given(engine):

@@ -1,5 +1,6 @@
-"""Property tests: the vectorized rules agree with the plain oracle (tests/oracle.py) on generated
-tournaments, with three- and four-player tables, variant points, full ties and settled ties."""
+"""Property tests: the vectorized rules agree with the plain oracle (tests/support/oracle.py) on
+generated tournaments, with three- and four-player tables, variant points, full ties and settled
+ties."""
 
 import numpy as np
 import pandas as pd
@@ -8,7 +9,7 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from stsa import rules
-from tests import oracle
+from tests.support import oracle
 
 pytestmark = pytest.mark.slow  # hypothesis runs each property on many generated tournaments
 

@@ -2,9 +2,9 @@
 code on each table slip. Unset by default; only a plain http(s) address is kept."""
 
 import pytest
-from store_helpers import JUDGE, ORGANIZER
 
 from stsa import store
+from tests.support.store_helpers import JUDGE, ORGANIZER
 
 
 def test_unset_by_default(engine):

@@ -10,7 +10,11 @@ from pathlib import Path
 import pandas as pd
 import pytest
 import sqlalchemy as sa
-from store_helpers import (
+
+from stsa import store
+from stsa.auth import Role
+from stsa.store import db, migrations, schema
+from tests.support.store_helpers import (
     JUDGE,
     ORGANIZER,
     SPECTATOR,
@@ -19,10 +23,6 @@ from store_helpers import (
     published_sitting,
     rows_for,
 )
-
-from stsa import store
-from stsa.auth import Role
-from stsa.store import db, migrations, schema
 
 V1_SQL = Path(__file__).with_name("store_schema_v1.sql")
 

@@ -7,11 +7,11 @@ import threading
 import pandas as pd
 import pytest
 import sqlalchemy as sa
-from store_helpers import JUDGE, ORGANIZER, add_players, published_sitting, rows_for
 
 from stsa import store
 from stsa.auth import Role
 from stsa.store import schema
+from tests.support.store_helpers import JUDGE, ORGANIZER, add_players, published_sitting, rows_for
 
 
 def _snapshot(engine):

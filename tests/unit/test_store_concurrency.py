@@ -20,11 +20,11 @@ from pathlib import Path
 import pytest
 import sqlalchemy as sa
 from sqlalchemy import event
-from store_helpers import JUDGE, JUDGE2, ORGANIZER, add_players, make_draw, rows_for
 
 from stsa import store
 from stsa.auth import Actor, Role
 from stsa.store import checks, db, draws, schema
+from tests.support.store_helpers import JUDGE, JUDGE2, ORGANIZER, add_players, make_draw, rows_for
 
 BENCH_FILE = Path(__file__).resolve().parents[2] / "build" / "store_bench.json"
 THREADS, PER_THREAD, VERSIONS = 8, 200, 4  # 8 × 50 tables × 4 versions = 1,600 results

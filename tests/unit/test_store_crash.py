@@ -22,10 +22,10 @@ from pathlib import Path
 
 import pytest
 import sqlalchemy as sa
-from store_helpers import ORGANIZER, add_players, make_draw
 
 from stsa import store
 from stsa.store import schema
+from tests.support.store_helpers import ORGANIZER, add_players, make_draw
 
 KILLS = max(1, int(os.environ.get("STSA_CRASH_KILLS", "30")))
 LANES = 2  # children running (and being killed) at the same time

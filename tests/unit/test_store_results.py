@@ -3,7 +3,9 @@ stsa.rules scores (R11-R13, R19, R20). Every test runs on SQLite and PostgreSQL.
 
 import pandas as pd
 import pytest
-from store_helpers import (
+
+from stsa import rules, store
+from tests.support.store_helpers import (
     JUDGE,
     JUDGE2,
     LEADERS,
@@ -15,8 +17,6 @@ from store_helpers import (
     published_sitting,
     rows_for,
 )
-
-from stsa import rules, store
 
 
 @pytest.fixture

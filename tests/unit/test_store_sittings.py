@@ -3,7 +3,9 @@ R19, R20). Every test runs on SQLite and PostgreSQL."""
 
 import pandas as pd
 import pytest
-from store_helpers import (
+
+from stsa import store
+from tests.support.store_helpers import (
     JUDGE,
     LEADERS,
     ORGANIZER,
@@ -15,8 +17,6 @@ from store_helpers import (
     published_sitting,
     rows_for,
 )
-
-from stsa import store
 
 
 def test_save_draw_stores_tables_seats_seed_and_sit_outs(engine):

@@ -5,10 +5,10 @@ PostgreSQL."""
 from __future__ import annotations
 
 import pytest
-from store_helpers import JUDGE, ORGANIZER, published_sitting, rows_for
 
 from stsa import store
 from stsa.domain import Problem
+from tests.support.store_helpers import JUDGE, ORGANIZER, published_sitting, rows_for
 
 
 @pytest.fixture

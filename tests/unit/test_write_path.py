@@ -9,12 +9,12 @@ import numpy as np
 import pandas as pd
 import pytest
 from sqlalchemy import event
-from store_helpers import JUDGE, ORGANIZER, published_sitting, rows_for
 
 from bench import write
 from stsa import store
 from stsa.services import results
 from stsa.store import checks, frames, game_results
+from tests.support.store_helpers import JUDGE, ORGANIZER, published_sitting, rows_for
 
 
 def _form(rows: list[dict]) -> pd.DataFrame:

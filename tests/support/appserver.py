@@ -22,7 +22,7 @@ from collections.abc import Iterator, Mapping
 from dataclasses import dataclass
 from pathlib import Path
 
-ROOT = Path(__file__).resolve().parents[1]
+ROOT = Path(__file__).resolve().parents[2]
 ORGANIZER_PIN = "480915"
 JUDGE_PIN = "736204"
 START_TIMEOUT = 60  # seconds for the app to answer its health check

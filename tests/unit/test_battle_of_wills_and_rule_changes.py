@@ -8,7 +8,6 @@ from pathlib import Path
 
 import pandas as pd
 import pytest
-from store_helpers import JUDGE, ORGANIZER, SPECTATOR, add_players, published_sitting, rows_for
 
 from stsa import store
 from stsa.catalog import BOW_SUFFIX
@@ -16,6 +15,14 @@ from stsa.domain import BattleOfWills, Kind, SittingStatus
 from stsa.errors import TournamentError
 from stsa.services import corrections, draws, finals, log, results, setups
 from stsa.settings import REGISTRY
+from tests.support.store_helpers import (
+    JUDGE,
+    ORGANIZER,
+    SPECTATOR,
+    add_players,
+    published_sitting,
+    rows_for,
+)
 from tests.unit.test_store import _v1_file
 
 KINDS = (Kind.QUALIFIER, Kind.SEMIFINAL, Kind.FINAL)

@@ -9,12 +9,19 @@ from pathlib import Path
 
 import pandas as pd
 import pytest
-from store_helpers import JUDGE, ORGANIZER, SPECTATOR, add_players, published_sitting, rows_for
 
 from stsa import store
 from stsa.domain import Stage
 from stsa.services import corrections, draws, finals, log, results
 from stsa.store.game_results import SeatingChanged, seating_changes
+from tests.support.store_helpers import (
+    JUDGE,
+    ORGANIZER,
+    SPECTATOR,
+    add_players,
+    published_sitting,
+    rows_for,
+)
 
 ROOT = Path(__file__).resolve().parents[2]
 ONLY_THE_ORGANIZER = "Only the organizer can correct a qualifier result once the finals are drawn."
