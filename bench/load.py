@@ -398,7 +398,8 @@ def _ms(values: list[float], q: float) -> float | None:
 
 def run(spectators: int = 100, judges: int = 12, seconds: float = 60, players: int = 120,
         sittings: int = 5, *, period: float = PERIOD, timeout: float = TIMEOUT,
-        cache: Path = BUILD, log: Callable[[str], None] = print, https: bool = False) -> dict:
+        cache: Path = BUILD, log: Callable[[str], None] = print, https: bool = False,
+        arrival: float | None = None) -> dict:
     """Run the scenario once against a new app process and return its figures (times in ms):
     `load_judge_save_p50_ms` / `_p95_ms`, `load_spectator_p50_ms` / `_p95_ms` (refreshes),
     `load_sign_in_p50_ms` / `_p95_ms`, other steps' times, `load_errors` (with up to ten
@@ -406,7 +407,8 @@ def run(spectators: int = 100, judges: int = 12, seconds: float = 60, players: i
     `load_saves_in_database` (new versions the database holds; both must agree),
     `load_refreshes` and `load_min_refreshes_per_spectator`, the refresh intervals the room
     ended with (`load_refresh_interval_min_s` / `_max_s`), the CPU use and load average, and
-    the scenario's parameters."""
+    the scenario's parameters (`arrival`: the seconds over which the spectators open their
+    pages, default the judges' `period`)."""
     source = tournament(players, sittings, cache=cache, log=log)
     tally = Tally()
     with tempfile.TemporaryDirectory(prefix="stsa-load-") as tmp:
@@ -423,7 +425,7 @@ def run(spectators: int = 100, judges: int = 12, seconds: float = 60, players: i
             log(f"app at {app.url}: {spectators} spectators, {judges} judges, {seconds:.0f} s")
             clock = Clock(time.monotonic() + 1.0, seconds, tally)
             people = [threading.Thread(target=spectator, name=f"spectator-{i}", daemon=True,
-                                       args=(i, app.url, clock, i * period / spectators,
+                                       args=(i, app.url, clock, i * (arrival or period) / spectators,
                                              timeout, tally, app.ssl))
                       for i in range(spectators)]
             # judges start between the spectators' starts, spread over the same first period
@@ -488,7 +490,7 @@ def run(spectators: int = 100, judges: int = 12, seconds: float = 60, players: i
         "late_starts": tally.late,
         **monitor.figures(),
         "players": players, "sittings": sittings, "spectators": spectators, "judges": judges,
-        "seconds": seconds, "judge_period_s": period,
+        "seconds": seconds, "judge_period_s": period, "arrival_s": arrival or period,
     }
     return {f"load_{k}": v for k, v in figures.items()}
 
@@ -505,13 +507,17 @@ def main(argv: list[str] | None = None) -> int:
                         help="seconds between a judge's saves")
     parser.add_argument("--timeout", type=float, default=TIMEOUT,
                         help="seconds a run may take before it counts as an error")
+    parser.add_argument("--arrival", type=float, default=None,
+                        help="seconds over which the spectators open their pages (default: the "
+                             "judges' period, everyone within the first 10 s)")
     parser.add_argument("--https", action="store_true",
                         help="serve HTTPS from a certificate made for the run (make tls)")
     parser.add_argument("--out", type=Path, default=BUILD / "bench.json")
     args = parser.parse_args(argv)
     log = lambda message: print(message, file=sys.stderr, flush=True)  # noqa: E731
     figures = run(args.spectators, args.judges, args.seconds, args.players, args.sittings,
-                  period=args.period, timeout=args.timeout, log=log, https=args.https)
+                  period=args.period, timeout=args.timeout, log=log, https=args.https,
+                  arrival=args.arrival)
 
     prefix = ("load" if (args.players, args.sittings) == DESIGN else
               f"load_{args.players}x{args.sittings}") + ("_https" if args.https else "")
