@@ -424,9 +424,10 @@ def run(spectators: int = 100, judges: int = 12, seconds: float = 60, players: i
         with run_app(root, tls=certificate, env={"STSA_CONNECTIONS_PER_ADDRESS": "0"}) as app:
             log(f"app at {app.url}: {spectators} spectators, {judges} judges, {seconds:.0f} s")
             clock = Clock(time.monotonic() + 1.0, seconds, tally)
+            opens = (arrival or period) / spectators  # seconds between two spectators' arrivals
             people = [threading.Thread(target=spectator, name=f"spectator-{i}", daemon=True,
-                                       args=(i, app.url, clock, i * (arrival or period) / spectators,
-                                             timeout, tally, app.ssl))
+                                       args=(i, app.url, clock, i * opens, timeout, tally,
+                                             app.ssl))
                       for i in range(spectators)]
             # judges start between the spectators' starts, spread over the same first period
             people += [threading.Thread(target=judge, name=f"judge-{j}", daemon=True,

@@ -90,6 +90,21 @@ class DrawMode(_Word):
     BALANCED = "balanced"
 
 
+class FinalsStatus(_Word):
+    """A player's place in the finals as it stands (R16–R18; `services.finals.finals_status`)."""
+
+    NONE = ""  # no finals yet (fewer than 4 players), or no qualifier result yet
+    FINAL = "final"  # goes (or went) to the final and has not played it yet
+    SEMIFINAL = "semifinal"  # plays (or played) the semifinal, not in the final
+    OUT = "out"  # below the cut
+    ABSENT = "absent"  # marked absent for the finals: a wildcard takes the seat
+    LOST_SEAT = "lost_seat"  # a direct finalist whose seat a semifinal winner took
+    CHAMPION = "champion"
+    RUNNER_UP = "runner_up"
+    THIRD = "third"
+    FINALIST = "finalist"  # played the final, placed 4th or lower
+
+
 class PlayerStatus(_Word):
     ACTIVE = "active"
     WITHDRAWN = "withdrawn"
@@ -134,6 +149,12 @@ class Action(_Word):
 
 PICK_METHOD_LABELS = {PickMethod.HIDDEN_PICKS: "Hidden Picks", PickMethod.VOTE_OFF: "Vote Off"}
 DRAW_MODE_LABELS = {DrawMode.RANDOM: "Random", DrawMode.BALANCED: "Balanced"}
+FINALS_STATUS_LABELS = {
+    FinalsStatus.NONE: "", FinalsStatus.FINAL: "Final", FinalsStatus.SEMIFINAL: "Semifinal",
+    FinalsStatus.OUT: "Out", FinalsStatus.ABSENT: "Absent",
+    FinalsStatus.LOST_SEAT: "Lost final seat", FinalsStatus.CHAMPION: "Champion",
+    FinalsStatus.RUNNER_UP: "Runner-up", FinalsStatus.THIRD: "Third",
+    FinalsStatus.FINALIST: "Finalist"}
 # A sitting's status in words, wherever it is named: "Qualifier 2 (being played)".
 SITTING_STATUS_WORDS = {SittingStatus.DRAWN: "drawn, not published yet",
                         SittingStatus.PUBLISHED: "being played",

@@ -14,7 +14,16 @@ import pandas as pd
 
 from stsa import draw, rules, store
 from stsa.auth import Actor, require
-from stsa.domain import Kind, Role, Sitting, SittingStatus, Stage, TournamentError, plural
+from stsa.domain import (
+    FinalsStatus,
+    Kind,
+    Role,
+    Sitting,
+    SittingStatus,
+    Stage,
+    TournamentError,
+    plural,
+)
 from stsa.services import results, setups
 from stsa.services.snapshot import Snapshot
 
@@ -166,22 +175,7 @@ def publish_problem(snap: Snapshot, sitting: Mapping) -> str:
 
 # --- where each player stands in the finals ---------------------------------------------------
 
-class Status:
-    """A player's place in the finals as it stands (`finals_status`)."""
-
-    NONE = ""  # no finals yet (fewer than 4 players), or no qualifier result yet
-    FINAL = "final"  # goes (or went) to the final and has not played it yet
-    SEMIFINAL = "semifinal"  # plays (or played) the semifinal, not in the final
-    OUT = "out"  # below the cut
-    ABSENT = "absent"  # marked absent for the finals: a wildcard takes the seat
-    LOST_SEAT = "lost_seat"  # a direct finalist whose seat a semifinal winner took
-    CHAMPION = "champion"
-    RUNNER_UP = "runner_up"
-    THIRD = "third"
-    FINALIST = "finalist"  # played the final, placed 4th or lower
-
-
-PODIUM = {1: Status.CHAMPION, 2: Status.RUNNER_UP, 3: Status.THIRD}
+PODIUM = {1: FinalsStatus.CHAMPION, 2: FinalsStatus.RUNNER_UP, 3: FinalsStatus.THIRD}
 
 
 def finals_status(view: Finals) -> pd.DataFrame:
@@ -203,19 +197,19 @@ def finals_status(view: Finals) -> pd.DataFrame:
     if view.format is None:
         return out
     scored = table["best_score"].notna().to_numpy()
-    status = dict.fromkeys(table["player_id"], Status.OUT)
+    status = dict.fromkeys(table["player_id"], FinalsStatus.OUT)
     status.update(dict(zip(view.entrants["player_id"], view.entrants["stage"])))
-    status.update(dict.fromkeys(view.absent, Status.ABSENT))
+    status.update(dict.fromkeys(view.absent, FinalsStatus.ABSENT))
     note = {}
     if view.final_players is not None:
         seated = set(view.final_players)
         for player in stage_players(view, Stage.SEMIFINAL):
             if player in seated:
-                status[player] = Status.FINAL
+                status[player] = FinalsStatus.FINAL
                 note[player] = "Won the semifinal"
         for player in stage_players(view, Stage.FINAL):
             if player not in seated:
-                status[player] = Status.LOST_SEAT
+                status[player] = FinalsStatus.LOST_SEAT
                 winners = [names.get(p, str(p)) for p in view.final_players
                            if note.get(p)]
                 note[player] = ("Lost the final seat to " + " and ".join(winners)
@@ -223,7 +217,7 @@ def finals_status(view: Finals) -> pd.DataFrame:
                 for p in view.final_players:
                     if note.get(p) == "Won the semifinal":
                         note[p] = f"Won the semifinal: took {names.get(player, player)}'s seat"
-    out["status"] = [s if ok else Status.NONE for s, ok in
+    out["status"] = [s if ok else FinalsStatus.NONE for s, ok in
                      zip(map(status.get, out["player_id"]), scored)]
     out["wildcard"] = out["player_id"].isin(view.wildcards) & scored
     out["note"] = [note.get(p, "") for p in out["player_id"]]
@@ -232,7 +226,7 @@ def finals_status(view: Finals) -> pd.DataFrame:
     ranks = view.final_standings[["player_id", "final_rank", "stage"]]
     out = ranks.merge(out.drop(columns="final_rank"), on="player_id", how="left")
     played = out["stage"] == Stage.FINAL
-    out.loc[played, "status"] = [PODIUM.get(int(r), Status.FINALIST)
+    out.loc[played, "status"] = [PODIUM.get(int(r), FinalsStatus.FINALIST)
                                  for r in out.loc[played, "final_rank"]]
     out = out.astype({"final_rank": "Int64"}).drop(columns="stage")
     return out[["player_id", "status", "wildcard", "final_rank", "note"]]

@@ -15,9 +15,8 @@ import numpy as np
 import pandas as pd
 
 from stsa import rules, stats, store
-from stsa.domain import Kind, PlayerStatus, SittingStatus, sitting_label
+from stsa.domain import FinalsStatus, Kind, PlayerStatus, SittingStatus, sitting_label
 from stsa.services import roster
-from stsa.services.finals import Status
 
 SHOWN_LIMIT = 10  # a search shows at most this many nicknames: type more to narrow it
 
@@ -126,12 +125,12 @@ def _behind(gap: float, rank: int) -> str:
 
 
 FINALS_WORDS = {
-    Status.FINAL: "you play the final", Status.SEMIFINAL: "you play the semifinal",
-    Status.OUT: "you did not make the cut",
-    Status.ABSENT: "you are marked absent for the finals: a wildcard takes your seat",
-    Status.LOST_SEAT: "the semifinal winner took your final seat",
-    Status.CHAMPION: "you are the champion", Status.RUNNER_UP: "you are the runner-up",
-    Status.THIRD: "you placed third", Status.FINALIST: "you played the final",
+    FinalsStatus.FINAL: "you play the final", FinalsStatus.SEMIFINAL: "you play the semifinal",
+    FinalsStatus.OUT: "you did not make the cut",
+    FinalsStatus.ABSENT: "you are marked absent for the finals: a wildcard takes your seat",
+    FinalsStatus.LOST_SEAT: "the semifinal winner took your final seat",
+    FinalsStatus.CHAMPION: "you are the champion", FinalsStatus.RUNNER_UP: "you are the runner-up",
+    FinalsStatus.THIRD: "you placed third", FinalsStatus.FINALIST: "you played the final",
 }
 
 
@@ -171,7 +170,7 @@ def _words(ranked: Ranking, player_id) -> str:
         return "No result yet: your rank shows once your first game is in."
     row = ranked.rows.loc[player_id]
     place, score = ordinal(row["rank"]), float(row["best_score"])
-    status, wildcard = (ranked.finals or {}).get(player_id, (Status.NONE, False))
+    status, wildcard = (ranked.finals or {}).get(player_id, (FinalsStatus.NONE, False))
     if status in FINALS_WORDS:
         return (f"{place} after the qualifiers; {FINALS_WORDS[status]}"
                 f"{' (as a wildcard)' if wildcard else ''}.")

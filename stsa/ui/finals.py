@@ -10,18 +10,15 @@ from __future__ import annotations
 import pandas as pd
 
 from stsa import rules
-from stsa.domain import Kind, Role, Stage, plural, sitting_label
+from stsa.domain import FINALS_STATUS_LABELS, FinalsStatus, Kind, Role, Stage, plural, sitting_label
 from stsa.formats import csv as csv_format
 from stsa.services import roster
-from stsa.services.finals import Status, stage_players
+from stsa.services.finals import stage_players
 
 ZONES = {Stage.FINAL: "Final", Stage.SEMIFINAL: "Semifinal", Stage.OUT: "Out", "": ""}
 STAGES = {Stage.FINAL: "Final", Stage.SEMIFINAL: "Semifinal", Kind.QUALIFIER: "Qualifier"}
 # Where a player stands in the finals (`services.finals.finals_status`), in words.
-STATUS_LABELS = {Status.NONE: "", Status.FINAL: "Final", Status.SEMIFINAL: "Semifinal",
-                 Status.OUT: "Out", Status.ABSENT: "Absent", Status.LOST_SEAT: "Lost final seat",
-                 Status.CHAMPION: "Champion", Status.RUNNER_UP: "Runner-up",
-                 Status.THIRD: "Third", Status.FINALIST: "Finalist"}
+STATUS_LABELS = FINALS_STATUS_LABELS
 WILDCARD = " (wildcard)"
 
 
@@ -86,7 +83,8 @@ def status_labels(status: pd.DataFrame) -> pd.Series:
 
 def podium_line(status: pd.DataFrame, names: dict) -> str:
     """The champion and podium in one sentence once the final is in ("" before)."""
-    top = status.loc[status["status"].isin([Status.CHAMPION, Status.RUNNER_UP, Status.THIRD])]
+    podium = [FinalsStatus.CHAMPION, FinalsStatus.RUNNER_UP, FinalsStatus.THIRD]
+    top = status.loc[status["status"].isin(podium)]
     if top.empty:
         return ""
     return "; ".join(f"{STATUS_LABELS[s]}: {names.get(p, str(p))}"
