@@ -104,6 +104,7 @@ def wild_card_draws(
     *,
     seed: int,
     table_no: int,
+    names: Mapping | None = None,
 ) -> pd.DataFrame:
     """R10 Wild Card at one table: each player's final leader.
 
@@ -117,7 +118,8 @@ def wild_card_draws(
     name, so their listed order does not matter) from the sitting's `seed` and `table_no`,
     handed out in play order: the same inputs give the same draws, and a player's draw never
     depends on the choices of players after them. When more players swap than leaders were
-    removed, the first who cannot get one is named.
+    removed, the first who cannot get one is named: by `names` (player_id → the name people
+    know them by), else as "Player <id>".
 
     Returns `seat, player_id, leader, swapped, original_leader` by seat, `leader` being the
     final one.
@@ -135,7 +137,10 @@ def wild_card_draws(
     picked_too = table.loc[table["leader"].isin(pool), "leader"].tolist()
     if picked_too:
         raise TournamentError(f"{quoted(picked_too)} cannot be both picked and removed.")
-    swapping = _swap_choices(swaps, table["player_id"])
+    def who(player) -> str:
+        return str((names or {}).get(player, f"Player {player}"))
+
+    swapping = _swap_choices(swaps, table["player_id"], who)
     rng = _table_rng(seed, table_no, _WILD_CARD_STREAM)
 
     order = rng.permutation(len(pool))
@@ -144,7 +149,7 @@ def wild_card_draws(
     if short.any():
         first = int(np.flatnonzero(short)[0])
         raise TournamentError(
-            f"Player {table['player_id'].iat[first]} (seat {table['seat'].iat[first]}) wants to "
+            f"{who(table['player_id'].iat[first])} (seat {table['seat'].iat[first]}) wants to "
             f"swap, but the {plural(len(pool), 'removed leader')} "
             f"{'is' if len(pool) == 1 else 'are'} already taken by the players before."
         )
@@ -248,7 +253,7 @@ def _organizer_choice(tied: pd.DataFrame, choice: Sequence[str], needed: int) ->
     return tied.set_index("leader").loc[named[:needed]].reset_index()
 
 
-def _swap_choices(swaps, player_ids: pd.Series) -> np.ndarray:
+def _swap_choices(swaps, player_ids: pd.Series, who) -> np.ndarray:
     """R10: each seated player's keep (False) or swap (True) choice, in the order of
     `player_ids`; every player has exactly one and nobody else."""
     if not isinstance(swaps, (Mapping, pd.Series)):
@@ -256,15 +261,15 @@ def _swap_choices(swaps, player_ids: pd.Series) -> np.ndarray:
                               "False (keep).")
     choices = pd.Series(swaps, dtype="object") if isinstance(swaps, Mapping) else swaps
     problems = [
-        *(Problem(f"Player {p}", "has no keep-or-swap choice")
+        *(Problem(who(p), "has no keep-or-swap choice")
           for p in pd.Index(player_ids).difference(choices.index, sort=False)),
-        *(Problem(f"Player {p}", "made a choice but does not sit at this table")
+        *(Problem(who(p), "made a choice but does not sit at this table")
           for p in choices.index.difference(pd.Index(player_ids), sort=False)),
-        *(Problem(f"Player {p}", f"chose {v!r}: True to swap or False to keep")
+        *(Problem(who(p), f"chose {v!r}: True to swap or False to keep")
           for p, v in choices[~choices.isin([True, False]) | choices.isna()].items()),
     ]
     if choices.index.duplicated().any():
-        problems.append(Problem(f"Player {choices.index[choices.index.duplicated()][0]}",
+        problems.append(Problem(who(choices.index[choices.index.duplicated()][0]),
                                 "has more than one choice"))
     if problems:
         raise TournamentError(f"Wild Card: {'; '.join(map(str, problems[:_MAX_LISTED]))}.",

@@ -88,7 +88,8 @@ def draw_wild_cards(engine, table_id: int, picked: Mapping[int, str | None],
     _check_picks(chosen, table, where)
     drawn = picks.wild_card_draws(chosen, {int(k): bool(v) for k, v in swaps.items()},
                                  table["removed_leaders"] or [], seed=int(sitting["seed"]),
-                                 table_no=int(table["table_no"]))
+                                 table_no=int(table["table_no"]),
+                                 names=dict(zip(seats["player_id"].astype(int), seats["name"])))
     store.save_wild_cards(engine, table_id, drawn, actor=actor)
     return drawn
 

@@ -82,9 +82,15 @@ def report_items(report) -> list[tuple[str, pd.DataFrame]]:
     played = pd.DataFrame({"Table": report.setups["table_no"], "Player": report.setups["name"],
                            "Setup": report.setups["setup_id"].map(names),
                            "Played before": report.setups["times_before"]})
-    return [(f"{plural(len(repeats), 'pair')} of players meet again", repeats),
-            (f"{plural(len(seats), 'player')} get a seat they had most often or twice", seats),
-            (f"{plural(len(played), 'player')} play a setup again", played)]
+    def agrees(count: int, one: str, many: str) -> str:  # "1 player gets", "2 players get"
+        return one if count == 1 else many
+
+    return [(f"{plural(len(repeats), 'pair')} of players "
+             f"{agrees(len(repeats), 'meets', 'meet')} again", repeats),
+            (f"{plural(len(seats), 'player')} {agrees(len(seats), 'gets', 'get')} a seat "
+             f"they had most often or twice", seats),
+            (f"{plural(len(played), 'player')} {agrees(len(played), 'plays', 'play')} a setup "
+             f"again", played)]
 
 
 def show_report(report) -> None:

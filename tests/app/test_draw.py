@@ -606,3 +606,29 @@ def test_every_text_box_has_a_length_limit(open_page, engine):
     limits = {box.key: box.proto.max_chars for box in at.text_input}
     assert limits["draw_search"] == 60
     assert limits["draw_ovr_reason"] == limits["draw_void_reason"] == 500
+
+
+def test_the_fairness_check_reads_as_a_sentence_for_one_and_for_many():
+    """Each line of the draw's fairness check agrees with its count: "1 player gets a seat …",
+    "2 players get a seat …"."""
+    from stsa import fairness
+    from stsa.ui import draw_options
+
+    def report(n: int) -> fairness.DrawReport:
+        ids = list(range(1, n + 1))
+        return fairness.DrawReport(
+            repeats=pd.DataFrame({"table_no": [1] * n, "name_a": ["A"] * n, "name_b": ["B"] * n,
+                                  "met_before": [1] * n, "player_a": ids, "player_b": ids}),
+            seats=pd.DataFrame({"table_no": [1] * n, "seat": [1] * n, "name": ["A"] * n,
+                                "times_before": [2] * n, "games_before": [2] * n,
+                                "player_id": ids}),
+            setups=pd.DataFrame({"table_no": [1] * n, "name": ["A"] * n,
+                                 "setup_id": ["uprising"] * n, "times_before": [1] * n,
+                                 "player_id": ids}))
+
+    assert [line for line, _ in draw_options.report_items(report(1))] == [
+        "1 pair of players meets again", "1 player gets a seat they had most often or twice",
+        "1 player plays a setup again"]
+    assert [line for line, _ in draw_options.report_items(report(2))] == [
+        "2 pairs of players meet again", "2 players get a seat they had most often or twice",
+        "2 players play a setup again"]

@@ -160,3 +160,17 @@ def test_R10_votes_and_wild_cards_go_into_the_workbook_and_come_back(vote_off, t
     restored, _ = _table(other, sitting_id)
     assert restored["removed_leaders"] == table["removed_leaders"]
     other.dispose()
+
+
+def test_R10_a_wild_card_refusal_names_the_player_not_an_id(vote_off):
+    """Only two leaders were voted off, so a third player who wants to swap cannot get one:
+    the judge is told who, by name and seat, never by a database id."""
+    engine, sitting_id = vote_off
+    table, seats, picked = _voted(engine, sitting_id, [(0, 1), (0, 2), (0, 1), (1, 3)])
+    swaps = {int(p): True for p in seats["player_id"]}
+    third = seats.sort_values("seat").iloc[2]
+    with pytest.raises(TournamentError) as refused:
+        picks.draw_wild_cards(engine, int(table["table_id"]), picked, swaps, actor=JUDGE)
+    message = str(refused.value)
+    assert message.startswith(f"{third['name']} (seat 3) wants to swap"), message
+    assert f"Player {int(third['player_id'])}" not in message
