@@ -48,6 +48,9 @@ def enter_result() -> None:
     options = result_form.leader_options(seats, settings.wild_card)
     result_form.form_style()
     fields = result_form.number_fields(reads.sittings(), sitting_id, table_id, seats)
+    rule_change = result_form.rule_change_caption(reads.sittings(), sitting_id)
+    if rule_change and "variant_points" in fields:  # R24: whose extra points these are
+        st.caption(widgets.plain(rule_change))
     for seat in seats.itertuples():
         result_form.seat_block(table_id, seat, options, fields)
 

@@ -12,6 +12,7 @@ import pandas as pd
 import streamlit as st
 
 from stsa import store
+from stsa.domain import rule_change_line
 from stsa.services import results
 from stsa.ui import widgets
 from stsa.ui.sittings import colour
@@ -19,7 +20,11 @@ from stsa.ui.sittings import colour
 STATS = results.STATS  # vp, spice, solari, troops, water (R11)
 NUMBERS = {"vp": "VP", "spice": "Spice", "solari": "Solari", "troops": "Troops in garrison",
            "water": "Water", "variant_points": "Variant points"}
-SHORT = {**NUMBERS, "troops": "Troops", "variant_points": "Extra"}  # the form's labels
+# The form's labels, short so a seat's numbers fit one row on a phone; the variant points are
+# the points of the sitting's rule change (R24), named above the seats (`rule_change_caption`).
+SHORT = {**NUMBERS, "troops": "Troops", "variant_points": "Rule pts"}
+HELP = {"variant_points": "Points from this sitting's rule change (named above the seats); "
+                          "0 for none"}
 FORM, CONFLICT = "res_form", "res_conflict"
 MAX_NUMBER = store.game_results.MAX_NUMBER
 
@@ -94,6 +99,15 @@ def leader_options(seats: pd.DataFrame, wild_card: bool) -> list[str]:
     return options
 
 
+def rule_change_caption(sittings: pd.DataFrame, sitting_id: int) -> str:
+    """The sitting's rule change as the form names it above the seats (R24): its name, how its
+    points are earned, and the field they go in; "" for a sitting without one."""
+    row = sittings.loc[sittings["sitting_id"] == sitting_id]
+    line = rule_change_line(row.iloc[0].to_dict()) if len(row) else ""
+    return (f"Rule change: {line}. Each player's points from it go in “{SHORT['variant_points']}”."
+            if line else "")
+
+
 def number_fields(sittings: pd.DataFrame, sitting_id: int, table_id: int,
                   seats: pd.DataFrame) -> list[str]:
     """The numbers the form asks for: the five of R11, and the variant points (R12) when the
@@ -134,7 +148,8 @@ def seat_block(table_id: int, seat, options: list[str], fields: list[str]) -> No
             for field in fields:
                 low = -MAX_NUMBER if field == "variant_points" else 0
                 st.number_input(SHORT[field], min_value=low, max_value=MAX_NUMBER, step=1,
-                                value=None, key=key(table_id, seat.player_id, field))
+                                value=None, key=key(table_id, seat.player_id, field),
+                                help=HELP.get(field))
 
 
 def form_rows(table_id: int, seats: pd.DataFrame) -> tuple[pd.DataFrame, list[int]]:

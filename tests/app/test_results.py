@@ -203,7 +203,9 @@ def test_R24_a_sittings_rule_change_asks_for_extra_points(open_page, engine, sit
     at = _open_table(open_page, ORGANIZER, table)
     if "rule_change" not in store.sittings(engine, actor=ORGANIZER):
         pytest.skip("the sittings frame does not carry the rule change yet")
-    assert at.number_input(key=key(at, tid, 1, "variant_points")).label == "Extra"
+    assert at.number_input(key=key(at, tid, 1, "variant_points")).label == "Rule pts"
+    assert "Rule change: Spies return: 1 per spy recalled. Each player's points from it go in " \
+           "“Rule pts”." in [c.value for c in at.caption]
     at = _fill(at, table, VALUES)
     at.number_input(key=key(at, tid, 4, "variant_points")).set_value(3).run()
     assert at.dataframe[0].value.set_index("VP").at[2, "Score"] == 3  # 0 for 4th + 3 (R12)
