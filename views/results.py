@@ -64,8 +64,11 @@ def enter_result() -> None:
                             min_value=1, max_value=len(seats), step=1, value=None,
                             key=result_form.key(table_id, seat.player_id, "tiebreak"))
     st.markdown("**Preview** · placings and qualifier scores (blank numbers count as 0)")
-    st.dataframe(result_form.preview_frame(rows, seats, base), hide_index=True,
-                 column_config=result_form.PREVIEW_COLUMNS)
+    preview = result_form.preview_frame(rows, seats, base)
+    if preview is None:
+        st.caption("No preview while a number cannot be scored: Save says which one.")
+    else:
+        st.dataframe(preview, hide_index=True, column_config=result_form.PREVIEW_COLUMNS)
     clash = result_form.conflict(table_id)  # R19, R20: what a save needs is asked first
     guard = result_checks.save_guard(reads, seats,
                                      clash["version"] if clash else form["version"], rows)

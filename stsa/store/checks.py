@@ -27,6 +27,10 @@ MAX_NUMBER = 100_000
 #: either way, a settled order from 1.
 NUMBER_RANGES = {**{c: (0, MAX_NUMBER) for c in STATS},
                  "variant_points": (-MAX_NUMBER, MAX_NUMBER), "tiebreak": (1, MAX_NUMBER)}
+# Each number as the result form names it, so a refusal reads in the form's own words.
+NUMBER_WORDS = {"vp": "VP", "spice": "spice", "solari": "solari", "troops": "troops",
+                "water": "water", "variant_points": "rule change points",
+                "tiebreak": "settled order"}
 _WHOLE = re.compile(r"^[+-]?\d+$")
 _CONTROL = re.compile(r"[\x00-\x1f\x7f-\x9f\u200b-\u200f\u2028-\u202e\u2066-\u2069]")
 
@@ -141,14 +145,17 @@ def result_number(field: str, value: Any) -> int | None:
     and water from 0, variant points either way (blank = 0), a settled order from 1 (blank =
     none), none beyond `MAX_NUMBER`. The `TournamentError` names the field."""
     low, high = NUMBER_RANGES[field]
+    words = NUMBER_WORDS.get(field, field)
     if blank(value):
         if field in STATS:
-            raise TournamentError(f"{field} is missing")
+            raise TournamentError(f"{words} is missing")
         return 0 if field == "variant_points" else None
     n = whole_number(value)
+    if n is not None and n < 0 <= low:
+        raise TournamentError(f"{words} cannot be negative, not {n}")
     if n is None or not low <= n <= high:
         rule = "a whole number" if low < 0 else f"a whole number of {low} or more"
-        raise TournamentError(f"{field} must be {rule} (up to {high}), not {value!r}")
+        raise TournamentError(f"{words} must be {rule} (up to {high}), not {value!r}")
     return n
 
 

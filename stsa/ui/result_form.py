@@ -12,7 +12,7 @@ import pandas as pd
 import streamlit as st
 
 from stsa import store
-from stsa.domain import rule_change_line
+from stsa.domain import TournamentError, rule_change_line
 from stsa.services import results
 from stsa.ui import widgets
 from stsa.ui.sittings import colour
@@ -146,8 +146,10 @@ def seat_block(table_id: int, seat, options: list[str], fields: list[str]) -> No
                      label_visibility="collapsed")
         with st.container(horizontal=True, wrap=False, gap="small"):
             for field in fields:
-                low = -MAX_NUMBER if field == "variant_points" else 0
-                st.number_input(SHORT[field], min_value=low, max_value=MAX_NUMBER, step=1,
+                # No lower limit in the browser: a negative number reaches the save, which
+                # says what is wrong in words, instead of a field silently left blank.
+                st.number_input(SHORT[field], min_value=-MAX_NUMBER, max_value=MAX_NUMBER,
+                                step=1,
                                 value=None, key=key(table_id, seat.player_id, field),
                                 help=HELP.get(field))
 
@@ -186,9 +188,13 @@ def _preview(rows: pd.DataFrame, base_points) -> pd.DataFrame:
     return found
 
 
-def preview_frame(rows: pd.DataFrame, seats: pd.DataFrame, base_points) -> pd.DataFrame:
-    """R11, R12: placings and qualifier scores of the form as it stands (blanks count 0)."""
-    scored = _preview(rows, base_points)
+def preview_frame(rows: pd.DataFrame, seats: pd.DataFrame, base_points) -> pd.DataFrame | None:
+    """R11, R12: placings and qualifier scores of the form as it stands (blanks count 0); None
+    while a number cannot be scored (a negative one: the save says which, in words)."""
+    try:
+        scored = _preview(rows, base_points)
+    except TournamentError:
+        return None
     return pd.DataFrame({"Placing": scored["placing"], "Seat": scored["seat"],
                          "Player": seats["name"].to_numpy(), "VP": rows["vp"],
                          "Score": scored["qualifier_score"], "Tied": scored["tied"]},

@@ -117,7 +117,7 @@ def test_validation_names_seat_and_field_and_saves_nothing(open_page, engine, si
     at.number_input(key=key(at, int(table["table_id"]), 2, "vp")).set_value(None).run()
     at.button(key="res_save").click().run()
     message = at.error[0].value
-    assert f"seat 2 ({seats['name'][1]}): vp is missing" in message
+    assert f"seat 2 ({seats['name'][1]}): VP is missing" in message
     assert "Nothing was saved" in message
     assert store.table_result(engine, int(table["table_id"])).version == 0
 
@@ -473,3 +473,18 @@ def test_a_markdown_link_in_a_judges_name_shows_as_text(open_page, engine, sitti
                   for e in getattr(kim, kind)]
     assert any("PIN expired" in t for t in shown_text), "the name is shown, as text"
     assert not any(LINK.search(t) or "http://evil" in t for t in shown_text)
+
+
+def test_a_negative_vp_is_refused_in_the_forms_own_words(open_page, engine, sitting):
+    """A VP of −3 reaches the save (the field has no lower limit in the browser) and is refused
+    as what it is, with the seat and player named; nothing is saved."""
+    table, seats = _table(engine, sitting)
+    at = _open_table(open_page, JUDGE, table)
+    at = _fill(at, table, VALUES)
+    at.number_input(key=key(at, int(table["table_id"]), 1, "vp")).set_value(-3).run()
+    assert not at.exception, at.exception
+    at.button(key="res_save").click().run()
+    message = at.error[0].value
+    assert f"seat 1 ({seats['name'][0]}): VP cannot be negative, not -3" in message, message
+    assert "missing" not in message
+    assert store.table_result(engine, int(table["table_id"])).version == 0

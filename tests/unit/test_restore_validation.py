@@ -80,7 +80,7 @@ def test_a_negative_seed(sqlite_engine, exported):
 
 @pytest.mark.parametrize("value, what", [
     (1e15, "Variant points must be a whole number"),  # beyond any database integer
-    (200_000, "variant_points must be a whole number (up to 100000), not 200000"),
+    (200_000, "rule change points must be a whole number (up to 100000), not 200000"),
 ])
 def test_variant_points_beyond_entry(sqlite_engine, exported, value, what):
     problem = only(refused(sqlite_engine, edited(exported, "Results", 7, "Variant points",
@@ -91,7 +91,7 @@ def test_variant_points_beyond_entry(sqlite_engine, exported, value, what):
 def test_a_tiebreak_below_one(sqlite_engine, exported):
     problem = only(refused(sqlite_engine, edited(exported, "Results", 7, "Tie-break", -7)))
     assert problem.where == "Results sheet, row 7"
-    assert "tiebreak must be a whole number of 1 or more" in problem.what
+    assert "settled order cannot be negative, not -7" in problem.what
     assert problem.what.startswith("Qualifier 1, table ")  # which table, as a judge names it
 
 
@@ -99,7 +99,7 @@ def test_a_negative_count_and_a_leader_not_at_the_table(sqlite_engine, exported)
     data = edited(edited(exported, "Results", 4, "VP", -1), "Results", 9, "Leader", "Nobody")
     problems = refused(sqlite_engine, data)
     assert [p.where for p in problems] == ["Results sheet, row 4", "Results sheet, row 9"]
-    assert "vp must be a whole number of 0 or more" in problems[0].what
+    assert "VP cannot be negative, not -1" in problems[0].what
     assert "leader 'Nobody' is not one of this table's leaders" in problems[1].what
 
 

@@ -81,14 +81,14 @@ def test_results_frame_is_ready_for_rules(engine):
 
 @pytest.mark.slow
 @pytest.mark.parametrize("change, message", [
-    (lambda r: r[1].update(vp=-1), r"seat 2 \(Player 0001\): vp must be a whole number of 0"),
+    (lambda r: r[1].update(vp=-1), r"seat 2 \(Player 0001\): VP cannot be negative, not -1"),
     (lambda r: r[0].update(spice=2.5), r"seat 1 \(Player 0000\): spice must be a whole"),
     (lambda r: r[3].update(water="lots"), r"seat 4 \(Player 0003\): water must be"),
     (lambda r: r[3].update(troops=True), r"seat 4 \(Player 0003\): troops must be"),
     (lambda r: r[0].update(solari=None), r"seat 1 \(Player 0000\): solari is missing"),
-    (lambda r: r[0].update(vp=float("nan")), r"seat 1 \(Player 0000\): vp is missing"),
-    (lambda r: r[2].update(vp=10**9), r"seat 3 .*vp must be .*up to 100000"),
-    (lambda r: r[2].update(tiebreak=0), r"seat 3 .*tiebreak must be a whole number of 1"),
+    (lambda r: r[0].update(vp=float("nan")), r"seat 1 \(Player 0000\): VP is missing"),
+    (lambda r: r[2].update(vp=10**9), r"seat 3 .*VP must be .*up to 100000"),
+    (lambda r: r[2].update(tiebreak=0), r"seat 3 .*settled order must be a whole number of 1"),
     (lambda r: r[1].update(leader="Leader A"),
      r"seat 2 \(Player 0001\): leader 'Leader A' is already taken by seat 1 \(Player 0000\)"),
     (lambda r: r[1].update(leader="Leader X"), r"seat 2 .*'Leader X' is not one of this"),

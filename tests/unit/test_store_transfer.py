@@ -60,12 +60,12 @@ def test_a_seed_must_be_a_whole_number(engine, dump, seed, what):
 
 
 @pytest.mark.parametrize("field, value, what", [
-    ("variant_points", 10**15, "variant_points must be a whole number (up to 100000), not "
+    ("variant_points", 10**15, "rule change points must be a whole number (up to 100000), not "
                                "1000000000000000"),
-    ("variant_points", -100_001, "variant_points must be a whole number (up to 100000), not "
+    ("variant_points", -100_001, "rule change points must be a whole number (up to 100000), not "
                                  "-100001"),
-    ("tiebreak", -7, "tiebreak must be a whole number of 1 or more (up to 100000), not -7"),
-    ("vp", 100_001, "vp must be a whole number of 0 or more (up to 100000), not 100001"),
+    ("tiebreak", -7, "settled order cannot be negative, not -7"),
+    ("vp", 100_001, "VP must be a whole number of 0 or more (up to 100000), not 100001"),
 ])
 def test_result_numbers_are_bounded_as_entry_bounds_them(engine, dump, field, value, what):
     """R11-R13: what a judge cannot enter cannot be restored either."""
