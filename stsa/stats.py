@@ -157,7 +157,7 @@ def player_scores(scored: pd.DataFrame, player_ids) -> pd.DataFrame:
 
 
 def sitting_progress(status: dict) -> str:
-    """For the current sitting (`services.admin.home_status`): how many tables have reported and
+    """For the current sitting (`services.home.home_status`): how many tables have reported and
     which are still playing."""
     sitting = status.get("sitting")
     if sitting is None:

@@ -5,10 +5,10 @@ code import from here, now kept in `stsa.services` (one module per job).
 scripting API (DESIGN.md); the other names stay importable from here too.
 """
 
-from stsa.services.admin import home_status
 from stsa.services.corrections import override_setup, override_warnings
 from stsa.services.draws import draw_qualifier, draw_report
 from stsa.services.finals import Finals, draw_final, draw_semifinal, finals
+from stsa.services.home import home_status
 from stsa.services.results import preview_result, scored_results, standings_table
 from stsa.services.setups import enabled_setups, setup_names
 from stsa.services.sittings import current_sitting, sitting_overview

@@ -1,15 +1,12 @@
-"""What the organizer keeps the tournament with: its settings as saved (R4, R5, R9, R10, R12),
-the PINs and sessions (R20), backups (R19), the demo tournament, and where the tournament
-stands for the Home page."""
+"""The organizer's housekeeping: the settings as saved (R4, R5, R9, R10, R12), the PINs and
+sessions (R20), backups (R19) and the demo tournament. Where the tournament stands for the Home
+page: `services.home`."""
 
 from __future__ import annotations
 
-from dataclasses import dataclass
-
 from stsa import store
 from stsa.auth import Actor, require
-from stsa.domain import PlayerStatus, Record, Role, Sitting, SittingStatus, TournamentError
-from stsa.services.snapshot import Snapshot
+from stsa.domain import Role, TournamentError
 from stsa.settings import check as check_setting
 from stsa.settings import label as setting_label
 
@@ -53,39 +50,3 @@ def save_settings(engine, wanted: dict, *, actor: Actor) -> dict:
     if changes:
         store.set_settings(engine, changes, actor=actor)
     return changes
-
-
-# --- Home -------------------------------------------------------------------------------------
-
-@dataclass(frozen=True, eq=False)
-class HomeStatus(Record):
-    """Where the tournament stands, for the Home page: its name, the active and checked-in
-    players, the current sitting (None before the first draw) and, while it is being played,
-    the numbers of its tables still missing a result."""
-
-    tournament_name: str
-    players: int
-    checked_in: int
-    sitting: Sitting | None
-    missing_tables: tuple[int, ...]
-
-
-def home_status(engine, *, actor: Actor | None = None) -> HomeStatus:
-    """What happens now: tournament name, players, the current sitting and tables missing
-    results, for the Home page."""
-    with Snapshot(engine, actor=actor) as snap:
-        return status_of(snap)
-
-
-def status_of(snap: Snapshot) -> HomeStatus:
-    """`home_status` from the frames of `snap` (as its actor may see them)."""
-    roster = snap.players
-    sitting = snap.current()
-    missing: tuple[int, ...] = ()
-    if sitting is not None and sitting.status == SittingStatus.PUBLISHED:
-        tables = snap.sitting_tables(sitting.sitting_id)
-        missing = tuple(int(t) for t in tables.loc[tables["version"] == 0, "table_no"])
-    return HomeStatus(tournament_name=snap.settings.tournament_name,
-                      players=int((roster["status"] == PlayerStatus.ACTIVE).sum()),
-                      checked_in=int(roster["checked_in"].sum()), sitting=sitting,
-                      missing_tables=missing)

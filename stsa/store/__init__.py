@@ -35,9 +35,9 @@ from stsa.store.access import (
                                sign_in_pause,
                                sign_out,
 )
-from stsa.store.admin import DEFAULT_SETTINGS, events, set_settings, settings
+from stsa.store.admin import DEFAULT_SETTINGS, set_settings, settings
 from stsa.store.archive import backup, backups
-from stsa.store.audit import data_version
+from stsa.store.audit import data_version, events
 from stsa.store.corrections import leave_seat_empty, replace_player, void_sitting
 from stsa.store.db import backup_dir, integrity_check
 from stsa.store.db import reading as snapshot

@@ -1,10 +1,10 @@
-"""Settings (with defaults) and reading the audit log (R19, R20)."""
+"""The tournament's settings as the store keeps them: read over their defaults, changed by the
+organizer after every check of `stsa.settings`, each change logged (R19, R20)."""
 
 from __future__ import annotations
 
 from typing import Any
 
-import pandas as pd
 import sqlalchemy as sa
 from sqlalchemy.engine import Connection, Engine
 
@@ -14,7 +14,6 @@ from stsa.settings import DEFAULTS
 from stsa.settings import check as check_setting
 from stsa.settings import current as current_settings
 from stsa.store import audit, db, frames
-from stsa.store.schema import events as events_t
 from stsa.store.schema import settings as settings_t
 
 # Every setting an organizer can change, with its default (`stsa.settings.REGISTRY`): the name
@@ -68,43 +67,3 @@ def set_settings(engine: Engine, changes: dict[str, Any], *, actor: Actor) -> di
 
     db.write(engine, work)
     return settings(engine)
-
-
-# -- the audit log ---------------------------------------------------------------------------
-EVENT_COLUMNS = {"event_id": "int64", "at": frames.UTC_TIME, "actor": "str", "role": "str",
-                 "action": "str", "subject": "str", "before": "object", "after": "object"}
-
-
-def events(engine: Engine | Connection, *, actor: Actor | None, action: str | None = None,
-           by: str | None = None, subject: str | None = None, since_id: int | None = None,
-           limit: int | None = None) -> pd.DataFrame:
-    """The audit log, oldest first (R19): `event_id, at, actor, role, action, subject, before,
-    after` (before/after parsed from JSON). The organizer only (R20): the log holds removed
-    leaders, votes, contact details and every change of the roster, settings and draws; the
-    pages read for judges only what they show them. Filters: `action` (exact, or a prefix
-    ending in "." such as "result."), `by` (who acted), `subject` ("table 12"), `since_id`,
-    `limit` (the latest n)."""
-    require(actor, Role.ORGANIZER, action="read the log")
-    q = sa.select(events_t)
-    if action:
-        if action.endswith("."):
-            q = q.where(sa.func.substr(events_t.c.action, 1, len(action)) == action)
-        else:
-            q = q.where(events_t.c.action == action)
-    if by:
-        q = q.where(events_t.c.actor == by)
-    if subject:
-        q = q.where(events_t.c.subject == subject)
-    if since_id is not None:
-        q = q.where(events_t.c.id > int(since_id))
-    if limit is not None:
-        q = q.order_by(events_t.c.id.desc()).limit(int(limit))
-    else:
-        q = q.order_by(events_t.c.id)
-    with db.reading(engine) as conn:
-        rows = [dict(r._mapping) for r in conn.execute(q)]
-    rows.sort(key=lambda r: r["id"])
-    for r in rows:
-        r["event_id"] = r.pop("id")
-        r["before"], r["after"] = frames.loads(r["before"]), frames.loads(r["after"])
-    return frames.frame(rows, EVENT_COLUMNS)

@@ -26,7 +26,7 @@ import streamlit as st
 
 from stsa import catalog, stats, store
 from stsa.domain import Kind, Role, sitting_label
-from stsa.services import admin, capacity, draws, player, results, setups
+from stsa.services import capacity, draws, home, player, results, setups
 from stsa.services import finals as finals_service
 from stsa.services import log as log_service
 from stsa.services import sittings as sitting_service
@@ -143,8 +143,8 @@ class Data:
         """One table (a `store.tables` row) as this view may see it; empty if none."""
         return self._snap().table(int(table_id))
 
-    def home_status(self) -> admin.HomeStatus:
-        return self._get(("home_status", self.staff), lambda: admin.status_of(self._snap()))
+    def home_status(self) -> home.HomeStatus:
+        return self._get(("home_status", self.staff), lambda: home.status_of(self._snap()))
 
     def enabled_setups(self, kind: Kind = Kind.QUALIFIER) -> pd.DataFrame:
         """R5, R23: the setups sittings of `kind` draw from."""

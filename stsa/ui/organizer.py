@@ -22,7 +22,7 @@ from stsa.domain import (
 )
 from stsa.errors import Problem
 from stsa.formats import csv as csv_format
-from stsa.services.admin import HomeStatus
+from stsa.services.home import HomeStatus
 
 PICK_METHODS = PICK_METHOD_LABELS
 BATTLE_OF_WILLS = BATTLE_OF_WILLS_LABELS
@@ -41,7 +41,7 @@ def listed(numbers: list, limit: int = 20) -> str:
 
 
 def next_step(status: HomeStatus, role: Role) -> str:
-    """What this person does next, from `services.admin.home_status`."""
+    """What this person does next, from `services.home.home_status`."""
     sitting, missing = status.sitting, list(status.missing_tables)
     label = sitting_label(sitting["kind"], sitting["number"]) if sitting else ""
     state = sitting["status"] if sitting else None

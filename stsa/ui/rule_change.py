@@ -24,7 +24,7 @@ def part(sitting, viewer: Role) -> None:
 
 
 def on_tv(status: dict) -> None:
-    """The current sitting's rule change (`services.admin.home_status`), once published: TV
+    """The current sitting's rule change (`services.home.home_status`), once published: TV
     is for the room, so never a draft's (R20)."""
     sitting = status.get("sitting")
     if sitting is None or sitting["status"] == SittingStatus.DRAWN:

@@ -8,7 +8,7 @@ import pytest
 
 from stsa import demo, store, tournament
 from stsa.domain import Sitting, sitting_label
-from stsa.services.admin import HomeStatus
+from stsa.services.home import HomeStatus
 from stsa.ui import organizer, widgets
 from tests.app.conftest import JUDGE, ORGANIZER, corrected_after_the_finals, shown
 

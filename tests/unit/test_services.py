@@ -10,7 +10,7 @@ from stsa import rules, store
 from stsa.auth import Actor, Role
 from stsa.domain import Kind, Stage
 from stsa.errors import TournamentError
-from stsa.services import admin, draws, finals, results, shared, sittings
+from stsa.services import admin, draws, finals, home, results, shared, sittings
 from stsa.services.snapshot import Snapshot
 from stsa.ui import finals as finals_view
 
@@ -307,7 +307,7 @@ def test_a_shared_snapshot_reads_each_frame_once_for_every_view(demo_copy, monke
     view = finals.view_of(system)
     assert len(reads) == 1
     assert len(scored) == 3 * 24 and len(view.standings) == 24
-    assert admin.status_of(public)["players"] == admin.status_of(system)["players"] == 24
+    assert home.status_of(public)["players"] == home.status_of(system)["players"] == 24
     overview = sittings.overview_of(public, int(scored["sitting_id"].iloc[0]))
     assert overview["setup"].notna().all() and overview["reported"].all()
 
