@@ -27,7 +27,10 @@ with st.expander("Import players", expanded=roster.empty, icon=":material/upload
     st.divider()
     data_tools.roster_upload(engine, me)
 
-with st.expander("Add a player", icon=":material/person_add:"):
+# The form stays open while it is being sent and after a refusal, so the message and the typed
+# values stay in view to correct.
+adding = bool(st.session_state.get("add_submit")) or st.session_state.get("add_open", False)
+with st.expander("Add a player", icon=":material/person_add:", expanded=adding):
     if st.session_state.pop("add_done", False):  # empty the form after an added player only
         st.session_state.update(add_name="", add_nickname="", add_club="", add_email="")
     with st.form("add_player"):
@@ -37,11 +40,14 @@ with st.expander("Add a player", icon=":material/person_add:"):
         club = st.text_input("Club (optional)", max_chars=100, key="add_club")
         email = st.text_input("Email (optional)", max_chars=254, key="add_email")
         added = st.form_submit_button("Add player", key="add_submit")
-    if added and widgets.act(lambda: service.add_player(engine, name, nickname=nickname,
-                                                        club=club, email=email, actor=me),
-                             done=lambda p: f"Added {p['name']}.") is not None:
-        st.session_state["add_done"] = True
-        st.rerun()
+    if added:
+        done = widgets.act(lambda: service.add_player(engine, name, nickname=nickname,
+                                                      club=club, email=email, actor=me),
+                           done=lambda p: f"Added {p['name']}.")
+        st.session_state["add_open"] = done is None
+        if done is not None:
+            st.session_state["add_done"] = True
+            st.rerun()
 
 if roster.empty:
     st.info("No players yet: import a list or add players above.")

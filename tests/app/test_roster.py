@@ -237,6 +237,28 @@ def test_adding_a_bad_name_is_refused(open_page, engine, typed, message):
     assert message in errors(at)
     assert names(engine) == ["Ann Lee"]
     assert at.text_input(key="add_name").value == typed  # kept, to correct
+    assert adding(at).proto.expanded, "the refusal and the form stay in view"
+    at.run()  # the next run (another widget, a refresh of the page) keeps it open too
+    assert adding(at).proto.expanded
+
+
+def adding(at):
+    """The Roster page's "Add a player" expander."""
+    return next(e for e in at.expander if e.label == "Add a player")
+
+
+def test_a_nickname_already_taken_is_refused_in_view(open_page, engine):
+    add(engine, "Ann Lee")
+    store.edit_player(engine, int(store.players(engine, actor=ORGANIZER)["player_id"].iloc[0]),
+                      nickname="Sietch", actor=ORGANIZER)
+    at = open_page(ROSTER, as_=ORGANIZER)
+    assert not adding(at).proto.expanded  # closed until it is used
+    at.text_input(key="add_name").input("Bo Chen")
+    at.text_input(key="add_nickname").input("sietch")
+    at.button(key="add_submit").click().run()
+    assert "the nickname 'sietch' is already Ann Lee's" in errors(at)
+    assert adding(at).proto.expanded
+    assert len(store.players(engine, actor=ORGANIZER)) == 1, "nobody was added"
 
 
 def test_edit_a_player(open_page, engine):
