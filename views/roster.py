@@ -27,8 +27,8 @@ with st.expander("Import players", expanded=roster.empty, icon=":material/upload
     st.divider()
     data_tools.roster_upload(engine, me)
 
-# The form stays open while it is being sent and after a refusal, so the message and the typed
-# values stay in view to correct.
+# Once used, the form stays open: a refusal's message and the typed values stay in view to
+# correct, and after an added player it is ready for the next one.
 adding = bool(st.session_state.get("add_submit")) or st.session_state.get("add_open", False)
 with st.expander("Add a player", icon=":material/person_add:", expanded=adding):
     if st.session_state.pop("add_done", False):  # empty the form after an added player only
@@ -44,7 +44,7 @@ with st.expander("Add a player", icon=":material/person_add:", expanded=adding):
         done = widgets.act(lambda: service.add_player(engine, name, nickname=nickname,
                                                       club=club, email=email, actor=me),
                            done=lambda p: f"Added {p['name']}.")
-        st.session_state["add_open"] = done is None
+        st.session_state["add_open"] = True
         if done is not None:
             st.session_state["add_done"] = True
             st.rerun()

@@ -222,6 +222,7 @@ def test_add_a_player(open_page, engine):
     assert (player["name"], player["club"], player["email"]) == \
         ("Dana Cruz", "Giedi Prime", "dana@example.org")
     assert at.text_input(key="add_name").value == ""  # ready for the next player
+    assert adding(at).proto.expanded, "and still open for it"
 
 
 @pytest.mark.parametrize("typed, message", [
