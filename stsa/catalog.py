@@ -175,8 +175,11 @@ def validate_deck(
     return cleaned
 
 
-def setup_steps(setup: str | Mapping | pd.Series) -> list[str]:
+def setup_steps(setup: str | Mapping | pd.Series, *, vote_off: int | None = None,
+                wild_card: bool = False) -> list[str]:
     """R8: the table procedure for a setup, in order, for the table slip and the judge's view.
+    Under Vote Off (`vote_off`: X, the leaders each player votes off) the votes replace the
+    hidden picks, and with `wild_card` each player's keep-or-swap follows the reveal (R10).
 
     `setup` is a setup_id (Battle of Wills versions included) or a row of `setups()` (a Series or
     mapping with at least `name`, `hidden_picks` and `expansions` or `rise_of_ix`). The Imperium
@@ -190,7 +193,14 @@ def setup_steps(setup: str | Mapping | pd.Series) -> list[str]:
     steps.append("Reveal the Imperium Row.")
     if with_ix:
         steps.append("Reveal the top Tech tile of each Tech stack (Rise of Ix).")
-    if picks:
+    if vote_off:
+        steps.append(
+            f"Vote Off ({vote_off}): each player secretly writes down "
+            f"{plural(vote_off, 'leader')} of the deck to vote off; the judge enters the votes, "
+            "and the 2 leaders with the most votes are set aside, face down (STSA settles a "
+            "tie)."
+        )
+    elif picks:
         steps.append(
             f"Hidden Picks ({picks}): set aside, face down, the {picks} leaders STSA removed "
             "from the leader deck."
@@ -199,6 +209,14 @@ def setup_steps(setup: str | Mapping | pd.Series) -> list[str]:
         "The player in the last seat picks a leader secretly first; the leaders then pass "
         "counter-clockwise until every player has picked.",
         "All players reveal their leaders together.",
+    ]
+    if wild_card:
+        steps.append(
+            "Wild Card choice: in play order, seat 1 first, each player keeps their leader or "
+            "takes a random one of the set-aside leaders; the judge enters the choices and "
+            "STSA draws the leaders."
+        )
+    steps += [
         "Keep the first Conflict card hidden until the game starts.",
         "Start the game: seat 1 takes the first turn; play goes clockwise.",
     ]

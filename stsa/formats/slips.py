@@ -198,13 +198,15 @@ def _setup_rows() -> dict[str, dict]:
     return {row["setup_id"]: row for row in every.to_dict("records")}
 
 
-def _steps(setup_id: str, removed: list, rows: dict[str, dict]) -> tuple[str, list[str]]:
-    """The setup's name and its R8 steps, with this table's number of hidden picks."""
+def _steps(setup_id: str, removed: list, rows: dict[str, dict], vote_off: int | None = None,
+           wild_card: bool = False) -> tuple[str, list[str]]:
+    """The setup's name and its R8 steps, with this table's number of hidden picks, or the
+    Vote Off votes and the Wild Card choice (R10)."""
     row = rows.get(setup_id)
     if row is None:
         return setup_id, [f"Set up {setup_id}."]
     row = {**row, "hidden_picks": len(removed) if removed is not None else row["hidden_picks"]}
-    return row["name"], catalog.setup_steps(row)
+    return row["name"], catalog.setup_steps(row, vote_off=vote_off, wild_card=wild_card)
 
 
 def _of_table(frame: pd.DataFrame | None, table_id: int) -> pd.DataFrame:
@@ -231,7 +233,8 @@ def table_slips(sitting: Mapping, tables: pd.DataFrame, seats: pd.DataFrame, *,
                 tournament_name: str, judges_copy: bool,
                 result_url: Callable[[int], str] | str, vote_off_votes: int | None = None,
                 votes: pd.DataFrame | None = None,
-                wild_cards: pd.DataFrame | None = None) -> bytes:
+                wild_cards: pd.DataFrame | None = None, steps_vote_off: int | None = None,
+                wild_card: bool = False) -> bytes:
     """A PDF with one A4 page per table of the sitting: sitting, table, setup and its setup
     steps in R8's order, the seats in play order with colour, player and pick order (R3, R9), a
     blank result grid (R13) and a QR code opening the table's result entry
@@ -248,13 +251,15 @@ def table_slips(sitting: Mapping, tables: pd.DataFrame, seats: pd.DataFrame, *,
     otherwise): a table without `votes` (`table_id, player_id, leader`) gets a line per player
     to write their X votes, one with votes lists them and the leaders they removed;
     `wild_cards` (`table_id, seat, player_id, picked_leader, swapped, leader`) lists each
-    player's Wild Card choice once made."""
+    player's Wild Card choice once made. On both copies the setup steps have the votes
+    (`steps_vote_off`: X under Vote Off) and, with `wild_card`, the Wild Card choice."""
     note = ("Judges' copy: lists the removed leaders, keep it from the players."
             if judges_copy else "Players' copy.")
     doc = _Doc("", note)
     doc.set_auto_page_break(False)
     slip = _Slip(doc, _title(sitting), tournament_name, _setup_rows(), judges_copy)
     slip.vote_off, slip.votes, slip.wild_cards = vote_off_votes, votes, wild_cards
+    slip.steps_vote_off, slip.wild_card = steps_vote_off, wild_card
     slip.rule_change = rule_change_line(sitting)
     for table in tables.itertuples(index=False):
         slip.page(table, _at_table(seats, table.table_id), result_link(table.table_id,
@@ -269,6 +274,8 @@ class _Slip:
     vote_off: int | None = None  # X under Vote Off (R10)
     votes: pd.DataFrame | None = None
     wild_cards: pd.DataFrame | None = None
+    steps_vote_off: int | None = None  # the setup steps' Vote Off (X), both copies
+    wild_card: bool = False  # the setup steps' Wild Card choice, both copies
     rule_change = ""  # the sitting's rule change in one line (R24), "" for none
 
     def __init__(self, doc: _Doc, title: str, name: str, setups: dict, judges_copy: bool):
@@ -277,7 +284,8 @@ class _Slip:
 
     def page(self, table, at_table: pd.DataFrame, url: str) -> None:
         self.doc.add_page()
-        setup_name, steps = _steps(table.setup_id, table.removed_leaders, self.setups)
+        setup_name, steps = _steps(table.setup_id, table.removed_leaders, self.setups,
+                                   self.steps_vote_off, self.wild_card)
         self.heading(table, setup_name)
         below_heading = self.doc.get_y() + 6.5
         self.qr(url)

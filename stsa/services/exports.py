@@ -21,6 +21,7 @@ from stsa.formats.csv import csv_bytes
 from stsa.services import finals as finals_service
 from stsa.services import log
 from stsa.services import results as results_service
+from stsa.settings import Settings
 from stsa.store.db import SYSTEM
 from stsa.store.db import now as db_now  # the export's time, UTC
 
@@ -186,8 +187,11 @@ def table_slips(engine, sitting_id: int, *, judges_copy: bool,
     never does (R20). For the organizer and judges: it reads unpublished draws."""
     sitting, tables, seats, name = _sitting_paper(engine, sitting_id)
     picks = _picks(engine, tables) if judges_copy else {}
+    settings = Settings.of(store.settings(engine))
+    vote_off = settings.vote_off_votes if settings.pick_method == PickMethod.VOTE_OFF else None
     return slips.table_slips(sitting, tables, seats, tournament_name=name,
-                             judges_copy=judges_copy, result_url=result_url, **picks)
+                             judges_copy=judges_copy, result_url=result_url, **picks,
+                             steps_vote_off=vote_off, wild_card=settings.wild_card)
 
 
 def _picks(engine, tables: pd.DataFrame) -> dict:

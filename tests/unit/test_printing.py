@@ -277,3 +277,8 @@ def test_vote_off_lines_then_votes_and_wild_cards_on_the_judges_copy_only(vote_o
         text = " ".join(page.split())
         assert "Votes:" not in text and "Wild Card:" not in text and "votes off" not in text
         assert not any(leader in text for leader in removed)
+    for page in [*judges, *players]:  # both copies: the steps for the votes and the choice
+        text = " ".join(page.split())
+        assert "Vote Off (3): each player secretly writes down 3 leaders of the deck" in text
+        assert "Hidden Picks" not in text and "leaders STSA removed" not in text
+        assert "Wild Card choice: in play order, seat 1 first" in text
