@@ -67,6 +67,9 @@ def where(facts: player.PlayerFacts) -> None:
         st.info(f"You sit this one out: you have no seat in {facts.sitting}."
                 + (" The draw chose you to sit out." if facts.sat_out_by_draw else ""),
                 icon=":material/event_busy:")
+    elif facts.now == player.Now.OVER:
+        st.success("The tournament is over: the final is played. Your final place is below.",
+                   icon=":material/trophy:")
     else:
         st.info("Not drawn yet: your table and seat show here as soon as the next sitting "
                 "is published.", icon=":material/hourglass_empty:")

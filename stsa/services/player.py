@@ -27,6 +27,7 @@ class Now:
     SEATED = "seated"  # at a table of a published sitting still being played
     SITTING_OUT = "sitting_out"  # a sitting is being played without them (R1, R2, R21)
     NOT_DRAWN = "not_drawn"  # no sitting is being played: the next one is not published yet
+    OVER = "over"  # the final is complete: the tournament is over (R18)
 
 
 @dataclass(frozen=True)
@@ -106,6 +107,12 @@ def finals_started(sittings: pd.DataFrame) -> bool:
                  & (sittings["status"] != SittingStatus.DRAWN)).any())
 
 
+def final_complete(sittings: pd.DataFrame) -> bool:
+    """Whether the final has every result in: the tournament is over (R18)."""
+    return bool(((sittings["kind"] == Kind.FINAL)
+                 & (sittings["status"] == SittingStatus.COMPLETE)).any())
+
+
 def ordinal(n: int) -> str:
     """1st, 2nd, 3rd, 4th, 11th, 12th, 13th, 21st …"""
     n = int(n)
@@ -132,6 +139,11 @@ FINALS_WORDS = {
     FinalsStatus.CHAMPION: "you are the champion", FinalsStatus.RUNNER_UP: "you are the runner-up",
     FinalsStatus.THIRD: "you placed third", FinalsStatus.FINALIST: "you played the final",
 }
+# Once the final is complete (R18): where each player finished, in the past tense.
+FINISHED_WORDS = {
+    **FINALS_WORDS, FinalsStatus.SEMIFINAL: "you played the semifinal",
+    FinalsStatus.ABSENT: "you were absent for the finals",
+}
 
 
 @dataclass(frozen=True)
@@ -146,16 +158,25 @@ class Ranking:
     line: stats.Cut
     fmt: rules.FinalsFormat | None
     finals: dict | None
+    over: bool = False  # the final is complete: `final_ranks` holds the final standings (R18)
+    final_ranks: dict | None = None
 
 
-def ranking(table: pd.DataFrame, finals: pd.DataFrame | None = None) -> Ranking:
+def ranking(table: pd.DataFrame, finals: pd.DataFrame | None = None,
+            over: bool = False) -> Ranking:
     """`Ranking` of the standings `table` (`services.results.standings`), with `finals`
-    (`services.finals.finals_status`) once a finals sitting is played."""
+    (`services.finals.finals_status`) once a finals sitting is played; `over`: the final is
+    complete, so the final standings' ranks (R18) say where each player finished."""
+    ranks = None
+    if over and finals is not None and "final_rank" in finals:
+        done = finals.loc[finals["final_rank"].notna()]
+        ranks = dict(zip(done["player_id"], done["final_rank"].astype(int)))
     return Ranking(rows=table.set_index("player_id"), ranks=table["rank"].to_numpy(),
                    scores=table["best_score"].to_numpy(dtype=float), line=stats.cut(table),
                    fmt=rules.finals_format(len(table)) if len(table) >= 4 else None,
                    finals=None if finals is None else dict(zip(
-                       finals["player_id"], zip(finals["status"], finals["wildcard"]))))
+                       finals["player_id"], zip(finals["status"], finals["wildcard"]))),
+                   over=bool(over and ranks), final_ranks=ranks)
 
 
 def standing_words(table: pd.DataFrame, player_id, finals: pd.DataFrame | None = None) -> str:
@@ -171,6 +192,13 @@ def _words(ranked: Ranking, player_id) -> str:
     row = ranked.rows.loc[player_id]
     place, score = ordinal(row["rank"]), float(row["best_score"])
     status, wildcard = (ranked.finals or {}).get(player_id, (FinalsStatus.NONE, False))
+    final_ranks = ranked.final_ranks or {}
+    if ranked.over and player_id in final_ranks:
+        final = ordinal(final_ranks[player_id])
+        said = FINISHED_WORDS.get(status, "")
+        return (f"{final} in the final standings{': ' + said if said else ''}"
+                f"{' (as a wildcard)' if wildcard else ''}; {place} after the qualifiers. "
+                f"The tournament is over.")
     if status in FINALS_WORDS:
         return (f"{place} after the qualifiers; {FINALS_WORDS[status]}"
                 f"{' (as a wildcard)' if wildcard else ''}.")
@@ -259,7 +287,8 @@ def prepare(*, players: pd.DataFrame, sittings: pd.DataFrame, seats: dict[int, p
                 sitting=labels.get(latest, ""),
                 sat_out=frozenset(outs["player_id"]) if outs is not None else frozenset(),
                 games=games, game_ids=games["player_id"].to_numpy(),
-                ranking=ranking(standings, finals if finals_started(sittings) else None),
+                ranking=ranking(standings, finals if finals_started(sittings) else None,
+                                over=final_complete(sittings)),
                 waiting=waiting)
 
 
@@ -278,6 +307,8 @@ def player_facts(book: Book, player_id: int) -> PlayerFacts | None:
                     setup=str(row["setup"]), players=int(row["players"]))
     elif sitting:
         now = Now.SITTING_OUT
+    elif book.ranking.over:
+        now = Now.OVER
     games = book.games.iloc[np.searchsorted(book.game_ids, player_id, side="left"):
                             np.searchsorted(book.game_ids, player_id, side="right")]
     rows = book.ranking.rows

@@ -393,3 +393,26 @@ def test_standings_mark_an_absent_player_and_the_wildcard(open_page, demo_tourna
                                                 at.dataframe[0].value["Zone"])}
             assert zones[names[wildcard]] == ["Final", "Wildcard"]
         assert "Absent" in str(zones[table["name"].iloc[0]])
+
+
+def test_after_the_final_my_seat_says_it_is_over_with_the_final_place(db_url,
+                                                                       eight_players):
+    """Once the final is in, a player's own page says the tournament is over and gives their
+    place in the final standings, never "Not drawn yet" or "you play the semifinal"."""
+    from tests.app.test_player import open_link
+    from tests.app.test_player import text as page_text
+    play(eight_players, tournament.draw_semifinal, [[14, 9, 5, 3]])
+    play(eight_players, tournament.draw_final, [[11, 8, 6, 4]])
+    final = store.results(eight_players, "final").sort_values("vp", ascending=False)
+    champion = int(final["player_id"].iloc[0])
+    semifinal = store.results(eight_players, "semifinal")
+    lost = int(semifinal.loc[~semifinal["player_id"].isin(final["player_id"]),
+                             "player_id"].iloc[0])
+    at = open_link(db_url, champion)
+    assert not at.exception
+    words = page_text(at)
+    assert "The tournament is over" in " ".join(texts(at.success)) and "Not drawn yet" not in words
+    assert "1st in the final standings: you are the champion" in words
+    loser = page_text(open_link(db_url, lost))
+    assert "in the final standings: you played the semifinal" in loser
+    assert "you play the semifinal" not in loser

@@ -186,3 +186,22 @@ def test_R21_the_waiting_list_place_counts_from_the_front():
 def test_ordinals():
     assert [player.ordinal(n) for n in (1, 2, 3, 4, 11, 12, 13, 21, 22, 103, 111)] == [
         "1st", "2nd", "3rd", "4th", "11th", "12th", "13th", "21st", "22nd", "103rd", "111th"]
+
+
+def test_R18_once_the_final_is_complete_a_player_reads_their_final_place_and_that_it_is_over():
+    """After the final, a player's standing is their place in the final standings, in the past
+    tense, never "you play the semifinal"; the qualifier place follows."""
+    status = pd.DataFrame({"player_id": [1, 9, 4], "status": ["champion", "semifinal", "out"],
+                           "wildcard": [False, True, False],
+                           "final_rank": pd.array([1, 6, 12], dtype="Int64")})
+    ranked = player.ranking(standings(SCORES), status, over=True)
+    assert player._words(ranked, 1) == (
+        "1st in the final standings: you are the champion; 1st after the qualifiers. "
+        "The tournament is over.")
+    assert player._words(ranked, 9) == (
+        "6th in the final standings: you played the semifinal (as a wildcard); 9th after the "
+        "qualifiers. The tournament is over.")
+    assert "you play the semifinal" not in player._words(ranked, 9)
+    while_playing = player.ranking(standings(SCORES), status, over=False)
+    assert player._words(while_playing, 9) == (
+        "9th after the qualifiers; you play the semifinal (as a wildcard).")
