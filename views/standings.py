@@ -80,15 +80,21 @@ def standings(every: int) -> None:
                      column_order=ORDER)
 
     if query.strip() and 0 < len(shown) <= 5:
-        scored = reads.scored_results()
+        scored = reads.scored_results(None)  # the finals' games too, once played
+        finals_on = stats.finals_started(reads)
         for row in shown.itertuples():
             st.subheader(widgets.plain(row.name), anchor=False)
             if row.games == 0:
                 st.write("Seated in a qualifier: no result yet.")
                 continue
-            st.write(f"Best score **{row.best_score:.0f}**, rank {row.rank}, "
-                     f"{plural(row.games, 'game')}, {plural(row.wins, 'win')}.")
-            st.write(stats.distance_sentence(table, row.player_id))
+            if finals_on:  # where the finals put the player, as on their own page (R16–R18)
+                st.write(f"Best score **{row.best_score:.0f}**, {plural(row.games, 'game')}, "
+                         f"{plural(row.wins, 'win')}.")
+                st.write(widgets.plain(reads.said_about(row.player_id)))
+            else:
+                st.write(f"Best score **{row.best_score:.0f}**, rank {row.rank}, "
+                         f"{plural(row.games, 'game')}, {plural(row.wins, 'win')}.")
+                st.write(stats.distance_sentence(table, row.player_id))
             st.dataframe(view.player_games(scored, row.player_id), hide_index=True,
                          width="stretch")
     elif len(shown) > 5 and query.strip():

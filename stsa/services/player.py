@@ -144,6 +144,17 @@ FINISHED_WORDS = {
     **FINALS_WORDS, FinalsStatus.SEMIFINAL: "you played the semifinal",
     FinalsStatus.ABSENT: "you were absent for the finals",
 }
+# The same said about a player, for others (the Standings search card).
+FINALS_ABOUT = {
+    FinalsStatus.FINAL: "plays the final", FinalsStatus.SEMIFINAL: "plays the semifinal",
+    FinalsStatus.OUT: "did not make the cut",
+    FinalsStatus.ABSENT: "marked absent for the finals: a wildcard takes their seat",
+    FinalsStatus.LOST_SEAT: "the semifinal winner took their final seat",
+    FinalsStatus.CHAMPION: "the champion", FinalsStatus.RUNNER_UP: "the runner-up",
+    FinalsStatus.THIRD: "third", FinalsStatus.FINALIST: "played the final",
+}
+FINISHED_ABOUT = {**FINALS_ABOUT, FinalsStatus.SEMIFINAL: "played the semifinal",
+                  FinalsStatus.ABSENT: "absent for the finals"}
 
 
 @dataclass(frozen=True)
@@ -186,7 +197,14 @@ def standing_words(table: pd.DataFrame, player_id, finals: pd.DataFrame | None =
     return _words(ranking(table, finals), player_id)
 
 
-def _words(ranked: Ranking, player_id) -> str:
+def said_about(book: Book, player_id) -> str:
+    """A player's standing (`PlayerFacts.standing`) said about them, for others: "1st in the
+    final standings: the champion; 4th after the qualifiers. The tournament is over." """
+    return _words(book.ranking, player_id, FINALS_ABOUT, FINISHED_ABOUT)
+
+
+def _words(ranked: Ranking, player_id, said: dict = FINALS_WORDS,
+           finished: dict = FINISHED_WORDS) -> str:
     if player_id not in ranked.rows.index or pd.isna(ranked.rows.at[player_id, "best_score"]):
         return "No result yet: your rank shows once your first game is in."
     row = ranked.rows.loc[player_id]
@@ -195,12 +213,12 @@ def _words(ranked: Ranking, player_id) -> str:
     final_ranks = ranked.final_ranks or {}
     if ranked.over and player_id in final_ranks:
         final = ordinal(final_ranks[player_id])
-        said = FINISHED_WORDS.get(status, "")
-        return (f"{final} in the final standings{': ' + said if said else ''}"
+        done = finished.get(status, "")
+        return (f"{final} in the final standings{': ' + done if done else ''}"
                 f"{' (as a wildcard)' if wildcard else ''}; {place} after the qualifiers. "
                 f"The tournament is over.")
-    if status in FINALS_WORDS:
-        return (f"{place} after the qualifiers; {FINALS_WORDS[status]}"
+    if status in said:
+        return (f"{place} after the qualifiers; {said[status]}"
                 f"{' (as a wildcard)' if wildcard else ''}.")
     if ranked.fmt is None:
         return (f"{place} of {int((~np.isnan(ranked.scores)).sum())}; the finals need at "

@@ -264,6 +264,11 @@ class Data:
                 waiting=capacity.waiting_list(session.engine()))  # R21, as public
         return self._get("player_book", compute)
 
+    def said_about(self, player_id: int) -> str:
+        """`services.player.said_about`: a player's standing in words, for others."""
+        return self._get(("said_about", int(player_id)),
+                         lambda: player.said_about(self.player_book(), int(player_id)))
+
     def player_facts(self, player_id: int) -> player.PlayerFacts | None:
         """`services.player.player_facts` of one player (a few lookups in `player_book`),
         kept per player and version."""

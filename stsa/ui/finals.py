@@ -127,10 +127,15 @@ def standings_frame(table: pd.DataFrame, status: pd.DataFrame | None = None) -> 
 
 
 def player_games(scored: pd.DataFrame, player_id) -> pd.DataFrame:
-    """One player's qualifier games (R12, R13): sitting, table, placing, VP, score."""
-    games = scored.loc[scored["player_id"] == player_id].sort_values(["sitting_no", "table_no"])
+    """One player's games (R12, R13), the qualifiers first, then the semifinal and the final
+    once played: sitting, table, placing, VP, score."""
+    order = {Kind.QUALIFIER: 0, Kind.SEMIFINAL: 1, Kind.FINAL: 2}
+    games = (scored.loc[scored["player_id"] == player_id]
+             .assign(stage=lambda d: d["kind"].map(order) if "kind" in d else 0)
+             .sort_values(["stage", "sitting_no", "table_no"]))
+    kinds = games["kind"] if "kind" in games else [Kind.QUALIFIER] * len(games)
     return pd.DataFrame({
-        "Sitting": [sitting_label(Kind.QUALIFIER, n) for n in games["sitting_no"]],
+        "Sitting": [sitting_label(k, n) for k, n in zip(kinds, games["sitting_no"])],
         "Table": games["table_no"],
         "Placing": games["placing"], "VP": games["vp"], "Score": games["qualifier_score"],
     }).reset_index(drop=True)

@@ -4,6 +4,7 @@ run's shared reads (`ui.data.Data`), so the pages name a chart and show it."""
 from __future__ import annotations
 
 from stsa import charts, stats
+from stsa.services import player
 
 TOP = stats.TOP  # the players or leaders a chart shows at most
 
@@ -36,3 +37,9 @@ def player_chart(reads, player_ids: list):
 def distance_sentence(table, player_id) -> str:
     """How far a player stands from the cut lines, in words (the Standings search card)."""
     return stats.distance_sentence(table, player_id)
+
+
+def finals_started(reads) -> bool:
+    """Whether a semifinal or final is published: where a player stands is then the finals'
+    word, not the cut's (R16–R18)."""
+    return player.finals_started(reads.sittings())

@@ -416,3 +416,22 @@ def test_after_the_final_my_seat_says_it_is_over_with_the_final_place(db_url,
     loser = page_text(open_link(db_url, lost))
     assert "in the final standings: you played the semifinal" in loser
     assert "you play the semifinal" not in loser
+
+
+def test_after_the_final_the_standings_search_card_agrees_with_the_table(open_page,
+                                                                         eight_players):
+    """The Standings search card after the final: the player's final place in words (as on
+    their own page), never a stale qualifier rank or zone; their games include the semifinal
+    and the final."""
+    play(eight_players, tournament.draw_semifinal, [[14, 9, 5, 3]])
+    play(eight_players, tournament.draw_final, [[11, 8, 6, 4]])
+    at = open_page("views/standings.py")
+    table = at.dataframe[0].value
+    champion = table["Player"].iloc[0]
+    at.text_input(key="standings_search").input(champion).run()
+    assert not at.exception
+    card = " ".join(m.value.replace("\\", "") for m in at.markdown)
+    assert "1st in the final standings: the champion" in card, card
+    assert "rank " not in card and "zone" not in card and "you " not in card
+    games = at.dataframe[1].value
+    assert games["Sitting"].tolist()[-1] == "Final"
