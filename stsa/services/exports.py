@@ -186,23 +186,21 @@ def table_slips(engine, sitting_id: int, *, judges_copy: bool,
     entry). The judges' copy also lists the removed and available leaders; the players' copy
     never does (R20). For the organizer and judges: it reads unpublished draws."""
     sitting, tables, seats, name = _sitting_paper(engine, sitting_id)
-    picks = _picks(engine, tables) if judges_copy else {}
     settings = Settings.of(store.settings(engine))
     vote_off = settings.vote_off_votes if settings.pick_method == PickMethod.VOTE_OFF else None
+    picks = _picks(engine, tables, vote_off) if judges_copy else {}
     return slips.table_slips(sitting, tables, seats, tournament_name=name,
                              judges_copy=judges_copy, result_url=result_url, **picks,
                              steps_vote_off=vote_off, wild_card=settings.wild_card)
 
 
-def _picks(engine, tables: pd.DataFrame) -> dict:
-    """R10 for the judges' copy: X under Vote Off, and the sitting's votes and Wild Card
-    choices by table (hidden from spectators, R20)."""
-    settings = store.settings(engine)
+def _picks(engine, tables: pd.DataFrame, vote_off: int | None) -> dict:
+    """R10 for the judges' copy: X under Vote Off (`vote_off`, None otherwise), and the
+    sitting's votes and Wild Card choices by table (hidden from spectators, R20)."""
     ids = [int(t) for t in tables["table_id"]]
     votes = [store.vote_off_votes(engine, t, actor=SYSTEM).assign(table_id=t) for t in ids]
     cards = [store.wild_card_choices(engine, t, actor=SYSTEM).assign(table_id=t) for t in ids]
-    return {"vote_off_votes": int(settings.get("vote_off_votes") or 2)
-            if settings.get("pick_method") == PickMethod.VOTE_OFF else None,
+    return {"vote_off_votes": vote_off,
             "votes": pd.concat(votes, ignore_index=True) if votes else None,
             "wild_cards": pd.concat(cards, ignore_index=True) if cards else None}
 
