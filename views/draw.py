@@ -45,7 +45,7 @@ def draw_form() -> None:
     if active.empty:
         st.info("No players yet: add them on the Roster page.")
         return
-    names, present = draw_options.who_plays(active)
+    names, present = draw_options.who_plays(active, all_sittings)
     playing, extra = capacity.seats(reads, present)  # R21: the rest wait
     sit_out = len(playing) == 5 and st.checkbox(
         "Let the draw pick one player to sit this sitting out", key="draw_sit_out")

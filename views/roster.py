@@ -3,18 +3,16 @@ in for the next sitting (R2)."""
 
 import streamlit as st
 
-from stsa.domain import PlayerStatus, Role, TournamentError, plural
-from stsa.services import draws
+from stsa.domain import PlayerStatus, Role, plural
 from stsa.services import roster as service
-from stsa.ui import capacity, data, data_tools, organizer, session, sittings, widgets
+from stsa.ui import check_in, data, data_tools, session, sittings, widgets
 
 st.title("Roster")
 session.only_for(Role.ORGANIZER)
 widgets.flash()
 me, engine = session.actor(), session.engine()
 reads = data.now()
-roster, limit = reads.players(), reads.settings()["capacity"]
-active = roster.loc[roster["status"] == PlayerStatus.ACTIVE]
+roster = reads.players()
 
 with st.expander("Import players", expanded=roster.empty, icon=":material/upload:"):
     st.caption("Paste one player a line: a name, or “name, club”. Everything is added, or "
@@ -56,55 +54,7 @@ if roster.empty:
 query = st.text_input("Search players by name or nickname", key="roster_search", max_chars=100,
                       placeholder="Part of a name", icon=":material/search:")
 
-st.subheader("Check-in for the next sitting", anchor=False)
-count = int(active["checked_in"].sum())
-plan = draws.table_plan(min(count, limit))  # R21: the rest wait
-st.write(f"**{count}** of {len(active)} active players checked in."
-         + (f" Table plan: {plan.tables}." if plan.ok else "")
-         + (f" {capacity.waits(count - limit)} for a seat (the {limit}-seat limit; see the Draw "
-            f"page)." if count > limit else ""))
-if not plan.ok:
-    st.warning(plan.text)
-version = st.session_state.setdefault("checkin_version", 0)
-if "checkin_error" in st.session_state:  # kept across the rerun that resets the list
-    st.error(st.session_state.pop("checkin_error"), icon=":material/warning:")
-everyone, nobody = st.columns(2)
-if everyone.button("Check in all active", key="checkin_all", width="stretch"):
-    if widgets.act(lambda: service.check_in(engine, active["player_id"].tolist(), actor=me),
-                   done=lambda n: f"Checked in {plural(n, 'more player')}.") is not None:
-        st.session_state["checkin_version"] = version + 1
-        st.rerun()
-if nobody.button("Clear check-ins", key="checkin_clear", width="stretch"):
-    if widgets.act(lambda: service.clear_check_ins(engine, actor=me),
-                   done=lambda n: f"Checked out {plural(n, 'player')}.") is not None:
-        st.session_state["checkin_version"] = version + 1
-        st.rerun()
-
-shown, total = service.find_players(roster, query, active_only=True)
-if total == 0:
-    st.info("No active player matches the search.")
-else:
-    if total > len(shown):
-        st.caption(f"Showing the first {len(shown)} of {total} matches: search to narrow.")
-    before = organizer.check_in_frame(shown)
-    edited = st.data_editor(
-        before, key=f"checkin_editor_{version}", hide_index=True, num_rows="fixed",
-        disabled=organizer.CHECK_IN_LOCKED,
-        column_config={"name": "Name", "nickname": "Nickname", "club": "Club",
-                       "registration": "Registration",
-                       "checked_in": st.column_config.CheckboxColumn("Checked in"),
-                       "checked_in_at": "Checked in at"})
-    ins, outs = organizer.check_in_changes(before, edited)
-    if ins or outs:  # a tick is saved at once; then the list shows what is stored
-        def save_check_ins():
-            try:
-                return service.change_check_ins(engine, ins, outs, actor=me)
-            except TournamentError as exc:  # shown again after the rerun below
-                st.session_state["checkin_error"] = str(exc)
-                raise
-        widgets.act(save_check_ins, done=f"Checked in {len(ins)}, checked out {len(outs)}.")
-        st.session_state["checkin_version"] = version + 1
-        st.rerun()
+check_in.part(reads, engine, me, query)
 
 st.subheader("Edit a player", anchor=False)
 matches, total = service.find_players(roster, query)

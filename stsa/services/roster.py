@@ -6,11 +6,15 @@ new player"): the labels travel with the entries, no message is rewritten."""
 
 from __future__ import annotations
 
+import difflib
+from dataclasses import dataclass
+
 import pandas as pd
 
 from stsa import store
 from stsa.auth import Actor
-from stsa.domain import PlayerStatus, TournamentError
+from stsa.domain import Kind, PlayerStatus, TournamentError, plural, sitting_label
+from stsa.services import sittings as sitting_service  # a module: sittings imports this one
 
 SHOWN_LIMIT = 200  # players listed at once on the Roster page; a search narrows the rest
 MAX_LINES = 10_000  # a pasted name list longer than this is refused
@@ -21,6 +25,8 @@ withdraw_player = store.withdraw_player
 remove_player = store.remove_player
 check_in = store.check_in
 clear_check_ins = store.clear_check_ins
+set_check_ins = store.set_check_ins
+SHOWN_PROBLEMS = 8  # lines of a pasted check-in list named in one message
 
 
 # --- finding players --------------------------------------------------------------------------
@@ -87,3 +93,125 @@ def change_check_ins(engine, checked_in: list[int], checked_out: list[int], *,
     """Check in `checked_in` and check out `checked_out` (R2); how many changed of each."""
     return (store.check_in(engine, checked_in, actor=actor),
             store.check_in(engine, checked_out, checked_in=False, actor=actor))
+
+
+# --- check-in by list ------------------------------------------------------------------------
+
+def names_in_list(players: pd.DataFrame, text: str) -> list[int]:
+    """The active players a pasted check-in list names (R2), one a line, by name or nickname
+    (R22) as the store compares names (any case, spaces collapsed); a line may carry more after
+    a tab or a comma (a booking list's columns). Blank lines and repeats are skipped.
+
+    All or nothing: a line that names nobody (with the closest names as a hint), two players
+    (one's name, another's nickname) or a withdrawn player is refused, with its line number."""
+    lines = str(text or "").splitlines()
+    if len(lines) > MAX_LINES:
+        raise TournamentError(f"The list has {len(lines)} lines; paste at most {MAX_LINES}.")
+    known = pd.concat([
+        players.assign(key=players[column].astype(str).map(store.normalize_name),
+                       shown=players[column].astype(str))
+        for column in ("name", "nickname")]).drop_duplicates(["key", "player_id"])
+    pasted = (pd.DataFrame({"text": pd.Series(lines, dtype=str)})
+              .assign(line=lambda d: d.index + 1, text=lambda d: d["text"].str.strip())
+              .loc[lambda d: d["text"] != ""])
+    if pasted.empty:
+        raise TournamentError("Paste at least one name or nickname, one player a line.")
+    whole = pasted["text"].map(store.normalize_name)
+    first = pasted["text"].str.split(r"[\t,]", n=1, regex=True).str[0].map(store.normalize_name)
+    pasted = pasted.assign(key=whole.where(whole.isin(known["key"]), first))
+    found = pasted.merge(known[["key", "player_id", "name", "status"]], on="key", how="left")
+    counts = found.groupby("line")["player_id"].nunique()
+    problems = pd.concat([
+        _line_problems(found.loc[found["line"].isin(counts.index[counts == 0])],
+                       lambda row: _unknown(row, known)),
+        _line_problems(found.loc[found["line"].isin(counts.index[counts > 1])],
+                       lambda row: "two players go by that name: write the other's full name"),
+        _line_problems(found.loc[(found["status"] == PlayerStatus.WITHDRAWN)
+                                 & found["line"].isin(counts.index[counts == 1])],
+                       lambda row: f"{row['name']} is withdrawn (reinstate them first)"),
+    ]).sort_index()
+    if len(problems):
+        shown = "; ".join(problems.head(SHOWN_PROBLEMS))
+        more = len(problems) - SHOWN_PROBLEMS
+        raise TournamentError(f"Nobody was checked in. {shown}"
+                              + (f"; and {plural(more, 'more line')}." if more > 0 else "."))
+    return list(dict.fromkeys(int(p) for p in found["player_id"]))
+
+
+def _line_problems(rows: pd.DataFrame, why) -> pd.Series:
+    """One problem a line, indexed by line number: 'line 4, "Pual": …'."""
+    rows = rows.drop_duplicates("line")
+    return pd.Series([f'line {line}, "{text}": {why(row)}' for line, text, row
+                      in zip(rows["line"], rows["text"], rows.to_dict("records"))],
+                     index=rows["line"].to_numpy(), dtype=str)
+
+
+def _unknown(row: dict, known: pd.DataFrame) -> str:
+    """Nobody by that name or nickname; the closest names as a hint."""
+    close = difflib.get_close_matches(row["key"], known["key"].tolist(), n=2, cutoff=0.75)
+    names = known.drop_duplicates("key").set_index("key")["shown"]
+    hint = " or ".join(f'"{names[k]}"' for k in close)
+    return "no player has that name or nickname" + (f" (did you mean {hint}?)" if hint else "")
+
+
+def check_in_list(engine, players: pd.DataFrame, text: str, *, only: bool,
+                  actor: Actor) -> tuple[int, int]:
+    """A pasted list checked in (`names_in_list`, R2): with `only`, exactly these players
+    (everyone else checked out, one transaction), else added to who is checked in. Returns
+    how many were checked in and out."""
+    ids = names_in_list(players, text)
+    if only:
+        return store.set_check_ins(engine, ids, actor=actor)
+    return store.check_in(engine, ids, actor=actor), 0
+
+
+def last_played(sittings: pd.DataFrame) -> pd.Series | None:
+    """The last qualifier published or complete (a draft or a voided one is not played), or
+    None."""
+    played = sittings.loc[(sittings["kind"] == Kind.QUALIFIER)
+                          & sittings["status"].isin(sitting_service.DONE)]
+    return None if played.empty else played.sort_values("number").iloc[-1]
+
+
+@dataclass(frozen=True)
+class CheckInList:
+    """A ready-made check-in list: what it is, in words, and who is on it."""
+
+    label: str
+    player_ids: tuple[int, ...]
+
+
+def ready_lists(players: pd.DataFrame, sittings: pd.DataFrame,
+                seats: pd.DataFrame) -> list[CheckInList]:
+    """The check-in lists an organizer starts a sitting from (R2), once a qualifier was played
+    (published or complete): its active players, and the active players who have not played a
+    qualifier yet (every active player is one button of its own). `seats`: the played
+    qualifiers' seats (`sitting_id, player_id`, as `draws.history` gives them)."""
+    active = players.loc[players["status"] == PlayerStatus.ACTIVE, "player_id"]
+    last, lists = last_played(sittings), []
+    if last is not None:
+        there = seats.loc[seats["sitting_id"] == last["sitting_id"], "player_id"]
+        lists.append(CheckInList(f"Same as {sitting_label(Kind.QUALIFIER, last['number'])}",
+                                 tuple(int(p) for p in active.loc[active.isin(there)])))
+        lists.append(CheckInList("Everyone who has not played yet", tuple(
+            int(p) for p in active.loc[~active.isin(seats["player_id"])])))
+    return lists
+
+
+def stale_check_ins(players: pd.DataFrame, sittings: pd.DataFrame) -> str | None:
+    """A hint that the check-ins may be the last sitting's (R2): how many of the players
+    checked in now were checked in before the last qualifier played was drawn, in words, or
+    None (none, or no qualifier played yet)."""
+    last = last_played(sittings)
+    if last is None:
+        return None
+    checked = players.loc[(players["status"] == PlayerStatus.ACTIVE) & players["checked_in"]]
+    old = int((checked["checked_in_at"].isna()
+               | (checked["checked_in_at"] < last["created_at"])).sum())
+    if old == 0:
+        return None
+    label = sitting_label(Kind.QUALIFIER, last["number"])
+    who = (f"All {len(checked)} players checked in were" if old == len(checked) else
+           f"{old} of the {len(checked)} players checked in were")
+    return (f"{who} checked in before {label} was drawn: they may be {label}'s players. "
+            f"Check in this sitting's players, or keep them if they play again.")

@@ -87,6 +87,7 @@ from stsa.store.roster import (
                                player,
                                players,
                                remove_player,
+                               set_check_ins,
                                withdraw_player,
 )
 from stsa.store.schema import SCHEMA_VERSION
@@ -97,7 +98,8 @@ __all__ = [
     "connect", "integrity_check", "backup_dir", "SCHEMA_VERSION", "data_version", "snapshot",
     # roster
     "add_player", "import_players", "edit_player", "remove_player", "withdraw_player",
-    "check_in", "clear_check_ins", "mark_absent", "players", "player", "absences",
+    "check_in", "clear_check_ins", "set_check_ins",
+    "mark_absent", "players", "player", "absences",
     "normalize_name",
     # sittings
     "save_draw", "discard_draw", "publish_sitting", "complete_sitting", "override_setup",

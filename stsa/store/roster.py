@@ -327,29 +327,45 @@ def check_in(engine: Engine, player_ids: Iterable[int], *, checked_in: bool = Tr
     take seats in check-in order), checking out clears it. Returns how many changed; logged."""
     require(actor, Role.ORGANIZER, action="check players in")
     ids = sorted({int(p) for p in player_ids})
+    return db.write(engine, lambda conn: _check_in(conn, ids, checked_in, actor))
 
-    def work(conn: Connection) -> int:
-        found = {r.id: r for r in conn.execute(
-            sa.select(players_t.c.id, players_t.c.name, players_t.c.status,
-                      players_t.c.checked_in).where(players_t.c.id.in_(ids)).with_for_update())}
-        missing = [i for i in ids if i not in found]
-        if missing:
-            raise NotFound(f"No player with id {', '.join(map(str, missing))}.")
-        if checked_in:
-            gone = [found[i].name for i in ids if found[i].status == PlayerStatus.WITHDRAWN]
-            if gone:
-                raise InvalidState(f"Withdrawn players cannot be checked in: {', '.join(gone)}.")
-        change = [i for i in ids if bool(found[i].checked_in) != checked_in]
-        if change:
-            at = db.now()
-            conn.execute(sa.update(players_t).where(players_t.c.id.in_(change))
-                         .values(checked_in=checked_in, checked_in_at=at if checked_in else None))
-            action = Action.PLAYERS_CHECK_IN if checked_in else Action.PLAYERS_CHECK_OUT
-            audit.log(conn, actor, action,
-                   "players", after={"player_ids": change}, at=at)
-        return len(change)
+
+def set_check_ins(engine: Engine, player_ids: Iterable[int], *, actor: Actor) -> tuple[int, int]:
+    """Exactly `player_ids` checked in for the next sitting (R2): they are checked in, everyone
+    else out, in one transaction (a refusal changes nothing). Organizer only (R20); logged as
+    `check_in` logs. Returns how many were checked in and how many out."""
+    require(actor, Role.ORGANIZER, action="check players in")
+    ids = sorted({int(p) for p in player_ids})
+
+    def work(conn: Connection) -> tuple[int, int]:
+        others = sorted(set(conn.execute(sa.select(players_t.c.id)
+                                         .where(players_t.c.checked_in == sa.true())).scalars())
+                        - set(ids))
+        checked_in = _check_in(conn, ids, True, actor)
+        return checked_in, _check_in(conn, others, False, actor)
 
     return db.write(engine, work)
+
+
+def _check_in(conn: Connection, ids: list[int], checked_in: bool, actor: Actor) -> int:
+    found = {r.id: r for r in conn.execute(
+        sa.select(players_t.c.id, players_t.c.name, players_t.c.status,
+                  players_t.c.checked_in).where(players_t.c.id.in_(ids)).with_for_update())}
+    missing = [i for i in ids if i not in found]
+    if missing:
+        raise NotFound(f"No player with id {', '.join(map(str, missing))}.")
+    if checked_in:
+        gone = [found[i].name for i in ids if found[i].status == PlayerStatus.WITHDRAWN]
+        if gone:
+            raise InvalidState(f"Withdrawn players cannot be checked in: {', '.join(gone)}.")
+    change = [i for i in ids if bool(found[i].checked_in) != checked_in]
+    if change:
+        at = db.now()
+        conn.execute(sa.update(players_t).where(players_t.c.id.in_(change))
+                     .values(checked_in=checked_in, checked_in_at=at if checked_in else None))
+        action = Action.PLAYERS_CHECK_IN if checked_in else Action.PLAYERS_CHECK_OUT
+        audit.log(conn, actor, action, "players", after={"player_ids": change}, at=at)
+    return len(change)
 
 
 def clear_check_ins(engine: Engine, *, actor: Actor) -> int:

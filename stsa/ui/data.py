@@ -143,6 +143,10 @@ class Data:
         """One table (a `store.tables` row) as this view may see it; empty if none."""
         return self._snap().table(int(table_id))
 
+    def played_seats(self) -> pd.DataFrame:
+        """The seats of the published and complete qualifiers (`services.draws.history`)."""
+        return self._get(("played_seats", self.staff), lambda: draws.history(self._snap()))
+
     def home_status(self) -> home.HomeStatus:
         return self._get(("home_status", self.staff), lambda: home.status_of(self._snap()))
 

@@ -8,19 +8,23 @@ import pandas as pd
 import streamlit as st
 
 from stsa.domain import plural
-from stsa.services import draws, setups
+from stsa.services import draws, roster, setups
 from stsa.settings import Settings
 from stsa.ui import organizer, widgets
 from stsa.ui.sittings import keep_choice
 
 
-def who_plays(active: pd.DataFrame) -> tuple[dict[int, str], list[int]]:
+def who_plays(active: pd.DataFrame, sittings: pd.DataFrame) -> tuple[dict[int, str], list[int]]:
     """The checked-in players, changed by hand for this sitting (some left out, others seated
-    too): returns every active player's name by id, and who plays."""
+    too), with a warning when they were checked in for the last qualifier played: returns
+    every active player's name by id, and who plays."""
     names = dict(zip(active["player_id"].astype(int), active["name"]))
     checked = [int(p) for p in active.loc[active["checked_in"], "player_id"]]
     st.markdown(f"**{plural(len(checked), 'player')} checked in** (check players in on the Roster "
                 f"page).")
+    stale = roster.stale_check_ins(active, sittings)
+    if stale:
+        st.warning(widgets.plain(stale), icon=":material/history:")
     others = [p for p in names if p not in set(checked)]
     keep_choice("draw_leave_out", checked)
     keep_choice("draw_add", others)

@@ -189,6 +189,19 @@ def test_organizer_publishes_and_then_cannot_redraw_that_sitting(open_page, engi
             seed=1), kind="qualifier", actor=ORGANIZER, sitting_id=sitting["sitting_id"])
 
 
+def test_the_draw_warns_when_the_check_ins_are_the_last_sittings(open_page, engine):
+    """Published qualifier 1 and nobody checked in since: the draw form says so by the Draw
+    button (this organizer drew a sitting from the last one's check-ins once)."""
+    _drawn(engine, 8, publish=True)
+    at = open_page(PAGE, as_=ORGANIZER)
+    assert "All 8 players checked in were checked in before Qualifier 1 was drawn" in \
+        " ".join(w.value for w in at.warning)
+    store.clear_check_ins(engine, actor=ORGANIZER)
+    store.check_in(engine, store.players(engine)["player_id"].tolist()[:4], actor=ORGANIZER)
+    at.run()
+    assert not [w for w in at.warning if "before Qualifier 1" in w.value]
+
+
 def test_organizer_discards_a_draft(open_page, engine):
     _drawn(engine, 8)
     at = open_page(PAGE, as_=ORGANIZER)

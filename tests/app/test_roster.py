@@ -347,6 +347,74 @@ def test_check_in_everyone_then_clear(open_page, engine):
     assert not at.data_editor[0].value["checked_in"].any()
 
 
+def test_clearing_check_ins_asks_first(open_page, engine):
+    """The clear sits behind a question naming how many are checked out; with nobody checked
+    in there is nothing to clear."""
+    add(engine, "Ann", "Bo", "Cy")
+    at = open_page(ROSTER, as_=ORGANIZER)
+    assert at.get("popover")[0].proto.popover.disabled  # nobody checked in yet
+    at.button(key="checkin_all").click().run()
+    assert "Check out all 3 players? The list to tick starts empty." in \
+        [m.value for m in at.markdown]
+    assert not at.get("popover")[0].proto.popover.disabled
+    assert checked_in(engine) == ["Ann", "Bo", "Cy"]  # opening the question changes nothing
+
+
+def test_a_pasted_list_checks_in_exactly_its_players_by_nickname(open_page, engine):
+    """The organizer pastes the booked players of a sitting, some by nickname; the others
+    checked in are checked out."""
+    store.import_players(engine, [{"name": "Ann Lee", "nickname": "Sandrider"},
+                                  {"name": "Bo Chen", "nickname": "Bo"},
+                                  {"name": "Cy Diaz", "nickname": "Cyborg"}], actor=ORGANIZER)
+    store.check_in(engine, store.players(engine)["player_id"].tolist(), actor=ORGANIZER)
+    at = open_page(ROSTER, as_=ORGANIZER)
+    at.text_area(key="checkin_list").input("sandrider\nCy Diaz").run()
+    at.button(key="checkin_list_go").click().run()
+    assert not at.exception
+    assert [s.value for s in at.success] == ["Checked in 0 players, checked out 1."]
+    assert checked_in(engine) == ["Cyborg", "Sandrider"]  # the public names of Cy and Ann
+    assert at.data_editor[0].value["checked_in"].tolist() == [True, False, True]
+
+
+def test_a_pasted_list_with_an_unknown_name_checks_in_nobody_and_stays_open(open_page, engine):
+    add(engine, "Ann Lee", "Bo Chen")
+    at = open_page(ROSTER, as_=ORGANIZER)
+    at.text_area(key="checkin_list").input("Ann Lee\nBo Chn").run()
+    at.button(key="checkin_list_go").click().run()
+    assert errors(at) == ('Nobody was checked in. line 2, "Bo Chn": no player has that name '
+                          'or nickname (did you mean "Bo Chen"?).')
+    assert checked_in(engine) == []
+    at.run()  # the next run (any click) keeps the list in view to correct
+    assert next(e for e in at.expander if e.label == "Check in a list").proto.expanded
+    assert at.text_area(key="checkin_list").value == "Ann Lee\nBo Chn"
+
+
+def test_the_next_sitting_starts_from_the_last_ones_players_or_newcomers(open_page, engine):
+    """After a qualifier, the check-ins are pointed out as the last sitting's, and the
+    organizer checks in that sitting's players again or the players who have not played."""
+    ids = add(engine, *[f"Player {i}" for i in range(1, 10)])["player_id"].tolist()
+    store.check_in(engine, ids[:8], actor=ORGANIZER)
+    sitting = tournament.draw_qualifier(engine, ids[:8], seed=1, actor=ORGANIZER)
+    store.publish_sitting(engine, sitting["sitting_id"], actor=ORGANIZER)
+    store.check_in(engine, ids[8:], actor=ORGANIZER)  # a drop-in arrives
+    at = open_page(ROSTER, as_=ORGANIZER)
+    assert [w.value for w in at.warning] == [
+        "8 of the 9 players checked in were checked in before Qualifier 1 was drawn: they may "
+        "be Qualifier 1's players. Check in this sitting's players, or keep them if they play "
+        "again."]
+    assert at.selectbox(key="checkin_ready").options == [
+        "Same as Qualifier 1 (8 players)", "Everyone who has not played yet (1 player)"]
+    at.selectbox(key="checkin_ready").set_value(1).run()
+    at.button(key="checkin_ready_go").click().run()
+    assert [s.value for s in at.success] == ["Checked in 0 players, checked out 8."]
+    assert checked_in(engine) == ["Player 9"]
+    assert not [w for w in at.warning if "before Qualifier 1" in w.value]  # fresh check-ins
+    at.selectbox(key="checkin_ready").set_value(0).run()
+    at.button(key="checkin_ready_go").click().run()
+    assert len(checked_in(engine)) == 8
+    assert "Player 9" not in checked_in(engine)
+
+
 def test_ticking_and_unticking_saves_at_once(open_page, engine):
     add(engine, "Cy", "Ann", "Bo")
     store.check_in(engine, store.players(engine)["player_id"].tolist()[:1], actor=ORGANIZER)  # Cy

@@ -1,0 +1,121 @@
+"""The Roster page's check-in for the next sitting (R2, R21): who is checked in and the table
+plan, a hint when the check-ins are the last sitting's, a pasted list, a ready-made list (the
+last qualifier's players, who has not played yet), everyone, a confirmed clear, and the list
+to tick. The rules live in `stsa.services.roster`."""
+
+from __future__ import annotations
+
+import pandas as pd
+import streamlit as st
+
+from stsa.domain import PlayerStatus, TournamentError, plural
+from stsa.services import draws
+from stsa.services import roster as service
+from stsa.ui import capacity, organizer, widgets
+
+
+def words(done: tuple[int, int]) -> str:
+    ins, outs = done
+    return f"Checked in {plural(ins, 'player')}" + (f", checked out {outs}." if outs else ".")
+
+
+def part(reads, engine, me, query: str) -> None:
+    """The check-in section, for the organizer; `query` narrows the list to tick."""
+    roster, limit = reads.players(), reads.settings()["capacity"]
+    active = roster.loc[roster["status"] == PlayerStatus.ACTIVE]
+    st.subheader("Check-in for the next sitting", anchor=False)
+    stale = service.stale_check_ins(roster, reads.sittings())
+    if stale:
+        st.warning(widgets.plain(stale), icon=":material/history:")
+    count = int(active["checked_in"].sum())
+    plan = draws.table_plan(min(count, limit))  # R21: the rest wait
+    st.write(f"**{count}** of {len(active)} active players checked in."
+             + (f" Table plan: {plan.tables}." if plan.ok else "")
+             + (f" {capacity.waits(count - limit)} for a seat (the {limit}-seat limit; see the "
+                f"Draw page)." if count > limit else ""))
+    if not plan.ok:
+        st.warning(plan.text)
+    version = st.session_state.setdefault("checkin_version", 0)
+    if "checkin_error" in st.session_state:  # kept across the rerun that resets the list
+        st.error(st.session_state.pop("checkin_error"), icon=":material/warning:")
+
+    def saved(result) -> None:  # a fresh list shows what is stored
+        if result is not None:
+            st.session_state["checkin_version"] = version + 1
+            st.rerun()
+
+    pasted_list(engine, roster, me, saved)
+    ready_list(engine, reads, roster, me, saved)
+    everyone, nobody = st.columns(2)
+    if everyone.button("Check in all active", key="checkin_all", width="stretch"):
+        saved(widgets.act(lambda: service.check_in(engine, active["player_id"].tolist(),
+                                                   actor=me),
+                          done=lambda n: f"Checked in {plural(n, 'more player')}."))
+    with nobody.popover("Clear check-ins", width="stretch", disabled=count == 0):
+        st.write(f"Check out all {plural(count, 'player')}? The list to tick starts empty.")
+        if st.button("Check everyone out", key="checkin_clear", type="primary"):
+            saved(widgets.act(lambda: service.clear_check_ins(engine, actor=me),
+                              done=lambda n: f"Checked out {plural(n, 'player')}."))
+    ticks(engine, roster, me, query, version)
+
+
+def pasted_list(engine, roster: pd.DataFrame, me, saved) -> None:
+    """Names or nicknames pasted one a line (a booking list's column): exactly these checked
+    in, or added to who is."""
+    used = st.session_state.get("checkin_list_go") or st.session_state.get("checkin_list_open")
+    with st.expander("Check in a list", icon=":material/playlist_add_check:",
+                     expanded=bool(used)):
+        st.caption("Paste names or nicknames, one a line (a column copied from the booking "
+                   "list works). Nobody is checked in while a line names nobody.")
+        text = st.text_area("Names or nicknames", key="checkin_list", max_chars=500_000,
+                            height=150)
+        only = st.checkbox("Check out everyone not on the list", value=True,
+                           key="checkin_list_only")
+        if st.button("Check in this list", key="checkin_list_go"):
+            st.session_state["checkin_list_open"] = True  # a refusal stays in view to correct
+            saved(widgets.act(lambda: service.check_in_list(engine, roster, text, only=only,
+                                                            actor=me), done=words))
+
+
+def ready_list(engine, reads, roster: pd.DataFrame, me, saved) -> None:
+    """Start from the last qualifier's players or from who has not played yet: exactly that
+    list checked in, to change by hand below."""
+    lists = service.ready_lists(roster, reads.sittings(), reads.played_seats())
+    if not lists:
+        return
+    choice, go = st.columns([3, 1], vertical_alignment="bottom")
+    labels = [f"{c.label} ({plural(len(c.player_ids), 'player')})" for c in lists]
+    chosen = choice.selectbox("Start from", range(len(lists)), key="checkin_ready",
+                              format_func=labels.__getitem__)
+    if go.button("Check in exactly these", key="checkin_ready_go", width="stretch"):
+        saved(widgets.act(lambda: service.set_check_ins(
+            engine, list(lists[chosen].player_ids), actor=me), done=words))
+
+
+def ticks(engine, roster: pd.DataFrame, me, query: str, version: int) -> None:
+    """The list to tick, narrowed by `query`; a tick is saved at once."""
+    shown, total = service.find_players(roster, query, active_only=True)
+    if total == 0:
+        st.info("No active player matches the search.")
+        return
+    if total > len(shown):
+        st.caption(f"Showing the first {len(shown)} of {total} matches: search to narrow.")
+    before = organizer.check_in_frame(shown)
+    edited = st.data_editor(
+        before, key=f"checkin_editor_{version}", hide_index=True, num_rows="fixed",
+        disabled=organizer.CHECK_IN_LOCKED,
+        column_config={"name": "Name", "nickname": "Nickname", "club": "Club",
+                       "registration": "Registration",
+                       "checked_in": st.column_config.CheckboxColumn("Checked in"),
+                       "checked_in_at": "Checked in at"})
+    ins, outs = organizer.check_in_changes(before, edited)
+    if ins or outs:  # then the list shows what is stored
+        def save_check_ins():
+            try:
+                return service.change_check_ins(engine, ins, outs, actor=me)
+            except TournamentError as exc:  # shown again after the rerun below
+                st.session_state["checkin_error"] = str(exc)
+                raise
+        widgets.act(save_check_ins, done=f"Checked in {len(ins)}, checked out {len(outs)}.")
+        st.session_state["checkin_version"] = version + 1
+        st.rerun()
