@@ -298,10 +298,12 @@ def judge(number: int, judges: int, url: str, clock: Clock, offset: float, perio
                     for seat, key in enumerate(fields):
                         tally.time("judge_edit", _check(session.run(widgets={key: base + seat}),
                                                         "typing a VP"))
-                    sure = [w.key for w in session.last.widgets if w.kind == "checkbox"
-                            and (w.key or "").startswith("res_sure_")]
-                    if sure:  # a correction of a complete sitting is confirmed first
-                        _check(session.run(widgets={sure[0]: True}), "confirming")
+                    # High VPs and a correction of a complete sitting are confirmed first.
+                    for prefix in ("res_unusual_", "res_sure_"):
+                        sure = [w.key for w in session.last.widgets if w.kind == "checkbox"
+                                and (w.key or "").startswith(prefix)]
+                        if sure:
+                            _check(session.run(widgets={sure[0]: True}), "confirming")
                     run = _check(session.click("res_save"), "saving")
                     found = [m for text in run.alerts["success"] if (m := SAVED.search(text))]
                     if not found:

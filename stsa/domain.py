@@ -51,6 +51,10 @@ class SittingStatus(_Word):
     COMPLETE = "complete"
 
 
+#: The sittings that were played or are being played (published or complete), not drafts.
+PLAYED = (SittingStatus.PUBLISHED, SittingStatus.COMPLETE)
+
+
 class Stage(_Word):
     """Where the cut puts a player (R16): the final, the semifinal, or out."""
 

@@ -30,8 +30,11 @@ def enter_result() -> None:
     sittings.keep_choice(table_key, tables.choices)
     st.session_state.setdefault(table_key, tables.waiting[0] if tables.waiting
                                 else next(iter(tables.choices)))
+    went_on = result_form.go_on(tables, table_key)  # after a first result: the next table
     table_id = st.selectbox("Table", list(tables.choices), format_func=tables.choices.get,
                             key=table_key)
+    if went_on:
+        st.info(widgets.plain(went_on), icon=":material/arrow_forward:")
     seats = tables.seats[table_id]
     where = table_label(seats["kind"].iloc[0], seats["sitting_no"].iloc[0],
                         seats["table_no"].iloc[0])
@@ -39,7 +42,13 @@ def enter_result() -> None:
     base = settings.base_points
     leaders = picks.table_picks(engine, reads, table_id, seats, actor=me,
                                 has_result=bool(seats["version"].iloc[0]))
-    form = result_form.ensure_form(engine, table_id, seats, leaders)
+    form = result_form.ensure_form(engine, table_id, seats, leaders, actor=me)
+    if form.get("restored"):
+        st.info(f"Your unsaved entry from {result_form.when(form['restored'])} is back: check "
+                f"it, then save. Nobody else sees it.", icon=":material/restore:")
+        st.button("Discard my unsaved entry", key="res_discard_draft",
+                  on_click=result_form.discard_draft, args=(engine, table_id, seats),
+                  kwargs={"actor": me})
     if form["version"]:
         st.info(f"Version {form['version']} saved by {widgets.plain(form['saved_by'])} at "
                 f"{result_form.when(form['saved_at'])}. Saving again records a correction; the "
@@ -55,20 +64,9 @@ def enter_result() -> None:
         result_form.seat_block(table_id, seat, options, fields)
 
     rows, tied = result_form.form_rows(table_id, seats)
-    if tied:
-        st.warning(f"Seats {', '.join(map(str, tied))} are equal on VP, spice, solari, troops "
-                   f"and water. Settle their order (for example by a roll-off) and enter "
-                   f"it: 1 places highest.")
-        for seat in seats.loc[seats["seat"].isin(tied)].itertuples():
-            st.number_input(f"Settled order of seat {seat.seat} ({widgets.plain(seat.name)})",
-                            min_value=1, max_value=len(seats), step=1, value=None,
-                            key=result_form.key(table_id, seat.player_id, "tiebreak"))
-    st.markdown("**Preview** · placings and qualifier scores (blank numbers count as 0)")
-    preview = result_form.preview_frame(rows, seats, base)
-    if preview is None:
-        st.caption("No preview while a number cannot be scored: Save says which one.")
-    else:
-        st.dataframe(preview, hide_index=True, column_config=result_form.PREVIEW_COLUMNS)
+    result_form.keep_draft(engine, table_id, rows, actor=me)  # a reload finds it again
+    result_form.settled_order(table_id, seats, tied)
+    result_form.preview(rows, seats, base, fields)
     clash = result_form.conflict(table_id)  # R19, R20: what a save needs is asked first
     guard = result_checks.save_guard(reads, seats,
                                      clash["version"] if clash else form["version"], rows)
@@ -93,9 +91,15 @@ def enter_result() -> None:
             st.rerun()
     elif st.button("Save correction" if form["version"] else "Save result", key="res_save",
                    type="primary", width="stretch", disabled=not guard.allowed):
+        first = not form["version"]
         saved = result_form.save(engine, table_id, rows, where, actor=me, **guard.confirmed)
+        if saved is not None and first:
+            st.session_state["res_went_on"] = table_id
         if saved is not None or result_form.conflict(table_id):
             st.rerun()
+    if result_form.unsaved(form, rows):
+        st.caption("Not saved yet. What you typed is kept if the page reloads or the "
+                   "connection drops.")
 
 if staff:
     st.subheader("Enter a result", anchor=False)

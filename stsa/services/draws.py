@@ -10,10 +10,10 @@ import pandas as pd
 
 from stsa import draw, fairness, rules, store
 from stsa.auth import Actor, require
-from stsa.domain import DrawMode, Kind, Role, SittingStatus, TournamentError, plural
+from stsa.domain import PLAYED, DrawMode, Kind, Role, SittingStatus, TournamentError, plural
 from stsa.services import finals, setups
 from stsa.services.capacity import queue_of
-from stsa.services.sittings import DONE, unfinished_warning
+from stsa.services.sittings import unfinished_warning
 from stsa.services.snapshot import Snapshot
 
 LONG_PLAN = 12  # a plan of more tables than this is said in counts
@@ -117,7 +117,7 @@ def history(snap: Snapshot, before: int | None = None) -> pd.DataFrame:
     come from the results, which the standings read anyway; a sitting still being played is
     read seat by seat."""
     sittings = snap.sittings
-    done = sittings.loc[(sittings["kind"] == Kind.QUALIFIER) & sittings["status"].isin(DONE)]
+    done = sittings.loc[(sittings["kind"] == Kind.QUALIFIER) & sittings["status"].isin(PLAYED)]
     if before is not None:
         done = done.loc[done["sitting_id"] < before]
     if done.empty:

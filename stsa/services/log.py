@@ -326,9 +326,12 @@ def _result(action, subject, before, after, places):
     late = after.get("after_finals")
     flag = f"{LATE}: " if late else ""
     note = f" {late['changes']}" if late and late.get("changes") else ""
+    over = after.get("over")  # R19: chosen over another judge's save that came first
+    verb = (f"Saved over {over['saved_by']}'s version {over['version']} of the result of "
+            f"{where}, after both saved it" if over else f"Corrected the result of {where}")
     if not changes:
         return f"{flag}Saved the result of {where} again, unchanged{version}.{note}"
-    return f"{flag}Corrected the result of {where}{version}: {'; '.join(changes)}.{note}"
+    return f"{flag}{verb}{version}: {'; '.join(changes)}.{note}"
 
 
 def _vote_off(action, subject, before, after, places):

@@ -156,6 +156,40 @@ def unsettled_tie(rows: pd.DataFrame, seats: pd.DataFrame, where: str,
             f"settled order (1, 2, …) before saving. Nothing was saved.")
 
 
+#: The most one player usually ends a game with (a Legacy or Uprising game ends near 10 VP):
+#: a save above these asks the judge to confirm the numbers first (100 typed for 10).
+USUAL_MAX = {"vp": 20, "spice": 40, "solari": 40, "troops": 20, "water": 20,
+             "variant_points": 20}
+
+
+def unusual_numbers(rows: pd.DataFrame, names: dict | None = None) -> list[str]:
+    """The numbers of `rows` above `USUAL_MAX` (R11, R12), in seat order and in words ("seat 2
+    (Paul): VP 100"; `names` by player, when known): a save asks to confirm them first."""
+    if not isinstance(rows, pd.DataFrame) or rows.empty or "seat" not in rows:
+        return []
+    fields = [f for f in USUAL_MAX if f in rows]
+    found = (rows[fields].apply(pd.to_numeric, errors="coerce")
+             .assign(seat=rows["seat"], player_id=rows.get("player_id"))
+             .melt(id_vars=["seat", "player_id"], var_name="field")
+             .loc[lambda d: d["value"] > d["field"].map(USUAL_MAX)]
+             .assign(order=lambda d: d["field"].map(list(USUAL_MAX).index))
+             .sort_values(["seat", "order"]))
+    names = names or {}
+    return [f"seat {seat}" + (f" ({names[pid]})" if pid in names else "")
+            + f": {checks.NUMBER_WORDS[field]} {int(value)}"
+            for seat, pid, field, value in zip(found["seat"], found["player_id"],
+                                               found["field"], found["value"])]
+
+
+def unusual_problem(rows) -> str | None:
+    """Why a save with unusual numbers (`unusual_numbers`) waits for a confirmation, or None."""
+    found = unusual_numbers(rows) if isinstance(rows, pd.DataFrame) else []
+    if not found:
+        return None
+    return (f"Unusually high for one game: {'; '.join(found)}. Check these numbers; if they "
+            f"are right, confirm them and save again. Nothing was saved.")
+
+
 def _plain_number(value) -> bool:
     """A number `_full_tie` reads as itself: an int a float holds exactly, or a float."""
     return (type(value) is int and abs(value) < 2 ** 53) or type(value) is float
@@ -240,7 +274,9 @@ def _tie_problem(snap: Snapshot, table_id: int, entered: pd.DataFrame) -> str | 
 def submit_result(engine, table_id: int, rows: pd.DataFrame, *, expected_version: int,
                   submission_id: str | None, actor: Actor, seating=None,
                   confirm_complete: bool = False,
-                  confirm_after_finals: bool = False) -> store.TableResult:
+                  confirm_after_finals: bool = False,
+                  confirm_unusual: bool = False,
+                  over_theirs: bool = False) -> store.TableResult:
     """Save a table's result (R11–R13, R19) after every rule is checked: a full tie needs its
     settled order first; the store then checks the rows, the version and the role.
 
@@ -258,10 +294,16 @@ def submit_result(engine, table_id: int, rows: pd.DataFrame, *, expected_version
     whose seating changed since (`store.game_results.SeatingChanged`); a correction of a
     complete sitting needs `confirm_complete`; once the finals are drawn only the organizer
     corrects a qualifier result, with `confirm_after_finals`, and the log keeps what it
-    changed (`correction_impact`) with its flag."""
+    changed (`correction_impact`) with its flag. Numbers above a usual game's
+    (`unusual_problem`) need `confirm_unusual`; `over_theirs` marks a save the judge chose
+    over another judge's that came first (the log says whose version it replaced)."""
     require(actor, Role.JUDGE, Role.ORGANIZER, action="enter results")
+    unusual = None if confirm_unusual else unusual_problem(rows)
+    if unusual:
+        raise TournamentError(unusual)
     landing = {"seating": seating, "confirm_complete": bool(confirm_complete),
-               "confirm_after_finals": bool(confirm_after_finals)}
+               "confirm_after_finals": bool(confirm_after_finals),
+               "over_theirs": bool(over_theirs)}
     given = _with_variant_points(rows)
     entered = _untied_rows(rows)
     weighs_finals = bool(confirm_after_finals and expected_version

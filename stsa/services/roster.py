@@ -13,8 +13,7 @@ import pandas as pd
 
 from stsa import store
 from stsa.auth import Actor
-from stsa.domain import Kind, PlayerStatus, TournamentError, plural, sitting_label
-from stsa.services import sittings as sitting_service  # a module: sittings imports this one
+from stsa.domain import PLAYED, Kind, PlayerStatus, TournamentError, plural, sitting_label
 
 SHOWN_LIMIT = 200  # players listed at once on the Roster page; a search narrows the rest
 MAX_LINES = 10_000  # a pasted name list longer than this is refused
@@ -169,7 +168,7 @@ def last_played(sittings: pd.DataFrame) -> pd.Series | None:
     """The last qualifier published or complete (a draft or a voided one is not played), or
     None."""
     played = sittings.loc[(sittings["kind"] == Kind.QUALIFIER)
-                          & sittings["status"].isin(sitting_service.DONE)]
+                          & sittings["status"].isin(PLAYED)]
     return None if played.empty else played.sort_values("number").iloc[-1]
 
 

@@ -14,8 +14,6 @@ from stsa.services import roster, setups
 from stsa.services.capacity import waiting_list  # noqa: F401  (the scripting API's name)
 from stsa.services.snapshot import Snapshot, current_of
 
-DONE = (SittingStatus.PUBLISHED, SittingStatus.COMPLETE)
-
 
 def current_sitting(engine, *, actor: Actor | None = None) -> Sitting | None:
     """The sitting being played or about to be, of those `actor` may see (R20): the latest

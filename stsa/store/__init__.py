@@ -41,6 +41,7 @@ from stsa.store.audit import data_version, events
 from stsa.store.corrections import leave_seat_empty, replace_player, void_sitting
 from stsa.store.db import backup_dir, integrity_check
 from stsa.store.db import reading as snapshot
+from stsa.store.drafts import Draft, clear_draft, draft, save_draft
 from stsa.store.draws import (
                                discard_draw,
                                override_setup,
@@ -121,6 +122,8 @@ __all__ = [
     "events",
     # leader picks (R10)
     "save_vote_off", "vote_off_votes", "save_wild_cards", "wild_card_choices",
+    # a judge's unsaved entry for a table
+    "Draft", "save_draft", "draft", "clear_draft",
     # backups
     "backup", "backups", "restore",
     # whole tournaments (the workbook export and restore)

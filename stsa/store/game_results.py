@@ -39,7 +39,7 @@ from stsa.domain import (
     sitting_label,
     table_label,
 )
-from stsa.store import audit, checks, db, draws, frames
+from stsa.store import audit, checks, db, drafts, draws, frames
 from stsa.store.checks import MAX_NUMBER, STATS  # noqa: F401 - MAX_NUMBER: the pages' bound
 from stsa.store.errors import ConflictError, InvalidState, NotFound
 from stsa.store.schema import players as players_t
@@ -321,11 +321,16 @@ def _stored_before(conn: Connection, sid: str, t) -> dict | None:
 
 
 def _save(conn: Connection, t, clean: list[dict], expected: int, sid: str,
-          actor: Actor, flag: dict | None = None) -> dict:
+          actor: Actor, flag: dict | None = None, over_theirs: bool = False) -> dict:
     """Write the checked rows as the next version, the submission and the log entry (R19),
-    with the `after_finals` flag of a correction made once the finals are drawn; a first
-    result completes its sitting when it is the last one (R20)."""
+    with the `after_finals` flag of a correction made once the finals are drawn and, for a
+    save chosen over another judge's (`over_theirs`), whose version it replaced; the saver's
+    unsaved entry for the table goes (`drafts`). A first result completes its sitting when it
+    is the last one (R20)."""
     before = _plain_rows(conn, t.id) if expected else None
+    over = ({"over": {"version": expected,
+                      "saved_by": _current(conn, t.id, expected).saved_by}}
+            if over_theirs and expected else {})
     version, at = expected + 1, db.now()
     _write_rows(conn, t, clean, version, actor, at, sid)
     outcome = frames.dumps(clean)
@@ -336,7 +341,8 @@ def _save(conn: Connection, t, clean: list[dict], expected: int, sid: str,
     audit.log(conn, actor, action, f"table {t.id}",
            before=None if before is None else {"version": expected, "rows": before},
            after={"version": version, "rows": clean, "submission_id": sid,
-                  **({"after_finals": flag} if flag else {})}, at=at)
+                  **({"after_finals": flag} if flag else {}), **over}, at=at)
+    drafts.clear_draft(conn, t.id, actor=actor)
     completed = expected == 0 and draws.try_complete(conn, t.sitting_id, actor)
     return {"table_id": t.id, "version": version, "rows": clean, "saved_by": actor.name,
             "saved_at": at, "submission_id": sid, "completed_sitting": completed,
@@ -346,7 +352,8 @@ def _save(conn: Connection, t, clean: list[dict], expected: int, sid: str,
 def save_table_result(engine: Engine, table_id: int, rows: Any, *, expected_version: int,
                       submission_id: str | None, actor: Actor,
                       seating: Mapping[int, int] | None = None, confirm_complete: bool = True,
-                      confirm_after_finals: bool = True, finals_note: str = "") -> TableResult:
+                      confirm_after_finals: bool = True, finals_note: str = "",
+                      over_theirs: bool = False) -> TableResult:
     """The database step of `store.submit_table_result` (see there; R11-R13, R19, R20): the
     same checks, versions and submission ids, and the sitting completes with its last table's
     first result; the automatic backup of a completed sitting is the caller's. One read (the
@@ -361,7 +368,9 @@ def save_table_result(engine: Engine, table_id: int, rows: Any, *, expected_vers
       logged with an `after_finals` flag (the table, the finals drawn and `finals_note`, the
       words on what it changes);
     - a correction of a complete sitting needs `confirm_complete`.
-    Both confirmations default to given, for scripts; the services ask for them."""
+    Both confirmations default to given, for scripts; the services ask for them.
+    `over_theirs`: the judge chose this save over another judge's that came first (R19); the
+    log names the version and the judge it replaced."""
     require(actor, Role.JUDGE, Role.ORGANIZER, action="enter results")
     expected, sid = _request(expected_version, submission_id)
     opened, note = _seating(seating), _finals_note(finals_note)
@@ -384,7 +393,7 @@ def save_table_result(engine: Engine, table_id: int, rows: Any, *, expected_vers
                                f"you want to correct the result of {where}. Nothing was saved.")
         clean = checks.check_result_rows(records, seated, frames.loads(t.available_leaders),
                                          frames.loads(t.removed_leaders), where, _wild_card(t))
-        return _save(conn, t, clean, expected, sid, actor, flag)
+        return _save(conn, t, clean, expected, sid, actor, flag, over_theirs)
 
     done = db.write(engine, work)  # the frame is built after the commit, outside the lock
     out = TableResult(**{**done, "rows": _rows_frame(done["rows"])})

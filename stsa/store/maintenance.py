@@ -93,7 +93,9 @@ def submit_table_result(engine: Engine, table_id: int, rows: Any, *, expected_ve
     last table's first result.
 
     `where` are the checks of where the save lands (R19, R20): `seating`, `confirm_complete`,
-    `confirm_after_finals`, `finals_note` (see `game_results.save_table_result`).
+    `confirm_after_finals`, `finals_note`, and `over_theirs` for a save chosen over another
+    judge's (see `game_results.save_table_result`). The saver's unsaved entry for the table
+    (`store.drafts`) goes with the save.
     """
     out = game_results.save_table_result(engine, table_id, rows,
                                          expected_version=expected_version,

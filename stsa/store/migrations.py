@@ -75,9 +75,16 @@ def _add_devices_and_invitations(conn: Connection, at: dt.datetime) -> None:
             conn.exec_driver_sql(f"CREATE INDEX {index} ON {table.name} ({column.name})")
 
 
+def _add_result_drafts(conn: Connection, at: dt.datetime) -> None:
+    """Version 5 (R19): a judge's unsaved entry for a table is kept in the database, so a
+    reload, Back or a lost connection finds it again."""
+    schema.result_drafts.create(conn)
+
+
 MIGRATIONS: dict[int, Callable[[Connection, dt.datetime], None]] = {2: _add_access_tables,
                                                                     3: _add_event_day_columns,
-                                                                    4: _add_devices_and_invitations}
+                                                                    4: _add_devices_and_invitations,
+                                                                    5: _add_result_drafts}
 
 
 def upgrade(conn: Connection, *, at: dt.datetime) -> int:

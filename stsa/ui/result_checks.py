@@ -4,6 +4,7 @@ save, and the flags Home and the Log page show.
 - a Results page left on an older sitting says that a newer one is published, with a way
   there (`newer_sitting`);
 - a form whose table changed since it was opened says how (`seating_note`);
+- numbers far above a usual game's ask for a tick (`services.results.USUAL_MAX`);
 - a correction of a complete sitting asks for a tick; once the finals are drawn a judge is
   told that only the organizer corrects a qualifier result, and the organizer first sees
   what the correction would change and confirms it (`save_guard`);
@@ -16,6 +17,7 @@ and show. The rules behind them live in `stsa.services.results` and `stsa.servic
 
 from __future__ import annotations
 
+import zlib
 from dataclasses import dataclass, field
 
 import pandas as pd
@@ -53,7 +55,8 @@ def seating_note(changes: list[str]) -> None:
 @dataclass(frozen=True)
 class Guard:
     """Whether the form may be saved now, and the confirmations the save passes on
-    (`confirm_complete`, `confirm_after_finals`: the services ask for them too)."""
+    (`confirm_unusual`, `confirm_complete`, `confirm_after_finals`: the services ask for them
+    too)."""
 
     allowed: bool = True
     confirmed: dict = field(default_factory=dict)
@@ -61,15 +64,23 @@ class Guard:
 
 def save_guard(reads, seats: pd.DataFrame, version: int, rows: pd.DataFrame) -> Guard:
     """What saving `rows` over the table's `version` (0: a first result) needs first (R19,
-    R20), asked on the page: a tick for a correction of a complete sitting; for a qualifier
-    correction once the finals are drawn, the organizer's look at what it changes and a tick,
-    or for a judge the word that only the organizer corrects it. `reads`: this run's
+    R20), asked on the page: a tick for unusually high numbers; a tick for a correction of a
+    complete sitting; for a qualifier correction once the finals are drawn, the organizer's
+    look at what it changes and a tick, or for a judge the word that only the organizer
+    corrects it. `reads`: this run's
     `stsa.ui.data` values."""
     first = seats.iloc[0]
     table_id, version = int(first["table_id"]), int(version)
-    if not version:
-        return Guard()
     confirmed, allowed = {}, True
+    unusual = results.unusual_numbers(rows, dict(zip(seats["player_id"], seats["name"])))
+    if unusual:  # a tick for these numbers: other numbers ask again
+        st.warning(widgets.plain(f"Unusually high for one game: {'; '.join(unusual)}. Check "
+                                 f"them before saving."), icon=":material/warning:")
+        these = zlib.crc32(str(unusual).encode())
+        confirmed["confirm_unusual"] = allowed = st.checkbox(
+            "These numbers are right", key=f"res_unusual_{table_id}_{these}")
+    if not version:
+        return Guard(allowed=allowed, confirmed=confirmed)
     sittings = reads.sittings()
     sitting = sittings.loc[sittings["sitting_id"] == int(first["sitting_id"])].iloc[0]
     finals = results.finals_drawn(sittings) if first["kind"] == Kind.QUALIFIER else []
@@ -88,7 +99,7 @@ def save_guard(reads, seats: pd.DataFrame, version: int, rows: pd.DataFrame) -> 
         confirmed["confirm_after_finals"] = st.checkbox(
             "I have checked what this changes: save the correction anyway",
             key=f"res_late_{table_id}_{version}")
-        allowed = confirmed["confirm_after_finals"]
+        allowed = allowed and confirmed["confirm_after_finals"]
     if sitting["status"] == SittingStatus.COMPLETE:
         name = reads.sitting_names()[int(sitting["sitting_id"])]
         confirmed["confirm_complete"] = st.checkbox(

@@ -55,16 +55,20 @@ def _set_values(table_id: int, seats: pd.DataFrame, rows: pd.DataFrame,
 def _meta(table_id: int, result, rows: pd.DataFrame, seated: dict[int, int]) -> dict:
     """The form's state: the version it is based on, who saved it, the values loaded, the
     table's seating it was opened on ({seat: player_id}) and its submission id."""
+    loaded = _comparable(rows)
     return {"table_id": table_id, "version": int(result.version), "saved_by": result.saved_by,
-            "saved_at": result.saved_at, "rows": _comparable(rows), "seating": dict(seated),
-            "submission_id": uuid.uuid4().hex}
+            "saved_at": result.saved_at, "rows": loaded, "seating": dict(seated),
+            "submission_id": uuid.uuid4().hex, "opened": loaded, "drafted": loaded}
 
 
 def ensure_form(engine, table_id: int, seats: pd.DataFrame,
-                leaders: dict[int, str] | None = None) -> dict:
+                leaders: dict[int, str] | None = None, *, actor) -> dict:
     """The form for `table_id`: loaded from the store (a correction if a result exists) when
-    first shown, or when its fields were dropped (another table or page was open). Without a
-    result, each seat's leader starts from `leaders` (player → leader: the Wild Card ones).
+    first shown, or when its fields were dropped (another table or page was open, a reload, a
+    new connection). Without a result, each seat's leader starts from `leaders` (player →
+    leader: the Wild Card ones). `actor`'s unsaved entry for the table (`keep_draft`), if
+    any, is put back over it, on the version and seating it was typed on (R19): a save over
+    a version saved since meets the other judge's, as any late save does.
 
     The form keeps the seating it was opened on (R19): when the table's seats change while
     it is open (a no-show replaced, a seat left empty), its values stay with their players
@@ -77,9 +81,58 @@ def ensure_form(engine, table_id: int, seats: pd.DataFrame,
     if fresh:
         result = store.table_result(engine, table_id)
         _set_values(table_id, seats, result.rows, leaders)
-        st.session_state[FORM] = _meta(table_id, result, result.rows, seating(seats))
+        form = _meta(table_id, result, result.rows, seating(seats))
+        form["opened"] = form["drafted"] = _comparable(form_rows(table_id, seats)[0])
+        kept = store.draft(engine, table_id, actor=actor)
+        if kept is not None:
+            _set_values(table_id, seats, kept.rows)
+            form.update(version=kept.base_version, seating=dict(kept.seating),
+                        drafted=_comparable(form_rows(table_id, seats)[0]),
+                        restored=kept.saved_at)
+        st.session_state[FORM] = form
         st.session_state.pop(CONFLICT, None)
     return st.session_state[FORM]
+
+
+def keep_draft(engine, table_id: int, rows: pd.DataFrame, *, actor) -> None:
+    """R19: keep what the judge typed and has not saved as their draft of the table, in the
+    database, so that a reload, Back or a new connection finds it (`ensure_form`); written
+    only when the values changed, and forgotten when they are back to what the form opened
+    with. A save removes it."""
+    form = st.session_state[FORM]
+    now = _comparable(rows)
+    if now == form["drafted"]:
+        return
+    if now == form["opened"]:
+        store.clear_draft(engine, table_id, actor=actor)
+    else:
+        store.save_draft(engine, table_id, rows, base_version=form["version"],
+                         seating=form["seating"], actor=actor)
+    form["drafted"] = now
+
+
+def unsaved(form: dict, rows: pd.DataFrame) -> bool:
+    """Whether the form holds values not saved yet (kept as a draft by `keep_draft`)."""
+    return _comparable(rows) != form["opened"]
+
+
+def discard_draft(engine, table_id: int, seats: pd.DataFrame, *, actor) -> None:
+    """A button callback: forget the judge's unsaved entry and show the table as stored."""
+    store.clear_draft(engine, table_id, actor=actor)
+    st.session_state.pop(FORM, None)
+    result = store.table_result(engine, table_id)
+    _set_values(table_id, seats, result.rows)
+
+
+def next_waiting(tables, saved_table_id: int) -> int | None:
+    """The table after `saved_table_id` still waiting for a result (by table number, from
+    the first again after the last), or None when none is: where a judge goes on after a
+    first result (`sittings.ResultTables`)."""
+    numbers = {t: int(tables.seats[t]["table_no"].iloc[0]) for t in tables.waiting}
+    after = int(tables.seats[saved_table_id]["table_no"].iloc[0]) \
+        if saved_table_id in tables.seats else 0
+    later = sorted(numbers, key=lambda t: (numbers[t] <= after, numbers[t]))
+    return later[0] if later else None
 
 
 def seating_changed(form: dict, seats: pd.DataFrame) -> list[str]:
@@ -188,9 +241,63 @@ def _preview(rows: pd.DataFrame, base_points) -> pd.DataFrame:
     return found
 
 
+def settled_order(table_id: int, seats: pd.DataFrame, tied: list[int]) -> None:
+    """R11: the settled order of the seats in a full tie (for example by a roll-off)."""
+    if not tied:
+        return
+    st.warning(f"Seats {', '.join(map(str, tied))} are equal on VP, spice, solari, troops "
+               f"and water. Settle their order (for example by a roll-off) and enter it: 1 "
+               f"places highest.")
+    for seat in seats.loc[seats["seat"].isin(tied)].itertuples():
+        st.number_input(f"Settled order of seat {seat.seat} ({widgets.plain(seat.name)})",
+                        min_value=1, max_value=len(seats), step=1, value=None,
+                        key=key(table_id, seat.player_id, "tiebreak"))
+
+
+def blanks(rows: pd.DataFrame, fields: list[str]) -> list[str]:
+    """The numbers of `fields` still blank, in seat order ("seat 2 VP"): a save refuses a
+    blank, so the preview waits for them too (one rule for both)."""
+    missing = (rows[["seat", *fields]].melt(id_vars="seat", var_name="field")
+               .loc[lambda d: d["value"].isna()]
+               .assign(order=lambda d: d["field"].map(fields.index))
+               .sort_values(["seat", "order"]))
+    return [f"seat {seat} {SHORT[field]}" for seat, field in zip(missing["seat"],
+                                                                  missing["field"])]
+
+
+def preview(rows: pd.DataFrame, seats: pd.DataFrame, base_points, fields: list[str]) -> None:
+    """R11, R12: the placings and qualifier scores the form would save, once every number
+    is in; until then, which numbers are still blank."""
+    st.markdown("**Preview** · placings and qualifier scores")
+    missing = blanks(rows, fields)
+    if missing:
+        more = f" and {len(missing) - 6} more" if len(missing) > 6 else ""
+        st.caption(f"The preview shows once every number is in. Still blank: "
+                   f"{', '.join(missing[:6])}{more}.")
+        return
+    shown = preview_frame(rows, seats, base_points)
+    if shown is None:
+        st.caption("No preview while a number cannot be scored: Save says which one.")
+    else:
+        st.dataframe(shown, hide_index=True, column_config=PREVIEW_COLUMNS)
+
+
+def go_on(tables, table_key: str) -> str:
+    """After a first result was saved (the page set `res_went_on` to its table): choose the
+    next table waiting for a result in the table box, and say so; "" otherwise."""
+    saved = st.session_state.pop("res_went_on", None)
+    following = None if saved is None else next_waiting(tables, saved)
+    if following is None:
+        return ""
+    st.session_state[table_key] = following
+    done = tables.seats[saved]["table_no"].iloc[0] if saved in tables.seats else "?"
+    return (f"Table {done} is saved. This is table "
+            f"{tables.seats[following]['table_no'].iloc[0]}, the next waiting for a result.")
+
+
 def preview_frame(rows: pd.DataFrame, seats: pd.DataFrame, base_points) -> pd.DataFrame | None:
-    """R11, R12: placings and qualifier scores of the form as it stands (blanks count 0); None
-    while a number cannot be scored (a negative one: the save says which, in words)."""
+    """R11, R12: placings and qualifier scores of the form as it stands; None while a number
+    cannot be scored (a negative one: the save says which, in words)."""
     try:
         scored = _preview(rows, base_points)
     except TournamentError:
@@ -233,7 +340,8 @@ def save(engine, table_id: int, rows: pd.DataFrame, where: str, *, actor,
                 engine, table_id, rows,
                 expected_version=form["version"] if over_version is None else over_version,
                 submission_id=form["submission_id"], actor=actor,
-                seating=form.get("seating"), **confirmed)
+                seating=form.get("seating"), over_theirs=over_version is not None,
+                **confirmed)
         except store.game_results.SeatingChanged as exc:
             form["seating"] = dict(exc.seating)  # checked by the judge before the next save
             raise

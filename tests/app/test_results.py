@@ -9,6 +9,7 @@ import pytest
 
 from stsa import store, tournament
 from stsa.auth import Actor, Role
+from stsa.services import log
 from stsa.store import schema
 from stsa.ui import result_form
 from tests.app.conftest import JUDGE, JUDGE_PIN, ORGANIZER, session_for, shown
@@ -107,6 +108,13 @@ def test_judge_enters_a_result_sees_the_preview_and_saves(open_page, engine, sit
     assert stored.version == 1 and stored.saved_by == JUDGE.name
     assert stored.rows["vp"].tolist() == [10, 7, 5, 2]
     assert at.dataframe[-1].value["Score"].tolist() == [23, 17, 13, 0]
+    # On to the next table waiting for its result: the judge walks there, the form is ready.
+    other, _ = _table(engine, sitting, table_no=2)
+    assert at.selectbox(key=f"res_table_{sitting}").value == int(other["table_id"])
+    assert "Table 1 is saved. This is table 2, the next waiting for a result." in \
+        [i.value for i in at.info]
+    assert at.button(key="res_save").label == "Save result"
+    at.selectbox(key=f"res_table_{sitting}").set_value(tid).run()
     assert at.button(key="res_save").label == "Save correction"
 
 
@@ -132,18 +140,37 @@ def test_a_leader_can_be_picked_once(open_page, engine, sitting):
     assert store.table_result(engine, int(table["table_id"])).version == 0
 
 
-def test_after_a_save_the_table_box_shows_its_new_label(open_page, engine, sitting):
-    """The chosen table's label changes with the save; the page sends the new label to the
-    browser. (Otherwise the browser keeps showing "waiting for the result" and sends that old
-    label back at the next change, which matches no option: the form jumped to table 1.)"""
+def test_after_a_correction_the_table_box_stays_and_shows_its_new_label(open_page, engine,
+                                                                        sitting):
+    """A correction stays on its table, whose label changes with the save; the page sends the
+    new label to the browser. (Otherwise the browser keeps showing the old label and sends it
+    back at the next change, which matches no option: the form jumped to table 1.)"""
     table, _ = _table(engine, sitting, table_no=2)
-    at = _fill(_open_table(open_page, JUDGE, table), table, VALUES)
+    _saved(engine, table)
+    at = _open_table(open_page, JUDGE, table)
+    at.number_input(key=key(at, int(table["table_id"]), 1, "vp")).set_value(11).run()
     at.button(key="res_save").click().run()
     box = at.selectbox(key=f"res_table_{sitting}")
     assert box.value == int(table["table_id"])
-    assert box.proto.set_value and box.proto.raw_value == "Table 2 · reported (version 1)"
-    at.number_input(key=key(at, int(table["table_id"]), 1, "vp")).set_value(11).run()
+    assert box.proto.set_value and box.proto.raw_value == "Table 2 · reported (version 2)"
+    at.number_input(key=key(at, int(table["table_id"]), 1, "vp")).set_value(12).run()
     assert at.selectbox(key=f"res_table_{sitting}").value == int(table["table_id"])
+
+
+def test_after_the_last_tables_first_result_the_form_goes_on_from_the_first(open_page, engine,
+                                                                          sitting):
+    """Table 2 saved while table 1 still waits: the form goes on to table 1; once no table
+    waits, it stays on the table just saved."""
+    first, _ = _table(engine, sitting, table_no=1)
+    second, _ = _table(engine, sitting, table_no=2)
+    at = _fill(_open_table(open_page, JUDGE, second), second, VALUES)
+    at.button(key="res_save").click().run()
+    assert at.selectbox(key=f"res_table_{sitting}").value == int(first["table_id"])
+    at = _fill(at, first, VALUES)
+    at.button(key="res_save").click().run()
+    assert not at.error
+    assert at.selectbox(key=f"res_table_{sitting}").value == int(first["table_id"])
+    assert not [i for i in at.info if "next waiting" in i.value]
 
 
 def test_R10_removed_leaders_offered_only_with_wild_card(open_page, engine, sitting):
@@ -323,7 +350,15 @@ def test_conflict_save_mine_over_theirs_is_a_logged_correction(open_page, engine
     assert stored.rows["vp"].tolist()[0] == 11
     corrections = store.events(engine, action="result.correct", actor=ORGANIZER)
     assert corrections["actor"].tolist() == [OTHER_JUDGE.name]
+    assert corrections["after"][0]["over"] == {"version": 1, "saved_by": JUDGE.name}
     assert not [b for b in kim.button if b.key == "res_save_mine"]
+    events = store.events(engine, actor=ORGANIZER)
+    places = log.places_of(store.players(engine, actor=ORGANIZER),
+                           store.sittings(engine, actor=ORGANIZER),
+                           store.tables(engine, actor=ORGANIZER), events)
+    assert any(line.startswith(f"Saved over {JUDGE.name}'s version 1 of the result of "
+                               f"Qualifier 1, table 1, after both saved it (version 2): VP "
+                               f"10 → 11 for") for line in log.event_sentences(events, places))
 
 
 def test_a_double_click_stores_once(open_page, engine, sitting):
@@ -335,6 +370,7 @@ def test_a_double_click_stores_once(open_page, engine, sitting):
     before_save = dict(at.session_state["res_form"])
     at.button(key="res_save").click().run()
     at.session_state["res_form"] = before_save  # as if the first click's rerun never finished
+    at.session_state[f"res_table_{sitting}"] = tid  # (the form had not gone on to table 2)
     at.button(key="res_save").click().run()
     assert not at.exception and not at.error
     assert store.table_result(engine, tid).version == 1

@@ -176,6 +176,8 @@ def test_the_organizer_sees_what_a_late_correction_changes_and_confirms(open_pag
     assert at.button(key="res_save").disabled
     at.checkbox(key=f"res_late_{tid}_{version}").check()
     at.checkbox(key=f"res_sure_{tid}_{version}").check().run()
+    assert at.button(key="res_save").disabled  # 40 VP is unusually high: confirmed too
+    next(c for c in at.checkbox if c.key.startswith(f"res_unusual_{tid}_")).check().run()
     at.button(key="res_save").click().run()
     assert not at.error and f"saved as version {version + 1}" in at.success[0].value
     flagged = log.late_corrections(engine, actor=JUDGE)

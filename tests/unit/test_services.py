@@ -8,7 +8,7 @@ import pytest
 
 from stsa import rules, store
 from stsa.auth import Actor, Role
-from stsa.domain import Kind, Stage
+from stsa.domain import PLAYED, Kind, Stage
 from stsa.errors import TournamentError
 from stsa.services import admin, draws, finals, home, results, shared, sittings
 from stsa.services.snapshot import Snapshot
@@ -264,7 +264,7 @@ def test_the_reads_of_one_action_see_one_snapshot(engine, monkeypatch):
 def _seat_by_seat_history(engine, before=None):
     """The earlier seats as the seats and tables read them, one published sitting at a time."""
     done = store.sittings(engine, actor=ORGANIZER)
-    done = done.loc[(done["kind"] == Kind.QUALIFIER) & done["status"].isin(sittings.DONE)]
+    done = done.loc[(done["kind"] == Kind.QUALIFIER) & done["status"].isin(PLAYED)]
     if before is not None:
         done = done.loc[done["sitting_id"] < before]
     parts = [store.seats(engine, int(s), actor=ORGANIZER).merge(

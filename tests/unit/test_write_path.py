@@ -87,11 +87,14 @@ def table(engine):
 
 
 def _statements(engine, action) -> list[str]:
-    """The SQL statements `action()` sends (BEGIN included, COMMIT not)."""
+    """The SQL statements `action()` sends (BEGIN included, COMMIT not); the saver's draft
+    going (R19) as "DELETE DRAFT"."""
     sent = []
 
     def spy(conn, cursor, statement, *args):
-        sent.append(statement.split()[0].upper())
+        verb = statement.split()[0].upper()
+        sent.append("DELETE DRAFT" if verb == "DELETE" and "result_drafts" in statement
+                    else verb)
 
     event.listen(engine, "before_cursor_execute", spy)
     try:
@@ -104,8 +107,8 @@ def _statements(engine, action) -> list[str]:
 def test_a_first_result_is_one_read_and_one_batch_of_writes(engine, table):
     """R13, R19: the table with its seats, setting and submission id in one read (PostgreSQL
     reads the submission id again under the row lock), the rows in one batch, the version, the
-    submission and the log (the data version counts the log: nothing to update), and the
-    completion check (R20; PostgreSQL checks
+    submission and the log (the data version counts the log: nothing to update), the saver's
+    unsaved entry removed, and the completion check (R20; PostgreSQL checks
     again after the commit, see `draws.complete_if_done`)."""
     rows = rows_for(engine, table)
     sent = _statements(engine, lambda: store.submit_table_result(
@@ -114,6 +117,7 @@ def test_a_first_result_is_one_read_and_one_batch_of_writes(engine, table):
     assert sent.count("SELECT") == (1 if sqlite else 2)
     assert sent.count("INSERT") == 3 and sent.count("UPDATE") == (2 if sqlite else 3)
     assert "DELETE" not in sent, "a first result has no rows to replace"
+    assert sent.count("DELETE DRAFT") == 1  # the saver's unsaved entry goes with the save
 
 
 def test_the_service_saves_an_untied_form_as_the_store_keeps_it(engine, table):
