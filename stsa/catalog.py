@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import functools
 import re
+import unicodedata
 from collections.abc import Iterable, Mapping
 from dataclasses import dataclass
 from pathlib import Path
@@ -121,6 +122,15 @@ def with_battle_of_wills(setup_frame: pd.DataFrame) -> pd.DataFrame:
     if "deck_products" in plain:
         bow = bow.assign(deck_products=[list(p) for p in plain["deck_products"]])
     return pd.concat([setup_frame, bow], ignore_index=True)
+
+
+def by_name(leaders: Iterable[str]) -> list[str]:
+    """Leaders in alphabetical order as a person looks them up: by their first letter, any
+    case, not by a quote or an accent ("“Princess” Yuna Moritani" among the P's)."""
+    def key(name: str) -> tuple[str, str]:
+        letters = unicodedata.normalize("NFKD", str(name)).encode("ascii", "ignore").decode()
+        return "".join(c for c in letters if c.isalnum() or c == " ").strip().casefold(), name
+    return sorted(leaders, key=key)
 
 
 def leader_deck(product_names: Iterable[str]) -> list[str]:

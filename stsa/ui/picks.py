@@ -8,6 +8,7 @@ from __future__ import annotations
 import pandas as pd
 import streamlit as st
 
+from stsa import catalog
 from stsa.domain import Action, Decided, plural
 from stsa.services import picks
 from stsa.settings import Settings
@@ -35,23 +36,40 @@ def table_picks(engine, reads, table_id: int, seats: pd.DataFrame, *, actor,
         return {}
     stored = picks.table_picks(engine, table_id, actor=actor)
     votes, cards = stored["votes"], stored["wild_cards"]
-    if vote_off:
-        with st.container(border=True):
-            st.markdown("**Leader votes**")
-            if not votes.empty:
-                _removal(reads, table_id, seats, votes)
-            if not has_result and cards.empty:
-                _vote_form(engine, table_id, seats, votes, settings, actor)
-            elif votes.empty:
-                st.caption("No votes were entered at this table.")
-    if wild and (not vote_off or not votes.empty):
-        with st.container(border=True):
-            st.markdown("**Wild Card**")
-            if not cards.empty:
-                _cards(cards, seats)
-            elif not has_result:
-                _wild_form(engine, table_id, seats, actor)
+    # Once the picks are done, they fold into one line: on a phone the result form comes next.
+    done = has_result or ((not vote_off or not votes.empty) and (not wild or not cards.empty))
+    with (st.expander(done_line(seats, votes, cards, vote_off, wild), icon=":material/how_to_vote:")
+          if done else st.container()):
+        if vote_off:
+            with st.container(border=not done):
+                st.markdown("**Leader votes**")
+                if not votes.empty:
+                    _removal(reads, table_id, seats, votes)
+                if not has_result and cards.empty:
+                    _vote_form(engine, table_id, seats, votes, settings, actor)
+                elif votes.empty:
+                    st.caption("No votes were entered at this table.")
+        if wild and (not vote_off or not votes.empty):
+            with st.container(border=not done):
+                st.markdown("**Wild Card**")
+                if not cards.empty:
+                    _cards(cards, seats)
+                elif not has_result:
+                    _wild_form(engine, table_id, seats, actor)
     return {int(p): str(leader) for p, leader in zip(cards["player_id"], cards["leader"])}
+
+
+def done_line(seats: pd.DataFrame, votes: pd.DataFrame, cards: pd.DataFrame, vote_off: bool,
+              wild: bool) -> str:
+    """The finished picks in one line ("Picks: removed A and B · 1 wild card drawn")."""
+    parts = []
+    if vote_off:
+        removed = seats.iloc[0]["removed_leaders"] or []
+        parts.append(f"removed {' and '.join(removed)}" if len(votes) else "no votes")
+    if wild:
+        drawn = int(cards["swapped"].sum()) if len(cards) else 0
+        parts.append(f"{plural(drawn, 'wild card')} drawn" if len(cards) else "no wild cards")
+    return "Leader picks: " + " · ".join(parts)
 
 
 def _name(seats: pd.DataFrame) -> dict[int, str]:
@@ -70,9 +88,14 @@ def _removal(reads, table_id: int, seats: pd.DataFrame, votes: pd.DataFrame) -> 
         n = how.get("votes", int((votes["leader"] == leader).sum()))
         st.markdown(f"Removed: **{widgets.plain(leader)}** · {plural(n, 'vote')} · "
                     f"{DECIDED.get(how.get('decided'), 'by the votes')}")
-    names, by_player = _name(seats), votes.groupby("player_id")["leader"].agg(", ".join)
-    st.dataframe(pd.DataFrame({"Player": [names.get(int(p), str(p)) for p in by_player.index],
-                               "Votes": by_player.to_numpy()}), hide_index=True)
+    names = _name(seats)
+    by_player = (votes.merge(seats[["player_id", "seat"]], on="player_id", how="left")
+                 .sort_values(["seat", "leader"])
+                 .groupby(["seat", "player_id"], sort=True, dropna=False)["leader"]
+                 .agg(", ".join).reset_index())
+    st.dataframe(pd.DataFrame({"Player": [names.get(int(p), str(p))
+                                          for p in by_player["player_id"]],
+                               "Votes": by_player["leader"].to_numpy()}), hide_index=True)
     st.markdown("Leaders to pick from: " + ", ".join(
         widgets.plain(n) for n in first["available_leaders"] or []))
     order = seats.sort_values("pick_order")
@@ -85,13 +108,14 @@ def _vote_form(engine, table_id: int, seats: pd.DataFrame, votes: pd.DataFrame,
                actor) -> None:
     """Each player's X secret votes, an optional tie choice, then remove the two leaders."""
     first = seats.iloc[0]
-    deck = sorted(set(first["available_leaders"] or []) | set(first["removed_leaders"] or []))
+    deck = catalog.by_name(set(first["available_leaders"] or []) | set(first["removed_leaders"]
+                                                                       or []))
     x = settings.vote_off_votes
     with st.form(key(table_id, "votes_form")):
         st.caption(f"Each player votes off {plural(x, 'leader')}. Entering the "
                    f"votes again before the result replaces them.")
         chosen = {}
-        for seat in seats.itertuples():
+        for seat in seats.sort_values("seat").itertuples():
             before = votes.loc[votes["player_id"] == seat.player_id, "leader"].tolist()
             chosen[int(seat.player_id)] = st.multiselect(
                 f"{widgets.plain(seat.name)} (seat {seat.seat})", deck, max_selections=x,
@@ -116,7 +140,7 @@ def _vote_form(engine, table_id: int, seats: pd.DataFrame, votes: pd.DataFrame,
 
 def _wild_form(engine, table_id: int, seats: pd.DataFrame, actor) -> None:
     """Each player's picked leader and Keep / Take a random one, then draw (final)."""
-    options = list(seats.iloc[0]["available_leaders"] or [])
+    options = catalog.by_name(seats.iloc[0]["available_leaders"] or [])
     with st.form(key(table_id, "wild_form")):
         st.caption("In play order from the first player. The draw is final.")
         picked, swaps = {}, {}
@@ -143,7 +167,7 @@ def _wild_form(engine, table_id: int, seats: pd.DataFrame, actor) -> None:
 def _cards(cards: pd.DataFrame, seats: pd.DataFrame) -> None:
     """Each player's leader after Wild Card, the drawn ones highlighted."""
     names = _name(seats)
-    for card in cards.itertuples():
+    for card in cards.sort_values("seat").itertuples():
         who = names.get(int(card.player_id), str(card.player_id))
         if card.swapped:
             st.markdown(f"{who}: :orange-background[**{widgets.plain(card.leader)}**] drawn "

@@ -11,7 +11,7 @@ import uuid
 import pandas as pd
 import streamlit as st
 
-from stsa import store
+from stsa import catalog, store
 from stsa.domain import TournamentError, rule_change_line
 from stsa.services import results
 from stsa.ui import widgets
@@ -144,12 +144,13 @@ def seating_changed(form: dict, seats: pd.DataFrame) -> list[str]:
 
 
 def leader_options(seats: pd.DataFrame, wild_card: bool) -> list[str]:
-    """R9, R10: the table's available leaders, plus its removed ones with Wild Card on."""
+    """R9, R10: the table's available leaders, plus its removed ones with Wild Card on, in
+    alphabetical order."""
     first = seats.iloc[0]
     options = list(first["available_leaders"] or [])
     if wild_card:
         options += [n for n in first["removed_leaders"] or [] if n not in options]
-    return options
+    return catalog.by_name(options)
 
 
 def rule_change_caption(sittings: pd.DataFrame, sitting_id: int) -> str:

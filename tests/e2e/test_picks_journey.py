@@ -96,6 +96,11 @@ def test_vote_off_and_wild_card_through_the_pages(fresh_server, open_app):
     swap = judge.locator('[class*="st-key-pick_"][class*="_swap_1"]')
     swap.get_by_text("Take a random one").click()
     click(judge, "Draw wild cards", expect="Wild cards drawn")
+    # The picks are done: they fold into one line above the result form (a phone's screen).
+    done = judge.get_by_text(re.compile(
+        rf"Leader picks: removed {re.escape(deck[0])} and {re.escape(deck[1])} · 1 wild card "
+        rf"drawn$"))
+    done.click()
     judge.get_by_text(re.compile(r"drawn \(gave up")).wait_for()
     wait_ready(judge)
 
