@@ -12,22 +12,23 @@ st.title("Data")
 session.only_for(Role.ORGANIZER)
 widgets.flash()
 me, engine = session.actor(), session.engine()
-stamp = organizer.file_stamp()
+tournament = data.now().settings().tournament_name
 
 st.subheader("Download", anchor=False)
 st.caption("The workbook opens on a summary, the standings and the finals, then holds the whole "
-           "tournament: players with their emails, every sitting with its removed leaders, "
-           "results, every setting and the log in words. Keep it private; it restores the "
-           "tournament below, also after a spreadsheet program saved it.")
-for label, make, name, mime, key in [
+           "tournament: players with their real names, nicknames and emails, every sitting "
+           "with its removed leaders, results, every setting and the log in words. Keep it "
+           "private; it restores the tournament below, also after a spreadsheet program saved "
+           "it. The standings CSV names players by nickname only, ready to post or share.")
+for label, make, what, ext, mime, key in [
         ("Tournament workbook (.xlsx)", lambda: exports.tournament_workbook(engine),
-         f"stsa-tournament-{stamp}.xlsx", data_tools.XLSX, "data_workbook"),
+         "workbook", "xlsx", data_tools.XLSX, "data_workbook"),
         ("Standings (.csv)", lambda: exports.standings_csv(engine),
-         f"stsa-standings-{stamp}.csv", "text/csv", "data_standings_csv"),
+         "standings", "csv", "text/csv", "data_standings_csv"),
         ("Results (.csv)", lambda: exports.results_csv(engine),
-         f"stsa-results-{stamp}.csv", "text/csv", "data_results_csv")]:
-    st.download_button(label, data=make, file_name=name, mime=mime, key=key,
-                       icon=":material/download:", on_click="ignore")
+         "results", "csv", "text/csv", "data_results_csv")]:
+    st.download_button(label, data=make, file_name=widgets.file_name(tournament, what, ext),
+                       mime=mime, key=key, icon=":material/download:", on_click="ignore")
 
 st.subheader("Restore from a workbook", anchor=False)
 st.caption("Recreates a tournament from the workbook above, with every id kept, so printed "

@@ -139,5 +139,6 @@ if finals.final_standings is not None:
     standings = view.final_standings_frame(finals)
     show(standings)
     st.download_button("Download final standings (CSV)", view.to_csv(standings),
-                       file_name="final-standings.csv", mime="text/csv",
-                       key="finals_download", on_click="ignore")
+                       file_name=widgets.file_name(reads.settings().tournament_name,
+                                                   "final standings", "csv"),
+                       mime="text/csv", key="finals_download", on_click="ignore")

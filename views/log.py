@@ -47,6 +47,7 @@ st.dataframe(log, hide_index=True, key="log_table", column_config={
     "actor": "By", "role": "Role", "what": "What",
     "details": st.column_config.TextColumn("Details", width="large")})
 st.download_button("Download as CSV", organizer.csv_text(organizer.log_frame(events, log)),
-                   file_name="stsa-log.csv", mime="text/csv", key="log_csv",
+                   file_name=widgets.file_name(now.settings().tournament_name, "log", "csv"),
+                   mime="text/csv", key="log_csv",
                    icon=":material/download:",
                    help="Every column as recorded, with the values before and after.")

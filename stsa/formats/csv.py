@@ -49,19 +49,22 @@ def neutralise(value: Any) -> Any:
 
 
 def _cell(value: Any) -> Any:
+    """A value as people read it in a CSV: blank for missing, text neutralised, a time to the
+    second, yes or no in words (a spreadsheet shows TRUE/FALSE text as codes)."""
     if value is None:
         return ""
     if isinstance(value, str):
         return neutralise(value)
     if isinstance(value, dt.datetime):
-        return value.isoformat(" ")
+        return value.strftime("%Y-%m-%d %H:%M:%S")
     if isinstance(value, bool):
-        return "TRUE" if value else "FALSE"
+        return "Yes" if value else "No"
     return value
 
 
 def csv_bytes(headings: list[str], rows: Iterable[list]) -> bytes:
-    """UTF-8 with a BOM (Excel then reads accents right), formula-like text neutralised."""
+    """UTF-8 with a BOM (Excel then reads accents right), formula-like text neutralised,
+    yes/no and times in words (`_cell`)."""
     out = io.StringIO()
     writer = csv.writer(out, lineterminator="\r\n")
     writer.writerow(headings)

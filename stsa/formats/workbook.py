@@ -2,21 +2,24 @@
 restore (R19).
 
 Writing: a Summary sheet, the Standings and the Finals first, then one sheet per table of the
-tournament, names and labels first ("Qualifier 2", "Published"), ids last; each with a bold
-frozen header, a filter, widths to fit and times as dates (UTC); text a spreadsheet would take
-for a formula is stored as text. The workbook holds hidden information (removed leaders,
-emails, the log): organizer only (R20).
+tournament, names and labels first ("Qualifier 2", "Published", "Yes"), ids and the stored
+values a restore reads back (JSON) last; each with a bold frozen header, a filter, widths to
+fit and times as dates (UTC); text a spreadsheet would take for a formula is stored as text.
+Every heading means one thing on every sheet: "Name" is a player's real name, "Nickname" the
+name the public knows (R22). The workbook holds hidden information (removed leaders, emails,
+the log): organizer only (R20).
 
 Parsing: every file passes the hostile-file guards first; then each cell is read as the kind
-its column holds (a whole number, a date and time, TRUE or FALSE, JSON, a label or its code
-…), also as a spreadsheet application writes them back after opening and saving the file
-(numbers as 3.0, dates as day numbers, times to the millisecond), and from workbooks of
-earlier releases (their snake_case headings, without the sheets and columns added since). A
-cell that is not raises one `RestoreError` whose problems name each sheet and row. Whether the
-values make sense for a tournament is the service's check (`stsa.services.restore`), with the
-validators entry uses. A workbook's log is the file's own record, which anyone with a
-spreadsheet application can edit: every event a restore brings in is marked as coming from
-that file (`mark_imported`), so it is never taken for this installation's own history (R19).
+its column holds (a whole number, a date and time, Yes or No, JSON, a label or its code …),
+also as a spreadsheet application writes them back after opening and saving the file (numbers
+as 3.0, dates as day numbers, times to the millisecond, TRUE/FALSE or 1/0 for yes and no), and
+from workbooks of earlier releases (their snake_case headings, the extra details as JSON under
+"Extra details", without the sheets and columns added since). A cell that is not of its kind
+raises one `RestoreError` whose problems name each sheet and row. Whether the values make
+sense for a tournament is the service's check (`stsa.services.restore`), with the validators
+entry uses. A workbook's log is the file's own record, which anyone with a spreadsheet
+application can edit: every event a restore brings in is marked as coming from that file
+(`mark_imported`), so it is never taken for this installation's own history (R19).
 """
 
 from __future__ import annotations
@@ -61,28 +64,32 @@ WORDS: dict[str, dict[str, str]] = {
     "player": {s.value: s.value.capitalize() for s in PlayerStatus},
     "role": {r.value: r.value.capitalize() for r in Role},
     "stage": {"finals": "Finals", "semifinal": "Semifinal", "final": "Final"},
+    "zone": {"final": "Final", "semifinal": "Semifinal", "out": "Out"},
 }
+YES_NO = {True: "Yes", False: "No"}
 
 # sheet -> (store table it restores, or None) and [(heading, table column or None, kind)];
-# kinds: int, text, bool, time, list (leaders, "; "-separated), json (JSON text), num, and
-# word:<family> (a code of `WORDS` shown as its label). Columns without a table column are
-# for the reader (names, labels, placings) and never read back. Computed sheets (Summary,
-# Standings, Finals) come from the frames `tournament_sheets` is given.
+# kinds: int, text, bool (Yes or No), time, list (leaders, "; "-separated), json (JSON text),
+# num, and word:<family> (a code of `WORDS` shown as its label). Columns without a table
+# column are for the reader (names, nicknames, labels, placings, details in words) and never
+# read back. Computed sheets (Summary, Standings, Finals) come from the frames
+# `tournament_sheets` is given. "Name" is always the real name, "Nickname" the public one.
 SHEETS: dict[str, tuple[str | None, list[tuple[str, str | None, str]]]] = {
     "Summary": (None, [("Tournament", None, "text"), ("", None, "text")]),
     "Standings": (None, []),  # headings from the standings frame (`STANDINGS_HEADINGS`)
     "Finals": (None, [
-        ("Final rank", "final_rank", "int"), ("Name", "name", "text"),
-        ("Stage", "stage", "text"), ("Wildcard", "wildcard", "bool"),
-        ("Best score", "best_score", "num"), ("Qualifier rank", "rank", "int"),
-        ("Player id", "player_id", "int")]),
+        ("Final rank", "final_rank", "int"), ("Nickname", "name", "text"),
+        ("Name", "real_name", "text"), ("Stage", "stage", "text"),
+        ("Wildcard", "wildcard", "bool"), ("Best score", "best_score", "num"),
+        ("Qualifier rank", "rank", "int"), ("Player id", "player_id", "int")]),
     "Players": ("players", [
         ("Name", "name", "text"), ("Nickname", "nickname", "text"), ("Club", "club", "text"),
         ("Status", "status", "word:player"), ("Checked in", "checked_in", "bool"),
         ("Checked in at", "checked_in_at", "time"),
         ("Registration order", "registration_order", "int"), ("Email", "email", "text"),
-        ("Extra details", "extra", "json"), ("Player id", "id", "int"),
-        ("Added by", "created_by", "text"), ("Added at", "created_at", "time")]),
+        ("Extra details", None, "text"), ("Player id", "id", "int"),
+        ("Added by", "created_by", "text"), ("Added at", "created_at", "time"),
+        ("Stored extra details", "extra", "json")]),
     "Sittings": ("sittings", [
         ("Sitting", None, "text"), ("Stage", "kind", "word:kind"), ("Number", "number", "int"),
         ("Status", "status", "word:status"), ("Tables", None, "int"),
@@ -100,15 +107,16 @@ SHEETS: dict[str, tuple[str | None, list[tuple[str, str | None, str]]]] = {
         ("Table id", "id", "int"), ("Sitting id", "sitting_id", "int")]),
     "Seats": ("seats", [
         ("Sitting", None, "text"), ("Table", None, "int"), ("Seat", "seat", "int"),
-        ("Name", None, "text"), ("Colour", "colour", "text"),
+        ("Name", None, "text"), ("Nickname", None, "text"), ("Colour", "colour", "text"),
         ("Pick order", "pick_order", "int"), ("Player id", "player_id", "int"),
         ("Table id", "table_id", "int"), ("Sitting id", "sitting_id", "int")]),
     "Results": ("results", [
         ("Sitting", None, "text"), ("Table", None, "int"), ("Seat", "seat", "int"),
-        ("Name", None, "text"), ("Leader", "leader", "text"), ("VP", "vp", "int"),
-        ("Spice", "spice", "int"), ("Solari", "solari", "int"), ("Troops", "troops", "int"),
-        ("Water", "water", "int"), ("Variant points", "variant_points", "int"),
-        ("Tie-break", "tiebreak", "int"), ("Placing", None, "int"),
+        ("Name", None, "text"), ("Nickname", None, "text"), ("Leader", "leader", "text"),
+        ("VP", "vp", "int"), ("Spice", "spice", "int"), ("Solari", "solari", "int"),
+        ("Troops", "troops", "int"), ("Water", "water", "int"),
+        ("Variant points", "variant_points", "int"), ("Tie-break", "tiebreak", "int"),
+        ("Placing", None, "int"),
         ("Qualifier score", None, "num"), ("Tied", None, "bool"),
         ("Setup id", None, "text"), ("Version", "version", "int"),
         ("Saved by", "saved_by", "text"), ("Saved at", "saved_at", "time"),
@@ -116,25 +124,27 @@ SHEETS: dict[str, tuple[str | None, list[tuple[str, str | None, str]]]] = {
         ("Sitting id", None, "int"), ("Submission id", "submission_id", "text")]),
     "Votes": ("leader_votes", [  # R10 Vote Off: judges' and organizer's eyes only (R20)
         ("Sitting", None, "text"), ("Table", None, "int"), ("Name", None, "text"),
-        ("Leader", "leader", "text"), ("Entered by", "entered_by", "text"),
-        ("Entered at", "entered_at", "time"), ("Player id", "player_id", "int"),
-        ("Table id", "table_id", "int")]),
+        ("Nickname", None, "text"), ("Leader", "leader", "text"),
+        ("Entered by", "entered_by", "text"), ("Entered at", "entered_at", "time"),
+        ("Player id", "player_id", "int"), ("Table id", "table_id", "int")]),
     "Wild cards": ("wild_cards", [  # R10 Wild Card
         ("Sitting", None, "text"), ("Table", None, "int"), ("Seat", "seat", "int"),
-        ("Name", None, "text"), ("Picked leader", "picked_leader", "text"),
+        ("Name", None, "text"), ("Nickname", None, "text"),
+        ("Picked leader", "picked_leader", "text"),
         ("Took a random one", "swapped", "bool"), ("Leader", "leader", "text"),
         ("Entered by", "entered_by", "text"), ("Entered at", "entered_at", "time"),
         ("Player id", "player_id", "int"), ("Table id", "table_id", "int")]),
     "Sit-outs": ("sit_outs", [
-        ("Sitting", None, "text"), ("Name", None, "text"), ("Player id", "player_id", "int"),
-        ("Sitting id", "sitting_id", "int")]),
+        ("Sitting", None, "text"), ("Name", None, "text"), ("Nickname", None, "text"),
+        ("Player id", "player_id", "int"), ("Sitting id", "sitting_id", "int")]),
     "Waiting list": ("waiting", [  # R21
         ("Sitting", None, "text"), ("Position", "position", "int"), ("Name", None, "text"),
-        ("Player id", "player_id", "int"), ("Sitting id", "sitting_id", "int")]),
+        ("Nickname", None, "text"), ("Player id", "player_id", "int"),
+        ("Sitting id", "sitting_id", "int")]),
     "Absences": ("absences", [
         ("Stage", "stage", "word:stage"), ("Name", None, "text"),
-        ("Marked by", "marked_by", "text"), ("Marked at", "marked_at", "time"),
-        ("Player id", "player_id", "int")]),
+        ("Nickname", None, "text"), ("Marked by", "marked_by", "text"),
+        ("Marked at", "marked_at", "time"), ("Player id", "player_id", "int")]),
     "Settings": ("settings", [
         ("Setting", None, "text"), ("Value", None, "text"), ("Default", None, "bool"),
         ("Set by", "updated_by", "text"), ("Set at", "updated_at", "time"),
@@ -152,15 +162,26 @@ LEGACY_HEADINGS: dict[tuple[str | None, str], str] = {
     ("players", "id"): "player_id", ("sittings", "id"): "sitting_id",
     ("tables", "id"): "table_id", ("tables", "result_version"): "version",
     ("results", "table_id"): "game_id", ("events", "id"): "event_id"}
+#: Headings of readable workbooks of earlier releases that have since changed: the extra
+#: details were JSON under "Extra details" (now the details in words, the JSON stored last).
+EARLIER_HEADINGS: dict[tuple[str | None, str], str] = {("players", "extra"): "Extra details"}
 #: Columns workbooks before schema 3 lack: read as blank (a nickname then is the name).
 NEW_COLUMNS = {("players", "nickname"), ("players", "registration_order"),
                ("players", "checked_in_at"), ("sittings", "rule_change"),
                ("sittings", "rule_change_points")}
+#: The standings' columns (`services.results.standings_table`) as people read them, in order:
+#: `name` is the nickname (R22); `real_name` only in the organizer's workbook.
 STANDINGS_HEADINGS = {
-    "rank": "Rank", "name": "Name", "best_score": "Best score", "games": "Games",
-    "wins": "Wins", "placing": "Placing", "vp": "VP", "spice": "Spice", "solari": "Solari",
-    "troops": "Troops", "water": "Water", "zone": "Zone", "tie_at_cut": "Tie at the cut",
+    "rank": "Rank", "name": "Nickname", "real_name": "Name", "best_score": "Best score",
+    "games": "Games", "wins": "Wins", "placing": "Best game placing", "vp": "Best game VP",
+    "spice": "Best game spice", "solari": "Best game solari", "troops": "Best game troops",
+    "water": "Best game water", "zone": "Zone", "tie_at_cut": "Tie at the cut",
     "player_id": "Player id"}
+PUBLIC_PLAYER = "Player"  # the nickname's heading in a file without real names
+#: The extra details a roster import keeps (`services.roster_import`), in words and in this
+#: order; any other detail is named after its key ("shirt_size" → "Shirt size").
+EXTRA_LABELS = {"city": "City", "roster_id": "Player id in the roster file",
+                "registered": "Registered"}
 SHEET_OF = {table: title for title, (table, _) in SHEETS.items() if table}  # table -> sheet
 HEADING_OF = {(table, col): heading for table, columns in SHEETS.values() if table
               for heading, col, _ in columns if col}  # (table, column) -> its heading
@@ -230,7 +251,7 @@ def _sheet_value(kind: str, value: Any) -> Any:
     if kind == "int":
         return int(value)
     if kind == "bool":
-        return bool(value)
+        return YES_NO[bool(value)]
     if kind.startswith("word:"):
         return word_label(kind[5:], value)
     return value
@@ -241,6 +262,64 @@ def frame_sheet(frame: pd.DataFrame, columns: list[str] | None = None) -> Sheet:
     frame = frame if columns is None else frame[columns]
     return list(frame.columns), [[plain(v) for v in row]
                                  for row in frame.itertuples(index=False, name=None)]
+
+
+def _detail_label(key: str) -> str:
+    label = EXTRA_LABELS.get(key) or " ".join(str(key).replace("_", " ").split()) or "Detail"
+    return label[:1].upper() + label[1:]
+
+
+def _detail_value(value: Any) -> str:
+    if isinstance(value, bool):
+        return YES_NO[value]
+    if isinstance(value, float) and value.is_integer():
+        return str(int(value))
+    return str(value)
+
+
+def extra_words(extra: Any) -> str | None:
+    """R19: a player's extra details (a JSON object of {detail: value}, as stored, or that
+    object) in words: "City: Umeå; Player id in the roster file: 12; Shirt size: L", the
+    roster import's details first (`EXTRA_LABELS`), yes/no as words. None when there are
+    none; text that is not a JSON object as it is."""
+    try:
+        details = json.loads(extra) if isinstance(extra, str) else extra
+    except ValueError:
+        return extra or None
+    if not details:
+        return None
+    if not isinstance(details, dict):
+        return str(extra)
+    keys = [*(k for k in EXTRA_LABELS if k in details),
+            *(k for k in details if k not in EXTRA_LABELS)]
+    return "; ".join(f"{_detail_label(k)}: {_detail_value(details[k])}" for k in keys)
+
+
+#: Standings columns of whole numbers: a player seated with no result yet has none (blank).
+_STANDINGS_NUMBERS = ["rank", "best_score", "games", "wins", "placing", "vp", "spice",
+                      "solari", "troops", "water", "player_id"]
+
+
+def standings_sheet(standings: pd.DataFrame,
+                    real_names: Mapping[Any, Any] | None = None) -> pd.DataFrame:
+    """R14–R16: the qualifier standings (`services.results.standings_table`'s frame) as
+    people read them: the headings of `STANDINGS_HEADINGS` in their order, the zone in words
+    ("Final", "Semifinal", "Out"; blank while there is none), the tie at the cut as Yes or
+    No, whole numbers as whole numbers and blanks where a player seated with no result yet
+    has none. With `real_names` ({player id: real name}: the organizer's workbook) both the
+    Nickname and the Name; without, the nickname alone under "Player" (R22: a file that
+    anyone may be shown)."""
+    frame = standings.astype({c: "Int64" for c in _STANDINGS_NUMBERS if c in standings})
+    if real_names is not None and "player_id" in frame:
+        frame = frame.assign(real_name=frame["player_id"].map(real_names))
+    if "zone" in frame:
+        frame = frame.assign(zone=frame["zone"].map(WORDS["zone"]).fillna(""))
+    if "tie_at_cut" in frame:
+        frame = frame.assign(tie_at_cut=frame["tie_at_cut"].fillna(False).astype(bool)
+                             .map(YES_NO))
+    headings = (STANDINGS_HEADINGS if real_names is not None
+                else {**STANDINGS_HEADINGS, "name": PUBLIC_PLAYER})
+    return frame[[c for c in headings if c in frame]].rename(columns=headings)
 
 
 # -- the tournament as sheets --------------------------------------------------------------------
@@ -262,10 +341,16 @@ def _split_long(columns: list[tuple[str, str | None, str]], rows: list[list]) ->
 
 def _joined(dump: Mapping[str, list[dict]], scored: pd.DataFrame, defaults: Mapping[str, Any],
             what_happened: Iterable[str] | None) -> dict[str, list[dict]]:
-    """Each table's rows with what a reader wants beside them: names, sitting labels, setup
-    names, counts, the results' placings and scores (R11, R12), every setting (the defaults
-    too, marked) and the log's events in words."""
-    names = {p["id"]: p["name"] for p in dump["players"]}
+    """Each table's rows with what a reader wants beside them: names and nicknames, sitting
+    labels, setup names, counts, the results' placings and scores (R11, R12), extra details,
+    every setting (the defaults too, marked) and the log's events in words."""
+    people = {p["id"]: {"Name": p["name"], "Nickname": p.get("nickname") or p["name"]}
+              for p in dump["players"]}
+
+    def who(player_id: Any) -> dict:
+        """R22: the player's real name and the nickname the public knows, side by side."""
+        return people.get(player_id, {"Name": None, "Nickname": None})
+
     sittings = {s["id"]: {**s, "label": sitting_label(s["kind"], s["number"])}
                 for s in dump["sittings"]}
     tables = {t["id"]: t for t in dump["tables"]}
@@ -289,8 +374,8 @@ def _joined(dump: Mapping[str, list[dict]], scored: pd.DataFrame, defaults: Mapp
         return sorted(rows, key=lambda r: (r["_order"], r["Table"], r.get("seat", 0)))
 
     def in_sitting(rows: Iterable[dict]) -> list[dict]:
-        return [{**r, "Sitting": sittings[r["sitting_id"]]["label"],
-                 "Name": names.get(r["player_id"])} for r in rows]
+        return [{**r, "Sitting": sittings[r["sitting_id"]]["label"], **who(r["player_id"])}
+                for r in rows]
 
     stored = {s["key"]: s for s in dump["settings"]}
     settings = []
@@ -301,28 +386,29 @@ def _joined(dump: Mapping[str, list[dict]], scored: pd.DataFrame, defaults: Mapp
                          "Default": key in defaults and value == defaults[key]})
     texts = list(what_happened) if what_happened is not None else []
     return {
-        "players": dump["players"],
+        "players": [{**p, "Extra details": extra_words(p.get("extra"))}
+                    for p in dump["players"]],
         "sittings": [{**s, "Sitting": s["label"], "Tables": counts["tables"].get(s["id"], 0),
                       "Results": counts["results"].get(s["id"], 0)}
                      for s in sittings.values()],
         "tables": [{**t, "Sitting": sittings[t["sitting_id"]]["label"],
                     "Setup": setup_names.get(t["setup_id"], t["setup_id"]),
                     "Players": seated.get(t["id"], 0)} for t in dump["tables"]],
-        "seats": place({**s, **at_table(s["table_id"]), "Name": names.get(s["player_id"])}
+        "seats": place({**s, **at_table(s["table_id"]), **who(s["player_id"])}
                        for s in dump["seats"]),
-        "results": place({**r, **at_table(r["table_id"]), "Name": names.get(r["player_id"]),
+        "results": place({**r, **at_table(r["table_id"]), **who(r["player_id"]),
                           **dict(zip(("Placing", "Qualifier score", "Tied"),
                                      score.get((r["table_id"], r["player_id"]),
                                                (None, None, None))))}
                          for r in dump["results"]),
-        "leader_votes": place({**v, **at_table(v["table_id"]), "Name": names.get(v["player_id"])}
+        "leader_votes": place({**v, **at_table(v["table_id"]), **who(v["player_id"])}
                               for v in dump.get("leader_votes", [])),
-        "wild_cards": place({**w, **at_table(w["table_id"]), "Name": names.get(w["player_id"])}
+        "wild_cards": place({**w, **at_table(w["table_id"]), **who(w["player_id"])}
                             for w in dump.get("wild_cards", [])),
         "sit_outs": in_sitting(dump["sit_outs"]),
         "waiting": in_sitting(sorted(dump.get("waiting", []),
                                      key=lambda w: (w["sitting_id"], w["position"]))),
-        "absences": [{**a, "Name": names.get(a["player_id"])} for a in dump["absences"]],
+        "absences": [{**a, **who(a["player_id"])} for a in dump["absences"]],
         "settings": settings,
         "events": [{**e, "What happened": texts[i] if i < len(texts) else None}
                    for i, e in enumerate(dump["events"])],
@@ -341,10 +427,12 @@ def tournament_sheets(dump: Mapping[str, list[dict]], *, scored: pd.DataFrame,
     (`game_id, player_id, placing, qualifier_score, tied`), and for the computed sheets what
     to show: `summary` ((what, value) lines, the first the tournament's name), `standings`
     (`results.standings_table`'s frame), `finals` (`final_rank, name, stage, wildcard,
-    best_score, rank, player_id`). `defaults`: every setting's default, so the Settings sheet
-    lists each setting (a default marked so); `what_happened`: each event in words, in the
-    dump's order."""
+    best_score, rank, player_id`; `name` the nickname, as in the standings). Both get each
+    player's real name beside the nickname, from `dump`. `defaults`: every setting's default,
+    so the Settings sheet lists each setting (a default marked so); `what_happened`: each
+    event in words, in the dump's order."""
     joined = _joined(dump, scored, defaults or {}, what_happened)
+    real_names = {p["id"]: p["name"] for p in dump["players"]}
     sheets = {}
     for title in titles:
         table, columns = SHEETS[title]
@@ -354,14 +442,12 @@ def tournament_sheets(dump: Mapping[str, list[dict]], *, scored: pd.DataFrame,
             sheets[title] = (["Tournament", str(lines[0][1]) if lines else ""], lines[1:])
         elif title == "Standings":
             frame = standings if standings is not None else pd.DataFrame()
-            shown = [c for c in STANDINGS_HEADINGS if c in frame]
-            frame = frame[shown].assign(**{"zone": frame["zone"].astype("string")
-                                           .str.capitalize()} if "zone" in frame else {})
-            sheets[title] = frame_sheet(frame.rename(columns=STANDINGS_HEADINGS))
+            sheets[title] = frame_sheet(standings_sheet(frame, real_names))
         elif table is None:
             heads = [h for h, _, _ in columns]
             frame = finals if finals is not None else pd.DataFrame(
                 columns=[c for _, c, _ in columns])
+            frame = frame.assign(real_name=frame["player_id"].map(real_names))
             rows = [[_sheet_value(kind, rec.get(col)) for _, col, kind in columns]
                     for rec in frame.to_dict("records")]
             sheets[title] = (heads, rows)
@@ -512,12 +598,17 @@ def _whole(value: Any) -> int:
     return value
 
 
+# Yes and No as STSA writes them; TRUE/FALSE as earlier releases wrote them and 1/0 as some
+# spreadsheet applications save them.
+_TRUTH = {"yes": True, "no": False, "true": True, "false": False, "1": True, "0": False}
+
+
 def _truth(value: Any) -> bool:
-    if isinstance(value, str) and value.strip().lower() in ("true", "false", "1", "0"):
-        return value.strip().lower() in ("true", "1")
+    if isinstance(value, str) and value.strip().lower() in _TRUTH:
+        return _TRUTH[value.strip().lower()]
     if isinstance(value, (bool, int)) and value in (0, 1):
         return bool(value)
-    raise _Bad("TRUE or FALSE")
+    raise _Bad("Yes or No")
 
 
 def _time(value: Any) -> dt.datetime:
@@ -591,16 +682,25 @@ def _join_long(columns: list[tuple[str, str | None, str]], records: list[tuple[i
     return out
 
 
+def _found(found: dict[str, int], heading: str, table: str | None, col: str) -> int | None:
+    """Where the column `col` is among a sheet's headings (`found`: heading → index): under
+    `heading`, else the heading of an earlier readable release, else the snake_case one. The
+    current heading comes first: "Extra details" is words now and JSON in earlier files."""
+    names = (heading, EARLIER_HEADINGS.get((table, col)),
+             LEGACY_HEADINGS.get((table, col), col))
+    return next((found[name] for name in names if name is not None and name in found), None)
+
+
 def _sheet_records(ws, title: str) -> list[tuple[int, dict]]:
     """(row number, {heading: raw value}) of a sheet's filled rows, long JSON joined. A
-    column is found under its heading or the one workbooks had before (`LEGACY_HEADINGS`);
+    column is found under its heading, else the one readable workbooks had before
+    (`EARLIER_HEADINGS`), else the snake_case one of the first releases (`LEGACY_HEADINGS`);
     a column older workbooks lack (`NEW_COLUMNS`) reads as blank."""
     table, columns = SHEETS[title]
     rows = guards.sheet_rows(ws, WORKBOOK_LIMITS, RestoreError)
     _, header = next(rows, (1, []))
     found = {cell_text(h).strip(): i for i, h in enumerate(header)}
-    index = {h: found.get(h, found.get(LEGACY_HEADINGS.get((table, col), col)))
-             for h, col, _ in columns if col}
+    index = {h: _found(found, h, table, col) for h, col, _ in columns if col}
     lacking = [h for h, col, _ in columns
                if col and index[h] is None and (table, col) not in NEW_COLUMNS]
     if lacking:

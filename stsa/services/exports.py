@@ -94,9 +94,11 @@ def _summary(dump: dict, standings: pd.DataFrame, finals: pd.DataFrame | None) -
     elif len(standings):
         lines.append(("Leading the qualifiers", ", ".join(
             map(str, standings.loc[standings["rank"] == standings["rank"].min(), "name"]))))
-    lines.append(("Reading this workbook", "Times are UTC. Names and labels come first on "
-                  "each sheet, ids last (they link the sheets). The organizer restores the "
-                  "tournament from this file on the Data page."))
+    lines.append(("Reading this workbook", "Times are UTC. Nickname is the name a player is "
+                  "known by in public (standings, screens, slips); Name is the real name. "
+                  "Names and words come first on each sheet; ids (they link the sheets) and "
+                  "the stored values a restore reads back come last. The organizer restores "
+                  "the tournament from this file on the Data page."))
     return lines
 
 
@@ -120,11 +122,13 @@ def _what_happened(dump: dict) -> list[str]:
 def tournament_workbook(engine) -> bytes:
     """The whole tournament as one .xlsx, as an organizer hands it out: a Summary sheet, the
     Standings and the Finals (with best scores and qualifier ranks) first, then Players (name
-    and nickname first), Sittings, Tables, Seats, Results, Votes, Wild cards, Sit-outs, the
-    Waiting list, Absences, Settings (every setting, defaults marked) and the Log (each event
-    in words beside its values); readable headings and labels, ids last; a bold frozen header,
-    a filter, widths to fit and times as dates (UTC). Text that looks like a formula is
-    stored as text. `restore.restore_workbook` recreates the tournament from it (R19).
+    and nickname first, extra details in words), Sittings, Tables, Seats, Results, Votes,
+    Wild cards, Sit-outs, the Waiting list, Absences, Settings (every setting, defaults
+    marked) and the Log (each event in words beside its values); readable headings and
+    labels, Yes and No, ids and stored values last; a bold frozen header, a filter, widths to
+    fit and times as dates (UTC). "Name" is the real name and "Nickname" the public one on
+    every sheet that names a player (R22). Text that looks like a formula is stored as text.
+    `restore.restore_workbook` recreates the tournament from it (R19).
 
     R20: it holds removed leaders, emails and the log; offer it to the organizer only.
     Times keep whole milliseconds (what a workbook stores)."""
@@ -141,19 +145,25 @@ def tournament_workbook(engine) -> bytes:
 
 
 def standings_csv(engine) -> bytes:
-    """The qualifier standings (`services.results.standings_table`, R14, R15) as CSV (UTF-8 with
-    BOM); formula-like text neutralised with a leading '."""
-    return csv_bytes(*workbook.frame_sheet(results_service.standings_table(engine)))
+    """The qualifier standings (`services.results.standings_table`, R14–R16) as people read
+    them (`formats.workbook.standings_sheet`: "Rank", "Player", "Best score" …, the zone as
+    "Final" or "Semifinal", Yes or No), players by nickname only (R22: a file to post or
+    hand out), as CSV (UTF-8 with BOM); formula-like text neutralised with a leading '."""
+    table = workbook.standings_sheet(results_service.standings_table(engine))
+    return csv_bytes(*workbook.frame_sheet(table))
 
 
 def results_csv(engine) -> bytes:
     """Every result, one row per player per game (the workbook's Results sheet without the
-    submission ids), as CSV (UTF-8 with BOM); formula-like text neutralised with a leading '."""
+    submission ids: name and nickname, Yes or No, times to the second and marked UTC), as CSV
+    (UTF-8 with BOM); formula-like text neutralised with a leading '."""
     dump = store.dump_tournament(engine)
     sheet = workbook.tournament_sheets(dump, scored=_scored(dump), titles=["Results"])
     headings, rows = sheet["Results"]
+    kinds = {h: kind for h, _, kind in workbook.SHEETS["Results"][1]}
     keep = [i for i, h in enumerate(headings) if h != "Submission id"]
-    return csv_bytes([headings[i] for i in keep], ([r[i] for i in keep] for r in rows))
+    return csv_bytes([headings[i] + (" (UTC)" if kinds[headings[i]] == "time" else "")
+                      for i in keep], ([r[i] for i in keep] for r in rows))
 
 
 # -- paper ---------------------------------------------------------------------------------------

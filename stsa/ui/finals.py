@@ -268,7 +268,7 @@ def final_standings_frame(view) -> pd.DataFrame:
 def to_csv(frame: pd.DataFrame) -> str:
     """CSV for a spreadsheet, through the one formula guard (`formats.csv.frame_text`: a
     formula-like start of a cell, or of a piece after a separator, gets a quote); booleans
-    read yes/no."""
-    yes_no = {c: frame[c].map({True: "yes", False: "no"})
+    read Yes or No, as in every CSV STSA writes."""
+    yes_no = {c: frame[c].map({True: "Yes", False: "No"})
               for c in frame.columns if frame[c].dtype == bool}
     return csv_format.frame_text(frame.assign(**yes_no))

@@ -151,11 +151,6 @@ def backups_frame(files: pd.DataFrame) -> pd.DataFrame:
                          "Made (UTC)": files["modified"]}).reset_index(drop=True)
 
 
-def file_stamp(now: dt.datetime | None = None) -> str:
-    """A date and time for download file names: 2025-03-01-1405."""
-    return (now or dt.datetime.now()).strftime("%Y-%m-%d-%H%M")
-
-
 # --- Log -------------------------------------------------------------------------------------
 
 def _json(value) -> str:

@@ -9,6 +9,7 @@ from typing import Any, cast
 import streamlit as st
 
 from stsa.domain import TournamentError
+from stsa.formats import file_names
 
 # Characters that start Markdown anywhere in a line (links, emphasis, code, HTML, tables, maths,
 # Streamlit's :colour[...] directives); list, quote and heading markers count only at a line's
@@ -24,6 +25,13 @@ def plain(text: Any) -> str:
     one helper every page uses for person-entered text, error messages included."""
     escaped = _LINE_START.sub(lambda m: m[1] + "\\" + m[2], str(text).translate(_MARKUP))
     return _AUTOLINK.sub(lambda m: "\\" + m[0], escaped)
+
+
+def file_name(tournament: str, what: str, extension: str) -> str:
+    """A download's file name, the same way on every page: the tournament's name, what the
+    file holds and when it was made ("gothcon-qualifiers-2027-standings-2027-03-06-1405.csv"),
+    safe whatever the tournament is called (`formats.file_names.download_name`)."""
+    return file_names.download_name(tournament, what, extension)
 
 
 def labels_of(labels: Mapping[Any, str]) -> Callable[[Any], str]:

@@ -3,6 +3,7 @@ workbook into an empty database, database backups and restoring one (R19); nobod
 any of it (R20)."""
 
 import io
+import re
 
 import openpyxl
 import pandas as pd
@@ -71,11 +72,17 @@ def test_reached_directly_it_gives_others_nothing(db_url, engine, downloads, who
 
 def test_workbook_and_csv_downloads(open_page, engine, downloads):
     played(engine)
+    store.set_settings(engine, {"tournament_name": "GothCon Qualifiers 2027"}, actor=ORGANIZER)
     at = open_page(PAGE, as_=ORGANIZER)
     assert not at.exception
     assert set(downloads) == set(DOWNLOADS)
+    stamp = r"\d{4}-\d\d-\d\d-\d{4}"
+    for key, what, extension in [("data_workbook", "workbook", "xlsx"),
+                                 ("data_standings_csv", "standings", "csv"),
+                                 ("data_results_csv", "results", "csv")]:
+        assert re.fullmatch(f"gothcon-qualifiers-2027-{what}-{stamp}\\.{extension}",
+                            downloads[key][0]), downloads[key][0]
     name, make = downloads["data_workbook"]
-    assert name.startswith("stsa-tournament-") and name.endswith(".xlsx")
     book = openpyxl.load_workbook(io.BytesIO(make()), read_only=True)
     assert book.sheetnames[:4] == ["Summary", "Standings", "Finals", "Players"]
     assert {"Sittings", "Tables", "Seats", "Results", "Waiting list", "Settings",
@@ -89,13 +96,19 @@ def test_workbook_and_csv_downloads(open_page, engine, downloads):
     assert "Published Qualifier 1: everyone sees its tables now." in [r[4] for r in log]
     book.close()
     standings = pd.read_csv(io.BytesIO(downloads["data_standings_csv"][1]()),
-                            encoding="utf-8-sig")
+                            encoding="utf-8-sig", keep_default_na=False)
+    assert list(standings.columns[:3]) == ["Rank", "Player", "Best score"]
     # everyone seated in the qualifier; the 4 without a result yet last, with no score
-    assert len(standings) == 8 and standings["best_score"].notna().sum() == 4
-    assert standings["best_score"].iloc[4:].isna().all()
+    assert len(standings) == 8 and (standings["Best score"] != "").sum() == 4
+    assert (standings["Best score"].iloc[4:] == "").all()
+    assert standings["Best score"].iloc[:4].str.fullmatch(r"\d+").all()  # never "23.0"
+    assert set(standings["Tie at the cut"]) <= {"Yes", "No"}
+    assert (standings["Zone"].iloc[:4] == "Final").all()  # 8 players: the top 4 to the final
+    assert set(standings["Zone"]) <= {"Final", "Semifinal", "Out", ""}  # words, not codes
+    assert (standings["Zone"].iloc[4:] == "").all()  # no zone before a result
     results = pd.read_csv(io.BytesIO(downloads["data_results_csv"][1]()), encoding="utf-8-sig")
     assert sorted(results["VP"]) == [2, 5, 7, 10]
-    assert downloads["data_results_csv"][0].endswith(".csv")
+    assert set(results["Tied"]) == {"No"}
 
 
 # --- restore from a workbook -----------------------------------------------------------------

@@ -2,6 +2,8 @@
 final draws for the organizer only; unpublished draws hidden from spectators; who advanced and
 why; the final standings with a spreadsheet-safe CSV."""
 
+import csv
+import io
 import json
 
 import pandas as pd
@@ -10,6 +12,7 @@ import sqlalchemy as sa
 import streamlit as st
 
 from stsa import demo, store, tournament
+from stsa.formats import file_names
 from stsa.services import finals as finals_service
 from stsa.store import schema
 from stsa.ui import finals as finals_view
@@ -230,7 +233,7 @@ def test_semifinal_winner_not_above_the_weakest_finalist_does_not_advance(open_p
     assert (final_table["Way in"] == "Direct").all()
 
 
-def test_whole_finals_for_eight_players(open_page, eight_players):
+def test_whole_finals_for_eight_players(open_page, eight_players, downloads):
     semi = play(eight_players, tournament.draw_semifinal, [[14, 9, 5, 3]])  # winner: 25 > 21
     winner = store.results(eight_players, "semifinal").sort_values("vp")["player_id"].iloc[-1]
     table = standing(eight_players)
@@ -268,6 +271,15 @@ def test_whole_finals_for_eight_players(open_page, eight_players):
     assert standings["Player"].iloc[-1] == weakest, "R18: lost the seat, ranks last"
     assert spectator.download_button(key="finals_download").label == \
         "Download final standings (CSV)"
+    name, text = downloads["finals_download"]
+    tournament_name = store.settings(eight_players)["tournament_name"]
+    assert name.startswith(f"{file_names.slug(tournament_name)}-final-standings-")
+    assert name.endswith(".csv")
+    rows = list(csv.DictReader(io.StringIO(text)))
+    assert list(rows[0]) == ["Rank", "Player", "Stage reached", "Wildcard", "Qualifier rank",
+                             "Best score"]
+    assert [r["Player"] for r in rows] == standings["Player"].tolist()
+    assert {r["Wildcard"] for r in rows} <= {"Yes", "No"}
     for frame in spectator.dataframe:  # the cut, both finals tables, the final standings
         assert {"Player", "Wildcard"} <= set(phone_columns(frame)), list(frame.value.columns)
 
@@ -330,8 +342,8 @@ def test_csv_neutralises_formula_cells():
     frame = pd.DataFrame({"Rank": [1, 2, 3], "Player": ["=HYPERLINK(1)", "+Ann", "Bo -x"],
                           "Wildcard": [True, False, False]})
     csv = finals_view.to_csv(frame)
-    assert csv.splitlines() == ["Rank,Player,Wildcard", "1,'=HYPERLINK(1),yes", "2,'+Ann,no",
-                                "3,Bo -x,no"]
+    assert csv.splitlines() == ["Rank,Player,Wildcard", "1,'=HYPERLINK(1),Yes", "2,'+Ann,No",
+                                "3,Bo -x,No"]
     for bad in ("-1+2", "@SUM(A1)", "\tx"):
         assert finals_view.to_csv(pd.DataFrame({"P": [bad]})).splitlines()[1].startswith(
             ("'", "\"'"))

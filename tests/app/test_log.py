@@ -4,6 +4,7 @@ download that keeps the raw values; late corrections and history a restore broug
 flagged as such (R19, R20)."""
 
 import io
+import re
 
 import pandas as pd
 import pytest
@@ -125,9 +126,13 @@ def test_fresh_tournament_shows_only_the_pin_setup(open_page, engine):
         "Set the judge PIN (everyone signed in with the old one is signed out)."}
 
 
-def test_csv_download_keeps_the_raw_values_and_is_injection_safe(open_page, engine, csv_spy):
+def test_csv_download_keeps_the_raw_values_and_is_injection_safe(open_page, engine, csv_spy,
+                                                                 downloads):
     store.add_player(engine, "Cy", actor=Actor("=HYPERLINK(\"http://e.vil\")", Role.ORGANIZER))
+    store.set_settings(engine, {"tournament_name": "Spice/Must \"Flow\""}, actor=ORGANIZER)
     at = open_page(LOG, as_=ORGANIZER)
+    assert re.fullmatch(r"spice-must-flow-log-\d{4}-\d\d-\d\d-\d{4}\.csv",
+                        downloads["log_csv"][0])
     at.selectbox(key="log_action").select("Players added").run()
     offered = pd.read_csv(io.StringIO(csv_spy[-1]), dtype=str)
     assert list(offered.columns) == ["event_id", "at", "actor", "role", "action", "subject",

@@ -403,7 +403,7 @@ def test_workbook_sheets_styles_and_formats(demo_engine):
     removed = tables.cell(2, [c.value for c in tables[1]].index("Removed leaders") + 1).value
     assert removed and "; " in removed
     standings = wb["Standings"]
-    assert [c.value for c in standings[1]][:3] == ["Rank", "Name", "Best score"]
+    assert [c.value for c in standings[1]][:4] == ["Rank", "Nickname", "Name", "Best score"]
     assert wb["Finals"].max_row > 1
 
 
@@ -423,24 +423,27 @@ def test_workbook_reads_as_an_organizer_hands_it_out(demo_engine):
     assert summary["Players"] == 24 and summary["Qualifiers complete"] == 3
     assert summary["Leading the qualifiers"]
     assert [c.value for c in wb["Players"][1]][:2] == ["Name", "Nickname"]
-    assert [c.value for c in wb["Players"][1]][-3:] == ["Player id", "Added by", "Added at"]
+    assert [c.value for c in wb["Players"][1]][-4:] == ["Player id", "Added by", "Added at",
+                                                        "Stored extra details"]
     assert set(column(wb["Players"], "Status")) == {"Active"}
     sittings = wb["Sittings"]
     assert column(sittings, "Sitting") == ["Qualifier 1", "Qualifier 2", "Qualifier 3"]
     assert set(column(sittings, "Status")) == {"Complete"}
     assert set(column(wb["Results"], "Sitting")) == {"Qualifier 1", "Qualifier 2", "Qualifier 3"}
     finals = wb["Finals"]
-    assert [c.value for c in finals[1]] == ["Final rank", "Name", "Stage", "Wildcard",
-                                            "Best score", "Qualifier rank", "Player id"]
-    standings = {row[1]: (row[0], row[2]) for row in wb["Standings"].iter_rows(
+    assert [c.value for c in finals[1]] == ["Final rank", "Nickname", "Name", "Stage",
+                                            "Wildcard", "Best score", "Qualifier rank",
+                                            "Player id"]
+    standings = {row[1]: (row[0], row[3]) for row in wb["Standings"].iter_rows(
         min_row=2, values_only=True)}
     assert all(standings[n] == (r, b) for n, b, r in zip(
-        column(finals, "Name"), column(finals, "Best score"), column(finals, "Qualifier rank")))
+        column(finals, "Nickname"), column(finals, "Best score"),
+        column(finals, "Qualifier rank")))
     settings = {row[5]: row for row in wb["Settings"].iter_rows(min_row=2, values_only=True)}
     assert set(store.DEFAULT_SETTINGS) <= set(settings)
-    assert settings["draw_mode"][:4] == ("Draw mode", "Balanced", False, "Olivia")
+    assert settings["draw_mode"][:4] == ("Draw mode", "Balanced", "No", "Olivia")
     assert settings["base_points"][:4] == ("Base points (1st, 2nd, 3rd, 4th)", "20, 15, 10, 0",
-                                           True, None)
+                                           "Yes", None)
     log = wb["Log"]
     assert set(column(log, "Role")) == {"Organizer"}
     assert not any(t.startswith(("{", "[")) for t in column(log, "What happened"))
@@ -497,7 +500,7 @@ def test_csv_downloads_are_neutralised(demo_engine):
     for data in (excel.standings_csv(demo_engine), excel.results_csv(demo_engine)):
         assert data.startswith(b"\xef\xbb\xbf")
         rows = list(csv.DictReader(io.StringIO(data.decode("utf-8-sig"))))
-        names = {r.get("name", r.get("Name")) for r in rows}
+        names = {r.get("Player", r.get("Name")) for r in rows}
         assert {"'" + h for h in HOSTILE} <= names
         assert not any(v.startswith(("=", "+", "-", "@", "\t", "\r"))
                        for r in rows for v in r.values())

@@ -59,6 +59,13 @@ def sheets(data: bytes) -> dict[str, list[list]]:
     return out
 
 
+def sheet_rows(wb, title: str) -> list[dict]:
+    """A sheet's rows as {heading: value}, as an organizer reads them under the headings."""
+    ws = wb[title]
+    return [dict(zip([c.value for c in ws[1]], r)) for r in ws.iter_rows(min_row=2,
+                                                                         values_only=True)]
+
+
 def to_ms(rows: list[dict]) -> list[dict]:
     """Rows with their times to the millisecond, as a workbook keeps them."""
     return [{k: v.replace(microsecond=v.microsecond // 1000 * 1000)
@@ -221,6 +228,46 @@ def test_a_workbook_of_an_earlier_release_still_restores(demo_copy, tmp_path):
         target.dispose()
 
 
+def earlier_readable(wb) -> None:
+    """The workbook as the first readable releases wrote it: the extra details as JSON under
+    "Extra details", yes and no as TRUE and FALSE, "Name" for the nickname on the Standings
+    and Finals, and no nicknames beside the names elsewhere."""
+    players = wb["Players"]
+    heads = [c.value for c in players[1]]
+    players.delete_cols(heads.index("Extra details") + 1)
+    heads = [c.value for c in players[1]]
+    players.cell(1, heads.index("Stored extra details") + 1).value = "Extra details"
+    for ws in wb:
+        heads = [c.value for c in ws[1]]
+        if ws.title in ("Standings", "Finals"):
+            ws.delete_cols(heads.index("Name") + 1)
+            ws.cell(1, heads.index("Nickname") + 1).value = "Name"
+        elif "Nickname" in heads and ws.title != "Players":
+            ws.delete_cols(heads.index("Nickname") + 1)
+        for row in ws.iter_rows(min_row=2):
+            for cell in row:
+                if cell.value in ("Yes", "No"):
+                    cell.value = cell.value == "Yes"
+
+
+@pytest.mark.slow
+def test_a_workbook_of_the_first_readable_release_still_restores(event_day, tmp_path):
+    store.edit_player(event_day, 3, extra={"city": "Umeå", "roster_id": "12"}, actor=ORGANIZER)
+    original = excel.tournament_workbook(event_day)
+    earlier = edit(original, earlier_readable)
+    players = openpyxl.load_workbook(io.BytesIO(earlier))["Players"]
+    assert "Stored extra details" not in [c.value for c in players[1]]
+    assert players.cell(4, [c.value for c in players[1]].index("Extra details") + 1).value \
+        == '{"city": "Umeå", "roster_id": "12"}'
+    target = restored(tmp_path, earlier)
+    try:
+        assert sheets(excel.tournament_workbook(target)) == sheets(original)
+        assert to_ms(store.dump_tournament(target)["players"]) == to_ms(
+            store.dump_tournament(event_day)["players"])
+    finally:
+        target.dispose()
+
+
 def set_player_cell(row: int, heading: str, value):
     def change(wb):
         players = wb["Players"]
@@ -293,14 +340,14 @@ def test_finals_sheet_and_summary_once_the_final_is_played(sqlite_engine):
         store.publish_sitting(engine, sitting["sitting_id"], actor=ORGANIZER)
         enter(engine, sitting["sitting_id"], vps)
     wb = openpyxl.load_workbook(io.BytesIO(excel.tournament_workbook(engine)))
-    finals = [dict(zip([c.value for c in wb["Finals"][1]], r))
-              for r in wb["Finals"].iter_rows(min_row=2, values_only=True)]
+    finals = sheet_rows(wb, "Finals")
     assert [f["Final rank"] for f in finals] == [1, 2, 3, 4, 5, 6]
     assert [f["Stage"] for f in finals] == ["Final"] * 4 + ["Qualifier"] * 2
-    standings = {r[1]: (r[0], r[2]) for r in wb["Standings"].iter_rows(min_row=2,
-                                                                       values_only=True)}
-    assert all((f["Qualifier rank"], f["Best score"]) == standings[f["Name"]] for f in finals)
+    standings = {r["Nickname"]: (r["Rank"], r["Best score"]) for r in sheet_rows(wb, "Standings")}
+    assert all((f["Qualifier rank"], f["Best score"]) == standings[f["Nickname"]]
+               for f in finals)
     summary = {r[0]: r[1] for r in wb["Summary"].iter_rows(values_only=True)}
-    assert summary["Champion"] == finals[0]["Name"]
-    assert (summary["2nd place"], summary["3rd place"]) == (finals[1]["Name"], finals[2]["Name"])
+    assert summary["Champion"] == finals[0]["Nickname"]
+    assert (summary["2nd place"], summary["3rd place"]) == (finals[1]["Nickname"],
+                                                            finals[2]["Nickname"])
     assert summary["Final"] == "Complete"
