@@ -264,6 +264,22 @@ def test_a_phone_sees_every_seat_and_each_tables_setup_without_a_swipe(open_page
     assert sum(widths[c]["width"] for c in ("Table", "Seat", "Colour")) + 110 <= 360
 
 
+def test_colours_are_tags_of_that_colour_with_the_name_on_them(open_page, engine):
+    """Each seat's colour is its name on a tag of that colour, drawn by the table (no emoji,
+    which a laptop without a colour emoji font shows as empty boxes)."""
+    from stsa.ui import sittings
+    _drawn(engine, 8, publish=True)
+    at = open_page(PAGE)
+    seats = at.dataframe[0]
+    column = json.loads(seats.proto.columns)["Colour"]
+    assert column["type_config"]["type"] == "multiselect"
+    tags = {o["value"]: o["color"] for o in column["type_config"]["options"]}
+    assert tags == {c: sittings.COLOUR_TAGS[c] for c in ("red", "green", "blue", "yellow")}
+    assert sorted(seats.value["Colour"].map(list).sum()) == sorted(
+        ["red", "green", "blue", "yellow"] * 2)
+    assert not seats.proto.arrow_data.styler.styles, "no styled cells: one column's settings"
+
+
 def test_search_finds_a_players_table(open_page, engine):
     sitting = _drawn(engine, 8, publish=True)
     seats = store.seats(engine, sitting["sitting_id"], actor=ORGANIZER)
