@@ -4,7 +4,9 @@
   the organizer and judges a PIN where none is stored (from STSA_ORGANIZER_PIN /
   STSA_JUDGE_PIN when set, else a random 8-digit PIN, printed once here; only hashes are kept).
 - `python -m stsa serve [--port N] [--address A]` prepares the database, then runs the app with
-  the production server settings (`make run` uses it).
+  the production server settings (`make run` uses it). Once the server listens, its output
+  ends with the "STSA is ready." block: the addresses to open on this laptop and on phones,
+  the PINs made at this start (only there), the fingerprint or the plain-HTTP warning.
 - `python -m stsa pins --reset` sets both PINs anew, ends every session and forgets wrong
   PINs: for a lost PIN, from the console of the machine that runs STSA.
 - `python -m stsa pins --unlock` lifts a sign-in pause after many wrong PINs; the PINs stay.
@@ -23,6 +25,13 @@ from stsa.domain import TournamentError
 
 ROOT = Path(__file__).resolve().parents[1]
 TRUSTED_PROXY_ENV = "STSA_TRUSTED_PROXY"
+LABEL = 26  # the ready block's labels, so the addresses and PINs line up
+RULE = "-" * 88
+
+
+PINS_SET_BEFORE = ("the PINs were set before; they are printed only when they are made. Lost "
+                   "one? On this machine run `make pins` (or `.venv/bin/python -m stsa pins "
+                   "--reset`): it prints new PINs and signs everyone out; STSA may keep running.")
 
 
 def _print_pins(made: dict, note: str) -> None:
@@ -41,18 +50,25 @@ def _pins_on_database(set_pins, failure: str):
         return None, None
 
 
-def prepare() -> int:
+def _prepared() -> dict | None:
+    """Create, upgrade and check the database and give each role a PIN where none is stored:
+    the PINs made now ({} when they were set before), or None when STSA cannot start."""
     engine, made = _pins_on_database(store.ensure_pins, "STSA cannot start")
     if engine is None:
-        return 1
+        return None
     where = engine.url.render_as_string(hide_password=True)
     print(f"STSA: tournament database {where} is ready.")
+    engine.dispose()
+    return made
+
+
+def prepare() -> int:
+    made = _prepared()
+    if made is None:
+        return 1
     _print_pins(made, "change it on the Settings page")
     if not made:
-        print("STSA: the PINs were set before; they are printed only when they are made. "
-              "Lost one? On this machine run `make pins` (or `.venv/bin/python -m stsa pins "
-              "--reset`): it prints new PINs and signs everyone out; STSA may keep running.")
-    engine.dispose()
+        print(f"STSA: {PINS_SET_BEFORE}")
     return 0
 
 
@@ -77,16 +93,36 @@ def _trusted_proxies() -> list[str] | None:
         return None
 
 
-def _addresses(served, certificate) -> list[str]:
-    """The addresses phones can open, from this machine's own interfaces (no outbound
-    request): with a certificate, the names it was made for."""
-    from stsa import tls
-    wildcard = served.address in ("0.0.0.0", "::", "")
-    names = (certificate.names if certificate is not None else tls.network_names()) \
-        if wildcard else [served.address]
-    hosts = [n for n in names if n not in ("localhost", "127.0.0.1", "::1")
-             and (":" not in n or served.address == "::")] or ["localhost"]  # IPv6 only on ::
-    return [f"{served.scheme}://{f'[{h}]' if ':' in h else h}:{served.port}" for h in hosts]
+def ready_lines(served, made: dict) -> list[str]:
+    """What the organizer needs, printed last once the server listens: where to open STSA on
+    this laptop and on phones, the PINs when they were made at this start (else how to get
+    new ones), and the certificate's fingerprint or the plain-HTTP warning."""
+    lines = [RULE, "STSA is ready.", f"  {'Open on this laptop:':{LABEL}}{served.laptop}"]
+    lines += [f"  {'On phones (same network):' if n == 0 else '':{LABEL}}{url}"
+              for n, url in enumerate(served.phones)]
+    if not served.phones and served.everywhere:
+        lines += ["  On phones: none yet. This laptop has no address on a network: join the",
+                  "    venue's network, then start STSA again."]
+    elif not served.phones:
+        lines += [f"  On phones: none. STSA listens on {served.address} only (STSA_ADDRESS);",
+                  "    leave it unset to serve the venue's network."]
+    if served.uncovered:
+        lines += [f"  The certificate does not name {', '.join(served.uncovered)}: phones would "
+                  f"refuse it there.", "    `make tls FORCE=1` makes one for this network."]
+    lines += [f"  {role.value.capitalize() + ' PIN:':{LABEL}}{pin}" for role, pin in made.items()]
+    lines += (["  Write the PINs down: they are shown only now. Change them on the Settings "
+               "page;", "    lost one? Run `make pins` on this laptop."] if made else
+              ["  PINs: set before, so not shown (they are printed only when made).",
+               "    Lost one? Run `make pins` on this laptop: new PINs, everyone signed out;",
+               "    STSA may keep running."])
+    if served.certificate is not None:
+        lines += ["  HTTPS. Phones ask once whether to trust this address; the certificate",
+                  "    fingerprint (SHA-256) they show must be",
+                  f"    {served.certificate.fingerprint}"]
+    else:
+        lines += ["  Plain HTTP: anyone on this network can read PINs and sessions. Run",
+                  "    `make tls` once for HTTPS (README, \"On the venue's network\")."]
+    return [*lines, "  Stop STSA with Ctrl+C.", RULE]
 
 
 def tls_folder() -> Path:
@@ -98,7 +134,9 @@ def tls_folder() -> Path:
 
 def serve(port: int, address: str | None, *, plain: bool = False) -> int:
     """Prepare the database, then serve the app: over HTTPS when this laptop has a
-    certificate (`make tls`) unless `plain` (behind a proxy that does TLS)."""
+    certificate (`make tls`) unless `plain` (behind a proxy that does TLS). The addresses and
+    the PINs made now come last, once the server listens (`ready_lines`); PINs made for a
+    server that then does not start are printed on the way out, or they would be lost."""
     from stsa import tls
     from stsa.ui import server
 
@@ -106,27 +144,30 @@ def serve(port: int, address: str | None, *, plain: bool = False) -> int:
     trusted = _trusted_proxies()
     if trusted is None:
         return 1
-    code = prepare()
-    if code:
-        return code
+    made = _prepared()
+    if made is None:
+        return 1
     try:
         certificate = None if plain else tls.load_certificate(tls_folder())
     except TournamentError as exc:
         print(f"STSA cannot start: {exc} Make a new certificate with `make tls FORCE=1`, or "
               f"start without HTTPS by moving that folder away.", file=sys.stderr)
+        _print_pins(made, "STSA did not start")
         return 1
-    served = server.Served(address or "0.0.0.0", port, certificate)
-    for url in _addresses(served, certificate):
-        print(f"STSA: open {url}")
-    if certificate is not None:
-        print(f"STSA: HTTPS certificate fingerprint (SHA-256) {certificate.fingerprint}; "
-              f"phones show it when they ask whether to trust this address.")
-    else:
-        print("STSA: plain HTTP: anyone on this network can read PINs and sessions. Run "
-              "`make tls` once for HTTPS (README, \"On the venue's network\").")
-    sys.stdout.flush()
+    served = server.venue(address or "0.0.0.0", port, certificate, tls.network_names())
+    shown = []
+
+    def ready() -> None:
+        print("\n".join(ready_lines(served, made)), flush=True)
+        shown.append(True)
+
     os.chdir(ROOT)
-    return server.run(served, trusted=trusted)
+    try:
+        return server.run(served, trusted=trusted, ready=ready)
+    finally:
+        if not shown:
+            _print_pins(made, "STSA did not start")
+            sys.stdout.flush()
 
 
 def make_tls(force: bool) -> int:

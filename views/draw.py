@@ -21,10 +21,10 @@ from stsa.ui import (
     widgets,
 )
 
-# Narrow number columns: table, seat, colour and player fit a phone without a swipe.
+# Narrow number columns: table, seat, colour (tags, `sittings.colour_column`) and player fit a
+# phone without a swipe.
 SEATS = {"Table": st.column_config.NumberColumn(width=48),
-         "Seat": st.column_config.NumberColumn(width=44),
-         "Colour": st.column_config.TextColumn(width=84)}
+         "Seat": st.column_config.NumberColumn(width=44)}
 
 st.title("Draw")
 widgets.flash()
@@ -107,7 +107,8 @@ def show_sitting(sitting) -> None:
     # wider tables (nickname, pick order, removed leaders) one above the other.
     seats, tables = (st.container(), st.container()) if staff else st.columns([3, 2])
     seats.dataframe(sittings.seat_frame(shown, role), hide_index=True, width="stretch",
-                    height="content", column_config=SEATS)
+                    height="content",
+                    column_config={**SEATS, "Colour": sittings.colour_column(shown["colour"])})
     tables.markdown("**Setups**" + (" · removed leaders for judges and the organizer only"
                                     if staff else ""))
     tables.dataframe(sittings.tables_frame(shown, role), hide_index=True,

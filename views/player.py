@@ -57,8 +57,8 @@ def where(facts: player.PlayerFacts) -> None:
         seat = facts.seat
         with st.container(border=True):
             st.subheader(f"Table {seat.table_no} · seat {seat.seat}", anchor=False)
-            st.markdown(widgets.plain(f"{facts.sitting} · {sittings.colour(seat.colour)} · "
-                                      f"{seat.players} players at the table"))
+            st.markdown(f"{widgets.plain(facts.sitting)} · {sittings.colour(seat.colour)} · "
+                        f"{seat.players} players at the table")
             st.markdown("**You play first.**" if seat.seat == 1 else
                         f"First player: **{widgets.plain(seat.first_player)}** (seat 1); play "
                         f"goes clockwise.")

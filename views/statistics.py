@@ -23,9 +23,9 @@ shown = st.segmented_control("Chart", CHARTS, default=CHARTS[0], key="stats_char
 
 if shown == "Best scores":
     st.altair_chart(stats.chart(reads, shown), width="stretch")
-    if len(table) > stats.TOP:
-        st.caption(f"The top {stats.TOP} of {len(table)} players; the Standings page lists "
-                   f"everyone. Dashed lines: the finals cut.")
+    if stats.top_words(len(table)):
+        st.caption(f"The {stats.top_words(len(table))}; the Standings page lists everyone. "
+                   f"Dashed lines: the finals cut.")
     else:
         st.caption("Dashed lines: the finals cut.")
 

@@ -51,6 +51,8 @@ def slideshow() -> None:
     name, page = slides[tick % len(slides)]
     heading = name if len(pages) == 1 or page is None else \
         f"{name}, places {page[0] + 1}–{page[1]}"
+    if name == "Best scores" and stats.top_words(len(table)):  # the chart's bars stop there
+        heading = f"{name}, {stats.top_words(len(table))}"
     title = reads.settings().get("tournament_name") or "Standings"
     st.title(f"{widgets.plain(title)} · {heading}", anchor=False)
     st.write(stats.progress(reads))

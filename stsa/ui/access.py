@@ -2,9 +2,10 @@
 code, and the tournament-wide pause on sign-in after many wrong PINs, with its "Lift" button.
 
 The QR code opens `<app address>/join#<token>`: the address is the one the table slips' QR codes
-use (the `public_url` setting, else this browser's), and the token travels after `#`, which a
-browser never sends to a server or puts in a log. The token is shown once, on this screen: the
-database keeps only its hash.
+use (`data_tools.qr_address`: the `public_url` setting, else this browser's unless it is
+localhost, else this laptop's address on the venue's network), and the token travels after
+`#`, which a browser never sends to a server or puts in a log. The token is shown once, on this
+screen: the database keeps only its hash.
 """
 
 from __future__ import annotations
@@ -58,6 +59,12 @@ def invite_judges(engine, me: Actor, settings: Settings) -> None:
     st.subheader("Judge invitations", anchor=False)
     st.caption("A judge can sign in without typing a PIN by scanning a QR code on this screen "
                "with their phone. Withdrawing an invitation signs out everyone who used it.")
+    chosen = data_tools.qr_base(settings, "settings")
+    opens = widgets.plain(data_tools.qr_words(chosen, f"{{url}}/{JOIN_PAGE}", organizer=True))
+    if chosen.reachable:
+        st.caption(opens)
+    else:
+        st.warning(opens, icon=":material/wifi_off:")
     with st.form("invite_form", clear_on_submit=True):
         name = st.text_input("Judge's name", max_chars=60, key="invite_name",
                              help="Shown in the log next to what they do.")

@@ -7,6 +7,11 @@ every rerun."""
 
 from __future__ import annotations
 
+import enum
+import urllib.parse
+from collections.abc import Sequence
+from dataclasses import dataclass
+
 import streamlit as st
 
 from stsa import store
@@ -77,10 +82,82 @@ def browser_url(page: str = "") -> str | None:
     return url
 
 
+class QrSource(enum.Enum):
+    """Where the QR codes' address came from (`qr_address`)."""
+
+    SETTING = "setting"  # the organizer typed it on the Draw page
+    BROWSER = "browser"  # this browser's address, one phones can reach too
+    NETWORK = "network"  # this laptop's address on the venue's network, as printed at start
+    LOOPBACK = "loopback"  # only this laptop's own address is known: phones cannot open it
+
+
+@dataclass(frozen=True)
+class QrAddress:
+    """The address the QR codes open, and where it came from."""
+
+    url: str
+    source: QrSource
+
+    @property
+    def reachable(self) -> bool:
+        return self.source is not QrSource.LOOPBACK
+
+
+def is_loopback(url: str) -> bool:
+    """Whether `url` opens this laptop only (localhost, 127.0.0.1, ::1)."""
+    from stsa.ui import server
+    return server.is_loopback(urllib.parse.urlsplit(url).hostname or "localhost")
+
+
+def qr_address(public_url: str | None, browser: str | None,
+               phones: Sequence[str] = ()) -> QrAddress:
+    """Where the QR codes on slips, pairing lists and judges' invitations point, for phones on
+    the venue's network: the address the organizer set, else this browser's unless it is this
+    laptop's own (localhost), else the first address phones can open that the server found
+    on this laptop at start (`phones`), else that loopback address, which only this laptop
+    opens (the page says so)."""
+    if public_url:
+        return QrAddress(public_url, QrSource.SETTING)
+    if browser and not is_loopback(browser):
+        return QrAddress(browser, QrSource.BROWSER)
+    if phones:
+        return QrAddress(phones[0], QrSource.NETWORK)
+    return QrAddress(browser or LOCAL_URL, QrSource.LOOPBACK)
+
+
+def served_phones() -> tuple[str, ...]:
+    """The addresses phones can open that this process's server found at start; none where
+    no server runs (a script, the app tests)."""
+    from stsa.ui import server  # the addresses live with the server that printed them
+    return server.SERVED.phones if server.SERVED is not None else ()
+
+
+def qr_base(settings: Settings, page: str = "draw") -> QrAddress:
+    """`qr_address` for this browser on `page` and this process's server."""
+    return qr_address(settings.public_url, browser_url(page), served_phones())
+
+
 def slip_base(settings: Settings, page: str = "draw") -> str:
-    """Where the QR codes point: the `public_url` setting, else this browser's address, else
-    localhost."""
-    return settings.public_url or browser_url(page) or LOCAL_URL
+    """Where the QR codes point (`qr_base`)."""
+    return qr_base(settings, page).url
+
+
+def qr_words(chosen: QrAddress, opens: str, *, organizer: bool) -> str:
+    """The caption beside QR codes: what they open (`opens`, with `{url}` for the address)
+    and why that address, in plain words; when only this laptop's own address is known, that
+    phones cannot open it and what to do."""
+    where = "QR codes open " + opens.format(url=chosen.url.rstrip("/"))
+    if chosen.source is QrSource.SETTING:
+        return f"{where}: the address {'set here' if organizer else 'the organizer set'}."
+    if chosen.source is QrSource.BROWSER:
+        return f"{where}: the address of this browser."
+    if chosen.source is QrSource.NETWORK:
+        return f"{where}: this laptop's address on the venue's network, found at start."
+    hint = ("Type the address phones use in “App address for the QR codes” on the Draw page "
+            "(STSA prints it at start, under “On phones”), or open STSA in this browser by "
+            "that address." if organizer else
+            "The organizer can set the address phones reach on the Draw page.")
+    return f"{where}: only this laptop opens that address, not the phones. {hint}"
 
 
 def slug(text: str) -> str:
@@ -100,25 +177,24 @@ def paper(engine, settings: Settings, sitting_id: int, label: str, *, me: Actor)
                 max_chars=200, key="draw_public_url", placeholder="http://192.168.1.20:8501",
                 help="The address judges' phones use to reach this app on the venue's "
                      "network, e.g. http://192.168.1.20:8501. Leave empty to use this "
-                     "browser's address.")
+                     "browser's address, or this laptop's on the venue's network when this "
+                     "browser opened STSA as localhost.")
             if st.button("Save the address", key="draw_public_url_save"):
                 if widgets.act(lambda: store.set_settings(engine, {"public_url": typed},
                                                           actor=me),
                                done=lambda s: f"QR codes now open {s['public_url']}."
                                if s["public_url"] else "QR codes now open this browser's "
-                                                       "address.") is not None:
+                                                       "address, or this laptop's on the "
+                                                       "venue's network.") is not None:
                     st.rerun()
-        base = slip_base(settings)
-        if settings.public_url:
-            st.caption(widgets.plain(f"QR codes open {base}/results?table=… (slips) and "
-                                     f"{base}/player (pairings by name)"))
+        chosen = qr_base(settings)
+        base = chosen.url
+        words = qr_words(chosen, "{url}/results?table=… (slips) and {url}/player (pairings "
+                                 "by name)", organizer=me.role is Role.ORGANIZER)
+        if chosen.reachable:
+            st.caption(widgets.plain(words))
         else:
-            st.caption(widgets.plain(
-                f"QR codes open {base}/results?table=…, the address of this browser. "
-                + ("Set the address judges' phones can reach above (not localhost)."
-                   if me.role is Role.ORGANIZER
-                   else "The organizer can set the address judges' phones reach on the Draw "
-                        "page.")))
+            st.warning(widgets.plain(words), icon=":material/wifi_off:")
         name = slug(label)
         files = [
             ("Table slips · players' copy", "slips", lambda: exports.table_slips(

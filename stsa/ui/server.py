@@ -12,6 +12,7 @@ this machine's own interfaces.
 from __future__ import annotations
 
 import asyncio
+import ipaddress
 import logging
 import os
 import resource
@@ -19,11 +20,13 @@ import sys
 import threading
 import time
 from collections import defaultdict
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
 import streamlit as st
+import uvicorn
 from starlette.middleware import Middleware
 from uvicorn.protocols.http.h11_impl import H11Protocol
 from uvicorn.protocols.websockets.websockets_sansio_impl import WebSocketsSansIOProtocol
@@ -276,17 +279,94 @@ def build_app() -> st.App:
 
 
 # --- running -------------------------------------------------------------------------------
+EVERY_ADDRESS = ("0.0.0.0", "::", "")
+
+
 @dataclass(frozen=True)
 class Served:
-    """Where the server listens and how (for the start-up message)."""
+    """Where the server listens and how (for the start-up message and the QR codes).
+
+    `phones`: the addresses phones on the venue's network open, best first; `uncovered`: this
+    laptop's network addresses that its certificate does not name (phones would refuse them)."""
 
     address: str
     port: int
     certificate: Any = None  # a stsa.tls.Certificate, or None for plain HTTP
+    phones: tuple[str, ...] = ()
+    uncovered: tuple[str, ...] = ()
 
     @property
     def scheme(self) -> str:
         return "https" if self.certificate is not None else "http"
+
+    @property
+    def everywhere(self) -> bool:
+        """Whether it listens on every address of this laptop."""
+        return self.address in EVERY_ADDRESS
+
+    @property
+    def laptop(self) -> str:
+        """The address to open on this laptop itself."""
+        return self.url("localhost" if self.everywhere else self.address)
+
+    def url(self, host: str) -> str:
+        return f"{self.scheme}://{f'[{host}]' if ':' in host else host}:{self.port}"
+
+
+def _ip_version(name: str) -> int | None:
+    try:
+        return ipaddress.ip_address(name).version
+    except ValueError:
+        return None
+
+
+def is_loopback(host: str) -> bool:
+    """Whether `host` names this laptop only (localhost, 127.x.x.x, ::1): no phone reaches it."""
+    host = host.strip("[]").lower()
+    if host == "localhost" or host.endswith(".localhost"):
+        return True
+    try:
+        address = ipaddress.ip_address(host)
+    except ValueError:
+        return False
+    mapped = getattr(address, "ipv4_mapped", None)
+    return address.is_loopback or (mapped is not None and mapped.is_loopback)
+
+
+def venue(address: str, port: int, certificate=None, names: Sequence[str] = ()) -> Served:
+    """`Served` with the addresses phones can open: for a server on every address, this
+    laptop's `names` (`stsa.tls.network_names`, found on the laptop itself; IPv6 only on
+    `::`), those its certificate names when it has one; else the one address it listens on.
+    IP addresses come first (IPv4, then IPv6), then `.local` names (mDNS), then the bare
+    host name: a phone reaches an address on its network, while a laptop's name may mean
+    nothing to the venue's router. Loopback is never a phone's address."""
+    plain = Served(address, port, certificate)
+    found = [n for n in names if _ip_version(n) != 6 or address == "::"] \
+        if plain.everywhere else [address]
+    hosts = [n for n in dict.fromkeys(found) if not is_loopback(n)]
+    named = set(certificate.names) if certificate is not None else set(hosts)
+    phones = sorted((h for h in hosts if h in named),
+                    key=lambda h: _ip_version(h) or (8 if h.endswith(".local") else 9))
+    uncovered = [h for h in hosts if h not in named and _ip_version(h)]
+    return Served(address, port, certificate, tuple(plain.url(h) for h in phones),
+                  tuple(uncovered))
+
+
+SERVED: Served | None = None  # what this process serves, once `run` starts (None elsewhere)
+
+
+class _Server(uvicorn.Server):
+    """uvicorn's server, calling `ready` once it listens: after Streamlit's start-up and any
+    line of its own, so what the organizer needs comes last in the console."""
+
+    def __init__(self, config: uvicorn.Config, ready: Callable[[], None] | None):
+        super().__init__(config)
+        self._ready = ready
+
+    async def startup(self, sockets=None) -> None:
+        await super().startup(sockets)
+        if self.started and self._ready is not None:
+            self._ready()
 
 
 def _prepare_streamlit(served: Served) -> None:
@@ -303,8 +383,6 @@ def _prepare_streamlit(served: Served) -> None:
 
 def uvicorn_config(app, served: Served, *, trusted: list[str]):
     """uvicorn's settings: STSA's protocols, 1 MB client messages, timeouts, TLS."""
-    import uvicorn
-
     tls = served.certificate
     return uvicorn.Config(
         app, host=served.address, port=served.port, http=GuardedHTTP, ws=GuardedWebSocket,
@@ -318,14 +396,13 @@ def uvicorn_config(app, served: Served, *, trusted: list[str]):
         log_level="warning")
 
 
-def run(served: Served, *, trusted: list[str]) -> int:
-    """Serve until stopped (Ctrl+C). Returns the exit code."""
-    import uvicorn
-
+def run(served: Served, *, trusted: list[str], ready: Callable[[], None] | None = None) -> int:
+    """Serve until stopped (Ctrl+C); `ready` is called once the server listens. Returns the
+    exit code."""
+    global ROOM, SERVED
     limit = raise_descriptor_limit()
     cap = int(os.environ.get(CONNECTIONS_ENV, CONNECTIONS_PER_ADDRESS))
-    global ROOM
-    ROOM = Room(cap, frozenset(trusted))
+    ROOM, SERVED = Room(cap, frozenset(trusted)), served
     _prepare_streamlit(served)
     app = build_app()
     config = uvicorn_config(app, served, trusted=trusted)
@@ -334,7 +411,7 @@ def run(served: Served, *, trusted: list[str]) -> int:
     print(f"STSA: serving at {served.scheme}://{served.address}:{served.port} "
           f"({limit} descriptors; at most {cap or 'any number of'} connections per address).",
           flush=True)
-    server = uvicorn.Server(config)
+    server = _Server(config, ready)
     asyncio.run(server.serve())
     return 0 if server.started else 1
 

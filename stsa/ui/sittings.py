@@ -4,15 +4,31 @@ seat and table frames for each role (R20), and the tables waiting for a result."
 from __future__ import annotations
 
 from dataclasses import dataclass
+from typing import TYPE_CHECKING
 
 import pandas as pd
 import streamlit as st
 
 from stsa.domain import SITTING_STATUS_WORDS, Role, sitting_label
+from stsa.ui import widgets
 
-COLOUR_MARKS = {"red": "🔴", "green": "🟢", "blue": "🔵", "yellow": "🟡", "purple": "🟣",
-                "orange": "🟠", "black": "⚫", "white": "⚪", "brown": "🟤"}
+if TYPE_CHECKING:
+    from streamlit.elements.lib.column_types import ColumnConfig
 
+# A player's colour shows as its name with a mark of that colour drawn by the page itself, never
+# an emoji, which a laptop without a colour emoji font (a projector's Debian) shows as empty
+# boxes; the name reads without the colour too. In tables (`colour_column`) the name is on a tag
+# of that colour, with black text when the tag is light and white text when it is dark: 4.5:1 at
+# least either way (README, Accessibility); any other colour name gets a grey tag. In a line of
+# text (`colour`) a square (U+25A0, in every common font) in Streamlit's text colour of that name,
+# which follows the light or dark theme, before the name; a colour Streamlit has no text colour
+# for (black, white, brown, any other name) is its name alone, as no theme colour would be true.
+COLOUR_TAGS = {"red": "#c62828", "green": "#2e7d32", "blue": "#1565c0", "yellow": "#fdd835",
+               "purple": "#6a1b9a", "orange": "#ffb74d", "black": "#212121", "white": "#ffffff",
+               "brown": "#6d4c41"}
+OTHER_TAG = "#616161"
+TEXT_COLOURS = {"red": "red", "green": "green", "blue": "blue", "yellow": "yellow",
+                "purple": "violet", "orange": "orange"}  # Streamlit's Markdown colours
 
 def sitting_choices(sittings: pd.DataFrame, statuses=None) -> dict[int, str]:
     """sitting_id → "Qualifier 2 · published", latest first (finals, then later qualifiers)."""
@@ -50,15 +66,33 @@ def keep_choice(key: str, options) -> None:
 
 
 def colour(name: str) -> str:
-    return f"{COLOUR_MARKS.get(str(name).lower(), '')} {name}".strip()
+    """A player's colour for Markdown: a square of that colour, then its name as plain text."""
+    mark = TEXT_COLOURS.get(str(name).strip().lower())
+    return f":{mark}[■] {widgets.plain(name)}" if mark else widgets.plain(name)
+
+
+def colour_column(colours, width: int = 84) -> ColumnConfig:
+    """The column settings that show a Colour column (`colour_tags`) as tags of each colour
+    in `colours` (the colours that occur, or the settings' colours)."""
+    names = list(dict.fromkeys(str(c) for c in colours))
+    return st.column_config.MultiselectColumn(
+        "Colour", options=names, width=width,
+        color=[COLOUR_TAGS.get(n.strip().lower(), OTHER_TAG) for n in names] or OTHER_TAG)
+
+
+def colour_tags(colours: pd.Series) -> list[list[str]]:
+    """Each colour as the one-tag list `colour_column` shows."""
+    return [[str(c)] for c in colours]
 
 
 def seat_frame(overview: pd.DataFrame, viewer: Role) -> pd.DataFrame:
     """Seats in play order for display; the pick order (R9) only for judges and organizer,
     who also see the nickname beside the name (spectators' `name` is the nickname, R22).
-    Each table's setup is in `tables_frame`: four narrow columns fit a phone."""
+    Each table's setup is in `tables_frame`: four narrow columns fit a phone. The Colour
+    column holds tags for `colour_column`."""
     frame = pd.DataFrame({"Table": overview["table_no"], "Seat": overview["seat"],
-                          "Colour": overview["colour"].map(colour), "Player": overview["name"]})
+                          "Colour": colour_tags(overview["colour"]),
+                          "Player": overview["name"]})
     if viewer.is_staff:
         frame["Nickname"] = overview["nickname"]
         frame["Pick order"] = overview["pick_order"]

@@ -16,6 +16,12 @@ def progress(reads) -> str:
     return stats.sitting_progress(reads.home_status())
 
 
+def top_words(players: int) -> str:
+    """"top 30 of 40 players" when the best scores chart shows only the first `TOP` of the
+    `players` in the standings; "" when it shows every one of them."""
+    return f"top {TOP} of {players} players" if players > TOP else ""
+
+
 def chart(reads, name: str, *, names: bool = False):
     """One of `CHARTS` for this run's data (`names`: the best scores chart names its
     players, as on the TV)."""

@@ -277,6 +277,22 @@ def test_a_phone_sees_every_seat_and_each_tables_setup_without_a_swipe(open_page
     assert sum(widths[c]["width"] for c in ("Table", "Seat", "Colour")) + 110 <= 360
 
 
+def test_colours_are_tags_of_that_colour_with_the_name_on_them(open_page, engine):
+    """Each seat's colour is its name on a tag of that colour, drawn by the table (no emoji,
+    which a laptop without a colour emoji font shows as empty boxes)."""
+    from stsa.ui import sittings
+    _drawn(engine, 8, publish=True)
+    at = open_page(PAGE)
+    seats = at.dataframe[0]
+    column = json.loads(seats.proto.columns)["Colour"]
+    assert column["type_config"]["type"] == "multiselect"
+    tags = {o["value"]: o["color"] for o in column["type_config"]["options"]}
+    assert tags == {c: sittings.COLOUR_TAGS[c] for c in ("red", "green", "blue", "yellow")}
+    assert sorted(seats.value["Colour"].map(list).sum()) == sorted(
+        ["red", "green", "blue", "yellow"] * 2)
+    assert not seats.proto.arrow_data.styler.styles, "no styled cells: one column's settings"
+
+
 def test_search_finds_a_players_table(open_page, engine):
     sitting = _drawn(engine, 8, publish=True)
     seats = store.seats(engine, sitting["sitting_id"], actor=ORGANIZER)
@@ -341,8 +357,31 @@ def test_organizer_prints_slips_and_pairings_of_a_draft(open_page, engine, downl
     by_name = _pdf_text(_made(downloads, "pairings-by-name"))
     assert all(name in by_name for name in seats["name"])
     assert "Tables" in _pdf_text(_made(downloads, "pairings-by-table"))
-    assert "Set the address judges' phones can reach" in _shown(at)
-    assert "http://localhost:8501/results?table=…" in _shown(at)
+    warning = " ".join(shown(at.warning))
+    assert "http://localhost:8501/results?table=…" in warning
+    assert "only this laptop opens that address, not the phones" in warning
+    assert "App address for the QR codes" in warning, "where to set one"
+
+
+def test_qr_codes_follow_the_laptops_network_address_not_localhost(
+        open_page, engine, downloads, qr_urls, monkeypatch):
+    """The organizer's browser on the laptop itself (localhost): the QR codes open the
+    laptop's address on the venue's network, as the server found and printed it at start."""
+    from stsa.ui import server
+    monkeypatch.setattr(server, "SERVED", server.venue(
+        "0.0.0.0", 8501, names=["venue-laptop", "localhost", "192.0.2.7", "127.0.0.1"]))
+    monkeypatch.setattr(st, "context", SimpleNamespace(url="http://localhost:8501/draw"))
+    sitting = _drawn(engine, 4)
+    at = open_page(PAGE, as_=ORGANIZER)
+    assert not at.exception
+    assert not any("QR codes" in w for w in shown(at.warning))
+    _made(downloads, "slips")
+    _made(downloads, "pairings-by-name")
+    table = int(store.tables(engine, sitting["sitting_id"], actor=ORGANIZER)["table_id"][0])
+    assert qr_urls == [f"http://192.0.2.7:8501/results?table={table}",
+                       "http://192.0.2.7:8501/player"]
+    assert any("QR codes open http://192.0.2.7:8501/results?table=…" in c
+               and "venue's network" in c for c in shown(at.caption))
 
 
 def test_organizer_sets_the_address_the_qr_codes_open(open_page, engine, downloads, qr_urls):
@@ -353,7 +392,9 @@ def test_organizer_sets_the_address_the_qr_codes_open(open_page, engine, downloa
     assert not at.exception
     assert store.settings(engine)["public_url"] == "http://192.168.1.20:8501"
     assert shown(at.success) == ["QR codes now open http://192.168.1.20:8501."]
-    assert "Set the address" not in _shown(at)
+    assert not any("QR codes" in w for w in shown(at.warning))
+    assert any("http://192.168.1.20:8501/player (pairings by name): the address set here" in c
+               for c in shown(at.caption))
     _made(downloads, "slips")
     table = int(store.tables(engine, sitting["sitting_id"], actor=ORGANIZER)["table_id"][0])
     assert qr_urls == [f"http://192.168.1.20:8501/results?table={table}"]
@@ -375,7 +416,7 @@ def test_judge_prints_but_does_not_set_the_address(open_page, engine, downloads)
     assert set(downloads) == {f"draw_pdf_{k}" for k in PDFS}
     assert "Judges' copy" in _pdf_text(_made(downloads, "slips-judges"))
     assert not any(t.key == "draw_public_url" for t in at.text_input)
-    assert "The organizer can set the address" in _shown(at)
+    assert "The organizer can set the address phones reach on the Draw page." in _shown(at)
 
 
 def test_spectator_gets_no_slips_or_lists_even_when_published(open_page, engine, downloads):

@@ -61,8 +61,9 @@ def test_everyone_finds_a_seat_by_nickname_in_two_taps(open_page, sitting_in_pla
     assert shown(at.subheader)[0] == f"Table {seat['table_no']} · seat 2"
     first = sitting_in_play.loc[(sitting_in_play["table_id"] == seat["table_id"])
                                 & (sitting_in_play["seat"] == 1), "name"].iloc[0]
-    assert "Qualifier 4 · " in text(at) and f"{seat['colour']} · 4 players at the table" \
-        in text(at)
+    assert "Qualifier 4 · " in text(at)
+    assert f":{seat['colour']}[■] {seat['colour']} · 4 players at the table" in text(at), \
+        "a square of the colour, then its name"
     assert f"First player: **{first}** (seat 1)" in text(at) and "Setup: **" in text(at)
     assert "· 3 games" in text(at)
     assert at.dataframe[0].value["Sitting"].tolist() == ["Qualifier 1", "Qualifier 2",

@@ -245,6 +245,34 @@ def test_the_organizer_invites_a_judge_by_qr_code_and_withdraws_it(page, engine,
     assert store.invitations(engine, actor=ORGANIZER)["revoked"].tolist() == [True]
 
 
+def test_an_invitation_opened_on_the_laptop_itself_uses_its_network_address(
+        open_page, engine, monkeypatch):
+    """The organizer's browser on localhost: the invitation's QR code opens the laptop's
+    address on the venue's network (found at start), never localhost; with no such address
+    known, the page says phones cannot open it."""
+    from types import SimpleNamespace
+
+    import streamlit as st
+
+    from stsa.ui import access, server
+    coded = []
+    real = access.qr_png
+    monkeypatch.setattr(access, "qr_png", lambda url: coded.append(url) or real(url))
+    monkeypatch.setattr(st, "context", SimpleNamespace(url="http://127.0.0.1:8501/settings"))
+    at = open_page(SETTINGS, as_=ORGANIZER)
+    assert any("QR codes open http://127.0.0.1:8501/join: only this laptop opens that address"
+               in w for w in shown(at.warning))
+    monkeypatch.setattr(server, "SERVED", server.venue("0.0.0.0", 8501,
+                                                       names=["192.0.2.7", "127.0.0.1"]))
+    at.run()
+    assert not at.warning
+    at.text_input(key="invite_name").input("Jo Judge")
+    at.button(key="invite_make").click().run()
+    assert coded[-1].startswith("http://192.0.2.7:8501/join#")
+    assert any("QR codes open http://192.0.2.7:8501/join: this laptop's address on the venue's"
+               in c for c in shown(at.caption))
+
+
 def test_an_invitation_without_a_name_is_refused(page, engine):
     page.button(key="invite_make").click().run()
     assert "Enter the judge's name" in errors(page)

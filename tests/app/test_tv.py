@@ -6,7 +6,7 @@ import json
 import pandas as pd
 import pytest
 
-from stsa import demo, tournament
+from stsa import demo, store, tournament
 from stsa.ui import live
 from tests.app.conftest import JUDGE, ORGANIZER
 
@@ -16,6 +16,26 @@ PAGE = "views/tv.py"
 @pytest.fixture
 def demo_tournament(engine):
     demo.load_demo(engine, actor=ORGANIZER)
+    return engine
+
+
+@pytest.fixture
+def forty_players(engine):
+    """40 players with a result each: one qualifier of ten tables, every result in."""
+    store.set_settings(engine, {"capacity": 40}, actor=ORGANIZER)
+    names = pd.DataFrame({"name": [f"Player {i:02d}" for i in range(1, 41)]})
+    ids = store.import_players(engine, names, actor=ORGANIZER)["player_id"].tolist()
+    sitting = tournament.draw_qualifier(engine, ids, seed=3, actor=ORGANIZER)["sitting_id"]
+    store.publish_sitting(engine, sitting, actor=ORGANIZER)
+    seats = store.seats(engine, sitting, actor=ORGANIZER)
+    tables = store.tables(engine, sitting, actor=ORGANIZER)
+    for table_id, leaders in zip(tables["table_id"], tables["available_leaders"]):
+        seated = seats.loc[seats["table_id"] == table_id, "player_id"]
+        rows = pd.DataFrame({"player_id": seated, "vp": [10, 7, 5, 2][:len(seated)],
+                             "spice": 0, "solari": 0, "troops": 0, "water": 0,
+                             "leader": leaders[:len(seated)]})
+        store.submit_table_result(engine, int(table_id), rows, expected_version=0,
+                                  submission_id=None, actor=ORGANIZER)
     return engine
 
 
@@ -79,6 +99,17 @@ def test_slides_cycle_to_the_charts(open_page, demo_tournament):
     assert not at.table
     at.run()
     assert at.title[0].value.endswith("· Standings")
+
+
+def test_the_best_scores_slide_says_it_shows_only_the_top(open_page, forty_players):
+    """40 players: the chart has bars for the best 30, and its slide's heading says so."""
+    at = open_page(PAGE)
+    assert at.title[0].value.endswith("· Standings, places 1–28")
+    at.run()
+    at.run()
+    assert at.title[0].value.endswith("· Best scores, top 30 of 40 players")
+    bars = charts(at)[0]["layer"][0]["encoding"]["x"]["axis"]
+    assert bars["values"] == list(range(1, 31))
 
 
 def test_standings_page_with_tv_query_opens_tv_mode(open_page, demo_tournament):

@@ -373,7 +373,7 @@ def seat(page, number: int):
 
 
 def seat_names(page) -> list[str]:
-    """The players of the form's table, by seat ("Seat 2 · 🔴 red · Name")."""
+    """The players of the form's table, by seat ("Seat 2 · red · Name")."""
     heads = page.locator("p", has_text=re.compile(r"^Seat \d+ ·")).all_inner_texts()
     return [h.split(" · ", 2)[-1].strip() for h in heads]
 

@@ -65,6 +65,15 @@ def test_ranked_scores_keeps_the_top_players():
     assert ranked["best_score"].iloc[0] == 100 and ranked["zone"].iloc[-1] == "out"
 
 
+def test_a_chart_of_the_top_players_says_how_many_it_leaves_out():
+    """The words beside the best scores chart (Statistics and TV): "top 30 of 40 players"
+    when the chart stops short of the standings, nothing when every player has a bar."""
+    from stsa.ui import statistics
+    assert statistics.top_words(40) == "top 30 of 40 players"
+    assert statistics.top_words(31) == "top 30 of 31 players"
+    assert statistics.top_words(stats.TOP) == statistics.top_words(0) == ""
+
+
 def test_distance_to_the_cut(table):
     assert stats.distance_to_cut(table, 10) == {"final": 12, "semifinal": 5}
     assert stats.distance_to_cut(table, 5) == {"final": 0, "semifinal": -7}
