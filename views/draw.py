@@ -51,12 +51,15 @@ def draw_form() -> None:
         "Let the draw pick one player to sit this sitting out", key="draw_sit_out")
     seatable, pins = draw_options.plan_and_pins(playing, names, bool(sit_out))
     st.caption(draw_options.mode_caption(reads.settings()))
-    st.number_input("Seed (anyone can re-check a draw from its seed)", min_value=0, step=1,
-                    key="draw_seed")
-    st.button("New seed", key="draw_new_seed",
-              on_click=lambda: st.session_state.update(draw_seed=draws.new_seed()))
     draft = all_sittings.loc[(all_sittings["kind"] == Kind.QUALIFIER)
                              & (all_sittings["status"] == SittingStatus.DRAWN)]
+    st.number_input("Seed for the next draw (anyone can re-check a draw from its seed)",
+                    min_value=0, step=1, key="draw_seed")
+    if len(draft):  # the box holds the next seed, not the draft's
+        st.caption(f"The unpublished draw below was drawn from seed {draft['seed'].iloc[0]}; "
+                   f"Draw again uses the seed above.")
+    st.button("New seed", key="draw_new_seed",
+              on_click=lambda: st.session_state.update(draw_seed=draws.new_seed()))
     label = "Draw again (replaces the unpublished draw)" if len(draft) else "Draw"
     confirmed = corrections.confirm_draw(all_sittings)
     if st.button(label, key="draw_go", type="primary", disabled=not (seatable and confirmed)):

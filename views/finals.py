@@ -102,6 +102,7 @@ if organizer:
             options = finals.standings["player_id"].tolist()
             chosen = st.multiselect(
                 "Players absent for the finals", options, key="finals_absent",
+                select_all=False,  # one by one: never everyone absent in one tap
                 default=[p for p in finals.absent if p in set(options)],
                 format_func=lambda p: names.get(p, str(p)))
             if st.button("Save absences", key="finals_save_absences"):

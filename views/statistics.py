@@ -38,6 +38,7 @@ elif shown == "Players":
     names = dict(zip(table["player_id"], table["name"].astype(str)))
     chosen = st.multiselect("Players", list(names), default=list(names)[:3],
                             format_func=names.get, key="stats_players", max_selections=10,
+                            select_all=False,
                             placeholder="Choose players to compare")
     if chosen:
         st.altair_chart(stats.player_chart(reads, chosen), width="stretch")

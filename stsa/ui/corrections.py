@@ -104,7 +104,8 @@ def no_show_form(overview: pd.DataFrame, players: pd.DataFrame) -> None:
     with st.expander("A player did not come", expanded=_started(keys)):
         seats = open_.set_index("player_id", drop=False)
         labels = {int(p): f"{name} · table {table}, seat {seat}" for p, name, table, seat
-                  in zip(seats["player_id"], seats["name"], seats["table_no"], seats["seat"])}
+                  in zip(seats["player_id"], widgets.known_as(seats), seats["table_no"],
+                         seats["seat"])}
         keep_choice(keys["draw_noshow"], labels)
         gone = st.selectbox("Who did not come", list(labels),
                             format_func=widgets.labels_of(labels), index=None,
@@ -115,7 +116,7 @@ def no_show_form(overview: pd.DataFrame, players: pd.DataFrame) -> None:
         row = seats.loc[gone]
         at_table = int((overview["table_id"] == row["table_id"]).sum())
         candidates = corrections.replacement_candidates(players, overview)
-        takers = dict(zip(candidates["player_id"].astype(int), candidates["name"]))
+        takers = dict(zip(candidates["player_id"].astype(int), widgets.known_as(candidates)))
         if at_table > 3:
             takers = {EMPTY: f"Nobody: table {row['table_no']} plays with 3", **takers}
         else:

@@ -18,7 +18,7 @@ def who_plays(active: pd.DataFrame, sittings: pd.DataFrame) -> tuple[dict[int, s
     """The checked-in players, changed by hand for this sitting (some left out, others seated
     too), with a warning when they were checked in for the last qualifier played: returns
     every active player's name by id, and who plays."""
-    names = dict(zip(active["player_id"].astype(int), active["name"]))
+    names = dict(zip(active["player_id"].astype(int), widgets.known_as(active)))
     checked = [int(p) for p in active.loc[active["checked_in"], "player_id"]]
     st.markdown(f"**{plural(len(checked), 'player')} checked in** (check players in on the Roster "
                 f"page).")
@@ -29,9 +29,12 @@ def who_plays(active: pd.DataFrame, sittings: pd.DataFrame) -> tuple[dict[int, s
     keep_choice("draw_leave_out", checked)
     keep_choice("draw_add", others)
     with st.expander("Change who plays this sitting"):
+        # No "Select all": a tap on it would empty the sitting or seat everyone.
         out = st.multiselect("Leave out", checked, format_func=widgets.labels_of(names),
+                             select_all=False,
                              key="draw_leave_out")
         add = st.multiselect("Also seat", others, format_func=widgets.labels_of(names),
+                             select_all=False,
                              key="draw_add")
     return names, [p for p in checked if p not in set(out)] + add
 
@@ -62,7 +65,7 @@ def pin_choice(present: list[int], names: dict) -> dict[int, int]:
     keep_choice("draw_pins", present)
     pins = {}
     with st.expander("Players who keep a table"):
-        chosen = st.multiselect("Players who cannot move", present,
+        chosen = st.multiselect("Players who cannot move", present, select_all=False,
                                 format_func=widgets.labels_of(names),
                                 key="draw_pins", placeholder="Nobody")
         for pid in chosen:

@@ -119,9 +119,11 @@ def _vote_form(engine, table_id: int, seats: pd.DataFrame, votes: pd.DataFrame,
             before = votes.loc[votes["player_id"] == seat.player_id, "leader"].tolist()
             chosen[int(seat.player_id)] = st.multiselect(
                 f"{widgets.plain(seat.name)} (seat {seat.seat})", deck, max_selections=x,
+                select_all=False,
                 default=[v for v in before if v in deck], key=key(table_id, "vote", seat.seat),
                 placeholder=f"Choose {x}")
         tie = st.multiselect("Tie choice (optional)", deck, key=key(table_id, "tie"),
+                             select_all=False,
                              placeholder="If votes tie: the leaders to remove",
                              help="Used only when leaders tie on votes; without it STSA draws "
                                   "among the tied at random from the sitting's seed.")

@@ -6,6 +6,7 @@ import re
 from collections.abc import Callable, Mapping
 from typing import Any, cast
 
+import pandas as pd
 import streamlit as st
 
 from stsa.domain import TournamentError
@@ -32,6 +33,15 @@ def file_name(tournament: str, what: str, extension: str) -> str:
     file holds and when it was made ("gothcon-qualifiers-2027-standings-2027-03-06-1405.csv"),
     safe whatever the tournament is called (`formats.file_names.download_name`)."""
     return file_names.download_name(tournament, what, extension)
+
+
+def known_as(players: pd.DataFrame) -> pd.Series:
+    """Each player as the staff's choices name them (R22): the name, and the nickname after it
+    when it differs ("Ann Lee (Sandrider)"), so a choice box finds a player by either one
+    (judges report players by the nickname the table knows)."""
+    name, nickname = players["name"].astype(str), players["nickname"].fillna("").astype(str)
+    differs = (nickname.str.strip() != "") & (nickname != name)
+    return name.where(~differs, name + " (" + nickname + ")")
 
 
 def labels_of(labels: Mapping[Any, str]) -> Callable[[Any], str]:

@@ -88,6 +88,10 @@ def test_organizer_typed_seed_reproduces_a_draw_and_redraw_replaces_the_draft(
     assert first["player_id"].tolist() == expected.seats["player_id"].tolist()
 
     assert at.button(key="draw_go").label.startswith("Draw again")
+    assert at.number_input(key="draw_seed").value != 4242  # a fresh seed for the next draw…
+    assert at.number_input(key="draw_seed").label.startswith("Seed for the next draw")
+    assert ("The unpublished draw below was drawn from seed 4242; Draw again uses the seed "
+            "above.") in [c.value for c in at.caption]  # …said beside the draft's own
     at.button(key="draw_new_seed").click().run()
     new_seed = at.number_input(key="draw_seed").value
     at.button(key="draw_go").click().run()
@@ -617,6 +621,35 @@ def test_organizer_seats_a_present_player_for_a_no_show(open_page, engine):
     assert (now["player_id"], now["seat"], now["colour"]) == (late, gone["seat"],
                                                               gone["colour"])
     assert "Late Comer" in at.dataframe[0].value["Player"].tolist()
+
+
+def test_a_no_show_is_found_by_the_nickname_the_judge_reports(open_page, engine):
+    """Judges report players by the nickname the table knows: both choice boxes show it
+    beside the name, so typing it finds the player."""
+    ids = store.import_players(engine, [{"name": f"Player {i}", "nickname": f"Worm {i}"}
+                                        for i in range(1, 9)], actor=ORGANIZER)["player_id"]
+    store.check_in(engine, ids.tolist(), actor=ORGANIZER)
+    sitting = tournament.draw_qualifier(engine, ids.tolist(), seed=3, actor=ORGANIZER)
+    store.publish_sitting(engine, sitting["sitting_id"], actor=ORGANIZER)
+    late = store.add_player(engine, "Late Comer", nickname="Sietch Runner",
+                            actor=ORGANIZER)["player_id"]
+    store.check_in(engine, [late], actor=ORGANIZER)
+    seats = store.seats(engine, sitting["sitting_id"], actor=ORGANIZER)
+    at = open_page(PAGE, as_=ORGANIZER)
+    gone = seats.iloc[0]
+    labels = at.selectbox(key="draw_noshow").options
+    assert f"{gone['name']} (Worm {gone['name'].split()[-1]}) · table {gone['table_no']}, " \
+           f"seat {gone['seat']}" in labels
+    at.selectbox(key="draw_noshow").set_value(int(gone["player_id"])).run()
+    assert "Late Comer (Sietch Runner)" in at.selectbox(key="draw_taker").options
+
+
+def test_who_plays_offers_no_select_all(open_page, engine):
+    """A tap on "Select all" would leave everyone out (or seat every absent player)."""
+    _players(engine, 8)
+    at = open_page(PAGE, as_=ORGANIZER)
+    for box in ("draw_leave_out", "draw_add", "draw_pins"):
+        assert at.multiselect(key=box).proto.select_all == 0, box
 
 
 def test_organizer_lets_a_table_of_four_play_with_three_but_not_three_with_two(

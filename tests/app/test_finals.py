@@ -129,6 +129,7 @@ def test_organizer_marks_a_finalist_absent_and_a_wildcard_takes_the_seat(open_pa
     table = standing(demo_tournament)
     first = int(table["player_id"].iloc[0])
     at = open_page(PAGE, as_=ORGANIZER)
+    assert at.multiselect(key="finals_absent").proto.select_all == 0  # no "Select all": one by one
     at.multiselect(key="finals_absent").set_value([first])
     at.button(key="finals_save_absences").click().run()
     assert not at.exception
