@@ -11,7 +11,7 @@ with its own empty database and known PINs, and Debian's Chromium driven by Play
   `go_to` (a click in the navigation, as a person moves between pages), `sign_in`, `field`
   (an input by its label); widgets: `click`, `type_text`, `number`, `choose`, `options`,
   `grid` (a table's rows as text); the Results page: `open_table`, `fill_seat`,
-  `enter_result`; `published_qualifier` arranges a published sitting through the store.
+  `enter_result`, `confirm_unusual`; `published_qualifier` arranges a published sitting through the store.
 
 Streamlit renders asynchronously: wait for text (`page.get_by_text(...).wait_for()`) or for
 the run an action starts (`rerun`, which the widget helpers use: each page counts the app's
@@ -422,10 +422,21 @@ def enter_result(page, values, *, table: int, sitting: str | None = None,
     preview = grid(page, "Placing", "Seat", "Player", "VP", "Score", "Tied", rows=len(values))
     assert sorted(int(r["VP"]) for r in preview) == sorted(v[0] for v in values), preview
     if save:
+        confirm_unusual(page)
         click(page, "Save result", expect=re.compile(r"saved as version 1"))
-        assert field(page, "Table").input_value().startswith(f"Table {table} · reported"), \
-            "the table box shows the saved table as reported"
+        # On to the next table waiting for a result, or still this one when none waits.
+        box = field(page, "Table").input_value()
+        assert box.startswith(f"Table {table} · reported") or page.get_by_text(
+            f"Table {table} is saved. This is table").count(), box
     return names
+
+
+def confirm_unusual(page) -> None:
+    """Tick "These numbers are right" when the form asks (a VP above a usual game's)."""
+    tick = page.get_by_role("checkbox", name="These numbers are right")
+    if tick.count() and not tick.is_checked():
+        with rerun(page, "the tick"):
+            page.get_by_text("These numbers are right").click()
 
 @contextlib.contextmanager
 def published_qualifier(app: AppServer, names: list[str], seed: int):

@@ -2,8 +2,8 @@
 
 - a whole 12-player tournament, from an empty roster to the final standings, driven through the
   pages by the organizer and two judges while a spectator watches (R1–R3, R11–R18, R20);
-- a judge refreshing the page in the middle of entering a result (the database is the only
-  state: nothing saved is lost, nothing half-typed is saved);
+- a judge refreshing the page in the middle of entering a result (nothing saved is lost,
+  nothing half-typed is saved as a result, and what was typed comes back to finish);
 - two judges saving the same table: the second sees both versions and chooses; nothing is
   overwritten silently (R19).
 """
@@ -223,7 +223,8 @@ def test_a_refresh_in_the_middle_of_entering_a_result(open_app, sitting):
     judge.get_by_text("Waiting for tables 2, 3.").wait_for()
 
     open_table(judge, 2)
-    assert vp_inputs(judge) == [""] * 4, "the unsaved values are gone, not stored"
+    judge.get_by_text(re.compile(r"^Your unsaved entry from .* is back")).wait_for()
+    assert vp_inputs(judge) == ["9", "7", "", ""], "the unsaved values are back, not stored"
     second = table(9, 7, 10, 3)
     enter_result(judge, second, table=2)
     assert stored(engine, tables[2]).version == 1
