@@ -64,7 +64,7 @@ def done_line(seats: pd.DataFrame, votes: pd.DataFrame, cards: pd.DataFrame, vot
     """The finished picks in one line ("Picks: removed A and B · 1 wild card drawn")."""
     parts = []
     if vote_off:
-        removed = seats.iloc[0]["removed_leaders"] or []
+        removed = catalog.by_name(seats.iloc[0]["removed_leaders"] or [])
         parts.append(f"removed {' and '.join(removed)}" if len(votes) else "no votes")
     if wild:
         drawn = int(cards["swapped"].sum()) if len(cards) else 0
