@@ -7,15 +7,14 @@ import streamlit as st
 from stsa.domain import Kind, Role, SittingStatus, Stage
 from stsa.services import draws
 from stsa.services import finals as service
-from stsa.ui import data, session, widgets
+from stsa.ui import data, session, tables, widgets
 from stsa.ui import finals as view
 
 
-def show(frame) -> None:
-    """A table of names as text, all rows shown up to a screenful; on a phone, who and
+def show(frame, key: str) -> None:
+    """A table of names as text at its full height (`ui.tables.show`); on a phone, who and
     whether a wildcard first (`ui.finals.phone_first`)."""
-    st.dataframe(frame, hide_index=True, width="stretch", height=view.table_height(len(frame)),
-                 **view.phone_first(frame))
+    tables.show(frame, key, **view.phone_first(frame))
 
 
 def sitting_open(sitting, role: Role) -> bool:
@@ -69,7 +68,8 @@ def show_sitting(kind: Kind, sitting, scored, reads, role: Role) -> None:
     if sitting["status"] == SittingStatus.DRAWN:
         st.info(f"This {kind} draw is not published yet: spectators do not see it, and "
                 f"results can be entered once the organizer publishes it.")
-    show(view.seating_frame(overview, scored, reads.finals().wildcards, role))
+    show(view.seating_frame(overview, scored, reads.finals().wildcards, role),
+         f"finals_{kind}_rows")
     if sitting["status"] == SittingStatus.PUBLISHED:
         st.caption(f"Judges enter the {kind} results on the Results page.")
 
@@ -88,7 +88,7 @@ for line in view.format_lines(finals.format):
 if organizer:
     for warning in view.tie_warnings(finals.standings):
         st.warning(widgets.plain(warning), icon=":material/warning:")
-show(view.entrants_frame(finals, reads.finals_status()))
+show(view.entrants_frame(finals, reads.finals_status()), "finals_entrants_rows")
 names = dict(zip(finals.standings["player_id"], finals.standings["name"].astype(str)))
 if finals.absent:
     st.caption(widgets.plain("Absent: " + ", ".join(names.get(p, str(p)) for p in finals.absent)
@@ -127,7 +127,7 @@ elif finals.final_players is None:
 else:
     for note in view.advance_notes(finals):
         st.markdown(widgets.plain(note))
-    show(view.final_table_frame(finals))
+    show(view.final_table_frame(finals), "finals_table_rows")
     if organizer:
         draw_controls(Kind.FINAL, finals.final, service.draw_final)
     show_sitting(Kind.FINAL, finals.final, finals.final_results, reads, role)
@@ -137,7 +137,7 @@ else:
 if finals.final_standings is not None:
     st.header("Final standings", anchor=False)
     standings = view.final_standings_frame(finals)
-    show(standings)
+    show(standings, "finals_standings_rows")
     st.download_button("Download final standings (CSV)", view.to_csv(standings),
                        file_name=widgets.file_name(reads.settings().tournament_name,
                                                    "final standings", "csv"),

@@ -16,10 +16,11 @@ from stsa.formats import file_names
 from stsa.services import finals as finals_service
 from stsa.store import schema
 from stsa.ui import finals as finals_view
+from stsa.ui import tables
 from tests.app.conftest import JUDGE, ORGANIZER, shown
 
 PAGE = "views/finals.py"
-PHONE_WIDTH = 360  # px: what a phone shows of a table without a swipe
+PHONE_WIDTH = tables.PHONE_WIDTH  # px: what a phone shows of a table without a swipe
 
 
 def phone_columns(frame) -> list[str]:
