@@ -1,6 +1,6 @@
-"""Finals: the cut (R16), absences and wildcards (R17), the semifinal and final draws, the final
-table (R16) and the final standings (R18). The organizer acts; judges enter results on the
-Results page; everyone watches."""
+"""Finals: the final standings with the champion first once the final is played (R18), then the
+cut (R16), absences and wildcards (R17), the semifinal and final draws and the final table (R16).
+The organizer acts; judges enter results on the Results page; everyone watches."""
 
 import streamlit as st
 
@@ -15,6 +15,20 @@ def show(frame, key: str) -> None:
     """A table of names as text at its full height (`ui.tables.show`); on a phone, who and
     whether a wildcard first (`ui.finals.phone_first`)."""
     tables.show(frame, key, **view.phone_first(frame))
+
+
+def final_standings(finals, reads) -> None:
+    """R18: the champion and podium, then everyone's final place, with the CSV."""
+    st.header("Final standings", anchor=False)
+    if podium := reads.standings_notes().podium:
+        st.success(widgets.plain(podium), icon=":material/trophy:")
+    standings = view.final_standings_frame(finals)
+    show(standings, "finals_standings_rows")
+    st.download_button("Download final standings (CSV)", view.to_csv(standings),
+                       file_name=widgets.file_name(reads.settings().tournament_name,
+                                                   "final standings", "csv"),
+                       mime="text/csv", key="finals_download", on_click="ignore")
+    st.divider()
 
 
 def sitting_open(sitting, role: Role) -> bool:
@@ -82,6 +96,8 @@ finals = reads.finals()
 if finals.format is None:
     st.info(f"{finals.reason} Finals appear here once enough qualifier results are in.")
     st.stop()
+if finals.final_standings is not None:  # the final is played: its outcome first
+    final_standings(finals, reads)
 
 for line in view.format_lines(finals.format):
     st.write(line)
@@ -134,11 +150,3 @@ else:
     if organizer:
         publish_control(Kind.FINAL, finals.final, finals.stale.get(Kind.FINAL, ""))
 
-if finals.final_standings is not None:
-    st.header("Final standings", anchor=False)
-    standings = view.final_standings_frame(finals)
-    show(standings, "finals_standings_rows")
-    st.download_button("Download final standings (CSV)", view.to_csv(standings),
-                       file_name=widgets.file_name(reads.settings().tournament_name,
-                                                   "final standings", "csv"),
-                       mime="text/csv", key="finals_download", on_click="ignore")

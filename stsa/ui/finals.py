@@ -13,7 +13,7 @@ from stsa import rules
 from stsa.domain import FINALS_STATUS_LABELS, FinalsStatus, Kind, Role, Stage, plural, sitting_label
 from stsa.formats import csv as csv_format
 from stsa.services import roster
-from stsa.services.finals import stage_players
+from stsa.services.finals import podium, stage_players
 from stsa.ui import tables
 
 ZONES = {Stage.FINAL: "Final", Stage.SEMIFINAL: "Semifinal", Stage.OUT: "Out", "": ""}
@@ -83,12 +83,19 @@ def status_labels(status: pd.DataFrame) -> pd.Series:
 
 def podium_line(status: pd.DataFrame, names: dict) -> str:
     """The champion and podium in one sentence once the final is in ("" before)."""
-    podium = [FinalsStatus.CHAMPION, FinalsStatus.RUNNER_UP, FinalsStatus.THIRD]
-    top = status.loc[status["status"].isin(podium)]
+    top = podium(status)
     if top.empty:
         return ""
     return "; ".join(f"{STATUS_LABELS[s]}: {names.get(p, str(p))}"
                      for p, s in zip(top["player_id"], top["status"])) + "."
+
+
+def podium_words(top: tuple[tuple[FinalsStatus, str], ...]) -> tuple[str, str]:
+    """The podium (`services.home.HomeStatus.podium`) for the top of Home: the champion's
+    line and the others' ("Champion: Ann", "Runner-up: Ben · Third: Cy"); ("", "") before
+    the final is in."""
+    lines = [f"{STATUS_LABELS[s]}: {name}" for s, name in top]
+    return (lines[0], " · ".join(lines[1:])) if lines else ("", "")
 
 
 def search(table: pd.DataFrame, query: str) -> pd.DataFrame:
