@@ -1,21 +1,34 @@
-"""Finals: the cut (R16), absences and wildcards (R17), the semifinal and final draws, the final
-table (R16) and the final standings (R18). The organizer acts; judges enter results on the
-Results page; everyone watches."""
+"""Finals: the final standings with the champion first once the final is played (R18), then the
+cut (R16), absences and wildcards (R17), the semifinal and final draws and the final table (R16).
+The organizer acts; judges enter results on the Results page; everyone watches."""
 
 import streamlit as st
 
 from stsa.domain import Kind, Role, SittingStatus, Stage
 from stsa.services import draws
 from stsa.services import finals as service
-from stsa.ui import data, session, widgets
+from stsa.ui import data, session, tables, widgets
 from stsa.ui import finals as view
 
 
-def show(frame) -> None:
-    """A table of names as text, all rows shown up to a screenful; on a phone, who and
+def show(frame, key: str) -> None:
+    """A table of names as text at its full height (`ui.tables.show`); on a phone, who and
     whether a wildcard first (`ui.finals.phone_first`)."""
-    st.dataframe(frame, hide_index=True, width="stretch", height=view.table_height(len(frame)),
-                 **view.phone_first(frame))
+    tables.show(frame, key, **view.phone_first(frame))
+
+
+def final_standings(finals, reads) -> None:
+    """R18: the champion and podium, then everyone's final place, with the CSV."""
+    st.header("Final standings", anchor=False)
+    if podium := reads.standings_notes().podium:
+        st.success(widgets.plain(podium), icon=":material/trophy:")
+    standings = view.final_standings_frame(finals)
+    show(standings, "finals_standings_rows")
+    st.download_button("Download final standings (CSV)", view.to_csv(standings),
+                       file_name=widgets.file_name(reads.settings().tournament_name,
+                                                   "final standings", "csv"),
+                       mime="text/csv", key="finals_download", on_click="ignore")
+    st.divider()
 
 
 def sitting_open(sitting, role: Role) -> bool:
@@ -69,7 +82,8 @@ def show_sitting(kind: Kind, sitting, scored, reads, role: Role) -> None:
     if sitting["status"] == SittingStatus.DRAWN:
         st.info(f"This {kind} draw is not published yet: spectators do not see it, and "
                 f"results can be entered once the organizer publishes it.")
-    show(view.seating_frame(overview, scored, reads.finals().wildcards, role))
+    show(view.seating_frame(overview, scored, reads.finals().wildcards, role),
+         f"finals_{kind}_rows")
     if sitting["status"] == SittingStatus.PUBLISHED:
         st.caption(f"Judges enter the {kind} results on the Results page.")
 
@@ -82,13 +96,15 @@ finals = reads.finals()
 if finals.format is None:
     st.info(f"{finals.reason} Finals appear here once enough qualifier results are in.")
     st.stop()
+if finals.final_standings is not None:  # the final is played: its outcome first
+    final_standings(finals, reads)
 
 for line in view.format_lines(finals.format):
     st.write(line)
 if organizer:
     for warning in view.tie_warnings(finals.standings):
         st.warning(widgets.plain(warning), icon=":material/warning:")
-show(view.entrants_frame(finals, reads.finals_status()))
+show(view.entrants_frame(finals, reads.finals_status()), "finals_entrants_rows")
 names = dict(zip(finals.standings["player_id"], finals.standings["name"].astype(str)))
 if finals.absent:
     st.caption(widgets.plain("Absent: " + ", ".join(names.get(p, str(p)) for p in finals.absent)
@@ -128,18 +144,10 @@ elif finals.final_players is None:
 else:
     for note in view.advance_notes(finals):
         st.markdown(widgets.plain(note))
-    show(view.final_table_frame(finals))
+    show(view.final_table_frame(finals), "finals_table_rows")
     if organizer:
         draw_controls(Kind.FINAL, finals.final, service.draw_final)
     show_sitting(Kind.FINAL, finals.final, finals.final_results, reads, role)
     if organizer:
         publish_control(Kind.FINAL, finals.final, finals.stale.get(Kind.FINAL, ""))
 
-if finals.final_standings is not None:
-    st.header("Final standings", anchor=False)
-    standings = view.final_standings_frame(finals)
-    show(standings)
-    st.download_button("Download final standings (CSV)", view.to_csv(standings),
-                       file_name=widgets.file_name(reads.settings().tournament_name,
-                                                   "final standings", "csv"),
-                       mime="text/csv", key="finals_download", on_click="ignore")

@@ -1,10 +1,11 @@
-"""Home: the tournament at a glance, what to do next, and links to the pages this role opens."""
+"""Home: the tournament at a glance (its champion and podium first once the final is in), what to
+do next, and links to the pages this role opens."""
 
 import streamlit as st
 
 from stsa.domain import SITTING_STATUS_WORDS, Role, plural
 from stsa.services import admin
-from stsa.ui import data, navigation, organizer, result_checks, session, widgets
+from stsa.ui import data, finals, navigation, organizer, result_checks, session, widgets
 
 role, reads = session.role(), data.now()
 status = reads.home_status()
@@ -13,6 +14,13 @@ label = sitting.label if sitting else "None yet"
 
 st.title(widgets.plain(status.tournament_name), anchor=False)
 widgets.flash()
+if status.podium:  # the tournament is over: its champion first, in view on any phone
+    champion, others = finals.podium_words(status.podium)
+    with st.container(border=True, key="home_podium"):
+        st.subheader(f":material/trophy: {widgets.plain(champion)}", anchor=False)
+        if others:
+            st.markdown(widgets.plain(others))
+        st.page_link("views/finals.py", label="Final standings", icon=":material/emoji_events:")
 
 players, checked_in, current = st.columns(3)
 players.metric("Players", status.players, help="Active players on the roster.")

@@ -97,7 +97,8 @@ def my_page(player_id: int, every: int) -> None:
     if len(facts.games):
         st.markdown(f"Rank **{facts.rank}** · best score **{facts.best_score:g}** · "
                     f"{plural(len(facts.games), 'game')}")
-        st.dataframe(facts.games.rename(columns=GAMES), hide_index=True, width="stretch")
+        st.dataframe(facts.games.rename(columns=GAMES), hide_index=True, width="stretch",
+                     height="content")  # every game in view: the page scrolls, not the table
     st.caption(f"Bookmark this page: it always shows your seat in the sitting being played. "
                f"It updates by itself every {every} s.")
 

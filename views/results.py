@@ -111,7 +111,7 @@ frame = reads.sitting_results(sitting_id)
 if frame.num_rows == 0:
     st.info("No table of this sitting has reported yet.")
 else:
-    st.dataframe(frame, hide_index=True)
+    sittings.show_results(frame, sitting_id)
 if missing := tables.missing:
     st.caption(f"Waiting for table{'s' if len(missing) > 1 else ''} "
                f"{', '.join(map(str, missing))}.")

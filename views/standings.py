@@ -1,4 +1,5 @@
-"""Standings: best scores and ranks (R14, R15), the finals cut (R16), and a player search.
+"""Standings: best scores and ranks (R14, R15), the finals cut (R16), and a player search. On a
+phone the table fits the screen and shows every row at its full height (`ui.tables`).
 
 The table reads again every few seconds (through the shared cache) without reloading the page;
 `?tv=1` opens the TV page."""
@@ -6,29 +7,30 @@ The table reads again every few seconds (through the shared cache) without reloa
 import streamlit as st
 
 from stsa.domain import Role, plural
-from stsa.ui import data, live, session, widgets
+from stsa.ui import data, live, session, tables, widgets
 from stsa.ui import finals as view
 from stsa.ui import statistics as stats
 
-# A phone (about 360 px) shows rank, player, zone, best score, games and wins without a swipe;
-# the best game's placing and VP (R14's tie-breaks) follow. Nothing is pinned, so a desktop
-# stretches every column, long names included.
+# A phone shows rank, player, zone, best score and games without a swipe (`ui.tables`): narrow
+# number columns, short headings, the name taking the rest. "All columns" adds wins, the best
+# game's placing and VP (R14's tie-breaks), the qualifier rank once the final is in and the tie
+# flag; nothing is pinned, so a desktop stretches every column.
 COLUMNS = {
-    "Rank": st.column_config.NumberColumn(width=40),
-    "Player": st.column_config.TextColumn(width=104),
+    "Rank": st.column_config.NumberColumn(width=42),
     "Zone": live.zone_column(help="Where this player stands at the finals cut; once the "
                                   "finals begin, where they really play, and the podium",
-                             width=82),
-    "Best score": st.column_config.NumberColumn("Best", width=42,
+                             width=90),
+    "Best score": st.column_config.NumberColumn("Best", width=40,
                                                 help="The best qualifier score"),
-    "Games": st.column_config.NumberColumn(width=48),
-    "Wins": st.column_config.NumberColumn(width=40),
+    "Games": st.column_config.NumberColumn(width=52),
+    "Wins": st.column_config.NumberColumn(width=44),
     "Placing": st.column_config.NumberColumn(help="Placing in the game that gave the best score"),
     "VP": st.column_config.NumberColumn(help="VP in the game that gave the best score"),
     "Tie at cut": st.column_config.CheckboxColumn(
         help="A rank shared across a cut line: the organizer settles it"),
 }
-ORDER = [*list(COLUMNS)[:6], "Qualifier rank", *list(COLUMNS)[6:]]  # once the final is in
+COMPACT = ["Rank", "Player", "Zone", "Best score", "Games"]
+ALL_COLUMNS = [*COMPACT, "Wins", "Qualifier rank", "Placing", "VP", "Tie at cut"]
 
 if st.query_params.get("tv") == "1":
     st.switch_page("views/tv.py")
@@ -64,20 +66,22 @@ def standings(every: int) -> None:
             for warning in notes.ties:
                 st.warning(widgets.plain(warning), icon=":material/warning:")
         else:
-            st.caption("A rank is shared across a cut line (marked “Tie at cut”): the organizer "
-                       "settles it before the finals.")
+            st.caption("A rank is shared across a cut line (“Tie at cut” under All columns): "
+                       "the organizer settles it before the finals.")
 
     query = st.text_input("Find a player", key="standings_search", max_chars=100,
                           placeholder="Type part of a name")
+    every_column = st.toggle("All columns", key="standings_all_columns",
+                             help="Also wins, the placing and VP of each player's best game, "
+                                  "and once the final is in, the rank after the qualifiers")
     shown = view.search(table, query) if query.strip() else table
     if shown.empty:
         st.info(f"No player's name contains “{widgets.plain(query.strip())}”.")
     else:
         rows = reads.standings_table() if shown is table else live.zone_tags(
             view.standings_frame(shown, reads.finals_status()))
-        st.dataframe(rows, hide_index=True, width="stretch",
-                     height=view.table_height(len(shown)), column_config=COLUMNS,
-                     column_order=ORDER)
+        tables.show(rows, "standings_rows", **tables.phone_layout(
+            ALL_COLUMNS if every_column else COMPACT, COMPACT, COLUMNS))
 
     if query.strip() and 0 < len(shown) <= 5:
         scored = reads.scored_results(None)  # the finals' games too, once played
@@ -96,7 +100,7 @@ def standings(every: int) -> None:
                          f"{plural(row.games, 'game')}, {plural(row.wins, 'win')}.")
                 st.write(stats.distance_sentence(table, row.player_id))
             st.dataframe(view.player_games(scored, row.player_id), hide_index=True,
-                         width="stretch")
+                         width="stretch", height="content")
     elif len(shown) > 5 and query.strip():
         st.caption(f"{len(shown)} players match: type more of a name to see their games.")
 

@@ -232,6 +232,12 @@ def finals_status(view: Finals) -> pd.DataFrame:
     return out[["player_id", "status", "wildcard", "final_rank", "note"]]
 
 
+def podium(status: pd.DataFrame) -> pd.DataFrame:
+    """R18: the rows of `finals_status` on the podium (champion, runner-up, third), in the
+    final standings' order: `player_id, status`; none before the final is in."""
+    return status.loc[status["status"].isin(list(PODIUM.values())), ["player_id", "status"]]
+
+
 # --- actions ----------------------------------------------------------------------------------
 
 def absence_changes(before, after) -> list[tuple[int, bool]]:

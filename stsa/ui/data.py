@@ -148,7 +148,9 @@ class Data:
         return self._get(("played_seats", self.staff), lambda: draws.history(self._snap()))
 
     def home_status(self) -> home.HomeStatus:
-        return self._get(("home_status", self.staff), lambda: home.status_of(self._snap()))
+        """`services.home.home_status`, the podium from the shared `finals_status`."""
+        return self._get(("home_status", self.staff),
+                         lambda: home.status_of(self._snap(), self.finals_status))
 
     def enabled_setups(self, kind: Kind = Kind.QUALIFIER) -> pd.DataFrame:
         """R5, R23: the setups sittings of `kind` draw from."""

@@ -1,8 +1,8 @@
 """What the Standings and Finals pages show, as frames and sentences (R14–R18).
 
-No Streamlit here: each function turns the service layer's frames into the columns and words a
-page renders, so it can be tested on small frames. Sentences hold player names as typed; pages
-escape them (`widgets.plain`) before showing them as Markdown.
+No Streamlit calls here: each function turns the service layer's frames into the columns and
+words a page renders, so it can be tested on small frames. Sentences hold player names as typed;
+pages escape them (`widgets.plain`) before showing them as Markdown.
 """
 
 from __future__ import annotations
@@ -13,7 +13,8 @@ from stsa import rules
 from stsa.domain import FINALS_STATUS_LABELS, FinalsStatus, Kind, Role, Stage, plural, sitting_label
 from stsa.formats import csv as csv_format
 from stsa.services import roster
-from stsa.services.finals import stage_players
+from stsa.services.finals import podium, stage_players
+from stsa.ui import tables
 
 ZONES = {Stage.FINAL: "Final", Stage.SEMIFINAL: "Semifinal", Stage.OUT: "Out", "": ""}
 STAGES = {Stage.FINAL: "Final", Stage.SEMIFINAL: "Semifinal", Kind.QUALIFIER: "Qualifier"}
@@ -22,26 +23,25 @@ STATUS_LABELS = FINALS_STATUS_LABELS
 WILDCARD = " (wildcard)"
 
 
-# What a phone (about 360 px wide) shows of a finals table without a swipe: who (with their
-# rank, stage or table and seat) and whether they are a wildcard (R17), in narrow columns; the
-# other columns follow in their order. A desktop stretches every column.
-PHONE_FIRST = ("Rank", "Stage", "Table", "Seat", "Player", "Wildcard", "Way in")
-PHONE_WIDTHS = {"Rank": 44, "Stage": 80, "Table": 48, "Seat": 44, "Player": 110,
-                "Wildcard": 72, "Way in": 120, "Colour": 84, "Stage reached": 96}
+# What a phone shows of a finals table without a swipe (`ui.tables.phone_layout`): who, with
+# their rank, stage or table and seat, how they got there and whether they are a wildcard (R17),
+# in narrow columns with short headings; the other columns follow, a swipe away.
+PHONE_FIRST = ("Rank", "Stage", "Table", "Seat", "Player", "Way in", "Stage reached",
+               "Wildcard", "Colour", "Best score")
+PHONE_COLUMNS: dict[str, dict] = {
+    "Rank": {"width": 42}, "Stage": {"width": 68}, "Table": {"width": 48},
+    "Seat": {"width": 40}, "Way in": {"width": 112}, "Wildcard": {"width": 66},
+    "Colour": {"width": 60},
+    "Stage reached": {"width": 68, "label": "Reached",
+                      "help": "How far the player went: the final, the semifinal or a qualifier"},
+    "Best score": {"width": 40, "label": "Best", "help": "The best qualifier score"},
+}
 
 
 def phone_first(frame: pd.DataFrame) -> dict:
-    """`st.dataframe`'s `column_order` and `column_config` (widths) that show `frame`'s
-    `PHONE_FIRST` columns first, narrow enough for a phone."""
-    first = [c for c in PHONE_FIRST if c in frame.columns]
-    return {"column_order": first + [c for c in frame.columns if c not in first],
-            "column_config": {c: {"width": w} for c, w in PHONE_WIDTHS.items()
-                              if c in frame.columns}}
-
-
-def table_height(rows: int, max_rows: int = 25) -> int | str:
-    """A table shows all its rows up to `max_rows`, then scrolls (about `max_rows` high)."""
-    return "content" if rows <= max_rows else 38 + 35 * max_rows
+    """`st.dataframe`'s `column_order` and `column_config` that show `frame`'s `PHONE_FIRST`
+    columns first, narrow enough for a phone."""
+    return tables.phone_layout(frame.columns, PHONE_FIRST, PHONE_COLUMNS)
 
 
 # --- standings --------------------------------------------------------------------------------
@@ -83,12 +83,19 @@ def status_labels(status: pd.DataFrame) -> pd.Series:
 
 def podium_line(status: pd.DataFrame, names: dict) -> str:
     """The champion and podium in one sentence once the final is in ("" before)."""
-    podium = [FinalsStatus.CHAMPION, FinalsStatus.RUNNER_UP, FinalsStatus.THIRD]
-    top = status.loc[status["status"].isin(podium)]
+    top = podium(status)
     if top.empty:
         return ""
     return "; ".join(f"{STATUS_LABELS[s]}: {names.get(p, str(p))}"
                      for p, s in zip(top["player_id"], top["status"])) + "."
+
+
+def podium_words(top: tuple[tuple[FinalsStatus, str], ...]) -> tuple[str, str]:
+    """The podium (`services.home.HomeStatus.podium`) for the top of Home: the champion's
+    line and the others' ("Champion: Ann", "Runner-up: Ben · Third: Cy"); ("", "") before
+    the final is in."""
+    lines = [f"{STATUS_LABELS[s]}: {name}" for s, name in top]
+    return (lines[0], " · ".join(lines[1:])) if lines else ("", "")
 
 
 def search(table: pd.DataFrame, query: str) -> pd.DataFrame:

@@ -10,7 +10,7 @@ import pandas as pd
 import streamlit as st
 
 from stsa.domain import SITTING_STATUS_WORDS, Role, sitting_label
-from stsa.ui import widgets
+from stsa.ui import tables, widgets
 
 if TYPE_CHECKING:
     from streamlit.elements.lib.column_types import ColumnConfig
@@ -140,6 +140,13 @@ def result_tables(overview: pd.DataFrame) -> ResultTables:
                .groupby("table_id", sort=False)})
 
 
+# A phone shows each result's table, placing, player, VP and score without a swipe
+# (`ui.tables.phone_layout`); the leader, the seat and the tie flag follow, a swipe away.
+RESULTS_FIRST = ("Table", "Placing", "Player", "VP", "Score")
+RESULT_COLUMNS = {"Table": {"width": 48}, "Placing": {"width": 56}, "VP": {"width": 36},
+                  "Score": {"width": 48}}
+
+
 def results_frame(scored: pd.DataFrame, sitting_id: int) -> pd.DataFrame:
     """A sitting's stored results for everyone (R13, R20): leaders picked are public."""
     rows = scored.loc[scored["sitting_id"] == sitting_id].sort_values(["table_no", "placing"])
@@ -147,3 +154,10 @@ def results_frame(scored: pd.DataFrame, sitting_id: int) -> pd.DataFrame:
                          "Player": rows["name"], "Leader": rows["leader"], "VP": rows["vp"],
                          "Score": rows["qualifier_score"], "Seat": rows["seat"],
                          "Tied": rows["tied"]}).reset_index(drop=True)
+
+
+def show_results(frame, sitting_id: int) -> None:
+    """A sitting's results (`results_frame`, as the shared Arrow table) at their full height,
+    the columns of `RESULTS_FIRST` in a phone's view (`ui.tables`)."""
+    tables.show(frame, f"res_rows_{sitting_id}", **tables.phone_layout(
+        frame.column_names, RESULTS_FIRST, RESULT_COLUMNS))

@@ -110,6 +110,19 @@ def downloads(monkeypatch):
     return offered
 
 
+@pytest.fixture
+def table_heights(monkeypatch):
+    """The height each `st.dataframe` of the page asks for, in order ("auto" when none; a
+    test's element does not carry it). The real table is still drawn."""
+    heights, real = [], st.dataframe
+
+    def spy(data=None, *args, **kwargs):
+        heights.append(kwargs.get("height", "auto"))
+        return real(data, *args, **kwargs)
+    monkeypatch.setattr(st, "dataframe", spy)
+    return heights
+
+
 def count_calls(monkeypatch, owner, name: str) -> list:
     """Count the calls of `owner.name` (a service the pages' shared reads call): the list
     grows by one per call; the real function still runs."""

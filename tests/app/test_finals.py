@@ -16,10 +16,11 @@ from stsa.formats import file_names
 from stsa.services import finals as finals_service
 from stsa.store import schema
 from stsa.ui import finals as finals_view
+from stsa.ui import tables
 from tests.app.conftest import JUDGE, ORGANIZER, shown
 
 PAGE = "views/finals.py"
-PHONE_WIDTH = 360  # px: what a phone shows of a table without a swipe
+PHONE_WIDTH = tables.PHONE_WIDTH  # px: what a phone shows of a table without a swipe
 
 
 def phone_columns(frame) -> list[str]:
@@ -265,7 +266,7 @@ def test_whole_finals_for_eight_players(open_page, eight_players, downloads):
 
     spectator = open_page(PAGE)
     assert not spectator.exception
-    standings = spectator.dataframe[-1].value
+    standings = spectator.dataframe[0].value  # the final is played: its standings first
     assert standings["Rank"].tolist() == list(range(1, 9))
     assert standings["Stage reached"].tolist() == ["Final"] * 4 + ["Semifinal"] * 3 + [
         "Qualifier"]
@@ -281,8 +282,39 @@ def test_whole_finals_for_eight_players(open_page, eight_players, downloads):
                              "Best score"]
     assert [r["Player"] for r in rows] == standings["Player"].tolist()
     assert {r["Wildcard"] for r in rows} <= {"Yes", "No"}
-    for frame in spectator.dataframe:  # the cut, both finals tables, the final standings
+    for frame in spectator.dataframe:  # the final standings, the cut, both finals tables
         assert {"Player", "Wildcard"} <= set(phone_columns(frame)), list(frame.value.columns)
+
+
+def test_once_the_final_is_played_its_standings_and_champion_come_first(open_page,
+                                                                        eight_players,
+                                                                        table_heights):
+    """Before the final's result the page reads from the cut down to the final; once it is
+    in, the final standings and the podium open the page (on a phone, not 3,000 px down),
+    every table at its full height with no box scrolling inside the page."""
+    play(eight_players, tournament.draw_semifinal, [[14, 9, 5, 3]])
+    before = open_page(PAGE)
+    assert "Final standings" not in texts(before.header)
+    assert not before.success
+
+    play(eight_players, tournament.draw_final, [[11, 8, 6, 4]])
+    names = dict(zip(standing(eight_players)["player_id"], standing(eight_players)["name"]))
+    final = store.results(eight_players, "final").sort_values("vp", ascending=False)
+    podium = [names[p] for p in final["player_id"]]
+    table_heights.clear()
+    at = open_page(PAGE)
+    assert not at.exception
+    assert texts(at.header) == ["Final standings", "Semifinal", "Final"]
+    assert texts(at.success)[0] == (f"Champion: {podium[0]}; Runner-up: {podium[1]}; "
+                                    f"Third: {podium[2]}.")
+    first = at.dataframe[0]
+    assert first.value["Player"].head(4).tolist() == podium
+    assert list(first.proto.column_order)[:5] == ["Rank", "Player", "Stage reached",
+                                                  "Wildcard", "Best score"]
+    widths = json.loads(first.proto.columns)
+    assert sum(widths[c]["width"] for c in list(first.proto.column_order)[:5]) == PHONE_WIDTH
+    assert widths["Stage reached"]["label"] == "Reached"
+    assert len(at.dataframe) == 5 and table_heights == ["content"] * 5
 
 
 def test_two_semifinals_the_better_winner_advances(open_page, demo_tournament):

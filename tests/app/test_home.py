@@ -1,6 +1,7 @@
-"""Home (everyone): the tournament at a glance, the next step per role, quick links by role
-(R20), qualifier results corrected after the finals were drawn (organizer and judges), and the
-demo tournament for an empty database."""
+"""Home (everyone): the tournament at a glance, the champion and podium first once the final is
+in (R18, R22), the next step per role, quick links by role (R20), qualifier results corrected
+after the finals were drawn (organizer and judges), and the demo tournament for an empty
+database."""
 
 import dataclasses
 
@@ -11,6 +12,8 @@ from stsa.domain import Sitting, sitting_label
 from stsa.services.home import HomeStatus
 from stsa.ui import organizer, widgets
 from tests.app.conftest import JUDGE, ORGANIZER, corrected_after_the_finals, shown
+from tests.app.test_finals import enter, play, qualifier
+from tests.app.test_nicknames import sent
 
 ORGANIZER_ONLY = {"Roster and check-in", "Settings", "Log"}
 
@@ -40,6 +43,55 @@ def sitting_in_play(demo_loaded):
     drawn = tournament.draw_qualifier(demo_loaded, ids, seed=7, actor=ORGANIZER)
     store.publish_sitting(demo_loaded, drawn["sitting_id"], actor=ORGANIZER)
     return demo_loaded
+
+
+@pytest.fixture
+def final_in_play(engine):
+    """Eight players known by nicknames ("Nick 0" …; real names "Realname 0" …): a qualifier
+    and the semifinal played, the final published with no result yet."""
+    ids = qualifier(engine, [f"Realname {i}" for i in range(8)],
+                    [[12, 11, 2, 1], [13, 12, 2, 1]], spice=[[0] * 4, [1] * 4])
+    for i, player_id in enumerate(ids):
+        store.edit_player(engine, player_id, nickname=f"Nick {i}", actor=ORGANIZER)
+    play(engine, tournament.draw_semifinal, [[14, 9, 5, 3]])
+    final = tournament.draw_final(engine, seed=7, actor=ORGANIZER)
+    store.publish_sitting(engine, final["sitting_id"], actor=ORGANIZER)
+    return int(final["sitting_id"])
+
+
+def in_order(node):
+    """Every element under `node`, in the order the page shows them."""
+    for child in node.children.values():
+        yield child
+        yield from in_order(child) if getattr(child, "children", None) else ()
+
+
+def test_before_the_final_is_in_home_shows_no_podium(open_page, final_in_play):
+    at = open_page()
+    assert not at.exception
+    assert shown(at.subheader) == ["Go to"]
+    assert "Final standings" not in links(at)
+    assert metric(at, "Sitting") == "Final"
+
+
+@pytest.mark.parametrize("who", [None, JUDGE, ORGANIZER])
+def test_once_the_final_is_in_home_opens_with_the_champion_and_podium(open_page, engine,
+                                                                      final_in_play, who):
+    """Right under the title, before the figures: the champion, then the runner-up and third,
+    by nickname only, and a link to the final standings."""
+    enter(engine, final_in_play, [[11, 8, 6, 4]])
+    roster = store.players(engine, actor=ORGANIZER).set_index("player_id")["nickname"]
+    final = store.results(engine, "final").sort_values("vp", ascending=False)
+    champion, second, third = roster[final["player_id"]].head(3)
+    at = open_page(as_=who)
+    assert not at.exception
+    assert shown(at.subheader)[0] == f":material/trophy: Champion: {champion}"
+    assert f"Runner-up: {second} · Third: {third}" in shown(at.markdown)
+    assert "Final standings" in links(at)
+    kinds = [e.type for e in in_order(at.main)]
+    assert kinds.index("subheader") < kinds.index("metric"), kinds
+    assert "Realname" not in sent(at)
+    assert infos(at).startswith("The tournament is over")
 
 
 def test_spectator_on_an_empty_tournament(open_page):

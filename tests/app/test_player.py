@@ -135,6 +135,13 @@ def test_R22_the_page_finds_and_shows_nicknames_never_real_names(open_page, engi
     assert real not in text(at)
 
 
+def test_every_game_shows_at_the_tables_full_height(db_url, sitting_in_play, table_heights):
+    """The games table shows all its rows: the page scrolls, not a box inside it."""
+    at = open_link(db_url, int(sitting_in_play["player_id"].iloc[0]))
+    assert not at.exception
+    assert len(at.dataframe[0].value) == 3 and table_heights == ["content"]
+
+
 def test_an_empty_tournament_says_players_come_first(open_page):
     at = open_page(PAGE)
     assert not at.exception

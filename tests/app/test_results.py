@@ -89,6 +89,26 @@ def test_spectator_reads_results_with_leaders_but_no_removed_leaders(open_page, 
     assert any("Waiting for table 2" in c.value for c in at.caption)
 
 
+def test_a_phone_reads_table_placing_player_vp_and_score_without_a_swipe(open_page, engine,
+                                                                         sitting,
+                                                                         table_heights):
+    """The five columns fill a 390 px phone's table width; the leader, seat and tie flag
+    follow; every row shows (no box scrolling inside the page)."""
+    import json
+
+    from stsa.ui import tables
+    table, _ = _table(engine, sitting)
+    _saved(engine, table)
+    at = open_page(PAGE)
+    frame = at.dataframe[0]
+    order = list(frame.proto.column_order)
+    assert order[:5] == ["Table", "Placing", "Player", "VP", "Score"]
+    assert set(frame.value.columns) <= set(order)
+    widths = json.loads(frame.proto.columns)
+    assert sum(widths[c]["width"] for c in order[:5]) == tables.PHONE_WIDTH
+    assert table_heights == ["content"]
+
+
 # --- entering a result -------------------------------------------------------------------------
 
 def test_judge_enters_a_result_sees_the_preview_and_saves(open_page, engine, sitting):

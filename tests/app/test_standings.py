@@ -7,6 +7,7 @@ import pandas as pd
 import pytest
 
 from stsa import demo, store, tournament
+from stsa.ui import tables
 from tests.app.conftest import JUDGE, ORGANIZER, PINS, count_calls
 
 PAGE = "views/standings.py"
@@ -105,8 +106,10 @@ def test_tie_at_cut_is_flagged_but_not_a_warning_for_others(open_page, who,
     assert shown_table(at)["Tie at cut"].sum() == 6
 
 
-def test_search_shows_a_players_games_and_best_score(open_page, demo_tournament):
+def test_search_shows_a_players_games_and_best_score(open_page, demo_tournament,
+                                                     table_heights):
     at = open_page(PAGE)
+    table_heights.clear()
     at.text_input(key="standings_search").input("  aLIa ").run()
     assert not at.exception
     table = shown_table(at)
@@ -119,6 +122,7 @@ def test_search_shows_a_players_games_and_best_score(open_page, demo_tournament)
     assert list(games.columns) == ["Sitting", "Table", "Placing", "VP", "Score"]
     assert games["Sitting"].tolist() == ["Qualifier 1", "Qualifier 2", "Qualifier 3"]
     assert games["Score"].max() == row["best_score"]
+    assert table_heights == ["content", "content"]  # the match, then their games: all rows
 
 
 def test_search_without_match_says_so(open_page, demo_tournament):
@@ -147,15 +151,56 @@ def test_names_with_markup_show_as_text(open_page, engine):
 
 # --- live standings: cut-line colours, distance to the cut, the sitting in progress -----------
 
-def test_a_phone_shows_rank_player_zone_best_score_games_and_wins(open_page, demo_tournament):
-    """About 360 px wide: the six columns a player looks for fit without a swipe."""
+def phone_fit(frame) -> list[str]:
+    """The columns of a shown table in the order shown, checking that their widths add up to
+    the width a phone shows of a table (every column given one: none is cut at the edge)."""
+    widths = json.loads(frame.proto.columns)
+    order = list(frame.proto.column_order)
+    assert sum(widths[c]["width"] for c in order) == tables.PHONE_WIDTH, widths
+    return order
+
+
+def test_a_phone_shows_rank_player_zone_best_score_and_games_at_full_height(
+        open_page, demo_tournament, table_heights):
+    """A 390 px phone: the five columns a player looks for fill the table's width, nothing
+    after them to swipe to; every row shows, the page scrolls and no box inside it."""
     at = open_page(PAGE)
     frame = at.dataframe[0]
-    widths = json.loads(frame.proto.columns)
-    first = list(frame.proto.column_order)[:6]
-    assert first == ["Rank", "Player", "Zone", "Best score", "Games", "Wins"]
-    assert sum(widths[c]["width"] for c in first) <= 360
-    assert set(frame.value.columns) <= set(frame.proto.column_order)  # nothing hidden
+    assert phone_fit(frame) == ["Rank", "Player", "Zone", "Best score", "Games"]
+    config = json.loads(frame.proto.columns)
+    assert config["Best score"]["label"] == "Best"
+    assert config["Player"]["width"] >= 120, "long names keep most of their letters"
+    assert table_heights == ["content"]
+    assert len(frame.value) == 24
+
+
+def test_all_columns_add_wins_and_the_tie_breaks_after_the_five(open_page, demo_tournament):
+    at = open_page(PAGE)
+    at.toggle(key="standings_all_columns").set_value(True).run()
+    assert not at.exception
+    frame = at.dataframe[0]
+    order = list(frame.proto.column_order)
+    assert order[:5] == ["Rank", "Player", "Zone", "Best score", "Games"]
+    assert set(frame.value.columns) <= set(order)  # nothing hidden
+    assert {"Wins", "Placing", "VP"} <= set(order)
+
+
+def test_a_long_table_shows_a_page_of_rows_at_a_time(open_page, demo_tournament, monkeypatch,
+                                                     table_heights):
+    """Past `ui.tables.PAGE_ROWS` rows (here 10 of 24) the table shows one page of rows at its
+    full height, chosen above it; a search shows its own rows the same way."""
+    monkeypatch.setattr(tables, "PAGE_ROWS", 10)
+    expected = tournament.standings_table(demo_tournament)["name"].tolist()
+    at = open_page(PAGE)
+    box = at.selectbox(key="standings_rows")
+    assert box.options == [
+        "1–10 of 24", "11–20 of 24", "21–24 of 24"]
+    assert shown_table(at)["Player"].tolist() == expected[:10]
+    box.set_value(20).run()
+    assert not at.exception
+    assert shown_table(at)["Player"].tolist() == expected[20:]
+    assert shown_table(at)["Rank"].tolist() == list(range(21, 25))
+    assert set(table_heights) == {"content"}
 
 
 def zone_column(at) -> dict:

@@ -162,12 +162,12 @@ def test_a_whole_12_player_tournament_through_the_pages(fresh_server, open_app):
     # semifinalists, then the finalist who lost the seat, then everyone else.
     go_to(spectator, "Finals")
     spectator.get_by_role("heading", name="Final standings").wait_for()
-    final = grid(spectator, "Rank", "Player", "Stage reached", rows=12)
+    final = grid(spectator, "Rank", "Player", "Reached", rows=12)  # "Stage reached", short
     assert [r["Rank"] for r in final] == [str(n) for n in range(1, 13)]
     assert final[0]["Player"] == champion
     finalists = [(-FINAL[i][0], name) for i, name in enumerate(at_final)]
     assert [r["Player"] for r in final[:4]] == [name for _, name in sorted(finalists)]
-    assert [r["Stage reached"] for r in final[:7]] == ["Final"] * 4 + ["Semifinal"] * 3
+    assert [r["Reached"] for r in final[:7]] == ["Final"] * 4 + ["Semifinal"] * 3
     assert {r["Player"] for r in final[4:7]} == set(semifinalists) - {winner}
     assert final[7]["Player"] == weakest
     assert [r["Player"] for r in final[8:]] == [r["Player"] for r in standings[8:]]

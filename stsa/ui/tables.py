@@ -1,0 +1,61 @@
+"""Public tables as a phone shows them: the columns a person looks for first, narrow enough to
+fit the screen without a swipe, and every row at the table's full height, so that the page
+scrolls and no box scrolls inside it; a very long table one page of rows at a time."""
+
+from __future__ import annotations
+
+from collections.abc import Iterable, Mapping, Sequence
+
+import pandas as pd
+import pyarrow as pa
+import streamlit as st
+
+# A 390 px phone shows 356 px of a table (the page's margins and the table's border off).
+PHONE_WIDTH = 356
+# A table shows this many rows at most, all at once: a taller one is a taller canvas for a phone
+# to draw (and more to send every refresh); a longer table is shown a page of rows at a time.
+PAGE_ROWS = 100
+NAME = "Player"  # the column that takes what the other first columns leave of a phone's width
+
+
+def phone_layout(columns: Iterable[str], first: Sequence[str],
+                 settings: Mapping[str, Mapping]) -> dict:
+    """`st.dataframe`'s `column_order` and `column_config` that show the `first` columns
+    (those present, in that order) on a phone without a swipe, the others after them: each
+    column with its `settings` (width, a shorter heading), the Player column as wide as the
+    others leave of `PHONE_WIDTH`. A desktop stretches every column."""
+    columns = list(columns)
+    shown = [c for c in first if c in columns]
+    config = {c: dict(settings[c]) for c in columns if c in settings}
+    if NAME in shown:
+        rest = sum(config.get(c, {}).get("width", 0) for c in shown if c != NAME)
+        config[NAME] = {**config.get(NAME, {}), "width": PHONE_WIDTH - rest}
+    return {"column_order": shown + [c for c in columns if c not in shown],
+            "column_config": config}
+
+
+def page_rows(rows: int, key: str, per_page: int | None = None) -> slice:
+    """The rows a table of `rows` rows shows: all of them up to `per_page` (`PAGE_ROWS`); of a
+    longer one, the page of rows chosen in a select box (`key`) shown above it, the first page
+    to start."""
+    per_page = per_page or PAGE_ROWS
+    if rows <= per_page:
+        return slice(0, rows)
+    starts = list(range(0, rows, per_page))
+    start = st.selectbox(
+        "Rows shown", starts, key=key,
+        format_func=lambda s: f"{s + 1:,}–{min(rows, s + per_page):,} of {rows:,}")
+    start = start if start in starts else 0
+    return slice(start, min(rows, start + per_page))
+
+
+def show(data: pd.DataFrame | pa.Table, key: str, **settings) -> None:
+    """`data` as a table at the full height of its rows (`page_rows`: a page of a very long
+    one, chosen with `key`), with `st.dataframe`'s `settings` (`column_order`,
+    `column_config`); an Arrow table shared by many runs is sliced, not copied."""
+    rows = data.num_rows if isinstance(data, pa.Table) else len(data)
+    part = page_rows(rows, key)
+    if part != slice(0, rows):
+        data = (data.slice(part.start, part.stop - part.start) if isinstance(data, pa.Table)
+                else data.iloc[part])
+    st.dataframe(data, hide_index=True, width="stretch", height="content", **settings)

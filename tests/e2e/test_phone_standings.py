@@ -1,0 +1,109 @@
+"""The standings and the champion on a phone (390 × 844), in a real browser, with 40 players
+after the final:
+
+- Standings: the table is no wider than the screen and scrolls neither sideways nor inside
+  itself: rank, player, zone, best score and games in view, every row at the table's full
+  height, the page the only thing that scrolls;
+- Home: the champion on the first screen, with a link to the final standings, which open the
+  Finals page (R18, R22).
+"""
+
+from __future__ import annotations
+
+import re
+
+import pandas as pd
+import pytest
+
+from stsa import store, tournament
+from stsa.auth import Actor, Role
+from tests.e2e.conftest import PHONE, go_to, grid, published_qualifier, wait_ready
+
+pytestmark = pytest.mark.e2e
+
+ORGANIZER, JUDGE = Actor("Olivia", Role.ORGANIZER), Actor("Jamal", Role.JUDGE)
+NAMES = [f"Wensicia Corrino-Atreides {i:02d}" if i % 8 == 0 else f"Player {i:02d}"
+         for i in range(40)]
+
+
+def _play(engine, sitting_id: int, offset: int = 0) -> None:
+    """Enter every table of a published sitting, every VP different (no ties to settle)."""
+    seats = store.seats(engine, sitting_id, actor=ORGANIZER)
+    for t, table in enumerate(store.tables(engine, sitting_id, actor=ORGANIZER).itertuples()):
+        at = seats.loc[seats["table_id"] == table.table_id]
+        vps = [30 + 7 * t + offset, 20 + 3 * t + offset, 10 + t + offset, t + offset]
+        rows = pd.DataFrame({"player_id": at["player_id"].to_numpy(),
+                             "leader": table.available_leaders[:len(at)],
+                             "vp": vps[:len(at)], "spice": 0, "solari": 0, "troops": 0,
+                             "water": 0})
+        store.submit_table_result(engine, table.table_id, rows, expected_version=0,
+                                  submission_id=None, actor=JUDGE)
+
+
+def _publish_and_play(engine, drawn, offset: int = 0) -> None:
+    store.publish_sitting(engine, drawn["sitting_id"], actor=ORGANIZER)
+    _play(engine, int(drawn["sitting_id"]), offset)
+
+
+@pytest.fixture(scope="module")
+def finished(server):
+    """40 players: two qualifiers, three semifinals and the final played; the champion's
+    nickname."""
+    engine = store.connect(server.database_url)
+    store.set_settings(engine, {"capacity": len(NAMES)}, actor=ORGANIZER)  # one sitting for all
+    engine.dispose()
+    with published_qualifier(server, NAMES, seed=5) as (engine, _):
+        _play(engine, int(store.sittings(engine, actor=ORGANIZER)["sitting_id"].iloc[0]))
+        ids = store.players(engine)["player_id"].tolist()
+        _publish_and_play(engine, tournament.draw_qualifier(engine, ids, seed=6,
+                                                            actor=ORGANIZER), offset=50)
+        _publish_and_play(engine, tournament.draw_semifinal(engine, seed=7, actor=ORGANIZER))
+        _publish_and_play(engine, tournament.draw_final(engine, seed=8, actor=ORGANIZER))
+        final = store.results(engine, "final").sort_values("vp", ascending=False)
+        yield store.player(engine, int(final["player_id"].iloc[0]))["name"]
+
+
+SCROLL_JS = """grid => {
+    const box = grid.querySelector('.dvn-scroller');
+    return {scrollWidth: box.scrollWidth, clientWidth: box.clientWidth,
+            scrollHeight: box.scrollHeight, clientHeight: box.clientHeight,
+            page: document.documentElement.scrollWidth};
+}"""
+
+
+def test_a_phone_sees_the_whole_standings_without_a_swipe_or_an_inner_scroll(open_app,
+                                                                             finished):
+    phone = open_app("standings", viewport=PHONE)
+    phone.get_by_text("40 players: the top 2 go straight to the final").wait_for()
+    rows = grid(phone, "Rank", "Player", rows=40)
+    assert [r["Rank"] for r in rows] == [str(n) for n in range(1, 41)]
+    assert rows[0]["Player"] == finished
+    table = phone.locator('[data-testid="stDataFrame"]').first
+    heads = table.locator('[role="columnheader"]').all_inner_texts()
+    assert [h.strip() for h in heads] == ["Rank", "Player", "Zone", "Best", "Games"]
+    box = table.bounding_box()
+    assert box["x"] >= 0 and box["x"] + box["width"] <= PHONE["width"], box
+    sizes = table.evaluate(SCROLL_JS)
+    assert sizes["page"] <= PHONE["width"], f"the page scrolls sideways: {sizes}"
+    assert sizes["scrollWidth"] <= sizes["clientWidth"], f"the table scrolls sideways: {sizes}"
+    assert sizes["scrollHeight"] <= sizes["clientHeight"], f"the table scrolls inside: {sizes}"
+    assert box["height"] > 35 * 40, "every row at the table's full height"
+
+
+def test_after_the_final_home_shows_the_champion_on_the_first_screen(open_app, finished):
+    phone = open_app(viewport=PHONE)
+    champion = phone.get_by_role("heading", name=re.compile(r"Champion: "))
+    champion.wait_for()
+    assert champion.inner_text().strip().endswith(f"Champion: {finished}")  # after its icon
+    top = champion.bounding_box()
+    assert top["y"] + top["height"] < PHONE["height"] / 2, top  # the top half of the screen
+    link = phone.get_by_role("link", name="Final standings")
+    assert link.bounding_box()["y"] < PHONE["height"]
+    link.click()
+    phone.wait_for_url(re.compile(r"/finals"))
+    wait_ready(phone)
+    heading = phone.get_by_role("heading", name="Final standings")
+    heading.wait_for()
+    assert heading.bounding_box()["y"] < PHONE["height"] / 2
+    go_to(phone, "Home")  # and back, through the navigation, as a person would
+    champion.wait_for()
