@@ -11,7 +11,8 @@ with its own empty database and known PINs, and Debian's Chromium driven by Play
   `go_to` (a click in the navigation, as a person moves between pages), `sign_in`, `field`
   (an input by its label); widgets: `click`, `type_text`, `number`, `choose`, `options`,
   `grid` (a table's rows as text); the Results page: `open_table`, `fill_seat`,
-  `enter_result`, `confirm_unusual`; `published_qualifier` arranges a published sitting through the store.
+  `enter_result`, `confirm_unusual`; `published_qualifier` arranges a published sitting
+  through the store.
 
 Streamlit renders asynchronously: wait for text (`page.get_by_text(...).wait_for()`) or for
 the run an action starts (`rerun`, which the widget helpers use: each page counts the app's
