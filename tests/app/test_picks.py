@@ -6,7 +6,7 @@ Hidden Picks tournaments show no votes form."""
 import pandas as pd
 import pytest
 
-from stsa import store, tournament
+from stsa import catalog, store, tournament
 from stsa.ui import picks as picks_ui
 from stsa.ui.result_form import key
 from tests.app.conftest import JUDGE, ORGANIZER, shown
@@ -151,3 +151,26 @@ def test_hidden_picks_with_wild_card_offer_the_draw_right_away(open_page, engine
     at = _open_table(open_page, JUDGE, table)
     assert not at.exception and "Leader votes" not in _text(at)
     assert picks_ui.key(int(table["table_id"]), "wild_save") in [b.key for b in at.button]
+
+
+def test_the_votes_form_lists_leaders_alphabetically_and_players_by_seat(open_page, engine,
+                                                                         vote_off):
+    """A judge finds a leader by its first letter (not behind a quote mark), and the votes
+    read seat 1, 2, 3, 4 in the form and in the table after."""
+    table = _table(engine, vote_off)
+    tid = int(table["table_id"])
+    at = _open_table(open_page, JUDGE, table)
+    deck = at.multiselect(key=picks_ui.key(tid, "vote", 1)).options
+    assert deck == catalog.by_name(deck)
+    assert [m.label.split("(seat ")[-1] for m in at.multiselect
+            if m.key.startswith(f"pick_{tid}_vote_")] == ["1)", "2)", "3)", "4)"]
+    _vote(at, table, [(0, 1), (0, 1), (0, 2), (1, 3)])
+    votes = next(d.value for d in at.dataframe if "Votes" in d.value.columns)
+    assert [p.split("(seat ")[-1] for p in votes["Player"]] == ["1)", "2)", "3)", "4)"]
+
+
+def test_leaders_sort_by_their_first_letter():
+    assert catalog.by_name(['"Princess" Yuna Moritani', "Paul Atreides", "Archduke Armand Ecaz",
+                            "Ilban Richese", "Épine Test"]) == [
+        "Archduke Armand Ecaz", "Épine Test", "Ilban Richese", "Paul Atreides",
+        '"Princess" Yuna Moritani']
