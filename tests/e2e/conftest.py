@@ -308,7 +308,12 @@ def options(scope, label: str) -> list[str]:
     page = _page(scope)
     box = scope.locator(f'input[role="combobox"][aria-label="{label}"]').first
     _open_list(box)
-    page.get_by_role("option").first.wait_for()
+    try:
+        page.get_by_role("option").first.wait_for(timeout=5_000)
+    except Exception:  # noqa: BLE001 - a busy machine: the list may not have opened; once more
+        wait_ready(page)
+        _open_list(box)
+        page.get_by_role("option").first.wait_for()
     found = page.get_by_role("option").all_inner_texts()
     box.press("Escape")
     return [o.strip() for o in found]

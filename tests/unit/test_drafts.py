@@ -81,3 +81,30 @@ def test_a_draft_holds_only_what_a_form_sends(table):
     store.save_draft(engine, tid, pd.DataFrame({"player_id": [ids[0]], "vp": ["ten"]}),
                      base_version=0, seating={}, actor=JUDGE)
     assert pd.isna(store.draft(engine, tid, actor=JUDGE).rows["vp"][0])
+
+
+def test_a_version_4_database_gets_the_drafts_table(tmp_path):
+    """A tournament file from the release before keeps opening, and takes drafts (R19)."""
+    import sqlalchemy as sa
+
+    from stsa.store import schema
+    url = f"sqlite:///{tmp_path / 'old.db'}"
+    store.connect(url, backup_dir=tmp_path / "b").dispose()
+    old = sa.create_engine(url)
+    with old.begin() as conn:
+        conn.exec_driver_sql("DROP TABLE result_drafts")
+        conn.execute(sa.update(schema.schema_version).values(version=4))
+    old.dispose()
+    engine = store.connect(url, backup_dir=tmp_path / "b")
+    try:
+        with engine.connect() as conn:
+            assert conn.execute(sa.select(sa.func.max(schema.schema_version.c.version))
+                                ).scalar() == schema.SCHEMA_VERSION == 5
+        sitting, tables = published_sitting(engine, 4)
+        tid = int(tables["table_id"].iloc[0])
+        ids = store.seats(engine, table_id=tid, actor=ORGANIZER)["player_id"].tolist()
+        store.save_draft(engine, tid, typed(ids, [1, 2, 3, 4]), base_version=0, seating={},
+                         actor=JUDGE)
+        assert store.draft(engine, tid, actor=JUDGE) is not None
+    finally:
+        engine.dispose()

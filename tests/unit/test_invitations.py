@@ -171,17 +171,19 @@ def test_a_restore_keeps_this_installations_invitations(pins):
 
 def _back_to_version_3(url: str) -> None:
     """Make a current database look as version 3 left it: no devices, invitations or
-    handoffs, no `sessions.invitation_id`, no `sign_in_failures.device`."""
+    handoffs, no `sessions.invitation_id`, no `sign_in_failures.device` (and none of the
+    later versions' tables, such as the judges' unsaved entries)."""
     engine = sa.create_engine(url)
     try:
         with engine.begin() as conn:
-            for name in ("handoffs", "invitations", "devices"):
+            for name in ("result_drafts", "handoffs", "invitations", "devices"):
                 conn.exec_driver_sql(f"DROP TABLE {name}")
             for table, column in (("sessions", "invitation_id"), ("sign_in_failures", "device")):
                 conn.exec_driver_sql(f"DROP INDEX ix_{table}_{column}")
                 conn.exec_driver_sql(f"ALTER TABLE {table} DROP COLUMN {column}")
             conn.execute(sa.update(schema.schema_version)  # a fresh database has one row
-                         .where(schema.schema_version.c.version == 4).values(version=3))
+                         .where(schema.schema_version.c.version == schema.SCHEMA_VERSION)
+                         .values(version=3))
     finally:
         engine.dispose()
 
@@ -223,7 +225,7 @@ def test_a_version_3_database_gets_devices_and_invitations(engine_url, tmp_path,
     try:
         with engine.connect() as conn:
             assert conn.execute(sa.select(sa.func.max(schema.schema_version.c.version))
-                                ).scalar() == 4
+                                ).scalar() == schema.SCHEMA_VERSION
         assert _shape(engine_url) == fresh
         _works(engine, monkeypatch)
     finally:
