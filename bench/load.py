@@ -294,10 +294,12 @@ def judge(number: int, judges: int, url: str, clock: Clock, offset: float, perio
                                     if w.kind == "number_input" and (w.key or "").endswith("_vp"))
                     if not fields:
                         raise Problem(f"table {table_no}: no VP fields")
-                    base = 20 + 5 * saves  # never a table's earlier VPs; all different: no ties
+                    # Plausible VPs (a usual game's, so no "unusual" tick), four apart at a
+                    # table (no ties), and a table's next save never repeats its last one.
+                    again = (k // len(mine)) % 4
                     for seat, key in enumerate(fields):
-                        tally.time("judge_edit", _check(session.run(widgets={key: base + seat}),
-                                                        "typing a VP"))
+                        tally.time("judge_edit", _check(
+                            session.run(widgets={key: 2 + 4 * seat + again}), "typing a VP"))
                     # High VPs and a correction of a complete sitting are confirmed first.
                     for prefix in ("res_unusual_", "res_sure_"):
                         sure = [w.key for w in session.last.widgets if w.kind == "checkbox"
