@@ -168,17 +168,20 @@ def unusual_numbers(rows: pd.DataFrame, names: dict | None = None) -> list[str]:
     if not isinstance(rows, pd.DataFrame) or rows.empty or "seat" not in rows:
         return []
     fields = [f for f in USUAL_MAX if f in rows]
-    found = (rows[fields].apply(pd.to_numeric, errors="coerce")
-             .assign(seat=rows["seat"], player_id=rows.get("player_id"))
-             .melt(id_vars=["seat", "player_id"], var_name="field")
-             .loc[lambda d: d["value"] > d["field"].map(USUAL_MAX)]
-             .assign(order=lambda d: d["field"].map(list(USUAL_MAX).index))
-             .sort_values(["seat", "order"]))
+    # The form's three or four rows on every judge's run: plain arrays, not a reshaped frame.
+    numbers = np.column_stack([pd.to_numeric(rows[f], errors="coerce").to_numpy(
+        dtype="float64", na_value=np.nan) for f in fields])
+    high = numbers > np.array([USUAL_MAX[f] for f in fields])
+    if not high.any():
+        return []
+    order = np.argsort(rows["seat"].to_numpy(), kind="stable")
+    seats, players = rows["seat"].to_numpy()[order], rows.get("player_id", rows["seat"])
+    players = players.to_numpy()[order]
+    found_rows, found_cols = np.nonzero(high[order])
     names = names or {}
-    return [f"seat {seat}" + (f" ({names[pid]})" if pid in names else "")
-            + f": {checks.NUMBER_WORDS[field]} {int(value)}"
-            for seat, pid, field, value in zip(found["seat"], found["player_id"],
-                                               found["field"], found["value"])]
+    return [f"seat {seats[r]}" + (f" ({names[players[r]]})" if players[r] in names else "")
+            + f": {checks.NUMBER_WORDS[fields[c]]} {int(numbers[order][r, c])}"
+            for r, c in zip(found_rows, found_cols)]
 
 
 def unusual_problem(rows) -> str | None:

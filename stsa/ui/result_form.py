@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import uuid
 
+import numpy as np
 import pandas as pd
 import streamlit as st
 
@@ -258,12 +259,9 @@ def settled_order(table_id: int, seats: pd.DataFrame, tied: list[int]) -> None:
 def blanks(rows: pd.DataFrame, fields: list[str]) -> list[str]:
     """The numbers of `fields` still blank, in seat order ("seat 2 VP"): a save refuses a
     blank, so the preview waits for them too (one rule for both)."""
-    missing = (rows[["seat", *fields]].melt(id_vars="seat", var_name="field")
-               .loc[lambda d: d["value"].isna()]
-               .assign(order=lambda d: d["field"].map(fields.index))
-               .sort_values(["seat", "order"]))
-    return [f"seat {seat} {SHORT[field]}" for seat, field in zip(missing["seat"],
-                                                                  missing["field"])]
+    blank = rows[fields].isna().to_numpy()  # the form's rows, in seat order
+    seats = rows["seat"].to_numpy()
+    return [f"seat {seats[r]} {SHORT[fields[c]]}" for r, c in zip(*np.nonzero(blank))]
 
 
 def preview(rows: pd.DataFrame, seats: pd.DataFrame, base_points, fields: list[str]) -> None:
