@@ -7,7 +7,7 @@ import streamlit as st
 from stsa.domain import Kind, Role, SittingStatus, Stage
 from stsa.services import draws
 from stsa.services import finals as service
-from stsa.ui import data, session, tables, widgets
+from stsa.ui import corrections, data, session, tables, widgets
 from stsa.ui import finals as view
 
 
@@ -111,22 +111,7 @@ if finals.absent:
                              + ". Wildcards take their seats."))
 
 if organizer:
-    with st.expander("Absences", expanded=bool(finals.absent)):
-        if finals.absences_locked:
-            st.caption("Absences are fixed once a finals sitting is published.")
-        else:
-            options = finals.standings["player_id"].tolist()
-            chosen = st.multiselect(
-                "Players absent for the finals", options, key="finals_absent",
-                select_all=False,  # one by one: never everyone absent in one tap
-                default=[p for p in finals.absent if p in set(options)],
-                format_func=lambda p: names.get(p, str(p)))
-            if st.button("Save absences", key="finals_save_absences"):
-                saved = widgets.act(lambda: service.save_absences(
-                    session.engine(), chosen, actor=session.actor()),
-                    done=lambda changes: f"Absences saved ({len(changes)} changed).")
-                if saved is not None:
-                    st.rerun()
+    corrections.absences_form(finals, names)
 
 if service.stage_players(finals, Stage.SEMIFINAL):
     st.header("Semifinal", anchor=False)

@@ -1,8 +1,8 @@
 """The Draw page's corrections, for the organizer only (R20): a confirmation before drawing
 while a sitting is still being played, a player who did not come (someone takes the seat, or a
 table of four plays with three), voiding a sitting published by mistake, and a table's setup
-changed by hand. The rules live in
-`stsa.services.corrections` and the store; these only ask and show."""
+changed by hand; and the Finals page's absences (R17). The rules live in
+`stsa.services.corrections`, `stsa.services.finals` and the store; these only ask and show."""
 
 from __future__ import annotations
 
@@ -11,6 +11,7 @@ import streamlit as st
 
 from stsa.domain import Kind, SittingStatus, sitting_label
 from stsa.services import corrections
+from stsa.services import finals as finals_service
 from stsa.services import sittings as service
 from stsa.store.corrections import MAX_REASON  # what the log keeps of a reason
 from stsa.ui import session, widgets
@@ -171,4 +172,25 @@ def void_form(sittings: pd.DataFrame, sitting) -> None:
                                                 reason=reason, actor=session.actor()),
                            done=f"{label} was voided; its seed and seating stay in the log."):
                 _done("draw_void")
+                st.rerun()
+
+
+def absences_form(finals, names: dict) -> None:
+    """R17: the players absent for the finals (wildcards take their seats), chosen one by one
+    and saved together; fixed once a finals sitting is published (the service says so too)."""
+    with st.expander("Absences", expanded=bool(finals.absent)):
+        if finals.absences_locked:
+            st.caption("Absences are fixed once a finals sitting is published.")
+            return
+        options = finals.standings["player_id"].tolist()
+        chosen = st.multiselect(
+            "Players absent for the finals", options, key="finals_absent",
+            select_all=False,  # one by one: never everyone absent in one tap
+            default=[p for p in finals.absent if p in set(options)],
+            format_func=lambda p: names.get(p, str(p)))
+        if st.button("Save absences", key="finals_save_absences"):
+            saved = widgets.act(lambda: finals_service.save_absences(
+                session.engine(), chosen, actor=session.actor()),
+                done=lambda changes: f"Absences saved ({len(changes)} changed).")
+            if saved is not None:
                 st.rerun()
