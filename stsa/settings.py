@@ -1,6 +1,6 @@
-"""The tournament's settings in one place (R3–R5, R7, R9, R10, R12, R21, R23): each setting's
-key, default, label, check, words and ruling (`REGISTRY`), and the typed, frozen `Settings`
-value a tournament's settings are read as (`settings.capacity`).
+"""The tournament's settings in one place (R3–R5, R7, R9, R10, R12, R21, R23, R25, R26): each
+setting's key, default, label, check, words and ruling (`REGISTRY`), and the typed, frozen
+`Settings` value a tournament's settings are read as (`settings.capacity`).
 
 Adding a setting is one `Setting` row here and one widget on its page. The store keeps the
 values (as JSON) and checks every change with `check`; a page, the log and the workbook name
@@ -16,6 +16,7 @@ from dataclasses import dataclass
 from typing import Any
 from urllib.parse import urlsplit
 
+from stsa import local_time
 from stsa.domain import (
     BATTLE_OF_WILLS_LABELS,
     DRAW_MODE_LABELS,
@@ -240,6 +241,18 @@ REGISTRY: dict[str, Setting] = {s.key: s for s in (
             none="this browser's address"),
     Setting("capacity", 16, "Seats per qualifier sitting", _capacity, (21,),
             widget=(_SETTINGS, "set_capacity")),
+    Setting("time_zone", None, "Time zone", local_time.check_zone, (26,),
+            widget=(_SETTINGS, "set_time_zone"), none="this laptop's time zone"),
+    Setting("sitting_minutes", 150, "Length of a sitting (minutes)",
+            lambda v: _whole_between(v, 10, 600), (26,),
+            widget=(_SETTINGS, "set_sitting_minutes")),
+    Setting("check_in_minutes", 10, "Check-in closes (minutes before the start)",
+            lambda v: _whole_between(v, 0, 240), (25,),
+            widget=(_SETTINGS, "set_check_in_minutes")),
+    Setting("time_words", "Time is called.", "At time", _text(300), (26,),
+            widget=(_SETTINGS, "set_time_words")),
+    Setting("clock_sound", False, "A sound at time on the TV", _bool, (26,),
+            widget=(_SETTINGS, "set_clock_sound")),
 )}
 
 DEFAULTS: dict[str, Any] = {key: s.default for key, s in REGISTRY.items()}
@@ -306,12 +319,22 @@ class Settings(Mapping):
     auto_backup: bool
     public_url: str | None
     capacity: int
+    time_zone: str | None
+    sitting_minutes: int
+    check_in_minutes: int
+    time_words: str
+    clock_sound: bool
 
     @classmethod
     def of(cls, values: Mapping[str, Any]) -> Settings:
         """The settings `values` hold over the defaults (`current`)."""
         full = current(values)
         return cls(**{f.name: _frozen(full[f.name]) for f in dataclasses.fields(cls)})
+
+    @property
+    def zone(self):
+        """The tournament's time zone (R26): `time_zone`, else this laptop's."""
+        return local_time.zone(self.time_zone)
 
     def as_dict(self) -> dict[str, Any]:
         """The settings as the store keeps them (lists, plain dicts): for JSON and the log."""

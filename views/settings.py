@@ -1,6 +1,6 @@
 """Settings (organizer): the tournament's name, setups and the stages playing Battle of Wills,
-leader picks, colours, scoring and the seats per qualifier sitting (R4, R5, R9, R10, R12, R21,
-R23), the PINs, judges' invitations by QR code and a pause on sign-in (R20)."""
+leader picks, colours, scoring, the seats per qualifier sitting and the time (R4, R5, R9, R10, R12,
+R21, R23, R25, R26), the PINs, judges' invitations by QR code and a pause on sign-in (R20)."""
 
 import streamlit as st
 
@@ -65,6 +65,19 @@ with st.form("settings_form"):
                                   key=f"set_points_{i + 1}")
               for i, (column, place, value) in enumerate(zip(
                   st.columns(4), organizer.PLACES, current.base_points))]
+    st.markdown("**Time**: the schedule, the clock and check-in")
+    zones, at, zone_words = organizer.time_zone_choices(current.time_zone)
+    zone = st.selectbox("Time zone", zones, index=at, key="set_time_zone",
+                        format_func=zone_words)
+    minutes = st.number_input("Length of a sitting (minutes)", min_value=10, max_value=600,
+                              step=5, value=current.sitting_minutes, key="set_sitting_minutes")
+    check_in = st.number_input("Check-in closes, minutes before a sitting starts", min_value=0,
+                               max_value=240, step=1, value=current.check_in_minutes,
+                               key="set_check_in_minutes")
+    at_time = st.text_input("What the clock says at time", value=current.time_words,
+                            max_chars=300, key="set_time_words")
+    sound = st.checkbox("A sound on the TV at time", value=current.clock_sound,
+                        key="set_clock_sound")
     save = st.form_submit_button("Save settings", type="primary", key="settings_save")
 
 if save:
@@ -73,7 +86,9 @@ if save:
               "wild_card": wild, "draw_mode": mode, "capacity": int(capacity),
               "hidden_picks": {**current.hidden_picks, **{g: int(n) for g, n in picks.items()}},
               "colours": [" ".join(c.split()) for c in colours],
-              "base_points": [int(p) for p in points]}
+              "base_points": [int(p) for p in points], "time_zone": zone or None,
+              "sitting_minutes": int(minutes), "check_in_minutes": int(check_in),
+              "time_words": at_time, "clock_sound": sound}
     saved = widgets.act(lambda: admin.save_settings(engine, wanted, actor=me),
                         done=lambda changes: "Settings saved." if changes else "")
     if saved == {}:

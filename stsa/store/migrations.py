@@ -81,10 +81,22 @@ def _add_result_drafts(conn: Connection, at: dt.datetime) -> None:
     schema.result_drafts.create(conn)
 
 
-MIGRATIONS: dict[int, Callable[[Connection, dt.datetime], None]] = {2: _add_access_tables,
-                                                                    3: _add_event_day_columns,
-                                                                    4: _add_devices_and_invitations,
-                                                                    5: _add_result_drafts}
+def _add_schedule_clock_and_bookings(conn: Connection, at: dt.datetime) -> None:
+    """Version 6: the schedule and each sitting's clock (R26), the booking lists of qualifier
+    sittings and who checked in on My seat (R25), and the installation's keys."""
+    for table in (schema.schedule_items, schema.clock_actions, schema.bookings,
+                  schema.installation_keys):
+        table.create(conn)
+    column = schema.players.c.self_check_in
+    kind = column.type.compile(dialect=conn.dialect)
+    default = "0" if conn.dialect.name == "sqlite" else "false"
+    conn.exec_driver_sql(f"ALTER TABLE players ADD COLUMN self_check_in {kind} NOT NULL "
+                         f"DEFAULT {default}")
+
+
+MIGRATIONS: dict[int, Callable[[Connection, dt.datetime], None]] = {
+    2: _add_access_tables, 3: _add_event_day_columns, 4: _add_devices_and_invitations,
+    5: _add_result_drafts, 6: _add_schedule_clock_and_bookings}
 
 
 def upgrade(conn: Connection, *, at: dt.datetime) -> int:

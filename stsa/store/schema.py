@@ -6,7 +6,9 @@ nicknames (R22), registration order and check-in time (R21), a sitting's rule ch
 the waiting list of a drawn sitting (R21); version 4 adds trusted devices, judges' invitations
 and the one-time codes that hand a session to a browser, and marks which wrong PINs came from
 a trusted device and which session came from an invitation (R20); version 5 adds judges'
-unsaved result entries (R19). A change to
+unsaved result entries (R19); version 6 adds the schedule and each sitting's clock (R26), the
+booking lists of qualifier sittings, players who checked themselves in (R25) and the
+installation's keys. A change to
 the tables below bumps `SCHEMA_VERSION` and adds a step to `stsa.store.migrations.MIGRATIONS` that
 brings a version-(n-1) database to version n, so tournament files made by earlier releases keep
 opening.
@@ -34,7 +36,7 @@ from sqlalchemy import (
 
 from stsa.domain import Kind, PlayerStatus, SittingStatus
 
-SCHEMA_VERSION = 5
+SCHEMA_VERSION = 6
 
 # The stored words are the domain's (str enums equal to their values).
 KINDS = tuple(k.value for k in Kind)
@@ -99,6 +101,8 @@ players = Table(
     # R21: 1, 2, … for pre-registered players in registration order; NULL for a drop-in
     Column("registration_order", Integer),
     Column("checked_in_at", UTCDateTime),  # R21: drop-ins take seats in check-in order
+    # R25: checked in on My seat with the room's code (the organizer sees and may undo it)
+    Column("self_check_in", Boolean, nullable=False, server_default=sa.false()),
     Column("created_by", String(100), nullable=False),
     Column("created_at", UTCDateTime, nullable=False),
     CheckConstraint(_in("status", PLAYER_STATUSES), name="status"),
@@ -226,6 +230,57 @@ result_drafts = Table(  # R19: a judge's unsaved entry for a table, theirs only;
     Column("saved_at", UTCDateTime, nullable=False),
 )
 
+schedule_items = Table(  # R26: the tournament's plan: its sittings and other items, in time
+    "schedule_items", metadata,
+    Column("id", Integer, primary_key=True),
+    Column("title", String(100), nullable=False),  # "Lunch"; a sitting's is its own name
+    # a planned sitting (qualifier 3, the final) whether drawn yet or not; NULL for other items
+    Column("sitting_kind", String(16)),
+    Column("sitting_number", Integer),
+    Column("starts_at", UTCDateTime, nullable=False),
+    Column("minutes", Integer, nullable=False),
+    Column("updated_by", String(100), nullable=False),
+    Column("updated_at", UTCDateTime, nullable=False),
+    UniqueConstraint("sitting_kind", "sitting_number"),
+    CheckConstraint("minutes >= 1", name="minutes"),
+    CheckConstraint(f"(sitting_kind IS NULL AND sitting_number IS NULL) OR "
+                    f"({_in('sitting_kind', KINDS)} AND sitting_number >= 1)", name="sitting"),
+    Index(None, "starts_at"),
+    sqlite_autoincrement=True,
+)
+
+#: R26: what a sitting's clock can be told; its state is these actions folded in order.
+CLOCK_ACTIONS = ("start", "pause", "resume", "extend", "extend_table", "call")
+
+clock_actions = Table(  # R26: append-only, like the log: the clock is read from its actions
+    "clock_actions", metadata,
+    Column("id", BigInteger().with_variant(Integer, "sqlite"), primary_key=True),
+    Column("sitting_id", ForeignKey("sittings.id", ondelete="CASCADE"), nullable=False),
+    Column("action", String(16), nullable=False),
+    Column("table_no", Integer),  # extend_table: the one table given more time
+    Column("seconds", Integer, nullable=False, server_default="0"),  # extend: how much more
+    Column("reason", String(200), nullable=False, server_default=""),
+    Column("at", UTCDateTime, nullable=False),
+    Column("actor", String(100), nullable=False),
+    CheckConstraint(_in("action", CLOCK_ACTIONS), name="action"),
+    CheckConstraint("seconds >= 0", name="seconds"),
+    Index(None, "sitting_id"),
+    sqlite_autoincrement=True,
+)
+
+bookings = Table(  # R25: who booked a planned qualifier sitting, in booking order
+    "bookings", metadata,
+    Column("sitting_number", Integer, primary_key=True, autoincrement=False),  # qualifier N
+    Column("player_id", ForeignKey("players.id"), primary_key=True),
+    Column("position", Integer, nullable=False),  # 1 = booked first
+    Column("booked_at", UTCDateTime),  # the booking time, when the list gives one
+    Column("imported_by", String(100), nullable=False),
+    Column("imported_at", UTCDateTime, nullable=False),
+    UniqueConstraint("sitting_number", "position"),
+    CheckConstraint("position >= 1 AND sitting_number >= 1", name="position"),
+    Index(None, "player_id"),
+)
+
 absences = Table(  # R17
     "absences", metadata,
     Column("stage", String(16), primary_key=True),
@@ -301,6 +356,13 @@ handoffs = Table(  # R20: one-time codes for a session; the id sealed with a key
     Index(None, "expires_at"),
 )
 
+installation_keys = Table(  # random keys of this installation (the room's check-in code)
+    "installation_keys", metadata,
+    Column("name", String(32), primary_key=True),
+    Column("value", String(200), nullable=False),
+    Column("created_at", UTCDateTime, nullable=False),
+)
+
 data_version = Table(  # one row: the restore epoch of the data version (db.data_version)
     "data_version", metadata,
     Column("id", Integer, primary_key=True, autoincrement=False),
@@ -348,13 +410,14 @@ submissions = Table(  # idempotency: one row per accepted result submission
 
 # Parents before children: the order to copy rows in (restore) and the reverse to delete them.
 TABLE_ORDER = [schema_version, players, sittings, tables, sit_outs, waiting, seats, results,
-               leader_votes, wild_cards, result_drafts, absences,
-               settings, users, sessions, sign_in_failures, devices, invitations, handoffs,
-               data_version, events, submissions]
+               leader_votes, wild_cards, result_drafts, absences, schedule_items, clock_actions,
+               bookings, settings, users, sessions, sign_in_failures, devices, invitations,
+               handoffs, installation_keys, data_version, events, submissions]
 
 #: Who may get in: PIN hashes, sessions, failed sign-ins, trusted devices, invitations and
 #: handoff codes belong to this installation. No backup, workbook or restore carries them.
-ACCESS_TABLES = (users, sessions, sign_in_failures, devices, invitations, handoffs)
+ACCESS_TABLES = (users, sessions, sign_in_failures, devices, invitations, handoffs,
+                 installation_keys)
 #: What belongs to this installation and is never replaced by a restore: the access tables,
 #: the data version, which only ever goes up (derived tables are cached by it), and the
 #: judges' unsaved entries (a restore's tables take theirs with them).
@@ -362,4 +425,4 @@ INSTALLATION_TABLES = (*ACCESS_TABLES, data_version, result_drafts)
 
 
 #: Tables whose ids are generated by the database (PostgreSQL sequences to advance on restore).
-ID_TABLES = (players, sittings, tables, events)
+ID_TABLES = (players, sittings, tables, events, schedule_items, clock_actions)

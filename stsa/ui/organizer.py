@@ -6,9 +6,11 @@ from __future__ import annotations
 
 import datetime as dt
 import json
+from collections.abc import Callable
 
 import pandas as pd
 
+from stsa import local_time
 from stsa.domain import (
     BATTLE_OF_WILLS_LABELS,
     DRAW_MODE_LABELS,
@@ -175,3 +177,11 @@ def csv_text(frame: pd.DataFrame) -> str:
     """`frame` as CSV that a spreadsheet opens as text: a cell starting like a formula
     ("=", "+", "-", "@", a tab or a carriage return) gets a leading apostrophe."""
     return csv_format.frame_text(frame)
+
+
+def time_zone_choices(current: str | None) -> tuple[list[str], int, Callable[[str], str]]:
+    """R26: the Settings page's time zones ("" = this laptop's), the index of `current` and
+    how each reads."""
+    zones = ["", *local_time.zone_names()]
+    laptop = local_time.laptop_zone_name()
+    return zones, zones.index(current or ""), lambda z: z or f"This laptop's ({laptop})"

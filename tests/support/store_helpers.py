@@ -95,3 +95,7 @@ def rows_for(engine, table_id: int, *, base: int = 10, **overrides) -> list[dict
         row.update(overrides.get(f"seat{r.seat}", {}))
         rows.append(row)
     return rows
+
+
+#: The tables schema version 6 added (R25, R26): an older file is made by dropping them.
+VERSION_6_TABLES = ("schedule_items", "clock_actions", "bookings", "installation_keys")

@@ -79,10 +79,10 @@ def test_nothing_that_guards_access_is_cached():
 # --- the layers point one way (DESIGN.md) ------------------------------------------------------
 # views → stsa.ui → stsa.services → stsa.{formats, store} → the pure core → stsa.domain.
 LAYERS = {
-    "stsa.domain": 0, "stsa.errors": 0, "stsa.settings": 0,
+    "stsa.domain": 0, "stsa.errors": 0, "stsa.settings": 0, "stsa.local_time": 0,
     "stsa.auth": 1, "stsa.rules": 1, "stsa.draw": 1, "stsa.picks": 1, "stsa.balance": 1,
     "stsa.catalog": 1, "stsa.fairness": 1,
-    "stsa.stats": 1, "stsa.charts": 1, "stsa.netcheck": 1,
+    "stsa.stats": 1, "stsa.charts": 1, "stsa.netcheck": 1, "stsa.clock": 1, "stsa.schedule": 1,
     "stsa.formats": 2, "stsa.store": 2, "stsa.tls": 2,
     "stsa.services": 3, "stsa.tournament": 3, "stsa.demo": 3, "stsa.excel": 3,
     "stsa.printing": 3,

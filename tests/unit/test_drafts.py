@@ -3,12 +3,21 @@ gone with their save of the table (in its transaction) and with a voided sitting
 
 from __future__ import annotations
 
+import datetime as dt
+
 import pandas as pd
 import pytest
 
 from stsa import store
 from stsa.domain import TournamentError
-from tests.support.store_helpers import JUDGE, JUDGE2, ORGANIZER, published_sitting, rows_for
+from tests.support.store_helpers import (
+    JUDGE,
+    JUDGE2,
+    ORGANIZER,
+    VERSION_6_TABLES,
+    published_sitting,
+    rows_for,
+)
 
 
 @pytest.fixture
@@ -92,14 +101,18 @@ def test_a_version_4_database_gets_the_drafts_table(tmp_path):
     store.connect(url, backup_dir=tmp_path / "b").dispose()
     old = sa.create_engine(url)
     with old.begin() as conn:
-        conn.exec_driver_sql("DROP TABLE result_drafts")
-        conn.execute(sa.update(schema.schema_version).values(version=4))
+        for table in ("result_drafts", *VERSION_6_TABLES):
+            conn.exec_driver_sql(f"DROP TABLE {table}")
+        conn.exec_driver_sql("ALTER TABLE players DROP COLUMN self_check_in")
+        conn.execute(sa.delete(schema.schema_version))
+        conn.execute(sa.insert(schema.schema_version).values(
+            version=4, applied_at=dt.datetime.now(dt.UTC)))
     old.dispose()
     engine = store.connect(url, backup_dir=tmp_path / "b")
     try:
         with engine.connect() as conn:
             assert conn.execute(sa.select(sa.func.max(schema.schema_version.c.version))
-                                ).scalar() == schema.SCHEMA_VERSION == 5
+                                ).scalar() == schema.SCHEMA_VERSION
         sitting, tables = published_sitting(engine, 4)
         tid = int(tables["table_id"].iloc[0])
         ids = store.seats(engine, table_id=tid, actor=ORGANIZER)["player_id"].tolist()

@@ -1,0 +1,99 @@
+"""The tournament's own time (R26): every time STSA shows, logs in words or prints is in the
+tournament's time zone (the `time_zone` setting; none set = this laptop's), never UTC. The
+database keeps UTC; this module turns it into the room's clock. Plain Python: every layer may
+use it.
+"""
+
+from __future__ import annotations
+
+import datetime as dt
+import functools
+import os
+from pathlib import Path
+from zoneinfo import ZoneInfo, ZoneInfoNotFoundError, available_timezones
+
+import pandas as pd
+
+from stsa.domain import TournamentError
+
+WEEKDAYS = ("Monday", "Tuesday", "Wednesday", "Thursday", "Friday", "Saturday", "Sunday")
+
+
+@functools.cache
+def zone_names() -> tuple[str, ...]:
+    """Every IANA time zone name this machine knows ("Europe/Stockholm" …), sorted."""
+    return tuple(sorted(n for n in available_timezones() if "/" in n or n == "UTC"))
+
+
+def laptop_zone_name() -> str:
+    """The IANA name of this laptop's time zone: `TZ`, else where /etc/localtime points, else
+    /etc/timezone, else "UTC" (a machine that says nothing runs on UTC)."""
+    candidates = [os.environ.get("TZ", "").lstrip(":")]
+    localtime = Path("/etc/localtime")
+    if localtime.is_symlink():
+        target = str(localtime.resolve())
+        if "zoneinfo/" in target:
+            candidates.append(target.split("zoneinfo/", 1)[1])
+    try:
+        candidates.append(Path("/etc/timezone").read_text(encoding="utf-8").strip())
+    except OSError:
+        pass
+    return next((c for c in candidates if c in zone_names()), "UTC")
+
+
+def check_zone(value) -> str | None:
+    """A `time_zone` setting as stored: an IANA name, or None for this laptop's zone."""
+    if value is None or (isinstance(value, str) and not value.strip()):
+        return None
+    if not isinstance(value, str) or value.strip() not in zone_names():
+        raise TournamentError(f"must be a time zone name such as Europe/Stockholm, not "
+                              f"{str(value)[:60]!r}")
+    return value.strip()
+
+
+def zone(name: str | None) -> ZoneInfo:
+    """The time zone of a `time_zone` setting (None = this laptop's)."""
+    try:
+        return ZoneInfo(name or laptop_zone_name())
+    except (ZoneInfoNotFoundError, ValueError):
+        return ZoneInfo("UTC")
+
+
+def local(at: dt.datetime, tz: dt.tzinfo) -> dt.datetime:
+    """`at` (aware; a naive one is taken as UTC, as the store keeps it) in zone `tz`."""
+    if at.tzinfo is None:
+        at = at.replace(tzinfo=dt.UTC)
+    return at.astimezone(tz)
+
+
+def clock_words(at: dt.datetime, tz: dt.tzinfo, *, seconds: bool = False) -> str:
+    """"14:00" (or "14:00:05"): the time of day in the tournament's zone."""
+    return local(at, tz).strftime("%H:%M:%S" if seconds else "%H:%M")
+
+
+def day_words(at: dt.datetime, tz: dt.tzinfo) -> str:
+    """"Saturday 14:00": the day of the week and the time, in the tournament's zone."""
+    here = local(at, tz)
+    return f"{WEEKDAYS[here.weekday()]} {here:%H:%M}"
+
+
+def date_words(at: dt.datetime, tz: dt.tzinfo) -> str:
+    """"2026-03-07 14:00": date and time in the tournament's zone (the log, files)."""
+    return local(at, tz).strftime("%Y-%m-%d %H:%M")
+
+
+def column(times: pd.Series, tz: dt.tzinfo) -> pd.Series:
+    """A column of UTC times in the tournament's zone (still datetimes, for tables to format)."""
+    times = pd.to_datetime(times, utc=True)
+    return times.dt.tz_convert(tz)
+
+
+def parse_local(text: str, tz: dt.tzinfo) -> dt.datetime:
+    """"2026-03-07 14:00" (or with "T", or seconds) typed in the tournament's zone, as an aware
+    datetime; a `TournamentError` says what is wrong with a text that is not such a time."""
+    try:
+        when = dt.datetime.fromisoformat(" ".join(str(text).split()).replace("/", "-"))
+    except ValueError:
+        raise TournamentError(f"{str(text)[:40]!r} is not a date and time such as "
+                              f"2026-03-07 14:00") from None
+    return when.replace(tzinfo=tz) if when.tzinfo is None else when.astimezone(tz)
