@@ -149,6 +149,11 @@ class Action(_Word):
     INVITATION_CREATE = "invitation.create"
     INVITATION_USE = "invitation.use"
     INVITATION_REVOKE = "invitation.revoke"
+    # the schedule (R26)
+    SCHEDULE_ADD = "schedule.add"
+    SCHEDULE_EDIT = "schedule.edit"
+    SCHEDULE_REMOVE = "schedule.remove"
+    SCHEDULE_SHIFT = "schedule.shift"
 
 
 PICK_METHOD_LABELS = {PickMethod.HIDDEN_PICKS: "Hidden Picks", PickMethod.VOTE_OFF: "Vote Off"}
@@ -201,6 +206,11 @@ ACTION_LABELS = {
     Action.INVITATION_CREATE: "Judge invited",
     Action.INVITATION_USE: "Signed in with an invitation",
     Action.INVITATION_REVOKE: "Invitation withdrawn",
+    # the schedule (R26)
+    Action.SCHEDULE_ADD: "Schedule item planned",
+    Action.SCHEDULE_EDIT: "Schedule item changed",
+    Action.SCHEDULE_REMOVE: "Schedule item removed",
+    Action.SCHEDULE_SHIFT: "Schedule running late",
 }
 
 class Record(Mapping):

@@ -4,7 +4,8 @@ restore (R19).
 Writing: a Summary sheet, the Standings and the Finals first, then one sheet per table of the
 tournament, names and labels first ("Qualifier 2", "Published", "Yes"), ids and the stored
 values a restore reads back (JSON) last; each with a bold frozen header, a filter, widths to
-fit and times as dates (UTC); text a spreadsheet would take for a formula is stored as text.
+fit and times as dates (UTC, what a restore reads back; the Schedule's "Starts" reads in the
+tournament's time zone); text a spreadsheet would take for a formula is stored as text.
 Every heading means one thing on every sheet: "Name" is a player's real name, "Nickname" the
 name the public knows (R22). The workbook holds hidden information (removed leaders, emails,
 the log): organizer only (R20).
@@ -39,11 +40,12 @@ from openpyxl.cell.cell import ILLEGAL_CHARACTERS_RE
 from openpyxl.styles import Alignment, Font, PatternFill
 from openpyxl.utils import get_column_letter
 
-from stsa import catalog
+from stsa import catalog, local_time
 from stsa.domain import Kind, PlayerStatus, Problem, Role, SittingStatus, sitting_label
 from stsa.formats import guards
 from stsa.formats.csv import looks_like_formula
 from stsa.formats.guards import WORKBOOK_LIMITS, SpreadsheetError, at_row, cell_text
+from stsa.settings import REGISTRY, Settings
 from stsa.settings import label as setting_label
 from stsa.settings import words as setting_words
 
@@ -145,6 +147,12 @@ SHEETS: dict[str, tuple[str | None, list[tuple[str, str | None, str]]]] = {
         ("Stage", "stage", "word:stage"), ("Name", None, "text"),
         ("Nickname", None, "text"), ("Marked by", "marked_by", "text"),
         ("Marked at", "marked_at", "time"), ("Player id", "player_id", "int")]),
+    "Schedule": ("schedule_items", [  # R26: times as dates in UTC; "Starts" in the room's
+        ("Item", None, "text"), ("Title", "title", "text"),  # time zone, for the reader
+        ("Stage", "sitting_kind", "word:kind"), ("Number", "sitting_number", "int"),
+        ("Starts", None, "text"), ("Minutes", "minutes", "int"),
+        ("Starts at (UTC)", "starts_at", "time"), ("Changed by", "updated_by", "text"),
+        ("Changed at", "updated_at", "time"), ("Item id", "id", "int")]),
     "Settings": ("settings", [
         ("Setting", None, "text"), ("Value", None, "text"), ("Default", None, "bool"),
         ("Set by", "updated_by", "text"), ("Set at", "updated_at", "time"),
@@ -156,7 +164,7 @@ SHEETS: dict[str, tuple[str | None, list[tuple[str, str | None, str]]]] = {
         ("Before", "before", "json"), ("After", "after", "json")]),
 }
 #: Sheets an older workbook may lack: restored as empty.
-OPTIONAL_SHEETS = ("Votes", "Wild cards", "Waiting list")
+OPTIONAL_SHEETS = ("Votes", "Wild cards", "Waiting list", "Schedule")
 #: Headings of workbooks before the readable ones, where they differ from the column's name.
 LEGACY_HEADINGS: dict[tuple[str | None, str], str] = {
     ("players", "id"): "player_id", ("sittings", "id"): "sitting_id",
@@ -378,6 +386,8 @@ def _joined(dump: Mapping[str, list[dict]], scored: pd.DataFrame, defaults: Mapp
                 for r in rows]
 
     stored = {s["key"]: s for s in dump["settings"]}
+    tz = Settings.of({k: json.loads(s["value"]) for k, s in stored.items()
+                      if k in REGISTRY}).zone
     settings = []
     for key in [*defaults, *(k for k in stored if k not in defaults)]:
         row = stored.get(key) or {"key": key, "value": json.dumps(defaults[key])}
@@ -409,6 +419,12 @@ def _joined(dump: Mapping[str, list[dict]], scored: pd.DataFrame, defaults: Mapp
         "waiting": in_sitting(sorted(dump.get("waiting", []),
                                      key=lambda w: (w["sitting_id"], w["position"]))),
         "absences": [{**a, **who(a["player_id"])} for a in dump["absences"]],
+        "schedule_items": [
+            {**i, "Item": sitting_label(i["sitting_kind"], i["sitting_number"] or 1)
+             if i.get("sitting_kind") else i["title"],
+             "Starts": local_time.date_words(i["starts_at"], tz)}
+            for i in sorted(dump.get("schedule_items", []),
+                            key=lambda i: (i["starts_at"], i["id"]))],
         "settings": settings,
         "events": [{**e, "What happened": texts[i] if i < len(texts) else None}
                    for i, e in enumerate(dump["events"])],

@@ -14,16 +14,16 @@ from collections.abc import Callable
 
 import pandas as pd
 
-from stsa import rules, store
+from stsa import local_time, rules, store
 from stsa.domain import Kind, PickMethod, SittingStatus, TournamentError, sitting_label
 from stsa.formats import slips, workbook
 from stsa.formats.csv import csv_bytes
 from stsa.services import finals as finals_service
 from stsa.services import log
 from stsa.services import results as results_service
-from stsa.settings import Settings
+from stsa.settings import REGISTRY, Settings
 from stsa.store.db import SYSTEM
-from stsa.store.db import now as db_now  # the export's time, UTC
+from stsa.store.db import now as db_now  # the export's time (UTC, shown in the room's zone)
 
 RESULT_COLUMNS = {"table_id": "int64", "player_id": "int64",
                   **{c: "int64" for c in (*rules.PLACING_ORDER, "variant_points")},
@@ -76,7 +76,9 @@ def _summary(dump: dict, standings: pd.DataFrame, finals: pd.DataFrame | None) -
     players = pd.DataFrame(dump["players"], columns=["status"])
     sittings = pd.DataFrame(dump["sittings"], columns=["kind", "number", "status"])
     qualifiers = sittings.loc[sittings["kind"] == Kind.QUALIFIER]
-    lines: list[tuple] = [("Tournament", name), ("Exported (UTC)", db_now()),
+    tz = Settings.of({k: v for k, v in stored.items() if k in REGISTRY}).zone
+    lines: list[tuple] = [("Tournament", name), ("Exported", local_time.date_words(db_now(), tz)),
+                          ("Time zone", str(tz)),
                           ("Players", int((players["status"] == "active").sum())),
                           ("Withdrawn", int((players["status"] == "withdrawn").sum())),
                           ("Qualifiers drawn", len(qualifiers)),
@@ -94,7 +96,10 @@ def _summary(dump: dict, standings: pd.DataFrame, finals: pd.DataFrame | None) -
     elif len(standings):
         lines.append(("Leading the qualifiers", ", ".join(
             map(str, standings.loc[standings["rank"] == standings["rank"].min(), "name"]))))
-    lines.append(("Reading this workbook", "Times are UTC. Nickname is the name a player is "
+    lines.append(("Reading this workbook", "The export time above and the schedule's Starts "
+                  "column are in the tournament's time zone; the dates and times in the other "
+                  "columns are UTC, as stored (a restore reads them back). Nickname is the name "
+                  "a player is "
                   "known by in public (standings, screens, slips); Name is the real name. "
                   "Names and words come first on each sheet; ids (they link the sheets) and "
                   "the stored values a restore reads back come last. The organizer restores "
@@ -123,10 +128,12 @@ def tournament_workbook(engine) -> bytes:
     """The whole tournament as one .xlsx, as an organizer hands it out: a Summary sheet, the
     Standings and the Finals (with best scores and qualifier ranks) first, then Players (name
     and nickname first, extra details in words), Sittings, Tables, Seats, Results, Votes,
-    Wild cards, Sit-outs, the Waiting list, Absences, Settings (every setting, defaults
-    marked) and the Log (each event in words beside its values); readable headings and
-    labels, Yes and No, ids and stored values last; a bold frozen header, a filter, widths to
-    fit and times as dates (UTC). "Name" is the real name and "Nickname" the public one on
+    Wild cards, Sit-outs, the Waiting list, Absences, the Schedule (R26), Settings (every
+    setting, defaults marked) and the Log (each event in words beside its values); readable
+    headings and labels, Yes and No, ids and stored values last; a bold frozen header, a
+    filter, widths to fit and stored times as dates (UTC, labelled so on the Summary: a
+    restore reads them back exactly); the export time and the schedule's starts read in the
+    tournament's time zone (R26). "Name" is the real name and "Nickname" the public one on
     every sheet that names a player (R22). Text that looks like a formula is stored as text.
     `restore.restore_workbook` recreates the tournament from it (R19).
 

@@ -399,6 +399,39 @@ def _backup_restore(action, subject, before, after, places):
             f"tournament as it was is kept in {after.get('safety_backup')}.")
 
 
+def _schedule_item(item: Mapping) -> str:
+    kind, number, title = item.get("sitting_kind"), item.get("sitting_number"), item.get("title")
+    label = sitting_label(kind, number or 1) if kind else ""
+    if not title:
+        return label
+    return str(title) if not label or title == label else f"{label} ({title})"
+
+
+def _schedule(action, subject, before, after, places):
+    """R26: an item planned, changed or removed, its start in the tournament's time."""
+    if action == Action.SCHEDULE_REMOVE:
+        return f"Took {_schedule_item(before)} off the schedule (it was at {before['starts']})."
+    if action == Action.SCHEDULE_ADD:
+        return (f"Planned {_schedule_item(after)}: {after['starts']}, "
+                f"{plural(int(after['minutes']), 'minute')}.")
+    parts = [f"{what} {old} → {new}" for what, old, new in (
+        ("title", before.get("title"), after.get("title")),
+        ("start", before.get("starts"), after.get("starts")),
+        ("length", f"{before.get('minutes')} min", f"{after.get('minutes')} min"),
+        ("sitting", _schedule_item({**before, "title": ""}) or "none",
+         _schedule_item({**after, "title": ""}) or "none")) if old != new]
+    return f"Changed {_schedule_item(before)} on the schedule: {'; '.join(parts) or 'nothing'}."
+
+
+def _schedule_shift(action, subject, before, after, places):
+    """R26: running late: what moved, and by how much."""
+    minutes = int(after.get("minutes", 0))
+    way = "later" if minutes > 0 else "earlier"
+    titles = list(after.get("titles") or [])
+    return (f"Running late: moved {plural(len(titles), 'item')} from {after.get('from')} on "
+            f"{plural(abs(minutes), 'minute')} {way}: {_names(titles)}.")
+
+
 def _plain(action, subject, before, after, places):
     """An action this module does not know: its name, what it concerns, and the values that
     changed, in words."""
@@ -432,6 +465,8 @@ _SENTENCES: dict[str, Callable[..., str]] = {
     Action.BACKUP_RESTORE: _backup_restore, Action.SIGN_IN_UNLOCK: _unlock,
     Action.INVITATION_CREATE: _invitation, Action.INVITATION_USE: _invitation,
     Action.INVITATION_REVOKE: _invitation,
+    Action.SCHEDULE_ADD: _schedule, Action.SCHEDULE_EDIT: _schedule,
+    Action.SCHEDULE_REMOVE: _schedule, Action.SCHEDULE_SHIFT: _schedule_shift,
 }
 
 

@@ -168,8 +168,9 @@ def _repeated(name: str, frame: pd.DataFrame, table) -> list[Problem]:
         first = (pd.Series(frame.index, index=frame.index)
                  .groupby([frame[c] for c in key], dropna=True).transform("first"))
         headings = ", ".join(HEADING_OF[(name, c)] for c in key)
-        problems += [_at(name, row, f"repeats the {headings} of row {earlier}")
-                     for row, earlier in first.loc[first != first.index].items()]
+        problems += [_at(name, row, f"repeats the {headings} of row {int(earlier)}")
+                     for row, earlier in first.loc[first.notna() & (first != first.index)]
+                     .items()]  # a key with a blank part (an item that is no sitting) is none
     return problems
 
 

@@ -9,7 +9,8 @@ audit log (R19). Reads return pandas frames ready for `stsa.rules`.
 `maintenance`, which adds what the store does by itself (completing finished sittings,
 automatic backups) to the database steps of `db`, `draws`, `game_results` and `archive`.
 `corrections` voids a published sitting and replaces a no-show. `access` holds PINs,
-sign-in, trusted devices, sessions and handoff codes; `invites` the judges' QR codes. The
+sign-in, trusted devices, sessions and handoff codes; `invites` the judges' QR codes;
+`schedule` the planned sittings and other items (R26). The
 checks that entry and restore share are in `checks`. Errors a person can fix are
 `TournamentError`s: `ConflictError`, `NotFound`, `DuplicateName`, `InvalidState`,
 `PermissionDenied`, `CorruptDatabase`, `NotABackup`.
@@ -91,6 +92,13 @@ from stsa.store.roster import (
                                set_check_ins,
                                withdraw_player,
 )
+from stsa.store.schedule import (
+                               add_schedule_item,
+                               delete_schedule_item,
+                               schedule_items,
+                               shift_schedule,
+                               update_schedule_item,
+)
 from stsa.store.schema import SCHEMA_VERSION
 from stsa.store.transfer import dump_tournament, load_tournament
 
@@ -124,6 +132,9 @@ __all__ = [
     "save_vote_off", "vote_off_votes", "save_wild_cards", "wild_card_choices",
     # a judge's unsaved entry for a table
     "Draft", "save_draft", "draft", "clear_draft",
+    # the schedule (R26)
+    "schedule_items", "add_schedule_item", "update_schedule_item", "delete_schedule_item",
+    "shift_schedule",
     # backups
     "backup", "backups", "restore",
     # whole tournaments (the workbook export and restore)

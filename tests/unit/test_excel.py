@@ -520,7 +520,7 @@ def sheet_values(data: bytes) -> dict[str, list[list]]:
 
 def without_export_time(rows: list[list]) -> list[list]:
     """The Summary sheet but its line saying when the workbook was made."""
-    return [r for r in rows if r[0] != "Exported (UTC)"]
+    return [r for r in rows if r[0] != "Exported"]
 
 
 def enrich(engine):

@@ -55,7 +55,7 @@ def sheets(data: bytes) -> dict[str, list[list]]:
                if ws.title != "Log"}
     finally:
         wb.close()
-    out["Summary"] = [r for r in out["Summary"] if r[0] != "Exported (UTC)"]
+    out["Summary"] = [r for r in out["Summary"] if r[0] != "Exported"]
     return out
 
 

@@ -1,0 +1,266 @@
+"""The schedule as the store keeps it (R26): the tournament's planned sittings and other items
+(a player meeting, lunch, the prize giving), each with a start (UTC) and a length in minutes.
+
+The organizer plans, changes and removes items and says "running N minutes late"
+(`shift_schedule`); each is one short transaction, checked first (nothing is written when a
+value is wrong: the message says what and where) and logged (R19), which moves the data
+version. A sitting's item takes the `sitting_minutes` setting as its length unless told.
+Overlapping sittings are saved: `stsa.services.schedule` warns about them.
+"""
+
+from __future__ import annotations
+
+import datetime as dt
+from typing import Any
+
+import pandas as pd
+import sqlalchemy as sa
+from sqlalchemy.engine import Connection, Engine
+
+from stsa import local_time
+from stsa import schedule as plan
+from stsa.auth import Actor, require
+from stsa.domain import Action, Kind, Role, TournamentError, is_whole, sitting_label
+from stsa.settings import Settings
+from stsa.store import audit, checks, db, frames, schema
+from stsa.store.errors import NotFound
+
+TITLE_MAX = 100  # what the title column holds
+OTHER = "other"  # the kind of an item that is not a sitting (stored as no kind)
+ITEM_COLUMNS = {"item_id": "int64", "title": "str", "sitting_kind": "object",
+                "sitting_number": "Int64", "starts_at": frames.UTC_TIME, "minutes": "int64",
+                "updated_by": "str", "updated_at": frames.UTC_TIME}
+_KEEP: Any = object()  # an argument not given: the item keeps what it has
+items_t = schema.schedule_items
+
+
+def _settings(conn: Connection) -> Settings:
+    stored = {r.key: frames.loads(r.value) for r in conn.execute(sa.select(schema.settings))}
+    return Settings.of(stored)
+
+
+def _kind(value: Any, where: str) -> str | None:
+    if value is None or (isinstance(value, str) and value.strip().casefold() in ("", OTHER)):
+        return None
+    kinds = {k.value for k in Kind}
+    text = value.strip().casefold() if isinstance(value, str) else value
+    if text not in kinds:
+        raise TournamentError(f"{where}: {str(value)[:40]!r} is not a kind of item; choose "
+                              f"qualifier, semifinal, final or other.")
+    return str(text)
+
+
+def _number(value: Any, kind: str | None, where: str) -> int | None:
+    if kind is None:
+        return None
+    if value is None and kind != Kind.QUALIFIER:
+        return 1  # the semifinal and the final are one sitting each
+    if not is_whole(value) or value < 1:
+        raise TournamentError(f"{where}: the sitting's number must be a whole number from 1, "
+                              f"not {str(value)[:20]!r}.")
+    return int(value)
+
+
+def _minutes(value: Any, where: str) -> int:
+    if not is_whole(value) or not 1 <= value <= plan.MINUTES_MAX:
+        raise TournamentError(f"{where}: the length must be a whole number of minutes from 1 "
+                              f"to {plan.MINUTES_MAX}, not {str(value)[:20]!r}.")
+    return int(value)
+
+
+def _start(value: Any, where: str) -> dt.datetime:
+    if isinstance(value, pd.Timestamp) and value is not pd.NaT:
+        value = value.to_pydatetime()
+    if not isinstance(value, dt.datetime) or value.tzinfo is None:
+        raise TournamentError(f"{where}: the start must be a date and time (with its time "
+                              f"zone), not {str(value)[:40]!r}.")
+    return value.astimezone(dt.UTC)
+
+
+def _title(value: Any, kind: str | None, number: int | None, where: str) -> str:
+    title = checks.text(value, "title", TITLE_MAX, where)
+    if not title and kind is not None:
+        return sitting_label(kind, number or 1)
+    if not title:
+        raise TournamentError(f"{where}: the title is empty; say what the item is (Lunch, "
+                              f"Prize giving …).")
+    return title
+
+
+def _where(title: Any, kind: Any = None, number: Any = None) -> str:
+    named = " ".join(str(title).split())[:40] if isinstance(title, str) and title.strip() \
+        else ""
+    if not named and kind in {k.value for k in Kind}:
+        named = sitting_label(kind, number if is_whole(number) else 1)
+    return f"Schedule item {named!r}" if named else "Schedule item"
+
+
+def _clean(*, title, starts_at, minutes, sitting_kind, sitting_number, default_minutes: int,
+           where: str) -> dict[str, Any]:
+    kind = _kind(sitting_kind, where)
+    number = _number(sitting_number, kind, where)
+    return {"title": _title(title, kind, number, where), "sitting_kind": kind,
+            "sitting_number": number, "starts_at": _start(starts_at, where),
+            "minutes": _minutes(default_minutes if minutes is None else minutes, where)}
+
+
+def _logged(row: dict[str, Any], tz: dt.tzinfo) -> dict[str, Any]:
+    """An item as the log keeps it: its values, and its start in the tournament's words."""
+    return {"title": row["title"], "sitting_kind": row["sitting_kind"],
+            "sitting_number": row["sitting_number"], "starts_at": row["starts_at"],
+            "minutes": int(row["minutes"]), "starts": local_time.day_words(row["starts_at"], tz)}
+
+
+def _taken(conn: Connection, kind: str | None, number: int | None, item_id: int | None,
+           where: str) -> None:
+    if kind is None:
+        return
+    q = sa.select(items_t.c.id).where(items_t.c.sitting_kind == kind,
+                                      items_t.c.sitting_number == number)
+    if item_id is not None:
+        q = q.where(items_t.c.id != item_id)
+    if conn.execute(q).first() is not None:
+        raise TournamentError(f"{where}: {sitting_label(kind, number or 1)} is on the schedule "
+                              f"already; change that item instead.")
+
+
+def _row(conn: Connection, item_id: Any) -> dict[str, Any]:
+    if not is_whole(item_id):
+        raise NotFound(f"There is no schedule item {str(item_id)[:20]!r}.")
+    return dict(db.lock_row(conn, items_t, int(item_id), "schedule item")._mapping)
+
+
+def add_schedule_item(engine: Engine, *, title: str = "", starts_at: dt.datetime,
+                      minutes: int | None = None, sitting_kind: str | None = None,
+                      sitting_number: int | None = None, actor: Actor) -> dict[str, Any]:
+    """R26: plan an item (organizer only, R20): a sitting (`sitting_kind` qualifier,
+    semifinal or final and its number; its title defaults to its name) or another item
+    (`sitting_kind` None or "other"; a title needed). `starts_at` is an aware time;
+    `minutes` defaults to the `sitting_minutes` setting. A bad value or a sitting already
+    planned raises `TournamentError` and nothing is written. Logged. Returns the item
+    (`item_id`, its columns)."""
+    require(actor, Role.ORGANIZER, action="plan the schedule")
+    where = _where(title, sitting_kind, sitting_number)
+
+    def work(conn: Connection) -> dict[str, Any]:
+        current = _settings(conn)
+        row = _clean(title=title, starts_at=starts_at, minutes=minutes,
+                     sitting_kind=sitting_kind, sitting_number=sitting_number,
+                     default_minutes=current.sitting_minutes, where=where)
+        _taken(conn, row["sitting_kind"], row["sitting_number"], None, where)
+        at = db.now()
+        item_id = conn.execute(sa.insert(items_t).values(**row, updated_by=actor.name,
+                                                         updated_at=at)
+                               .returning(items_t.c.id)).scalar_one()
+        audit.log(conn, actor, Action.SCHEDULE_ADD, f"schedule item {item_id}",
+                  after=_logged(row, current.zone), at=at)
+        return {"item_id": int(item_id), **row, "updated_by": actor.name, "updated_at": at}
+
+    return db.write(engine, work)
+
+
+def update_schedule_item(engine: Engine, item_id: int, *, title: Any = _KEEP,
+                         starts_at: Any = _KEEP, minutes: Any = _KEEP,
+                         sitting_kind: Any = _KEEP, sitting_number: Any = _KEEP,
+                         actor: Actor) -> dict[str, Any]:
+    """R26: change an item (organizer only): whatever is given, the rest kept. Checked as
+    `add_schedule_item` checks; nothing changes on a bad value. Logged with before and
+    after (R19). Returns the item."""
+    require(actor, Role.ORGANIZER, action="change the schedule")
+
+    def work(conn: Connection) -> dict[str, Any]:
+        current = _settings(conn)
+        old = _row(conn, item_id)
+        given = {"title": title, "starts_at": starts_at, "minutes": minutes,
+                 "sitting_kind": sitting_kind, "sitting_number": sitting_number}
+        merged = {k: old[k] if v is _KEEP else v for k, v in given.items()}
+        if sitting_kind is not _KEEP and title is _KEEP and old["sitting_kind"] and \
+                old["title"] == sitting_label(old["sitting_kind"], old["sitting_number"]):
+            merged["title"] = ""  # a sitting named after itself follows its new name
+        where = _where(old["title"])
+        row = _clean(**merged, default_minutes=current.sitting_minutes, where=where)
+        _taken(conn, row["sitting_kind"], row["sitting_number"], old["id"], where)
+        before = {k: old[k] for k in row}
+        if before == row:
+            return {"item_id": old["id"], **row, "updated_by": old["updated_by"],
+                    "updated_at": old["updated_at"]}
+        at = db.now()
+        conn.execute(sa.update(items_t).where(items_t.c.id == old["id"])
+                     .values(**row, updated_by=actor.name, updated_at=at))
+        audit.log(conn, actor, Action.SCHEDULE_EDIT, f"schedule item {old['id']}",
+                  before=_logged(before, current.zone), after=_logged(row, current.zone), at=at)
+        return {"item_id": old["id"], **row, "updated_by": actor.name, "updated_at": at}
+
+    return db.write(engine, work)
+
+
+def delete_schedule_item(engine: Engine, item_id: int, *, actor: Actor) -> None:
+    """R26: take an item off the schedule (organizer only). Logged with what it was."""
+    require(actor, Role.ORGANIZER, action="change the schedule")
+
+    def work(conn: Connection) -> None:
+        old = _row(conn, item_id)
+        conn.execute(sa.delete(items_t).where(items_t.c.id == old["id"]))
+        audit.log(conn, actor, Action.SCHEDULE_REMOVE, f"schedule item {old['id']}",
+                  before=_logged(old, _settings(conn).zone))
+
+    db.write(engine, work)
+
+
+def _shift_minutes(value: Any) -> int:
+    if not is_whole(value) or value == 0 or abs(value) > plan.MINUTES_MAX:
+        raise TournamentError(f"Running late: the minutes must be a whole number from 1 to "
+                              f"{plan.MINUTES_MAX} (or down to -{plan.MINUTES_MAX} to move items "
+                              f"earlier), not {str(value)[:20]!r}.")
+    return int(value)
+
+
+def shift_schedule(engine: Engine, minutes: int, *, at: dt.datetime | None = None,
+                   after_item: int | None = None, actor: Actor) -> list[int]:
+    """R26, "running N minutes late" (organizer only): every item that starts at or after
+    `at`, or after the item `after_item` starts (`stsa.schedule.later_mask`), moves `minutes`
+    later (negative: earlier), lengths kept. One transaction, one log entry naming the items
+    moved. Returns their ids (none: nothing written)."""
+    require(actor, Role.ORGANIZER, action="change the schedule")
+    minutes = _shift_minutes(minutes)
+    if (at is None) == (after_item is None):
+        raise TournamentError("Running late: say from when (a time or an item) the items move.")
+    if at is not None:
+        at = _start(at, "Running late")
+
+    def work(conn: Connection) -> list[int]:
+        current = frames.query_frame(conn, _select(), ITEM_COLUMNS)
+        if after_item is not None and not (current["item_id"] == after_item).any():
+            raise NotFound(f"There is no schedule item {str(after_item)[:20]!r}.")
+        whole = plan.schedule_frame(current)
+        moved = whole.loc[plan.later_mask(whole, at=at, after_item=after_item)]
+        if moved.empty:
+            return []
+        stamp = db.now()
+        shifted = plan.shift(moved, minutes, at=moved["starts_at"].min())
+        for item_id, start in zip(shifted["item_id"], shifted["starts_at"]):
+            conn.execute(sa.update(items_t).where(items_t.c.id == int(item_id)).values(
+                starts_at=start.to_pydatetime(), updated_by=actor.name, updated_at=stamp))
+        tz = _settings(conn).zone
+        titles = plan.labels(moved).tolist()
+        audit.log(conn, actor, Action.SCHEDULE_SHIFT, "schedule", at=stamp, after={
+            "minutes": minutes, "items": [int(i) for i in moved["item_id"]], "titles": titles,
+            "from": local_time.day_words(moved["starts_at"].min().to_pydatetime(), tz)})
+        return [int(i) for i in moved["item_id"]]
+
+    return db.write(engine, work)
+
+
+def _select():
+    return (sa.select(items_t.c.id.label("item_id"), items_t.c.title, items_t.c.sitting_kind,
+                      items_t.c.sitting_number, items_t.c.starts_at, items_t.c.minutes,
+                      items_t.c.updated_by, items_t.c.updated_at)
+            .order_by(items_t.c.starts_at, items_t.c.id))
+
+
+def schedule_items(engine: Engine | Connection) -> pd.DataFrame:
+    """R26: every item, in order of start: `item_id, title, sitting_kind` (None for an item
+    that is not a sitting), `sitting_number, starts_at` (UTC), `minutes, updated_by,
+    updated_at`. Public: the schedule is for everyone."""
+    with db.reading(engine) as conn:
+        return frames.query_frame(conn, _select(), ITEM_COLUMNS)
