@@ -19,6 +19,7 @@ from stsa.domain import sitting_label
 
 COLUMNS = ["item_id", "title", "sitting_kind", "sitting_number", "starts_at", "ends_at",
            "minutes"]
+OTHER = "other"  # the kind of an item that is not a sitting (stored as no kind)
 MINUTES_MAX = 1440  # one day: the longest an item (or a shift) may be
 
 

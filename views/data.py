@@ -57,9 +57,8 @@ backups = data.now().backups()
 if backups.empty:
     st.info("No backups yet: click Back up now.")
     st.stop()
-st.dataframe(organizer.backups_frame(backups), hide_index=True, key="data_backups",
-             column_config={"Made (UTC)": st.column_config.DatetimeColumn(
-                 format="YYYY-MM-DD HH:mm:ss")})
+st.dataframe(organizer.backups_frame(backups, data.now().settings().zone), hide_index=True,
+             key="data_backups")
 paths = dict(zip(backups["name"], backups["path"]))
 if st.session_state.pop("data_restored", False):  # untick after a restore
     st.session_state["data_backup_sure"] = False

@@ -6,6 +6,7 @@ import streamlit as st
 from stsa.domain import SITTING_STATUS_WORDS, Role, plural
 from stsa.services import admin
 from stsa.ui import data, finals, navigation, organizer, result_checks, session, widgets
+from stsa.ui import schedule as schedule_view
 
 role, reads = session.role(), data.now()
 status = reads.home_status()
@@ -26,6 +27,7 @@ players, checked_in, current = st.columns(3)
 players.metric("Players", status.players, help="Active players on the roster.")
 checked_in.metric("Checked in", status.checked_in, help="For the next sitting.")
 current.metric("Sitting", label)
+schedule_view.next_up(reads)  # "Next: Lunch at 12:30"
 if sitting:
     st.write(f"**{label}** is "
              f"{SITTING_STATUS_WORDS[sitting.status]}"

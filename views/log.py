@@ -30,7 +30,7 @@ now = data.now()
 result_checks.show_late_corrections(now)
 events = log_words.events(session.engine(), actor=me, action=kinds.get(what),
                           by=by.strip() or None, limit=None if find.strip() else int(limit))
-log = now.log(events, find=find, limit=int(limit))
+log = organizer.in_zone(now.log(events, find=find, limit=int(limit)), "at", now.settings().zone)
 if log.empty:
     filtered = bool(what or by.strip() or find.strip())
     st.info("No events match these filters." if filtered else
@@ -43,7 +43,7 @@ if imported := log_words.imported(events.loc[events["event_id"].isin(log["event_
                f"it came from. That history is the file's record, not one made here.")
 st.dataframe(log, hide_index=True, key="log_table", column_config={
     "event_id": st.column_config.NumberColumn("#", format="%d"),
-    "at": st.column_config.DatetimeColumn("When (UTC)", format="YYYY-MM-DD HH:mm:ss"),
+    "at": st.column_config.DatetimeColumn("When", format="YYYY-MM-DD HH:mm:ss"),
     "actor": "By", "role": "Role", "what": "What",
     "details": st.column_config.TextColumn("Details", width="large")})
 st.download_button("Download as CSV", organizer.csv_text(organizer.log_frame(events, log)),

@@ -8,6 +8,7 @@ import streamlit as st
 from stsa.domain import Role, plural
 from stsa.services import player
 from stsa.ui import data, live, sittings, widgets
+from stsa.ui import schedule as schedule_view
 
 PARAM = "player"
 GAMES = {"sitting": "Sitting", "table_no": "Table", "placing": "Placing", "vp": "VP",
@@ -92,6 +93,7 @@ def my_page(player_id: int, every: int) -> None:
     if facts.withdrawn:
         st.caption("Withdrawn from the tournament.")
     where(facts)
+    schedule_view.on_my_seat(player_id)  # what comes next; my sittings as a calendar file
     st.subheader("Standing", anchor=False)
     st.markdown(widgets.plain(facts.standing))
     if len(facts.games):

@@ -6,6 +6,7 @@ import streamlit as st
 
 from stsa.ui import data, live, rule_change, widgets
 from stsa.ui import finals as view
+from stsa.ui import schedule as schedule_view
 from stsa.ui import statistics as stats
 
 CHARTS = ["Best scores", "Scores per sitting"]
@@ -56,6 +57,7 @@ def slideshow() -> None:
     title = reads.settings().get("tournament_name") or "Standings"
     st.title(f"{widgets.plain(title)} · {heading}", anchor=False)
     st.write(stats.progress(reads))
+    schedule_view.next_up(reads)  # "Next: Lunch at 12:30"
     rule_change.on_tv(reads.home_status())
     if table.empty:
         st.info("No results yet: the standings appear once the first qualifier results are in.")

@@ -8,7 +8,7 @@ import datetime as dt
 import numpy as np
 import pandas as pd
 
-from stsa import rules, store
+from stsa import local_time, rules, store
 from stsa.auth import Actor
 from stsa.domain import Kind, PlayerStatus, SittingStatus, TournamentError, plural
 from stsa.services.snapshot import Snapshot
@@ -33,13 +33,15 @@ def queue_of(players: pd.DataFrame, player_ids, settings: Settings,
     queue = rules.seat_queue(chosen, capacity, extra_tables)
     names = dict(zip(players["player_id"], players["name"]))
     return queue.assign(name=queue["player_id"].map(names),
-                        reason=queue_reasons(queue, capacity, extra_tables))
+                        reason=queue_reasons(queue, capacity, extra_tables, settings.zone))
 
 
-def queue_reasons(queue: pd.DataFrame, capacity: int, extra_tables: int = 0) -> pd.Series:
+def queue_reasons(queue: pd.DataFrame, capacity: int, extra_tables: int = 0,
+                  tz: dt.tzinfo | None = None) -> pd.Series:
     """Why each player of a `rules.seat_queue` frame plays or waits, in words (R21); check-in
-    times in this computer's time zone."""
-    times = queue["checked_in_at"].dt.tz_convert(_local_zone()).dt.strftime("%H:%M")
+    times in the tournament's time zone `tz` (R26; None: this laptop's)."""
+    times = local_time.column(queue["checked_in_at"], tz or local_time.zone(None)).dt.strftime(
+        "%H:%M")
     order = queue["registration_order"].astype("string")
     base = pd.Series(np.select(
         [queue["registration_order"].notna(), queue["checked_in_at"].notna()],
@@ -50,10 +52,6 @@ def queue_reasons(queue: pd.DataFrame, capacity: int, extra_tables: int = 0) -> 
     if extra_tables:
         limit += f" and {plural(extra_tables, 'extra table')}"
     return base.where(queue["plays"], base + "; " + limit)
-
-
-def _local_zone():
-    return dt.datetime.now().astimezone().tzinfo
 
 
 def seat_queue(engine, player_ids, *, extra_tables: int = 0) -> pd.DataFrame:
@@ -83,7 +81,7 @@ def waiting_list(engine, *, actor: Actor | None = None) -> pd.DataFrame:
                      .assign(plays=False))
             seated = len(snap.sitting_seats(int(sitting["sitting_id"])))
             extra = max(seated - capacity, 0) // 4
-            return queue.assign(reason=queue_reasons(queue, capacity, extra))[
+            return queue.assign(reason=queue_reasons(queue, capacity, extra, settings.zone))[
                 ["player_id", "position", "reason"]]
         players = snap.players
         present = players.loc[(players["status"] == PlayerStatus.ACTIVE)

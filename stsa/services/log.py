@@ -24,7 +24,7 @@ from typing import Any
 
 import pandas as pd
 
-from stsa import catalog, store
+from stsa import catalog, local_time, store
 from stsa.auth import Actor, require
 from stsa.domain import (
     ACTION_LABELS,
@@ -36,6 +36,7 @@ from stsa.domain import (
     sitting_label,
 )
 from stsa.formats import workbook
+from stsa.settings import Settings
 from stsa.settings import label as setting_label
 from stsa.settings import words as setting_words
 from stsa.store.db import SYSTEM
@@ -511,11 +512,11 @@ def late_of(events: pd.DataFrame) -> pd.DataFrame:
     return pd.DataFrame(rows, columns=LATE_COLUMNS).iloc[::-1].reset_index(drop=True)
 
 
-def late_lines(late: pd.DataFrame) -> list[str]:
+def late_lines(late: pd.DataFrame, tz: dt.tzinfo | None = None) -> list[str]:
     """R19, R20: `late_of` as the sentences Home and the Log page show: "A qualifier result was
     corrected after the finals were drawn: Qualifier 1, table 2, by Olivia on 2026-03-07 at
-    14:05. It moves …"; times in this computer's time zone."""
-    local = dt.datetime.now().astimezone().tzinfo
+    14:05. It moves …"; times in the tournament's time zone `tz` (R26; None: this laptop's)."""
+    local = tz or local_time.zone(None)
     return [f"{LATE}: {table}, by {who} on "
             f"{pd.Timestamp(at).tz_convert(local):%Y-%m-%d at %H:%M}."
             + (f" {changes}" if changes else "")
@@ -528,7 +529,8 @@ def late_corrections(engine, *, actor: Actor) -> list[str]:
     (`late_lines`), newest first, for the organizer and the judges (Home). Reads only the
     corrections of the log, as the system (judges may not read the whole log)."""
     require(actor, Role.ORGANIZER, Role.JUDGE, action="see late corrections")
-    return late_lines(late_of(store.events(engine, action=Action.RESULT_CORRECT, actor=SYSTEM)))
+    return late_lines(late_of(store.events(engine, action=Action.RESULT_CORRECT, actor=SYSTEM)),
+                      Settings.of(store.settings(engine)).zone)
 
 
 def filters(actions: Iterable[str] = ACTIONS) -> dict[str, str]:

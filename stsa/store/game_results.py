@@ -29,6 +29,7 @@ import pandas as pd
 import sqlalchemy as sa
 from sqlalchemy.engine import Connection, Engine
 
+from stsa import local_time
 from stsa.auth import Actor, PermissionDenied, require
 from stsa.domain import (
     Action,
@@ -39,6 +40,7 @@ from stsa.domain import (
     sitting_label,
     table_label,
 )
+from stsa.settings import Settings
 from stsa.store import audit, checks, db, drafts, draws, frames
 from stsa.store.checks import MAX_NUMBER, STATS  # noqa: F401 - MAX_NUMBER: the pages' bound
 from stsa.store.errors import ConflictError, InvalidState, NotFound
@@ -284,8 +286,10 @@ def _conflict(conn: Connection, t, where: str, expected: int) -> ConflictError:
         msg = (f"{where} has no result yet, but this save expected version {expected}. "
                f"Nothing was saved.")
     else:
-        when = current.saved_at.strftime("%H:%M:%S") if current.saved_at else "?"
-        msg = (f"{where} was saved by {current.saved_by} at {when} UTC (version "
+        stored = {r.key: frames.loads(r.value) for r in conn.execute(sa.select(settings_t))}
+        when = local_time.clock_words(current.saved_at, Settings.of(stored).zone, seconds=True) \
+            if current.saved_at else "?"  # in the tournament's time zone (R26)
+        msg = (f"{where} was saved by {current.saved_by} at {when} (version "
                f"{current.version}) after you opened it; nothing was overwritten. Check their "
                f"result and correct it if needed.")
     return ConflictError(msg, current)

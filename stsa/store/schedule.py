@@ -26,7 +26,7 @@ from stsa.store import audit, checks, db, frames, schema
 from stsa.store.errors import NotFound
 
 TITLE_MAX = 100  # what the title column holds
-OTHER = "other"  # the kind of an item that is not a sitting (stored as no kind)
+OTHER = plan.OTHER  # the kind of an item that is not a sitting (stored as no kind)
 ITEM_COLUMNS = {"item_id": "int64", "title": "str", "sitting_kind": "object",
                 "sitting_number": "Int64", "starts_at": frames.UTC_TIME, "minutes": "int64",
                 "updated_by": "str", "updated_at": frames.UTC_TIME}

@@ -20,6 +20,7 @@ import streamlit as st
 from stsa import store
 from stsa.auth import Actor
 from stsa.domain import plural
+from stsa.local_time import clock_words, zone
 from stsa.settings import Settings
 from stsa.ui import data_tools, widgets
 
@@ -43,9 +44,9 @@ def qr_png(url: str) -> bytes:
     return out.getvalue()
 
 
-def local_time(at: dt.datetime) -> str:
-    """"18:30": a stored time on this machine's clock."""
-    return pd.Timestamp(at).to_pydatetime().astimezone().strftime("%H:%M")
+def local_time(at: dt.datetime, tz: dt.tzinfo | None = None) -> str:
+    """"18:30": a stored time in the tournament's time zone `tz` (R26; None: this laptop's)."""
+    return clock_words(pd.Timestamp(at).to_pydatetime(), tz or zone(None))
 
 
 def _active(listed: pd.DataFrame) -> pd.DataFrame:
@@ -84,7 +85,7 @@ def invite_judges(engine, me: Actor, settings: Settings) -> None:
         row = active.loc[shown["id"]]
         st.image(qr_png(shown["url"]), width=280)
         st.markdown(f"**Scan to sign in as a judge; valid until "
-                    f"{local_time(row['expires_at'])}.**")
+                    f"{local_time(row['expires_at'], settings.zone)}.**")
         st.caption(widgets.plain(f"Invitation for {row['name']}: whoever scans it signs in as a "
                                  f"judge in that name, so show it to them only."))
         if st.button("Hide the QR code", key="invite_hide"):
@@ -93,7 +94,7 @@ def invite_judges(engine, me: Actor, settings: Settings) -> None:
     for invitation_id, row in active.iterrows():
         words, button = st.columns([4, 1], vertical_alignment="center")
         words.markdown(widgets.plain(
-            f"{row['name']}: valid until {local_time(row['expires_at'])}, "
+            f"{row['name']}: valid until {local_time(row['expires_at'], settings.zone)}, "
             f"used {plural(int(row['uses']), 'time')}"))
         if button.button("Withdraw", key=f"invite_withdraw_{invitation_id}"):
             withdraw = int(invitation_id)

@@ -11,7 +11,7 @@ import streamlit as st
 from stsa.domain import PlayerStatus, TournamentError, plural
 from stsa.services import draws
 from stsa.services import roster as service
-from stsa.ui import capacity, organizer, widgets
+from stsa.ui import capacity, data, organizer, widgets
 
 
 def words(done: tuple[int, int]) -> str:
@@ -100,7 +100,7 @@ def ticks(engine, roster: pd.DataFrame, me, query: str, version: int) -> None:
         return
     if total > len(shown):
         st.caption(f"Showing the first {len(shown)} of {total} matches: search to narrow.")
-    before = organizer.check_in_frame(shown)
+    before = organizer.check_in_frame(shown, data.now().settings().zone)
     edited = st.data_editor(
         before, key=f"checkin_editor_{version}", hide_index=True, num_rows="fixed",
         disabled=organizer.CHECK_IN_LOCKED,

@@ -26,6 +26,7 @@ PAGES = [
     Page("views/player.py", "My seat", ":material/person_pin_circle:", EVERYONE, "My seat"),
     Page("views/standings.py", "Standings", ":material/leaderboard:", EVERYONE, "Standings"),
     Page("views/statistics.py", "Statistics", ":material/bar_chart:", EVERYONE),
+    Page("views/schedule.py", "Schedule", ":material/event:", EVERYONE),
     Page("views/tv.py", "TV mode", ":material/tv:", EVERYONE),
     Page("views/draw.py", "Draw", ":material/table_restaurant:", EVERYONE, "Draw"),
     Page("views/results.py", "Results", ":material/edit_note:", EVERYONE, "Results"),

@@ -106,21 +106,21 @@ def registration(players: pd.DataFrame) -> pd.Series:
     return ("pre-registered #" + order).fillna("drop-in").astype(str)
 
 
-def check_in_time(players: pd.DataFrame) -> pd.Series:
-    """When each player checked in, as 10:42 in this computer's time zone ("" if not)."""
-    local = dt.datetime.now().astimezone().tzinfo
-    return (players["checked_in_at"].dt.tz_convert(local).dt.strftime("%H:%M")
-            .fillna("").astype(str))
+def check_in_time(players: pd.DataFrame, tz: dt.tzinfo | None = None) -> pd.Series:
+    """When each player checked in, as 10:42 in the tournament's time zone `tz` (R26; None:
+    this laptop's); "" if not."""
+    return (local_time.column(players["checked_in_at"], tz or local_time.zone(None))
+            .dt.strftime("%H:%M").fillna("").astype(str))
 
 
 CHECK_IN_LOCKED = ["name", "nickname", "club", "registration", "checked_in_at"]  # not edited
 
 
-def check_in_frame(players: pd.DataFrame) -> pd.DataFrame:
+def check_in_frame(players: pd.DataFrame, tz: dt.tzinfo | None = None) -> pd.DataFrame:
     """The check-in list as the editor shows it: name, nickname (R22), club, pre-registered or
     drop-in and check-in time (R21), checked in; indexed by player."""
     return (players.assign(registration=registration(players),
-                           checked_in_at=check_in_time(players))
+                           checked_in_at=check_in_time(players, tz))
             .set_index("player_id")[["name", "nickname", "club", "registration", "checked_in",
                                      "checked_in_at"]]
             .astype({"checked_in": bool}))
@@ -147,10 +147,17 @@ def restored_summary(counts: dict) -> str:
     return f"Restored the tournament from {source}: {', '.join(parts)}."
 
 
-def backups_frame(files: pd.DataFrame) -> pd.DataFrame:
-    """The backup files (`store.backups`) for display: name, size in kB, when (UTC)."""
+def backups_frame(files: pd.DataFrame, tz: dt.tzinfo | None = None) -> pd.DataFrame:
+    """The backup files (`store.backups`) for display: name, size in kB, when it was made
+    ("2026-03-07 14:05") in the tournament's time zone `tz` (R26; None: this laptop's)."""
+    made = local_time.column(files["modified"], tz or local_time.zone(None))
     return pd.DataFrame({"Backup": files["name"], "Size (kB)": (files["size"] / 1024).round(1),
-                         "Made (UTC)": files["modified"]}).reset_index(drop=True)
+                         "Made": made.dt.strftime("%Y-%m-%d %H:%M")}).reset_index(drop=True)
+
+
+def in_zone(frame: pd.DataFrame, column: str, tz: dt.tzinfo) -> pd.DataFrame:
+    """`frame` with its UTC times in `column` in the tournament's time zone (R26)."""
+    return frame.assign(**{column: local_time.column(frame[column], tz)})
 
 
 # --- Log -------------------------------------------------------------------------------------

@@ -12,10 +12,10 @@ import numpy as np
 import pandas as pd
 import streamlit as st
 
-from stsa import catalog, store
+from stsa import catalog, local_time, store
 from stsa.domain import TournamentError, rule_change_line
 from stsa.services import results
-from stsa.ui import widgets
+from stsa.ui import data, widgets
 from stsa.ui.sittings import colour
 
 STATS = results.STATS  # vp, spice, solari, troops, water (R11)
@@ -416,4 +416,8 @@ def differences_table(found: pd.DataFrame):
 
 
 def when(saved_at) -> str:
-    return saved_at.astimezone().strftime("%H:%M:%S") if saved_at is not None else "?"
+    """"14:05:09": when a result was saved, in the tournament's time zone (R26)."""
+    if saved_at is None:
+        return "?"
+    return local_time.clock_words(pd.Timestamp(saved_at).to_pydatetime(),
+                                  data.now().settings().zone, seconds=True)

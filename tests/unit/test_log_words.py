@@ -4,6 +4,7 @@ sentence; no sentence shows an id or JSON."""
 
 from __future__ import annotations
 
+import datetime as dt
 import re
 from pathlib import Path
 
@@ -49,7 +50,7 @@ def results_of(table: pd.Series, seats: pd.DataFrame, vps: list[int]) -> pd.Data
 
 
 @pytest.fixture
-def tournament_log(sqlite_engine, tmp_path):
+def tournament_log(sqlite_engine, tmp_path, monkeypatch):
     """A small tournament in which every logged action happens once at least; the events and
     the names to use."""
     engine = sqlite_engine
@@ -114,6 +115,15 @@ def tournament_log(sqlite_engine, tmp_path):
     store.join(engine, token)
     store.revoke_invitation(engine, invited, actor=ORGANIZER)
     store.lift_pause(engine, actor=ORGANIZER)
+    monkeypatch.setenv("TZ", "UTC")  # the schedule (R26): this laptop's zone, UTC here
+    nine = dt.datetime(2026, 3, 7, 9, 0, tzinfo=dt.UTC)
+    first_item = store.add_schedule_item(engine, sitting_kind="qualifier", sitting_number=3,
+                                         starts_at=nine, actor=ORGANIZER)
+    lunch = store.add_schedule_item(engine, title="Lunch", minutes=45, actor=ORGANIZER,
+                                    starts_at=nine + dt.timedelta(hours=3))
+    store.update_schedule_item(engine, lunch["item_id"], minutes=60, actor=ORGANIZER)
+    store.shift_schedule(engine, 15, after_item=first_item["item_id"], actor=ORGANIZER)
+    store.delete_schedule_item(engine, lunch["item_id"], actor=ORGANIZER)
     saved = store.backup(engine, tmp_path / "b")
     store.restore(engine, saved, actor=ORGANIZER)
     other = store.connect(f"sqlite:///{tmp_path / 'other.db'}", backup_dir=tmp_path / "o")
@@ -191,6 +201,12 @@ def test_every_logged_action_in_words(tournament_log):
     assert words["invitation.revoke"] == "Withdrew the invitation of Jo Judge (1 session ended)."
     assert words["sign_in.unlock"] == ("Lifted the sign-in pause: forgot 0 wrong PINs (the PINs "
                                        "stay as they were).")
+    assert words["schedule.add"] == "Planned Lunch: Saturday 12:00, 45 minutes."
+    assert words["schedule.edit"] == "Changed Lunch on the schedule: length 45 min → 60 min."
+    assert words["schedule.shift"] == ("Running late: moved 1 item from Saturday 12:00 on "
+                                       "15 minutes later: Lunch.")
+    assert words["schedule.remove"] == ("Took Lunch off the schedule (it was at Saturday "
+                                        "12:15).")
     assert words["backup.restore"].startswith("Restored the backup stsa-")
     assert words["tournament.restore"].startswith("Restored the tournament from the workbook: "
                                                   "9 players, 1 sitting, 8 player results, ")

@@ -1,0 +1,222 @@
+"""The schedule as the pages ask for it (R26): the public schedule with every time in the
+tournament's time zone, what comes next ("Next: Lunch at 12:30"), the organizer's plans and
+changes with the warnings they call for (sittings that overlap), "running late", a player's
+sittings and the calendar files.
+
+Times are entered and shown in the tournament's zone (the `time_zone` setting, else this
+laptop's, `Settings.zone`); the store keeps UTC.
+"""
+
+from __future__ import annotations
+
+import datetime as dt
+from collections.abc import Iterable
+from dataclasses import dataclass, field
+from typing import Any
+
+import pandas as pd
+
+from stsa import local_time, store
+from stsa import schedule as plan
+from stsa.auth import Actor
+from stsa.domain import Kind, TournamentError, plural, sitting_label
+from stsa.formats import calendar
+from stsa.settings import Settings
+
+#: What the organizer's form offers as an item's kind, in words.
+KIND_CHOICES = {Kind.QUALIFIER.value: "Qualifier", Kind.SEMIFINAL.value: "Semifinal",
+                Kind.FINAL.value: "Final", plan.OTHER: "Something else"}
+#: The public schedule's columns as a day's table shows them (the day is its heading).
+SHOWN = {"starts": "Starts", "ends": "Ends", "label": "What", "minutes": "Minutes"}
+
+
+@dataclass(frozen=True)
+class Outcome:
+    """What an organizer's change did: the item (None after a removal or a shift), the ids
+    moved by a shift, what to tell them (`done`) and what to warn about (`warnings`)."""
+
+    done: str
+    item: dict[str, Any] | None = None
+    moved: tuple[int, ...] = ()
+    warnings: tuple[str, ...] = field(default_factory=tuple)
+
+
+def zone(engine) -> dt.tzinfo:
+    """The tournament's time zone (R26)."""
+    return Settings.of(store.settings(engine)).zone
+
+
+def schedule(engine) -> pd.DataFrame:
+    """R26: the schedule frame (`stsa.schedule.schedule_frame`) with each item's `label`
+    ("Qualifier 2", "Lunch") and when it last changed (`updated_at`)."""
+    items = store.schedule_items(engine)
+    frame = plan.schedule_frame(items)
+    return frame.assign(label=plan.labels(frame),
+                        updated_at=frame["item_id"].map(dict(zip(items["item_id"],
+                                                                 items["updated_at"]))))
+
+
+def public_schedule(frame: pd.DataFrame, tz: dt.tzinfo) -> pd.DataFrame:
+    """R26: the schedule as everyone reads it, in the tournament's zone: `item_id, day`
+    ("Saturday 7 March"), `starts, ends` ("14:00"), `label, minutes`, in order."""
+    starts = local_time.column(frame["starts_at"], tz)
+    ends = local_time.column(frame["ends_at"], tz)
+    day = starts.dt.day_name() + " " + starts.dt.day.astype(str) + " " + starts.dt.month_name()
+    return pd.DataFrame({"item_id": frame["item_id"], "day": day,
+                         "starts": starts.dt.strftime("%H:%M"),
+                         "ends": ends.dt.strftime("%H:%M"), "label": frame["label"],
+                         "minutes": frame["minutes"]}).reset_index(drop=True)
+
+
+def next_words(frame: pd.DataFrame, tz: dt.tzinfo, at: dt.datetime) -> str:
+    """R26: "Next: Lunch at 12:30" (the day too when it is not today: "Next: Final at
+    Sunday 10:00"); "" when nothing is left on the schedule."""
+    item = plan.next_item(frame, at)
+    if item is None:
+        return ""
+    start = item["starts_at"].to_pydatetime()
+    same_day = local_time.local(start, tz).date() == local_time.local(at, tz).date()
+    when = local_time.clock_words(start, tz) if same_day else local_time.day_words(start, tz)
+    return f"Next: {item['label']} at {when}"
+
+
+def overlap_warnings(frame: pd.DataFrame, tz: dt.tzinfo,
+                     item_id: int | None = None) -> tuple[str, ...]:
+    """R26: each pair of overlapping sittings in words ("Qualifier 2 (11:00–13:30) overlaps
+    Qualifier 1 (09:00–11:30)"), only those with `item_id` when given."""
+    pairs = plan.overlaps(frame)
+    if item_id is not None:
+        pairs = pairs.loc[pairs["item_id"].eq(item_id) | pairs["other_id"].eq(item_id)]
+    by_id = frame.set_index("item_id")
+
+    def span(i: int) -> str:
+        row = by_id.loc[i]
+        return (f"{row['label']} ({local_time.day_words(row['starts_at'], tz)}–"
+                f"{local_time.clock_words(row['ends_at'], tz)})")
+
+    return tuple(f"{span(a)} overlaps {span(b)}: the same players cannot play both."
+                 for a, b in pairs.itertuples(index=False, name=None))
+
+
+def start_of(day: dt.date, at: dt.time, tz: dt.tzinfo) -> dt.datetime:
+    """A day and a time of day typed in the tournament's zone, as an aware time."""
+    if not isinstance(day, dt.date) or not isinstance(at, dt.time):
+        raise TournamentError("Schedule item: give the day and the time it starts.")
+    return dt.datetime.combine(day, at.replace(tzinfo=None)).replace(tzinfo=tz)
+
+
+def _values(kind: str, number: Any, title: str, starts_at: dt.datetime,
+            minutes: int | None) -> dict[str, Any]:
+    sitting = kind in {k.value for k in Kind}
+    return {"sitting_kind": kind if sitting else None,
+            "sitting_number": (number if kind == Kind.QUALIFIER else 1) if sitting else None,
+            "title": title, "starts_at": starts_at, "minutes": minutes}
+
+
+def _changed(engine, item: dict[str, Any], done: str) -> Outcome:
+    tz = zone(engine)
+    return Outcome(done=done, item=item,
+                   warnings=overlap_warnings(schedule(engine), tz, item["item_id"]))
+
+
+def plan_item(engine, *, kind: str, number: Any = None, title: str = "",
+              starts_at: dt.datetime, minutes: int | None = None, actor: Actor) -> Outcome:
+    """R26: put an item on the schedule (organizer only): `kind` qualifier, semifinal, final
+    or other; a qualifier's `number`; a title (a sitting's defaults to its name); an aware
+    start; `minutes` (None: the `sitting_minutes` setting). Saved even when it overlaps
+    another sitting: the outcome warns."""
+    item = store.add_schedule_item(engine, **_values(kind, number, title, starts_at, minutes),
+                                   actor=actor)
+    when = local_time.day_words(item["starts_at"], zone(engine))
+    return _changed(engine, item, f"Planned {_label(item)} for {when}.")
+
+
+def edit_item(engine, item_id: int, *, kind: str, number: Any = None, title: str = "",
+              starts_at: dt.datetime, minutes: int, actor: Actor) -> Outcome:
+    """R26: change an item (organizer only), as `plan_item` takes it; warns like it."""
+    item = store.update_schedule_item(engine, item_id,
+                                      **_values(kind, number, title, starts_at, minutes),
+                                      actor=actor)
+    return _changed(engine, item, f"Saved {_label(item)}.")
+
+
+def remove_item(engine, item_id: int, *, actor: Actor) -> Outcome:
+    """R26: take an item off the schedule (organizer only)."""
+    store.delete_schedule_item(engine, item_id, actor=actor)
+    return Outcome(done="Taken off the schedule.")
+
+
+def running_late(engine, minutes: int, *, at: dt.datetime | None = None,
+                 after_item: int | None = None, actor: Actor) -> Outcome:
+    """R26, "running N minutes late" (organizer only): every item that starts at or after
+    `at` (or after `after_item` starts) moves `minutes` later; logged. Warns about the
+    overlaps the move leaves."""
+    moved = store.shift_schedule(engine, minutes, at=at, after_item=after_item, actor=actor)
+    if not moved:
+        return Outcome(done="Nothing starts later: the schedule is unchanged.")
+    way = "later" if minutes > 0 else "earlier"
+    return Outcome(done=f"Moved {plural(len(moved), 'item')} {plural(abs(minutes), 'minute')} "
+                        f"{way}.", moved=tuple(moved),
+                   warnings=overlap_warnings(schedule(engine), zone(engine)))
+
+
+def _label(item: dict[str, Any]) -> str:
+    kind, number = item.get("sitting_kind"), item.get("sitting_number")
+    label = sitting_label(kind, number or 1) if kind else ""
+    return item["title"] if not label or item["title"] == label else \
+        f"{label}: {item['title']}"
+
+
+# --- a player's sittings and the calendars ------------------------------------------------------
+def sittings_of(frame: pd.DataFrame, include: Iterable[tuple[str, int]]) -> pd.DataFrame:
+    """R26: the schedule's items for the sittings `include` names ((kind, number) pairs: the
+    sittings a player plays or has booked), in order."""
+    wanted = pd.DataFrame(list(include), columns=["sitting_kind", "sitting_number"])
+    keys = wanted.astype({"sitting_kind": object}).assign(
+        sitting_number=lambda d: d["sitting_number"].astype("int64"), wanted=True)
+    planned = plan.sittings(frame)
+    return (planned.assign(sitting_number=planned["sitting_number"].astype("int64"))
+            .merge(keys.drop_duplicates(), on=["sitting_kind", "sitting_number"], how="inner")
+            .drop(columns="wanted")
+            .assign(sitting_number=lambda d: d["sitting_number"].astype("Int64"))
+            .sort_values(["starts_at", "item_id"]).reset_index(drop=True))
+
+
+def player_sitting_keys(engine, player_id: int, frame: pd.DataFrame) -> list[tuple[str, int]]:
+    """R26: the sittings a player's calendar holds: every published sitting they have a seat
+    in, and every qualifier on the schedule not drawn yet (any player may play any
+    qualifier, R2). The booking lists (R25) will narrow the second part."""
+    seats = store.seats(engine, actor=None)
+    mine = seats.loc[seats["player_id"].eq(int(player_id)), ["kind", "sitting_no"]]
+    drawn = store.sittings(engine, actor=None)
+    drawn_keys = set(zip(drawn["kind"], drawn["number"].astype(int)))
+    planned = plan.sittings(frame)
+    open_qualifiers = [(k, int(n)) for k, n in zip(planned["sitting_kind"],
+                                                   planned["sitting_number"])
+                       if k == Kind.QUALIFIER and (k, int(n)) not in drawn_keys]
+    mine = mine.drop_duplicates()
+    seated = [(str(k), int(n)) for k, n in zip(mine["kind"], mine["sitting_no"])]
+    return list(dict.fromkeys([*seated, *open_qualifiers]))
+
+
+def tournament_calendar(engine, frame: pd.DataFrame | None = None) -> bytes:
+    """R26: the whole schedule as a calendar file (.ics), in the tournament's zone."""
+    current = Settings.of(store.settings(engine))
+    frame = schedule(engine) if frame is None else frame
+    return calendar.calendar_ics(frame, tournament=current.tournament_name,
+                                 calendar_name=current.tournament_name, tz=current.zone)
+
+
+def player_calendar(engine, player_id: int, nickname: str,
+                    include: Iterable[tuple[str, int]] | None = None) -> bytes:
+    """R26: one player's sittings as a calendar file (.ics): those `include` names, else
+    `player_sitting_keys`. Named by the player's nickname only (R22)."""
+    current = Settings.of(store.settings(engine))
+    frame = schedule(engine)
+    keys = player_sitting_keys(engine, player_id, frame) if include is None else include
+    mine = sittings_of(frame, keys)
+    name = f"{nickname} · {current.tournament_name}"
+    notes = {int(i): f"{nickname}'s sitting at {current.tournament_name}"
+             for i in mine["item_id"]}
+    return calendar.calendar_ics(mine, tournament=current.tournament_name,
+                                 calendar_name=name, tz=current.zone, descriptions=notes)

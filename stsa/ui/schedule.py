@@ -1,0 +1,194 @@
+"""The schedule on the pages (R26): the public Schedule page's table and calendar download,
+the organizer's forms (plan an item, change or remove one, running late), the one line "Next:
+Lunch at 12:30" on Home, TV and My seat, and a player's own calendar on My seat. Every time
+reads in the tournament's time zone; titles people typed show as plain text. The rules live
+in `stsa.services.schedule`."""
+
+from __future__ import annotations
+
+import datetime as dt
+from typing import Any
+
+import pandas as pd
+import streamlit as st
+
+from stsa import local_time
+from stsa import schedule as plan
+from stsa.domain import Role
+from stsa.formats.calendar import MEDIA_TYPE
+from stsa.services import schedule as service
+from stsa.store.schedule import TITLE_MAX
+from stsa.ui import data, session, widgets
+
+LENGTH_HELP = "Minutes. A sitting's length starts as the Settings page's length of a sitting."
+
+
+def current(reads: data.Data | None = None) -> tuple[pd.DataFrame, dt.tzinfo]:
+    """The schedule frame and the tournament's zone, read once per data version and shared."""
+    reads = reads or data.now()
+    frame = data.shelf(reads.url).get(("schedule",), reads.version,
+                                      lambda: service.schedule(session.engine()))
+    return frame, reads.settings().zone
+
+
+def _now() -> dt.datetime:
+    return dt.datetime.now(dt.UTC)
+
+
+def next_up(reads: data.Data | None = None) -> None:
+    """"Next: Lunch at 12:30" as one line, when anything is left on the schedule."""
+    frame, tz = current(reads)
+    words = service.next_words(frame, tz, _now())
+    if words:
+        st.markdown(f":material/schedule: {widgets.plain(words)}")
+
+
+def table(frame: pd.DataFrame, tz: dt.tzinfo) -> None:
+    """The schedule as everyone reads it, a heading per day."""
+    shown = service.public_schedule(frame, tz)
+    for day, items in shown.groupby("day", sort=False):
+        st.subheader(str(day), anchor=False)
+        st.dataframe(items[list(service.SHOWN)].rename(columns=service.SHOWN),
+                     hide_index=True, width="stretch", height="content",
+                     key=f"schedule_day_{items['item_id'].iloc[0]}")
+
+
+def calendar_download(reads: data.Data) -> None:
+    """The whole schedule as a calendar file."""
+    st.download_button("Add to your calendar (.ics)", data=lambda: service.tournament_calendar(
+        session.engine()), file_name=widgets.file_name(reads.settings().tournament_name,
+                                                        "schedule", "ics"),
+        mime=MEDIA_TYPE, key="schedule_ics", icon=":material/calendar_month:",
+        on_click="ignore", help="Every item, in the tournament's time zone.")
+
+
+def my_calendar(player_id: int) -> None:
+    """My seat: this player's sittings as a calendar file, named by nickname only."""
+    reads = data.now(Role.SPECTATOR)
+    frame, _ = current(reads)
+    if plan.sittings(frame).empty:
+        return
+    found = reads.player_directory()
+    nickname = found.loc[found["player_id"] == player_id, "nickname"]
+    if nickname.empty:
+        return
+    name = str(nickname.iloc[0])
+    st.download_button("My sittings in my calendar (.ics)", data=lambda: service.player_calendar(
+        session.engine(), player_id, name), file_name=widgets.file_name(
+        reads.settings().tournament_name, f"sittings {name}", "ics"), mime=MEDIA_TYPE,
+        key="player_ics", icon=":material/calendar_month:", on_click="ignore",
+        help="The sittings you have a seat in and the qualifiers still to come.")
+
+
+def on_my_seat(player_id: int) -> None:
+    """My seat: what comes next, and this player's sittings as a calendar file."""
+    reads = data.now(Role.SPECTATOR)
+    next_up(reads)
+    my_calendar(player_id)
+
+
+def _item_fields(prefix: str, tz: dt.tzinfo, item: dict[str, Any] | None,
+                 default_minutes: int) -> dict[str, Any]:
+    kinds = list(service.KIND_CHOICES)
+    kind_now = (item or {}).get("sitting_kind") or plan.OTHER
+    start = local_time.local(item["starts_at"].to_pydatetime(), tz) if item else None
+    kind = st.selectbox("What", kinds, index=kinds.index(kind_now) if item else 0,
+                        format_func=widgets.labels_of(service.KIND_CHOICES),
+                        key=f"{prefix}_kind")
+    number = st.number_input("Qualifier number", min_value=1, max_value=99, step=1,
+                             value=int(item["sitting_number"]) if item and pd.notna(
+                                 item["sitting_number"]) else 1, key=f"{prefix}_number",
+                             help="Only for a qualifier.")
+    title = st.text_input("Title", value=(item or {}).get("title", ""), max_chars=TITLE_MAX,
+                          key=f"{prefix}_title", placeholder="e.g. Lunch",
+                          help="A sitting's title may stay empty: it is named after itself.")
+    day = st.date_input("Day", value=start.date() if start else local_time.local(
+        _now(), tz).date(), key=f"{prefix}_day", format="YYYY-MM-DD")
+    at = st.time_input("Starts", value=start.time() if start else dt.time(9, 0),
+                       step=dt.timedelta(minutes=5), key=f"{prefix}_time")
+    minutes = st.number_input("Length", min_value=1, max_value=plan.MINUTES_MAX, step=5,
+                              value=int(item["minutes"]) if item else default_minutes,
+                              key=f"{prefix}_minutes", help=LENGTH_HELP)
+    return {"kind": kind, "number": int(number), "title": title, "day": day, "at": at,
+            "minutes": int(minutes)}
+
+
+def _show(outcome: service.Outcome | None) -> None:
+    """After a change: run the page again (its warnings show every overlap left)."""
+    if outcome is not None:
+        st.rerun()
+
+
+def plan_form(reads: data.Data) -> None:
+    """The organizer: put a sitting or another item on the schedule."""
+    frame, tz = current(reads)
+    with st.expander("Plan an item", expanded=frame.empty, icon=":material/add:"):
+        with st.form("schedule_plan", clear_on_submit=False):
+            got = _item_fields("schedule_new", tz, None, reads.settings().sitting_minutes)
+            save = st.form_submit_button("Put it on the schedule", key="schedule_plan_save")
+        st.caption(f"Times are in the tournament's time zone ({tz}).")
+    if save:
+        _show(widgets.act(lambda: service.plan_item(
+            session.engine(), kind=got["kind"], number=got["number"], title=got["title"],
+            starts_at=service.start_of(got["day"], got["at"], tz), minutes=got["minutes"],
+            actor=session.actor()), done=lambda o: o.done))
+
+
+def edit_form(reads: data.Data) -> None:
+    """The organizer: change or remove one item."""
+    frame, tz = current(reads)
+    if frame.empty:
+        return
+    labels = dict(zip(frame["item_id"].astype(int), service.public_schedule(frame, tz).pipe(
+        lambda s: s["label"] + " · " + s["day"] + " " + s["starts"])))
+    with st.expander("Change or remove an item", icon=":material/edit_calendar:"):
+        chosen = st.selectbox("Item", list(labels), format_func=widgets.labels_of(labels),
+                              key="schedule_edit_item")
+        item = frame.loc[frame["item_id"] == chosen].iloc[0].to_dict()
+        with st.form(f"schedule_edit_{chosen}"):
+            got = _item_fields(f"schedule_edit_{chosen}", tz, item,
+                               reads.settings().sitting_minutes)
+            save = st.form_submit_button("Save the changes", key="schedule_edit_save")
+        remove = st.button("Take it off the schedule", key="schedule_remove",
+                           icon=":material/delete:")
+    if save:
+        _show(widgets.act(lambda: service.edit_item(
+            session.engine(), chosen, kind=got["kind"], number=got["number"],
+            title=got["title"], starts_at=service.start_of(got["day"], got["at"], tz),
+            minutes=got["minutes"], actor=session.actor()), done=lambda o: o.done))
+    if remove:
+        _show(widgets.act(lambda: service.remove_item(session.engine(), chosen,
+                                                      actor=session.actor()),
+                          done=lambda o: o.done))
+
+
+def running_late_form(reads: data.Data) -> None:
+    """The organizer: every item after the chosen one moves N minutes later (logged)."""
+    frame, tz = current(reads)
+    if len(frame) < 2:
+        return
+    labels = dict(zip(frame["item_id"].astype(int), service.public_schedule(frame, tz).pipe(
+        lambda s: s["label"] + " · " + s["starts"])))
+    running = plan.running(frame, _now())
+    first = int(running["item_id"].iloc[0]) if len(running) else int(frame["item_id"].iloc[0])
+    with st.expander("Running late", icon=":material/more_time:"):
+        with st.form("schedule_late"):
+            after = st.selectbox("Everything that starts after", list(labels),
+                                 index=list(labels).index(first),
+                                 format_func=widgets.labels_of(labels), key="schedule_late_after")
+            minutes = st.number_input("moves this many minutes later", min_value=1,
+                                      max_value=plan.MINUTES_MAX, value=15, step=5,
+                                      key="schedule_late_minutes")
+            move = st.form_submit_button("Move them", key="schedule_late_move")
+        st.caption("The chosen item keeps its start; its own length changes on its form.")
+    if move:
+        _show(widgets.act(lambda: service.running_late(
+            session.engine(), int(minutes), after_item=int(after), actor=session.actor()),
+            done=lambda o: o.done))
+
+
+def warnings(reads: data.Data) -> None:
+    """The organizer: every pair of sittings that overlap, as a warning."""
+    frame, tz = current(reads)
+    for words in service.overlap_warnings(frame, tz):
+        st.warning(widgets.plain(words), icon=":material/warning:")

@@ -1,0 +1,133 @@
+"""The Schedule page (R26) for each role: everyone reads the plan in the tournament's time zone
+with titles as typed (plain text) and can download it as a calendar; only the organizer plans,
+changes, removes and moves items (running late), each logged; overlapping sittings warn. Home,
+TV and My seat say what comes next."""
+
+from __future__ import annotations
+
+import datetime as dt
+from zoneinfo import ZoneInfo
+
+import icalendar
+import pytest
+
+from stsa import store
+from stsa.services import schedule
+from tests.app.conftest import JUDGE, ORGANIZER, shown
+
+PAGE = "views/schedule.py"
+ROOM = ZoneInfo("Europe/Stockholm")
+TITLE = "Lunch *at* [the bar](http://x.example)"  # typed markup shows as typed
+
+
+def tomorrow(hour: int, minute: int = 0) -> dt.datetime:
+    day = dt.datetime.now(ROOM).date() + dt.timedelta(days=1)
+    return schedule.start_of(day, dt.time(hour, minute), ROOM)
+
+
+@pytest.fixture
+def day(engine):
+    store.set_settings(engine, {"time_zone": "Europe/Stockholm"}, actor=ORGANIZER)
+    schedule.plan_item(engine, kind="qualifier", number=1, starts_at=tomorrow(9),
+                       actor=ORGANIZER)
+    schedule.plan_item(engine, kind="other", title=TITLE, starts_at=tomorrow(12, 30),
+                       minutes=60, actor=ORGANIZER)
+    return engine
+
+
+def cells(at) -> list[list]:
+    return [row for frame in at.dataframe for row in frame.value.values.tolist()]
+
+
+@pytest.mark.parametrize("who", [None, JUDGE], ids=["spectator", "judge"])
+def test_everyone_reads_the_plan_but_only_the_organizer_changes_it(open_page, day, who,
+                                                                   downloads):
+    at = open_page(PAGE, as_=who)
+    assert not at.exception and not at.error
+    assert [r[:3] for r in cells(at)] == [["09:00", "11:30", "Qualifier 1"],
+                                          ["12:30", "13:30", TITLE]]
+    assert not at.expander and not at.button  # no forms
+    assert any("Europe/Stockholm" in c for c in shown(at.caption))
+    name, make = downloads["schedule_ics"]
+    assert name.endswith(".ics")
+    events = list(icalendar.Calendar.from_ical(make()).walk("VEVENT"))
+    assert [str(e["SUMMARY"]) for e in events] == ["Qualifier 1", TITLE]
+
+
+def test_an_empty_schedule_says_so(open_page, engine):
+    at = open_page(PAGE)
+    assert shown(at.info) == ["Nothing is on the schedule yet. The organizer's plan for the "
+                              "day shows here."]
+
+
+def test_the_organizer_plans_a_day_and_is_warned_of_an_overlap(open_page, engine):
+    store.set_settings(engine, {"time_zone": "Europe/Stockholm"}, actor=ORGANIZER)
+    at = open_page(PAGE, as_=ORGANIZER)
+    assert not at.exception
+    day = tomorrow(9).date()
+    for kind, number, start in (("qualifier", 1, dt.time(9)), ("qualifier", 2, dt.time(11))):
+        at.selectbox(key="schedule_new_kind").select(kind)
+        at.number_input(key="schedule_new_number").set_value(number)
+        at.date_input(key="schedule_new_day").set_value(day)
+        at.time_input(key="schedule_new_time").set_value(start)
+        at.button(key="schedule_plan_save").click().run()
+        assert not at.exception and not at.error
+    assert shown(at.success) == ["Planned Qualifier 2 for " + tomorrow(11).strftime("%A") +
+                                 " 11:00."]
+    assert [w for w in shown(at.warning) if "overlaps" in w] == [
+        f"Qualifier 1 ({tomorrow(9):%A} 09:00–11:30) overlaps Qualifier 2 ({tomorrow(9):%A} "
+        f"11:00–13:30): the same players cannot play both."]
+    items = store.schedule_items(engine)
+    assert items["starts_at"].dt.tz_convert(ROOM).dt.strftime("%H:%M").tolist() == [
+        "09:00", "11:00"]
+    # running late: everything after Qualifier 1 moves 30 minutes: no overlap left
+    first = int(items["item_id"].iloc[0])
+    at.selectbox(key="schedule_late_after").select(first)
+    at.number_input(key="schedule_late_minutes").set_value(30)
+    at.button(key="schedule_late_move").click().run()
+    assert shown(at.success) == ["Moved 1 item 30 minutes later."]
+    assert not [w for w in shown(at.warning) if "overlaps" in w]
+    assert [r[:3] for r in cells(at)] == [["09:00", "11:30", "Qualifier 1"],
+                                          ["11:30", "14:00", "Qualifier 2"]]
+    # change and remove
+    second = int(items["item_id"].iloc[1])
+    at.selectbox(key="schedule_edit_item").select(second)
+    at.run()
+    at.text_input(key=f"schedule_edit_{second}_title").input("Uprising only")
+    at.button(key="schedule_edit_save").click().run()
+    assert store.schedule_items(engine)["title"].tolist() == ["Qualifier 1", "Uprising only"]
+    at.button(key="schedule_remove").click().run()
+    assert store.schedule_items(engine)["title"].tolist() == ["Qualifier 1"]
+    assert store.events(engine, actor=ORGANIZER, action="schedule.")["action"].tolist() == [
+        "schedule.add", "schedule.add", "schedule.shift", "schedule.edit", "schedule.remove"]
+
+
+def test_a_bad_item_is_refused_on_the_page_and_nothing_is_saved(open_page, engine):
+    at = open_page(PAGE, as_=ORGANIZER)
+    at.selectbox(key="schedule_new_kind").select("other")
+    at.button(key="schedule_plan_save").click().run()
+    assert shown(at.error) == ["Schedule item: the title is empty; say what the item is "
+                               "(Lunch, Prize giving …)."]
+    assert store.schedule_items(engine).empty
+
+
+@pytest.mark.parametrize("page", ["views/home.py", "views/tv.py"])
+def test_home_and_tv_say_what_comes_next(open_page, day, page):
+    at = open_page(page)
+    assert not at.exception
+    assert any(t.endswith("Next: Qualifier 1 at " + tomorrow(9).strftime("%A") + " 09:00")
+               for t in shown(at.markdown))
+
+
+def test_my_seat_says_what_comes_next_and_offers_my_sittings(open_page, day, downloads):
+    store.add_player(day, "Ann Lee", nickname="Sandrider", email="ann@example.com",
+                     actor=ORGANIZER)
+    player_id = int(store.players(day)["player_id"].iloc[0])
+    at = open_page("views/player.py", query={"player": str(player_id)})
+    assert not at.exception
+    assert any("Next: Qualifier 1" in t for t in shown(at.markdown))
+    name, make = downloads["player_ics"]
+    text = make().decode()
+    assert "Sandrider" in text and "Ann Lee" not in text and "ann@example.com" not in text
+    assert [str(e["SUMMARY"]) for e in icalendar.Calendar.from_ical(text).walk("VEVENT")] == [
+        "Qualifier 1"]
