@@ -19,9 +19,10 @@ from stsa.auth import Actor, Role
 from stsa.ui import data
 
 ROOT = Path(__file__).resolve().parent.parent
-PAGES = ["home", "player", "standings", "statistics", "tv", "draw", "results", "finals",
-         "roster", "settings", "log", "data"]
-PUBLIC = {"home", "player", "standings", "statistics", "tv", "draw", "results", "finals"}
+PAGES = ["home", "player", "standings", "statistics", "schedule", "tv", "draw", "results",
+         "finals", "roster", "settings", "log", "data"]
+PUBLIC = {"home", "player", "standings", "statistics", "schedule", "tv", "draw", "results",
+          "finals"}
 QUERY = {"player": {"player": "1"}}  # a player's own page, opened from its bookmarked link
 
 

@@ -40,6 +40,7 @@ from stsa.formats.guards import at_row
 from stsa.formats.workbook import HEADING_OF, SHEET_OF, RestoreError
 from stsa.settings import REGISTRY
 from stsa.store import draws, game_results, roster, schema
+from stsa.store import schedule as store_schedule
 
 Frames = dict[str, pd.DataFrame]  # store table -> rows, indexed by spreadsheet row number
 
@@ -196,7 +197,19 @@ def rule_problems(frames: Frames) -> list[Problem]:
     entry and the sitting statuses, absences and the log's roles."""
     return [*_players(frames["players"]), *_settings(frames["settings"]),
             *_sittings(frames), *_seat_sittings(frames), *_results(frames),
-            *_statuses(frames), *_absences(frames["absences"]), *_events(frames["events"])]
+            *_statuses(frames), *_absences(frames["absences"]), *_events(frames["events"]),
+            *_schedule(frames["schedule_items"])]
+
+
+def _schedule(items: pd.DataFrame) -> list[Problem]:
+    """R26: each schedule item as planning it checks it (its kind, number, title, length)."""
+    problems = []
+    for row, item in zip(items.index, items.to_dict("records")):
+        where = f"{SHEET_OF['schedule_items']} sheet, row {row}"
+        refused = _refused(where, lambda: store_schedule.check_item(item, where))  # noqa: B023
+        if refused:
+            problems.append(_at("schedule_items", row, refused))
+    return problems
 
 
 def _players(players: pd.DataFrame) -> list[Problem]:

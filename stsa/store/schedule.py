@@ -34,6 +34,13 @@ _KEEP: Any = object()  # an argument not given: the item keeps what it has
 items_t = schema.schedule_items
 
 
+def _shown(value: Any) -> str:
+    """A value as a message quotes it: numbers as they are, text quoted and cut short."""
+    if isinstance(value, str):
+        return repr(value[:40])
+    return repr(value) if is_whole(value) or isinstance(value, float) else repr(str(value)[:40])
+
+
 def _settings(conn: Connection) -> Settings:
     stored = {r.key: frames.loads(r.value) for r in conn.execute(sa.select(schema.settings))}
     return Settings.of(stored)
@@ -45,7 +52,7 @@ def _kind(value: Any, where: str) -> str | None:
     kinds = {k.value for k in Kind}
     text = value.strip().casefold() if isinstance(value, str) else value
     if text not in kinds:
-        raise TournamentError(f"{where}: {str(value)[:40]!r} is not a kind of item; choose "
+        raise TournamentError(f"{where}: {_shown(value)} is not a kind of item; choose "
                               f"qualifier, semifinal, final or other.")
     return str(text)
 
@@ -57,14 +64,14 @@ def _number(value: Any, kind: str | None, where: str) -> int | None:
         return 1  # the semifinal and the final are one sitting each
     if not is_whole(value) or value < 1:
         raise TournamentError(f"{where}: the sitting's number must be a whole number from 1, "
-                              f"not {str(value)[:20]!r}.")
+                              f"not {_shown(value)}.")
     return int(value)
 
 
 def _minutes(value: Any, where: str) -> int:
     if not is_whole(value) or not 1 <= value <= plan.MINUTES_MAX:
         raise TournamentError(f"{where}: the length must be a whole number of minutes from 1 "
-                              f"to {plan.MINUTES_MAX}, not {str(value)[:20]!r}.")
+                              f"to {plan.MINUTES_MAX}, not {_shown(value)}.")
     return int(value)
 
 
@@ -73,7 +80,7 @@ def _start(value: Any, where: str) -> dt.datetime:
         value = value.to_pydatetime()
     if not isinstance(value, dt.datetime) or value.tzinfo is None:
         raise TournamentError(f"{where}: the start must be a date and time (with its time "
-                              f"zone), not {str(value)[:40]!r}.")
+                              f"zone), not {_shown(value)}.")
     return value.astimezone(dt.UTC)
 
 
@@ -104,6 +111,20 @@ def _clean(*, title, starts_at, minutes, sitting_kind, sitting_number, default_m
             "minutes": _minutes(default_minutes if minutes is None else minutes, where)}
 
 
+def check_item(row: dict[str, Any], where: str) -> None:
+    """R26: a stored item as a restore brings it (`title, sitting_kind, sitting_number,
+    minutes`, its start a time): checked as planning it checks, a `TournamentError` saying
+    what is wrong."""
+    kind = _kind(row.get("sitting_kind"), where)
+    if kind is None and row.get("sitting_number") is not None:
+        raise TournamentError(f"{where}: an item that is not a sitting has no number.")
+    number = _number(row.get("sitting_number"), kind, where)
+    if not checks.text(row.get("title"), "title", TITLE_MAX, where):
+        raise TournamentError(f"{where}: the title is empty.")
+    _minutes(row.get("minutes"), where)
+    del number
+
+
 def _logged(row: dict[str, Any], tz: dt.tzinfo) -> dict[str, Any]:
     """An item as the log keeps it: its values, and its start in the tournament's words."""
     return {"title": row["title"], "sitting_kind": row["sitting_kind"],
@@ -126,7 +147,7 @@ def _taken(conn: Connection, kind: str | None, number: int | None, item_id: int 
 
 def _row(conn: Connection, item_id: Any) -> dict[str, Any]:
     if not is_whole(item_id):
-        raise NotFound(f"There is no schedule item {str(item_id)[:20]!r}.")
+        raise NotFound(f"There is no schedule item {_shown(item_id)}.")
     return dict(db.lock_row(conn, items_t, int(item_id), "schedule item")._mapping)
 
 
@@ -211,7 +232,7 @@ def _shift_minutes(value: Any) -> int:
     if not is_whole(value) or value == 0 or abs(value) > plan.MINUTES_MAX:
         raise TournamentError(f"Running late: the minutes must be a whole number from 1 to "
                               f"{plan.MINUTES_MAX} (or down to -{plan.MINUTES_MAX} to move items "
-                              f"earlier), not {str(value)[:20]!r}.")
+                              f"earlier), not {_shown(value)}.")
     return int(value)
 
 
@@ -231,7 +252,7 @@ def shift_schedule(engine: Engine, minutes: int, *, at: dt.datetime | None = Non
     def work(conn: Connection) -> list[int]:
         current = frames.query_frame(conn, _select(), ITEM_COLUMNS)
         if after_item is not None and not (current["item_id"] == after_item).any():
-            raise NotFound(f"There is no schedule item {str(after_item)[:20]!r}.")
+            raise NotFound(f"There is no schedule item {_shown(after_item)}.")
         whole = plan.schedule_frame(current)
         moved = whole.loc[plan.later_mask(whole, at=at, after_item=after_item)]
         if moved.empty:

@@ -20,7 +20,7 @@ SECRETS = ("Realname", "Secretclub", "hidden.example")
 LETTERS = "ABCDEFGHIJKL"
 PUBLIC_PAGES = ["views/home.py", "views/player.py", "views/standings.py", "views/statistics.py",
                 "views/tv.py", "views/draw.py", "views/results.py", "views/finals.py",
-                "views/sign_in.py"]
+                "views/sign_in.py", "views/schedule.py"]
 
 
 def _vps(table_no: int, n: int, offset: int) -> list[int]:

@@ -3,6 +3,7 @@ hostile files refused quickly within bounded memory, the template, the tournamen
 (styled, formula-safe) and CSVs, and restoring a tournament from its workbook (R19, R20)."""
 
 import csv
+import datetime as dt
 import io
 import random
 import re
@@ -541,6 +542,11 @@ def enrich(engine):
     draft = store.tables(engine, actor=ORGANIZER).iloc[-1]
     store.override_setup(engine, int(draft["table_id"]), "uprising", reason="=no formula",
                          actor=ORGANIZER)
+    start = dt.datetime(2026, 3, 7, 9, 0, tzinfo=dt.UTC)  # the schedule (R26)
+    store.add_schedule_item(engine, sitting_kind="qualifier", sitting_number=4,
+                            starts_at=start, actor=ORGANIZER)
+    store.add_schedule_item(engine, title="=Lunch", minutes=45, actor=ORGANIZER,
+                            starts_at=start + dt.timedelta(hours=3))
 
 
 @pytest.mark.slow
@@ -574,7 +580,8 @@ def test_restore_round_trip(demo_engine, tmp_path):
                      lambda e: store.sittings(e, actor=JUDGE).drop(columns=[
                          "created_at", "published_at", "completed_at"]),
                      lambda e: store.absences(e).drop(columns="marked_at"),
-                     lambda e: store.sit_outs(e, actor=JUDGE), store.settings):
+                     lambda e: store.sit_outs(e, actor=JUDGE), store.settings,
+                     lambda e: store.schedule_items(e).drop(columns="updated_at")):
             a, b = read(demo_engine), read(target)
             if isinstance(a, pd.DataFrame):
                 pd.testing.assert_frame_equal(a, b)

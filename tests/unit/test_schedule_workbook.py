@@ -9,6 +9,7 @@ import io
 
 import openpyxl
 import pandas as pd
+import pytest
 
 from stsa import excel, store
 from tests.support.store_helpers import ORGANIZER
@@ -46,5 +47,27 @@ def test_the_schedule_round_trips_through_the_workbook(sqlite_engine, tmp_path):
         added = store.add_schedule_item(target, title="Prize giving", actor=ORGANIZER,
                                         starts_at=NINE + dt.timedelta(hours=8))
         assert added["item_id"] == 3  # new ids follow the restored ones
+    finally:
+        target.dispose()
+
+
+def test_a_bad_schedule_row_is_named_and_nothing_is_restored(sqlite_engine, tmp_path):
+    store.add_player(sqlite_engine, "Ann Lee", actor=ORGANIZER)
+    store.add_schedule_item(sqlite_engine, title="Lunch", minutes=45, starts_at=NINE,
+                            actor=ORGANIZER)
+    wb = openpyxl.load_workbook(io.BytesIO(excel.tournament_workbook(sqlite_engine)))
+    sheet = wb["Schedule"]
+    minutes = [c.value for c in sheet[1]].index("Minutes") + 1
+    sheet.cell(row=2, column=minutes, value=0)
+    out = io.BytesIO()
+    wb.save(out)
+    target = store.connect(f"sqlite:///{tmp_path / 'restored.db'}",
+                           backup_dir=tmp_path / "restored-backups")
+    try:
+        with pytest.raises(excel.RestoreError, match="Schedule sheet, row 2: the length must be "
+                                                     "a whole number of minutes from 1 to "
+                                                     "1440, not 0"):
+            excel.restore_workbook(target, out.getvalue(), actor=ORGANIZER)
+        assert store.players(target).empty and store.schedule_items(target).empty
     finally:
         target.dispose()
