@@ -118,11 +118,10 @@ def check_item(row: dict[str, Any], where: str) -> None:
     kind = _kind(row.get("sitting_kind"), where)
     if kind is None and row.get("sitting_number") is not None:
         raise TournamentError(f"{where}: an item that is not a sitting has no number.")
-    number = _number(row.get("sitting_number"), kind, where)
+    _number(row.get("sitting_number"), kind, where)
     if not checks.text(row.get("title"), "title", TITLE_MAX, where):
         raise TournamentError(f"{where}: the title is empty.")
     _minutes(row.get("minutes"), where)
-    del number
 
 
 def _logged(row: dict[str, Any], tz: dt.tzinfo) -> dict[str, Any]:
