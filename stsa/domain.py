@@ -149,6 +149,7 @@ class Action(_Word):
     INVITATION_CREATE = "invitation.create"
     INVITATION_USE = "invitation.use"
     INVITATION_REVOKE = "invitation.revoke"
+    SITTING_CLOCK = "sitting.clock"
 
 
 PICK_METHOD_LABELS = {PickMethod.HIDDEN_PICKS: "Hidden Picks", PickMethod.VOTE_OFF: "Vote Off"}
@@ -201,6 +202,7 @@ ACTION_LABELS = {
     Action.INVITATION_CREATE: "Judge invited",
     Action.INVITATION_USE: "Signed in with an invitation",
     Action.INVITATION_REVOKE: "Invitation withdrawn",
+    Action.SITTING_CLOCK: "Clock",
 }
 
 class Record(Mapping):

@@ -7,6 +7,7 @@ import streamlit as st
 
 from stsa.domain import Role, plural
 from stsa.services import player
+from stsa.ui import clock as clock_view
 from stsa.ui import data, live, sittings, widgets
 
 PARAM = "player"
@@ -92,6 +93,7 @@ def my_page(player_id: int, every: int) -> None:
     if facts.withdrawn:
         st.caption("Withdrawn from the tournament.")
     where(facts)
+    clock_view.for_player(facts)  # the clock of this player's table
     st.subheader("Standing", anchor=False)
     st.markdown(widgets.plain(facts.standing))
     if len(facts.games):

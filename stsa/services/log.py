@@ -399,6 +399,21 @@ def _backup_restore(action, subject, before, after, places):
             f"tournament as it was is kept in {after.get('safety_backup')}.")
 
 
+def _clock(action, subject, before, after, places):
+    """R26: what a judge or the organizer told a sitting's clock."""
+    label = after.get("sitting") or places.sitting(_id(subject))
+    kind = after.get("action")
+    minutes = plural(int(after.get("minutes") or 0), "minute")
+    if kind == "extend":
+        return f"Gave everyone in {label} {minutes} more on the clock."
+    if kind == "extend_table":
+        return (f"Gave {minutes} more to {label}, table {after.get('table_no')} alone"
+                + _reason(after))
+    words = {"start": "Started the clock of", "pause": "Paused the clock of",
+             "resume": "Resumed the clock of", "call": "Called time early in"}
+    return f"{words.get(kind, 'Changed the clock of')} {label}."
+
+
 def _plain(action, subject, before, after, places):
     """An action this module does not know: its name, what it concerns, and the values that
     changed, in words."""
@@ -431,7 +446,7 @@ _SENTENCES: dict[str, Callable[..., str]] = {
     Action.SESSION_REVOKE_ALL: _revoke, Action.TOURNAMENT_RESTORE: _tournament_restore,
     Action.BACKUP_RESTORE: _backup_restore, Action.SIGN_IN_UNLOCK: _unlock,
     Action.INVITATION_CREATE: _invitation, Action.INVITATION_USE: _invitation,
-    Action.INVITATION_REVOKE: _invitation,
+    Action.INVITATION_REVOKE: _invitation, Action.SITTING_CLOCK: _clock,
 }
 
 
