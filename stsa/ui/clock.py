@@ -6,13 +6,14 @@ Each page makes one call; the countdown itself runs in the browser (`ui.countdow
 from __future__ import annotations
 
 import datetime as dt
+from typing import Any
 
 import pandas as pd
 import streamlit as st
 
 from stsa import clock as clock_maths
 from stsa import local_time
-from stsa.domain import Role
+from stsa.domain import Role, TournamentError
 from stsa.services import clock as service
 from stsa.services import player
 from stsa.ui import countdown, data, live, session, widgets
@@ -66,11 +67,30 @@ def for_player(facts: player.PlayerFacts) -> None:
                         key="clock_player")
 
 
-def _do(sitting_id: int, action: str, done: str, **values) -> None:
-    found = widgets.act(lambda: service.act(session.engine(), sitting_id, action,
-                                            actor=session.actor(), **values))
-    if found is not None:
-        st.toast(widgets.plain(done), icon=":material/timer:")
+def _do(sitting_id: int, action: str, done: str, **keys: str) -> None:
+    """A button's callback (it runs before the page does, so the page shows the new clock):
+    tell the clock `action`, with the values of the widgets `keys` names; what was done, or
+    why not, is said on the next run."""
+    values: dict[str, Any] = {name: st.session_state.get(key) for name, key in keys.items()}
+    if "minutes" in values:
+        values["minutes"] = int(values["minutes"] or 0)
+    try:
+        service.act(session.engine(), sitting_id, action, actor=session.actor(),
+                    minutes=values.get("minutes") or 0, table_no=values.get("table_no"),
+                    reason=str(values.get("reason") or ""))
+    except TournamentError as exc:
+        st.session_state["clock_said"] = ("error", str(exc))
+        return
+    st.session_state["clock_said"] = ("done", done.format(**values))
+    st.session_state.pop("clock_call_sure", None)
+
+
+def _said() -> None:
+    said = st.session_state.pop("clock_said", None)
+    if said and said[0] == "error":
+        st.error(widgets.plain(said[1]), icon=":material/error:")
+    elif said:
+        st.success(widgets.plain(said[1]), icon=":material/timer:")
 
 
 def table_times(sitting_clock: service.SittingClock) -> pd.DataFrame:
@@ -83,44 +103,42 @@ def table_times(sitting_clock: service.SittingClock) -> pd.DataFrame:
 
 
 def _controls(sitting_clock: service.SittingClock, found: clock_maths.ClockState) -> None:
-    sid = sitting_clock.sitting_id
-    status = found.status
+    sid, status = sitting_clock.sitting_id, found.status
     row = st.columns(3)
     if status is clock_maths.Status.NOT_STARTED:
-        if row[0].button("Start the clock", key="clock_start", icon=":material/play_arrow:",
-                         type="primary"):
-            _do(sid, "start", f"The clock of {sitting_clock.label} is running.")
+        row[0].button("Start the clock", key="clock_start", icon=":material/play_arrow:",
+                      type="primary", on_click=_do,
+                      args=(sid, "start", f"The clock of {sitting_clock.label} is running."))
     elif status is clock_maths.Status.RUNNING:
-        if row[0].button("Pause", key="clock_pause", icon=":material/pause:"):
-            _do(sid, "pause", "The clock is paused.")
+        row[0].button("Pause", key="clock_pause", icon=":material/pause:", on_click=_do,
+                      args=(sid, "pause", "The clock is paused."))
     elif status is clock_maths.Status.PAUSED:
-        if row[0].button("Resume", key="clock_resume", icon=":material/play_arrow:",
-                         type="primary"):
-            _do(sid, "resume", "The clock is running again.")
+        row[0].button("Resume", key="clock_resume", icon=":material/play_arrow:",
+                      type="primary", on_click=_do,
+                      args=(sid, "resume", "The clock is running again."))
     if status in (clock_maths.Status.RUNNING, clock_maths.Status.PAUSED):
-        minutes = row[1].number_input("Minutes for everyone", min_value=1,
-                                      max_value=MAX_MINUTES, value=5, step=1,
-                                      key="clock_extend_minutes")
-        if row[1].button("Give everyone more time", key="clock_extend", icon=":material/add:"):
-            _do(sid, "extend", f"Everyone has {int(minutes)} more minutes.",
-                minutes=int(minutes))
+        row[1].number_input("Minutes for everyone", min_value=1, max_value=MAX_MINUTES,
+                            value=5, step=1, key="clock_extend_minutes")
+        row[1].button("Give everyone more time", key="clock_extend", icon=":material/add:",
+                      on_click=_do, args=(sid, "extend", "Everyone has {minutes} more minutes."),
+                      kwargs={"minutes": "clock_extend_minutes"})
         sure = row[2].checkbox("Yes, call time for every table now", key="clock_call_sure")
-        if row[2].button("Call time now", key="clock_call", icon=":material/timer_off:",
-                         disabled=not sure):
-            _do(sid, "call", "Time is called.")
+        row[2].button("Call time now", key="clock_call", icon=":material/timer_off:",
+                      disabled=not sure, on_click=_do, args=(sid, "call", "Time is called."))
     if status is clock_maths.Status.NOT_STARTED or not sitting_clock.tables:
         return
     with st.expander("Give one table more time"):
-        table_no = st.selectbox("Table", list(sitting_clock.tables), key="clock_table",
-                                format_func=lambda no: f"Table {no}")
-        minutes = st.number_input("Minutes", min_value=1, max_value=MAX_MINUTES, value=5,
-                                  step=1, key="clock_table_minutes")
-        reason = st.text_input("Reason", max_chars=200, key="clock_table_reason",
-                               placeholder="a rules question at the table")
-        if st.button("Give this table more time", key="clock_extend_table",
-                     icon=":material/more_time:"):
-            _do(sid, "extend_table", f"Table {table_no} has {int(minutes)} more minutes.",
-                minutes=int(minutes), table_no=int(table_no), reason=reason)
+        st.selectbox("Table", list(sitting_clock.tables), key="clock_table",
+                     format_func=lambda no: f"Table {no}")
+        st.number_input("Minutes", min_value=1, max_value=MAX_MINUTES, value=5, step=1,
+                        key="clock_table_minutes")
+        st.text_input("Reason", max_chars=200, key="clock_table_reason",
+                      placeholder="a rules question at the table")
+        st.button("Give this table more time", key="clock_extend_table",
+                  icon=":material/more_time:", on_click=_do,
+                  args=(sid, "extend_table", "Table {table_no} has {minutes} more minutes."),
+                  kwargs={"minutes": "clock_table_minutes", "table_no": "clock_table",
+                          "reason": "clock_table_reason"})
 
 
 @st.fragment(run_every=live.REFRESH_SECONDS)
@@ -140,6 +158,7 @@ def judges(sitting_id: int) -> None:
         countdown.countdown(sitting_clock.countdown(), key="clock_judges_countdown")
         st.caption(f"{widgets.plain(sitting_clock.label)}: "
                    f"{_ends(found, reads.settings().zone)}.")
+        _said()
         _controls(sitting_clock, found)
         if found.status is not clock_maths.Status.NOT_STARTED and sitting_clock.tables:
             times = table_times(sitting_clock)
