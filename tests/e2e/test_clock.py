@@ -86,6 +86,23 @@ def test_R26_the_tv_countdown_ticks_while_the_server_runs_no_script(browser, fre
         assert len(page._stsa_sent) > sent
 
 
+def test_R26_an_open_tv_shows_a_pause_at_its_next_refresh(browser, fresh_server):
+    with running_clock(fresh_server) as (engine, sitting_id, tables):
+        page = clocked_page(browser, f"{fresh_server.url}/tv")
+        page.evaluate("() => { window.stsaNotReloaded = true; }")  # gone if the page reloads
+        store.clock_action(engine, sitting_id, "pause", actor=JUDGE)
+        paused = seconds(page.locator(TIME).first.inner_text())
+        page.clock.run_for(16_000)  # the slide changes: the page runs again, synced
+        page.get_by_text("Paused").wait_for()
+        assert seconds(page.locator(TIME).first.inner_text()) >= paused - 1
+        page.clock.run_for(30_000)  # paused: it stands still
+        page.get_by_text("Paused").wait_for()
+        assert page.evaluate("() => window.stsaNotReloaded === true")
+        store.clock_action(engine, sitting_id, "resume", actor=JUDGE)
+        page.clock.run_for(16_000)
+        page.get_by_text("Paused").wait_for(state="detached")
+
+
 def test_R26_a_page_frozen_for_six_minutes_shows_the_right_time_at_once(browser,
                                                                         fresh_server):
     with published_qualifier(fresh_server, NAMES, seed=12) as (engine, tables):
