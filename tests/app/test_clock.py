@@ -144,3 +144,17 @@ def test_R26_no_clock_before_a_sitting_is_published(open_page, engine):
         at = open_page(page, as_=ORGANIZER)
         assert not at.exception
         assert countdowns(at) == []
+
+
+def test_R26_the_clock_is_read_once_per_data_version_for_every_session(open_page, playing,
+                                                                       monkeypatch):
+    from stsa.services import clock as clock_service
+    from tests.app.conftest import count_calls
+
+    calls = count_calls(monkeypatch, clock_service, "clock_of")
+    for page in ("views/tv.py", "views/home.py", "views/tv.py"):  # three people, one read
+        assert countdowns(open_page(page))[0]["status"] == "not started"
+    assert len(calls) == 1
+    store.clock_action(playing["engine"], playing["sitting_id"], "start", actor=JUDGE)
+    assert countdowns(open_page("views/tv.py"))[0]["status"] == "running"  # a new version
+    assert len(calls) == 2

@@ -162,3 +162,24 @@ def test_R26_two_app_processes_on_one_database_show_the_same_clock(browser, two_
             page.get_by_text("Paused").first.wait_for()
             shown.append(page.locator(TIME).first.inner_text())
         assert shown[0] == shown[1] and seconds(shown[0]) <= 150 * 60
+
+
+def test_R26_the_clock_pages_have_no_serious_accessibility_violation(browser, fresh_server):
+    from tests.e2e.test_accessibility import severe_violations
+
+    with running_clock(fresh_server) as (engine, sitting_id, tables):
+        store.set_settings(engine, {"clock_sound": True}, actor=ORGANIZER)
+        player_id = int(store.seats(engine, sitting_id, actor=ORGANIZER)["player_id"].iloc[0])
+        problems = {}
+        for path in ("", "tv", f"player?player={player_id}"):
+            page = new_page(browser)
+            load(page, f"{fresh_server.url}/{path}")
+            page.locator(TIME).first.wait_for()
+            problems[path or "home"] = severe_violations(page)
+        judge = new_page(browser)
+        load(judge, f"{fresh_server.url}/sign_in")
+        sign_in(judge, "Jamal", JUDGE_PIN)
+        go_to(judge, "Results")
+        judge.locator(TIME).first.wait_for()
+        problems["results"] = severe_violations(judge)
+        assert not any(problems.values()), problems
