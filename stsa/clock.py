@@ -58,7 +58,7 @@ class ClockAction:
 
     @classmethod
     def of(cls, row: Mapping[str, Any]) -> ClockAction:
-        """An action from a stored row (a mapping with at least `action` and `at`)."""
+        """R26: an action from a stored row (a mapping with at least `action` and `at`)."""
         table_no = row.get("table_no")
         return cls(action=str(row["action"]), at=_utc(row["at"]),
                    seconds=int(row.get("seconds") or 0),
@@ -91,7 +91,7 @@ class _Fold:
     last: float | None = None
 
     def end(self, length: int) -> float | None:
-        """Everyone's deadline with no pause now running (None before the start)."""
+        """R26: everyone's deadline with no pause now running (None before the start)."""
         if self.started is None:
             return None
         if self.called_at is not None:
@@ -99,7 +99,7 @@ class _Fold:
         return self.started + length + self.paused_total + self.extra
 
     def everyone_up(self, length: int, t: float) -> bool:
-        """Whether everyone's time is up at `t`: called early, or run down to zero."""
+        """R26: whether everyone's time is up at `t`: called early, or run down to zero."""
         end = self.end(length)
         return self.called_at is not None or (
             end is not None and self.paused_since is None and t >= end)
@@ -158,21 +158,22 @@ class ClockState:
 
     @property
     def called(self) -> bool:
-        """Whether time is called for everyone (early, or at zero)."""
+        """R26: whether time is called for everyone (early, or at zero)."""
         return self.status is Status.CALLED
 
     @property
     def paused(self) -> bool:
+        """R26: whether the clock is paused."""
         return self.status is Status.PAUSED
 
     def table_deadline(self, table_no: int) -> dt.datetime | None:
-        """When one table's time is up: everyone's deadline and its own extensions."""
+        """R26: when one table's time is up: everyone's deadline and its own extensions."""
         if self.deadline is None:
             return None
         return self.deadline + dt.timedelta(seconds=self.table_extra.get(int(table_no), 0.0))
 
     def table_left(self, table_no: int) -> float:
-        """One table's seconds left at `now` (everyone's and its own extensions)."""
+        """R26: one table's seconds left at `now` (everyone's and its own extensions)."""
         extra = self.table_extra.get(int(table_no), 0.0)
         if self.status is Status.CALLED:
             deadline = self.table_deadline(table_no)
@@ -181,7 +182,7 @@ class ClockState:
         return self.left + extra
 
     def table_called(self, table_no: int) -> bool:
-        """Whether one table's time is up (its extensions spent, or time called early)."""
+        """R26: whether one table's time is up (its extensions spent, or time called early)."""
         return self.status is Status.CALLED and self.table_left(table_no) <= 0
 
 
@@ -248,7 +249,7 @@ def check(actions: Iterable[ClockAction | Mapping[str, Any]], new: ClockAction, 
 
 
 def minutes_words(seconds: float) -> str:
-    """"1:05:09", "42:07": time left as a clock shows it (whole seconds, rounded up, so
+    """R26: "1:05:09", "42:07": time left as a clock shows it (whole seconds, rounded up, so
     0:00 shows only when time is up)."""
     whole = int(-(-max(0.0, seconds) // 1))
     hours, rest = divmod(whole, 3600)

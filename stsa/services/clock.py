@@ -21,7 +21,7 @@ from stsa.services.snapshot import Snapshot
 
 
 def epoch_ms(at: dt.datetime) -> int:
-    """A UTC time as milliseconds since 1970, as a browser's `Date.now()` counts."""
+    """R26: a UTC time as milliseconds since 1970, as a browser's `Date.now()` counts."""
     return int(round(at.timestamp() * 1000))
 
 
@@ -40,10 +40,11 @@ class Countdown:
 
     @property
     def called(self) -> bool:
+        """R26: whether time is called (for everyone, or this table)."""
         return self.status == clock.Status.CALLED
 
     def as_data(self) -> dict:
-        """The countdown for the browser (plain JSON)."""
+        """R26: the countdown for the browser (plain JSON)."""
         return {"status": self.status, "deadline_ms": self.deadline_ms, "left_ms": self.left_ms,
                 "now_ms": self.now_ms, "words": self.words, "label": self.label}
 
@@ -64,6 +65,7 @@ class SittingClock:
     sound: bool
 
     def state(self, now: dt.datetime | None = None) -> clock.ClockState:
+        """R26: the clock at `now` (default: this moment)."""
         return clock.state(self.actions, length=self.length,
                            now=now or dt.datetime.now(dt.UTC))
 
@@ -120,7 +122,7 @@ def clock_of(snap: Snapshot, sitting_id: int | None = None) -> SittingClock | No
 
 
 def current_clock(engine) -> SittingClock | None:
-    """`clock_of` the sitting being played, from a fresh snapshot (scripts and tests)."""
+    """R26: `clock_of` the sitting being played, from a fresh snapshot (scripts and tests)."""
     with Snapshot(engine, actor=None) as snap:
         return clock_of(snap)
 

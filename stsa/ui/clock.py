@@ -34,7 +34,7 @@ def _ends(found: clock_maths.ClockState, zone: dt.tzinfo) -> str:
 
 
 def on_tv(reads: data.Data) -> None:
-    """TV: the sitting's countdown in large type (with "Sound on" when the clock sound is
+    """R26, TV: the sitting's countdown in large type (with "Sound on" when the clock sound is
     on); nothing without a running sitting."""
     sitting_clock = reads.clock()
     if sitting_clock is None:
@@ -45,7 +45,7 @@ def on_tv(reads: data.Data) -> None:
 
 @st.fragment(run_every=live.REFRESH_SECONDS)
 def on_home() -> None:
-    """Home: the sitting's countdown, read again with every refresh."""
+    """R26, Home: the sitting's countdown, read again with every refresh."""
     reads = data.now()
     sitting_clock = reads.clock()
     if sitting_clock is None:
@@ -56,7 +56,7 @@ def on_home() -> None:
 
 
 def for_player(facts: player.PlayerFacts) -> None:
-    """My seat: the clock of the player's own table (its extensions included), inside the
+    """R26, My seat: the clock of the player's own table (its extensions included), inside the
     page's own refreshing fragment."""
     if facts.now != player.Now.SEATED or facts.seat is None:
         return
@@ -94,7 +94,7 @@ def _said() -> None:
 
 
 def table_times(sitting_clock: service.SittingClock) -> pd.DataFrame:
-    """Each table's time for the judges, in words: Table, Time left, More time, Result."""
+    """R26: each table's time for the judges, in words: Table, Time left, More time, Result."""
     times = sitting_clock.table_times()
     status = ["still playing at time" if late else "playing" if playing else "result in"
               for late, playing in zip(times["at_time"], times["playing"])]
@@ -143,7 +143,7 @@ def _controls(sitting_clock: service.SittingClock, found: clock_maths.ClockState
 
 @st.fragment(run_every=live.REFRESH_SECONDS)
 def judges(sitting_id: int) -> None:
-    """The Results page, judges and the organizer: the clock of the sitting chosen, its
+    """R26, the Results page, judges and the organizer: the clock of the sitting chosen, its
     controls and each table's time (tables without a result when their time is up marked);
     refreshed with the room, and at once after each action."""
     if session.role() not in (Role.JUDGE, Role.ORGANIZER):
