@@ -43,9 +43,15 @@ def on_tv(reads: data.Data) -> None:
                         sound=sitting_clock.sound)
 
 
-@st.fragment(run_every=live.REFRESH_SECONDS)
 def on_home() -> None:
-    """R26, Home: the sitting's countdown, read again with every refresh."""
+    """R26, Home: the sitting's countdown, read again with every refresh of the room's
+    interval (`live.refresh_seconds`: spaced in a very full room)."""
+    every = live.refresh_seconds()
+    st.fragment(run_every=every)(_home)(every)
+
+
+def _home(every: int) -> None:
+    live.follow_room(every)
     reads = data.now()
     sitting_clock = reads.clock()
     if sitting_clock is None:
@@ -141,13 +147,17 @@ def _controls(sitting_clock: service.SittingClock, found: clock_maths.ClockState
                           "reason": "clock_table_reason"})
 
 
-@st.fragment(run_every=live.REFRESH_SECONDS)
 def judges(sitting_id: int) -> None:
     """R26, the Results page, judges and the organizer: the clock of the sitting chosen, its
     controls and each table's time (tables without a result when their time is up marked);
     refreshed with the room, and at once after each action."""
     if session.role() not in (Role.JUDGE, Role.ORGANIZER):
         return
+    every = live.refresh_seconds()
+    st.fragment(run_every=every)(_judges)(int(sitting_id), every)
+
+
+def _judges(sitting_id: int, every: int) -> None:
     reads = data.now()
     sitting_clock = reads.clock(int(sitting_id))
     if sitting_clock is None:
@@ -169,4 +179,4 @@ def judges(sitting_id: int) -> None:
             st.dataframe(times, hide_index=True, width="stretch", height="content")
             st.caption(f"Each table's time as of "
                        f"{local_time.clock_words(found.now, reads.settings().zone, seconds=True)}"
-                       f"; it updates every {live.REFRESH_SECONDS} s.")
+                       f"; it updates every {every} s.")

@@ -125,3 +125,15 @@ def test_R26_two_judges_pressing_start_at_once_give_one_start(engine_url, tmp_pa
     finally:
         first.dispose()
         second.dispose()
+
+
+def test_R26_a_clock_action_moves_the_data_version_and_a_refusal_does_not(engine):
+    sid = sitting_of(engine)
+    before = store.data_version(engine)
+    store.clock_action(engine, sid, "start", actor=JUDGE)
+    started = store.data_version(engine)
+    assert started > before  # every page reads the new clock at its next refresh
+    with pytest.raises(store.InvalidState):
+        store.clock_action(engine, sid, "resume", actor=JUDGE)
+    assert store.data_version(engine) == started
+    assert [a.action for a in store.clock_actions(engine, sid)] == ["start"]
