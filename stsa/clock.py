@@ -249,9 +249,9 @@ def check(actions: Iterable[ClockAction | Mapping[str, Any]], new: ClockAction, 
 
 
 def minutes_words(seconds: float) -> str:
-    """R26: "1:05:09", "42:07": time left as a clock shows it (whole seconds, rounded up, so
-    0:00 shows only when time is up)."""
+    """R26: "1:05:09", "42:07", "05:00": time left as a clock shows it (whole seconds,
+    rounded up, so 00:00 shows only when time is up)."""
     whole = int(-(-max(0.0, seconds) // 1))
     hours, rest = divmod(whole, 3600)
     minutes, secs = divmod(rest, 60)
-    return f"{hours}:{minutes:02d}:{secs:02d}" if hours else f"{minutes}:{secs:02d}"
+    return f"{hours}:{minutes:02d}:{secs:02d}" if hours else f"{minutes:02d}:{secs:02d}"

@@ -87,7 +87,7 @@ class SittingClock:
                          words=self.words, label=label)
 
     def table_times(self, now: dt.datetime | None = None) -> pd.DataFrame:
-        """R26: each table's time for the judges: `table_no, left` (m:ss), `extra` (minutes
+        """R26: each table's time for the judges: `table_no, left` (mm:ss), `extra` (minutes
         given to it alone), `playing` (no result saved yet), `at_time` (still playing when
         its time is up)."""
         found = self.state(now)

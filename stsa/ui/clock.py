@@ -100,7 +100,8 @@ def _said() -> None:
 
 
 def table_times(sitting_clock: service.SittingClock) -> pd.DataFrame:
-    """R26: each table's time for the judges, in words: Table, Time left, More time, Result."""
+    """R26: each table's time for the judges, in words: Table, Time left (mm:ss), More
+    time, Result."""
     times = sitting_clock.table_times()
     status = ["still playing at time" if late else "playing" if playing else "result in"
               for late, playing in zip(times["at_time"], times["playing"])]

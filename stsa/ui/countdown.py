@@ -5,8 +5,8 @@ again whenever the page runs (the data version moved, or the fragment refreshed)
 page comes back into view (`visibilitychange`, `pageshow`, `focus`), so a phone that slept
 shows the right time at once.
 
-It shows m:ss (h:mm:ss past an hour), "Paused" while paused, and the tournament's words at zero
-or when time is called. Everything it shows is set as plain text (`textContent`), never as
+It shows mm:ss (h:mm:ss from an hour up), "Paused" while paused, and the tournament's words at
+zero or when time is called. Everything it shows is set as plain text (`textContent`), never as
 markup. On TV it is large and, when the `clock_sound` setting is on, offers a "Sound on" button
 (browsers play sound only after one click on the page) and beeps at time with the Web Audio API.
 """
@@ -46,7 +46,7 @@ function words(ms) {
   const whole = Math.max(0, Math.ceil(ms / 1000));
   const h = Math.floor(whole / 3600), m = Math.floor((whole % 3600) / 60), s = whole % 60;
   const two = (n) => String(n).padStart(2, "0");
-  return h ? `${h}:${two(m)}:${two(s)}` : `${m}:${two(s)}`;
+  return h ? `${h}:${two(m)}:${two(s)}` : `${two(m)}:${two(s)}`;
 }
 
 function beep(audio) {

@@ -176,7 +176,7 @@ def test_R26_an_action_stamped_before_the_last_counts_at_the_last():
     assert found.paused and found.left == 600
 
 
-@pytest.mark.parametrize(("seconds", "words"), [(0, "0:00"), (0.2, "0:01"), (59, "0:59"),
+@pytest.mark.parametrize(("seconds", "words"), [(0, "00:00"), (0.2, "00:01"), (59, "00:59"),
                                                 (3599, "59:59"), (3600, "1:00:00"),
                                                 (9000, "2:30:00")])
 def test_R26_time_left_reads_as_a_clock(seconds, words):
