@@ -154,6 +154,7 @@ class Action(_Word):
     SCHEDULE_EDIT = "schedule.edit"
     SCHEDULE_REMOVE = "schedule.remove"
     SCHEDULE_SHIFT = "schedule.shift"
+    SITTING_CLOCK = "sitting.clock"
 
 
 PICK_METHOD_LABELS = {PickMethod.HIDDEN_PICKS: "Hidden Picks", PickMethod.VOTE_OFF: "Vote Off"}
@@ -211,6 +212,7 @@ ACTION_LABELS = {
     Action.SCHEDULE_EDIT: "Schedule item changed",
     Action.SCHEDULE_REMOVE: "Schedule item removed",
     Action.SCHEDULE_SHIFT: "Schedule running late",
+    Action.SITTING_CLOCK: "Clock",
 }
 
 class Record(Mapping):

@@ -5,6 +5,7 @@ import streamlit as st
 
 from stsa.domain import SITTING_STATUS_WORDS, Role, plural
 from stsa.services import admin
+from stsa.ui import clock as clock_view
 from stsa.ui import data, finals, navigation, organizer, result_checks, session, widgets
 from stsa.ui import schedule as schedule_view
 
@@ -32,6 +33,7 @@ if sitting:
     st.write(f"**{label}** is "
              f"{SITTING_STATUS_WORDS[sitting.status]}"
              f" ({sitting.results} of {plural(sitting.tables, 'table')} reported).")
+clock_view.on_home()  # the sitting's countdown
 if status.missing_tables:
     st.write(f"Tables still missing results: {organizer.listed(list(status.missing_tables))}.")
 st.info(organizer.next_step(status, role), icon=":material/arrow_forward:")

@@ -7,6 +7,7 @@ import streamlit as st
 
 from stsa.domain import Role, plural
 from stsa.services import player
+from stsa.ui import clock as clock_view
 from stsa.ui import data, live, sittings, widgets
 from stsa.ui import schedule as schedule_view
 
@@ -94,6 +95,7 @@ def my_page(player_id: int, every: int) -> None:
         st.caption("Withdrawn from the tournament.")
     where(facts)
     schedule_view.on_my_seat(player_id)  # what comes next; my sittings as a calendar file
+    clock_view.for_player(facts)  # the clock of this player's table
     st.subheader("Standing", anchor=False)
     st.markdown(widgets.plain(facts.standing))
     if len(facts.games):

@@ -5,6 +5,7 @@ of published sittings (R20)."""
 import streamlit as st
 
 from stsa.domain import Role, SittingStatus, table_label
+from stsa.ui import clock as clock_view
 from stsa.ui import data, picks, result_checks, result_form, session, sittings, table_link, widgets
 
 st.title("Results")
@@ -21,6 +22,7 @@ if not choices:
 sittings.keep_choice("res_sitting", choices)
 sitting_id = st.selectbox("Sitting", list(choices), format_func=choices.get, key="res_sitting")
 result_checks.newer_sitting(choices, sitting_id, reads.sitting_names())
+clock_view.judges(sitting_id)  # judges and the organizer: the clock and each table's time
 tables = reads.result_tables(sitting_id)
 
 

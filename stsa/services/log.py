@@ -431,6 +431,19 @@ def _schedule_shift(action, subject, before, after, places):
     titles = list(after.get("titles") or [])
     return (f"Running late: moved {plural(len(titles), 'item')} from {after.get('from')} on "
             f"{plural(abs(minutes), 'minute')} {way}: {_names(titles)}.")
+def _clock(action, subject, before, after, places):
+    """R26: what a judge or the organizer told a sitting's clock."""
+    label = after.get("sitting") or places.sitting(_id(subject))
+    kind = after.get("action")
+    minutes = plural(int(after.get("minutes") or 0), "minute")
+    if kind == "extend":
+        return f"Gave everyone in {label} {minutes} more on the clock."
+    if kind == "extend_table":
+        return (f"Gave {minutes} more to {label}, table {after.get('table_no')} alone"
+                + _reason(after))
+    words = {"start": "Started the clock of", "pause": "Paused the clock of",
+             "resume": "Resumed the clock of", "call": "Called time early in"}
+    return f"{words.get(kind, 'Changed the clock of')} {label}."
 
 
 def _plain(action, subject, before, after, places):
@@ -468,6 +481,7 @@ _SENTENCES: dict[str, Callable[..., str]] = {
     Action.INVITATION_REVOKE: _invitation,
     Action.SCHEDULE_ADD: _schedule, Action.SCHEDULE_EDIT: _schedule,
     Action.SCHEDULE_REMOVE: _schedule, Action.SCHEDULE_SHIFT: _schedule_shift,
+    Action.INVITATION_REVOKE: _invitation, Action.SITTING_CLOCK: _clock,
 }
 
 

@@ -8,9 +8,10 @@ audit log (R19). Reads return pandas frames ready for `stsa.rules`.
 `connect`, `publish_sitting`, `complete_sitting`, `submit_table_result` and `restore` come from
 `maintenance`, which adds what the store does by itself (completing finished sittings,
 automatic backups) to the database steps of `db`, `draws`, `game_results` and `archive`.
-`corrections` voids a published sitting and replaces a no-show. `access` holds PINs,
-sign-in, trusted devices, sessions and handoff codes; `invites` the judges' QR codes;
-`schedule` the planned sittings and other items (R26). The
+`corrections` voids a published sitting and replaces a no-show; `clock` keeps each
+sitting's clock as its actions (R26). `access` holds PINs, sign-in, trusted devices, sessions
+and handoff codes; `invites` the judges' QR codes; `schedule` the planned sittings and other
+items (R26). The
 checks that entry and restore share are in `checks`. Errors a person can fix are
 `TournamentError`s: `ConflictError`, `NotFound`, `DuplicateName`, `InvalidState`,
 `PermissionDenied`, `CorruptDatabase`, `NotABackup`.
@@ -39,6 +40,7 @@ from stsa.store.access import (
 from stsa.store.admin import DEFAULT_SETTINGS, set_settings, settings
 from stsa.store.archive import backup, backups
 from stsa.store.audit import data_version, events
+from stsa.store.clock import clock_action, clock_actions, clock_state, sitting_seconds
 from stsa.store.corrections import leave_seat_empty, replace_player, void_sitting
 from stsa.store.db import backup_dir, integrity_check
 from stsa.store.db import reading as snapshot
@@ -128,6 +130,8 @@ __all__ = [
     # judges' invitations (QR codes)
     "create_invitation", "invitations", "revoke_invitation", "join",
     "events",
+    # each sitting's clock (R26)
+    "clock_action", "clock_actions", "clock_state", "sitting_seconds",
     # leader picks (R10)
     "save_vote_off", "vote_off_votes", "save_wild_cards", "wild_card_choices",
     # a judge's unsaved entry for a table

@@ -27,6 +27,7 @@ import streamlit as st
 from stsa import catalog, stats, store
 from stsa.domain import Kind, Role, sitting_label
 from stsa.services import capacity, draws, home, player, results, setups
+from stsa.services import clock as clock_service
 from stsa.services import finals as finals_service
 from stsa.services import log as log_service
 from stsa.services import sittings as sitting_service
@@ -246,6 +247,14 @@ class Data:
                     "setups": stats.setup_usage(self._snap(False).setup_counts(),
                                                 setups.setup_names(), every)}
         return self._get("statistics", compute)
+
+    def clock(self, sitting_id: int | None = None) -> clock_service.SittingClock | None:
+        """R26: the clock of the sitting being played (or of `sitting_id`) while it is
+        published, as everyone sees it; None without one. Its actions are read once per
+        version (every clock action is logged, so it moves the version); the time left is
+        worked out at each run from them."""
+        return self._get(("clock", sitting_id), lambda: clock_service.clock_of(
+            self._snap(False), sitting_id))
 
     # --- a player's own page: the public's view for everyone (R20, R22) -------------------------
 

@@ -79,6 +79,9 @@ def tournament_log(sqlite_engine, tmp_path, monkeypatch):
                          if first_table["setup_id"] == "uprising" else "uprising",
                          reason="a missing box", actor=ORGANIZER)
     draws.publish(engine, sid, actor=ORGANIZER)
+    store.clock_action(engine, sid, "start", actor=JUDGE)  # R26
+    store.clock_action(engine, sid, "extend_table", minutes=5, table_no=1, reason="a spill",
+                       actor=JUDGE)
     tables = store.tables(engine, sid, actor=ORGANIZER)
     seats = store.seats(engine, sid, actor=ORGANIZER)
     table = tables.iloc[0]

@@ -259,7 +259,8 @@ def test_R20_only_the_organizer_reads_the_whole_log(engine, table):
 #: What judges do (R20: entering results and their tables' leader picks, R10); everything
 #: else the store and the services allow is the organizer's.
 JUDGES_MAY = {"enter results", "enter Vote Off votes", "enter Wild Card choices",
-              "see leader picks", "see late corrections"}
+              "see leader picks", "see late corrections",
+              "run the clock"}  # R26: judges start, pause and extend a sitting's clock
 
 
 def _require_calls():

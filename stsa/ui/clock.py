@@ -1,0 +1,183 @@
+"""The sitting's clock on the pages (R26): the countdown on TV (large), Home and My seat (the
+player's own table), and on the Results page the judges' and organizer's controls (start,
+pause, resume, more time for everyone or one table, call time) with each table's time left.
+Each page makes one call; the countdown itself runs in the browser (`ui.countdown`)."""
+
+from __future__ import annotations
+
+import datetime as dt
+from typing import Any
+
+import pandas as pd
+import streamlit as st
+
+from stsa import clock as clock_maths
+from stsa import local_time
+from stsa.domain import Role, TournamentError
+from stsa.services import clock as service
+from stsa.services import player
+from stsa.ui import countdown, data, live, session, widgets
+
+MAX_MINUTES = 600
+STATUS_WORDS = {clock_maths.Status.NOT_STARTED: "not started yet",
+                clock_maths.Status.RUNNING: "running",
+                clock_maths.Status.PAUSED: "paused",
+                clock_maths.Status.CALLED: "time is called"}
+
+
+def _ends(found: clock_maths.ClockState, zone: dt.tzinfo) -> str:
+    """The clock in words under the countdown ("Qualifier 2: running, time at 14:05")."""
+    words = STATUS_WORDS[found.status]
+    if found.status is clock_maths.Status.RUNNING and found.deadline is not None:
+        words += f", time at {local_time.clock_words(found.deadline, zone)}"
+    return words
+
+
+def on_tv(reads: data.Data) -> None:
+    """R26, TV: the sitting's countdown in large type (with "Sound on" when the clock sound is
+    on); nothing without a running sitting."""
+    sitting_clock = reads.clock()
+    if sitting_clock is None:
+        return
+    countdown.countdown(sitting_clock.countdown(), key="clock_tv", large=True,
+                        sound=sitting_clock.sound)
+
+
+def on_home() -> None:
+    """R26, Home: the sitting's countdown, read again with every refresh of the room's
+    interval (`live.refresh_seconds`: spaced in a very full room)."""
+    every = live.refresh_seconds()
+    st.fragment(run_every=every)(_home)(every)
+
+
+def _home(every: int) -> None:
+    live.follow_room(every)
+    reads = data.now()
+    sitting_clock = reads.clock()
+    if sitting_clock is None:
+        return
+    countdown.countdown(sitting_clock.countdown(), key="clock_home")
+    st.caption(f"{widgets.plain(sitting_clock.label)}: "
+               f"{_ends(sitting_clock.state(), reads.settings().zone)}.")
+
+
+def for_player(facts: player.PlayerFacts) -> None:
+    """R26, My seat: the clock of the player's own table (its extensions included), inside the
+    page's own refreshing fragment."""
+    if facts.now != player.Now.SEATED or facts.seat is None:
+        return
+    sitting_clock = data.now(Role.SPECTATOR).clock()
+    if sitting_clock is None or sitting_clock.label != facts.sitting:
+        return
+    countdown.countdown(sitting_clock.countdown(table_no=facts.seat.table_no),
+                        key="clock_player")
+
+
+def _do(sitting_id: int, action: str, done: str, **keys: str) -> None:
+    """A button's callback (it runs before the page does, so the page shows the new clock):
+    tell the clock `action`, with the values of the widgets `keys` names; what was done, or
+    why not, is said on the next run."""
+    values: dict[str, Any] = {name: st.session_state.get(key) for name, key in keys.items()}
+    if "minutes" in values:
+        values["minutes"] = int(values["minutes"] or 0)
+    try:
+        service.act(session.engine(), sitting_id, action, actor=session.actor(),
+                    minutes=values.get("minutes") or 0, table_no=values.get("table_no"),
+                    reason=str(values.get("reason") or ""))
+    except TournamentError as exc:
+        st.session_state["clock_said"] = ("error", str(exc))
+        return
+    st.session_state["clock_said"] = ("done", done.format(**values))
+    st.session_state.pop("clock_call_sure", None)
+
+
+def _said() -> None:
+    said = st.session_state.pop("clock_said", None)
+    if said and said[0] == "error":
+        st.error(widgets.plain(said[1]), icon=":material/error:")
+    elif said:
+        st.success(widgets.plain(said[1]), icon=":material/timer:")
+
+
+def table_times(sitting_clock: service.SittingClock) -> pd.DataFrame:
+    """R26: each table's time for the judges, in words: Table, Time left (mm:ss), More
+    time, Result."""
+    times = sitting_clock.table_times()
+    status = ["still playing at time" if late else "playing" if playing else "result in"
+              for late, playing in zip(times["at_time"], times["playing"])]
+    return pd.DataFrame({"Table": times["table_no"], "Time left": times["left"],
+                         "More time (min)": times["extra"], "Result": status})
+
+
+def _controls(sitting_clock: service.SittingClock, found: clock_maths.ClockState) -> None:
+    sid, status = sitting_clock.sitting_id, found.status
+    row = st.columns(3)
+    if status is clock_maths.Status.NOT_STARTED:
+        row[0].button("Start the clock", key="clock_start", icon=":material/play_arrow:",
+                      type="primary", on_click=_do,
+                      args=(sid, "start", f"The clock of {sitting_clock.label} is running."))
+    elif status is clock_maths.Status.RUNNING:
+        row[0].button("Pause", key="clock_pause", icon=":material/pause:", on_click=_do,
+                      args=(sid, "pause", "The clock is paused."))
+    elif status is clock_maths.Status.PAUSED:
+        row[0].button("Resume", key="clock_resume", icon=":material/play_arrow:",
+                      type="primary", on_click=_do,
+                      args=(sid, "resume", "The clock is running again."))
+    if status in (clock_maths.Status.RUNNING, clock_maths.Status.PAUSED):
+        row[1].number_input("Minutes for everyone", min_value=1, max_value=MAX_MINUTES,
+                            value=5, step=1, key="clock_extend_minutes")
+        row[1].button("Give everyone more time", key="clock_extend", icon=":material/add:",
+                      on_click=_do, args=(sid, "extend", "Everyone has {minutes} more minutes."),
+                      kwargs={"minutes": "clock_extend_minutes"})
+        sure = row[2].checkbox("Yes, call time for every table now", key="clock_call_sure")
+        row[2].button("Call time now", key="clock_call", icon=":material/timer_off:",
+                      disabled=not sure, on_click=_do, args=(sid, "call", "Time is called."))
+    if status is clock_maths.Status.NOT_STARTED or not sitting_clock.tables:
+        return
+    with st.expander("Give one table more time"):
+        st.selectbox("Table", list(sitting_clock.tables), key="clock_table",
+                     format_func=lambda no: f"Table {no}")
+        st.number_input("Minutes", min_value=1, max_value=MAX_MINUTES, value=5, step=1,
+                        key="clock_table_minutes")
+        st.text_input("Reason", max_chars=200, key="clock_table_reason",
+                      placeholder="a rules question at the table")
+        st.button("Give this table more time", key="clock_extend_table",
+                  icon=":material/more_time:", on_click=_do,
+                  args=(sid, "extend_table", "Table {table_no} has {minutes} more minutes."),
+                  kwargs={"minutes": "clock_table_minutes", "table_no": "clock_table",
+                          "reason": "clock_table_reason"})
+
+
+def judges(sitting_id: int) -> None:
+    """R26, the Results page, judges and the organizer: the clock of the sitting chosen, its
+    controls and each table's time (tables without a result when their time is up marked);
+    refreshed with the room, and at once after each action."""
+    if session.role() not in (Role.JUDGE, Role.ORGANIZER):
+        return
+    every = live.refresh_seconds()
+    st.fragment(run_every=every)(_judges)(int(sitting_id), every)
+
+
+def _judges(sitting_id: int, every: int) -> None:
+    reads = data.now()
+    sitting_clock = reads.clock(int(sitting_id))
+    if sitting_clock is None:
+        return
+    found = sitting_clock.state()
+    with st.container(border=True, key="clock_judges"):
+        st.subheader("Clock", anchor=False)
+        countdown.countdown(sitting_clock.countdown(), key="clock_judges_countdown")
+        st.caption(f"{widgets.plain(sitting_clock.label)}: "
+                   f"{_ends(found, reads.settings().zone)}.")
+        _said()
+        _controls(sitting_clock, found)
+        if found.status is not clock_maths.Status.NOT_STARTED and sitting_clock.tables:
+            times = table_times(sitting_clock)
+            late = times.loc[times["Result"] == "still playing at time", "Table"].tolist()
+            if late:
+                st.warning(f"Still playing at time: table {', '.join(map(str, late))}.",
+                           icon=":material/timer_off:")
+            st.dataframe(times, hide_index=True, width="stretch", height="content")
+            st.caption(f"Each table's time as of "
+                       f"{local_time.clock_words(found.now, reads.settings().zone, seconds=True)}"
+                       f"; it updates every {every} s.")
