@@ -149,6 +149,10 @@ class Action(_Word):
     INVITATION_CREATE = "invitation.create"
     INVITATION_USE = "invitation.use"
     INVITATION_REVOKE = "invitation.revoke"
+    BOOKINGS_IMPORT = "bookings.import"
+    BOOKING_REPLACE = "booking.replace"
+    PLAYER_SELF_CHECK_IN = "player.self_check_in"
+    PLAYER_SELF_CHECK_IN_UNDO = "player.self_check_in_undo"
 
 
 PICK_METHOD_LABELS = {PickMethod.HIDDEN_PICKS: "Hidden Picks", PickMethod.VOTE_OFF: "Vote Off"}
@@ -201,6 +205,10 @@ ACTION_LABELS = {
     Action.INVITATION_CREATE: "Judge invited",
     Action.INVITATION_USE: "Signed in with an invitation",
     Action.INVITATION_REVOKE: "Invitation withdrawn",
+    Action.BOOKINGS_IMPORT: "Booking list imported",
+    Action.BOOKING_REPLACE: "Booked seat given to a waiting player",
+    Action.PLAYER_SELF_CHECK_IN: "Checked in on My seat",
+    Action.PLAYER_SELF_CHECK_IN_UNDO: "Check-in on My seat undone",
 }
 
 class Record(Mapping):

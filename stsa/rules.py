@@ -71,7 +71,9 @@ def _queue_order(players: pd.DataFrame) -> pd.DataFrame:
             .drop(columns="_drop_in"))
 
 
-def seat_queue(players: pd.DataFrame, capacity: int, extra_tables: int = 0) -> pd.DataFrame:
+def seat_queue(players: pd.DataFrame, capacity: int, extra_tables: int = 0, *,
+               bookings: pd.DataFrame | None = None,
+               deadline: pd.Timestamp | None = None) -> pd.DataFrame:
     """R21: who plays a qualifier sitting of `capacity` seats and who waits.
 
     `players` has `player_id`, `registration_order` (1, 2, … for pre-registered players; NA
@@ -80,6 +82,17 @@ def seat_queue(players: pd.DataFrame, capacity: int, extra_tables: int = 0) -> p
     checked in (players never checked in after them); the player id settles ties. Beyond the
     capacity, `extra_tables` tables of exactly four players are opened from the front of the
     waiting list: more than the waiting list fills raises `TournamentError`.
+
+    R25: with `bookings` (the sitting's booking list: `player_id, position`, 1 = booked
+    first, and optional `replaced_by`, a confirmed replacement's player id) the priority goes
+    first to the players booked for this sitting, in booking order, then to everyone else (a
+    player booked only for another sitting included) in check-in order; registration order
+    does not count. `deadline` is the sitting's check-in deadline once it has passed (None
+    before it, or when no start is planned): a booked player who had not checked in by then
+    keeps the booking but queues as a drop-in, and a replacement the organizer confirmed for
+    that player takes the booked position instead. The result then also has `booking_order`
+    (Int64: the player's own booked position, NA if not booked here) and `priority` ("booked",
+    "replacement", "late", "drop-in").
 
     Returns the players in queue order with `queue` (1, 2, …), `plays` (bool) and `waiting`
     (Int64: 1 = next in line; NA for a player who plays).
@@ -97,11 +110,51 @@ def seat_queue(players: pd.DataFrame, capacity: int, extra_tables: int = 0) -> p
             f"list, and {waiting} player{' is' if waiting == 1 else 's are'} waiting: an "
             f"extra table seats exactly four.")
     seats = int(capacity) + 4 * int(extra_tables)
-    ordered = _queue_order(players[QUEUE_COLUMNS]).reset_index(drop=True)
+    if bookings is None:
+        ordered = _queue_order(players[QUEUE_COLUMNS]).reset_index(drop=True)
+    else:
+        ordered = _booked_order(players[QUEUE_COLUMNS], bookings, deadline)
     queue = np.arange(1, len(ordered) + 1)
     plays = queue <= seats
     return ordered.assign(queue=queue, plays=plays,
                           waiting=pd.Series(queue - seats).where(~plays).astype("Int64"))
+
+
+BOOKING_COLUMNS = ["player_id", "position"]
+
+
+def _booked_order(players: pd.DataFrame, bookings: pd.DataFrame,
+                  deadline: pd.Timestamp | None) -> pd.DataFrame:
+    """R25: the queue order of a sitting with a booking list (see `seat_queue`)."""
+    _require_columns(bookings, BOOKING_COLUMNS, "The bookings")
+    position = bookings.set_index("player_id")["position"]
+    booked = players["player_id"].map(position).astype("Int64")
+    arrived = players["checked_in_at"]
+    if deadline is None:
+        on_time = pd.Series(True, index=players.index)
+    else:
+        on_time = (arrived.notna() & (arrived <= pd.Timestamp(deadline))).astype(bool)
+    keeps = booked.notna().to_numpy() & on_time.to_numpy()
+    key = booked.where(keeps)
+    replacing = pd.Series(pd.NA, index=players.index, dtype="Int64")
+    if deadline is not None and "replaced_by" in bookings:
+        kept = set(players.loc[keeps, "player_id"])
+        seats = bookings.loc[bookings["replaced_by"].notna()
+                             & ~bookings["player_id"].isin(kept)]
+        offered = (seats.astype({"replaced_by": "int64"})
+                   .groupby("replaced_by")["position"].min())
+        replacing = players["player_id"].map(offered).astype("Int64")
+    first = pd.concat([key, replacing], axis=1).min(axis=1, skipna=True).astype("Int64")
+    priority = np.select(
+        [keeps, replacing.notna().to_numpy(), booked.notna().to_numpy()],
+        ["booked", "replacement", "late"], "drop-in")
+    priority = np.where(keeps & (replacing.fillna(np.iinfo("int64").max).to_numpy()
+                                 < key.fillna(0).to_numpy()), "replacement", priority)
+    return (players.assign(booking_order=booked, priority=priority, _first=first,
+                           _drop_in=first.isna())
+            .sort_values(["_drop_in", "_first", "checked_in_at", "player_id"], kind="stable",
+                         na_position="last")
+            .drop(columns=["_first", "_drop_in"]).reset_index(drop=True))
 
 
 # --- validation ---------------------------------------------------------------------------------

@@ -199,3 +199,38 @@ def seat_queue(players: list[dict], capacity: int, extra_tables: int = 0) -> lis
         out.append({"player_id": p["player_id"], "queue": place, "plays": plays,
                     "waiting": None if plays else place - seats})
     return out
+
+
+def booked_seat_queue(players: list[dict], bookings: list[dict], capacity: int,
+                      extra_tables: int = 0, deadline: int | None = None) -> list[dict]:
+    """R25, plainly: the booked players who checked in by the deadline (everyone booked while
+    it has not passed) in booking order, a confirmed replacement at the seat of the booked
+    player it replaces (who lost the priority), then everyone else by check-in time (never
+    checked in last), each tie by player id."""
+    position = {b["player_id"]: b["position"] for b in bookings}
+    keeps = set()
+    for p in players:
+        at = p["checked_in_at"]
+        if p["player_id"] in position and (deadline is None or (at is not None
+                                                                and at <= deadline)):
+            keeps.add(p["player_id"])
+    first: dict[int, int] = {pid: position[pid] for pid in keeps}
+    if deadline is not None:
+        for b in bookings:
+            by = b.get("replaced_by")
+            if by is not None and b["player_id"] not in keeps:
+                first[by] = min(first.get(by, b["position"]), b["position"])
+
+    def key(p: dict) -> tuple:
+        at = p["checked_in_at"]
+        if p["player_id"] in first:
+            return (0, first[p["player_id"]], at is None, at or 0, p["player_id"])
+        return (1, 0, at is None, at or 0, p["player_id"])
+
+    seats = capacity + 4 * extra_tables
+    out = []
+    for place, p in enumerate(sorted(players, key=key), start=1):
+        plays = place <= seats
+        out.append({"player_id": p["player_id"], "queue": place, "plays": plays,
+                    "waiting": None if plays else place - seats})
+    return out

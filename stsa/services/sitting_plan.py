@@ -1,0 +1,77 @@
+"""What a qualifier sitting's queue depends on besides the roster (R25): which qualifier is
+next, its booking list, its planned start (from the schedule) and its check-in deadline."""
+
+from __future__ import annotations
+
+import datetime as dt
+from dataclasses import dataclass
+
+import pandas as pd
+
+from stsa.domain import Kind, SittingStatus
+from stsa.services.snapshot import Snapshot
+
+#: Self check-in opens this long before a qualifier's planned start (it closes at the deadline).
+WINDOW_MINUTES = 60
+
+
+@dataclass(frozen=True)
+class SittingPlan:
+    """One qualifier sitting's plan: `number` (qualifier N), `starts_at` (UTC, None when not
+    on the schedule), `deadline` (the check-in deadline, None without a start) and `booked`
+    (its booking list, `player_id, position, booked_at, replaced_by`; `has_list` False when
+    it has none)."""
+
+    number: int
+    starts_at: dt.datetime | None
+    deadline: dt.datetime | None
+    booked: pd.DataFrame
+
+    @property
+    def has_list(self) -> bool:
+        return len(self.booked) > 0
+
+    def deadline_passed(self, now: dt.datetime) -> bool:
+        return self.deadline is not None and now >= self.deadline
+
+    def window_open(self, now: dt.datetime) -> bool:
+        """R25: self check-in is open from `WINDOW_MINUTES` before the planned start until
+        the deadline; never for a sitting without a planned start (check in with the
+        organizer)."""
+        if self.starts_at is None or self.deadline is None:
+            return False
+        return self.starts_at - dt.timedelta(minutes=WINDOW_MINUTES) <= now < self.deadline
+
+
+def next_qualifier(snap: Snapshot) -> int:
+    """The number of the qualifier sitting checked in for now: a drawn qualifier not yet
+    published (it may be drawn again), else the one after the latest qualifier drawn."""
+    sittings = snap.sittings
+    qualifiers = sittings.loc[sittings["kind"] == Kind.QUALIFIER]
+    drawn = qualifiers.loc[qualifiers["status"] == SittingStatus.DRAWN, "number"]
+    if len(drawn):
+        return int(drawn.iloc[-1])
+    return int(qualifiers["number"].max()) + 1 if len(qualifiers) else 1
+
+
+def plan_of(snap: Snapshot, number: int) -> SittingPlan:
+    """R25: qualifier `number`'s booking list, planned start and check-in deadline
+    (`check_in_minutes` before the start)."""
+    booked = snap.bookings
+    booked = booked.loc[booked["sitting_number"] == int(number)].reset_index(drop=True)
+    starts = snap.planned_starts
+    row = starts.loc[starts["sitting_number"] == int(number), "starts_at"]
+    start = row.iloc[0].to_pydatetime() if len(row) else None
+    deadline = (None if start is None
+                else start - dt.timedelta(minutes=int(snap.settings.check_in_minutes)))
+    return SittingPlan(int(number), start, deadline, booked)
+
+
+def queue_inputs(plan: SittingPlan, now: dt.datetime) -> dict:
+    """The `bookings` and `deadline` arguments of `rules.seat_queue` for `plan` at `now`:
+    no list, no bookings (R21's registration order applies); the deadline only once it has
+    passed."""
+    if not plan.has_list:
+        return {"bookings": None, "deadline": None}
+    return {"bookings": plan.booked[["player_id", "position", "replaced_by"]],
+            "deadline": pd.Timestamp(plan.deadline) if plan.deadline_passed(now) else None}
