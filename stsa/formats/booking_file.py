@@ -36,7 +36,7 @@ HEADINGS = {
     **{f: ROSTER_HEADINGS[f] for f in ("name", "nickname", "email", "first", "last")},
     "position": {"position", "order", "booking order", "booking number", "booking no",
                  "booking", "no", "nr", "number", "queue", "place", "rank", "ordning",
-                 "plats", "köplats", "#", ""},
+                 "plats", "köplats", "#"},
     "booked_at": {"booked", "booked at", "booking time", "booking date", "booked on",
                   "timestamp", "time", "registered", "registered at", "registration time",
                   "signed up", "sign up time", "created", "created at", "order date",
@@ -58,7 +58,7 @@ def header_map(cells: list) -> dict[str, int]:
     column (or first and last name)."""
     found: dict[str, int] = {}
     for index, cell in enumerate(cells):
-        heading = _heading(cell)
+        heading = _heading(cell) or ("#" if cell_text(cell).strip() == "#" else "")
         field = _HEADING_OF.get(heading) if heading else None
         if field and field not in found:
             found[field] = index
