@@ -90,7 +90,8 @@ def import_bookings(engine, source: Any, sitting_number: int, *, add_rows=(),
         with Snapshot(engine) as snap:
             zone = snap.settings.zone
     tz = zone
-    booked, new_players = [], []
+    booked: list[dict] = []
+    new_players: list[dict] = []
     for rec in seen.rows.to_dict("records"):
         when = rec["booked_at"]
         at = None if pd.isna(when) else pd.Timestamp(when).tz_localize(tz)
