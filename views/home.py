@@ -5,7 +5,7 @@ import streamlit as st
 
 from stsa.domain import SITTING_STATUS_WORDS, Role, plural
 from stsa.services import admin
-from stsa.ui import data, finals, navigation, organizer, result_checks, session, widgets
+from stsa.ui import bookings, data, finals, navigation, organizer, result_checks, session, widgets
 
 role, reads = session.role(), data.now()
 status = reads.home_status()
@@ -33,6 +33,8 @@ if sitting:
 if status.missing_tables:
     st.write(f"Tables still missing results: {organizer.listed(list(status.missing_tables))}.")
 st.info(organizer.next_step(status, role), icon=":material/arrow_forward:")
+if role in (Role.ORGANIZER, Role.JUDGE):  # the room's check-in code, to read out
+    bookings.room_code(session.engine(), session.actor())
 result_checks.show_late_corrections(reads)  # organizer and judges: results moved under finals
 
 if role is Role.ORGANIZER and sitting is None and reads.players().empty:

@@ -4,7 +4,7 @@ another page by its address)."""
 
 import streamlit as st
 
-from stsa.ui import data, live, rule_change, widgets
+from stsa.ui import bookings, data, live, rule_change, session, widgets
 from stsa.ui import finals as view
 from stsa.ui import statistics as stats
 
@@ -57,6 +57,7 @@ def slideshow() -> None:
     st.title(f"{widgets.plain(title)} · {heading}", anchor=False)
     st.write(stats.progress(reads))
     rule_change.on_tv(reads.home_status())
+    bookings.room_code(session.engine())  # while players may check themselves in
     if table.empty:
         st.info("No results yet: the standings appear once the first qualifier results are in.")
     elif name == "Standings":

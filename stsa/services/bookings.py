@@ -133,9 +133,8 @@ class CheckInView:
 
 def check_in_view(engine, *, actor: Actor, now: dt.datetime | None = None) -> CheckInView:
     """R25: who is booked for the next qualifier and here, booked and missing, here without a
-    booking, and waiting (the queue as the draw would take it now). Judges and the
-    organizer."""
-    require(actor, Role.ORGANIZER, Role.JUDGE, action="see the check-in")
+    booking, and waiting (the queue as the draw would take it now). The organizer's."""
+    require(actor, Role.ORGANIZER, action="see the check-in")
     now = now or _now()
     with Snapshot(engine, actor=actor) as snap:
         plan = sitting_plan.plan_of(snap, sitting_plan.next_qualifier(snap))
@@ -191,11 +190,12 @@ def _offers(plan, missing_ids: list[int], waiting_ids: list[int], by_id) -> pd.D
 
 
 def confirm_replacement(engine, player_id: int, replacement_id: int, *, actor: Actor,
-                        now: dt.datetime | None = None) -> None:
+                        now: dt.datetime | None = None) -> int:
     """R25: after the next qualifier's check-in deadline, give missing booked player
     `player_id`'s seat to waiting player `replacement_id`: the replacement takes the booked
     player's priority in the queue the Draw page seats by. Only the seat offered (the first
-    waiting player for it) may be confirmed; organizer only; logged."""
+    waiting player for it) may be confirmed; organizer only; logged. Returns the sitting's
+    number."""
     require(actor, Role.ORGANIZER, action="give booked seats to waiting players")
     view = check_in_view(engine, actor=actor, now=now)
     if not view.deadline_passed:
@@ -208,6 +208,7 @@ def confirm_replacement(engine, player_id: int, replacement_id: int, *, actor: A
                               "changed): look at the offers again.")
     store.replace_booking(engine, view.plan.number, int(player_id), int(replacement_id),
                           actor=actor)
+    return view.plan.number
 
 
 # -- self check-in ------------------------------------------------------------------------------

@@ -52,13 +52,12 @@ def queue_reasons(queue: pd.DataFrame, capacity: int, extra_tables: int = 0) -> 
         booked = queue["booking_order"].astype("string").fillna("")
         priority = queue["priority"]
         base = pd.Series(np.select(
-            [priority == "booked", priority == "replacement",
-             (priority == "late") & queue["checked_in_at"].notna(), priority == "late",
-             queue["checked_in_at"].notna()],
+            [priority == "booked", priority == "late", priority == "replacement",
+             priority == "replaced", queue["checked_in_at"].notna()],
             ["booked, number " + booked + " in booking order",
+             "booked, number " + booked + " in booking order (checked in after the deadline)",
              "given a missing booked player's seat",
-             "booked, but checked in after the deadline: " + arrived,
-             "booked, but not checked in by the deadline",
+             "booked, but the seat was given away after the deadline; " + arrived,
              arrived],
             "seated by hand, not checked in"), index=queue.index, dtype="str")
         return _limit(base, queue, capacity, extra_tables)

@@ -52,12 +52,12 @@ def _extra_tables(waiting: int) -> int:
 def seats(reads, present: list[int]) -> tuple[list[int], int]:
     """Who of `present` plays within the capacity setting and who waits (R21), shown with the
     reasons; returns the players who play (in `present`'s order) and the extra tables
-    chosen. Nothing is shown while everyone fits."""
-    settings = reads.settings()
-    capacity = settings.capacity
-    if len(present) <= capacity:
-        return present, 0
+    chosen. Nothing is shown while everyone fits. R25: a seat held for a booked player who is
+    not here yet counts as taken."""
+    capacity = reads.settings().capacity
     queue = capacity_service.seat_queue(session.engine(), present)  # R25: with bookings
+    if queue["plays"].all():  # seats held for booked players may leave someone waiting
+        return present, 0
     extra = _extra_tables(int((~queue["plays"]).sum()))
     if extra:
         queue = capacity_service.seat_queue(session.engine(), present, extra_tables=extra)

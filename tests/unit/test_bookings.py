@@ -95,24 +95,26 @@ def test_after_the_deadline_the_organizer_confirms_each_offer(engine, monkeypatc
                              actor=ORGANIZER)
     plan_qualifier(engine, 1, NOW + dt.timedelta(minutes=30))
     store.check_in(engine, [ids["Ann"], ids["Dee"], ids["Eve"], ids["Cy"]], actor=ORGANIZER)
-    before = bookings.check_in_view(engine, actor=JUDGE)
+    before = bookings.check_in_view(engine, actor=ORGANIZER)
     assert before.booked_here["name"].tolist() == ["Ann", "Cy"]
     assert before.booked_missing["name"].tolist() == ["Bo"]
-    assert before.waiting["name"].tolist() == ["Eve"] and before.drop_ins["name"].tolist() == [
-        "Dee"]
+    # Bo's seat is held for him: Dee and Eve wait
+    assert before.waiting["name"].tolist() == ["Dee", "Eve"] and before.drop_ins.empty
     assert before.offers.empty and not before.deadline_passed
     with pytest.raises(TournamentError, match="still open"):
         bookings.confirm_replacement(engine, ids["Bo"], ids["Dee"], actor=ORGANIZER)
     after_deadline = NOW + dt.timedelta(minutes=25)
-    view = bookings.check_in_view(engine, actor=JUDGE, now=after_deadline)
-    assert view.offers[["name", "replacement"]].values.tolist() == [["Bo", "Eve"]]
-    # nobody moved by itself: Eve still waits
-    assert view.waiting["name"].tolist() == ["Eve"]
-    bookings.confirm_replacement(engine, ids["Bo"], ids["Eve"], actor=ORGANIZER,
+    view = bookings.check_in_view(engine, actor=ORGANIZER, now=after_deadline)
+    assert view.offers[["name", "replacement"]].values.tolist() == [["Bo", "Dee"]]
+    assert view.waiting["name"].tolist() == ["Dee", "Eve"]  # nobody moved by itself
+    with pytest.raises(TournamentError, match="no longer offered"):
+        bookings.confirm_replacement(engine, ids["Bo"], ids["Eve"], actor=ORGANIZER,
+                                     now=after_deadline)
+    bookings.confirm_replacement(engine, ids["Bo"], ids["Dee"], actor=ORGANIZER,
                                  now=after_deadline)
-    assert store.bookings(engine, 1)["replaced_by"].tolist()[1] == ids["Eve"]
-    view = bookings.check_in_view(engine, actor=JUDGE, now=after_deadline)
-    assert view.waiting["name"].tolist() == ["Dee"]  # Eve took Bo's booked place
+    assert store.bookings(engine, 1)["replaced_by"].tolist()[1] == ids["Dee"]
+    view = bookings.check_in_view(engine, actor=ORGANIZER, now=after_deadline)
+    assert view.waiting["name"].tolist() == ["Eve"] and view.offers.empty
     assert len(store.events(engine, actor=ORGANIZER, action=Action.BOOKING_REPLACE)) == 1
 
 

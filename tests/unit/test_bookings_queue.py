@@ -49,23 +49,38 @@ def test_R25_without_a_list_registration_order_still_applies():
     assert queue["player_id"].tolist() == [2, 1] and "priority" not in queue
 
 
-def test_R25_after_the_deadline_a_late_booking_queues_as_a_drop_in():
-    players = queue_input([(1, None, 5), (2, None, 30), (3, None, 1)])
-    bookings = booking_list([(2, 1), (1, 2)])
-    queue = rules.seat_queue(players, 2, bookings=bookings, deadline=at(20))
-    assert queue["player_id"].tolist() == [1, 3, 2]
-    assert queue["priority"].tolist() == ["booked", "drop-in", "late"]
-    assert queue.loc[queue["player_id"] == 2, "booking_order"].item() == 1  # kept
+def test_R25_a_seat_is_held_for_a_booked_player_not_here_yet():
+    players = queue_input([(1, None, 5), (2, None, 1), (3, None, 2)])
+    bookings = booking_list([(9, 1), (1, 2)])  # player 9 has not come
+    queue = rules.seat_queue(players, 3, bookings=bookings)
+    assert queue["player_id"].tolist() == [1, 2, 3]
+    assert queue["plays"].tolist() == [True, True, False]  # one seat is 9's
 
 
-def test_R25_a_confirmed_replacement_takes_the_missing_players_position():
+def test_R25_after_the_deadline_nobody_is_moved_until_the_organizer_confirms():
     players = queue_input([(1, None, 5), (3, None, 1), (4, None, 2)])
-    bookings = booking_list([(9, 1, 4), (1, 2)])  # player 9 never came; 4 replaces them
+    late = rules.seat_queue(players, 2, bookings=booking_list([(9, 1), (1, 2)]),
+                            deadline=at(20))
+    assert late["plays"].tolist() == [True, False, False]  # 9's seat still held
+    bookings = booking_list([(9, 1, 4), (1, 2)])  # the organizer gave 9's seat to 4
     queue = rules.seat_queue(players, 2, bookings=bookings, deadline=at(20))
     assert queue["player_id"].tolist() == [4, 1, 3]
     assert queue["priority"].tolist() == ["replacement", "booked", "drop-in"]
+    assert queue["plays"].tolist() == [True, True, False]
     before = rules.seat_queue(players, 2, bookings=bookings)  # deadline not passed yet
-    assert before["player_id"].tolist() == [1, 3, 4]
+    assert before["player_id"].tolist() == [1, 3, 4] and before["plays"].sum() == 1
+
+
+def test_R25_a_booked_player_whose_seat_was_given_away_queues_as_a_drop_in():
+    players = queue_input([(1, None, 30), (4, None, 2), (5, None, 3)])
+    bookings = booking_list([(1, 1, 4)])
+    queue = rules.seat_queue(players, 2, bookings=bookings, deadline=at(20))
+    assert queue["player_id"].tolist() == [4, 5, 1]
+    assert queue["priority"].tolist() == ["replacement", "drop-in", "replaced"]
+    assert queue.loc[queue["player_id"] == 1, "booking_order"].item() == 1  # kept
+    unreplaced = rules.seat_queue(players, 2, bookings=booking_list([(1, 1)]),
+                                  deadline=at(20))
+    assert unreplaced["priority"].tolist() == ["late", "drop-in", "drop-in"]
 
 
 def test_R25_the_bookings_need_their_columns():
@@ -83,8 +98,9 @@ rows_strategy = st.lists(
 @pytest.mark.slow
 @settings(max_examples=300, deadline=None)
 @given(rows_strategy, st.integers(0, 20), st.one_of(st.none(), st.integers(0, 8)),
-       st.lists(st.integers(1, 30), max_size=6), st.randoms(use_true_random=False))
-def test_R25_queue_matches_the_plain_oracle(rows, capacity, deadline, absent, rnd):
+       st.lists(st.integers(1, 30), max_size=6), st.randoms(use_true_random=False),
+       st.integers(0, 2))
+def test_R25_queue_matches_the_plain_oracle(rows, capacity, deadline, absent, rnd, extra):
     players = [(i, order, minutes) for i, (order, minutes, _) in enumerate(rows, start=1)]
     booked_ids = [i for i, (_, _, booked) in enumerate(rows, start=1) if booked]
     booked_ids += [100 + a for a in sorted(set(absent))]  # booked, not here at all
@@ -92,16 +108,24 @@ def test_R25_queue_matches_the_plain_oracle(rows, capacity, deadline, absent, rn
     here = [p for p, _, _ in players]
     bookings = []
     for position, pid in enumerate(booked_ids, start=1):
-        by = rnd.choice(here) if here and rnd.random() < 0.3 else None
+        by = rnd.choice(here + [999]) if here and rnd.random() < 0.3 else None
         bookings.append({"player_id": pid, "position": position, "replaced_by": by})
     frame = queue_input(players)
+    plain = [{"player_id": p, "registration_order": o, "checked_in_at": m}
+             for p, o, m in players]
+    waits = sum(not e["plays"] for e in oracle.booked_seat_queue(plain, bookings, capacity, 0,
+                                                                 deadline))
+    table = pd.DataFrame(bookings, columns=["player_id", "position", "replaced_by"]).astype(
+        {"player_id": "int64", "position": "int64", "replaced_by": "Int64"})
+    passed = None if deadline is None else at(deadline)
+    if 4 * extra > waits:  # more extra tables than the waiting list fills
+        with pytest.raises(TournamentError, match="exactly four"):
+            rules.seat_queue(frame, capacity, extra, bookings=table, deadline=passed)
+        extra = 0
     expected = oracle.booked_seat_queue(
         [{"player_id": p, "registration_order": o, "checked_in_at": m} for p, o, m in players],
-        bookings, capacity, 0, deadline)
-    got = rules.seat_queue(frame, capacity, bookings=pd.DataFrame(
-        bookings, columns=["player_id", "position", "replaced_by"]).astype(
-        {"player_id": "int64", "position": "int64", "replaced_by": "Int64"}),
-        deadline=None if deadline is None else at(deadline))
+        bookings, capacity, extra, deadline)
+    got = rules.seat_queue(frame, capacity, extra, bookings=table, deadline=passed)
     assert got["player_id"].tolist() == [e["player_id"] for e in expected]
     assert got["plays"].tolist() == [e["plays"] for e in expected]
     assert [None if pd.isna(w) else int(w) for w in got["waiting"]] == [
