@@ -192,3 +192,30 @@ def test_my_seat_words(engine):
         "You are booked for Qualifier 1.",
         "You are booked for Qualifier 2 (Saturday 14:00); check in by 13:50."]
     assert bookings.my_bookings(engine, ids["Bo"]) == []
+
+
+def test_bookings_survive_the_tournament_workbook_round_trip(tmp_path):
+    import io
+
+    import openpyxl
+
+    from stsa import excel
+    source = store.connect(f"sqlite:///{tmp_path / 'a.db'}", backup_dir=tmp_path / "ba")
+    target = store.connect(f"sqlite:///{tmp_path / 'b.db'}", backup_dir=tmp_path / "bb")
+    try:
+        ids = roster(source, "Ann", "Bo", "Cy")
+        bookings.import_bookings(
+            source, csv_bytes([["Name", "Booked at"], ["Bo", "2026-03-01 10:00"], ["Ann", ""]]),
+            2, actor=ORGANIZER, zone=dt.UTC)
+        store.replace_booking(source, 2, ids["Ann"], ids["Cy"], actor=ORGANIZER)
+        data = excel.tournament_workbook(source)
+        sheet = openpyxl.load_workbook(io.BytesIO(data))["Bookings"]
+        assert [c.value for c in sheet[1]][:4] == ["Qualifier", "Position", "Name", "Nickname"]
+        excel.restore_workbook(target, io.BytesIO(data), actor=ORGANIZER)
+        columns = ["sitting_number", "player_id", "position", "booked_at", "replaced_by"]
+        assert store.bookings(target)[columns].equals(store.bookings(source)[columns])
+        assert store.bookings(target)["booked_at"].iloc[0] == dt.datetime(2026, 3, 1, 10,
+                                                                          tzinfo=dt.UTC)
+    finally:
+        source.dispose()
+        target.dispose()
