@@ -22,7 +22,7 @@ import pandas as pd
 
 from stsa import local_time, store
 from stsa.auth import Actor, require
-from stsa.domain import PlayerStatus, Role, TournamentError, plural
+from stsa.domain import PlayerStatus, Role, SittingStatus, TournamentError, plural
 from stsa.formats import booking_file
 from stsa.formats.booking_file import BookingError, booking_error
 from stsa.formats.guards import at_row
@@ -215,11 +215,11 @@ def confirm_replacement(engine, player_id: int, replacement_id: int, *, actor: A
 @dataclass(frozen=True)
 class RoomCode:
     """The room's code while self check-in is open: `code`, for qualifier `number`, until
-    `deadline` (UTC)."""
+    `deadline` (UTC; None: until the organizer closes it)."""
 
     code: str
     number: int
-    deadline: dt.datetime
+    deadline: dt.datetime | None
 
 
 def open_plan(engine, now: dt.datetime | None = None) -> sitting_plan.SittingPlan | None:
@@ -235,7 +235,7 @@ def room_code(engine, *, actor: Actor | None, now: dt.datetime | None = None) ->
     check-in is open; None otherwise. The TV is in the room (anyone there may read it)."""
     now = now or _now()
     plan = open_plan(engine, now)
-    if plan is None or plan.deadline is None:
+    if plan is None:
         return None
     return RoomCode(store.room_code(engine, now), plan.number, plan.deadline)
 
@@ -255,6 +255,13 @@ def self_check_in(engine, player_id: int, code: str, *, client: str,
     return f"You are checked in for Qualifier {plan.number}."
 
 
+def open_self_check_in(engine, opened: bool, *, actor: Actor) -> bool:
+    """R25: the organizer opens (or closes) check-in on My seat for a qualifier without a
+    planned start; closing it counts as its check-in deadline. Logged as a settings change."""
+    store.set_settings(engine, {"self_check_in_open": bool(opened)}, actor=actor)
+    return bool(opened)
+
+
 def undo_self_check_in(engine, player_id: int, *, actor: Actor) -> bool:
     """R25: the organizer undoes a player's own check-in (logged)."""
     return store.undo_self_check_in(engine, int(player_id), actor=actor)
@@ -265,7 +272,8 @@ def my_bookings(engine, player_id: int, *, now: dt.datetime | None = None) -> li
     """R25: a player's bookings in words, for My seat: "You are booked for Qualifier 3
     (Saturday 14:00); check in by 13:50" (times in the tournament's zone; without a planned
     start just "You are booked for Qualifier 3"), for the qualifiers not yet drawn and the
-    one being drawn; with the waiting position when the player waits for the next one."""
+    one being drawn; between sittings, with the player's place on the next one's waiting
+    list when they would wait (once drawn, My seat shows the sitting's own waiting list)."""
     now = now or _now()
     with Snapshot(engine, actor=None) as snap:
         next_number = sitting_plan.next_qualifier(snap)
@@ -283,7 +291,9 @@ def my_bookings(engine, player_id: int, *, now: dt.datetime | None = None) -> li
         players = snap.players
         present = players.loc[(players["status"] == PlayerStatus.ACTIVE)
                               & players["checked_in"], "player_id"]
-        if int(player_id) in set(present):
+        current = snap.current()
+        between = current is None or current["status"] == SittingStatus.COMPLETE
+        if between and int(player_id) in set(present):  # a drawn sitting says it itself
             queue = next_queue(snap, present, now=now).set_index("player_id")
             waits = queue.loc[int(player_id), "waiting"]
             if not pd.isna(waits):

@@ -20,26 +20,32 @@ class SittingPlan:
     """One qualifier sitting's plan: `number` (qualifier N), `starts_at` (UTC, None when not
     on the schedule), `deadline` (the check-in deadline, None without a start) and `booked`
     (its booking list, `player_id, position, booked_at, replaced_by`; `has_list` False when
-    it has none)."""
+    it has none) and `opened`: whether the organizer has opened check-in on My seat (what
+    decides for a sitting without a planned start)."""
 
     number: int
     starts_at: dt.datetime | None
     deadline: dt.datetime | None
     booked: pd.DataFrame
+    opened: bool = False
 
     @property
     def has_list(self) -> bool:
         return len(self.booked) > 0
 
     def deadline_passed(self, now: dt.datetime) -> bool:
-        return self.deadline is not None and now >= self.deadline
+        """R25: whether check-in has closed: the deadline has passed; without a planned start,
+        whenever the organizer has not opened check-in on My seat."""
+        if self.deadline is None:
+            return not self.opened
+        return now >= self.deadline
 
     def window_open(self, now: dt.datetime) -> bool:
         """R25: self check-in is open from `WINDOW_MINUTES` before the planned start until
-        the deadline; never for a sitting without a planned start (check in with the
-        organizer)."""
+        the deadline; for a sitting without a planned start, while the organizer has opened
+        it (Roster page)."""
         if self.starts_at is None or self.deadline is None:
-            return False
+            return self.opened
         return self.starts_at - dt.timedelta(minutes=WINDOW_MINUTES) <= now < self.deadline
 
 
@@ -64,14 +70,16 @@ def plan_of(snap: Snapshot, number: int) -> SittingPlan:
     start = row.iloc[0].to_pydatetime() if len(row) else None
     deadline = (None if start is None
                 else start - dt.timedelta(minutes=int(snap.settings.check_in_minutes)))
-    return SittingPlan(int(number), start, deadline, booked)
+    return SittingPlan(int(number), start, deadline, booked,
+                       bool(snap.settings.self_check_in_open))
 
 
 def queue_inputs(plan: SittingPlan, now: dt.datetime) -> dict:
     """The `bookings` and `deadline` arguments of `rules.seat_queue` for `plan` at `now`:
     no list, no bookings (R21's registration order applies); the deadline only once it has
-    passed."""
+    passed (without a planned start: `now`, once the organizer has closed check-in)."""
     if not plan.has_list:
         return {"bookings": None, "deadline": None}
+    closed = pd.Timestamp(plan.deadline or now) if plan.deadline_passed(now) else None
     return {"bookings": plan.booked[["player_id", "position", "replaced_by"]],
-            "deadline": pd.Timestamp(plan.deadline) if plan.deadline_passed(now) else None}
+            "deadline": closed}

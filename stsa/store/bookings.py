@@ -41,6 +41,7 @@ CODE_TRY = "room-code"  # `sign_in_failures.device` of a wrong room code (never 
 ROOM_KEY = "room_code"
 _LOCK_KEY = 0x53544332  # PostgreSQL advisory lock: one code check at a time
 MOST_PER_LIST = 2000
+SELF = Actor("My seat", Role.SPECTATOR)  # who the log names for a player's own check-in
 
 
 def bookings(engine: Engine | Connection, sitting_number: int | None = None) -> pd.DataFrame:
@@ -220,7 +221,7 @@ def self_check_in(engine: Engine, player_id: int, code: str, *, client: str) -> 
         if not row.checked_in:
             conn.execute(sa.update(players_t).where(players_t.c.id == row.id).values(
                 checked_in=True, checked_in_at=now, self_check_in=True))
-            audit.log(conn, Actor(f"player {row.id}", Role.SPECTATOR),
+            audit.log(conn, SELF,
                       Action.PLAYER_SELF_CHECK_IN, f"player {row.id}",
                       after={"player_ids": [row.id]}, at=now)
         return True, 0.0

@@ -77,6 +77,8 @@ def sitting_check_in(engine, me) -> None:
     if view is None:
         return
     plan, tz = view.plan, session_zone()
+    if plan.starts_at is None:  # no planned start: the organizer opens and closes check-in
+        _open_or_close(engine, me, plan)
     if not plan.has_list and not view.booked_here.shape[0] and not _self_ins(view):
         return
     st.markdown(f"**Qualifier {plan.number}**"
@@ -103,6 +105,20 @@ def sitting_check_in(engine, me) -> None:
                                                  actor=me),
                                done=f"Checked {name} out.") is not None:
                     st.rerun()
+
+
+def _open_or_close(engine, me, plan) -> None:
+    label = ("Close check-in on My seat" if plan.opened
+             else f"Open check-in on My seat for qualifier {plan.number}")
+    st.caption("Qualifier " + str(plan.number) + " has no planned start: players can check "
+               "themselves in on My seat (with the code on TV mode and Home) while you have "
+               "it open. Closing it is the check-in deadline for booked players.")
+    if st.button(label, key="self_check_in_open"):
+        if widgets.act(functools.partial(service.open_self_check_in, engine, not plan.opened,
+                                         actor=me),
+                       done="Check-in on My seat is " + ("closed." if plan.opened
+                                                        else "open.")) is not None:
+            st.rerun()
 
 
 def _self_ins(view) -> bool:
@@ -137,9 +153,10 @@ def room_code(engine, me=None) -> None:
     shown = service.room_code(engine, actor=me)
     if shown is None:
         return
-    until = local_time.clock_words(shown.deadline, session_zone())
-    st.info(f"Check in on My seat with the code **{shown.code}** (qualifier {shown.number}; "
-            f"until {until}).", icon=":material/pin:")
+    until = ("" if shown.deadline is None
+             else f"; until {local_time.clock_words(shown.deadline, session_zone())}")
+    st.info(f"Check in on My seat with the code **{shown.code}** (qualifier {shown.number}"
+            f"{until}).", icon=":material/pin:")
 
 
 def my_seat(player_id: int) -> None:

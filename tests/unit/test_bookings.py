@@ -219,3 +219,36 @@ def test_bookings_survive_the_tournament_workbook_round_trip(tmp_path):
     finally:
         source.dispose()
         target.dispose()
+
+
+def test_my_seat_says_the_place_on_the_next_waiting_list(engine):
+    ids = roster(engine, "Ann", "Bo", "Cy", "Dee")
+    store.set_settings(engine, {"capacity": 3}, actor=ORGANIZER)
+    bookings.import_bookings(engine, csv_bytes([["Name"], ["Ann"], ["Bo"], ["Cy"]]), 1,
+                             actor=ORGANIZER)
+    store.check_in(engine, list(ids.values()), actor=ORGANIZER)
+    assert bookings.my_bookings(engine, ids["Dee"]) == [
+        "You are number 1 on the waiting list for Qualifier 1."]
+    assert bookings.my_bookings(engine, ids["Ann"]) == ["You are booked for Qualifier 1."]
+
+
+def test_without_a_planned_start_the_organizer_opens_and_closes_check_in(engine):
+    ids = roster(engine, "Ann", "Bo", "Cy", "Dee", "Eve")
+    store.set_settings(engine, {"capacity": 3}, actor=ORGANIZER)
+    bookings.import_bookings(engine, csv_bytes([["Name"], ["Ann"]]), 1, actor=ORGANIZER)
+    store.check_in(engine, [ids["Cy"], ids["Dee"]], actor=ORGANIZER)
+    view = bookings.check_in_view(engine, actor=ORGANIZER)
+    assert view.deadline_passed and view.offers.empty  # nobody waits yet
+    bookings.open_self_check_in(engine, True, actor=ORGANIZER)
+    shown = bookings.room_code(engine, actor=None)
+    assert shown is not None and shown.deadline is None
+    bookings.self_check_in(engine, ids["Bo"], shown.code, client="10.0.0.9")
+    store.check_in(engine, [ids["Eve"]], actor=ORGANIZER)
+    view = bookings.check_in_view(engine, actor=ORGANIZER)
+    assert view.waiting["name"].tolist() == ["Bo", "Eve"] and view.offers.empty  # Ann's seat
+    bookings.open_self_check_in(engine, False, actor=ORGANIZER)  # closing: the deadline
+    assert bookings.room_code(engine, actor=None) is None
+    view = bookings.check_in_view(engine, actor=ORGANIZER)
+    assert view.offers[["name", "replacement"]].values.tolist() == [["Ann", "Bo"]]
+    bookings.confirm_replacement(engine, ids["Ann"], ids["Bo"], actor=ORGANIZER)
+    assert bookings.check_in_view(engine, actor=ORGANIZER).waiting["name"].tolist() == ["Eve"]
