@@ -113,3 +113,15 @@ def test_my_seat_says_the_booking_and_checks_in_with_the_code(open_page, engine)
     at.button(key="FormSubmitter:self_check_in-Check me in").click().run()
     assert "You are checked in for Qualifier 1." in texts(at)
     assert store.player(engine, ids["Ann"])["checked_in"]
+
+
+def test_without_a_planned_start_the_organizer_opens_check_in_on_my_seat(open_page, engine):
+    players(engine, "Ann")
+    at = open_page(ROSTER, as_=ORGANIZER)
+    at.button(key="self_check_in_open").click().run()
+    assert shown(at.success) == ["Check-in on My seat is open."]
+    code = store.room_code(engine)
+    assert f"the code **{code}**" in texts(open_page(TV))
+    at.button(key="self_check_in_open").click().run()
+    assert shown(at.success) == ["Check-in on My seat is closed."]
+    assert "the code" not in texts(open_page(TV))
