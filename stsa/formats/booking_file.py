@@ -54,8 +54,8 @@ class BookingError(SpreadsheetError):
 
 
 def header_map(cells: list) -> dict[str, int]:
-    """{field: column index} if `cells` is a booking list's header: a name, nickname or e-mail
-    column (or first and last name)."""
+    """{field: column index} if `cells` is a booking list's header (R25): a name, nickname or
+    e-mail column (or first and last name)."""
     found: dict[str, int] = {}
     for index, cell in enumerate(cells):
         heading = _heading(cell) or ("#" if cell_text(cell).strip() == "#" else "")
@@ -200,7 +200,8 @@ def read_bookings(source: Any) -> pd.DataFrame:
 
 # -- matching rows to players ------------------------------------------------------------------
 def match_key(text: Any) -> str:
-    """The key a booking is matched by: Unicode-normalized, casefolded, without any spaces."""
+    """The key a booking is matched by (R25): Unicode-normalized, casefolded, without any
+    spaces."""
     return "".join(unicodedata.normalize("NFKC", str(text or "")).casefold().split())
 
 

@@ -94,7 +94,8 @@ def import_bookings(engine, source: Any, sitting_number: int, *, add_rows=(),
     new_players: list[dict] = []
     for rec in seen.rows.to_dict("records"):
         when = rec["booked_at"]
-        at = None if pd.isna(when) else pd.Timestamp(when).tz_localize(tz)
+        at = None if pd.isna(when) else pd.Timestamp(when).tz_localize(
+            tz, ambiguous=True, nonexistent="shift_forward")  # a clock change's hour
         if pd.isna(rec["player_id"]):
             booked.append({"new": len(new_players), "booked_at": at})
             new_players.append(_new_entry(rec))
@@ -106,7 +107,8 @@ def import_bookings(engine, source: Any, sitting_number: int, *, add_rows=(),
 
 
 def change_words(change: dict, total: int) -> str:
-    """"12 booked: 3 added (1 new player), 1 removed, 2 moved"."""
+    """What importing a booking list changed, in words (R25): "12 booked: 3 added (1 new
+    player), 1 removed, 2 moved"."""
     parts = [f"{len(change['added'])} added" + (
         f" ({plural(len(change['new_players']), 'new player')})" if change["new_players"]
         else ""), f"{len(change['removed'])} removed", f"{len(change['moved'])} moved"]

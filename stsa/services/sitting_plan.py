@@ -8,7 +8,7 @@ from dataclasses import dataclass
 
 import pandas as pd
 
-from stsa.domain import Kind, SittingStatus
+from stsa.domain import Kind, PlayerStatus, SittingStatus
 from stsa.services.snapshot import Snapshot
 
 #: Self check-in opens this long before a qualifier's planned start (it closes at the deadline).
@@ -50,7 +50,7 @@ class SittingPlan:
 
 
 def next_qualifier(snap: Snapshot) -> int:
-    """The number of the qualifier sitting checked in for now: a drawn qualifier not yet
+    """The number of the qualifier sitting checked in for now (R2, R25): a drawn qualifier not yet
     published (it may be drawn again), else the one after the latest qualifier drawn."""
     sittings = snap.sittings
     qualifiers = sittings.loc[sittings["kind"] == Kind.QUALIFIER]
@@ -61,10 +61,12 @@ def next_qualifier(snap: Snapshot) -> int:
 
 
 def plan_of(snap: Snapshot, number: int) -> SittingPlan:
-    """R25: qualifier `number`'s booking list, planned start and check-in deadline
-    (`check_in_minutes` before the start)."""
-    booked = snap.bookings
-    booked = booked.loc[booked["sitting_number"] == int(number)].reset_index(drop=True)
+    """R25: qualifier `number`'s booking list (withdrawn players left out: no seat is held for
+    them), planned start and check-in deadline (`check_in_minutes` before the start)."""
+    booked, players = snap.bookings, snap.players
+    withdrawn = players.loc[players["status"] != PlayerStatus.ACTIVE, "player_id"]
+    booked = booked.loc[(booked["sitting_number"] == int(number))
+                        & ~booked["player_id"].isin(withdrawn)].reset_index(drop=True)
     starts = snap.planned_starts
     row = starts.loc[starts["sitting_number"] == int(number), "starts_at"]
     start = row.iloc[0].to_pydatetime() if len(row) else None
@@ -75,7 +77,7 @@ def plan_of(snap: Snapshot, number: int) -> SittingPlan:
 
 
 def queue_inputs(plan: SittingPlan, now: dt.datetime) -> dict:
-    """The `bookings` and `deadline` arguments of `rules.seat_queue` for `plan` at `now`:
+    """The `bookings` and `deadline` arguments of `rules.seat_queue` for `plan` at `now` (R25):
     no list, no bookings (R21's registration order applies); the deadline only once it has
     passed (without a planned start: `now`, once the organizer has closed check-in)."""
     if not plan.has_list:

@@ -252,3 +252,23 @@ def test_without_a_planned_start_the_organizer_opens_and_closes_check_in(engine)
     assert view.offers[["name", "replacement"]].values.tolist() == [["Ann", "Bo"]]
     bookings.confirm_replacement(engine, ids["Ann"], ids["Bo"], actor=ORGANIZER)
     assert bookings.check_in_view(engine, actor=ORGANIZER).waiting["name"].tolist() == ["Eve"]
+
+
+def test_a_withdrawn_booked_player_holds_no_seat(engine):
+    ids = roster(engine, "Ann", "Bo", "Cy", "Dee")
+    store.set_settings(engine, {"capacity": 3}, actor=ORGANIZER)
+    bookings.import_bookings(engine, csv_bytes([["Name"], ["Ann"]]), 1, actor=ORGANIZER)
+    store.withdraw_player(engine, ids["Ann"], actor=ORGANIZER)
+    store.check_in(engine, [ids["Bo"], ids["Cy"], ids["Dee"]], actor=ORGANIZER)
+    view = bookings.check_in_view(engine, actor=ORGANIZER)
+    assert view.waiting.empty and view.booked_missing.empty
+
+
+def test_a_booking_time_in_the_hour_a_clock_change_skips_is_taken(engine):
+    roster(engine, "Ann")
+    store.set_settings(engine, {"time_zone": "Europe/Stockholm"}, actor=ORGANIZER)
+    bookings.import_bookings(engine, csv_bytes([["Name", "Booked at"],
+                                                ["Ann", "2026-03-29 02:30"]]), 1,
+                             actor=ORGANIZER)
+    assert store.bookings(engine, 1)["booked_at"].iloc[0] == dt.datetime(2026, 3, 29, 1,
+                                                                         tzinfo=dt.UTC)
