@@ -8,7 +8,7 @@ from dataclasses import dataclass
 
 import pandas as pd
 
-from stsa.domain import Kind, PlayerStatus, SittingStatus
+from stsa.domain import Kind, SittingStatus
 from stsa.services.snapshot import Snapshot
 
 #: Self check-in opens this long before a qualifier's planned start (it closes at the deadline).
@@ -63,10 +63,9 @@ def next_qualifier(snap: Snapshot) -> int:
 def plan_of(snap: Snapshot, number: int) -> SittingPlan:
     """R25: qualifier `number`'s booking list (withdrawn players left out: no seat is held for
     them), planned start and check-in deadline (`check_in_minutes` before the start)."""
-    booked, players = snap.bookings, snap.players
-    withdrawn = players.loc[players["status"] != PlayerStatus.ACTIVE, "player_id"]
+    booked = snap.bookings
     booked = booked.loc[(booked["sitting_number"] == int(number))
-                        & ~booked["player_id"].isin(withdrawn)].reset_index(drop=True)
+                        & ~booked["withdrawn"]].reset_index(drop=True)
     starts = snap.planned_starts
     row = starts.loc[starts["sitting_number"] == int(number), "starts_at"]
     start = row.iloc[0].to_pydatetime() if len(row) else None

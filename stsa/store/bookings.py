@@ -36,7 +36,7 @@ from stsa.store.schema import sign_in_failures as failures_t
 
 BOOKING_COLUMNS = {"sitting_number": "int64", "player_id": "int64", "position": "int64",
                    "booked_at": frames.UTC_TIME, "replaced_by": "Int64", "imported_by": "str",
-                   "imported_at": frames.UTC_TIME}
+                   "imported_at": frames.UTC_TIME, "withdrawn": "bool"}
 CODE_TRY = "room-code"  # `sign_in_failures.device` of a wrong room code (never a device hash)
 ROOM_KEY = "room_code"
 _LOCK_KEY = 0x53544332  # PostgreSQL advisory lock: one code check at a time
@@ -46,8 +46,12 @@ SELF = Actor("My seat", Role.SPECTATOR)  # who the log names for a player's own 
 
 def bookings(engine: Engine | Connection, sitting_number: int | None = None) -> pd.DataFrame:
     """R25: the booking lists, `sitting_number, player_id, position, booked_at, replaced_by,
-    imported_by, imported_at`, by sitting and position (one sitting's with `sitting_number`)."""
-    q = sa.select(bookings_t).order_by(bookings_t.c.sitting_number, bookings_t.c.position)
+    imported_by, imported_at` and `withdrawn` (the booked player's), by sitting and position
+    (one sitting's with `sitting_number`)."""
+    q = (sa.select(bookings_t, (players_t.c.status == PlayerStatus.WITHDRAWN.value)
+                   .label("withdrawn"))
+         .join(players_t, players_t.c.id == bookings_t.c.player_id)
+         .order_by(bookings_t.c.sitting_number, bookings_t.c.position))
     if sitting_number is not None:
         q = q.where(bookings_t.c.sitting_number == int(sitting_number))
     with db.reading(engine) as conn:
