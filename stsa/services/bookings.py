@@ -115,6 +115,12 @@ def change_words(change: dict, total: int) -> str:
     return f"{total} booked: " + ", ".join(parts) + "."
 
 
+def next_qualifier_number(engine) -> int:
+    """The qualifier checked in for next (R25: the booking list to import first)."""
+    with Snapshot(engine, actor=None) as snap:
+        return sitting_plan.next_qualifier(snap)
+
+
 # -- check-in per sitting -----------------------------------------------------------------------
 @dataclass(frozen=True)
 class CheckInView:

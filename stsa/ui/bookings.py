@@ -27,6 +27,7 @@ def upload(engine, me) -> None:
                    "for one qualifier: a name, nickname or e-mail column, and the booking "
                    "order or booking time if it has one. Booked players get the seats of that "
                    "qualifier first, in booking order. Importing again replaces the list.")
+        st.session_state.setdefault("bookings_number", service.next_qualifier_number(engine))
         number = int(st.number_input("For qualifier", min_value=1, max_value=1000, step=1,
                                      key="bookings_number"))
         upload = st.file_uploader("Booking list", type=["xlsx", "ods", "csv"],

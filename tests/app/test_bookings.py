@@ -15,7 +15,6 @@ from tests.support.bookings_helpers import csv_bytes, plan_qualifier
 
 ROSTER, DRAW, PLAYER, TV, HOME = ("views/roster.py", "views/draw.py", "views/player.py",
                                   "views/tv.py", "views/home.py")
-NOW = dt.datetime.now(dt.UTC)
 
 
 def players(engine, *names: str) -> dict[str, int]:
@@ -56,10 +55,11 @@ def test_a_judge_cannot_open_the_import_and_a_bad_file_says_which_row(open_page,
 
 
 def test_check_in_by_booking_and_undoing_a_self_check_in(open_page, engine):
+    now = dt.datetime.now(dt.UTC)
     ids = players(engine, "Ann Lee", "Bo Ek", "Cy")
     bookings.import_bookings(engine, csv_bytes([["Name"], ["Ann Lee"], ["Bo Ek"]]), 1,
                              actor=ORGANIZER)
-    plan_qualifier(engine, 1, NOW + dt.timedelta(minutes=30))
+    plan_qualifier(engine, 1, now + dt.timedelta(minutes=30))
     store.check_in(engine, [ids["Cy"]], actor=ORGANIZER)
     assert store.self_check_in(engine, ids["Ann Lee"], store.room_code(engine), client="x")
     at = open_page(ROSTER, as_=ORGANIZER)
@@ -72,12 +72,13 @@ def test_check_in_by_booking_and_undoing_a_self_check_in(open_page, engine):
 
 
 def test_the_draw_page_offers_a_missing_booked_players_seat(open_page, engine):
+    now = dt.datetime.now(dt.UTC)
     ids = players(engine, "Ann", "Bo", "Cy", "Dee")
     store.set_settings(engine, {"capacity": 3}, actor=ORGANIZER)
     bookings.import_bookings(engine, csv_bytes([["Name"], ["Ann"], ["Bo"], ["Cy"]]), 1,
                              actor=ORGANIZER)
     store.check_in(engine, [ids["Ann"], ids["Cy"], ids["Dee"]], actor=ORGANIZER)
-    plan_qualifier(engine, 1, NOW - dt.timedelta(minutes=5))  # check-in closed 15 min ago
+    plan_qualifier(engine, 1, now - dt.timedelta(minutes=5))  # check-in closed 15 min ago
     at = open_page(DRAW, as_=ORGANIZER)
     assert "**2 play, 1 waits**" in texts(at)  # Bo's seat is held: nobody moved by itself
     assert "Bo's seat → Dee (first on the waiting list)" in texts(at)
@@ -88,9 +89,10 @@ def test_the_draw_page_offers_a_missing_booked_players_seat(open_page, engine):
 
 
 def test_the_room_code_shows_on_the_tv_and_the_staffs_home_only_while_open(open_page, engine):
+    now = dt.datetime.now(dt.UTC)
     players(engine, "Ann")
     assert "the code" not in texts(open_page(TV))
-    plan_qualifier(engine, 1, NOW + dt.timedelta(minutes=30))
+    plan_qualifier(engine, 1, now + dt.timedelta(minutes=30))
     code = store.room_code(engine)
     assert f"the code **{code}**" in texts(open_page(TV))
     assert f"the code **{code}**" in texts(open_page(HOME, as_=JUDGE))
@@ -98,12 +100,13 @@ def test_the_room_code_shows_on_the_tv_and_the_staffs_home_only_while_open(open_
 
 
 def test_my_seat_says_the_booking_and_checks_in_with_the_code(open_page, engine):
+    now = dt.datetime.now(dt.UTC)
     ids = players(engine, "Ann")
     bookings.import_bookings(engine, csv_bytes([["Name"], ["Ann"]]), 1, actor=ORGANIZER)
     at = open_page(PLAYER, query={"player": str(ids["Ann"])})
     assert "You are booked for Qualifier 1." in texts(at)
     assert all(t.key != "self_code" for t in at.text_input)  # nothing planned: closed
-    plan_qualifier(engine, 1, NOW + dt.timedelta(minutes=30))
+    plan_qualifier(engine, 1, now + dt.timedelta(minutes=30))
     at = open_page(PLAYER, query={"player": str(ids["Ann"])})
     at.text_input(key="self_code").input("99999" if store.room_code(engine) != "99999"
                                          else "11111")

@@ -18,8 +18,6 @@ from stsa.store.errors import PermissionDenied
 from tests.support.bookings_helpers import csv_bytes, plan_qualifier
 from tests.support.store_helpers import JUDGE, ORGANIZER, later
 
-NOW = dt.datetime.now(dt.UTC)
-
 
 def roster(engine, *names: str) -> dict[str, int]:
     frame = store.import_players(engine, [{"name": n, "email": f"{n.lower()}@example.com"}
@@ -89,11 +87,12 @@ def test_the_draw_page_queue_uses_the_next_qualifiers_bookings(engine):
 
 
 def test_after_the_deadline_the_organizer_confirms_each_offer(engine, monkeypatch):
+    now = dt.datetime.now(dt.UTC)
     ids = roster(engine, "Ann", "Bo", "Cy", "Dee", "Eve")
     store.set_settings(engine, {"capacity": 3}, actor=ORGANIZER)
     bookings.import_bookings(engine, csv_bytes([["Name"], ["Ann"], ["Bo"], ["Cy"]]), 1,
                              actor=ORGANIZER)
-    plan_qualifier(engine, 1, NOW + dt.timedelta(minutes=30))
+    plan_qualifier(engine, 1, now + dt.timedelta(minutes=30))
     store.check_in(engine, [ids["Ann"], ids["Dee"], ids["Eve"], ids["Cy"]], actor=ORGANIZER)
     before = bookings.check_in_view(engine, actor=ORGANIZER)
     assert before.booked_here["name"].tolist() == ["Ann", "Cy"]
@@ -103,7 +102,7 @@ def test_after_the_deadline_the_organizer_confirms_each_offer(engine, monkeypatc
     assert before.offers.empty and not before.deadline_passed
     with pytest.raises(TournamentError, match="still open"):
         bookings.confirm_replacement(engine, ids["Bo"], ids["Dee"], actor=ORGANIZER)
-    after_deadline = NOW + dt.timedelta(minutes=25)
+    after_deadline = now + dt.timedelta(minutes=25)
     view = bookings.check_in_view(engine, actor=ORGANIZER, now=after_deadline)
     assert view.offers[["name", "replacement"]].values.tolist() == [["Bo", "Dee"]]
     assert view.waiting["name"].tolist() == ["Dee", "Eve"]  # nobody moved by itself
@@ -120,11 +119,12 @@ def test_after_the_deadline_the_organizer_confirms_each_offer(engine, monkeypatc
 
 # -- self check-in -------------------------------------------------------------------------------
 def test_self_check_in_with_the_room_code_in_the_window(engine):
+    now = dt.datetime.now(dt.UTC)
     ids = roster(engine, "Ann", "Bo")
     assert bookings.room_code(engine, actor=None) is None  # nothing planned: closed
     with pytest.raises(TournamentError, match="closed"):
         bookings.self_check_in(engine, ids["Ann"], "12345", client="10.0.0.5")
-    plan_qualifier(engine, 1, NOW + dt.timedelta(minutes=30))
+    plan_qualifier(engine, 1, now + dt.timedelta(minutes=30))
     shown = bookings.room_code(engine, actor=None)
     assert shown is not None and len(shown.code) == auth.ROOM_CODE_DIGITS
     wrong = "00000" if shown.code != "00000" else "11111"
@@ -144,16 +144,19 @@ def test_self_check_in_with_the_room_code_in_the_window(engine):
 
 def test_self_check_in_closes_at_the_deadline_and_opens_an_hour_before(engine):
     ids = roster(engine, "Ann")
-    plan_qualifier(engine, 1, NOW + dt.timedelta(minutes=61))
-    assert bookings.room_code(engine, actor=None) is None
-    plan_qualifier(engine, 1, NOW + dt.timedelta(minutes=9))  # deadline 10 minutes before
-    with pytest.raises(TournamentError, match="closed"):
+    start = dt.datetime.now(dt.UTC) + dt.timedelta(hours=3)
+    plan_qualifier(engine, 1, start)
+    minutes = [-61, -59, -11, -10]  # from the planned start; the deadline is 10 minutes before
+    assert [bookings.room_code(engine, actor=None, now=start + dt.timedelta(minutes=m))
+            is not None for m in minutes] == [False, True, True, False]
+    with pytest.raises(TournamentError, match="closed"):  # now: three hours before
         bookings.self_check_in(engine, ids["Ann"], store.room_code(engine), client="x")
 
 
 def test_the_code_changes_and_the_previous_one_still_works():
+    now = dt.datetime.now(dt.UTC)
     key = "k" * 64
-    slot = auth.code_slot(NOW.timestamp())
+    slot = auth.code_slot(now.timestamp())
     at = (slot + 1) * auth.ROOM_CODE_SECONDS + 1.0
     assert auth.room_code_matches(key, auth.room_code(key, slot), at)
     assert not auth.room_code_matches(key, auth.room_code(key, slot - 1), at)
@@ -161,8 +164,9 @@ def test_the_code_changes_and_the_previous_one_still_works():
 
 
 def test_wrong_codes_are_limited_per_phone_and_for_every_phone_together(engine, monkeypatch):
+    now = dt.datetime.now(dt.UTC)
     ids = roster(engine, "Ann")
-    plan_qualifier(engine, 1, NOW + dt.timedelta(minutes=30))
+    plan_qualifier(engine, 1, now + dt.timedelta(minutes=30))
     right = store.room_code(engine)
     wrong = "00000" if right != "00000" else "11111"
     for _ in range(auth.CODE_CLIENT_BACKOFF.free):
