@@ -276,3 +276,28 @@ def test_a_booking_time_in_the_hour_a_clock_change_skips_is_taken(engine):
                              actor=ORGANIZER)
     assert store.bookings(engine, 1)["booked_at"].iloc[0] == dt.datetime(2026, 3, 29, 1,
                                                                          tzinfo=dt.UTC)
+
+
+def test_a_workbook_booking_of_a_player_it_does_not_hold_is_refused(tmp_path):
+    import io
+
+    import openpyxl
+
+    from stsa import excel
+    source = store.connect(f"sqlite:///{tmp_path / 'a.db'}", backup_dir=tmp_path / "ba")
+    target = store.connect(f"sqlite:///{tmp_path / 'b.db'}", backup_dir=tmp_path / "bb")
+    try:
+        roster(source, "Ann")
+        bookings.import_bookings(source, csv_bytes([["Name"], ["Ann"]]), 1, actor=ORGANIZER)
+        wb = openpyxl.load_workbook(io.BytesIO(excel.tournament_workbook(source)))
+        sheet = wb["Bookings"]
+        column = [c.value for c in sheet[1]].index("Player id") + 1
+        sheet.cell(row=2, column=column, value=999)
+        out = io.BytesIO()
+        wb.save(out)
+        with pytest.raises(TournamentError, match="Bookings sheet, row 2.*999"):
+            excel.restore_workbook(target, io.BytesIO(out.getvalue()), actor=ORGANIZER)
+        assert store.bookings(target).empty
+    finally:
+        source.dispose()
+        target.dispose()
