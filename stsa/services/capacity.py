@@ -115,6 +115,9 @@ def waiting_list(engine, *, actor: Actor | None = None) -> pd.DataFrame:
                      .merge(snap.players[["player_id", *rules.QUEUE_COLUMNS[1:]]],
                             on="player_id", how="left")
                      .assign(plays=False))
+            if sitting_plan.plan_of(snap, int(sitting["number"])).has_list:
+                # R25: with a booking list, registration order did not count: they dropped in
+                queue = queue.assign(registration_order=pd.NA)
             seated = len(snap.sitting_seats(int(sitting["sitting_id"])))
             extra = max(seated - capacity, 0) // 4
             return queue.assign(reason=queue_reasons(queue, capacity, extra))[

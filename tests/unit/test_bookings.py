@@ -301,3 +301,16 @@ def test_a_workbook_booking_of_a_player_it_does_not_hold_is_refused(tmp_path):
     finally:
         source.dispose()
         target.dispose()
+
+
+def test_a_drawn_sittings_waiting_list_gives_the_booked_sittings_reasons(engine):
+    frame = store.import_players(engine, [{"name": n} for n in ("Ann", "Bo", "Cy", "Dee")],
+                                 pre_registered=True, actor=ORGANIZER)  # a registration file
+    ids = dict(zip(frame["name"], frame["player_id"]))
+    store.set_settings(engine, {"capacity": 3}, actor=ORGANIZER)
+    bookings.import_bookings(engine, csv_bytes([["Name"], ["Dee"]]), 1, actor=ORGANIZER)
+    store.check_in(engine, list(ids.values()), actor=ORGANIZER)
+    draws.draw_qualifier(engine, list(ids.values()), seed=3, actor=ORGANIZER)
+    waiting = capacity.waiting_list(engine, actor=ORGANIZER)
+    assert waiting["player_id"].tolist() == [ids["Cy"]]
+    assert waiting["reason"].iloc[0].startswith("dropped in at ")
