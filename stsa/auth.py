@@ -300,3 +300,39 @@ def most_tries_per_day(policy: Backoff) -> int:
         failures.append(clock)
         clock += policy.wait(failures, clock)
     return len(failures)
+
+
+# -- the room's check-in code (R25) -------------------------------------------------------------
+#: The room's self check-in code: this many digits, a new one every `ROOM_CODE_SECONDS`; the
+#: current and the previous code are accepted (one read off the TV just before it changed).
+ROOM_CODE_DIGITS = 5
+ROOM_CODE_SECONDS = 300
+#: Wrong room codes, one address (phone): 5 a day free, then 30 s, 60 s, … up to an hour.
+CODE_CLIENT_BACKOFF = Backoff(free=5, base_seconds=30, cap_seconds=3600, window_seconds=86400)
+#: Wrong room codes from every phone together: 50 a day free, then 2 s, 4 s, … up to an hour:
+#: at most 83 tries a day, each with a 2 in 100,000 chance, so the code is not guessed by
+#: many phones either (players can always check in with the organizer).
+CODE_INSTALLATION_BACKOFF = Backoff(free=50, base_seconds=2, cap_seconds=3600,
+                                    window_seconds=86400)
+
+
+def code_slot(at: float) -> int:
+    """The time slot of epoch second `at` the room code belongs to."""
+    return int(at // ROOM_CODE_SECONDS)
+
+
+def room_code(key: str, slot: int) -> str:
+    """R25: the room's check-in code for time slot `slot`: `ROOM_CODE_DIGITS` digits taken by
+    HMAC-SHA256 from the installation's random `key`, so only the server can make it."""
+    digest = hmac.new(key.encode(), f"room-code:{slot}".encode(), hashlib.sha256).digest()
+    return str(int.from_bytes(digest[:8], "big") % 10 ** ROOM_CODE_DIGITS).zfill(
+        ROOM_CODE_DIGITS)
+
+
+def room_code_matches(key: str, code: str, at: float) -> bool:
+    """Whether `code` is the room code of the slot of `at` or of the slot before (R25);
+    compared in constant time."""
+    typed = "".join(str(code or "").split())
+    slot = code_slot(at)
+    return any(hmac.compare_digest(typed.encode(), room_code(key, s).encode())
+               for s in (slot, slot - 1))

@@ -155,6 +155,10 @@ class Action(_Word):
     SCHEDULE_REMOVE = "schedule.remove"
     SCHEDULE_SHIFT = "schedule.shift"
     SITTING_CLOCK = "sitting.clock"
+    BOOKINGS_IMPORT = "bookings.import"
+    BOOKING_REPLACE = "booking.replace"
+    PLAYER_SELF_CHECK_IN = "player.self_check_in"
+    PLAYER_SELF_CHECK_IN_UNDO = "player.self_check_in_undo"
 
 
 PICK_METHOD_LABELS = {PickMethod.HIDDEN_PICKS: "Hidden Picks", PickMethod.VOTE_OFF: "Vote Off"}
@@ -213,6 +217,10 @@ ACTION_LABELS = {
     Action.SCHEDULE_REMOVE: "Schedule item removed",
     Action.SCHEDULE_SHIFT: "Schedule running late",
     Action.SITTING_CLOCK: "Clock",
+    Action.BOOKINGS_IMPORT: "Booking list imported",
+    Action.BOOKING_REPLACE: "Booked seat given to a waiting player",
+    Action.PLAYER_SELF_CHECK_IN: "Checked in on My seat",
+    Action.PLAYER_SELF_CHECK_IN_UNDO: "Check-in on My seat undone",
 }
 
 class Record(Mapping):

@@ -71,7 +71,9 @@ def _queue_order(players: pd.DataFrame) -> pd.DataFrame:
             .drop(columns="_drop_in"))
 
 
-def seat_queue(players: pd.DataFrame, capacity: int, extra_tables: int = 0) -> pd.DataFrame:
+def seat_queue(players: pd.DataFrame, capacity: int, extra_tables: int = 0, *,
+               bookings: pd.DataFrame | None = None,
+               deadline: pd.Timestamp | None = None) -> pd.DataFrame:
     """R21: who plays a qualifier sitting of `capacity` seats and who waits.
 
     `players` has `player_id`, `registration_order` (1, 2, … for pre-registered players; NA
@@ -81,6 +83,19 @@ def seat_queue(players: pd.DataFrame, capacity: int, extra_tables: int = 0) -> p
     capacity, `extra_tables` tables of exactly four players are opened from the front of the
     waiting list: more than the waiting list fills raises `TournamentError`.
 
+    R25: with `bookings` (the sitting's booking list: `player_id, position`, 1 = booked
+    first, and optional `replaced_by`, a waiting player the organizer gave the seat to) the
+    priority goes first to the players booked for this sitting, in booking order, then to
+    everyone else (a player booked only for another sitting included) in check-in order;
+    registration order does not count. A seat is held for each booked player not among
+    `players` (nobody is moved into it by itself). `deadline` is the sitting's check-in
+    deadline once it has passed (None before it, or when no start is planned): only then does
+    a `replaced_by` count: the replacement takes the booked position and the seat is no longer
+    held; the booked player keeps the booking but, arriving later, queues as a drop-in. The
+    result then also has `booking_order` (Int64: the player's own booked position, NA if not
+    booked here) and `priority` ("booked"; "late": booked, checked in after the deadline and
+    still holding the seat; "replacement"; "replaced"; "drop-in").
+
     Returns the players in queue order with `queue` (1, 2, …), `plays` (bool) and `waiting`
     (Int64: 1 = next in line; NA for a player who plays).
     """
@@ -88,7 +103,11 @@ def seat_queue(players: pd.DataFrame, capacity: int, extra_tables: int = 0) -> p
     for value, what in ((capacity, "The capacity"), (extra_tables, "The extra tables")):
         if isinstance(value, bool) or not isinstance(value, numbers.Integral) or value < 0:
             raise TournamentError(f"{what} must be a whole number, 0 or more, not {value!r}.")
-    over = len(players) - int(capacity)
+    held, ordered = 0, None
+    if bookings is not None:
+        ordered, held = _booked_order(players[QUEUE_COLUMNS], bookings, deadline)
+    free = max(int(capacity) - held, 0)
+    over = len(players) - free
     if extra_tables and 4 * int(extra_tables) > over:
         waiting = max(over, 0)
         raise TournamentError(
@@ -96,12 +115,49 @@ def seat_queue(players: pd.DataFrame, capacity: int, extra_tables: int = 0) -> p
             f"{'s' if extra_tables == 1 else ''} {4 * extra_tables} players from the waiting "
             f"list, and {waiting} player{' is' if waiting == 1 else 's are'} waiting: an "
             f"extra table seats exactly four.")
-    seats = int(capacity) + 4 * int(extra_tables)
-    ordered = _queue_order(players[QUEUE_COLUMNS]).reset_index(drop=True)
+    seats = free + 4 * int(extra_tables)
+    if ordered is None:
+        ordered = _queue_order(players[QUEUE_COLUMNS]).reset_index(drop=True)
     queue = np.arange(1, len(ordered) + 1)
     plays = queue <= seats
     return ordered.assign(queue=queue, plays=plays,
                           waiting=pd.Series(queue - seats).where(~plays).astype("Int64"))
+
+
+BOOKING_COLUMNS = ["player_id", "position"]
+
+
+def _booked_order(players: pd.DataFrame, bookings: pd.DataFrame,
+                  deadline: pd.Timestamp | None) -> tuple[pd.DataFrame, int]:
+    """R25: the queue order of a sitting with a booking list (see `seat_queue`), and how many
+    seats are held for booked players not here (whose seats nobody was given)."""
+    _require_columns(bookings, BOOKING_COLUMNS, "The bookings")
+    here = set(players["player_id"])
+    given = (bookings["replaced_by"].notna() & bookings["replaced_by"].isin(here)
+             if deadline is not None and "replaced_by" in bookings
+             else pd.Series(False, index=bookings.index))
+    held = int((~bookings["player_id"].isin(here) & ~given).sum())
+    position = bookings.set_index("player_id")["position"]
+    booked = players["player_id"].map(position).astype("Int64")
+    lost = players["player_id"].isin(bookings.loc[given, "player_id"]).to_numpy()
+    keeps = booked.notna().to_numpy() & ~lost
+    offered = (bookings.loc[given].astype({"replaced_by": "int64"})
+               .groupby("replaced_by")["position"].min())
+    replacing = players["player_id"].map(offered).astype("Int64")
+    key = booked.where(keeps)
+    first = pd.concat([key, replacing], axis=1).min(axis=1, skipna=True).astype("Int64")
+    arrived = players["checked_in_at"]
+    late = (np.zeros(len(players), dtype=bool) if deadline is None else
+            (arrived.isna() | (arrived > pd.Timestamp(deadline))).to_numpy())
+    takes = (replacing.notna() & (key.isna() | (replacing < key))).fillna(False).to_numpy()
+    priority = np.select([takes, keeps & late, keeps, lost],
+                         ["replacement", "late", "booked", "replaced"], "drop-in")
+    ordered = (players.assign(booking_order=booked, priority=priority, _first=first,
+                              _drop_in=first.isna())
+               .sort_values(["_drop_in", "_first", "checked_in_at", "player_id"],
+                            kind="stable", na_position="last")
+               .drop(columns=["_first", "_drop_in"]).reset_index(drop=True))
+    return ordered, held
 
 
 # --- validation ---------------------------------------------------------------------------------

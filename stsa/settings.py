@@ -249,6 +249,8 @@ REGISTRY: dict[str, Setting] = {s.key: s for s in (
     Setting("check_in_minutes", 10, "Check-in closes (minutes before the start)",
             lambda v: _whole_between(v, 0, 240), (25,),
             widget=(_SETTINGS, "set_check_in_minutes")),
+    Setting("self_check_in_open", False, "Check-in on My seat open (no planned start)", _bool,
+            (25,), set_by="the Roster page's check-in (“Open check-in on My seat”)"),
     Setting("time_words", "Time is called.", "At time", _text(300), (26,),
             widget=(_SETTINGS, "set_time_words")),
     Setting("clock_sound", False, "A sound at time on the TV", _bool, (26,),
@@ -322,6 +324,7 @@ class Settings(Mapping):
     time_zone: str | None
     sitting_minutes: int
     check_in_minutes: int
+    self_check_in_open: bool
     time_words: str
     clock_sound: bool
 

@@ -10,6 +10,7 @@ from stsa.domain import Kind, PlayerStatus, Role, SittingStatus, plural, sitting
 from stsa.services import draws
 from stsa.services import sittings as service
 from stsa.ui import (
+    bookings,
     capacity,
     corrections,
     data,
@@ -46,6 +47,7 @@ def draw_form() -> None:
         st.info("No players yet: add them on the Roster page.")
         return
     names, present = draw_options.who_plays(active, all_sittings)
+    bookings.offers(session.engine(), session.actor())  # R25: booked seats of the missing
     playing, extra = capacity.seats(reads, present)  # R21: the rest wait
     sit_out = len(playing) == 5 and st.checkbox(
         "Let the draw pick one player to sit this sitting out", key="draw_sit_out")

@@ -5,8 +5,8 @@ import streamlit as st
 
 from stsa.domain import SITTING_STATUS_WORDS, Role, plural
 from stsa.services import admin
+from stsa.ui import bookings, data, finals, navigation, organizer, result_checks, session, widgets
 from stsa.ui import clock as clock_view
-from stsa.ui import data, finals, navigation, organizer, result_checks, session, widgets
 from stsa.ui import schedule as schedule_view
 
 role, reads = session.role(), data.now()
@@ -37,6 +37,8 @@ clock_view.on_home()  # the sitting's countdown
 if status.missing_tables:
     st.write(f"Tables still missing results: {organizer.listed(list(status.missing_tables))}.")
 st.info(organizer.next_step(status, role), icon=":material/arrow_forward:")
+if role in (Role.ORGANIZER, Role.JUDGE):  # the room's check-in code, to read out
+    bookings.room_code(session.engine(), session.actor())
 result_checks.show_late_corrections(reads)  # organizer and judges: results moved under finals
 
 if role is Role.ORGANIZER and sitting is None and reads.players().empty:

@@ -7,8 +7,8 @@ import streamlit as st
 
 from stsa.domain import Role, plural
 from stsa.services import player
+from stsa.ui import bookings, data, live, sittings, widgets
 from stsa.ui import clock as clock_view
-from stsa.ui import data, live, sittings, widgets
 from stsa.ui import schedule as schedule_view
 
 PARAM = "player"
@@ -114,5 +114,6 @@ if chosen is None:
     find()
 else:
     my_page(chosen, EVERY)
+    bookings.my_seat(chosen)  # bookings, waiting, and checking in with the room's code
     st.button("Not you? Find another player", key="player_other", on_click=open_player,
               args=(None,), icon=":material/search:")

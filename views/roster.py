@@ -5,7 +5,7 @@ import streamlit as st
 
 from stsa.domain import PlayerStatus, Role, plural
 from stsa.services import roster as service
-from stsa.ui import check_in, data, data_tools, session, sittings, widgets
+from stsa.ui import bookings, check_in, data, data_tools, session, sittings, widgets
 
 st.title("Roster")
 session.only_for(Role.ORGANIZER)
@@ -24,6 +24,7 @@ with st.expander("Import players", expanded=roster.empty, icon=":material/upload
             st.rerun()
     st.divider()
     data_tools.roster_upload(engine, me)
+bookings.upload(engine, me)  # a qualifier's booking list
 
 # Once used, the form stays open: a refusal's message and the typed values stay in view to
 # correct, and after an added player it is ready for the next one.

@@ -4,8 +4,8 @@ another page by its address)."""
 
 import streamlit as st
 
+from stsa.ui import bookings, data, live, rule_change, session, widgets
 from stsa.ui import clock as clock_view
-from stsa.ui import data, live, rule_change, widgets
 from stsa.ui import finals as view
 from stsa.ui import schedule as schedule_view
 from stsa.ui import statistics as stats
@@ -61,6 +61,7 @@ def slideshow() -> None:
     schedule_view.next_up(reads)  # "Next: Lunch at 12:30"
     rule_change.on_tv(reads.home_status())
     clock_view.on_tv(reads)  # the sitting's countdown, large
+    bookings.room_code(session.engine())  # while players may check themselves in
     if table.empty:
         st.info("No results yet: the standings appear once the first qualifier results are in.")
     elif name == "Standings":

@@ -153,6 +153,12 @@ SHEETS: dict[str, tuple[str | None, list[tuple[str, str | None, str]]]] = {
         ("Starts", None, "text"), ("Minutes", "minutes", "int"),
         ("Starts at (UTC)", "starts_at", "time"), ("Changed by", "updated_by", "text"),
         ("Changed at", "updated_at", "time"), ("Item id", "id", "int")]),
+    "Bookings": ("bookings", [  # R25: each qualifier's booking list
+        ("Qualifier", "sitting_number", "int"), ("Position", "position", "int"),
+        ("Name", None, "text"), ("Nickname", None, "text"), ("Booked at", "booked_at", "time"),
+        ("Seat given to player id", "replaced_by", "int"),
+        ("Imported by", "imported_by", "text"), ("Imported at", "imported_at", "time"),
+        ("Player id", "player_id", "int")]),
     "Settings": ("settings", [
         ("Setting", None, "text"), ("Value", None, "text"), ("Default", None, "bool"),
         ("Set by", "updated_by", "text"), ("Set at", "updated_at", "time"),
@@ -164,7 +170,7 @@ SHEETS: dict[str, tuple[str | None, list[tuple[str, str | None, str]]]] = {
         ("Before", "before", "json"), ("After", "after", "json")]),
 }
 #: Sheets an older workbook may lack: restored as empty.
-OPTIONAL_SHEETS = ("Votes", "Wild cards", "Waiting list", "Schedule")
+OPTIONAL_SHEETS = ("Votes", "Wild cards", "Waiting list", "Schedule", "Bookings")
 #: Headings of workbooks before the readable ones, where they differ from the column's name.
 LEGACY_HEADINGS: dict[tuple[str | None, str], str] = {
     ("players", "id"): "player_id", ("sittings", "id"): "sitting_id",
@@ -425,6 +431,7 @@ def _joined(dump: Mapping[str, list[dict]], scored: pd.DataFrame, defaults: Mapp
              "Starts": local_time.date_words(i["starts_at"], tz)}
             for i in sorted(dump.get("schedule_items", []),
                             key=lambda i: (i["starts_at"], i["id"]))],
+        "bookings": [{**b, **who(b["player_id"])} for b in dump.get("bookings", [])],
         "settings": settings,
         "events": [{**e, "What happened": texts[i] if i < len(texts) else None}
                    for i, e in enumerate(dump["events"])],

@@ -11,17 +11,23 @@ import pandas as pd
 from stsa import local_time, rules, store
 from stsa.auth import Actor
 from stsa.domain import Kind, PlayerStatus, SittingStatus, TournamentError, plural
+from stsa.services import sitting_plan
 from stsa.services.snapshot import Snapshot
 from stsa.settings import Settings
 
 
 def queue_of(players: pd.DataFrame, player_ids, settings: Settings,
-             extra_tables: int = 0) -> pd.DataFrame:
+             extra_tables: int = 0, *, bookings: pd.DataFrame | None = None,
+             deadline: pd.Timestamp | None = None) -> pd.DataFrame:
     """R21 for the players `player_ids` of the roster frame `players`: `rules.seat_queue`
     under the capacity setting (`player_id, registration_order, checked_in_at, queue, plays,
     waiting`), with `name` and `reason`, why each player plays or waits in words: "pre-registered,
     number 12 in registration order", "dropped in at 10:42", and for those who wait "over the
-    16-seat limit". A player named twice or not on the roster is refused."""
+    16-seat limit". A player named twice or not on the roster is refused.
+
+    R25: with the sitting's `bookings` (and its passed check-in `deadline`, see
+    `rules.seat_queue`), booked players come first in booking order ("booked, number 3 in
+    booking order"), then drop-ins in check-in order."""
     ids = [int(p) for p in player_ids]
     if len(set(ids)) != len(ids):
         raise TournamentError("A player is named twice among the players to seat.")
@@ -30,7 +36,8 @@ def queue_of(players: pd.DataFrame, player_ids, settings: Settings,
     if unknown:
         raise store.NotFound(f"No player with id {', '.join(map(str, unknown))}.")
     capacity = int(settings["capacity"])
-    queue = rules.seat_queue(chosen, capacity, extra_tables)
+    queue = rules.seat_queue(chosen, capacity, extra_tables, bookings=bookings,
+                             deadline=deadline)
     names = dict(zip(players["player_id"], players["name"]))
     return queue.assign(name=queue["player_id"].map(names),
                         reason=queue_reasons(queue, capacity, extra_tables, settings.zone))
@@ -42,12 +49,30 @@ def queue_reasons(queue: pd.DataFrame, capacity: int, extra_tables: int = 0,
     times in the tournament's time zone `tz` (R26; None: this laptop's)."""
     times = local_time.column(queue["checked_in_at"], tz or local_time.zone(None)).dt.strftime(
         "%H:%M")
+    arrived = "dropped in at " + times.fillna("")
+    if "priority" in queue:  # R25: the sitting has a booking list
+        booked = queue["booking_order"].astype("string").fillna("")
+        priority = queue["priority"]
+        base = pd.Series(np.select(
+            [priority == "booked", priority == "late", priority == "replacement",
+             priority == "replaced", queue["checked_in_at"].notna()],
+            ["booked, number " + booked + " in booking order",
+             "booked, number " + booked + " in booking order (checked in after the deadline)",
+             "given a missing booked player's seat",
+             "booked, but the seat was given away after the deadline; " + arrived,
+             arrived],
+            "seated by hand, not checked in"), index=queue.index, dtype="str")
+        return _limit(base, queue, capacity, extra_tables)
     order = queue["registration_order"].astype("string")
     base = pd.Series(np.select(
         [queue["registration_order"].notna(), queue["checked_in_at"].notna()],
         ["pre-registered, number " + order.fillna("") + " in registration order",
-         "dropped in at " + times.fillna("")],
+         arrived],
         "seated by hand, not checked in"), index=queue.index, dtype="str")
+    return _limit(base, queue, capacity, extra_tables)
+
+
+def _limit(base: pd.Series, queue: pd.DataFrame, capacity: int, extra_tables: int) -> pd.Series:
     limit = f"over the {capacity}-seat limit"
     if extra_tables:
         limit += f" and {plural(extra_tables, 'extra table')}"
@@ -55,10 +80,19 @@ def queue_reasons(queue: pd.DataFrame, capacity: int, extra_tables: int = 0,
 
 
 def seat_queue(engine, player_ids, *, extra_tables: int = 0) -> pd.DataFrame:
-    """R21: `queue_of` the roster and settings as they are now: who plays the next qualifier
-    and who waits, in queue order, with the reasons."""
+    """R21, R25: `queue_of` the roster and settings as they are now: who plays the next
+    qualifier and who waits, in queue order, with the reasons (its booking list, if any)."""
     with Snapshot(engine) as snap:
-        return queue_of(snap.players, player_ids, snap.settings, extra_tables)
+        return next_queue(snap, player_ids, extra_tables)
+
+
+def next_queue(snap: Snapshot, player_ids, extra_tables: int = 0,
+               now: dt.datetime | None = None) -> pd.DataFrame:
+    """R21, R25: `queue_of` for the next qualifier sitting (`sitting_plan.next_qualifier`),
+    with its booking list and check-in deadline when it has them."""
+    plan = sitting_plan.plan_of(snap, sitting_plan.next_qualifier(snap))
+    return queue_of(snap.players, player_ids, snap.settings, extra_tables,
+                    **sitting_plan.queue_inputs(plan, now or dt.datetime.now(dt.UTC)))
 
 
 def waiting_list(engine, *, actor: Actor | None = None) -> pd.DataFrame:
@@ -79,6 +113,9 @@ def waiting_list(engine, *, actor: Actor | None = None) -> pd.DataFrame:
                      .merge(snap.players[["player_id", *rules.QUEUE_COLUMNS[1:]]],
                             on="player_id", how="left")
                      .assign(plays=False))
+            if sitting_plan.plan_of(snap, int(sitting["number"])).has_list:
+                # R25: with a booking list, registration order did not count: they dropped in
+                queue = queue.assign(registration_order=pd.NA)
             seated = len(snap.sitting_seats(int(sitting["sitting_id"])))
             extra = max(seated - capacity, 0) // 4
             return queue.assign(reason=queue_reasons(queue, capacity, extra, settings.zone))[
@@ -86,7 +123,7 @@ def waiting_list(engine, *, actor: Actor | None = None) -> pd.DataFrame:
         players = snap.players
         present = players.loc[(players["status"] == PlayerStatus.ACTIVE)
                               & players["checked_in"], "player_id"]
-        queue = queue_of(players, present, settings)
+        queue = next_queue(snap, present)
         waiting = queue.loc[~queue["plays"]]
         return (waiting.assign(position=waiting["waiting"].astype("int64"))
                 [["player_id", "position", "reason"]].reset_index(drop=True))

@@ -12,7 +12,7 @@ from stsa import draw, fairness, rules, store
 from stsa.auth import Actor, require
 from stsa.domain import PLAYED, DrawMode, Kind, Role, SittingStatus, TournamentError, plural
 from stsa.services import finals, setups
-from stsa.services.capacity import queue_of
+from stsa.services.capacity import next_queue
 from stsa.services.sittings import unfinished_warning
 from stsa.services.snapshot import Snapshot
 
@@ -74,7 +74,8 @@ def draw_qualifier(engine, player_ids, *, seed: int, sit_out: bool = False,
 
     R21: when more players are given than the capacity setting seats, seats go by
     `queue_of` (pre-registered players in registration order, then drop-ins in check-in
-    order), plus `extra_tables` tables of exactly four from the front of the waiting list;
+    order; R25: with a booking list for this qualifier, booked players in booking order),
+    plus `extra_tables` tables of exactly four from the front of the waiting list;
     the draw seats only the players who play and the store keeps the others' waiting list.
     Redrawing before publishing replaces the unpublished draw (the store logs both). The setup
     balance counts every earlier published qualifier sitting. The draw mode setting chooses a
@@ -90,7 +91,7 @@ def draw_qualifier(engine, player_ids, *, seed: int, sit_out: bool = False,
             raise TournamentError(f"{warning} Confirm that you want to draw the next qualifier "
                                   f"anyway. Nothing was drawn.")
         settings = snap.settings
-        queue = queue_of(snap.players, player_ids, settings, extra_tables)
+        queue = next_queue(snap, player_ids, extra_tables)  # R25: the sitting's bookings
         waits = queue.loc[~queue["plays"]]
         pinned = waits.loc[waits["player_id"].isin(list(pins or {}))]
         if len(pinned):

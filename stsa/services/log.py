@@ -462,6 +462,30 @@ def _short(text: str, limit: int = 300) -> str:
     return text if len(text) <= limit else text[:limit - 1] + "…"
 
 
+def _bookings_import(action, subject, before, after, places):
+    number = _id(subject)
+    parts = [f"{verb} {_names([places.player(p) for p in after[key]])}"
+             for key, verb in (("added", "added"), ("removed", "removed"), ("moved", "moved"))
+             if after.get(key)]
+    return (f"Booking list for Qualifier {number}: {plural(len(after['player_ids']), 'player')}"
+            f" booked" + (f" ({'; '.join(parts)})." if parts else "."))
+
+
+def _booking_replace(action, subject, before, after, places):
+    who = places.player(after["player_id"])
+    if after.get("replaced_by") is None:
+        return f"Qualifier {_id(subject)}: {who}'s booked seat is theirs again."
+    return (f"Qualifier {_id(subject)}: {who}'s booked seat given to "
+            f"{places.player(after['replaced_by'])} (first on the waiting list).")
+
+
+def _self_check_in(action, subject, before, after, places):
+    who = places.player(_id(subject))
+    if action == Action.PLAYER_SELF_CHECK_IN:
+        return f"{who} checked in on My seat with the room's code."
+    return f"Undid {who}'s check-in on My seat ({who} is checked out)."
+
+
 _SENTENCES: dict[str, Callable[..., str]] = {
     Action.PLAYERS_ADD: _players_add, Action.PLAYER_EDIT: _player_edit,
     Action.PLAYER_REMOVE: _player_remove, Action.PLAYER_WITHDRAW: _player_status,
@@ -481,7 +505,9 @@ _SENTENCES: dict[str, Callable[..., str]] = {
     Action.INVITATION_REVOKE: _invitation,
     Action.SCHEDULE_ADD: _schedule, Action.SCHEDULE_EDIT: _schedule,
     Action.SCHEDULE_REMOVE: _schedule, Action.SCHEDULE_SHIFT: _schedule_shift,
-    Action.INVITATION_REVOKE: _invitation, Action.SITTING_CLOCK: _clock,
+    Action.SITTING_CLOCK: _clock, Action.BOOKINGS_IMPORT: _bookings_import,
+    Action.BOOKING_REPLACE: _booking_replace, Action.PLAYER_SELF_CHECK_IN: _self_check_in,
+    Action.PLAYER_SELF_CHECK_IN_UNDO: _self_check_in,
 }
 
 

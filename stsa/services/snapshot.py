@@ -88,6 +88,16 @@ class Snapshot:
         return self._once("absences", lambda: store.absences(self.engine))
 
     @property
+    def bookings(self) -> pd.DataFrame:
+        """Every qualifier sitting's booking list (R25, `store.bookings`)."""
+        return self._once("bookings", lambda: store.bookings(self.engine))
+
+    @property
+    def planned_starts(self) -> pd.DataFrame:
+        """The qualifier sittings' planned starts (R25, R26, `store.planned_starts`)."""
+        return self._once("planned_starts", lambda: store.planned_starts(self.engine))
+
+    @property
     def sittings(self) -> pd.DataFrame:
         return self._once("sittings", lambda: store.sittings(self.engine, actor=self.actor))
 

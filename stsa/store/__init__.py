@@ -40,6 +40,16 @@ from stsa.store.access import (
 from stsa.store.admin import DEFAULT_SETTINGS, set_settings, settings
 from stsa.store.archive import backup, backups
 from stsa.store.audit import data_version, events
+from stsa.store.bookings import (
+    bookings,
+    import_bookings,
+    planned_starts,
+    replace_booking,
+    room_code,
+    self_check_in,
+    self_checked_in,
+    undo_self_check_in,
+)
 from stsa.store.clock import clock_action, clock_actions, clock_state, sitting_seconds
 from stsa.store.corrections import leave_seat_empty, replace_player, void_sitting
 from stsa.store.db import backup_dir, integrity_check
@@ -141,6 +151,9 @@ __all__ = [
     "shift_schedule",
     # backups
     "backup", "backups", "restore",
+    # booking lists per qualifier sitting and self check-in (R25)
+    "bookings", "import_bookings", "planned_starts", "replace_booking", "room_code",
+    "self_check_in", "self_checked_in", "undo_self_check_in",
     # whole tournaments (the workbook export and restore)
     "dump_tournament", "load_tournament",
     # errors

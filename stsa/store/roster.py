@@ -183,32 +183,35 @@ def _check_not_taken(conn: Connection, clean: list[tuple[str, dict]]) -> None:
 def _add(engine: Engine, records: list[dict], actor: Actor,
          labels: list[str] | None = None, pre_registered: bool = False) -> list[dict]:
     clean = _entries(records, labels)
+    return db.write(engine, lambda conn: insert_players(conn, clean, actor, pre_registered))
 
-    def work(conn: Connection) -> list[dict]:
-        _check_not_taken(conn, clean)
-        at = db.now()
-        new = {"status": PlayerStatus.ACTIVE.value, "checked_in": False, "checked_in_at": None}
-        last = (conn.execute(sa.select(sa.func.max(players_t.c.registration_order))).scalar()
-                or 0) if pre_registered else None
-        rows = [{**c, "extra": frames.dumps(c["extra"]), **new, "created_by": actor.name,
-                 "created_at": at, "registration_order": None if last is None else last + i}
-                for i, (_, c) in enumerate(clean, start=1)]
-        ids = list(conn.execute(
-            sa.insert(players_t).returning(players_t.c.id, sort_by_parameter_order=True),
-            rows).scalars())
-        added = [{"player_id": pid, "name": r["name"], "nickname": r["nickname"],
-                  "club": r["club"]}
-                 | ({"registration_order": r["registration_order"]} if pre_registered else {})
-                 for pid, r in zip(ids, rows)]
-        audit.log(conn, actor, Action.PLAYERS_ADD,
-                  f"player {ids[0]}" if len(ids) == 1 else "players",
-               after=added, at=at)
-        return [{"player_id": pid, "name": r["name"], "nickname": r["nickname"],
-                 "club": r["club"], "email": r["email"],
-                 "extra": frames.loads(r["extra"]), **new, "created_at": at,
-                 "registration_order": r["registration_order"]} for pid, r in zip(ids, rows)]
 
-    return db.write(engine, work)
+def insert_players(conn: Connection, clean: list[tuple[str, dict]], actor: Actor,
+                   pre_registered: bool = False) -> list[dict]:
+    """Add the checked entries `clean` (`_entries`) within the caller's transaction (a booking
+    list adds its new players with the list, R25); logged. Returns the new players' rows."""
+    _check_not_taken(conn, clean)
+    at = db.now()
+    new = {"status": PlayerStatus.ACTIVE.value, "checked_in": False, "checked_in_at": None}
+    last = (conn.execute(sa.select(sa.func.max(players_t.c.registration_order))).scalar()
+            or 0) if pre_registered else None
+    rows = [{**c, "extra": frames.dumps(c["extra"]), **new, "created_by": actor.name,
+             "created_at": at, "registration_order": None if last is None else last + i}
+            for i, (_, c) in enumerate(clean, start=1)]
+    ids = list(conn.execute(
+        sa.insert(players_t).returning(players_t.c.id, sort_by_parameter_order=True),
+        rows).scalars())
+    added = [{"player_id": pid, "name": r["name"], "nickname": r["nickname"],
+              "club": r["club"]}
+             | ({"registration_order": r["registration_order"]} if pre_registered else {})
+             for pid, r in zip(ids, rows)]
+    audit.log(conn, actor, Action.PLAYERS_ADD,
+              f"player {ids[0]}" if len(ids) == 1 else "players",
+              after=added, at=at)
+    return [{"player_id": pid, "name": r["name"], "nickname": r["nickname"],
+             "club": r["club"], "email": r["email"],
+             "extra": frames.loads(r["extra"]), **new, "created_at": at,
+             "registration_order": r["registration_order"]} for pid, r in zip(ids, rows)]
 
 
 def edit_player(engine: Engine, player_id: int, *, actor: Actor, name: str | None = None,
@@ -362,7 +365,8 @@ def _check_in(conn: Connection, ids: list[int], checked_in: bool, actor: Actor) 
     if change:
         at = db.now()
         conn.execute(sa.update(players_t).where(players_t.c.id.in_(change))
-                     .values(checked_in=checked_in, checked_in_at=at if checked_in else None))
+                     .values(checked_in=checked_in, checked_in_at=at if checked_in else None,
+                             self_check_in=False))
         action = Action.PLAYERS_CHECK_IN if checked_in else Action.PLAYERS_CHECK_OUT
         audit.log(conn, actor, action, "players", after={"player_ids": change}, at=at)
     return len(change)
@@ -378,7 +382,7 @@ def clear_check_ins(engine: Engine, *, actor: Actor) -> int:
                                 .where(players_t.c.checked_in == sa.true())).scalars())
         if ids:
             conn.execute(sa.update(players_t).where(players_t.c.id.in_(ids))
-                         .values(checked_in=False, checked_in_at=None))
+                         .values(checked_in=False, checked_in_at=None, self_check_in=False))
             audit.log(conn, actor, Action.PLAYERS_CHECK_OUT, "players", after={"player_ids": ids})
         return len(ids)
 

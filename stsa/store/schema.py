@@ -276,6 +276,8 @@ bookings = Table(  # R25: who booked a planned qualifier sitting, in booking ord
     Column("booked_at", UTCDateTime),  # the booking time, when the list gives one
     Column("imported_by", String(100), nullable=False),
     Column("imported_at", UTCDateTime, nullable=False),
+    # after the check-in deadline: the waiting player the organizer confirmed for this seat
+    Column("replaced_by", ForeignKey("players.id")),
     UniqueConstraint("sitting_number", "position"),
     CheckConstraint("position >= 1 AND sitting_number >= 1", name="position"),
     Index(None, "player_id"),

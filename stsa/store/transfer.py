@@ -41,7 +41,8 @@ from stsa.store.errors import InvalidState
 # Parents before children; the order rows are written in.
 TOURNAMENT_TABLES = (schema.players, schema.sittings, schema.tables, schema.sit_outs,
                      schema.waiting, schema.seats, schema.results, schema.leader_votes,
-                     schema.wild_cards, schema.absences, schema.schedule_items, schema.settings,
+                     schema.wild_cards, schema.absences, schema.schedule_items,
+                     schema.bookings, schema.settings,
                      schema.events)
 _DERIVED = {"players": ("name_key", "nickname_key")}  # recomputed on load, never read
 _CHUNK = 1000
@@ -65,9 +66,9 @@ VALUE_CHECKS: dict[tuple[str, str], Callable[[Any], Any]] = {
 
 def dump_tournament(engine: Engine) -> dict[str, list[dict]]:
     """Every row of the tournament's tables (`players, sittings, tables, sit_outs, waiting,
-    seats, results, leader_votes, wild_cards, absences, schedule_items, settings, events`;
-    players without
-    their derived name and nickname keys), as stored, in one consistent snapshot: {table
+    seats, results, leader_votes, wild_cards, absences, schedule_items, bookings, settings,
+    events`; players without their derived name and nickname keys), as stored, in one
+    consistent snapshot: {table
     name: [row dict, …]} ordered by key. JSON columns stay JSON text; times are UTC-aware."""
     out: dict[str, list[dict]] = {}
     with db.reading(engine) as conn:

@@ -9,7 +9,7 @@ import streamlit as st
 
 from stsa.domain import plural
 from stsa.services import capacity as capacity_service
-from stsa.ui import widgets
+from stsa.ui import session, widgets
 
 EXTRA = "draw_extra_tables"
 
@@ -52,22 +52,23 @@ def _extra_tables(waiting: int) -> int:
 def seats(reads, present: list[int]) -> tuple[list[int], int]:
     """Who of `present` plays within the capacity setting and who waits (R21), shown with the
     reasons; returns the players who play (in `present`'s order) and the extra tables
-    chosen. Nothing is shown while everyone fits."""
-    settings = reads.settings()
-    capacity = settings.capacity
-    if len(present) <= capacity:
+    chosen. Nothing is shown while everyone fits. R25: a seat held for a booked player who is
+    not here yet counts as taken."""
+    capacity = reads.settings().capacity
+    queue = capacity_service.seat_queue(session.engine(), present)  # R25: with bookings
+    if queue["plays"].all():  # seats held for booked players may leave someone waiting
         return present, 0
-    queue = capacity_service.queue_of(reads.players(), present, settings)
     extra = _extra_tables(int((~queue["plays"]).sum()))
     if extra:
-        queue = capacity_service.queue_of(reads.players(), present, settings, extra)
+        queue = capacity_service.seat_queue(session.engine(), present, extra_tables=extra)
     playing = set(queue.loc[queue["plays"], "player_id"])
     waiting = len(queue) - len(playing)
     limit = f"the {capacity}-seat limit" + (f" and {plural(extra, 'extra table')}" if extra
                                             else "")
+    first = ("players booked for this sitting in booking order" if "priority" in queue
+             else "pre-registered players in registration order")
     st.markdown(f"**{len(playing)} play, {waits(waiting)}** ({limit}): seats go first to "
-                f"pre-registered players in registration order, then to drop-ins in the order "
-                f"they checked in.")
+                f"{first}, then to drop-ins in the order they checked in.")
     if waiting:
         st.markdown("**Waiting list**")
         st.dataframe(waiting_frame(queue), hide_index=True)

@@ -11,7 +11,7 @@ import streamlit as st
 from stsa.domain import PlayerStatus, TournamentError, plural
 from stsa.services import draws
 from stsa.services import roster as service
-from stsa.ui import capacity, data, organizer, widgets
+from stsa.ui import bookings, capacity, data, organizer, widgets
 
 
 def words(done: tuple[int, int]) -> str:
@@ -35,6 +35,7 @@ def part(reads, engine, me, query: str) -> None:
                 f"Draw page)." if count > limit else ""))
     if not plan.ok:
         st.warning(plan.text)
+    bookings.sitting_check_in(engine, me)  # R25: the next qualifier's bookings
     version = st.session_state.setdefault("checkin_version", 0)
     if "checkin_error" in st.session_state:  # kept across the rerun that resets the list
         st.error(st.session_state.pop("checkin_error"), icon=":material/warning:")

@@ -199,3 +199,37 @@ def seat_queue(players: list[dict], capacity: int, extra_tables: int = 0) -> lis
         out.append({"player_id": p["player_id"], "queue": place, "plays": plays,
                     "waiting": None if plays else place - seats})
     return out
+
+
+def booked_seat_queue(players: list[dict], bookings: list[dict], capacity: int,
+                      extra_tables: int = 0, deadline: int | None = None) -> list[dict]:
+    """R25, plainly: a seat is held for every booked player who is not here, unless (after
+    the deadline) the organizer gave it to a replacement who is here; the replacement takes
+    the booked position and the booked player, if here, queues as a drop-in. Booked players
+    first by position, then everyone else by check-in time (never checked in last), each tie
+    by player id; the free seats (capacity less the held ones, plus 4 per extra table) play."""
+    here = {p["player_id"] for p in players}
+    given = [b for b in bookings if deadline is not None and b.get("replaced_by") is not None
+             and b["replaced_by"] in here]
+    given_ids = {b["player_id"] for b in given}
+    held = sum(1 for b in bookings if b["player_id"] not in here
+               and b["player_id"] not in given_ids)
+    first: dict[int, int] = {b["player_id"]: b["position"] for b in bookings
+                             if b["player_id"] in here and b["player_id"] not in given_ids}
+    for b in given:
+        by = b["replaced_by"]
+        first[by] = min(first.get(by, b["position"]), b["position"])
+
+    def key(p: dict) -> tuple:
+        at = p["checked_in_at"]
+        if p["player_id"] in first:
+            return (0, first[p["player_id"]], at is None, at or 0, p["player_id"])
+        return (1, 0, at is None, at or 0, p["player_id"])
+
+    seats = max(capacity - held, 0) + 4 * extra_tables
+    out = []
+    for place, p in enumerate(sorted(players, key=key), start=1):
+        plays = place <= seats
+        out.append({"player_id": p["player_id"], "queue": place, "plays": plays,
+                    "waiting": None if plays else place - seats})
+    return out

@@ -68,6 +68,13 @@ def tournament_log(sqlite_engine, tmp_path, monkeypatch):
     store.withdraw_player(engine, ids[7], withdrawn=False, actor=ORGANIZER)
     store.check_in(engine, ids, actor=ORGANIZER)
     store.clear_check_ins(engine, actor=ORGANIZER)
+    store.import_bookings(engine, 9, [{"player_id": ids[0]}, {"player_id": ids[1]}],
+                          actor=ORGANIZER)  # R25: a later qualifier's list, then again
+    store.import_bookings(engine, 9, [{"player_id": ids[1]}, {"player_id": ids[2]}],
+                          actor=ORGANIZER)
+    store.replace_booking(engine, 9, ids[1], ids[3], actor=ORGANIZER)
+    assert store.self_check_in(engine, ids[4], store.room_code(engine), client="10.0.0.1")
+    store.undo_self_check_in(engine, ids[4], actor=ORGANIZER)
     first = draws.draw_qualifier(engine, ids, seed=1, actor=ORGANIZER)
     draws.discard(engine, int(first["sitting_id"]), actor=ORGANIZER)
     draws.draw_qualifier(engine, ids, seed=2, actor=ORGANIZER)
@@ -150,6 +157,10 @@ def test_every_logged_action_in_words(tournament_log):
     words = events.set_index("action")["words"].groupby(level=0).last()
     first = events.set_index("action")["words"].groupby(level=0).first()  # Qualifier 1's
     assert words["players.add"] == "Added Ida (nickname Sandrider) to the roster."
+    assert words["bookings.import"].startswith("Booking list for Qualifier 9: 2 players "
+                                               "booked (added ")
+    assert "booked seat given to" in words["booking.replace"]
+    assert words["player.self_check_in"].endswith("checked in on My seat with the room's code.")
     assert "Added Late Larry (Sietch) to the roster." in events["words"].tolist()
     assert events.loc[events["action"] == "players.add", "words"].iloc[0].startswith(
         "Added 8 players to the roster: Wellington Yueh, Alia, Bo, ")

@@ -24,7 +24,7 @@ ORGANIZER = Actor("Olivia", Role.ORGANIZER)
 SNAKE = re.compile(r"^[a-z]+(_[a-z]+)+$")
 CODES = {"final", "semifinal", "out", "TRUE", "FALSE", "True", "False"}
 PEOPLE_SHEETS = {"Standings", "Finals", "Players", "Seats", "Results", "Votes", "Wild cards",
-                 "Sit-outs", "Waiting list", "Absences"}
+                 "Sit-outs", "Waiting list", "Absences", "Bookings"}
 
 
 def nick(player_id: int) -> str:
@@ -140,7 +140,8 @@ def test_name_and_nickname_mean_the_same_on_every_sheet(convention):
                 (ws.title, row)
     assert named == PEOPLE_SHEETS
     filled = {t for t in PEOPLE_SHEETS if sheet_rows(wb, t)}
-    assert filled == PEOPLE_SHEETS - {"Votes", "Wild cards"}  # no Vote Off nor Wild Card here
+    # no Vote Off, Wild Card nor booking list here
+    assert filled == PEOPLE_SHEETS - {"Votes", "Wild cards", "Bookings"}
 
 
 @pytest.mark.slow

@@ -1,0 +1,267 @@
+"""Booking files (R25): a convention's booking list for one qualifier sitting (.xlsx, .ods or
+.csv, as a venue's booking system exports it) read into a clean frame, and its rows matched to
+the roster's players.
+
+A file has a name, nickname or e-mail column (headings as the roster reader takes them: Name,
+Player, Nickname, Handle, E-mail …) and may say the booking order (Position, Order, Booking
+number, #) or the booking time (Booked, Booked at, Booking time, Timestamp); without either the
+rows are in booking order. It goes through the same hostile-file guards as a roster (size, zip
+bombs, XML entities, too many rows or columns; formula cells give the value they show). Every
+bad row is named by the row number the spreadsheet shows.
+
+Nothing here writes and nothing reads the database: `stsa.services.bookings` imports a list.
+"""
+
+from __future__ import annotations
+
+import datetime as dt
+import re
+import unicodedata
+from collections.abc import Iterable, Iterator
+from typing import Any
+
+import pandas as pd
+
+from stsa.formats import guards
+from stsa.formats.csv import csv_rows
+from stsa.formats.guards import ROSTER_LIMITS, RowProblem, SpreadsheetError, at_row, cell_text
+from stsa.formats.roster_file import HEADINGS as ROSTER_HEADINGS
+from stsa.formats.roster_file import _heading, roster_error
+
+BOOKING_COLUMNS = ["row", "name", "nickname", "email", "position", "booked_at"]
+MATCH_COLUMNS = ["row", "name", "nickname", "email", "position", "booked_at", "player_id",
+                 "matched_by"]
+TEXT_MAX = 254
+HEADINGS = {
+    **{f: ROSTER_HEADINGS[f] for f in ("name", "nickname", "email", "first", "last")},
+    "position": {"position", "order", "booking order", "booking number", "booking no",
+                 "booking", "no", "nr", "number", "queue", "place", "rank", "ordning",
+                 "plats", "köplats", "#"},
+    "booked_at": {"booked", "booked at", "booking time", "booking date", "booked on",
+                  "timestamp", "time", "registered", "registered at", "registration time",
+                  "signed up", "sign up time", "created", "created at", "order date",
+                  "bokad", "bokningstid", "anmäld", "anmälningstid", "tidstämpel",
+                  "tidsstämpel"},
+}
+_HEADING_OF = {h: field for field, names in HEADINGS.items() for h in names if h}
+_WHO = ("name", "nickname", "email")
+_CONTROL = re.compile(r"[\x00-\x1f\x7f-\x9f\u200b-\u200f\u2028-\u202e\u2066-\u2069]")
+_TIME_FORMATS = ("%d.%m.%Y %H:%M:%S", "%d.%m.%Y %H:%M", "%d.%m.%Y", "%d/%m/%Y %H:%M")
+
+
+class BookingError(SpreadsheetError):
+    """A booking file with bad rows, or one that is not a readable spreadsheet (R25)."""
+
+
+def header_map(cells: list) -> dict[str, int]:
+    """{field: column index} if `cells` is a booking list's header (R25): a name, nickname or
+    e-mail column (or first and last name)."""
+    found: dict[str, int] = {}
+    for index, cell in enumerate(cells):
+        heading = _heading(cell) or ("#" if cell_text(cell).strip() == "#" else "")
+        field = _HEADING_OF.get(heading) if heading else None
+        if field and field not in found:
+            found[field] = index
+    if any(f in found for f in _WHO) or {"first", "last"} <= found.keys():
+        return found
+    return {}
+
+
+def _text(value: Any, label: str, wrong: list[str]) -> str:
+    text = unicodedata.normalize("NFC", cell_text(value)).strip()
+    if _CONTROL.search(text):
+        wrong.append(f"the {label} contains a control character (such as a line break or tab)")
+    text = " ".join(text.split())
+    if len(text) > TEXT_MAX:
+        wrong.append(f"the {label} is longer than {TEXT_MAX} characters ({len(text)})")
+    return text
+
+
+def _booked_at(value: Any, wrong: list[str]) -> dt.datetime | None:
+    """A booking time: a date cell, or text such as 2026-03-07 10:42 (also 07.03.2026 10:42);
+    None when blank; naive (the tournament's own clock). What is not a time goes to `wrong`."""
+    if isinstance(value, dt.datetime):
+        return value.replace(tzinfo=None) if value.tzinfo is None else (
+            value.astimezone(dt.UTC).replace(tzinfo=None))
+    text = " ".join(cell_text(value).split())
+    if not text:
+        return None
+    try:
+        when = dt.datetime.fromisoformat(text.replace("/", "-"))
+    except ValueError:
+        for form in _TIME_FORMATS:
+            try:
+                return dt.datetime.strptime(text, form)
+            except ValueError:
+                continue
+        wrong.append(f"the booking time “{text[:40]}” is not a date and time (write it like "
+                     f"2026-03-07 10:42)")
+        return None
+    return when if when.tzinfo is None else when.astimezone(dt.UTC).replace(tzinfo=None)
+
+
+def _position(value: Any, wrong: list[str]) -> int | None:
+    text = cell_text(value).strip().rstrip(".")
+    if not text:
+        return None
+    if text.isdigit() and 1 <= int(text) <= 1_000_000:
+        return int(text)
+    wrong.append(f"the booking order “{text[:20]}” is not a whole number from 1")
+    return None
+
+
+def _records(mapping: dict[str, int], rows: Iterable[tuple[int, list]]) -> pd.DataFrame:
+    records, problems = [], []
+    seen_position: dict[int, int] = {}
+    for number, cells in rows:
+        if all(cell_text(c).strip() == "" for c in cells):
+            continue
+
+        def cell(field: str, cells: list = cells) -> Any:
+            index = mapping.get(field)
+            return None if index is None or index >= len(cells) else cells[index]
+
+        wrong: list[str] = []
+        texts = {f: _text(cell(f), "e-mail" if f == "email" else f, wrong) for f in _WHO}
+        if "name" not in mapping and ("first" in mapping or "last" in mapping):
+            texts["name"] = " ".join(p for p in (_text(cell("first"), "first name", wrong),
+                                                 _text(cell("last"), "last name", wrong)) if p)
+        if not any(texts.values()):
+            wrong.append("no name, nickname or e-mail")
+        position = _position(cell("position"), wrong)
+        if position is not None and position in seen_position:
+            wrong.append(f"the same booking order ({position}) as row "
+                         f"{seen_position[position]}")
+        elif position is not None:
+            seen_position[position] = number
+        booked = _booked_at(cell("booked_at"), wrong)
+        if wrong:
+            problems.append(at_row(number, "; ".join(wrong)))
+        else:
+            records.append({"row": number, **texts, "position": position, "booked_at": booked})
+    if problems:
+        raise booking_error(problems)
+    frame = pd.DataFrame(records, columns=BOOKING_COLUMNS)
+    return (frame.astype({"row": "int64", "name": "str", "nickname": "str", "email": "str"})
+            .assign(position=pd.array(frame["position"].tolist(), dtype="Int64"),
+                    booked_at=pd.to_datetime(frame["booked_at"].astype(object))))
+
+
+def booking_error(problems: list[RowProblem]) -> BookingError:
+    """One `BookingError` naming every bad row (as the roster's message does)."""
+    roster = roster_error(problems)
+    return BookingError(str(roster), problems)
+
+
+def booking_order(frame: pd.DataFrame) -> pd.DataFrame:
+    """R25: read rows in booking order: by the file's booking order where given, else by booking
+    time, else by row; rows without the column that orders them after those with it."""
+    return frame.sort_values(["position", "booked_at", "row"], kind="stable",
+                             na_position="last").reset_index(drop=True)
+
+
+def read_bookings(source: Any) -> pd.DataFrame:
+    """R25: a booking file (.xlsx, .ods or .csv; a path, bytes or an uploaded file) as a frame
+    `row, name, nickname, email` (cleaned text, "" when absent), `position` (Int64, the file's
+    booking order, NA when it gives none) and `booked_at` (naive, as the file gives it; NaT
+    when absent), in booking order (`booking_order`). The header is found in the first 10 rows
+    of the first sheet that has one. Blank rows are skipped. Every bad row (no name, nickname
+    or e-mail; a booking time that is not a time; a booking order that is not a whole number
+    or repeats another row's; a control character or a value too long) is named by its
+    spreadsheet row in one `BookingError`; so is a file that is too big, hostile, protected,
+    damaged or not a spreadsheet."""
+    data, name = guards.read_source(source, ROSTER_LIMITS, BookingError)
+    workbook = None
+    sheets: Iterable[Iterator[tuple[int, list]]]
+    kind = guards.file_kind(data, name, BookingError)
+    if kind == "csv":
+        sheets = [csv_rows(data, ROSTER_LIMITS, BookingError, header_map)]
+    elif kind == "ods":
+        sheets = guards.ods_rows(data, ROSTER_LIMITS, BookingError)
+    else:
+        workbook = guards.open_workbook(data, ROSTER_LIMITS, BookingError)
+        sheets = (guards.sheet_rows(ws, ROSTER_LIMITS, BookingError) for ws in workbook.worksheets)
+    try:
+        for rows in sheets:
+            seen: list[tuple[int, list]] = []
+            for number, cells in rows:
+                seen.append((number, cells))
+                mapping = header_map(cells)
+                if mapping:
+                    return booking_order(_records(mapping, rows))
+                if len(seen) >= 10:
+                    break
+    finally:
+        if workbook is not None:
+            workbook.close()
+    raise BookingError("No name, nickname or e-mail column found: the first rows need a "
+                       "heading such as Name, Nickname or E-mail.")
+
+
+# -- matching rows to players ------------------------------------------------------------------
+def match_key(text: Any) -> str:
+    """The key a booking is matched by (R25): Unicode-normalized, casefolded, without any
+    spaces."""
+    return "".join(unicodedata.normalize("NFKC", str(text or "")).casefold().split())
+
+
+def _index(players: pd.DataFrame, column: str) -> dict[str, list[int]]:
+    found: dict[str, list[int]] = {}
+    for key, pid in zip(players[column].map(match_key), players["player_id"]):
+        if key:
+            found.setdefault(key, []).append(int(pid))
+    return found
+
+
+def match_bookings(rows: pd.DataFrame, players: pd.DataFrame) -> tuple[pd.DataFrame,
+                                                                          list[RowProblem]]:
+    """R25: each booking row (a `read_bookings` frame) matched to one player of `players`
+    (`player_id, name, nickname, email`): by e-mail first, then by nickname, then by name,
+    ignoring case and spaces. A row's e-mail that one player has decides; otherwise every
+    player whose nickname or name equals the row's nickname or name is a candidate, and there
+    must be exactly one.
+
+    Returns the rows with `player_id` (Int64; NA for a row that matches nobody) and
+    `matched_by` ("e-mail", "nickname", "name" or ""), and the problems that refuse the list:
+    a row that matches two players (ambiguous) and a player booked twice, each named by row."""
+    emails, nicks, names = (_index(players, c) for c in ("email", "nickname", "name"))
+    label = dict(zip(players["player_id"].astype(int), players["nickname"]))
+    ids: list[int | None] = []
+    how: list[str] = []
+    problems: list[RowProblem] = []
+    for row, name, nick, email in zip(rows["row"], rows["name"], rows["nickname"],
+                                      rows["email"]):
+        by_email = emails.get(match_key(email), []) if email else []
+        if len(by_email) == 1:
+            ids.append(by_email[0])
+            how.append("e-mail")
+            continue
+        texts = [match_key(t) for t in (nick, name) if t]
+        steps = [("nickname", {p for t in texts for p in nicks.get(t, [])}),
+                 ("name", {p for t in texts for p in names.get(t, [])})]
+        candidates = set(by_email) | steps[0][1] | steps[1][1]
+        if len(candidates) > 1:
+            who = ", ".join(sorted(label[p] for p in candidates))
+            problems.append(at_row(int(row), f"matches more than one player ({who}): add an "
+                                             f"e-mail column or use nicknames"))
+            ids.append(None)
+            how.append("")
+            continue
+        if not candidates:
+            ids.append(None)
+            how.append("")
+            continue
+        (only,) = candidates
+        ids.append(only)
+        how.append(next(step for step, found in steps if only in found))
+    matched = rows.assign(player_id=pd.array(ids, dtype="Int64"), matched_by=how)
+    first: dict[int, int] = {}
+    for row, pid in zip(matched["row"], matched["player_id"]):
+        if pd.isna(pid):
+            continue
+        if int(pid) in first:
+            problems.append(at_row(int(row), f"{label[int(pid)]} is booked twice (also in row "
+                                             f"{first[int(pid)]})"))
+        else:
+            first[int(pid)] = int(row)
+    return matched[MATCH_COLUMNS], sorted(problems, key=lambda p: p.row or 0)

@@ -1,0 +1,179 @@
+"""Booking lists per qualifier sitting and self check-in on the pages (R25): the import on the
+Roster page, the next qualifier's check-in (booked and here, booked and missing, drop-ins,
+waiting; who checked themselves in, with an undo), the booked seats offered to waiting players
+on the Draw page, the room's code on the TV and the staff's Home, and My seat's bookings and
+self check-in. The rules live in `stsa.services.bookings`."""
+
+from __future__ import annotations
+
+import functools
+
+import pandas as pd
+import streamlit as st
+
+from stsa import local_time
+from stsa.domain import plural
+from stsa.services import bookings as service
+from stsa.ui import data, session, widgets
+
+_SHOWN = 200
+
+
+def upload(engine, me) -> None:
+    """The organizer's booking list import: which qualifier, the file, a preview with the
+    rows that match nobody to tick as new players, and the import."""
+    with st.expander("Import a booking list", icon=":material/event_seat:"):
+        st.caption("A booking list from the convention's booking system (.xlsx, .ods or .csv) "
+                   "for one qualifier: a name, nickname or e-mail column, and the booking "
+                   "order or booking time if it has one. Booked players get the seats of that "
+                   "qualifier first, in booking order. Importing again replaces the list.")
+        st.session_state.setdefault("bookings_number", service.next_qualifier_number(engine))
+        number = int(st.number_input("For qualifier", min_value=1, max_value=1000, step=1,
+                                     key="bookings_number"))
+        upload = st.file_uploader("Booking list", type=["xlsx", "ods", "csv"],
+                                  key="bookings_file")
+        if upload is None:
+            return
+        seen = widgets.act(lambda: service.preview(engine, upload, actor=me))
+        if seen is None:
+            return
+        error = seen.error()
+        if error is not None:
+            st.error(widgets.plain(error), icon=":material/error:")
+            return
+        rows = seen.rows
+        st.write(f"{plural(len(rows), 'booking')}; {len(seen.unmatched)} match nobody on the "
+                 f"roster.")
+        st.dataframe(pd.DataFrame({"Row": rows["row"], "In the file": _who(rows),
+                                   "Player": rows["player"], "Found by": rows["matched_by"]})
+                     .head(_SHOWN), hide_index=True)
+        add = []
+        if seen.unmatched:
+            st.markdown("**Rows that match nobody**: tick those to add as new players.")
+            texts = dict(zip(rows["row"], _who(rows)))
+            for row in seen.unmatched[:_SHOWN]:
+                if st.checkbox(widgets.plain(f"Row {row}: add {texts[row]} as a new player"),
+                               key=f"bookings_add_{row}"):
+                    add.append(row)
+        if st.button("Import booking list", key="bookings_import", type="primary"):
+            done = widgets.act(lambda: service.import_bookings(
+                engine, seen, number, add_rows=add, actor=me),
+                done=lambda c: f"Qualifier {number}: {c['words']}")
+            if done is not None:
+                st.session_state.pop("bookings_file", None)
+                st.rerun()
+
+
+def _who(rows: pd.DataFrame) -> pd.Series:
+    """What a booking row says: its name, nickname and e-mail, as one text."""
+    return pd.Series([" · ".join(t for t in texts if t) for texts in
+                      zip(rows["name"], rows["nickname"], rows["email"])], index=rows.index,
+                     dtype="str")
+
+
+def sitting_check_in(engine, me) -> None:
+    """The next qualifier's check-in by booking (the organizer's Roster page), and who
+    checked themselves in, each with an undo."""
+    view = widgets.act(lambda: service.check_in_view(engine, actor=me))
+    if view is None:
+        return
+    plan, tz = view.plan, session_zone()
+    if plan.starts_at is None:  # no planned start: the organizer opens and closes check-in
+        _open_or_close(engine, me, plan)
+    if not plan.has_list and not view.booked_here.shape[0] and not _self_ins(view):
+        return
+    st.markdown(f"**Qualifier {plan.number}**"
+                + (f" starts {local_time.day_words(plan.starts_at, tz)}; check-in closes "
+                   f"{local_time.clock_words(plan.deadline, tz)}"
+                   if plan.starts_at is not None and plan.deadline is not None else ""))
+    if plan.has_list:
+        groups = [("Booked and here", view.booked_here), ("Booked and missing",
+                                                          view.booked_missing),
+                  ("Here, not booked", view.drop_ins), ("Waiting", view.waiting)]
+        for column, (title, frame) in zip(st.columns(4), groups):
+            column.markdown(f"**{title}** ({len(frame)})")
+            column.markdown("  \n".join(widgets.plain(n) for n in frame["name"].head(_SHOWN))
+                            or "—")
+    mine = pd.concat([view.booked_here, view.drop_ins, view.waiting.drop(columns="position")])
+    selves = mine.loc[mine["self_check_in"]]
+    if len(selves):
+        st.markdown(f"**Checked in on My seat** ({len(selves)})")
+        for pid, name in zip(selves["player_id"], selves["name"]):
+            left, right = st.columns([3, 1], vertical_alignment="center")
+            left.write(widgets.plain(name))
+            if right.button("Undo", key=f"self_undo_{pid}"):
+                if widgets.act(functools.partial(service.undo_self_check_in, engine, int(pid),
+                                                 actor=me),
+                               done=f"Checked {name} out.") is not None:
+                    st.rerun()
+
+
+def _open_or_close(engine, me, plan) -> None:
+    label = ("Close check-in on My seat" if plan.opened
+             else f"Open check-in on My seat for qualifier {plan.number}")
+    st.caption("Qualifier " + str(plan.number) + " has no planned start: players can check "
+               "themselves in on My seat (with the code on TV mode and Home) while you have "
+               "it open. Closing it is the check-in deadline for booked players.")
+    if st.button(label, key="self_check_in_open"):
+        if widgets.act(functools.partial(service.open_self_check_in, engine, not plan.opened,
+                                         actor=me),
+                       done="Check-in on My seat is " + ("closed." if plan.opened
+                                                        else "open.")) is not None:
+            st.rerun()
+
+
+def _self_ins(view) -> bool:
+    return bool(view.drop_ins["self_check_in"].any() or view.waiting["self_check_in"].any())
+
+
+def session_zone():
+    """The tournament's time zone for this page."""
+    return data.now().settings().zone
+
+
+def offers(engine, me) -> None:
+    """After the check-in deadline: each missing booked player's seat offered to the next
+    waiting player; the organizer confirms each one (nobody is moved by itself)."""
+    view = widgets.act(lambda: service.check_in_view(engine, actor=me))
+    if view is None or view.offers.empty:
+        return
+    st.markdown(f"**Check-in for qualifier {view.plan.number} has closed.** Booked players "
+                f"who did not check in keep their booking but not their priority:")
+    for pid, name, rid, replacement in view.offers.itertuples(index=False, name=None):
+        left, right = st.columns([3, 1], vertical_alignment="center")
+        left.write(widgets.plain(f"{name}'s seat → {replacement} (first on the waiting list)"))
+        if right.button("Give the seat", key=f"offer_{pid}_{rid}"):
+            if widgets.act(functools.partial(service.confirm_replacement, engine, int(pid),
+                                             int(rid), actor=me),
+                           done=f"{replacement} takes {name}'s seat.") is not None:
+                st.rerun()
+
+
+def room_code(engine, me=None) -> None:
+    """The room's check-in code while self check-in is open (TV, the staff's Home)."""
+    shown = service.room_code(engine, actor=me)
+    if shown is None:
+        return
+    until = ("" if shown.deadline is None
+             else f"; until {local_time.clock_words(shown.deadline, session_zone())}")
+    st.info(f"Check in on My seat with the code **{shown.code}** (qualifier {shown.number}"
+            f"{until}).", icon=":material/pin:")
+
+
+def my_seat(player_id: int) -> None:
+    """My seat: the player's bookings and waiting position, and self check-in with the room's
+    code while it is open."""
+    engine = session.engine()
+    for line in service.my_bookings(engine, player_id):
+        st.info(widgets.plain(line), icon=":material/event_seat:")
+    if service.open_plan(engine) is None:
+        return
+    with st.form("self_check_in"):
+        code = st.text_input("Code on the TV", max_chars=12, key="self_code",
+                             placeholder="5 digits")
+        go = st.form_submit_button("Check me in", icon=":material/how_to_reg:")
+    if go:
+        widgets.act(lambda: service.self_check_in(engine, player_id, code,
+                                                  client=session.client()),
+                    done=lambda words: words)
+        widgets.flash()
