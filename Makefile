@@ -60,8 +60,9 @@ test: $(DEV)
 	$(PY) -m pytest $(ARGS)
 
 # A full room on this machine: spectators and judges over Streamlit's websocket (README).
+# ROOM=convention: a thousand phones and the TV, every judge signing in at one moment.
 load: $(DEV)
-	$(PY) -m bench.load
+	$(PY) -m bench.load $(if $(ROOM),--room $(ROOM))
 
 bench: $(DEV)
 	$(PY) -m bench

@@ -24,6 +24,24 @@ The scenario (all on 127.0.0.1, bounded in count and time, it stops by itself):
 - starts are staggered evenly over the first interval, so the rates are steady
   (100 spectators every 10 s = 10 refreshes a second; 12 judges = 1.2 saves a second).
 
+The convention room (`--room convention`, `make load ROOM=convention`; issue 22): 1,000
+spectators and 24 judges on the same tournament, 120 s. The spectators watch My seat (600, each
+following one of the players, `?player=<id>`), Standings (350) and the TV page (50); every
+page's auto-rerunning fragments are rerun at the intervals the page announces, one timer per
+fragment as in the browser (a countdown that reran the page on a timer would show here). The
+judges open Sign in as above, then wait until every spectator's page has opened (the room is
+full) and 5 s more, meet at a barrier and all send the PIN at the same moment: `sign_in_…` is
+from sending the PIN to the page that says "Signed in as" (the chain's last run). Their saves
+start over the period after the next one. Its targets: saves p95 < 0.5 s, refreshes p95 < 1 s,
+sign-ins p95 < 3 s, no error; `room_full_after_s` says when every page had opened.
+
+The server's script runs per spectator and minute (`script_runs_per_spectator_minute`, and per
+page kind when there are several): every script run the server does for a session, a whole
+page or a fragment, begins with a `new_session` message to that session, so the client counts
+them per spectator (`Run.runs`: the opening, each timer's rerun, each whole-page rerun the room
+asked for), divided by the scenario's minutes. Nothing in the server is counted or changed for
+the bench; the count is as honest as the client's timers are the browser's.
+
 Timings are from sending the request to the run's last `script_finished` (for a save, the
 chain: save, then the rerun that shows "saved as version N"). Errors are exceptions on pages,
 error messages, saves that did not save, runs that did not finish in `timeout` seconds, and
@@ -34,11 +52,12 @@ synchronous, and each person waits for their own answers anyway): the server's t
 by far, and the figures include the client's own CPU use and the machine's load average, so a
 busy machine or client shows in them.
 
-`python -m bench.load [--spectators 100] [--judges 12] [--seconds 60] [--players 120]
-[--sittings 5]` prints the figures and merges them into build/bench.json: under `load_…` for
-the room of the design (120 players, 5 sittings), under `load_<players>x<sittings>_…` for any
-other tournament (e.g. `--players 2000 --sittings 12 --spectators 50 --judges 0`). It exits 1
-when there were errors or a target was missed.
+`python -m bench.load [--room convention] [--spectators 100] [--judges 12] [--seconds 60]
+[--players 120] [--sittings 5]` prints the figures and merges them into build/bench.json: under
+`load_…` for the room of the design (120 players, 5 sittings), `load_convention_…` for the
+convention room, under `load_<players>x<sittings>_…` for any other tournament (e.g. `--players
+2000 --sittings 12 --spectators 50 --judges 0`). It exits 1 when there were errors or a target
+was missed.
 """
 
 from __future__ import annotations
@@ -71,9 +90,38 @@ BUILD = ROOT / "build"
 PERIOD = 10.0  # seconds between a judge's saves (and the refresh interval if a page names none)
 TIMEOUT = 30.0  # seconds a run may take before it counts as an error
 LATE = 1.0  # an action that starts this many seconds after it was due counts as late
+SETTLE = 5.0  # judges signing in together do so this long after the room is full
 SEED = 7
 DESIGN = (120, 5)  # the room of the design: players, sittings; its figures go under `load_`
 TARGETS_MS = {"judge_save_p95_ms": 1000.0, "spectator_p95_ms": 2000.0}
+
+
+@dataclass(frozen=True)
+class Room:
+    """A named scenario (`--room NAME`, `make load ROOM=NAME`): its people, its tournament,
+    the pages its spectators watch (kind -> share), whether the judges sign in all at one
+    moment, and its own targets. Its figures go under `load_<name>_…`."""
+
+    spectators: int
+    judges: int
+    players: int
+    sittings: int
+    mix: dict[str, float]
+    together: bool
+    targets_ms: dict[str, float]
+    seconds: float = 60
+
+
+ROOMS = {
+    # Issue 22: a convention hall. A thousand phones and the TV on one process, most phones on
+    # My seat (each following a player), and every judge signing in at the same moment.
+    "convention": Room(spectators=1000, judges=24, players=120, sittings=5,
+                       mix={"player": 0.6, "standings": 0.35, "tv": 0.05}, together=True,
+                       targets_ms={"judge_save_p95_ms": 500.0, "spectator_p95_ms": 1000.0,
+                                   "sign_in_p95_ms": 3000.0},
+                       # the arrivals' rush, the moment, then a whole minute with every page open
+                       seconds=120),
+}
 SAVED = re.compile(r"saved as version (\d+)")
 TABLE = re.compile(r"^Table (\d+) ·")
 
@@ -154,11 +202,33 @@ class Tally:
     refreshes: dict[int, int] = field(default_factory=dict)  # spectator -> refreshes
     intervals: dict[int, float] = field(default_factory=dict)  # spectator -> its last interval
     late: int = 0
+    # page kind -> script runs the server did for spectators of that kind (`new_session`s)
+    runs: dict[str, int] = field(default_factory=lambda: defaultdict(int))
+    viewers: dict[str, int] = field(default_factory=lambda: defaultdict(int))  # kind -> count
+    opened: int = 0  # spectators whose page opened (once each)
+    full: threading.Event = field(default_factory=threading.Event)  # all of them opened
+    full_at: float | None = None  # when (time.monotonic())
+    room_full: Callable[[float], None] | None = None  # told the moment the room is full
     lock: threading.Lock = field(default_factory=threading.Lock)
 
     def time(self, what: str, run: Run) -> None:
         with self.lock:
             self.timings[what].append(run.seconds)
+
+    def count_runs(self, page: str, run: Run) -> None:
+        with self.lock:
+            self.runs[page] += run.runs
+
+    def open(self, first: bool) -> None:
+        """A spectator's page opened; the last one's first opening makes the room full."""
+        with self.lock:
+            self.opened += first
+            if self.opened < sum(self.viewers.values()) or self.full.is_set():
+                return
+            self.full_at = time.monotonic()
+        if self.room_full is not None:
+            self.room_full(self.full_at)
+        self.full.set()
 
     def error(self, who: str, message: str) -> None:
         with self.lock:
@@ -201,41 +271,60 @@ class Clock:
         return True
 
 
+#: What each kind of spectator opens: (url path, what its live fragment must show, or None).
+PAGES = {"standings": ("standings", "dataframe"), "player": ("player", None), "tv": ("tv", None)}
+
+
 def spectator(number: int, url: str, clock: Clock, offset: float, timeout: float,
-              tally: Tally, tls=None) -> None:
-    """Open Standings, then rerun its live fragment at the interval the page announces, until
-    the scenario ends. After an error the browser would reconnect: open the page again at the
-    next due time."""
-    who = f"spectator {number}"
+              tally: Tally, tls=None, page: str = "standings", query: str = "") -> None:
+    """Open a live page (Standings; My seat following one player, `query` "player=<id>"; TV),
+    then rerun each of its auto-rerunning fragments at the interval the page announces, as the
+    browser's timers do (one timer per fragment), until the scenario ends. Every script run
+    the server does for this session starts with a `new_session` message: their count is
+    this spectator's share of the server's script runs. After an error the browser would
+    reconnect: open the page again at the next due time."""
+    who = f"spectator {number} ({page})"
+    path, shows = PAGES[page]
     tally.refreshes[number] = 0
     due = clock.start + offset
+    opened = False
     while clock.wait_until(due):
-        session = Session(url, path="standings", timeout=timeout, ssl=tls)
+        session = Session(url, path=path, query=query, timeout=timeout, ssl=tls)
         try:
             with session:
-                page = _check(session.run(), "opening Standings")
-                tally.time("spectator_open", page)
-                if len(page.fragments) != 1:
-                    raise Problem(f"Standings has {len(page.fragments)} auto-rerunning "
-                                  f"fragments, not one")
-                interval = next(iter(page.fragments.values())) or PERIOD
-                opened = time.monotonic()
-                k = 1
-                while clock.wait_until(due := opened + k * interval):
+                first = _check(session.run(), f"opening {page}")
+                tally.time("spectator_open", first)
+                tally.count_runs(page, first)
+                tally.open(not opened)
+                opened = True
+                if not first.fragments:
+                    raise Problem(f"{page} has no auto-rerunning fragment")
+                # the browser's timers: fragment id -> when it fires next
+                timers = {f: time.monotonic() + (every or PERIOD)
+                          for f, every in first.fragments.items()}
+                while timers:
+                    fragment, due = min(timers.items(), key=lambda item: item[1])
+                    if not clock.wait_until(due):
+                        break
                     # A room that grew or emptied answers with the whole page and the
                     # room's new interval (stsa.ui.live.follow_room), as a browser sees it.
-                    run = _check(session.rerun_fragment(), "refreshing Standings",
-                                 ("fragment_finished", "finished"))
-                    if not run.find("dataframe"):
-                        raise Problem("refreshing Standings: no standings table")
+                    run = _check(session.rerun_fragment(fragment),
+                                 f"refreshing {page}", ("fragment_finished", "finished"))
+                    if shows and not run.find(shows):
+                        raise Problem(f"refreshing {page}: no {shows}")
                     tally.time("spectator_refresh", run)
+                    tally.time(f"spectator_refresh_{page}", run)
+                    tally.count_runs(page, run)
                     with tally.lock:
                         tally.refreshes[number] += 1
-                    k += 1
-                    if run.status == "finished":
-                        interval = next(iter(run.fragments.values()), interval)
-                        opened, k = time.monotonic(), 1
-                    tally.intervals[number] = interval
+                    if run.status == "finished":  # a whole page: its timers start again
+                        now = time.monotonic()
+                        timers = {f: now + (every or PERIOD)
+                                  for f, every in run.fragments.items()}
+                    else:
+                        timers[fragment] = due + (run.fragments.get(fragment) or PERIOD)
+                    if run.fragments:
+                        tally.intervals[number] = max(run.fragments.values())
                 return
         except (Problem, RunTimeout, ProtocolError, OSError, LookupError) as exc:
             tally.error(who, f"{type(exc).__name__}: {exc}")
@@ -253,19 +342,45 @@ def _chosen(box) -> str:
     return p.options[p.default] if p.HasField("default") else ""
 
 
+@dataclass
+class Together:
+    """Every judge signs in at one moment: each opens the Sign in page (staggered like
+    everyone else), waits until the room is full (every spectator's page has opened once) and
+    `settle` seconds more, then at the barrier until every judge is there, and sends the PIN.
+    Their saves then start staggered over the period after the next one."""
+
+    full: threading.Event  # set when every spectator's page has opened
+    settle: float
+    barrier: threading.Barrier
+    at: float = 0.0  # the moment (time.monotonic()), once the room is full
+
+    def meet(self, clock: Clock) -> bool:
+        """Wait for the moment and the other judges; False if the scenario ends first."""
+        if not self.full.wait(max(0.0, clock.end - time.monotonic())):
+            return False
+        if not clock.wait_until(self.at):
+            return False
+        self.barrier.wait()
+        return True
+
+
 def judge(number: int, judges: int, url: str, clock: Clock, offset: float, period: float,
-          timeout: float, tally: Tally, tls=None) -> None:
+          timeout: float, tally: Tally, tls=None, together: Together | None = None) -> None:
     """Sign in, open Results, then every `period` seconds correct one of this judge's tables
     of the latest qualifier (tables number, number + judges, …): choose it, type new VPs, Save.
-    After an error, start again (sign in anew) at the next due time."""
+    After an error, start again (sign in anew, on one's own) at the next due time."""
     who = f"judge {number + 1}"
     due = clock.start + offset
     saves = 0
     while clock.wait_until(due):
         session = Session(url, path="sign_in", timeout=timeout, ssl=tls)
+        meet, together = together, None  # a judge signing in again comes alone
         try:
             with session:
                 _check(session.run(), "opening Sign in")
+                if meet is not None and not meet.meet(clock):
+                    return
+                # from sending the PIN to the signed-in page (the chain's last run)
                 done = _check(session.submit_form(
                     "Sign in", {"Your name": f"Load judge {number + 1}", "PIN": JUDGE_PIN}),
                     "signing in")
@@ -274,6 +389,9 @@ def judge(number: int, judges: int, url: str, clock: Clock, offset: float, perio
                 tally.time("sign_in", done)
                 page = _check(session.run(page="results"), "opening Results")
                 tally.time("judge_open_page", page)
+                if meet is not None:  # the saves start staggered after the common sign-in
+                    if not clock.wait_until(meet.at + (1 + (number + 0.5) / judges) * period):
+                        return
                 labels = list(_table_box(page).proto.options)
                 mine = [int(TABLE.match(label)[1]) for i, label in enumerate(labels)
                         if i % judges == number]
@@ -317,7 +435,8 @@ def judge(number: int, judges: int, url: str, clock: Clock, offset: float, perio
                     saves += 1
                     k += 1
                 return
-        except (Problem, RunTimeout, ProtocolError, OSError, LookupError, StopIteration) as exc:
+        except (Problem, RunTimeout, ProtocolError, OSError, LookupError, StopIteration,
+                threading.BrokenBarrierError) as exc:
             tally.error(who, f"{type(exc).__name__}: {exc}")
             due = time.monotonic() + period
 
@@ -400,10 +519,32 @@ def _ms(values: list[float], q: float) -> float | None:
     return round(float(np.percentile(values, q)) * 1000, 1) if values else None
 
 
+def _per_minute(runs: int, people: int, seconds: float) -> float | None:
+    return round(runs / people / (seconds / 60), 2) if people and seconds else None
+
+
+def _player_ids(path: Path) -> list[int]:
+    with sqlite3.connect(f"file:{path}?mode=ro", uri=True) as conn:
+        return [r[0] for r in conn.execute("SELECT id FROM players ORDER BY id")]
+
+
+def _kinds(spectators: int, mix: dict[str, float]) -> list[str]:
+    """Each spectator's page kind, `mix` (kind -> share) spread evenly over the arrivals."""
+    total = sum(mix.values())
+    kinds: list[str] = []
+    seen = dict.fromkeys(mix, 0.0)
+    for _ in range(spectators):  # the kind furthest behind its share comes next
+        kind = max(mix, key=lambda k: mix[k] / total * (len(kinds) + 1) - seen[k])
+        seen[kind] += 1
+        kinds.append(kind)
+    return kinds
+
+
 def run(spectators: int = 100, judges: int = 12, seconds: float = 60, players: int = 120,
         sittings: int = 5, *, period: float = PERIOD, timeout: float = TIMEOUT,
         cache: Path = BUILD, log: Callable[[str], None] = print, https: bool = False,
-        arrival: float | None = None) -> dict:
+        arrival: float | None = None, mix: dict[str, float] | None = None,
+        together: bool = False) -> dict:
     """Run the scenario once against a new app process and return its figures (times in ms):
     `load_judge_save_p50_ms` / `_p95_ms`, `load_spectator_p50_ms` / `_p95_ms` (refreshes),
     `load_sign_in_p50_ms` / `_p95_ms`, other steps' times, `load_errors` (with up to ten
@@ -419,6 +560,7 @@ def run(spectators: int = 100, judges: int = 12, seconds: float = 60, players: i
         root = Path(tmp)
         database = _prepare(source, root)
         before = _saved(database)
+        ids = _player_ids(database)
         certificate = None
         if https:  # the laptop's own certificate, as `make tls` makes it
             from stsa import tls
@@ -429,15 +571,25 @@ def run(spectators: int = 100, judges: int = 12, seconds: float = 60, players: i
             log(f"app at {app.url}: {spectators} spectators, {judges} judges, {seconds:.0f} s")
             clock = Clock(time.monotonic() + 1.0, seconds, tally)
             opens = (arrival or period) / spectators  # seconds between two spectators' arrivals
-            people = [threading.Thread(target=spectator, name=f"spectator-{i}", daemon=True,
-                                       args=(i, app.url, clock, i * opens, timeout, tally,
-                                             app.ssl))
-                      for i in range(spectators)]
+            kinds = _kinds(spectators, mix or {"standings": 1.0})
+            for kind in kinds:
+                tally.viewers[kind] += 1
+            people = [threading.Thread(
+                target=spectator, name=f"spectator-{i}", daemon=True,
+                args=(i, app.url, clock, i * opens, timeout, tally, app.ssl, kind,
+                      # My seat follows one player, the room's players in turn
+                      f"player={ids[i % len(ids)]}" if kind == "player" else ""))
+                for i, kind in enumerate(kinds)]
+            # all at once, a moment after every spectator's page opened (the room is full)
+            meet = (Together(tally.full, SETTLE, threading.Barrier(judges, timeout=timeout))
+                    if together and judges else None)
+            if meet is not None:
+                tally.room_full = lambda at: setattr(meet, "at", at + meet.settle)
             # judges start between the spectators' starts, spread over the same first period
             people += [threading.Thread(target=judge, name=f"judge-{j}", daemon=True,
                                         args=(j, judges, app.url, clock,
                                               (j + 0.5) * period / judges, period, timeout,
-                                              tally, app.ssl))
+                                              tally, app.ssl, meet))
                        for j in range(judges)]
             with Monitor(app.process.pid) as monitor:
                 for person in people:
@@ -481,8 +633,22 @@ def run(spectators: int = 100, judges: int = 12, seconds: float = 60, players: i
         "spectator_max_ms": _ms(t["spectator_refresh"], 100),
         "spectator_open_p50_ms": _ms(t["spectator_open"], 50),
         "spectator_open_p95_ms": _ms(t["spectator_open"], 95),
+        # when every spectator's page had opened (the arrivals' rush over)
+        "room_full_after_s": (None if tally.full_at is None
+                              else round(tally.full_at - clock.start, 1)),
+        **{f"spectator_{kind}_p95_ms": _ms(t[f"spectator_refresh_{kind}"], 95)
+           for kind in sorted(tally.viewers) if len(tally.viewers) > 1},
         "sign_in_p50_ms": _ms(t["sign_in"], 50),
         "sign_in_p95_ms": _ms(t["sign_in"], 95),
+        "sign_in_max_ms": _ms(t["sign_in"], 100),
+        "sign_ins": len(t["sign_in"]),
+        # the server's script runs per spectator and minute (every `new_session` a spectator's
+        # session received: its opening, each timer's rerun, each whole-page rerun)
+        "script_runs_per_spectator_minute": _per_minute(sum(tally.runs.values()), spectators,
+                                                        seconds),
+        **{f"script_runs_per_{kind}_minute": _per_minute(tally.runs[kind], tally.viewers[kind],
+                                                         seconds)
+           for kind in sorted(tally.viewers) if len(tally.viewers) > 1},
         "errors": len(tally.errors),
         "error_samples": tally.errors[:10],
         "saves": saves,
@@ -496,6 +662,8 @@ def run(spectators: int = 100, judges: int = 12, seconds: float = 60, players: i
         **monitor.figures(),
         "players": players, "sittings": sittings, "spectators": spectators, "judges": judges,
         "seconds": seconds, "judge_period_s": period, "arrival_s": arrival or period,
+        **({"spectator_pages": dict(tally.viewers)} if len(tally.viewers) > 1 else {}),
+        "sign_in_together": bool(together and judges),
     }
     return {f"load_{k}": v for k, v in figures.items()}
 
@@ -503,11 +671,14 @@ def run(spectators: int = 100, judges: int = 12, seconds: float = 60, players: i
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(prog="python -m bench.load",
                                      description=__doc__.split("\n")[0])
-    parser.add_argument("--spectators", type=int, default=100)
-    parser.add_argument("--judges", type=int, default=12)
-    parser.add_argument("--seconds", type=float, default=60)
-    parser.add_argument("--players", type=int, default=120)
-    parser.add_argument("--sittings", type=int, default=5)
+    parser.add_argument("--room", choices=sorted(ROOMS), default=None,
+                        help="a named scenario: its people, pages and targets (the flags below "
+                             "then change only what they name)")
+    parser.add_argument("--spectators", type=int, default=None, help="default 100")
+    parser.add_argument("--judges", type=int, default=None, help="default 12")
+    parser.add_argument("--seconds", type=float, default=None, help="default 60")
+    parser.add_argument("--players", type=int, default=None, help="default 120")
+    parser.add_argument("--sittings", type=int, default=None, help="default 5")
     parser.add_argument("--period", type=float, default=PERIOD,
                         help="seconds between a judge's saves")
     parser.add_argument("--timeout", type=float, default=TIMEOUT,
@@ -520,12 +691,24 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--out", type=Path, default=BUILD / "bench.json")
     args = parser.parse_args(argv)
     log = lambda message: print(message, file=sys.stderr, flush=True)  # noqa: E731
-    figures = run(args.spectators, args.judges, args.seconds, args.players, args.sittings,
-                  period=args.period, timeout=args.timeout, log=log, https=args.https,
-                  arrival=args.arrival)
+    room = ROOMS.get(args.room or "")
+    given: dict[str, float] = {"spectators": 100, "judges": 12, "players": 120, "sittings": 5,
+                               "seconds": 60}
+    for name in given:
+        if getattr(args, name) is not None:
+            given[name] = getattr(args, name)
+        elif room is not None:
+            given[name] = getattr(room, name)
+    figures = run(int(given["spectators"]), int(given["judges"]), given["seconds"],
+                  int(given["players"]), int(given["sittings"]), period=args.period,
+                  timeout=args.timeout, log=log, https=args.https, arrival=args.arrival,
+                  mix=room.mix if room else None, together=bool(room and room.together))
+    targets = room.targets_ms if room else TARGETS_MS
 
-    prefix = ("load" if (args.players, args.sittings) == DESIGN else
-              f"load_{args.players}x{args.sittings}") + ("_https" if args.https else "")
+    shape = (int(given["players"]), int(given["sittings"]))
+    prefix = ("load" + (f"_{args.room}" if args.room else "")
+              + ("" if shape == DESIGN else f"_{shape[0]}x{shape[1]}")
+              + ("_https" if args.https else ""))
     named = {prefix + key[len("load"):]: value for key, value in figures.items()}
     args.out.parent.mkdir(parents=True, exist_ok=True)
     merged = json.loads(args.out.read_text()) if args.out.exists() else {}
@@ -533,17 +716,18 @@ def main(argv: list[str] | None = None) -> int:
     args.out.write_text(json.dumps(merged, indent=2) + "\n")
 
     failed = figures["load_errors"] > 0
-    print(f"{'figure':<44}{'value':>12}  target")
+    print(f"{'figure':<52}{'value':>12}  target")
     for key, value in named.items():
         if key.endswith("error_samples"):
             continue
-        bound = TARGETS_MS.get(key[len(prefix) + 1:])
+        bound = targets.get(key[len(prefix) + 1:])
         mark = ""
         if bound is not None and value is not None:
             ok = value < bound
             failed |= not ok
             mark = f"< {bound:.0f}  {'ok' if ok else 'MISSED'}"
-        print(f"{key:<44}{value if value is not None else '-':>12}  {mark}")
+        shown = "-" if value is None else value if isinstance(value, int | float) else str(value)
+        print(f"{key:<52}{shown:>12}  {mark}")
     for sample in figures["load_error_samples"]:
         print(f"error: {sample}")
     print(f"written to {args.out}")

@@ -3,10 +3,21 @@ sessions and the one-time codes that hand a session to a browser.
 
 All of it lives in the database, never in a process's memory or a Streamlit cache: any client
 can clear those caches, and several app processes on one PostgreSQL must agree. A sign-in
-records a failure *before* it checks the PIN, in the same transaction, and removes that one
-failure again only when the PIN was right: a burst of guesses sent at once cannot get past the
-count, and a right PIN does not wipe earlier wrong ones (a judge cannot reset the count to
-guess the organizer's PIN).
+records a failure *before* it checks the PIN, and removes that one failure again only when the
+PIN was right: a burst of guesses sent at once cannot get past the count, and a right PIN does
+not wipe earlier wrong ones (a judge cannot reset the count to guess the organizer's PIN).
+
+The PIN check itself (scrypt, tens of milliseconds for each stored PIN) runs outside any
+transaction: a short write counts the attempt (the pause is decided counting every attempt
+still being checked as a failure, so the budgets hold exactly), the hashes are compared with
+no lock held (hashlib releases the GIL; at most `PIN_CHECKS` at a time), and a second short
+write removes the failure of a right PIN and opens the session. On SQLite a write transaction
+holds the whole database: a check inside it made every judge's save, and every other sign-in,
+wait for it. An attempt that finds the count full while other checks of this process are still
+under way waits for them to end and counts again, so judges signing in together are not
+paused by each other's right PINs. Checks under way in another process (PostgreSQL) count as
+failures until they end, and a process that stops in the middle of a check leaves that try
+counted as wrong: never more tries than the budgets allow, at worst a pause a moment early.
 
 Nobody can block sign-in: a browser that signed in before keeps a *device token* (issued only
 after a successful sign-in, `redeem_handoff` or `stsa.store.invites.join`); its wrong PINs
@@ -25,6 +36,9 @@ from __future__ import annotations
 
 import datetime as dt
 import os
+import threading
+import time
+from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Any, TypeGuard
 
@@ -52,7 +66,10 @@ DEVICE_DAYS = 365  # a device token is trusted this long after it was issued
 #: one. Devices are earned only with a right PIN or an invitation, and this bounds how many
 #: one person can earn (each brings its own budget of wrong PINs: README, "Security").
 DEVICE_LIMIT = {Role.ORGANIZER: 10, Role.JUDGE: 50}
-_SIGN_IN_LOCK_KEY = 0x53544731  # PostgreSQL advisory lock: one PIN check at a time
+_SIGN_IN_LOCK_KEY = 0x53544731  # PostgreSQL advisory lock: one attempt counted at a time
+#: PIN checks (16 MiB of scrypt memory each) that run at once in one process; more wait.
+PIN_CHECKS = max(2, os.cpu_count() or 2)
+CHECK_WAIT_SECONDS = 30  # the longest a paused attempt waits for this process's checks to end
 NAME_MAX = 60
 TOKEN_LENGTHS = range(20, 201)  # what a session id, device token or code can be
 SIGN_IN_ENDED = "This sign-in has ended: sign in again."
@@ -114,9 +131,13 @@ def _hashes(conn: Connection, *, lock: bool = False) -> dict[str, str]:
 
 
 def _role_for_pin(hashes: dict[str, str], pin: str) -> Role | None:
+    """The role whose stored hash `pin` matches. The judges' PIN is tried first: judges sign
+    in most, and the two PINs always differ (`_store_pin`), so the order changes only the cost
+    of a right PIN (one hash for a judge's), never the answer; a wrong PIN is hashed against
+    both."""
     if not isinstance(pin, str) or not pin:
         return None
-    return next((role for role in (Role.ORGANIZER, Role.JUDGE)
+    return next((role for role in (Role.JUDGE, Role.ORGANIZER)
                  if auth.verify_pin(pin, hashes.get(role.value))), None)
 
 
@@ -255,32 +276,128 @@ PAUSED_HERE = {"mine": "Too many wrong PINs: try again in {wait}.",
                "everyone": PAUSED}
 
 
-def _attempt(engine: Engine, pin: str, client: str, device: str | None = None) -> Role | None:
-    """One counted PIN check: refused while paused; a failure is written before the check and
-    stays unless the PIN is right (then only that one is removed). Commits before it
-    answers. `client` is the address (`auth.client_key` is applied here); a trusted `device`
-    is counted on its own instead."""
-    client = auth.client_key(client)
+class _Checks:
+    """The PIN checks under way in this process: each has a failure written that is not yet
+    resolved (removed for a right PIN, kept for a wrong one)."""
 
-    def work(conn: Connection) -> tuple[Role | None, float, str]:
-        if not db.is_sqlite(conn):
-            conn.execute(sa.text("SELECT pg_advisory_xact_lock(:k)"), {"k": _SIGN_IN_LOCK_KEY})
+    def __init__(self) -> None:
+        self.changed = threading.Condition()
+        self.running = 0  # attempts counted and not yet resolved
+        self.ended = 0  # attempts resolved so far (only grows)
+        self.hashing = threading.BoundedSemaphore(PIN_CHECKS)
+
+    def begin(self) -> None:
+        with self.changed:
+            self.running += 1
+
+    def end(self) -> None:
+        with self.changed:
+            self.running -= 1
+            self.ended += 1
+            self.changed.notify_all()
+
+    def others(self, mine: bool) -> tuple[int, int]:
+        """(checks of others under way, resolutions so far)."""
+        with self.changed:
+            return self.running - mine, self.ended
+
+    def wait_for_one(self, seen: int, deadline: float) -> None:
+        """Until one more check has ended than `seen`, or the `deadline` (time.monotonic())."""
+        with self.changed:
+            self.changed.wait_for(lambda: self.ended != seen,
+                                  timeout=max(0.0, deadline - time.monotonic()))
+
+
+_CHECKS = _Checks()
+
+
+@dataclass
+class _Counted:
+    """An attempt as its first write left it: its failure row (None when paused), the stored
+    hashes it is checked against, or the pause and whose count makes it."""
+
+    failure: int | None
+    hashes: dict[str, str]
+    wait: float
+    whose: str
+    others: int  # other checks of this process under way when it was counted
+    ended: int  # checks of this process resolved by then
+    device: str | None  # the trusted device's hash, if any
+    now: dt.datetime
+
+
+def _attempt(engine: Engine, pin: str, client: str, device: str | None = None,
+             then: Callable[[Connection, Role, dt.datetime], Any] | None = None) -> Role | None:
+    """One counted PIN check: refused while paused; a failure is written (and committed)
+    before the check and stays unless the PIN is right; then only that one is removed, in
+    the same transaction as `then(conn, role, now)` (opening the session). The check runs
+    outside any transaction. `client` is the address (`auth.client_key` is applied here); a
+    trusted `device` is counted on its own instead."""
+    client = auth.client_key(client)
+    mine = False  # this attempt is among the checks under way (its failure written)
+
+    def peek(conn: Connection) -> _Counted:
+        """The pause as the failures written make it, the checks still under way included."""
         now = db.now()
         trusted = _known_device(conn, device, now)
         wait, whose = _pause(conn, client, trusted, now)
-        if wait > 0:
-            return None, wait, whose
-        failure = conn.execute(sa.insert(failures_t).values(
-            client=client, device=trusted, at=now)).inserted_primary_key[0]  # type: ignore[index]
-        role = _role_for_pin(_hashes(conn), pin)
-        if role is not None:
-            conn.execute(sa.delete(failures_t).where(failures_t.c.id == failure))
-        return role, 0.0, whose
+        others, ended = _CHECKS.others(mine)
+        return _Counted(None, {}, wait, whose, others, ended, trusted, now)
 
-    role, wait, whose = db.write(engine, work)
-    if wait > 0:
-        raise SignInPaused(PAUSED_HERE[whose].format(wait=_wait_words(wait)), wait)
-    return role
+    def count(conn: Connection) -> _Counted:
+        nonlocal mine
+        if not db.is_sqlite(conn):
+            conn.execute(sa.text("SELECT pg_advisory_xact_lock(:k)"), {"k": _SIGN_IN_LOCK_KEY})
+        seen = peek(conn)
+        if seen.wait > 0:
+            return seen
+        seen.failure = conn.execute(sa.insert(failures_t).values(
+            client=client, device=seen.device, at=seen.now)).inserted_primary_key[0]  # type: ignore[index]
+        if not mine:  # before the commit: whoever reads this failure sees it under way
+            _CHECKS.begin()
+            mine = True
+        seen.hashes = _hashes(conn)
+        return seen
+
+    try:
+        deadline = time.monotonic() + CHECK_WAIT_SECONDS
+        while True:
+            counted = db.write(engine, count)
+            if counted.failure is not None or not counted.others \
+                    or time.monotonic() > deadline:
+                break
+            # Paused perhaps only by failures still being checked: wait until one ends and
+            # the count (read, with no write lock) lets this attempt through, or no other
+            # check is under way; then count again, in a write.
+            ended = counted.ended
+            while time.monotonic() <= deadline:
+                _CHECKS.wait_for_one(ended, deadline)
+                with db.reading(engine) as conn:
+                    again = peek(conn)
+                if again.wait <= 0 or not again.others:
+                    break
+                ended = again.ended
+        if counted.failure is None:
+            raise SignInPaused(PAUSED_HERE[counted.whose].format(
+                wait=_wait_words(counted.wait)), counted.wait)
+        with _CHECKS.hashing:
+            role = _role_for_pin(counted.hashes, pin)
+        if role is None:
+            return None
+
+        def resolve(conn: Connection) -> bool:
+            # the PIN checked is still this role's (not changed meanwhile, its sessions ended)
+            if _hashes(conn).get(role.value) != counted.hashes.get(role.value):
+                return False
+            conn.execute(sa.delete(failures_t).where(failures_t.c.id == counted.failure))
+            if then is not None:
+                then(conn, role, db.now())
+            return True
+
+        return role if db.write(engine, resolve) else None
+    finally:
+        if mine:
+            _CHECKS.end()
 
 
 def sign_in(engine: Engine, name: str, pin: str, *, client: str = "local",
@@ -295,18 +412,16 @@ def sign_in(engine: Engine, name: str, pin: str, *, client: str = "local",
     (`auth.TOURNAMENT_BACKOFF`) applies: no number of wrong PINs from elsewhere keeps it out.
     An unknown or withdrawn device counts as none."""
     name = clean_name(name)
-    role = _attempt(engine, pin or "", client, device)
+    session_id = auth.new_session_id()
+
+    def open_it(conn: Connection, role: Role, now: dt.datetime) -> None:
+        # Sessions are listed on the Settings page, not in the tournament's log.
+        open_session(conn, session_id, Actor(name, role), client, now)
+
+    role = _attempt(engine, pin or "", client, device, then=open_it)
     if role is None:
         raise TournamentError("That PIN is not right.")
-    who, session_id = Actor(name, role), auth.new_session_id()
-
-    def work(conn: Connection) -> None:
-        now = db.now()
-        # Sessions are listed on the Settings page, not in the tournament's log.
-        open_session(conn, session_id, who, client, now)
-
-    db.write(engine, work)
-    return SignedIn(who, session_id)
+    return SignedIn(Actor(name, role), session_id)
 
 
 def sign_in_pause(engine: Engine) -> float:

@@ -42,3 +42,27 @@ def test_every_spectator_got_refreshes(figures):
     interval, as a browser's timer reruns it."""
     assert figures["load_min_refreshes_per_spectator"] >= 1, figures
     assert figures["load_refreshes"] >= 10, figures
+
+
+@pytest.fixture(scope="module")
+def convention(tmp_path_factory) -> dict:
+    """The convention room in small: spectators on My seat, Standings and TV, the judges
+    signing in at one moment once every page has opened."""
+    room = load.ROOMS["convention"]
+    return load.run(spectators=9, judges=3, seconds=40, players=32, sittings=2,
+                    cache=tmp_path_factory.mktemp("convention"), log=lambda _: None,
+                    mix=room.mix, together=room.together)
+
+
+def test_the_convention_room_signs_everyone_in_together_and_counts_script_runs(convention):
+    """Every page kind opened and refreshed with no error; every judge signed in once (at the
+    barrier) and saved; the script runs were counted for every page kind."""
+    assert convention["load_errors"] == 0, convention["load_error_samples"]
+    assert convention["load_sign_in_together"] is True
+    assert convention["load_sign_ins"] == 3, convention
+    assert convention["load_room_full_after_s"] is not None, convention
+    assert convention["load_saves_in_database"] == convention["load_saves"] >= 1, convention
+    assert set(convention["load_spectator_pages"]) == {"player", "standings", "tv"}
+    for kind in ("player", "standings", "tv"):
+        assert convention[f"load_script_runs_per_{kind}_minute"] > 0, convention
+    assert convention["load_min_refreshes_per_spectator"] >= 1, convention

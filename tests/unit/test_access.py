@@ -11,7 +11,7 @@ import sqlalchemy as sa
 
 from stsa import auth, store
 from stsa.auth import Actor, Role
-from stsa.store import access, schema
+from stsa.store import access, db, schema
 from tests.support.store_helpers import JUDGE_PIN, ORGANIZER_PIN, later, set_pins
 
 ORGANIZER = Actor("Olivia", Role.ORGANIZER)
@@ -239,3 +239,115 @@ def test_a_backup_holds_no_pin_hash_session_or_failure(pins):
     with sqlite3.connect(path) as copy:
         for table in schema.ACCESS_TABLES:
             assert copy.execute(f"SELECT COUNT(*) FROM {table.name}").fetchone() == (0,)
+
+
+# -- the PIN check outside the write transaction (issue 22) -----------------------------------
+GUARD = 20  # seconds an event may take before the test fails (liveness only, never a timing)
+
+
+def _other_write(engine) -> None:
+    """A write that needs what a sign-in's own writes hold: SQLite's write lock, PostgreSQL's
+    sign-in lock."""
+    def work(conn) -> None:
+        if not db.is_sqlite(conn):
+            conn.execute(sa.text("SELECT pg_advisory_xact_lock(:k)"),
+                         {"k": access._SIGN_IN_LOCK_KEY})
+        conn.execute(sa.delete(schema.sign_in_failures).where(
+            schema.sign_in_failures.c.client == "nobody"))
+    db.write(engine, work)
+
+
+def test_a_sign_in_checks_its_pin_with_no_write_lock_held(pins, monkeypatch):
+    """While a PIN is being hashed, another write (a judge's save, another sign-in) goes
+    through: the check waits for that write to finish, which it could not if the check ran
+    inside the sign-in's write transaction."""
+    real, done, seen = auth.verify_pin, threading.Event(), []
+
+    def verify(pin, stored):
+        if not seen:
+            seen.append(pin)
+            other = threading.Thread(target=lambda: (_other_write(pins), done.set()))
+            other.start()
+            seen.append(done.wait(GUARD))
+            other.join()
+        return real(pin, stored)
+
+    monkeypatch.setattr(auth, "verify_pin", verify)
+    assert store.sign_in(pins, "Jamal", JUDGE_PIN, client="10.0.0.5").actor.role is Role.JUDGE
+    assert seen == [JUDGE_PIN, True]
+
+
+def test_judges_signing_in_together_from_one_address_all_get_in(pins, monkeypatch):
+    """More judges than one address's free wrong PINs sign in at the same moment: the PIN
+    checks run side by side (two meet inside the check), and the failures written for checks
+    still under way make nobody wait once those checks turn out right."""
+    judges = auth.CLIENT_BACKOFF.free + 3
+    start, pair = threading.Barrier(judges), threading.Barrier(2, timeout=GUARD)
+    real, answers, lock = auth.verify_pin, [], threading.Lock()
+
+    def verify(pin, stored):
+        pair.wait()  # only returns once another check is under way at the same time
+        return real(pin, stored)
+
+    def sign_in(n: int) -> None:
+        start.wait()
+        try:
+            outcome = store.sign_in(pins, f"Judge {n}", JUDGE_PIN, client="10.7.7.7").actor.role
+        except store.TournamentError as exc:
+            outcome = exc
+        with lock:
+            answers.append(outcome)
+
+    monkeypatch.setattr(auth, "verify_pin", verify)
+    threads = [threading.Thread(target=sign_in, args=(n,)) for n in range(judges)]
+    for t in threads:
+        t.start()
+    for t in threads:
+        t.join()
+    assert answers == [Role.JUDGE] * judges
+    with pins.connect() as conn:
+        left = conn.execute(sa.select(sa.func.count()).select_from(schema.sign_in_failures)
+                            .where(schema.sign_in_failures.c.client == "10.7.7.7")).scalar()
+    assert left == 0
+    assert access._CHECKS.running == 0
+
+
+def test_a_judge_pin_is_hashed_once_a_wrong_pin_against_both(pins, monkeypatch):
+    """The judges' PIN is tried first (the two PINs always differ, so the answer is the same):
+    a judge's sign-in costs one hash, a wrong PIN still costs both."""
+    real, calls = auth.verify_pin, []
+    monkeypatch.setattr(auth, "verify_pin", lambda pin, stored: calls.append(pin) or real(
+        pin, stored))
+    store.sign_in(pins, "Jamal", JUDGE_PIN, client="10.0.0.6")
+    assert calls == [JUDGE_PIN]
+    calls.clear()
+    with pytest.raises(store.TournamentError, match="That PIN is not right."):
+        store.sign_in(pins, "Mallory", "29384756", client="10.0.0.6")
+    assert calls == ["29384756"] * 2
+    calls.clear()
+    assert store.sign_in(pins, "Olivia", ORGANIZER_PIN, client="10.0.0.6").actor.role \
+        is Role.ORGANIZER
+    assert calls == [ORGANIZER_PIN] * 2
+
+
+def test_a_pin_changed_while_it_is_checked_opens_no_session(pins, monkeypatch):
+    """The organizer changes the judge PIN while a judge's old PIN is being checked: that
+    sign-in opens no session (the change ended every judge session; this one would have
+    outlived it)."""
+    real, changing = auth.verify_pin, []
+
+    def verify(pin, stored):
+        if pin == JUDGE_PIN and not changing:
+            changing.append(True)
+            store.set_pin(pins, Role.JUDGE, "25813690", actor=ORGANIZER,
+                          current_pin=ORGANIZER_PIN)
+        return real(pin, stored)
+
+    monkeypatch.setattr(auth, "verify_pin", verify)
+    with pytest.raises(store.TournamentError, match="That PIN is not right."):
+        store.sign_in(pins, "Jamal", JUDGE_PIN, client="10.0.0.7")
+    assert changing and store.check_pin(pins, "25813690") is Role.JUDGE
+    with pins.connect() as conn:
+        opened = conn.execute(sa.select(sa.func.count()).select_from(schema.sessions)
+                              .where(schema.sessions.c.actor == "Jamal")).scalar()
+    assert opened == 0

@@ -14,7 +14,13 @@ import sqlalchemy as sa
 from stsa import auth, store
 from stsa.auth import Actor, Role
 from stsa.store import invites, migrations, schema
-from tests.support.store_helpers import JUDGE_PIN, ORGANIZER_PIN, later, set_pins
+from tests.support.store_helpers import (
+    JUDGE_PIN,
+    ORGANIZER_PIN,
+    VERSION_6_TABLES,
+    later,
+    set_pins,
+)
 
 ORGANIZER = Actor("Olivia", Role.ORGANIZER)
 JUDGE = Actor("Jamal", Role.JUDGE)
@@ -176,8 +182,10 @@ def _back_to_version_3(url: str) -> None:
     engine = sa.create_engine(url)
     try:
         with engine.begin() as conn:
-            for name in ("result_drafts", "handoffs", "invitations", "devices"):
+            for name in ("result_drafts", "handoffs", "invitations", "devices",
+                         *VERSION_6_TABLES):
                 conn.exec_driver_sql(f"DROP TABLE {name}")
+            conn.exec_driver_sql("ALTER TABLE players DROP COLUMN self_check_in")
             for table, column in (("sessions", "invitation_id"), ("sign_in_failures", "device")):
                 conn.exec_driver_sql(f"DROP INDEX ix_{table}_{column}")
                 conn.exec_driver_sql(f"ALTER TABLE {table} DROP COLUMN {column}")
