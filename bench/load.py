@@ -110,6 +110,7 @@ class Room:
     together: bool
     targets_ms: dict[str, float]
     seconds: float = 60
+    clock: bool = False  # the latest sitting's clock runs (its countdown on TV and My seat)
 
 
 ROOMS = {
@@ -120,7 +121,7 @@ ROOMS = {
                        targets_ms={"judge_save_p95_ms": 500.0, "spectator_p95_ms": 1000.0,
                                    "sign_in_p95_ms": 3000.0},
                        # the arrivals' rush, the moment, then a whole minute with every page open
-                       seconds=120),
+                       seconds=120, clock=True),
 }
 SAVED = re.compile(r"saved as version (\d+)")
 TABLE = re.compile(r"^Table (\d+) ·")
@@ -174,6 +175,22 @@ def _prepare(source: Path, root: Path) -> Path:
     subprocess.run([sys.executable, "-m", "stsa", "pins", "--reset"], cwd=ROOT, env=env,
                    check=True, capture_output=True, timeout=120)
     return target
+
+
+def _start_clock(database: Path) -> None:
+    """Start the clock of the tournament's latest sitting, as a judge would on the day, so
+    every TV and My seat shows a running countdown (issue 22: the clock must not cost the
+    room)."""
+    from stsa import store
+    from stsa.auth import Actor, Role
+
+    engine = store.connect(f"sqlite:///{database}", backup_dir=database.parent / "backups")
+    try:
+        latest = store.sittings(engine).sort_values("sitting_id").iloc[-1]
+        store.clock_action(engine, int(latest["sitting_id"]), "start",
+                           actor=Actor("Bench judge", Role.JUDGE))
+    finally:
+        engine.dispose()
 
 
 def _saved(path: Path) -> dict:
@@ -544,7 +561,7 @@ def run(spectators: int = 100, judges: int = 12, seconds: float = 60, players: i
         sittings: int = 5, *, period: float = PERIOD, timeout: float = TIMEOUT,
         cache: Path = BUILD, log: Callable[[str], None] = print, https: bool = False,
         arrival: float | None = None, mix: dict[str, float] | None = None,
-        together: bool = False) -> dict:
+        together: bool = False, run_clock: bool = False) -> dict:
     """Run the scenario once against a new app process and return its figures (times in ms):
     `load_judge_save_p50_ms` / `_p95_ms`, `load_spectator_p50_ms` / `_p95_ms` (refreshes),
     `load_sign_in_p50_ms` / `_p95_ms`, other steps' times, `load_errors` (with up to ten
@@ -553,12 +570,14 @@ def run(spectators: int = 100, judges: int = 12, seconds: float = 60, players: i
     `load_refreshes` and `load_min_refreshes_per_spectator`, the refresh intervals the room
     ended with (`load_refresh_interval_min_s` / `_max_s`), the CPU use and load average, and
     the scenario's parameters (`arrival`: the seconds over which the spectators open their
-    pages, default the judges' `period`)."""
+    pages, default the judges' `period`; `run_clock`: the latest sitting's clock is running)."""
     source = tournament(players, sittings, cache=cache, log=log)
     tally = Tally()
     with tempfile.TemporaryDirectory(prefix="stsa-load-") as tmp:
         root = Path(tmp)
         database = _prepare(source, root)
+        if run_clock:
+            _start_clock(database)
         before = _saved(database)
         ids = _player_ids(database)
         certificate = None
@@ -663,7 +682,7 @@ def run(spectators: int = 100, judges: int = 12, seconds: float = 60, players: i
         "players": players, "sittings": sittings, "spectators": spectators, "judges": judges,
         "seconds": seconds, "judge_period_s": period, "arrival_s": arrival or period,
         **({"spectator_pages": dict(tally.viewers)} if len(tally.viewers) > 1 else {}),
-        "sign_in_together": bool(together and judges),
+        "sign_in_together": bool(together and judges), "clock_running": run_clock,
     }
     return {f"load_{k}": v for k, v in figures.items()}
 
@@ -688,6 +707,8 @@ def main(argv: list[str] | None = None) -> int:
                              "judges' period, everyone within the first 10 s)")
     parser.add_argument("--https", action="store_true",
                         help="serve HTTPS from a certificate made for the run (make tls)")
+    parser.add_argument("--clock", action=argparse.BooleanOptionalAction, default=None,
+                        help="run the latest sitting's clock (default: the room's choice)")
     parser.add_argument("--out", type=Path, default=BUILD / "bench.json")
     args = parser.parse_args(argv)
     log = lambda message: print(message, file=sys.stderr, flush=True)  # noqa: E731
@@ -702,13 +723,15 @@ def main(argv: list[str] | None = None) -> int:
     figures = run(int(given["spectators"]), int(given["judges"]), given["seconds"],
                   int(given["players"]), int(given["sittings"]), period=args.period,
                   timeout=args.timeout, log=log, https=args.https, arrival=args.arrival,
-                  mix=room.mix if room else None, together=bool(room and room.together))
+                  mix=room.mix if room else None, together=bool(room and room.together),
+                  run_clock=bool(room and room.clock) if args.clock is None else args.clock)
     targets = room.targets_ms if room else TARGETS_MS
 
     shape = (int(given["players"]), int(given["sittings"]))
     prefix = ("load" + (f"_{args.room}" if args.room else "")
               + ("" if shape == DESIGN else f"_{shape[0]}x{shape[1]}")
-              + ("_https" if args.https else ""))
+              + ("_https" if args.https else "")
+              + ("_no_clock" if args.clock is False and room and room.clock else ""))
     named = {prefix + key[len("load"):]: value for key, value in figures.items()}
     args.out.parent.mkdir(parents=True, exist_ok=True)
     merged = json.loads(args.out.read_text()) if args.out.exists() else {}

@@ -38,7 +38,7 @@ if status.missing_tables:
     st.write(f"Tables still missing results: {organizer.listed(list(status.missing_tables))}.")
 st.info(organizer.next_step(status, role), icon=":material/arrow_forward:")
 if role in (Role.ORGANIZER, Role.JUDGE):  # the room's check-in code, to read out
-    bookings.room_code(session.engine(), session.actor())
+    bookings.room_code(session.engine(), session.actor(), reads=reads)
 result_checks.show_late_corrections(reads)  # organizer and judges: results moved under finals
 
 if role is Role.ORGANIZER and sitting is None and reads.players().empty:

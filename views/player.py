@@ -86,7 +86,8 @@ EVERY = live.refresh_seconds()  # 10 s; longer in a very full room
 @st.fragment(run_every=EVERY)
 def my_page(player_id: int, every: int) -> None:
     live.follow_room(every)
-    facts = data.now(Role.SPECTATOR).player_facts(player_id)
+    now = data.now(Role.SPECTATOR)  # one read of the data version for the whole refresh
+    facts = now.player_facts(player_id)
     if facts is None:
         st.warning("This player is no longer on the roster: find yourself again.")
         return
@@ -94,8 +95,8 @@ def my_page(player_id: int, every: int) -> None:
     if facts.withdrawn:
         st.caption("Withdrawn from the tournament.")
     where(facts)
-    schedule_view.on_my_seat(player_id)  # what comes next; my sittings as a calendar file
-    clock_view.for_player(facts)  # the clock of this player's table
+    schedule_view.on_my_seat(player_id, now)  # what comes next; my sittings as a calendar file
+    clock_view.for_player(facts, now)  # the clock of this player's table
     st.subheader("Standing", anchor=False)
     st.markdown(widgets.plain(facts.standing))
     if len(facts.games):
@@ -114,6 +115,6 @@ if chosen is None:
     find()
 else:
     my_page(chosen, EVERY)
-    bookings.my_seat(chosen)  # bookings, waiting, and checking in with the room's code
+    bookings.my_seat(chosen, reads)  # bookings, waiting, and checking in with the room's code
     st.button("Not you? Find another player", key="player_other", on_click=open_player,
               args=(None,), icon=":material/search:")

@@ -61,7 +61,7 @@ def slideshow() -> None:
     schedule_view.next_up(reads)  # "Next: Lunch at 12:30"
     rule_change.on_tv(reads.home_status())
     clock_view.on_tv(reads)  # the sitting's countdown, large
-    bookings.room_code(session.engine())  # while players may check themselves in
+    bookings.room_code(session.engine(), reads=reads)  # while players may check themselves in
     if table.empty:
         st.info("No results yet: the standings appear once the first qualifier results are in.")
     elif name == "Standings":

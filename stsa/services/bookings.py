@@ -230,19 +230,29 @@ class RoomCode:
     deadline: dt.datetime | None
 
 
-def open_plan(engine, now: dt.datetime | None = None) -> sitting_plan.SittingPlan | None:
-    """The next qualifier's plan while self check-in for it is open (R25), else None."""
+def next_plan(snap: Snapshot) -> sitting_plan.SittingPlan:
+    """R25: the plan of the qualifier checked in for now (pages share it per data version)."""
+    return sitting_plan.plan_of(snap, sitting_plan.next_qualifier(snap))
+
+
+def open_plan(engine, now: dt.datetime | None = None,
+              plan: sitting_plan.SittingPlan | None = None) -> sitting_plan.SittingPlan | None:
+    """The next qualifier's plan (`plan`, else read now) while self check-in for it is open
+    (R25), else None."""
     now = now or _now()
-    with Snapshot(engine, actor=None) as snap:
-        plan = sitting_plan.plan_of(snap, sitting_plan.next_qualifier(snap))
+    if plan is None:
+        with Snapshot(engine, actor=None) as snap:
+            plan = next_plan(snap)
     return plan if plan.window_open(now) else None
 
 
-def room_code(engine, *, actor: Actor | None, now: dt.datetime | None = None) -> RoomCode | None:
+def room_code(engine, *, actor: Actor | None, now: dt.datetime | None = None,
+              plan: sitting_plan.SittingPlan | None = None) -> RoomCode | None:
     """R25: the room's check-in code to show on the TV and the staff's Home while self
-    check-in is open; None otherwise. The TV is in the room (anyone there may read it)."""
+    check-in is open (`plan`: the next qualifier's, if the page has it); None otherwise. The
+    TV is in the room (anyone there may read it)."""
     now = now or _now()
-    plan = open_plan(engine, now)
+    plan = open_plan(engine, now, plan)
     if plan is None:
         return None
     return RoomCode(store.room_code(engine, now), plan.number, plan.deadline)
@@ -282,29 +292,34 @@ def my_bookings(engine, player_id: int, *, now: dt.datetime | None = None) -> li
     start just "You are booked for Qualifier 3"), for the qualifiers not yet drawn and the
     one being drawn; between sittings, with the player's place on the next one's waiting
     list when they would wait (once drawn, My seat shows the sitting's own waiting list)."""
-    now = now or _now()
     with Snapshot(engine, actor=None) as snap:
-        next_number = sitting_plan.next_qualifier(snap)
-        mine = snap.bookings.loc[(snap.bookings["player_id"] == int(player_id))
-                                 & (snap.bookings["sitting_number"] >= next_number)]
-        tz = snap.settings.zone
-        lines = []
-        for number in mine["sitting_number"].astype(int):
-            plan = sitting_plan.plan_of(snap, number)
-            text = f"You are booked for Qualifier {number}"
-            if plan.starts_at is not None and plan.deadline is not None:
-                text += (f" ({local_time.day_words(plan.starts_at, tz)}); check in by "
-                         f"{local_time.clock_words(plan.deadline, tz)}")
-            lines.append(text + ".")
-        players = snap.players
-        present = players.loc[(players["status"] == PlayerStatus.ACTIVE)
-                              & players["checked_in"], "player_id"]
-        current = snap.current()
-        between = current is None or current["status"] == SittingStatus.COMPLETE
-        if between and int(player_id) in set(present):  # a drawn sitting says it itself
-            queue = next_queue(snap, present, now=now).set_index("player_id")
-            waits = queue.loc[int(player_id), "waiting"]
-            if not pd.isna(waits):
-                lines.append(f"You are number {int(waits)} on the waiting list for "
-                             f"Qualifier {next_number}.")
+        return bookings_of(snap, player_id, now=now)
+
+
+def bookings_of(snap: Snapshot, player_id: int, *, now: dt.datetime | None = None) -> list[str]:
+    """`my_bookings` from a snapshot (the pages' shared one)."""
+    now = now or _now()
+    next_number = sitting_plan.next_qualifier(snap)
+    mine = snap.bookings.loc[(snap.bookings["player_id"] == int(player_id))
+                             & (snap.bookings["sitting_number"] >= next_number)]
+    tz = snap.settings.zone
+    lines = []
+    for number in mine["sitting_number"].astype(int):
+        plan = sitting_plan.plan_of(snap, number)
+        text = f"You are booked for Qualifier {number}"
+        if plan.starts_at is not None and plan.deadline is not None:
+            text += (f" ({local_time.day_words(plan.starts_at, tz)}); check in by "
+                     f"{local_time.clock_words(plan.deadline, tz)}")
+        lines.append(text + ".")
+    players = snap.players
+    present = players.loc[(players["status"] == PlayerStatus.ACTIVE)
+                          & players["checked_in"], "player_id"]
+    current = snap.current()
+    between = current is None or current["status"] == SittingStatus.COMPLETE
+    if between and int(player_id) in set(present):  # a drawn sitting says it itself
+        queue = next_queue(snap, present, now=now).set_index("player_id")
+        waits = queue.loc[int(player_id), "waiting"]
+        if not pd.isna(waits):
+            lines.append(f"You are number {int(waits)} on the waiting list for "
+                         f"Qualifier {next_number}.")
     return lines

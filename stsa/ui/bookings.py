@@ -12,7 +12,7 @@ import pandas as pd
 import streamlit as st
 
 from stsa import local_time
-from stsa.domain import plural
+from stsa.domain import Role, plural
 from stsa.services import bookings as service
 from stsa.ui import data, session, widgets
 
@@ -149,24 +149,27 @@ def offers(engine, me) -> None:
                 st.rerun()
 
 
-def room_code(engine, me=None) -> None:
-    """The room's check-in code while self check-in is open (TV, the staff's Home)."""
-    shown = service.room_code(engine, actor=me)
+def room_code(engine, me=None, *, reads: data.Data | None = None) -> None:
+    """The room's check-in code while self check-in is open (TV, the staff's Home), from the
+    next qualifier's plan as every session shares it (read once per data version)."""
+    reads = reads or data.now()
+    shown = service.room_code(engine, actor=me, plan=reads.next_plan())
     if shown is None:
         return
     until = ("" if shown.deadline is None
-             else f"; until {local_time.clock_words(shown.deadline, session_zone())}")
+             else f"; until {local_time.clock_words(shown.deadline, reads.settings().zone)}")
     st.info(f"Check in on My seat with the code **{shown.code}** (qualifier {shown.number}"
             f"{until}).", icon=":material/pin:")
 
 
-def my_seat(player_id: int) -> None:
+def my_seat(player_id: int, reads: data.Data | None = None) -> None:
     """My seat: the player's bookings and waiting position, and self check-in with the room's
-    code while it is open."""
-    engine = session.engine()
-    for line in service.my_bookings(engine, player_id):
+    code while it is open (both from the reads every session shares per data version;
+    `reads`: the page's, the public's view)."""
+    engine, reads = session.engine(), reads or data.now(Role.SPECTATOR)
+    for line in reads.booking_lines(player_id):
         st.info(widgets.plain(line), icon=":material/event_seat:")
-    if service.open_plan(engine) is None:
+    if service.open_plan(engine, plan=reads.next_plan()) is None:
         return
     with st.form("self_check_in"):
         code = st.text_input("Code on the TV", max_chars=12, key="self_code",

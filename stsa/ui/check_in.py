@@ -64,8 +64,9 @@ def pasted_list(engine, roster: pd.DataFrame, me, saved) -> None:
     """Names or nicknames pasted one a line (a booking list's column): exactly these checked
     in, or added to who is."""
     used = st.session_state.get("checkin_list_go") or st.session_state.get("checkin_list_open")
+    # keyed: it stays open when the lists above it change (a player checking in on My seat)
     with st.expander("Check in a list", icon=":material/playlist_add_check:",
-                     expanded=bool(used)):
+                     expanded=bool(used), key="checkin_list_part"):
         st.caption("Paste names or nicknames, one a line (a column copied from the booking "
                    "list works). Nobody is checked in while a line names nobody.")
         text = st.text_area("Names or nicknames", key="checkin_list", max_chars=500_000,

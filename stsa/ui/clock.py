@@ -61,12 +61,12 @@ def _home(every: int) -> None:
                f"{_ends(sitting_clock.state(), reads.settings().zone)}.")
 
 
-def for_player(facts: player.PlayerFacts) -> None:
+def for_player(facts: player.PlayerFacts, reads: data.Data | None = None) -> None:
     """R26, My seat: the clock of the player's own table (its extensions included), inside the
     page's own refreshing fragment."""
     if facts.now != player.Now.SEATED or facts.seat is None:
         return
-    sitting_clock = data.now(Role.SPECTATOR).clock()
+    sitting_clock = (reads or data.now(Role.SPECTATOR)).clock()
     if sitting_clock is None or sitting_clock.label != facts.sitting:
         return
     countdown.countdown(sitting_clock.countdown(table_no=facts.seat.table_no),
@@ -135,7 +135,7 @@ def _controls(sitting_clock: service.SittingClock, found: clock_maths.ClockState
     if status is clock_maths.Status.NOT_STARTED or not sitting_clock.tables:
         return
     with st.expander("Give one table more time"):
-        st.selectbox("Table", list(sitting_clock.tables), key="clock_table",
+        st.selectbox("Which table", list(sitting_clock.tables), key="clock_table",
                      format_func=lambda no: f"Table {no}")
         st.number_input("Minutes", min_value=1, max_value=MAX_MINUTES, value=5, step=1,
                         key="clock_table_minutes")

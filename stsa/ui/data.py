@@ -17,6 +17,7 @@ are shared, not copied: callers treat frames and dicts from here as read-only.
 
 from __future__ import annotations
 
+import datetime as dt
 from collections.abc import Callable, Hashable
 from dataclasses import dataclass
 from typing import Any
@@ -26,7 +27,8 @@ import streamlit as st
 
 from stsa import catalog, stats, store
 from stsa.domain import Kind, Role, sitting_label
-from stsa.services import capacity, draws, home, player, results, setups
+from stsa.services import bookings as booking_service
+from stsa.services import capacity, draws, home, player, results, setups, sitting_plan
 from stsa.services import clock as clock_service
 from stsa.services import finals as finals_service
 from stsa.services import log as log_service
@@ -255,6 +257,21 @@ class Data:
         worked out at each run from them."""
         return self._get(("clock", sitting_id), lambda: clock_service.clock_of(
             self._snap(False), sitting_id))
+
+    # --- bookings and self check-in (R25): the public's view ----------------------------------
+
+    def next_plan(self) -> sitting_plan.SittingPlan:
+        """R25: the next qualifier's booking list, planned start and check-in deadline."""
+        return self._get("next_plan", lambda: booking_service.next_plan(self._snap(False)))
+
+    def booking_lines(self, player_id: int) -> list[str]:
+        """R25: My seat's bookings and waiting place in words (`services.bookings.bookings_of`),
+        kept per player, and afresh once the check-in deadline passes."""
+        at = dt.datetime.now(dt.UTC)
+        passed = self.next_plan().deadline_passed(at)
+        return self._get(("booking_lines", int(player_id), passed),
+                         lambda: booking_service.bookings_of(self._snap(False), int(player_id),
+                                                             now=at))
 
     # --- a player's own page: the public's view for everyone (R20, R22) -------------------------
 

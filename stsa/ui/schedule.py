@@ -62,9 +62,9 @@ def calendar_download(reads: data.Data) -> None:
         on_click="ignore", help="Every item, in the tournament's time zone.")
 
 
-def my_calendar(player_id: int) -> None:
+def my_calendar(player_id: int, reads: data.Data | None = None) -> None:
     """My seat: this player's sittings as a calendar file, named by nickname only."""
-    reads = data.now(Role.SPECTATOR)
+    reads = reads or data.now(Role.SPECTATOR)
     frame, _ = current(reads)
     if plan.sittings(frame).empty:
         return
@@ -80,11 +80,12 @@ def my_calendar(player_id: int) -> None:
         help="The sittings you have a seat in and the qualifiers still to come.")
 
 
-def on_my_seat(player_id: int) -> None:
-    """My seat: what comes next, and this player's sittings as a calendar file."""
-    reads = data.now(Role.SPECTATOR)
+def on_my_seat(player_id: int, reads: data.Data | None = None) -> None:
+    """My seat: what comes next, and this player's sittings as a calendar file (`reads`: the
+    page's, the public's view)."""
+    reads = reads or data.now(Role.SPECTATOR)
     next_up(reads)
-    my_calendar(player_id)
+    my_calendar(player_id, reads)
 
 
 def _item_fields(prefix: str, tz: dt.tzinfo, item: dict[str, Any] | None,
