@@ -14,9 +14,12 @@ completed qualifiers). Then it photographs, into docs/:
   once it is published), results-phone.png (a judge entering a table on a phone, with the
   preview), player-phone.png and
   player-desktop.png (a player's own page, found by nickname, then its bookmarked address),
-  home-organizer.png (the organizer's Home page while results come in) and log.png.
+  home-organizer.png (the organizer's Home page while results come in) and log.png;
+- a convention morning (a third app): schedule.png, bookings-check-in.png, clock-tv.png and
+  clock-results-phone.png (`a_convention_morning`).
 
-Run from the repository: `.venv/bin/python scripts/screenshots.py [--out docs]`. Player colours
+Run from the repository: `.venv/bin/python scripts/screenshots.py [--out docs] [--only
+morning]`. Player colours
 are shown with emoji: install an emoji font (Debian: fonts-noto-color-emoji) for them to show.
 """
 
@@ -24,6 +27,7 @@ from __future__ import annotations
 
 import argparse
 import contextlib
+import re
 import sys
 import tempfile
 from pathlib import Path
@@ -205,18 +209,111 @@ def a_qualifier_in_progress(browser, app, out: Path) -> None:
     shoot(organizer, out / "log.png", 1000, main=True)
 
 
+ROOM_ZONE = "Europe/Stockholm"
+MORNING = [("Alia Brandt", "Sandrider"), ("Duncan Moss", "Swordmaster"),
+           ("Gurney Hale", "Baliset"), ("Irulan Reyes", "Historian"), ("Jessica Lund", "Bene"),
+           ("Leto Marsh", "Duke"), ("Liet Kynes", "Planetologist"), ("Paul Weir", "Usul")]
+
+
+def a_convention_morning(browser, app, out: Path) -> None:
+    """The day's timeline: the schedule (schedule.png, a spectator's phone), Qualifier 1's
+    bookings at check-in (bookings-check-in.png, the organizer's Roster page, one player
+    checked in on My seat), the TV's countdown once a judge started the clock
+    (clock-tv.png) and the judges' clock box on a phone (clock-results-phone.png)."""
+    import datetime as dt
+
+    import pandas as pd
+
+    from stsa import store
+    from stsa.auth import Actor, Role
+
+    olivia = Actor("Olivia", Role.ORGANIZER)
+    engine = store.connect(app.database_url)
+    try:
+        store.import_players(engine, pd.DataFrame(MORNING, columns=["name", "nickname"]),
+                             actor=olivia)
+        store.set_settings(engine, {"time_zone": ROOM_ZONE, "time_words": "Pens down, please."},
+                           actor=olivia)
+        now = dt.datetime.now(dt.UTC).replace(second=0, microsecond=0)
+        q1 = now + dt.timedelta(minutes=20)
+        lunch = q1 + dt.timedelta(minutes=165)
+        for title, kind, number, starts, minutes in (
+                ("Player meeting", None, None, now - dt.timedelta(minutes=30), 15),
+                ("", "qualifier", 1, q1, 150), ("Lunch", None, None, lunch, 45),
+                ("", "qualifier", 2, lunch + dt.timedelta(minutes=60), 150),
+                ("Prize giving", None, None, lunch + dt.timedelta(minutes=225), 30)):
+            store.add_schedule_item(engine, title=title, sitting_kind=kind,
+                                    sitting_number=number, starts_at=starts, minutes=minutes,
+                                    actor=olivia)
+        ids = store.players(engine).set_index("nickname")["player_id"].astype(int).to_dict()
+    finally:
+        engine.dispose()
+    spectator = person(browser, app, PHONE, path="schedule")
+    spectator.get_by_text("Times are in the tournament").first.wait_for()
+    shoot(spectator, out / "schedule.png", 1300)
+    spectator.context.close()
+
+    organizer = person(browser, app, DESKTOP, ("Olivia", ORGANIZER_PIN))
+    go_to(organizer, "Roster")
+    part = organizer.locator('[data-testid="stExpander"]', has_text="Import a booking list")
+    part.get_by_text("Import a booking list").click()
+    rows = "Nickname,Booked at\n" + "\n".join(
+        f"{nick},2026-03-01 10:{i:02d}" for i, (_, nick) in enumerate(MORNING))
+    part.locator('input[type="file"]').set_input_files(
+        {"name": "qualifier-1.csv", "mimeType": "text/csv", "buffer": rows.encode()})
+    organizer.get_by_text("8 bookings").first.wait_for()
+    wait_ready(organizer)
+    click(organizer, "Import booking list", expect="Qualifier 1: 8 booked")
+    tv = person(browser, app, DESKTOP, path="tv")
+    shown = tv.get_by_text(re.compile(r"Check in on My seat with the code \d{5}"))
+    shown.wait_for()
+    code = re.search(r"code (\d{5})", shown.inner_text()).group(1)
+    phone = person(browser, app, PHONE, path=f"player?player={ids['Bene']}")
+    type_text(phone, "Code on the TV", code)
+    click(phone, "Check me in", expect="You are checked in for Qualifier 1.")
+    phone.context.close()
+    organizer.get_by_text("Check in a list").first.wait_for()
+    load(organizer, f"{app.url}/roster")
+    wait_ready(organizer)
+    shoot(organizer, out / "bookings-check-in.png", 900,
+          top=organizer.get_by_text("Check-in for the next sitting").first)
+
+    engine = store.connect(app.database_url)
+    try:
+        store.check_in(engine, [ids[nick] for _, nick in MORNING if nick != "Usul"],
+                       actor=olivia)
+    finally:
+        engine.dispose()
+    go_to(organizer, "Draw")
+    click(organizer, "Draw", expect="Qualifier 1 drawn from seed")
+    click(organizer, "Publish", expect="Published: everyone now sees this draw.")
+    judge = person(browser, app, PHONE, ("Ana", JUDGE_PIN))
+    go_to(judge, "Results")
+    click(judge, "Start the clock")
+    tv.locator('.stsa-countdown[data-state="running"]').first.wait_for()
+    shoot(tv, out / "clock-tv.png", 1080)
+    judge.locator(".stsa-countdown-time").first.wait_for()
+    shoot(judge, out / "clock-results-phone.png", 1000)
+    for page in (organizer, judge, tv):
+        page.context.close()
+
+
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--out", type=Path, default=ROOT / "docs")
-    out = parser.parse_args().out.resolve()
+    parser.add_argument("--only", choices=["demo", "qualifier", "morning"],
+                        help="photograph one part only")
+    args = parser.parse_args()
+    out = args.out.resolve()
     out.mkdir(parents=True, exist_ok=True)
     with contextlib.ExitStack() as stack:
         tmp = Path(stack.enter_context(tempfile.TemporaryDirectory()))
         browser = stack.enter_context(launch_browser())
-        with run_app(tmp / "demo") as app:
-            the_demo(browser, app, out)
-        with run_app(tmp / "qualifier") as app:
-            a_qualifier_in_progress(browser, app, out)
+        for part, shoot_part in (("demo", the_demo), ("qualifier", a_qualifier_in_progress),
+                                 ("morning", a_convention_morning)):
+            if args.only in (None, part):
+                with run_app(tmp / part) as app:
+                    shoot_part(browser, app, out)
 
 
 if __name__ == "__main__":

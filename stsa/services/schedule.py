@@ -184,16 +184,21 @@ def sittings_of(frame: pd.DataFrame, include: Iterable[tuple[str, int]]) -> pd.D
 
 def player_sitting_keys(engine, player_id: int, frame: pd.DataFrame) -> list[tuple[str, int]]:
     """R26: the sittings a player's calendar holds: every published sitting they have a seat
-    in, and every qualifier on the schedule not drawn yet (any player may play any
-    qualifier, R2). The booking lists (R25) will narrow the second part."""
+    in, and every qualifier on the schedule not drawn yet that they booked (R25) or that has
+    no booking list (any player may play it, R2)."""
     seats = store.seats(engine, actor=None)
     mine = seats.loc[seats["player_id"].eq(int(player_id)), ["kind", "sitting_no"]]
     drawn = store.sittings(engine, actor=None)
     drawn_keys = set(zip(drawn["kind"], drawn["number"].astype(int)))
     planned = plan.sittings(frame)
+    booked = store.bookings(engine)
+    listed = set(booked["sitting_number"].astype(int))
+    mine_booked = set(booked.loc[booked["player_id"].eq(int(player_id)),
+                                 "sitting_number"].astype(int))
     open_qualifiers = [(k, int(n)) for k, n in zip(planned["sitting_kind"],
                                                    planned["sitting_number"])
-                       if k == Kind.QUALIFIER and (k, int(n)) not in drawn_keys]
+                       if k == Kind.QUALIFIER and (k, int(n)) not in drawn_keys
+                       and (int(n) in mine_booked or int(n) not in listed)]
     mine = mine.drop_duplicates()
     seated = [(str(k), int(n)) for k, n in zip(mine["kind"], mine["sitting_no"])]
     return list(dict.fromkeys([*seated, *open_qualifiers]))

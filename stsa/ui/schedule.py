@@ -77,7 +77,8 @@ def my_calendar(player_id: int, reads: data.Data | None = None) -> None:
         session.engine(), player_id, name), file_name=widgets.file_name(
         reads.settings().tournament_name, f"sittings {name}", "ics"), mime=MEDIA_TYPE,
         key="player_ics", icon=":material/calendar_month:", on_click="ignore",
-        help="The sittings you have a seat in and the qualifiers still to come.")
+        help="The sittings you have a seat in and the qualifiers to come that you booked "
+             "(or that anyone may play).")
 
 
 def on_my_seat(player_id: int, reads: data.Data | None = None) -> None:

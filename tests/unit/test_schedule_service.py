@@ -101,3 +101,19 @@ def test_the_calendars_read_back_with_their_zone_and_stable_uids(sqlite_engine):
     only = schedule.player_calendar(sqlite_engine, player_id, "Sandrider",
                                     include=[("qualifier", 2)])
     assert [str(e["UID"]) for e in events_of(only)] == [str(events[1]["UID"])]
+
+
+def test_a_players_calendar_holds_the_qualifiers_they_booked_and_those_without_a_list(
+        sqlite_engine):
+    """R25, R26: a qualifier with a booking list is in the calendars of its booked players
+    only; one without a list is in everyone's (any player may play it)."""
+    planned(sqlite_engine)
+    for name, nickname in (("Ann Lee", "Sandrider"), ("Bo Ek", "Baliset")):
+        store.add_player(sqlite_engine, name, nickname=nickname, actor=ORGANIZER)
+    ids = store.players(sqlite_engine).set_index("nickname")["player_id"].astype(int)
+    store.import_bookings(sqlite_engine, 1, [{"player_id": int(ids["Baliset"])}],
+                          actor=ORGANIZER)
+    ann = schedule.player_calendar(sqlite_engine, int(ids["Sandrider"]), "Sandrider")
+    bo = schedule.player_calendar(sqlite_engine, int(ids["Baliset"]), "Baliset")
+    assert [str(e["SUMMARY"]) for e in events_of(ann)] == ["Qualifier 2"]
+    assert [str(e["SUMMARY"]) for e in events_of(bo)] == ["Qualifier 1", "Qualifier 2"]
