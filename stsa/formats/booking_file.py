@@ -26,7 +26,7 @@ from stsa.formats import guards
 from stsa.formats.csv import csv_rows
 from stsa.formats.guards import ROSTER_LIMITS, RowProblem, SpreadsheetError, at_row, cell_text
 from stsa.formats.roster_file import HEADINGS as ROSTER_HEADINGS
-from stsa.formats.roster_file import _heading, roster_error
+from stsa.formats.roster_file import _heading, roster_error, time_cell
 
 BOOKING_COLUMNS = ["row", "name", "nickname", "email", "position", "booked_at"]
 MATCH_COLUMNS = ["row", "name", "nickname", "email", "position", "booked_at", "player_id",
@@ -46,7 +46,6 @@ HEADINGS = {
 _HEADING_OF = {h: field for field, names in HEADINGS.items() for h in names if h}
 _WHO = ("name", "nickname", "email")
 _CONTROL = re.compile(r"[\x00-\x1f\x7f-\x9f\u200b-\u200f\u2028-\u202e\u2066-\u2069]")
-_TIME_FORMATS = ("%d.%m.%Y %H:%M:%S", "%d.%m.%Y %H:%M", "%d.%m.%Y", "%d/%m/%Y %H:%M")
 
 
 class BookingError(SpreadsheetError):
@@ -78,26 +77,8 @@ def _text(value: Any, label: str, wrong: list[str]) -> str:
 
 
 def _booked_at(value: Any, wrong: list[str]) -> dt.datetime | None:
-    """A booking time: a date cell, or text such as 2026-03-07 10:42 (also 07.03.2026 10:42);
-    None when blank; naive (the tournament's own clock). What is not a time goes to `wrong`."""
-    if isinstance(value, dt.datetime):
-        return value.replace(tzinfo=None) if value.tzinfo is None else (
-            value.astimezone(dt.UTC).replace(tzinfo=None))
-    text = " ".join(cell_text(value).split())
-    if not text:
-        return None
-    try:
-        when = dt.datetime.fromisoformat(text.replace("/", "-"))
-    except ValueError:
-        for form in _TIME_FORMATS:
-            try:
-                return dt.datetime.strptime(text, form)
-            except ValueError:
-                continue
-        wrong.append(f"the booking time “{text[:40]}” is not a date and time (write it like "
-                     f"2026-03-07 10:42)")
-        return None
-    return when if when.tzinfo is None else when.astimezone(dt.UTC).replace(tzinfo=None)
+    """A booking time (`roster_file.time_cell`): naive, the tournament's own clock."""
+    return time_cell(value, wrong, "the booking time", "2026-03-07 10:42")
 
 
 def _position(value: Any, wrong: list[str]) -> int | None:

@@ -120,13 +120,16 @@ def _clean(value: Any, field: str, limits: Mapping[str, int], wrong: list[str]) 
     return text
 
 
-_TIME_FORMATS = ("%d.%m.%Y %H:%M:%S", "%d.%m.%Y %H:%M", "%d.%m.%Y")
+_TIME_FORMATS = ("%d.%m.%Y %H:%M:%S", "%d.%m.%Y %H:%M", "%d.%m.%Y", "%d/%m/%Y %H:%M")
 
 
-def _registered(value: Any, wrong: list[str]) -> dt.datetime | None:
-    """A registration time: a spreadsheet date cell, or text such as 2025-03-01 10:42 (also
-    2025/03/01 10:42 and 01.03.2025 10:42); None when blank. A time with a zone is taken in
-    UTC. What is not a date is appended to `wrong`."""
+def time_cell(value: Any, wrong: list[str], what: str, example: str) -> dt.datetime | None:
+    """A time from a spreadsheet (R21, R25): a date cell, or text such as 2025-03-01 10:42
+    (also 2025/03/01 10:42, 01.03.2025 10:42 and 01/03/2025 10:42); None when blank; naive
+    (a time with a zone is taken in UTC). What is not a time is appended to `wrong`, named as
+    `what` ("the registration time") with an `example` of the form to write."""
+    if isinstance(value, dt.datetime):
+        return value if value.tzinfo is None else value.astimezone(dt.UTC).replace(tzinfo=None)
     text = " ".join(cell_text(value).split())
     if not text:
         return None
@@ -138,10 +141,14 @@ def _registered(value: Any, wrong: list[str]) -> dt.datetime | None:
                 return dt.datetime.strptime(text, form)
             except ValueError:
                 continue
-        wrong.append(f"the registration time “{text[:40]}” is not a date and time (write it "
-                     f"like 2025-03-01 10:42)")
+        wrong.append(f"{what} “{text[:40]}” is not a date and time (write it like {example})")
         return None
     return when if when.tzinfo is None else when.astimezone(dt.UTC).replace(tzinfo=None)
+
+
+def _registered(value: Any, wrong: list[str]) -> dt.datetime | None:
+    """A registration time (`time_cell`)."""
+    return time_cell(value, wrong, "the registration time", "2025-03-01 10:42")
 
 
 def _record(cells: list, mapping: dict[str, int], limits: Mapping[str, int],
