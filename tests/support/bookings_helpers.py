@@ -7,9 +7,9 @@ import datetime as dt
 import io
 
 import openpyxl
-import sqlalchemy as sa
 
-from stsa.store import schema
+from stsa import store
+from stsa.auth import Actor, Role
 
 
 def xlsx(rows: list[list]) -> bytes:
@@ -28,13 +28,12 @@ def csv_bytes(rows: list[list], delimiter: str = ",") -> bytes:
 
 
 def plan_qualifier(engine, number: int, starts_at: dt.datetime, minutes: int = 150) -> None:
-    """Qualifier `number` on the schedule, starting at `starts_at` (as the schedule page
-    would save it)."""
-    with engine.begin() as conn:
-        conn.execute(sa.delete(schema.schedule_items).where(
-            schema.schedule_items.c.sitting_kind == "qualifier",
-            schema.schedule_items.c.sitting_number == number))
-        conn.execute(sa.insert(schema.schedule_items).values(
-            title=f"Qualifier {number}", sitting_kind="qualifier", sitting_number=number,
-            starts_at=starts_at, minutes=minutes, updated_by="Olga",
-            updated_at=dt.datetime.now(dt.UTC)))
+    """Qualifier `number` on the schedule, starting at `starts_at`, through the store as the
+    Schedule page saves it (logged: the pages' shared reads see the new plan)."""
+    olga = Actor("Olga", Role.ORGANIZER)
+    items = store.schedule_items(engine)
+    same = items.loc[(items["sitting_kind"] == "qualifier") & (items["sitting_number"] == number)]
+    for item_id in same["item_id"].astype(int):
+        store.delete_schedule_item(engine, item_id, actor=olga)
+    store.add_schedule_item(engine, sitting_kind="qualifier", sitting_number=number,
+                            starts_at=starts_at, minutes=minutes, actor=olga)
