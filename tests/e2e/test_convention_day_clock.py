@@ -31,6 +31,7 @@ from tests.e2e.conftest import (
     type_text,
     wait_ready,
 )
+from tests.e2e.test_convention_journey import ROSTER, table  # the same eight players
 from tests.support.bookings_helpers import csv_bytes
 
 pytestmark = pytest.mark.e2e
@@ -39,20 +40,9 @@ ORGANIZER = ("Olivia", ORGANIZER_PIN)
 JUDGE = ("Ana", JUDGE_PIN)
 ROOM = "Europe/Stockholm"
 AT_TIME = "Pens down, please."
-ROSTER = [("Alia Brandt", "Sandrider"), ("Duncan Moss", "Swordmaster"),
-          ("Gurney Hale", "Baliset"), ("Irulan Reyes", "Historian"), ("Jessica Lund", "Bene"),
-          ("Leto Marsh", "Duke"), ("Liet Kynes", "Planetologist"), ("Paul Weir", "Usul")]
 CAME = [nick for _, nick in ROSTER if nick != "Usul"]  # Paul booked but did not come
 TIME = ".stsa-countdown-time"
 COUNTDOWN = re.compile(r"^(\d+:)?\d\d:\d\d$")
-
-
-def stats(vp: int, seat_no: int) -> tuple[int, ...]:
-    return (vp, seat_no, 1, 2, 0)
-
-
-def table(*vps: int) -> list[tuple[int, ...]]:
-    return [stats(vp, s) for s, vp in enumerate(vps, start=1)]
 
 
 @pytest.fixture
