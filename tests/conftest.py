@@ -4,10 +4,12 @@ test on SQLite and on PostgreSQL."""
 from __future__ import annotations
 
 import os
+from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
 
+from tests.support.appserver import AppServer, started
 from tests.support.pg import PgServer, find_bindir
 
 TEMPLATE_DB = "stsa_template"
@@ -99,3 +101,17 @@ def fresh_server(tmp_path):
 
     with started(tmp_path / "app") as app:
         yield app
+
+
+@pytest.fixture
+def two_servers(pg_server, tmp_path) -> Iterator[tuple[AppServer, AppServer]]:
+    """Two app processes serving one new PostgreSQL database (the cluster's tests, the clock
+    seen from two processes)."""
+    name = pg_server.create_database(template=TEMPLATE_DB)
+    url = pg_server.url(name)
+    try:
+        with started(tmp_path / "a", database_url=url) as a, \
+                started(tmp_path / "b", database_url=url) as b:
+            yield a, b
+    finally:
+        pg_server.drop_database(name)

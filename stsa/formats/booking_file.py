@@ -17,16 +17,14 @@ from __future__ import annotations
 import datetime as dt
 import re
 import unicodedata
-from collections.abc import Iterable, Iterator
+from collections.abc import Iterable
 from typing import Any
 
 import pandas as pd
 
-from stsa.formats import guards
-from stsa.formats.csv import csv_rows
-from stsa.formats.guards import ROSTER_LIMITS, RowProblem, SpreadsheetError, at_row, cell_text
+from stsa.formats.guards import RowProblem, SpreadsheetError, at_row, cell_text
 from stsa.formats.roster_file import HEADINGS as ROSTER_HEADINGS
-from stsa.formats.roster_file import _heading, roster_error, time_cell
+from stsa.formats.roster_file import _heading, roster_error, spreadsheet, time_cell
 
 BOOKING_COLUMNS = ["row", "name", "nickname", "email", "position", "booked_at"]
 MATCH_COLUMNS = ["row", "name", "nickname", "email", "position", "booked_at", "player_id",
@@ -151,18 +149,7 @@ def read_bookings(source: Any) -> pd.DataFrame:
     or repeats another row's; a control character or a value too long) is named by its
     spreadsheet row in one `BookingError`; so is a file that is too big, hostile, protected,
     damaged or not a spreadsheet."""
-    data, name = guards.read_source(source, ROSTER_LIMITS, BookingError)
-    workbook = None
-    sheets: Iterable[Iterator[tuple[int, list]]]
-    kind = guards.file_kind(data, name, BookingError)
-    if kind == "csv":
-        sheets = [csv_rows(data, ROSTER_LIMITS, BookingError, header_map)]
-    elif kind == "ods":
-        sheets = guards.ods_rows(data, ROSTER_LIMITS, BookingError)
-    else:
-        workbook = guards.open_workbook(data, ROSTER_LIMITS, BookingError)
-        sheets = (guards.sheet_rows(ws, ROSTER_LIMITS, BookingError) for ws in workbook.worksheets)
-    try:
+    with spreadsheet(source, BookingError, header_map) as sheets:
         for rows in sheets:
             seen: list[tuple[int, list]] = []
             for number, cells in rows:
@@ -172,9 +159,6 @@ def read_bookings(source: Any) -> pd.DataFrame:
                     return booking_order(_records(mapping, rows))
                 if len(seen) >= 10:
                     break
-    finally:
-        if workbook is not None:
-            workbook.close()
     raise BookingError("No name, nickname or e-mail column found: the first rows need a "
                        "heading such as Name, Nickname or E-mail.")
 

@@ -11,6 +11,7 @@ so a file passes here exactly when entry would take its players (R19).
 
 from __future__ import annotations
 
+import contextlib
 import datetime as dt
 import re
 import unicodedata
@@ -250,18 +251,7 @@ def read_roster(source: Any, rules: RosterRules) -> pd.DataFrame:
     `RosterError`; so is a file that is too big, hostile, protected, damaged or not a
     spreadsheet.
     """
-    data, name = guards.read_source(source, ROSTER_LIMITS, RosterError)
-    workbook = None
-    sheets: Iterable[Iterator[tuple[int, list]]]
-    kind = guards.file_kind(data, name, RosterError)
-    if kind == "csv":
-        sheets = [csv_rows(data, ROSTER_LIMITS, RosterError, header_map)]
-    elif kind == "ods":  # LibreOffice's own format, behind the same guards as .xlsx
-        sheets = guards.ods_rows(data, ROSTER_LIMITS, RosterError)
-    else:
-        workbook = guards.open_workbook(data, ROSTER_LIMITS, RosterError)
-        sheets = (guards.sheet_rows(ws, ROSTER_LIMITS, RosterError) for ws in workbook.worksheets)
-    try:
+    with spreadsheet(source, RosterError, header_map) as sheets:
         first_rows = None
         for rows in sheets:
             mapping, seen = _find_header(rows)
@@ -270,10 +260,28 @@ def read_roster(source: Any, rules: RosterRules) -> pd.DataFrame:
                 rest = [r for r in seen if r[0] > header_row]
                 return _roster_records(mapping, [*rest, *rows], rules)
             first_rows = first_rows or seen
-    finally:
-        if workbook is not None:
-            workbook.close()
     raise _no_header(first_rows)
+
+
+@contextlib.contextmanager
+def spreadsheet(source: Any, error: type[Exception], header_map: Callable
+                ) -> Iterator[Iterable[Iterator[tuple[int, list]]]]:
+    """The sheets of a roster or booking file (.csv, .ods or .xlsx; LibreOffice's own format
+    behind the same guards as .xlsx), each as its numbered rows, read behind the hostile-file
+    guards (`error` names what is wrong); a workbook is closed after."""
+    data, name = guards.read_source(source, ROSTER_LIMITS, error)
+    kind = guards.file_kind(data, name, error)
+    if kind == "csv":
+        yield [csv_rows(data, ROSTER_LIMITS, error, header_map)]
+        return
+    if kind == "ods":
+        yield guards.ods_rows(data, ROSTER_LIMITS, error)
+        return
+    workbook = guards.open_workbook(data, ROSTER_LIMITS, error)
+    try:
+        yield (guards.sheet_rows(ws, ROSTER_LIMITS, error) for ws in workbook.worksheets)
+    finally:
+        workbook.close()
 
 
 def _no_header(first_rows: list | None) -> RosterError:

@@ -14,7 +14,6 @@ import pytest
 
 from stsa import store
 from stsa.auth import Actor, Role
-from tests.conftest import TEMPLATE_DB
 from tests.e2e.conftest import (
     JUDGE_PIN,
     PHONE,
@@ -25,7 +24,6 @@ from tests.e2e.conftest import (
     runs,
     sign_in,
 )
-from tests.support.appserver import started
 
 pytestmark = pytest.mark.e2e
 
@@ -136,19 +134,6 @@ def test_R26_time_called_shows_on_tv_my_seat_and_the_judges_page(browser, fresh_
             page.get_by_text(WORDS).first.wait_for()
             assert page.locator(".stsa-countdown").first.get_attribute("data-state") \
                 == "time called"
-
-
-@pytest.fixture
-def two_servers(pg_server, tmp_path):
-    """Two app processes serving one new PostgreSQL database."""
-    name = pg_server.create_database(template=TEMPLATE_DB)
-    url = pg_server.url(name)
-    try:
-        with started(tmp_path / "a", database_url=url) as a, \
-                started(tmp_path / "b", database_url=url) as b:
-            yield a, b
-    finally:
-        pg_server.drop_database(name)
 
 
 def test_R26_two_app_processes_on_one_database_show_the_same_clock(browser, two_servers):

@@ -4,8 +4,8 @@
 - `server` (one per test module): the app on a fresh SQLite database; `fresh_server` gives a
   test its own (wrong PINs are counted per database and address, and every session here
   comes from 127.0.0.1: a test that gets PINs wrong needs a database of its own).
-- `two_servers`: two app processes on one new PostgreSQL database (tests/support/pg.py's throwaway
-  server), as a tournament run behind a load balancer would be.
+- `two_servers` (tests/conftest.py): two app processes on one new PostgreSQL database
+  (tests/support/pg.py's throwaway server), as a tournament run behind a load balancer would be.
 - `connect(app, path="sign_in", query="")`: a connected `Session`, closed after the test.
 - `sign_in(session, name, pin)`: fill and submit the Sign in form; returns the run.
 """
@@ -22,21 +22,7 @@ from http.cookies import SimpleCookie
 import pytest
 
 from bench.wsclient import Run, Session
-from tests.conftest import TEMPLATE_DB  # the database with the STSA schema (pg_server makes it)
-from tests.support.appserver import AppServer, started
-
-
-@pytest.fixture
-def two_servers(pg_server, tmp_path) -> Iterator[tuple[AppServer, AppServer]]:
-    """Two app processes serving one new PostgreSQL database."""
-    name = pg_server.create_database(template=TEMPLATE_DB)
-    url = pg_server.url(name)
-    try:
-        with started(tmp_path / "a", database_url=url) as a, \
-                started(tmp_path / "b", database_url=url) as b:
-            yield a, b
-    finally:
-        pg_server.drop_database(name)
+from tests.support.appserver import AppServer
 
 
 @pytest.fixture
