@@ -50,6 +50,8 @@ LAUNCH_ARGS = ["--no-sandbox", "--disable-gpu", "--disable-quic", "--no-first-ru
 PHONE = {"width": 390, "height": 844}
 DESKTOP = {"width": 1280, "height": 900}
 TIMEOUT_MS = 20_000  # Playwright's wait for any one thing to appear
+CLICK_SECONDS = 5  # a click that has begun no run of the app by then never reached it...
+CLICK_TRIES = 3  # ...and is pressed again, up to this many presses in all
 
 
 # --- the browser ------------------------------------------------------------------------------
@@ -96,6 +98,7 @@ class ScriptRuns:
 
     def __init__(self) -> None:
         self.finished = 0
+        self.started = 0
         self.running = False
 
     def listen(self, websocket) -> None:
@@ -115,6 +118,7 @@ class ScriptRuns:
         kind = message.WhichOneof("type")
         if kind == "new_session":
             self.running = True
+            self.started += 1
         elif kind == "script_finished" and (message.script_finished
                                             != ForwardMsg.FINISHED_EARLY_FOR_RERUN):
             self.running = False
@@ -237,11 +241,30 @@ def click(scope, name: str, *, expect: str | re.Pattern | None = None) -> None:
     """Click the button named exactly `name` and wait for the run it starts; with `expect`,
     also for that text to show (e.g. the success message flashed after the write)."""
     page = _page(scope)
+    button = scope.get_by_role("button", name=name, exact=True)
     with rerun(page, f"the app to answer “{name}”"):
-        scope.get_by_role("button", name=name, exact=True).click()
+        started = runs(page).started
+        button.click()
+        for _ in range(CLICK_TRIES - 1):
+            if _run_started(page, started):
+                break
+            # No run began: the click landed while the page moved under the pointer (a table
+            # drawing itself) and never reached the app, so nothing was done: press again.
+            button.click()
     if expect is not None:
         page.get_by_text(expect).first.wait_for()
         wait_ready(page)
+
+
+def _run_started(page, started: int) -> bool:
+    """Whether the app began a run after `started` runs had begun, waiting up to
+    `CLICK_SECONDS` (a run begins at once when the app hears of a click)."""
+    deadline = time.monotonic() + CLICK_SECONDS
+    while runs(page).started <= started:
+        if time.monotonic() > deadline:
+            return False
+        page.wait_for_timeout(20)  # lets Playwright deliver the websocket messages
+    return True
 
 
 def type_text(scope, label: str, text: str) -> None:
@@ -501,7 +524,9 @@ def open_app(request, browser, tmp_path):
         for i, (page, _) in enumerate(pages):
             with contextlib.suppress(Exception):  # a crashed page must not hide the failure
                 page.screenshot(path=str(tmp_path / f"page-{i}.png"), full_page=True)
-        (tmp_path / "server.log").write_text(pages[-1][1].output())
+        output = pages[-1][1].output()
+        (tmp_path / "server.log").write_text(output)
         print(f"Screenshots and the app's output: {tmp_path}")
+        print("The app's output, its end:", *output.splitlines()[-40:], sep="\n")
     for page, _ in pages:
         page.context.close()

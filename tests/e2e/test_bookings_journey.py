@@ -13,7 +13,7 @@ import pytest
 
 from stsa import store
 from stsa.auth import Actor, Role
-from tests.e2e.conftest import ORGANIZER_PIN, PHONE, click, go_to, type_text
+from tests.e2e.conftest import ORGANIZER_PIN, PHONE, click, go_to, rerun, type_text
 from tests.support.bookings_helpers import csv_bytes, plan_qualifier
 
 pytestmark = pytest.mark.e2e
@@ -39,11 +39,13 @@ def test_a_booking_list_imported_and_a_player_checks_in_with_the_code(fresh_serv
     data = csv_bytes([["Nickname", "E-mail", "Booked at"], ["bo", "", "2026-03-01 10:00"],
                       ["Cy New", "cy@example.com", "2026-03-01 10:05"],
                       ["ANNIE", "", "2026-03-01 09:00"]])
-    part.locator('input[type="file"]').set_input_files(
-        {"name": "qualifier-1.csv", "mimeType": "text/csv", "buffer": data})
+    with rerun(organizer, "the booking list's preview"):
+        part.locator('input[type="file"]').set_input_files(
+            {"name": "qualifier-1.csv", "mimeType": "text/csv", "buffer": data})
     organizer.get_by_text("3 bookings; 1 match nobody on the roster.").wait_for()
     with_label = "Row 3: add Cy New · cy@example.com as a new player"
-    organizer.get_by_text(with_label).click()
+    with rerun(organizer, "the ticked row"):
+        organizer.get_by_text(with_label).click()
     organizer.get_by_label(with_label).wait_for(state="attached")
     click(organizer, "Import booking list",
           expect="Qualifier 1: 3 booked: 3 added (1 new player), 0 removed, 0 moved.")
