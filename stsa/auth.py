@@ -15,7 +15,7 @@ import ipaddress
 import itertools
 import secrets
 from collections.abc import Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 
 from stsa.domain import Role, TournamentError
 
@@ -32,6 +32,8 @@ class Actor:
 
     name: str
     role: Role
+    # R27: the tournament a judge signed in to (None: any); who someone is does not depend on it
+    tournament: int | None = field(default=None, compare=False)
 
     def __post_init__(self):
         object.__setattr__(self, "role", Role(self.role))

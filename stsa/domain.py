@@ -159,6 +159,15 @@ class Action(_Word):
     BOOKING_REPLACE = "booking.replace"
     PLAYER_SELF_CHECK_IN = "player.self_check_in"
     PLAYER_SELF_CHECK_IN_UNDO = "player.self_check_in_undo"
+    # several tournaments (R27)
+    TOURNAMENT_CREATE = "tournament.create"
+    TOURNAMENT_ARCHIVE = "tournament.archive"
+    TOURNAMENT_REOPEN = "tournament.reopen"
+    TOURNAMENT_DELETE = "tournament.delete"
+    SEASON_SET = "season.set"
+    DIRECTORY_LINK = "directory.link"
+    DIRECTORY_MERGE = "directory.merge"
+    DIRECTORY_SPLIT = "directory.split"
 
 
 PICK_METHOD_LABELS = {PickMethod.HIDDEN_PICKS: "Hidden Picks", PickMethod.VOTE_OFF: "Vote Off"}
@@ -221,6 +230,15 @@ ACTION_LABELS = {
     Action.BOOKING_REPLACE: "Booked seat given to a waiting player",
     Action.PLAYER_SELF_CHECK_IN: "Checked in on My seat",
     Action.PLAYER_SELF_CHECK_IN_UNDO: "Check-in on My seat undone",
+    # several tournaments (R27)
+    Action.TOURNAMENT_CREATE: "Tournament created",
+    Action.TOURNAMENT_ARCHIVE: "Tournament archived",
+    Action.TOURNAMENT_REOPEN: "Tournament reopened",
+    Action.TOURNAMENT_DELETE: "Tournament deleted",
+    Action.SEASON_SET: "Season changed",
+    Action.DIRECTORY_LINK: "Players linked across tournaments",
+    Action.DIRECTORY_MERGE: "Players merged",
+    Action.DIRECTORY_SPLIT: "Player split",
 }
 
 class Record(Mapping):

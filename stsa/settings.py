@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import copy
 import dataclasses
+import datetime as dt
 from collections.abc import Callable, Iterator, Mapping
 from dataclasses import dataclass
 from typing import Any
@@ -58,6 +59,26 @@ def _text(limit: int) -> Callable:
             raise TournamentError(f"must have at most {limit} characters")
         return v
     return check
+
+
+def _venue(v):
+    if v is None or (isinstance(v, str) and not v.strip()):
+        return None
+    return _text(200)(v)
+
+
+def _day(v):
+    """A calendar day as ISO text ("2026-10-23"), or None."""
+    if v is None or v == "":
+        return None
+    if isinstance(v, dt.datetime):
+        v = v.date()
+    if isinstance(v, dt.date):
+        return v.isoformat()
+    try:
+        return dt.date.fromisoformat(str(v).strip()).isoformat()
+    except ValueError:
+        raise TournamentError(f"must be a day such as 2026-10-23, not {str(v)[:40]!r}") from None
 
 
 def _names(v, *, minimum: int = 0, allow_none: bool = False, distinct: bool = True):
@@ -209,6 +230,12 @@ _SETTINGS = "views/settings.py"
 REGISTRY: dict[str, Setting] = {s.key: s for s in (
     Setting("tournament_name", "DUNE: Imperium tournament", "Tournament name", _text(200),
             (), widget=(_SETTINGS, "set_name")),
+    Setting("venue", None, "Venue", _venue, (27,), set_by="the Tournaments page",
+            none="no venue given"),
+    Setting("starts_on", None, "First day", _day, (27,), set_by="the Tournaments page",
+            none="no day given"),
+    Setting("ends_on", None, "Last day", _day, (27,), set_by="the Tournaments page",
+            none="no day given"),
     Setting("enabled_setups", None, "Setups played",
             lambda v: _names(v, minimum=1, allow_none=True), (5,),
             widget=(_SETTINGS, "set_setups"), none="every setup"),
@@ -308,6 +335,9 @@ class Settings(Mapping):
     It still reads as a mapping (`settings["capacity"]`, `dict(settings)`) for scripts."""
 
     tournament_name: str
+    venue: str | None
+    starts_on: str | None
+    ends_on: str | None
     enabled_setups: tuple[str, ...] | None
     battle_of_wills: str
     pick_method: str

@@ -112,6 +112,17 @@ from stsa.store.schedule import (
                                update_schedule_item,
 )
 from stsa.store.schema import SCHEMA_VERSION
+from stsa.store.tournaments import (
+                               Created,
+                               archive_tournament,
+                               archived,
+                               create_tournament,
+                               delete_tournament,
+                               open_tournament,
+                               reopen_tournament,
+                               set_season,
+                               tournaments,
+)
 from stsa.store.transfer import dump_tournament, load_tournament
 
 __all__ = [
@@ -156,6 +167,9 @@ __all__ = [
     "self_check_in", "self_checked_in", "undo_self_check_in",
     # whole tournaments (the workbook export and restore)
     "dump_tournament", "load_tournament",
+    # several tournaments in one installation (R27)
+    "tournaments", "open_tournament", "create_tournament", "Created", "archive_tournament",
+    "reopen_tournament", "archived", "delete_tournament", "set_season",
     # errors
     "TournamentError", "ConflictError", "NotFound", "DuplicateName", "InvalidState",
     "PermissionDenied", "CorruptDatabase", "NotABackup",

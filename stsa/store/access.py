@@ -30,6 +30,13 @@ Sessions are random ids of which only the hash is stored; they end on sign-out, 
 role's PIN changes, when the organizer signs everyone out or withdraws the invitation they came
 from, after `SESSION_IDLE_HOURS` without use, or `SESSION_MAX_HOURS` after they began. No
 secret is derived from a PIN hash, and none of these tables is in a backup.
+
+With several tournaments (R27) all of it lives in the installation's database
+(`db.installation`): the organizer's PIN, every session, every wrong PIN and device. Each
+tournament has its own judges' PIN (stored under the role `judge:<tournament id>`; the
+installation's own tournament keeps `judge`), and a judge's session belongs to the tournament
+it was opened in: another tournament's pages do not sign it in, and the store refuses its
+writes there (`audit.may_change`).
 """
 
 from __future__ import annotations
@@ -125,9 +132,26 @@ def _pin_role(role: Role) -> Role:
     return role
 
 
-def _hashes(conn: Connection, *, lock: bool = False) -> dict[str, str]:
-    query = sa.select(users_t.c.role, users_t.c.pin_hash)
-    return {r.role: r.pin_hash for r in conn.execute(query.with_for_update() if lock else query)}
+def judge_role_key(engine: Engine | Connection) -> str:
+    """Under which role the judges' PIN of `engine`'s tournament is stored (R27)."""
+    found = engine.engine if isinstance(engine, Connection) else engine
+    if db.installation(found) is found:
+        return Role.JUDGE.value
+    return f"{Role.JUDGE.value}:{db.tournament_id(found)}"
+
+
+def _hashes(conn: Connection, *, lock: bool = False, judge: str = Role.JUDGE.value
+            ) -> dict[str, str]:
+    """{role: PIN hash} of the organizer and of the judges stored under `judge`."""
+    query = sa.select(users_t.c.role, users_t.c.pin_hash).where(
+        users_t.c.role.in_((Role.ORGANIZER.value, judge)))
+    rows = conn.execute(query.with_for_update() if lock else query)
+    return {Role.JUDGE.value if r.role == judge else r.role: r.pin_hash for r in rows}
+
+
+def _tournament_of(engine: Engine) -> int | None:
+    """The tournament a judge's session opened on `engine` belongs to."""
+    return db.tournament_id(engine)
 
 
 def _role_for_pin(hashes: dict[str, str], pin: str) -> Role | None:
@@ -142,18 +166,21 @@ def _role_for_pin(hashes: dict[str, str], pin: str) -> Role | None:
 
 
 # -- PINs ------------------------------------------------------------------------------------
-def _store_pin(conn: Connection, role: Role, pin: str, actor: Actor) -> None:
+def _store_pin(conn: Connection, role: Role, pin: str, actor: Actor,
+               judge: str = Role.JUDGE.value, tournament_id: int | None = None) -> None:
     auth.check_pin_strength(pin)
-    hashes = _hashes(conn, lock=True)
+    hashes = _hashes(conn, lock=True, judge=judge)
     for other, stored in hashes.items():
         if other != role.value and auth.verify_pin(pin, stored):
             raise TournamentError(f"The {role.value} PIN must differ from the {other} PIN.")
     values = {"pin_hash": auth.hash_pin(pin), "updated_by": actor.name, "updated_at": db.now()}
+    stored_as = judge if role is Role.JUDGE else role.value
     if role.value in hashes:
-        conn.execute(sa.update(users_t).where(users_t.c.role == role.value).values(**values))
+        conn.execute(sa.update(users_t).where(users_t.c.role == stored_as).values(**values))
     else:
-        conn.execute(sa.insert(users_t).values(role=role.value, **values))
-    _revoke(conn, actor, role=role)
+        conn.execute(sa.insert(users_t).values(role=stored_as, **values))
+    _revoke(conn, actor, role=role,
+            tournament_id=tournament_id if role is Role.JUDGE else None)
     audit.log(conn, actor, Action.PIN_SET, f"role {role.value}")
 
 
@@ -167,16 +194,17 @@ def set_pin(engine: Engine, role: Role, pin: str, *, actor: Actor, current_pin: 
     require(actor, Role.ORGANIZER, action="change PINs")
     role = _pin_role(role)
     auth.check_pin_strength(pin)
-    if _attempt(engine, current_pin, client, device) is not Role.ORGANIZER:
+    inst, judge, tid = db.installation(engine), judge_role_key(engine), _tournament_of(engine)
+    if _attempt(inst, current_pin, client, device, judge=judge) is not Role.ORGANIZER:
         raise TournamentError("The current organizer PIN is not right. Nothing changed.")
-    db.write(engine, lambda conn: _store_pin(conn, role, pin, actor))
+    db.write(inst, lambda conn: _store_pin(conn, role, pin, actor, judge, tid))
 
 
 def check_pin(engine: Engine, pin: str) -> Role | None:
     """The role whose PIN this is, or None, without counting anything: for scripts and tests
     on this machine. People sign in through `sign_in`, which counts wrong PINs."""
-    with db.reading(engine) as conn:
-        return _role_for_pin(_hashes(conn), pin)
+    with db.reading(db.installation(engine)) as conn:
+        return _role_for_pin(_hashes(conn, judge=judge_role_key(engine)), pin)
 
 
 def _new_pin(taken: dict[str, str], made: dict[Role, str]) -> str:
@@ -197,7 +225,7 @@ def _install_pins(conn: Connection, *, reset: bool) -> dict[Role, str]:
             raise TournamentError(f"{env} holds a PIN that is too easy to guess "
                                   f"({auth.pin_weakness(chosen)}): set another one.")
         pin = chosen or _new_pin(stored, made)
-        _store_pin(conn, role, pin, db.SYSTEM)
+        _store_pin(conn, role, pin, db.SYSTEM, tournament_id=db.tournament_id(conn))
         if not chosen:
             made[role] = pin
     return made
@@ -209,7 +237,20 @@ def ensure_pins(engine: Engine) -> dict[Role, str]:
     (a PIN changed in the app stays changed). A PIN in those variables that is too easy to
     guess is refused (`TournamentError` naming the variable). Returns the PINs made now, to
     show once."""
-    return db.write(engine, lambda conn: _install_pins(conn, reset=False))
+    return db.write(db.installation(engine), lambda conn: _install_pins(conn, reset=False))
+
+
+def new_judge_pin(engine: Engine) -> str:
+    """R27: a new random judges' PIN for `engine`'s tournament (one with a database of its
+    own), stored as its hash in the installation's database; returned to show once."""
+    inst, judge, tid = db.installation(engine), judge_role_key(engine), _tournament_of(engine)
+
+    def work(conn: Connection) -> str:
+        pin = _new_pin(_hashes(conn, lock=True, judge=judge), {})
+        _store_pin(conn, Role.JUDGE, pin, db.SYSTEM, judge, tid)
+        return pin
+
+    return db.write(inst, work)
 
 
 def reset_pins(engine: Engine) -> dict[Role, str]:
@@ -221,7 +262,7 @@ def reset_pins(engine: Engine) -> dict[Role, str]:
         conn.execute(sa.delete(failures_t))
         return made
 
-    return db.write(engine, work)
+    return db.write(db.installation(engine), work)
 
 
 # -- sign-in ---------------------------------------------------------------------------------
@@ -327,7 +368,8 @@ class _Counted:
 
 
 def _attempt(engine: Engine, pin: str, client: str, device: str | None = None,
-             then: Callable[[Connection, Role, dt.datetime], Any] | None = None) -> Role | None:
+             then: Callable[[Connection, Role, dt.datetime], Any] | None = None, *,
+             judge: str = Role.JUDGE.value) -> Role | None:
     """One counted PIN check: refused while paused; a failure is written (and committed)
     before the check and stays unless the PIN is right; then only that one is removed, in
     the same transaction as `then(conn, role, now)` (opening the session). The check runs
@@ -356,7 +398,7 @@ def _attempt(engine: Engine, pin: str, client: str, device: str | None = None,
         if not mine:  # before the commit: whoever reads this failure sees it under way
             _CHECKS.begin()
             mine = True
-        seen.hashes = _hashes(conn)
+        seen.hashes = _hashes(conn, judge=judge)
         return seen
 
     try:
@@ -387,7 +429,7 @@ def _attempt(engine: Engine, pin: str, client: str, device: str | None = None,
 
         def resolve(conn: Connection) -> bool:
             # the PIN checked is still this role's (not changed meanwhile, its sessions ended)
-            if _hashes(conn).get(role.value) != counted.hashes.get(role.value):
+            if _hashes(conn, judge=judge).get(role.value) != counted.hashes.get(role.value):
                 return False
             conn.execute(sa.delete(failures_t).where(failures_t.c.id == counted.failure))
             if then is not None:
@@ -413,15 +455,17 @@ def sign_in(engine: Engine, name: str, pin: str, *, client: str = "local",
     An unknown or withdrawn device counts as none."""
     name = clean_name(name)
     session_id = auth.new_session_id()
+    tid = _tournament_of(engine)
 
     def open_it(conn: Connection, role: Role, now: dt.datetime) -> None:
         # Sessions are listed on the Settings page, not in the tournament's log.
-        open_session(conn, session_id, Actor(name, role), client, now)
+        open_session(conn, session_id, Actor(name, role), client, now, tournament_id=tid)
 
-    role = _attempt(engine, pin or "", client, device, then=open_it)
+    role = _attempt(db.installation(engine), pin or "", client, device, then=open_it,
+                    judge=judge_role_key(engine))
     if role is None:
         raise TournamentError("That PIN is not right.")
-    return SignedIn(Actor(name, role), session_id)
+    return SignedIn(Actor(name, role, tid if role is Role.JUDGE else None), session_id)
 
 
 def sign_in_pause(engine: Engine) -> float:
@@ -429,7 +473,7 @@ def sign_in_pause(engine: Engine) -> float:
     the Settings page: wrong PINs from every address together (trusted devices apart)."""
     now = db.now()
     since = now - dt.timedelta(seconds=auth.TOURNAMENT_BACKOFF.window_seconds)
-    with db.reading(engine) as conn:
+    with db.reading(db.installation(engine)) as conn:
         times = conn.execute(sa.select(failures_t.c.at).where(
             failures_t.c.device.is_(None), failures_t.c.at > since)).scalars().all()
     return auth.TOURNAMENT_BACKOFF.wait([_seconds(t) for t in times], _seconds(now))
@@ -447,7 +491,7 @@ def lift_pause(engine: Engine, *, actor: Actor) -> int:
         audit.log(conn, actor, Action.SIGN_IN_UNLOCK, "sign-in", after={"forgotten": forgotten})
         return forgotten
 
-    return db.write(engine, work)
+    return db.write(db.installation(engine), work)
 
 
 # -- trusted devices ------------------------------------------------------------------------
@@ -491,12 +535,27 @@ def keep_device(conn: Connection, device: str | None, role: Role, now: dt.dateti
 
 # -- sessions --------------------------------------------------------------------------------
 def open_session(conn: Connection, session_id: str, who: Actor, client: str, now: dt.datetime,
-                 *, invitation_id: int | None = None) -> None:
-    """Store a new session (only the hash of its id), for `who`, from address `client`."""
+                 *, invitation_id: int | None = None, tournament_id: int | None = None) -> None:
+    """Store a new session (only the hash of its id), for `who`, from address `client`; a
+    judge's belongs to tournament `tournament_id` (R27)."""
     conn.execute(sa.insert(sessions_t).values(
         id_hash=auth.session_hash(session_id), actor=who.name, role=who.role.value,
         client=str(client)[:100], created_at=now, last_seen_at=now,
-        invitation_id=invitation_id))
+        invitation_id=invitation_id,
+        tournament_id=tournament_id if who.role is Role.JUDGE else None))
+
+
+def _session_person(row: Any, here: int | None, own: int | None) -> Actor | None:
+    """Who an open session's row stands for on tournament `here` (R27): a judge only on the
+    tournament the session was opened in (a session of before version 7: the installation's
+    own, `own`)."""
+    who = Actor(row.actor, Role(row.role))
+    if who.role is not Role.JUDGE:
+        return who
+    theirs = row.tournament_id if row.tournament_id is not None else own
+    if here is not None and theirs is not None and theirs != here:
+        return None
+    return Actor(who.name, who.role, theirs)
 
 
 def _session_open(row: Any, now: dt.datetime) -> TypeGuard[sa.Row]:
@@ -515,22 +574,30 @@ def session_actor(engine: Engine, session_id: str | None) -> Actor | None:
     if session_id is None:
         return None
     key, now = auth.session_hash(session_id), db.now()
-    with db.reading(engine) as conn:
+    inst = db.installation(engine)
+    with db.reading(inst) as conn:
         row = conn.execute(sa.select(sessions_t).where(sessions_t.c.id_hash == key)).first()
     if not _session_open(row, now):
         return None
+    who = _session_person(row, db.tournament_id(engine), db.tournament_id(inst))
+    if who is None:
+        return None
     if (now - row.last_seen_at).total_seconds() > SEEN_EVERY_SECONDS:
-        db.write(engine, lambda conn: conn.execute(
+        db.write(inst, lambda conn: conn.execute(
             sa.update(sessions_t).where(sessions_t.c.id_hash == key).values(last_seen_at=now)))
-    return Actor(row.actor, Role(row.role))
+    return who
 
 
 def _revoke(conn: Connection, actor: Actor, *, role: Role | None = None,
             id_hash: str | None = None, keep: str | None = None,
-            invitation_id: int | None = None) -> int:
+            invitation_id: int | None = None, tournament_id: int | None = None) -> int:
     where: sa.ColumnElement[bool] = sessions_t.c.revoked_at.is_(None)
     if role is not None:
         where &= sessions_t.c.role == Role(role).value
+    if tournament_id is not None:  # the judges of one tournament (R27)
+        own = db.tournament_id(conn)
+        mine = sessions_t.c.tournament_id == tournament_id
+        where &= (mine | sessions_t.c.tournament_id.is_(None)) if own == tournament_id else mine
     if invitation_id is not None:
         where &= sessions_t.c.invitation_id == invitation_id
     if id_hash is not None:
@@ -568,7 +635,7 @@ def handoff(engine: Engine, session_id: str) -> str:
             sealed=auth.seal(session_id, code), created_at=now,
             expires_at=now + dt.timedelta(seconds=HANDOFF_SECONDS)))
 
-    db.write(engine, work)
+    db.write(db.installation(engine), work)
     return code
 
 
@@ -596,10 +663,12 @@ def redeem_handoff(engine: Engine, code: str, *, device: str | None = None) -> R
                              .where(sessions_t.c.id_hash == row.session_hash)).first()
         if not _session_open(found, now):
             return None
-        who = Actor(found.actor, Role(found.role))
+        who = _session_person(found, None, own)
+        assert who is not None  # on no tournament in particular, every open session is someone
         return Redeemed(session_id, keep_device(conn, device, who.role, now), who)
 
-    return db.write(engine, work)
+    own = db.tournament_id(db.installation(engine))
+    return db.write(db.installation(engine), work)
 
 
 def sign_out(engine: Engine, session_id: str | None) -> None:
@@ -613,7 +682,7 @@ def sign_out(engine: Engine, session_id: str | None) -> None:
         if row is not None:
             _revoke(conn, Actor(row.actor, Role(row.role)), id_hash=key)
 
-    db.write(engine, work)
+    db.write(db.installation(engine), work)
 
 
 def sign_everyone_out(engine: Engine, *, actor: Actor, keep: str | None = None) -> int:
@@ -626,7 +695,7 @@ def sign_everyone_out(engine: Engine, *, actor: Actor, keep: str | None = None) 
         audit.log(conn, actor, Action.SESSION_REVOKE_ALL, "sessions", after={"ended": ended})
         return ended
 
-    return db.write(engine, work)
+    return db.write(db.installation(engine), work)
 
 
 SESSION_COLUMNS = {"actor": "str", "role": "str", "client": "str", "created_at": frames.UTC_TIME,
@@ -637,7 +706,7 @@ def open_sessions(engine: Engine, *, actor: Actor) -> pd.DataFrame:
     """Open sessions, newest first (organizer only): who, as what, from where, since when."""
     require(actor, Role.ORGANIZER, action="see who is signed in")
     now = db.now()
-    with db.reading(engine) as conn:
+    with db.reading(db.installation(engine)) as conn:
         return frames.query_frame(conn, sa.select(*[sessions_t.c[c] for c in SESSION_COLUMNS])
                               .where(sessions_t.c.revoked_at.is_(None),
                                      sessions_t.c.last_seen_at

@@ -25,7 +25,7 @@ def _stored(conn: Connection) -> dict[str, Any]:
     return {r.key: frames.loads(r.value) for r in conn.execute(sa.select(settings_t))}
 
 
-def settings(engine: Engine) -> dict[str, Any]:
+def settings(engine: Engine | Connection) -> dict[str, Any]:
     """Every setting: the organizer's values over `DEFAULT_SETTINGS` (R4, R5, R7, R9, R10,
     R12, R23). Unknown keys in an old database are ignored; an old Battle of Wills on/off
     reads as its stages (R23)."""

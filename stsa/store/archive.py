@@ -204,11 +204,17 @@ def _read_backup(path: Path) -> dict[str, list[dict]]:
             source.dispose()
 
 
-def _replace_rows(conn: Connection, data: dict[str, list[dict]]) -> int:
-    """Delete the tournament's rows and write `data`'s, parents first; how many were written."""
+def empty_tournament(conn: Connection) -> None:
+    """Delete the tournament's rows, children first; the installation's stay (R27: a deleted
+    tournament of the installation's own database, after its backup)."""
     for table in reversed(schema.TABLE_ORDER):
         if table.name not in KEEP_ON_RESTORE:
             conn.execute(sa.delete(table))
+
+
+def _replace_rows(conn: Connection, data: dict[str, list[dict]]) -> int:
+    """Delete the tournament's rows and write `data`'s, parents first; how many were written."""
+    empty_tournament(conn)
     total = 0
     for table in schema.TABLE_ORDER:
         rows = data.get(table.name)

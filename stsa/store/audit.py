@@ -12,21 +12,59 @@ import sqlalchemy as sa
 from sqlalchemy.engine import Connection, Engine
 
 from stsa.auth import Actor, require
-from stsa.domain import Role
+from stsa.domain import Action, Role
 from stsa.store import db, frames, schema
 from stsa.store.db import now
+from stsa.store.errors import InvalidState, PermissionDenied
 from stsa.store.frames import dumps
 from stsa.store.schema import events as events_t
+
+#: What the installation's log records of the installation itself (R27): allowed while the
+#: tournament of its own database is archived.
+INSTALLATION_ACTIONS = frozenset({
+    Action.PIN_SET, Action.SESSION_REVOKE_ALL, Action.SIGN_IN_UNLOCK, Action.INVITATION_CREATE,
+    Action.INVITATION_USE, Action.INVITATION_REVOKE, Action.TOURNAMENT_CREATE,
+    Action.TOURNAMENT_REOPEN, Action.TOURNAMENT_DELETE, Action.SEASON_SET,
+    Action.DIRECTORY_LINK, Action.DIRECTORY_MERGE, Action.DIRECTORY_SPLIT})
+
+
+ARCHIVED = ("This tournament is archived: it is kept as it was and takes no changes. The "
+            "organizer can reopen it on the Tournaments page.")
+
+
+def may_change(conn: Connection, actor: Actor, action: str) -> None:
+    """R27: a judge signed in to one tournament changes no other (`PermissionDenied`). (That an
+    archived tournament takes no change is checked by `log` as it appends.)"""
+    if action in INSTALLATION_ACTIONS:
+        return
+    here = db.tournament_id(conn)
+    if actor.role is Role.JUDGE and actor.tournament is not None and here is not None \
+            and actor.tournament != here:
+        raise PermissionDenied("You are signed in as a judge of another tournament: sign in "
+                               "to this one to change it.")
 
 
 def log(conn: Connection, actor: Actor, action: str, subject: str, *, before: Any = None,
         after: Any = None, at: dt.datetime | None = None) -> None:
     """Append one event to the audit log (R19). Every change to the tournament is logged, so
-    every committed change moves the data version (`data_version`)."""
-    conn.execute(sa.insert(schema.events).values(
-        at=at or now(), actor=actor.name, role=actor.role.value, action=action, subject=subject,
-        before=None if before is None else dumps(before),
-        after=None if after is None else dumps(after)))
+    every committed change moves the data version (`data_version`); a change the tournament
+    may not take is refused here, before it commits (`may_change`), and so is any change to
+    an archived tournament (R27): the entry is appended only while the tournament is open, in
+    the same statement, so the write path gains no query."""
+    may_change(conn, actor, action)
+    values = {"at": at or now(), "actor": actor.name, "role": actor.role.value,
+              "action": action, "subject": subject,
+              "before": None if before is None else dumps(before),
+              "after": None if after is None else dumps(after)}
+    row = sa.select(*[sa.literal(v, type_=events_t.c[k].type).label(k)
+                      for k, v in values.items()])
+    if action not in INSTALLATION_ACTIONS:
+        state = schema.tournament_state
+        row = row.where(~sa.exists().where(state.c.archived_at.is_not(None)))
+    appended = conn.execute(sa.insert(events_t).from_select(list(values), row)
+                            .returning(events_t.c.id)).first()
+    if appended is None:
+        raise InvalidState(ARCHIVED)
 
 
 _EPOCH_SPAN = 10**12  # more log entries than one tournament will ever have

@@ -175,11 +175,12 @@ def _key(conn: Connection) -> str:
 def room_code(engine: Engine, at: dt.datetime | None = None) -> str:
     """R25: the room's check-in code now (or at `at`), from this installation's random key
     (made on first use; never in a backup or workbook)."""
-    with db.reading(engine) as conn:
+    inst = db.installation(engine)  # the installation's key (R27)
+    with db.reading(inst) as conn:
         value = conn.execute(sa.select(keys_t.c.value)
                              .where(keys_t.c.name == ROOM_KEY)).scalar()
     if value is None:
-        value = db.write(engine, _key)
+        value = db.write(inst, _key)
     when = at or db.now()
     return auth.room_code(value, auth.code_slot(when.timestamp()))
 

@@ -17,6 +17,7 @@ from __future__ import annotations
 import datetime as dt
 import os
 import random
+import re
 import sqlite3
 import stat
 import time
@@ -45,6 +46,9 @@ WRITE_ATTEMPTS = 6
 
 SYSTEM = Actor(SYSTEM_NAME, Role.ORGANIZER)  # who the log names for what STSA does by itself
 _backup_dirs: weakref.WeakKeyDictionary[Engine, Path] = weakref.WeakKeyDictionary()
+_installations: weakref.WeakKeyDictionary[Engine, Engine] = weakref.WeakKeyDictionary()
+_tournament_ids: weakref.WeakKeyDictionary[Engine, int] = weakref.WeakKeyDictionary()
+PG_SCHEMA = re.compile(r"stsa_t[0-9]{1,9}")  # a tournament's own schema on PostgreSQL (R27)
 
 
 def now() -> dt.datetime:
@@ -125,19 +129,31 @@ def _sqlite_engine(u: sa.URL) -> tuple[Engine, Path]:
     return engine, db_file.parent / "backups"
 
 
-def _postgres_engine(u: sa.URL) -> tuple[Engine, Path]:
-    """An engine on a PostgreSQL database and its default backup folder."""
+def _postgres_engine(u: sa.URL, pg_schema: str | None = None) -> tuple[Engine, Path]:
+    """An engine on a PostgreSQL database (on its schema `pg_schema`, made if missing: one
+    tournament of several, R27) and its default backup folder."""
     if u.drivername == "postgresql":  # the driver STSA ships with
         u = u.set(drivername="postgresql+psycopg")
     # lock_timeout: a writer waits for a row lock as long as SQLite's busy_timeout
-    engine = sa.create_engine(
-        u, pool_pre_ping=True, pool_size=10, max_overflow=20,
-        connect_args={"options": f"-c lock_timeout={BUSY_TIMEOUT_SECONDS * 1000}"})
+    options = f"-c lock_timeout={BUSY_TIMEOUT_SECONDS * 1000}"
+    if pg_schema is not None:
+        if not PG_SCHEMA.fullmatch(pg_schema):
+            raise CorruptDatabase(f"{pg_schema!r} is not the schema of an STSA tournament.")
+        maker = sa.create_engine(u, connect_args={"options": options})
+        try:
+            with maker.begin() as conn:
+                conn.exec_driver_sql(f"CREATE SCHEMA IF NOT EXISTS {pg_schema}")
+        finally:
+            maker.dispose()
+        # every table STSA names unqualified is then the tournament's own
+        options += f" -c search_path={pg_schema}"
+    engine = sa.create_engine(u, pool_pre_ping=True, pool_size=10, max_overflow=20,
+                              connect_args={"options": options})
     return engine, REPO_ROOT / "data" / "backups"
 
 
-def open_engine(url: str | None = None, *,
-                backup_dir: str | os.PathLike | None = None) -> Engine:
+def open_engine(url: str | None = None, *, backup_dir: str | os.PathLike | None = None,
+                pg_schema: str | None = None) -> Engine:
     """Open the tournament database, creating or upgrading its schema; returns the Engine.
 
     Only the database itself: `stsa.store.connect` (in `stsa.store.maintenance`) opens it with
@@ -146,14 +162,15 @@ def open_engine(url: str | None = None, *,
     pass `PRAGMA integrity_check`, else `CorruptDatabase` says to restore a backup. Automatic
     backups go to `backup_dir`, else env `STSA_BACKUP_DIR`, else a `backups` folder beside the
     SQLite file (`data/backups` for PostgreSQL). R19: a database made by an earlier schema
-    version is upgraded, never rebuilt.
+    version is upgraded, never rebuilt. `pg_schema`: the PostgreSQL schema of one tournament of
+    several (R27; `stsa.store.tournaments`).
     """
     u = sa.make_url(url or os.environ.get(URL_ENV) or default_url())
     backend = u.get_backend_name()
     if backend == "sqlite":
         engine, default_backups = _sqlite_engine(u)
     elif backend == "postgresql":
-        engine, default_backups = _postgres_engine(u)
+        engine, default_backups = _postgres_engine(u, pg_schema)
     else:
         raise TournamentError(f"STSA runs on SQLite or PostgreSQL, not {backend!r} ({u!r}).")
     chosen = backup_dir or os.environ.get(BACKUP_DIR_ENV) or default_backups
@@ -165,6 +182,32 @@ def open_engine(url: str | None = None, *,
         engine.dispose()
         raise
     return engine
+
+
+# -- R27: which tournament an engine is, and the installation around it -------------------
+def bind_tournament(engine: Engine, tournament_id: int, installation: Engine | None = None,
+                    backups: Path | None = None) -> None:
+    """Record that `engine` is tournament `tournament_id` of `installation` (None: the engine
+    is the installation's own database), with its backups in `backups`."""
+    _tournament_ids[engine] = int(tournament_id)
+    if installation is not None and installation is not engine:
+        _installations[engine] = installation
+    if backups is not None:
+        _backup_dirs[engine] = backups
+
+
+def installation(engine: Engine | Connection) -> Engine:
+    """The installation's database (PINs, sessions, the list of tournaments) for `engine`:
+    the engine itself unless it is one of several tournaments with a database of its own."""
+    found = engine.engine if isinstance(engine, Connection) else engine
+    return _installations.get(found, found)
+
+
+def tournament_id(engine: Engine | Connection) -> int | None:
+    """The id of the tournament `engine` holds in its installation's list, if known (an engine
+    opened by `store.connect`)."""
+    found = engine.engine if isinstance(engine, Connection) else engine
+    return _tournament_ids.get(found)
 
 
 def backup_dir(engine: Engine) -> Path:

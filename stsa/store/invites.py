@@ -55,12 +55,13 @@ def create_invitation(engine: Engine, name: str, *, hours: int = 6,
         made = conn.execute(sa.insert(invitations_t).values(
             token_hash=auth.token_hash(token), name=name, role=Role.JUDGE.value,
             created_by=actor.name, created_at=now, expires_at=now + dt.timedelta(hours=hours),
-            uses=0)).inserted_primary_key[0]  # type: ignore[index]
+            uses=0, tournament_id=tid)).inserted_primary_key[0]  # type: ignore[index]
         audit.log(conn, actor, Action.INVITATION_CREATE, f"invitation {made}",
-               after={"name": name, "hours": hours})
+               after={"name": name, "hours": hours, "tournament_id": tid})
         return int(made)
 
-    return db.write(engine, work), token
+    tid = db.tournament_id(engine)
+    return db.write(db.installation(engine), work), token
 
 
 def invitations(engine: Engine, *, actor: Actor) -> pd.DataFrame:
@@ -68,11 +69,16 @@ def invitations(engine: Engine, *, actor: Actor) -> pd.DataFrame:
     expires_at, revoked, uses` (no token, no hash)."""
     require(actor, Role.ORGANIZER, action="see the invitations")
     t = invitations_t
-    with db.reading(engine) as conn:
+    inst, tid = db.installation(engine), db.tournament_id(engine)
+    mine = t.c.tournament_id == tid  # R27: this tournament's (before version 7: the own one)
+    if tid is not None and tid == db.tournament_id(inst):
+        mine |= t.c.tournament_id.is_(None)
+    with db.reading(inst) as conn:
         return frames.query_frame(conn, sa.select(
             t.c.id, t.c.name, t.c.created_at, t.c.expires_at,
             sa.case((t.c.revoked_at.is_(None), False), else_=True).label("revoked"),
-            t.c.uses).order_by(t.c.id.desc()), INVITATION_COLUMNS)
+            t.c.uses).where(mine if tid is not None else sa.true())
+            .order_by(t.c.id.desc()), INVITATION_COLUMNS)
 
 
 def revoke_invitation(engine: Engine, invitation_id: int, *, actor: Actor) -> int:
@@ -92,7 +98,7 @@ def revoke_invitation(engine: Engine, invitation_id: int, *, actor: Actor) -> in
                after={"name": row.name, "ended": ended})
         return ended
 
-    return db.write(engine, work)
+    return db.write(db.installation(engine), work)
 
 
 def join(engine: Engine, token: str, *, client: str = "local",
@@ -112,8 +118,10 @@ def join(engine: Engine, token: str, *, client: str = "local",
                            .with_for_update()).first()
         if row is None or row.revoked_at is not None or row.expires_at <= now:
             raise TournamentError(INVALID)
-        who = Actor(row.name, Role.JUDGE)
-        access.open_session(conn, session_id, who, client, now, invitation_id=row.id)
+        theirs = row.tournament_id if row.tournament_id is not None else own
+        who = Actor(row.name, Role.JUDGE, theirs)
+        access.open_session(conn, session_id, who, client, now, invitation_id=row.id,
+                            tournament_id=theirs)
         conn.execute(sa.update(invitations_t).where(invitations_t.c.id == row.id)
                      .values(uses=invitations_t.c.uses + 1))
         kept = access.keep_device(conn, device, Role.JUDGE, now)
@@ -121,4 +129,5 @@ def join(engine: Engine, token: str, *, client: str = "local",
                after={"name": row.name, "uses": row.uses + 1})
         return Redeemed(session_id, kept, who)
 
-    return db.write(engine, work)
+    own = db.tournament_id(db.installation(engine))
+    return db.write(db.installation(engine), work)

@@ -18,7 +18,7 @@ from typing import Any
 from sqlalchemy.engine import Engine
 
 from stsa.auth import Actor
-from stsa.store import archive, db, draws, game_results
+from stsa.store import archive, db, draws, game_results, tournaments
 from stsa.store.game_results import TableResult
 
 
@@ -36,10 +36,16 @@ def complete_finished(engine: Engine) -> list[int]:
     return done
 
 
-def connect(url: str | None = None, *, backup_dir: str | os.PathLike | None = None) -> Engine:
+def connect(url: str | None = None, *, tournament: int | str | None = None,
+            backup_dir: str | os.PathLike | None = None) -> Engine:
     """Open the tournament database, creating or upgrading its schema (R19), and complete the
     sittings whose tables all have results (a process stopped between a last result and its
     completion leaves one behind); returns the Engine.
+
+    R27: `url` is the installation's database; `tournament` (its id or address key) chooses
+    one of its tournaments, once, for every call made with the engine. None: the only one, or
+    the installation's own (the one a database of an earlier release held); with several and
+    no own one, `TournamentError` lists their keys.
 
     `url` defaults to env `STSA_DATABASE_URL`, else `sqlite:///data/stsa.db` in the repository
     (the folder is created). SQLite files must pass `PRAGMA integrity_check`, else
@@ -47,7 +53,14 @@ def connect(url: str | None = None, *, backup_dir: str | os.PathLike | None = No
     `STSA_BACKUP_DIR`, else a `backups` folder beside the SQLite file (`data/backups` for
     PostgreSQL). A database made by an earlier schema version is upgraded, never rebuilt.
     """
-    engine = db.open_engine(url, backup_dir=backup_dir)
+    installation = db.open_engine(url, backup_dir=backup_dir)
+    try:
+        own = tournaments.register_own(installation)
+        db.bind_tournament(installation, own)
+        engine = tournaments.open_tournament(installation, tournament)
+    except BaseException:
+        installation.dispose()
+        raise
     try:
         complete_finished(engine)
     except BaseException:

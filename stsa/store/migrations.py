@@ -94,9 +94,28 @@ def _add_schedule_clock_and_bookings(conn: Connection, at: dt.datetime) -> None:
                          f"DEFAULT {default}")
 
 
+def _add_tournaments(conn: Connection, at: dt.datetime) -> None:
+    """Version 7 (R27): the installation's tournaments, seasons and player directory, each
+    tournament's archived state, and the tournament of a judge's session and invitation. The
+    tournament this database already holds becomes the first in the list, with nothing moved:
+    `stsa.store.tournaments.register_own` names it once the upgrade is done."""
+    for table in (schema.seasons, schema.tournaments, schema.directory,
+                  schema.tournament_state):
+        table.create(conn)
+    _start_tournament_state(conn, at)
+    inspector = sa.inspect(conn)
+    for table in (schema.sessions, schema.invitations):  # made by version 2 or 4 from today's
+        if "tournament_id" not in {c["name"] for c in inspector.get_columns(table.name)}:
+            conn.exec_driver_sql(f"ALTER TABLE {table.name} ADD COLUMN tournament_id INTEGER")
+
+
+def _start_tournament_state(conn: Connection, at: dt.datetime) -> None:
+    conn.execute(sa.insert(schema.tournament_state).values(id=1))
+
+
 MIGRATIONS: dict[int, Callable[[Connection, dt.datetime], None]] = {
     2: _add_access_tables, 3: _add_event_day_columns, 4: _add_devices_and_invitations,
-    5: _add_result_drafts, 6: _add_schedule_clock_and_bookings}
+    5: _add_result_drafts, 6: _add_schedule_clock_and_bookings, 7: _add_tournaments}
 
 
 def upgrade(conn: Connection, *, at: dt.datetime) -> int:
@@ -117,6 +136,7 @@ def upgrade(conn: Connection, *, at: dt.datetime) -> int:
                 f"STSA database.")
         schema.metadata.create_all(conn)
         _start_data_version(conn, at)
+        _start_tournament_state(conn, at)
         conn.execute(sa.insert(schema.schema_version).values(version=target, applied_at=at))
         return target
     current = conn.execute(sa.select(sa.func.max(schema.schema_version.c.version))).scalar()

@@ -8,7 +8,9 @@ and the one-time codes that hand a session to a browser, and marks which wrong P
 a trusted device and which session came from an invitation (R20); version 5 adds judges'
 unsaved result entries (R19); version 6 adds the schedule and each sitting's clock (R26), the
 booking lists of qualifier sittings, players who checked themselves in (R25) and the
-installation's keys. A change to
+installation's keys; version 7 (R27) adds the installation's list of tournaments and seasons,
+the player directory, whether a tournament is archived, and which tournament a judge's session
+and invitation belong to. A change to
 the tables below bumps `SCHEMA_VERSION` and adds a step to `stsa.store.migrations.MIGRATIONS` that
 brings a version-(n-1) database to version n, so tournament files made by earlier releases keep
 opening.
@@ -36,7 +38,7 @@ from sqlalchemy import (
 
 from stsa.domain import Kind, PlayerStatus, SittingStatus
 
-SCHEMA_VERSION = 6
+SCHEMA_VERSION = 7
 
 # The stored words are the domain's (str enums equal to their values).
 KINDS = tuple(k.value for k in Kind)
@@ -318,6 +320,7 @@ sessions = Table(  # one row per sign-in; only the hash of the random session id
     Column("revoked_at", UTCDateTime),
     Column("revoked_by", String(100)),
     Column("invitation_id", Integer),  # the invitation a judge signed in with (R20), if any
+    Column("tournament_id", Integer),  # R27: a judge's tournament (NULL: the organizer's)
     Index(None, "role"),
     Index(None, "invitation_id"),
 )
@@ -343,6 +346,7 @@ invitations = Table(  # R20: a judge signs in by scanning a QR code; only the to
     Column("expires_at", UTCDateTime, nullable=False),
     Column("revoked_at", UTCDateTime),
     Column("uses", Integer, nullable=False, server_default="0"),
+    Column("tournament_id", Integer),  # R27: the tournament it lets a judge into
     CheckConstraint("role = 'judge'", name="role"),
     CheckConstraint("uses >= 0", name="uses"),
     sqlite_autoincrement=True,
@@ -363,6 +367,46 @@ installation_keys = Table(  # random keys of this installation (the room's check
     Column("name", String(32), primary_key=True),
     Column("value", String(200), nullable=False),
     Column("created_at", UTCDateTime, nullable=False),
+)
+
+# -- R27: the installation's tournaments (only the installation's database uses these) -------
+tournaments = Table(  # where each tournament lives; its name, venue and dates are its settings
+    "tournaments", metadata,
+    Column("id", Integer, primary_key=True),
+    Column("key", String(64), nullable=False, unique=True),  # in addresses: ?t=gothcon-2026
+    Column("location", String(200), nullable=False),  # "" = this database; else its own
+    Column("season_id", ForeignKey("seasons.id")),
+    Column("demo", Boolean, nullable=False, server_default=sa.false()),  # deleted in one click
+    Column("created_by", String(100), nullable=False),
+    Column("created_at", UTCDateTime, nullable=False),
+    Column("deleted_at", UTCDateTime),  # deleted: its backup stays, the list no longer shows it
+    sqlite_autoincrement=True,
+)
+
+seasons = Table(
+    "seasons", metadata,
+    Column("id", Integer, primary_key=True),
+    Column("name", String(200), nullable=False, unique=True),
+    Column("points", Text),  # JSON {final rank: points}, or NULL: the default standing
+    Column("created_by", String(100), nullable=False),
+    Column("created_at", UTCDateTime, nullable=False),
+    sqlite_autoincrement=True,
+)
+
+directory = Table(  # the player directory: which person each tournament's player is
+    "directory", metadata,
+    Column("tournament_id", Integer, primary_key=True, autoincrement=False),
+    Column("player_id", Integer, primary_key=True, autoincrement=False),
+    Column("person_id", Integer, nullable=False),
+    Index(None, "person_id"),
+)
+
+tournament_state = Table(  # one row in every tournament's database: archived or not
+    "tournament_state", metadata,
+    Column("id", Integer, primary_key=True, autoincrement=False),
+    Column("archived_at", UTCDateTime),
+    Column("archived_by", String(100)),
+    CheckConstraint("id = 1", name="one_row"),
 )
 
 data_version = Table(  # one row: the restore epoch of the data version (db.data_version)
@@ -414,7 +458,8 @@ submissions = Table(  # idempotency: one row per accepted result submission
 TABLE_ORDER = [schema_version, players, sittings, tables, sit_outs, waiting, seats, results,
                leader_votes, wild_cards, result_drafts, absences, schedule_items, clock_actions,
                bookings, settings, users, sessions, sign_in_failures, devices, invitations,
-               handoffs, installation_keys, data_version, events, submissions]
+               handoffs, installation_keys, data_version, events, submissions, seasons,
+               tournaments, directory, tournament_state]
 
 #: Who may get in: PIN hashes, sessions, failed sign-ins, trusted devices, invitations and
 #: handoff codes belong to this installation. No backup, workbook or restore carries them.
@@ -423,7 +468,8 @@ ACCESS_TABLES = (users, sessions, sign_in_failures, devices, invitations, handof
 #: What belongs to this installation and is never replaced by a restore: the access tables,
 #: the data version, which only ever goes up (derived tables are cached by it), and the
 #: judges' unsaved entries (a restore's tables take theirs with them).
-INSTALLATION_TABLES = (*ACCESS_TABLES, data_version, result_drafts)
+INSTALLATION_TABLES = (*ACCESS_TABLES, data_version, result_drafts, seasons, tournaments,
+                       directory, tournament_state)
 
 
 #: Tables whose ids are generated by the database (PostgreSQL sequences to advance on restore).

@@ -99,3 +99,14 @@ def rows_for(engine, table_id: int, *, base: int = 10, **overrides) -> list[dict
 
 #: The tables schema version 6 added (R25, R26): an older file is made by dropping them.
 VERSION_6_TABLES = ("schedule_items", "clock_actions", "bookings", "installation_keys")
+VERSION_7_TABLES = ("tournament_state", "directory", "tournaments", "seasons")  # children first
+
+
+def drop_version_7(conn) -> None:
+    """Take from a current database what version 7 added (R27): the list of tournaments,
+    seasons, the directory, the archived state, and the tournament of sessions and
+    invitations; a test that makes an older file calls it first."""
+    for table in VERSION_7_TABLES:
+        conn.exec_driver_sql(f"DROP TABLE {table}")
+    for table in ("sessions", "invitations"):
+        conn.exec_driver_sql(f"ALTER TABLE {table} DROP COLUMN tournament_id")

@@ -15,6 +15,7 @@ from tests.support.store_helpers import (
     JUDGE2,
     ORGANIZER,
     VERSION_6_TABLES,
+    drop_version_7,
     published_sitting,
     rows_for,
 )
@@ -101,6 +102,7 @@ def test_a_version_4_database_gets_the_drafts_table(tmp_path):
     store.connect(url, backup_dir=tmp_path / "b").dispose()
     old = sa.create_engine(url)
     with old.begin() as conn:
+        drop_version_7(conn)
         for table in ("result_drafts", *VERSION_6_TABLES):
             conn.exec_driver_sql(f"DROP TABLE {table}")
         conn.exec_driver_sql("ALTER TABLE players DROP COLUMN self_check_in")

@@ -18,6 +18,7 @@ from tests.support.store_helpers import (
     JUDGE_PIN,
     ORGANIZER_PIN,
     VERSION_6_TABLES,
+    drop_version_7,
     later,
     set_pins,
 )
@@ -182,6 +183,7 @@ def _back_to_version_3(url: str) -> None:
     engine = sa.create_engine(url)
     try:
         with engine.begin() as conn:
+            drop_version_7(conn)
             for name in ("result_drafts", "handoffs", "invitations", "devices",
                          *VERSION_6_TABLES):
                 conn.exec_driver_sql(f"DROP TABLE {name}")
