@@ -11,6 +11,7 @@ from __future__ import annotations
 import dataclasses
 import enum
 import numbers
+import unicodedata
 from collections.abc import Iterable, Iterator, Mapping
 from dataclasses import dataclass
 from typing import Any
@@ -323,6 +324,12 @@ def rule_change_line(sitting: Mapping) -> str:
 def is_whole(value) -> bool:
     """A whole number as the core takes one: an int (numpy's too), never a bool."""
     return isinstance(value, numbers.Integral) and not isinstance(value, bool)
+
+
+def normalize_name(name: str) -> str:
+    """The key two names are compared by: Unicode-normalized, casefolded, spaces collapsed
+    (R22 within a tournament, R27 across tournaments)."""
+    return " ".join(unicodedata.normalize("NFKC", name).casefold().split())
 
 
 def quoted(names: Iterable) -> str:

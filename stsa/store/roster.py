@@ -6,7 +6,6 @@ time (`checked_in_at`), checking out clears it."""
 
 from __future__ import annotations
 
-import unicodedata
 from collections.abc import Iterable
 from typing import Any
 
@@ -15,7 +14,7 @@ import sqlalchemy as sa
 from sqlalchemy.engine import Connection, Engine
 
 from stsa.auth import Actor, can_see_hidden, require
-from stsa.domain import Action, PlayerStatus, Role, TournamentError
+from stsa.domain import Action, PlayerStatus, Role, TournamentError, normalize_name
 from stsa.store import audit, checks, db, frames
 from stsa.store.errors import DuplicateName, InvalidState, NotFound
 from stsa.store.schema import absences as absences_t
@@ -37,10 +36,8 @@ PLAYER_COLUMNS = {"player_id": "int64", "name": "str", "nickname": "str", "club"
                   "checked_in_at": frames.UTC_TIME}
 
 
-def normalize_name(name: str) -> str:
-    """The key two names are compared by: Unicode-normalized, casefolded, spaces collapsed."""
-    return " ".join(unicodedata.normalize("NFKC", name).casefold().split())
-
+# `normalize_name` (imported above) lives in stsa.domain, so the pure player directory (R27)
+# shares it; `store.normalize_name` and `roster.normalize_name` stay for their callers.
 
 # The names `stsa.services.restore` imports; the checks themselves live in `checks`.
 _text = checks.text

@@ -32,7 +32,7 @@ def test_only_stsa_ui_imports_streamlit():
 
 
 @pytest.mark.parametrize("module", ["rules.py", "draw.py", "picks.py", "balance.py",
-                                    "season.py", "rating.py"])
+                                    "season.py", "rating.py", "directory.py"])
 def test_rules_and_draws_are_vectorized(module):
     text = (ROOT / "stsa" / module).read_text()
     assert not re.search(r"iterrows|itertuples|apply\([^)]*axis *= *1", text)
@@ -82,7 +82,7 @@ def test_nothing_that_guards_access_is_cached():
 LAYERS = {
     "stsa.domain": 0, "stsa.errors": 0, "stsa.settings": 0, "stsa.local_time": 0,
     "stsa.auth": 1, "stsa.rules": 1, "stsa.draw": 1, "stsa.picks": 1, "stsa.balance": 1,
-    "stsa.catalog": 1, "stsa.fairness": 1,
+    "stsa.catalog": 1, "stsa.fairness": 1, "stsa.directory": 1,
     "stsa.stats": 1, "stsa.charts": 1, "stsa.netcheck": 1, "stsa.clock": 1, "stsa.schedule": 1,
     "stsa.season": 1, "stsa.rating": 1,
     "stsa.formats": 2, "stsa.store": 2, "stsa.tls": 2,
