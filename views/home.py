@@ -4,7 +4,7 @@ do next, and links to the pages this role opens."""
 import streamlit as st
 
 from stsa.domain import SITTING_STATUS_WORDS, Role, plural
-from stsa.services import admin
+from stsa.services import tournaments
 from stsa.ui import bookings, data, finals, navigation, organizer, result_checks, session, widgets
 from stsa.ui import clock as clock_view
 from stsa.ui import schedule as schedule_view
@@ -43,13 +43,16 @@ result_checks.show_late_corrections(reads)  # organizer and judges: results move
 
 if role is Role.ORGANIZER and sitting is None and reads.players().empty:
     st.subheader("Try it out", anchor=False)
-    st.write("The database is empty. Load a demo tournament to see every page populated: "
-             "24 players and three completed qualifier sittings with results. It can only be "
-             "loaded into an empty database; start a new database for the real tournament.")
+    st.write("This tournament is empty. Load the demo to see every page populated: 24 "
+             "players and three completed qualifier sittings with results. It is a tournament "
+             "of its own, deleted in one click on the Tournaments page; this one stays as it "
+             "is for the real event.")
     if st.button("Load demo tournament", key="load_demo", icon=":material/science:"):
-        loaded = widgets.act(lambda: admin.load_demo(session.engine(), actor=session.actor()),
+        loaded = widgets.act(lambda: tournaments.try_demo(session.installation(),
+                                                          actor=session.actor()),
                              done="Demo tournament loaded: 24 players, 3 completed sittings.")
         if loaded is not None:
+            session.open_tournament(loaded.tournament_id)
             st.rerun()
 
 st.subheader("Go to", anchor=False)

@@ -1,5 +1,6 @@
 """The organizer's housekeeping: the settings as saved (R4, R5, R9, R10, R12), the PINs and
-sessions (R20), backups (R19) and the demo tournament. Where the tournament stands for the Home
+sessions (R20) and backups (R19); the demo is a tournament of its own
+(`services.tournaments.try_demo`). Where the tournament stands for the Home
 page: `services.home`."""
 
 from __future__ import annotations
@@ -16,13 +17,6 @@ sign_everyone_out = store.sign_everyone_out
 open_sessions = store.open_sessions
 backup = store.backup  # the database now, as a file of its own (R19)
 restore_backup = store.restore  # a backup back in place of the database, logged (R19)
-
-
-def load_demo(engine, *, actor: Actor) -> dict:
-    """A demo tournament in an empty database (`stsa.demo.load_demo`): 24 players and three
-    completed qualifier sittings."""
-    from stsa import demo  # the demo is built through the services themselves
-    return demo.load_demo(engine, actor=actor)
 
 
 # --- settings ---------------------------------------------------------------------------------

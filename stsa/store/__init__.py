@@ -41,14 +41,14 @@ from stsa.store.admin import DEFAULT_SETTINGS, set_settings, settings
 from stsa.store.archive import backup, backups
 from stsa.store.audit import data_version, events
 from stsa.store.bookings import (
-    bookings,
-    import_bookings,
-    planned_starts,
-    replace_booking,
-    room_code,
-    self_check_in,
-    self_checked_in,
-    undo_self_check_in,
+                               bookings,
+                               import_bookings,
+                               planned_starts,
+                               replace_booking,
+                               room_code,
+                               self_check_in,
+                               self_checked_in,
+                               undo_self_check_in,
 )
 from stsa.store.clock import clock_action, clock_actions, clock_state, sitting_seconds
 from stsa.store.corrections import leave_seat_empty, replace_player, void_sitting
@@ -82,6 +82,7 @@ from stsa.store.errors import (
 from stsa.store.game_results import TableResult, results, table_result
 from stsa.store.invites import create_invitation, invitations, join, revoke_invitation
 from stsa.store.maintenance import (
+                               complete_finished,
                                complete_sitting,
                                connect,
                                publish_sitting,
@@ -123,6 +124,7 @@ from stsa.store.tournaments import (
                                set_season,
                                tournaments,
 )
+from stsa.store.tournaments import is_empty as tournament_is_empty
 from stsa.store.transfer import dump_tournament, load_tournament
 
 __all__ = [
@@ -168,8 +170,9 @@ __all__ = [
     # whole tournaments (the workbook export and restore)
     "dump_tournament", "load_tournament",
     # several tournaments in one installation (R27)
-    "tournaments", "open_tournament", "create_tournament", "Created", "archive_tournament",
-    "reopen_tournament", "archived", "delete_tournament", "set_season",
+    "tournaments", "open_tournament", "complete_finished", "create_tournament", "Created",
+    "archive_tournament", "reopen_tournament", "archived", "delete_tournament", "set_season",
+    "tournament_is_empty",
     # errors
     "TournamentError", "ConflictError", "NotFound", "DuplicateName", "InvalidState",
     "PermissionDenied", "CorruptDatabase", "NotABackup",

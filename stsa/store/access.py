@@ -566,10 +566,13 @@ def _session_open(row: Any, now: dt.datetime) -> TypeGuard[sa.Row]:
             and now - row.created_at < dt.timedelta(hours=SESSION_MAX_HOURS))
 
 
-def session_actor(engine: Engine, session_id: str | None) -> Actor | None:
+def session_actor(engine: Engine, session_id: str | None, *,
+                  any_tournament: bool = False) -> Actor | None:
     """The person an open session stands for, or None once it was signed out, revoked,
     unused for `SESSION_IDLE_HOURS` or begun `SESSION_MAX_HOURS` ago. Checked on every run
-    of every page; writes the last-seen time at most once a minute."""
+    of every page; writes the last-seen time at most once a minute. R27: a judge's session
+    stands for them only on their own tournament (`Actor.tournament`), unless
+    `any_tournament` (the pages ask, to keep a judge signed in who looks at another one)."""
     session_id = plausible_token(session_id)
     if session_id is None:
         return None
@@ -579,7 +582,8 @@ def session_actor(engine: Engine, session_id: str | None) -> Actor | None:
         row = conn.execute(sa.select(sessions_t).where(sessions_t.c.id_hash == key)).first()
     if not _session_open(row, now):
         return None
-    who = _session_person(row, db.tournament_id(engine), db.tournament_id(inst))
+    who = _session_person(row, None if any_tournament else db.tournament_id(engine),
+                          db.tournament_id(inst))
     if who is None:
         return None
     if (now - row.last_seen_at).total_seconds() > SEEN_EVERY_SECONDS:

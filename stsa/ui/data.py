@@ -55,7 +55,7 @@ def _results(url: str) -> ResultsLog:
 
 def shelf(url: str | None = None) -> Shelf:
     """The shared shelf of this app's database."""
-    return _shelf(url or session.database_url())
+    return _shelf(url or session.data_key())
 
 
 def clear() -> None:
@@ -68,7 +68,7 @@ def clear() -> None:
 def now(role: Role | None = None) -> Data:
     """The tournament as it stands for this run, as `role` (default: the signed-in person's)
     may see it (R20): reads the data version once."""
-    url = session.database_url()
+    url = session.data_key()
     version = store.data_version(session.engine())
     staff = (session.role() if role is None else role) in (Role.ORGANIZER, Role.JUDGE)
     return Data(url, staff, version)

@@ -36,6 +36,7 @@ TRUSTED_PROXY_ENV = "STSA_TRUSTED_PROXY"
 _ID = "session_id"
 _HANDOFF = "_cookie_handoff"  # a sign-in's one-time code, until the page has posted it
 _FORGET_COOKIE = "_cookie_forget"
+_ELSEWHERE = "_judge_elsewhere"  # this run: the tournament id of a judge signed in elsewhere
 
 
 def database_url() -> str:
@@ -43,27 +44,126 @@ def database_url() -> str:
     return os.environ.get("STSA_DATABASE_URL") or store.db.default_url()
 
 
-# One engine per database for the whole process, kept out of Streamlit's caches: any client can
-# clear those, which used to leave the old engine's connections open beside a new one.
-_engines: dict[str, Engine] = {}
+# One engine per tournament for the whole process, kept out of Streamlit's caches: any client
+# can clear those, which used to leave the old engine's connections open beside a new one.
+_engines: dict[tuple[str, int | None], Engine] = {}
 _engines_lock = threading.Lock()
+TOURNAMENT_PARAM = "t"  # R27: the tournament a page shows, in its address (?t=gothcon-2026)
+_TOURNAMENT = "_tournament"  # session state: the id of the tournament this browser shows
 
 
-def engine():
-    """The shared engine for this app's database (created, upgraded and checked once per
-    process). `ensure_pins` never replaces a stored PIN: it prints PINs only when it makes them."""
+def installation() -> Engine:
+    """The shared engine of this app's installation database (created, upgraded and checked
+    once per process): the list of tournaments, PINs and sessions (R27), and the tournament of
+    its own. `ensure_pins` never replaces a stored PIN: it prints PINs only when it makes them."""
     url = database_url()
-    found = _engines.get(url)
+    found = _engines.get((url, None))
     if found is None:
         with _engines_lock:
-            found = _engines.get(url)
+            found = _engines.get((url, None))
             if found is None:
                 found = store.connect(url)
                 for role, pin in store.ensure_pins(found).items():
                     print(f"STSA: the {role.value} PIN is {pin} (change it on the Settings "
                           f"page).", flush=True)
-                _engines[url] = found
+                _engines[(url, None)] = found
     return found
+
+
+def engine() -> Engine:
+    """The shared engine of the tournament this run shows (`choose_tournament`; outside a
+    page run, or before it, the installation's default one)."""
+    return engine_of(_chosen())
+
+
+def engine_of(chosen: int | None) -> Engine:
+    """The shared engine of tournament `chosen` (None: the installation's own)."""
+    inst = installation()
+    if chosen is None or chosen == store.db.tournament_id(inst):
+        return inst
+    url = database_url()
+    found = _engines.get((url, chosen))
+    if found is None:
+        with _engines_lock:
+            found = _engines.get((url, chosen))
+            if found is None:
+                found = store.open_tournament(inst, chosen)
+                store.complete_finished(found)
+                _engines[(url, chosen)] = found
+    return found
+
+
+def _chosen() -> int | None:
+    try:
+        return st.session_state.get(_TOURNAMENT)
+    except Exception:  # noqa: BLE001 - no page run (a script, a test)
+        return None
+
+
+def data_key() -> str:
+    """What the shared reads of this run's tournament are kept under (`stsa.ui.data`)."""
+    return f"{database_url()}#{_chosen() or ''}"
+
+
+def forget_tournament(tournament_id: int) -> None:
+    """Close this process's engine of a deleted tournament."""
+    with _engines_lock:
+        found = _engines.pop((database_url(), int(tournament_id)), None)
+    if found is not None:
+        found.dispose()
+
+
+def choose_tournament() -> str | None:
+    """R27: which tournament this run shows: the address's `?t=` key, else the one this
+    browser chose before, else the installation's default (its own
+    tournament, else the newest). With several tournaments the address then carries its key,
+    so a bookmark or a shared link opens the same one. Returns a message for an address naming
+    no tournament here (the default is shown instead), else None."""
+    listed = store.tournaments(installation())
+    keys = dict(zip(listed["key"], listed["tournament_id"].astype(int)))
+    asked, note = st.query_params.get(TOURNAMENT_PARAM), None
+    chosen = keys.get(str(asked).strip().lower()) if asked else None
+    if asked and chosen is None:
+        note = "That address names no tournament here, so this is the default one."
+    if chosen is None and st.session_state.get(_TOURNAMENT) in keys.values():
+        chosen = st.session_state[_TOURNAMENT]
+    if chosen is None and not listed.empty:
+        chosen = _default(listed)
+    st.session_state[_TOURNAMENT] = chosen
+    if len(listed) > 1 and chosen is not None:
+        key = next(k for k, v in keys.items() if v == chosen)
+        if st.query_params.get(TOURNAMENT_PARAM) != key:
+            st.query_params[TOURNAMENT_PARAM] = key
+    return note
+
+
+def tournament_id() -> int | None:
+    """The id of the tournament this run shows."""
+    return _chosen()
+
+
+def open_default() -> None:
+    """Show the installation's default tournament again (after the one shown was deleted)."""
+    st.session_state.pop(_TOURNAMENT, None)
+    st.query_params.pop(TOURNAMENT_PARAM, None)
+
+
+def _default(listed) -> int:
+    """The tournament a new visitor sees (R27): the newest one that is not archived and has
+    players; else the installation's own; else the newest."""
+    ids = [int(t) for t in listed["tournament_id"]]
+    for tid in reversed(ids):
+        found = engine_of(tid)
+        if store.archived(found) is None and not store.tournament_is_empty(found):
+            return tid
+    own = listed.loc[listed["location"] == "", "tournament_id"]
+    return int(own.iloc[0]) if len(own) else ids[-1]
+
+
+def open_tournament(tournament_id: int) -> None:
+    """Show tournament `tournament_id` from now on in this browser (the Tournaments page)."""
+    st.session_state[_TOURNAMENT] = int(tournament_id)
+    st.query_params.pop(TOURNAMENT_PARAM, None)
 
 
 def forget_engines() -> None:
@@ -105,9 +205,17 @@ def check() -> Actor:
     if OLD_TOKEN_PARAM in st.query_params:  # an old link: drop it from the address, unread
         del st.query_params[OLD_TOKEN_PARAM]
     session_id, who = _session_id(), SPECTATOR
+    st.session_state.pop(_ELSEWHERE, None)
     if session_id:
-        found = store.session_actor(engine(), session_id)
-        if found is None:
+        found = store.session_actor(engine(), session_id, any_tournament=True)
+        here = store.db.tournament_id(engine())
+        if found is not None and found.role is Role.JUDGE and here is not None \
+                and found.tournament not in (None, here):
+            # R27: a judge of another tournament sees this one as everyone does, and stays
+            # signed in to their own
+            st.session_state[_ID], st.session_state[_ELSEWHERE] = session_id, found.tournament
+            found = SPECTATOR
+        elif found is None:
             if st.session_state.get(_ID):
                 st.session_state["_flash_warning"] = "You were signed out. Sign in again to go on."
             else:
@@ -120,6 +228,11 @@ def check() -> Actor:
     if ctx is not None:
         web.remember_role(ctx.session_id, who.role)
     return who
+
+
+def judge_elsewhere() -> int | None:
+    """The tournament id of a judge signed in to another tournament than this run's (R27)."""
+    return st.session_state.get(_ELSEWHERE)
 
 
 def actor() -> Actor:

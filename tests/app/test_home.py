@@ -119,16 +119,24 @@ def test_organizer_links_cover_every_page(open_page):
     assert "Start on the Roster page" in infos(at)
 
 
-def test_organizer_loads_the_demo_into_an_empty_database(open_page, engine):
+def test_organizer_loads_the_demo_as_a_tournament_of_its_own(open_page, engine, db_url):
+    """R27: the demo is a tournament of its own, shown at once; the empty one stays empty."""
     at = open_page(as_=ORGANIZER)
-    assert "database is empty" in " ".join(m.value for m in at.markdown)
+    assert "This tournament is empty" in " ".join(m.value for m in at.markdown)
     at.button(key="load_demo").click().run()
     assert not at.exception
     assert [s.value for s in at.success] == [
         "Demo tournament loaded: 24 players, 3 completed sittings."]
-    assert len(store.players(engine)) == 24
-    sittings = store.sittings(engine, actor=ORGANIZER)
-    assert sittings["status"].tolist() == ["complete"] * 3
+    assert store.players(engine).empty
+    listed = store.tournaments(engine)
+    assert len(listed) == 2 and listed["demo"].tolist() == [False, True]
+    demo = store.connect(db_url, tournament=listed["key"].iloc[1])
+    try:
+        assert len(store.players(demo)) == 24
+        sittings = store.sittings(demo, actor=ORGANIZER)
+        assert sittings["status"].tolist() == ["complete"] * 3
+    finally:
+        demo.dispose()
     assert metric(at, "Players") == "24"
     assert metric(at, "Sitting") == "Qualifier 3"
     assert at.title[0].value == widgets.plain("Demo: Swordmasters Open")
@@ -137,7 +145,7 @@ def test_organizer_loads_the_demo_into_an_empty_database(open_page, engine):
 
 def test_demo_is_not_loaded_once_the_database_is_not_empty(open_page, engine):
     """A player added from another tab moves the data version: the click's run sees the
-    player, offers no demo any more and loads nothing (the service refuses it anyway)."""
+    player, offers no demo any more and makes no demo tournament."""
     at = open_page(as_=ORGANIZER)
     store.add_player(engine, "Early Bird", actor=ORGANIZER)  # e.g. from another tab
     at.button(key="load_demo").click().run()
@@ -145,6 +153,7 @@ def test_demo_is_not_loaded_once_the_database_is_not_empty(open_page, engine):
     assert metric(at, "Players") == "1"
     assert store.players(engine)["name"].tolist() == ["Early Bird"]
     assert store.sittings(engine, actor=ORGANIZER).empty
+    assert len(store.tournaments(engine)) == 1
 
 
 def test_no_demo_button_with_only_withdrawn_players(open_page, engine):
