@@ -44,6 +44,15 @@ def may_change(conn: Connection, actor: Actor, action: str) -> None:
                                "to this one to change it.")
 
 
+def may_change_unlogged(conn: Connection, actor: Actor, action: str) -> None:
+    """The checks `log` makes, for a write the log does not record (a judge's unsaved entry,
+    `stsa.store.drafts`): `may_change`, and that the tournament is not archived (one read, in
+    that write's own transaction)."""
+    may_change(conn, actor, action)
+    if conn.execute(sa.select(schema.tournament_state.c.archived_at)).scalar() is not None:
+        raise InvalidState(ARCHIVED)
+
+
 def log(conn: Connection, actor: Actor, action: str, subject: str, *, before: Any = None,
         after: Any = None, at: dt.datetime | None = None) -> None:
     """Append one event to the audit log (R19). Every change to the tournament is logged, so

@@ -17,8 +17,8 @@ import sqlalchemy as sa
 from sqlalchemy.engine import Connection, Engine
 
 from stsa.auth import Actor, require
-from stsa.domain import Role, TournamentError
-from stsa.store import checks, db, frames
+from stsa.domain import Action, Role, TournamentError
+from stsa.store import audit, checks, db, frames
 from stsa.store.schema import result_drafts as drafts_t
 
 DRAFT_FIELDS = ("leader", "vp", "spice", "solari", "troops", "water", "variant_points",
@@ -67,7 +67,9 @@ def save_draft(engine: Engine, table_id: int, rows: Any, *, base_version: int,
                seating: dict[int, int], actor: Actor) -> None:
     """Keep `rows` as `actor`'s unsaved entry for the table (replacing their earlier one), typed
     over result version `base_version` with the form's `seating`. Judges and the organizer
-    only; not logged (a save is). A table gone since (a voided sitting) keeps nothing."""
+    only; not logged (a save is), but refused like a logged write in an archived tournament
+    (`InvalidState`) or by another tournament's judge (`PermissionDenied`, R27). A table gone
+    since (a voided sitting) keeps nothing."""
     require(actor, Role.JUDGE, Role.ORGANIZER, action="enter results")
     clean, version = _clean_rows(rows), checks.whole_number(base_version)
     if version is None or version < 0:
@@ -78,6 +80,7 @@ def save_draft(engine: Engine, table_id: int, rows: Any, *, base_version: int,
               "saved_at": db.now()}
 
     def work(conn: Connection) -> None:
+        audit.may_change_unlogged(conn, actor, Action.RESULT_SUBMIT)  # R27
         key = (drafts_t.c.table_id == int(table_id)) & (drafts_t.c.judge == actor.name)
         if conn.execute(sa.update(drafts_t).where(key).values(**values)).rowcount:
             return
@@ -113,5 +116,9 @@ def clear_draft(engine: Engine | Connection, table_id: int, *, actor: Actor) -> 
     if isinstance(engine, Connection):
         return bool(engine.execute(sa.delete(drafts_t).where(key)).rowcount)
     require(actor, Role.JUDGE, Role.ORGANIZER, action="enter results")
-    return db.write(engine, lambda conn: bool(conn.execute(sa.delete(drafts_t).where(key))
-                                              .rowcount))
+
+    def work(conn: Connection) -> bool:
+        audit.may_change_unlogged(conn, actor, Action.RESULT_SUBMIT)  # R27
+        return bool(conn.execute(sa.delete(drafts_t).where(key)).rowcount)
+
+    return db.write(engine, work)
