@@ -89,6 +89,7 @@ from stsa.store.maintenance import (
                                restore,
                                submit_table_result,
 )
+from stsa.store.people import directory, link_players, merge_people, split_player
 from stsa.store.picks import save_vote_off, save_wild_cards, vote_off_votes, wild_card_choices
 from stsa.store.roster import (
                                absences,
@@ -113,6 +114,7 @@ from stsa.store.schedule import (
                                update_schedule_item,
 )
 from stsa.store.schema import SCHEMA_VERSION
+from stsa.store.seasons import create_season, rename_season, season, seasons, set_season_points
 from stsa.store.tournaments import (
                                Created,
                                archive_tournament,
@@ -173,6 +175,9 @@ __all__ = [
     "tournaments", "open_tournament", "complete_finished", "create_tournament", "Created",
     "archive_tournament", "reopen_tournament", "archived", "delete_tournament", "set_season",
     "tournament_is_empty",
+    # seasons and the player directory (R27)
+    "create_season", "seasons", "season", "set_season_points", "rename_season",
+    "directory", "link_players", "merge_people", "split_player",
     # errors
     "TournamentError", "ConflictError", "NotFound", "DuplicateName", "InvalidState",
     "PermissionDenied", "CorruptDatabase", "NotABackup",

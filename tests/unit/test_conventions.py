@@ -32,7 +32,9 @@ def test_only_stsa_ui_imports_streamlit():
 
 
 @pytest.mark.parametrize("module", ["rules.py", "draw.py", "picks.py", "balance.py",
-                                    "season.py", "rating.py", "directory.py"])
+                                    "season.py", "rating.py", "directory.py",
+                                    "services/season.py", "store/seasons.py",
+                                    "store/people.py"])
 def test_rules_and_draws_are_vectorized(module):
     text = (ROOT / "stsa" / module).read_text()
     assert not re.search(r"iterrows|itertuples|apply\([^)]*axis *= *1", text)

@@ -1,0 +1,300 @@
+"""Across the installation's tournaments (R27): the season standing, the unofficial rating and
+the public player page, from every tournament's own games and the player directory.
+
+Each tournament's database is opened (`store.open_tournament`), read in one snapshot in the
+public view (spectators' reads: published sittings, nicknames only, R20, R22) and closed
+again; the installation's database gives the list, the seasons and the directory. The pure
+modules do the work: `stsa.season` (R27 over R14), `stsa.rating`, `stsa.directory`.
+
+People: a tournament player in the directory is its person; one who is not counts as a person
+of their own, with the id −(tournament id × 10⁹ + player id) (`synthetic_person`): negative,
+so it never meets a directory id, and the same on every read, so their player page keeps its
+address until they are linked.
+
+Chronology (the rating's order): tournaments by their first day (`starts_on`; those without
+one after those with one), then by id; within a tournament, sittings in the order they were
+drawn. Game ids across tournaments are tournament id × 10⁹ + table id (`game_key`).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable
+from dataclasses import dataclass
+
+import numpy as np
+import pandas as pd
+
+from stsa import directory, rating, rules, store
+from stsa import season as season_rules
+from stsa.domain import Kind, SittingStatus
+from stsa.formats import workbook
+from stsa.formats.csv import csv_bytes
+from stsa.services import finals as finals_service
+from stsa.services import results as results_service
+from stsa.services.snapshot import Snapshot
+from stsa.store import db
+
+SPAN = 10**9  # tournament id × SPAN + a tournament's own id: ids unique across tournaments
+_KEY = ["tournament_id", "player_id"]
+GAME_COLUMNS = ["tournament_id", "game_id", "table_id", "sitting_id", "kind", "order", "at",
+                "person_id", "player_id", *rules.PLACING_ORDER, "placing", "qualifier_score",
+                "final_rank"]
+TOURNAMENT_COLUMNS = ["tournament_id", "name", "starts_on", "season_id", "position"]
+PLAYER_COLUMNS = ["tournament_id", "player_id", "person_id", "nickname"]
+STANDING_COLUMNS = ["tournament_id", "player_id", "person_id", "rank", "best_score"]
+FINAL_COLUMNS = ["tournament_id", "player_id", "person_id", "final_rank"]
+SEASON_TABLE_COLUMNS = ["rank", "person_id", "nickname", "best_score", "best_tournament_id",
+                        "best_tournament", "events", "best_final_rank", "points", "games",
+                        "wins"]
+CURRENT_COLUMNS = ["rank", "person_id", "nickname", "mu", "sigma", "ordinal", "games"]
+HISTORY_COLUMNS = ["person_id", "tournament_id", "game_id", "order", "at", "mu", "sigma",
+                   "ordinal"]
+SEASON_HEADINGS = {"rank": "Rank", "nickname": workbook.PUBLIC_PLAYER,
+                   "best_score": "Best score", "best_tournament": "Best tournament",
+                   "events": "Tournaments", "best_final_rank": "Best final rank",
+                   "points": "Points", "games": "Games", "wins": "Wins"}
+
+
+def synthetic_person(tournament_id, player_id):
+    """The person id of a tournament player not in the directory (works on arrays too)."""
+    return -(np.asarray(tournament_id, dtype="int64") * SPAN
+             + np.asarray(player_id, dtype="int64"))
+
+
+def game_key(tournament_id, table_id):
+    """A game's id across tournaments (works on arrays too)."""
+    return np.asarray(tournament_id, dtype="int64") * SPAN + np.asarray(table_id, dtype="int64")
+
+
+@dataclass(frozen=True)
+class Played:
+    """What the installation's tournaments hold, as frames (columns in the constants above):
+    `tournaments` (with `position`, the chronological order), `players` (everyone, with the
+    person and the nickname there), `games` (every scored game of every kind, one row per
+    player per game, with the player's final rank in that tournament), `standings` (each
+    tournament's qualifier standing) and `finals` (each final standing, R18)."""
+
+    tournaments: pd.DataFrame
+    players: pd.DataFrame
+    games: pd.DataFrame
+    standings: pd.DataFrame
+    finals: pd.DataFrame
+
+    def latest_nicknames(self) -> pd.Series:
+        """person_id → the nickname in the person's latest tournament read (R22)."""
+        at = self.players["tournament_id"].map(
+            self.tournaments.set_index("tournament_id")["position"])
+        return (self.players.assign(_at=at).sort_values(["person_id", "_at"], kind="stable")
+                .drop_duplicates("person_id", keep="last").set_index("person_id")["nickname"])
+
+
+def _read_one(installation, tournament_id: int) -> dict:
+    """One tournament's frames, read in one snapshot of its own database in the public view;
+    the engine opened for it is disposed (never the installation's own)."""
+    engine = store.open_tournament(installation, int(tournament_id))
+    try:
+        with Snapshot(engine, actor=None) as snap:
+            settings = snap.settings
+            scored = rules.score_games(snap.results, base_points=settings.base_points)
+            qualifier = scored.loc[scored["kind"] == Kind.QUALIFIER]
+            table = results_service.standings(qualifier, snap.names,
+                                              results_service.qualifier_players(snap))
+            final = snap.latest(Kind.FINAL)
+            done = final is not None and final["status"] == SittingStatus.COMPLETE
+            return {"name": settings.tournament_name, "starts_on": settings.starts_on,
+                    "games": scored, "sittings": snap.sittings[["sitting_id", "completed_at"]],
+                    "names": snap.names, "standings": table,
+                    # R18 as the tournament shows it, once its final is complete
+                    "finals": finals_service.view_of(snap, table).final_standings
+                    if done else None}
+    finally:
+        if engine is not installation:
+            engine.dispose()
+
+
+def _with_person(frame: pd.DataFrame, people: pd.Series) -> pd.DataFrame:
+    """`frame` (with `tournament_id, player_id`) with each row's `person_id`: the directory's
+    (`people`, indexed by tournament and player), else `synthetic_person`."""
+    found = people.reindex(pd.MultiIndex.from_frame(frame[_KEY])).to_numpy(dtype="float64")
+    missing = np.isnan(found)
+    person = np.where(missing, 0, found).astype("int64")
+    person[missing] = synthetic_person(frame["tournament_id"], frame["player_id"])[missing]
+    return frame.assign(person_id=person)
+
+
+def played(installation, tournament_ids: Iterable[int] | None = None) -> Played:
+    """The frames of `Played` for the installation's tournaments (only `tournament_ids` when
+    given). `installation`: the installation's engine, or any of its tournaments'."""
+    inst = db.installation(installation)
+    listed = store.tournaments(inst)
+    if tournament_ids is not None:
+        listed = listed.loc[listed["tournament_id"].isin([int(t) for t in tournament_ids])]
+    read = {int(t): _read_one(inst, int(t)) for t in listed["tournament_id"]}
+    links = store.directory(inst)
+    people = links.set_index(_KEY)["person_id"]
+    tournaments = (pd.DataFrame({
+        "tournament_id": pd.Series(list(read), dtype="int64"),
+        "name": pd.Series([r["name"] for r in read.values()], dtype="str"),
+        "starts_on": pd.Series([r["starts_on"] for r in read.values()], dtype="object")})
+        .merge(listed[["tournament_id", "season_id"]], on="tournament_id")
+        .sort_values(["starts_on", "tournament_id"], na_position="last", kind="stable",
+                     ignore_index=True))
+    tournaments = tournaments.assign(position=np.arange(len(tournaments)))[TOURNAMENT_COLUMNS]
+
+    def stacked(part: str, columns: list[str], empty: dict[str, str]) -> pd.DataFrame:
+        frames = [r[part].assign(tournament_id=t) for t, r in read.items()
+                  if r[part] is not None and len(r[part])]
+        if not frames:
+            return pd.DataFrame({c: pd.Series(dtype=empty.get(c, "int64")) for c in columns})
+        return pd.concat(frames, ignore_index=True)
+
+    names = stacked("names", ["tournament_id", "player_id", "name"], {"name": "str"})
+    players = _with_person(names.rename(columns={"name": "nickname"}), people)[PLAYER_COLUMNS]
+    standings = _with_person(stacked("standings", ["tournament_id", "player_id", "rank",
+                                                   "best_score"], {"best_score": "float64"}),
+                             people)[STANDING_COLUMNS]
+    finals = _with_person(stacked("finals", ["tournament_id", "player_id", "final_rank"], {}),
+                          people)[FINAL_COLUMNS]
+    return Played(tournaments, players, _games(read, tournaments, finals, people), standings,
+                  finals)
+
+
+def _games(read: dict, tournaments: pd.DataFrame, finals: pd.DataFrame,
+           people: pd.Series) -> pd.DataFrame:
+    """Every scored game of `read`, with its chronological `order` and time (`at`: the
+    sitting's completion; NaT while it is not complete)."""
+    parts = [r["games"].assign(tournament_id=t) for t, r in read.items() if len(r["games"])]
+    if not parts:
+        return pd.DataFrame({c: pd.Series(dtype="object" if c in ("kind", "at") else "int64")
+                             for c in GAME_COLUMNS})
+    sittings = pd.concat([r["sittings"].assign(tournament_id=t) for t, r in read.items()],
+                         ignore_index=True)
+    games = (pd.concat(parts, ignore_index=True)
+             .rename(columns={"game_id": "table_id"})
+             .merge(sittings, on=["tournament_id", "sitting_id"], how="left")
+             .rename(columns={"completed_at": "at"})
+             .merge(tournaments[["tournament_id", "position"]], on="tournament_id")
+             .merge(finals[[*_KEY, "final_rank"]], on=_KEY, how="left"))
+    games = games.assign(
+        game_id=game_key(games["tournament_id"], games["table_id"]),
+        order=games.groupby(["position", "sitting_id"], sort=True).ngroup().astype("int64"),
+        final_rank=games["final_rank"].astype("Int64"))
+    return (_with_person(games, people)
+            .sort_values(["order", "table_id", "placing", "player_id"], kind="stable",
+                         ignore_index=True)[GAME_COLUMNS])
+
+
+def tournament_games(installation, tournament_ids: Iterable[int] | None = None) -> pd.DataFrame:
+    """R27: every scored game of the installation's tournaments (only `tournament_ids` when
+    given), one row per player per game, of every kind (the season takes `kind` "qualifier";
+    the rating takes all): `tournament_id, game_id` (unique across tournaments: `game_key`),
+    `table_id, sitting_id, kind, order` (chronological: see the module's docstring), `at`
+    (the sitting's completion, NaT before), `person_id` (the directory's; else
+    `synthetic_person`), `player_id` (the tournament's), `vp, spice, solari, troops, water,
+    placing, qualifier_score`, and `final_rank` (Int64: the player's rank in that
+    tournament's final standings, R18; NA without finals)."""
+    return played(installation, tournament_ids).games
+
+
+def _season_inputs(games: pd.DataFrame, finals: pd.DataFrame) -> tuple[pd.DataFrame,
+                                                                      pd.DataFrame]:
+    qualifier = games.loc[games["kind"] == Kind.QUALIFIER]
+    season_games = (qualifier.drop(columns="player_id").rename(columns={"person_id": "player_id"})
+                    .loc[:, season_rules.GAME_COLUMNS])
+    met = pd.MultiIndex.from_frame(qualifier[_KEY].drop_duplicates())
+    ranked = finals.loc[pd.MultiIndex.from_frame(finals[_KEY]).isin(met)]
+    season_finals = (ranked.drop(columns="player_id").rename(columns={"person_id": "player_id"})
+                     .loc[:, season_rules.FINALS_COLUMNS].astype({"final_rank": "int64"}))
+    return season_games, season_finals
+
+
+def season_table(installation, season_id: int) -> pd.DataFrame:
+    """R27: season `season_id`'s standing over its tournaments (`stsa.season`: R14's best
+    qualifier score across them, then the best final rank; or its points table): `rank,
+    person_id, nickname` (the nickname in the person's latest tournament of the season; never a
+    real name, R22), `best_score, best_tournament_id, best_tournament` (that tournament's name),
+    `events` (tournaments with a qualifier game), `best_final_rank` (Int64, NA for none),
+    `points` (only when the season has a points table), `games, wins`; best first. A season
+    without tournaments or games has no rows. `NotFound` for no such season."""
+    inst = db.installation(installation)
+    season = store.season(inst, season_id)
+    listed = store.tournaments(inst)
+    data = played(inst, listed.loc[listed["season_id"] == season["season_id"], "tournament_id"])
+    games, finals = _season_inputs(data.games, data.finals)
+    table = season_rules.season_standing(games, finals, points=season["points"])
+    names = data.tournaments.set_index("tournament_id")["name"]
+    out = (table.rename(columns={"player_id": "person_id"})
+           .assign(nickname=lambda d: d["person_id"].map(data.latest_nicknames()).astype("str"),
+                   best_tournament=lambda d: d["best_tournament_id"].map(names).astype("str")))
+    columns = [c for c in SEASON_TABLE_COLUMNS if c != "points" or season["points"] is not None]
+    return out.loc[:, columns].reset_index(drop=True)
+
+
+def season_csv(installation, season_id: int) -> bytes:
+    """R27: `season_table` as people read it ("Rank", "Player" (the nickname alone, R22),
+    "Best score", "Best tournament", "Tournaments", "Best final rank", "Points" with a points
+    table, "Games", "Wins"), as CSV (UTF-8 with BOM); formula-like text neutralised with a
+    leading ' (`formats.csv`)."""
+    table = season_table(installation, season_id)
+    table = table.astype({c: "Int64" for c in ("best_score", "best_final_rank", "points")
+                          if c in table})
+    sheet = table[[c for c in SEASON_HEADINGS if c in table]].rename(columns=SEASON_HEADINGS)
+    return csv_bytes(*workbook.frame_sheet(sheet))
+
+
+def _ratings(data: Played) -> rating.Ratings:
+    games = data.games
+    found = rating.ratings(games.drop(columns="player_id")
+                           .rename(columns={"person_id": "player_id"})
+                           .loc[:, ["order", "game_id", "player_id", "placing", "at"]])
+    nicknames = data.latest_nicknames()
+    current = (found.current.rename(columns={"player_id": "person_id"})
+               .assign(nickname=lambda d: d["person_id"].map(nicknames).astype("str"))
+               .loc[:, CURRENT_COLUMNS])
+    history = (found.history.rename(columns={"player_id": "person_id"})
+               .assign(tournament_id=lambda d: (d["game_id"] // SPAN).astype("int64"))
+               .loc[:, HISTORY_COLUMNS])
+    return rating.Ratings(current, history)
+
+
+def rating_table(installation) -> rating.Ratings:
+    """The unofficial rating (`stsa.rating`, openskill's Plackett-Luce; not a ruling) over
+    every game of every tournament, in the module docstring's chronological order:
+    `Ratings(current, history)`, `current`: `rank, person_id, nickname, mu, sigma, ordinal,
+    games`, best first; `history`: `person_id, tournament_id, game_id, order, at` (the
+    sitting's completion; NaT before), `mu, sigma, ordinal` after each game."""
+    return _ratings(played(installation))
+
+
+@dataclass(frozen=True)
+class PlayerPage:
+    """A person's public page (R27, R22: nicknames only): the nickname in their latest
+    tournament, `record` (`stsa.directory.player_record`: one row per tournament, newest
+    first), the current `rating` (a row of `rating_table`'s current as a dict; None without a
+    game) and the rating `history` (as `rating_table`'s, with `tournament`: its name)."""
+
+    person_id: int
+    nickname: str
+    record: pd.DataFrame
+    rating: dict | None
+    history: pd.DataFrame
+
+
+def player_page(installation, person_id: int) -> PlayerPage:
+    """R27: person `person_id`'s public record across tournaments, their current rating and
+    its history (`PlayerPage`). `NotFound` when no tournament has that person."""
+    data = played(installation)
+    person = int(person_id)
+    if not (data.players["person_id"] == person).any():
+        raise store.NotFound(f"There is no person {person} in this STSA's tournaments.")
+    record = directory.player_record(data.players, data.standings, data.finals,
+                                     data.tournaments, person)
+    found = _ratings(data)
+    mine = found.current.loc[found.current["person_id"] == person]
+    names = data.tournaments.set_index("tournament_id")["name"]
+    history = (found.history.loc[found.history["person_id"] == person]
+               .assign(tournament=lambda d: d["tournament_id"].map(names).astype("str"))
+               .reset_index(drop=True))
+    current = None if mine.empty else {k: (v.item() if hasattr(v, "item") else v)
+                                       for k, v in mine.iloc[0].to_dict().items()}
+    return PlayerPage(person, str(data.latest_nicknames()[person]), record, current, history)
