@@ -20,7 +20,7 @@ from stsa.domain import Role, plural
 from stsa.formats import roster_file
 from stsa.services import exports, roster_import
 from stsa.settings import Settings
-from stsa.ui import organizer, widgets
+from stsa.ui import organizer, session, widgets
 
 XLSX = "application/vnd.openxmlformats-officedocument.spreadsheetml.sheet"
 PDF = "application/pdf"
@@ -196,15 +196,19 @@ def paper(engine, settings: Settings, sitting_id: int, label: str, *, me: Actor)
         else:
             st.warning(widgets.plain(words), icon=":material/wifi_off:")
         name = slug(label)
+        # R27: with several tournaments the codes also name this one
+        where = urllib.parse.urlencode(session.tournament_query())
+        results_at = f"{base.rstrip('/')}/results?table={{table_id}}" + (
+            f"&{where}" if where else "")
+        player_at = f"{base.rstrip('/')}/player" + (f"?{where}" if where else "")
         files = [
             ("Table slips · players' copy", "slips", lambda: exports.table_slips(
-                engine, sitting_id, judges_copy=False, result_url=base)),
+                engine, sitting_id, judges_copy=False, result_url=results_at)),
             ("Table slips · judges' copy (removed leaders)", "slips-judges",
              lambda: exports.table_slips(engine, sitting_id, judges_copy=True,
-                                          result_url=base)),
+                                          result_url=results_at)),
             ("Pairings by player name", "pairings-by-name",
-             lambda: exports.pairings_by_name(engine, sitting_id,
-                                               player_url=f"{base.rstrip('/')}/player")),
+             lambda: exports.pairings_by_name(engine, sitting_id, player_url=player_at)),
             ("Pairings by table", "pairings-by-table",
              lambda: exports.pairings_by_table(engine, sitting_id)),
         ]

@@ -137,6 +137,17 @@ def choose_tournament() -> str | None:
     return note
 
 
+def tournament_query() -> dict[str, str]:
+    """R27: what an address outside the app (a slip's QR code, a pairing list's) adds to name
+    the tournament this run shows: {"t": key} when the installation holds several, else {}."""
+    listed = store.tournaments(installation())
+    chosen = _chosen()
+    if len(listed) < 2 or chosen is None:
+        return {}
+    keys = dict(zip(listed["tournament_id"].astype(int), listed["key"]))
+    return {TOURNAMENT_PARAM: keys[chosen]} if chosen in keys else {}
+
+
 def tournament_id() -> int | None:
     """The id of the tournament this run shows."""
     return _chosen()

@@ -17,6 +17,7 @@ from __future__ import annotations
 import html
 import json
 import threading
+import urllib.parse
 from collections.abc import Callable
 from typing import Any
 
@@ -137,7 +138,18 @@ async def _join(request: Request) -> Response:
                               device=request.cookies.get(DEVICE_COOKIE))
     except TournamentError as exc:
         return _refuse(str(exc), 403)
-    return _signed_in(request, redeemed, "/results")
+    return _signed_in(request, redeemed, "/results" + _tournament_query(redeemed.who.tournament))
+
+
+def _tournament_query(tournament_id: int | None) -> str:
+    """R27: "?t=<key>" of the tournament an invitation lets a judge into, when the
+    installation holds several (with one, addresses carry none)."""
+    listed = store.tournaments(_engine())
+    if tournament_id is None or len(listed) < 2:
+        return ""
+    keys = dict(zip(listed["tournament_id"].astype(int), listed["key"]))
+    found = keys.get(int(tournament_id))
+    return f"?{urllib.parse.urlencode({'t': found})}" if found else ""
 
 
 _JOIN_HTML = """<!doctype html>
