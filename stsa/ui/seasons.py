@@ -75,7 +75,8 @@ def change_form(found, me) -> None:
         inst = session.installation()
 
         def save() -> None:
+            table = service.parse_points(typed)  # checked before anything is saved
             store.rename_season(inst, which, name, actor=me)
-            store.set_season_points(inst, which, service.parse_points(typed), actor=me)
+            store.set_season_points(inst, which, table, actor=me)
         widgets.act(save, done="The season is saved.")
         st.rerun()
