@@ -4,7 +4,8 @@ another page by its address)."""
 
 import streamlit as st
 
-from stsa.ui import bookings, data, live, rule_change, session, widgets
+from stsa.services import season as season_service
+from stsa.ui import bookings, data, live, rule_change, season_data, session, widgets
 from stsa.ui import clock as clock_view
 from stsa.ui import finals as view
 from stsa.ui import schedule as schedule_view
@@ -42,6 +43,16 @@ def chart_slide(name: str, reads) -> None:
                     width="stretch", height=CHART_HEIGHT)
 
 
+def season_slide(season_id: int) -> None:
+    """R27: the top of the season standing of the shown tournament's season."""
+    found = season_data.table(season_id)
+    if found.empty:
+        st.info("No results yet in this season's tournaments.")
+        return
+    shown = season_service.season_sheet(found.head(live.TV_ROWS)).drop(columns=["Games", "Wins"])
+    st.table(shown.astype(object).fillna(""), hide_index=True)
+
+
 @st.fragment(run_every=live.TV_SECONDS)
 def slideshow() -> None:
     tick = st.session_state.get("tv_tick", -1) + 1
@@ -50,6 +61,9 @@ def slideshow() -> None:
     table = reads.standings()
     pages = live.tv_pages(len(table))
     slides = [("Standings", page) for page in pages] + [(name, None) for name in CHARTS]
+    season = season_data.season_of_shown()
+    if season is not None:
+        slides.append(("Season", None))
     name, page = slides[tick % len(slides)]
     heading = name if len(pages) == 1 or page is None else \
         f"{name}, places {page[0] + 1}–{page[1]}"
@@ -62,7 +76,9 @@ def slideshow() -> None:
     rule_change.on_tv(reads.home_status())
     clock_view.on_tv(reads)  # the sitting's countdown, large
     bookings.room_code(session.engine(), reads=reads)  # while players may check themselves in
-    if table.empty:
+    if name == "Season":
+        season_slide(season)
+    elif table.empty:
         st.info("No results yet: the standings appear once the first qualifier results are in.")
     elif name == "Standings":
         names = dict(zip(table["player_id"], table["name"].astype(str)))

@@ -21,7 +21,9 @@ from stsa.formats.csv import csv_bytes
 from stsa.services import finals as finals_service
 from stsa.services import log
 from stsa.services import results as results_service
+from stsa.services import season as season_service
 from stsa.settings import REGISTRY, Settings
+from stsa.store import db
 from stsa.store.db import SYSTEM
 from stsa.store.db import now as db_now  # the export's time (UTC, shown in the room's zone)
 
@@ -129,11 +131,12 @@ def tournament_workbook(engine) -> bytes:
     Standings and the Finals (with best scores and qualifier ranks) first, then Players (name
     and nickname first, extra details in words), Sittings, Tables, Seats, Results, Votes,
     Wild cards, Sit-outs, the Waiting list, Absences, the Schedule (R26), Settings (every
-    setting, defaults marked) and the Log (each event in words beside its values); readable
-    headings and labels, Yes and No, ids and stored values last; a bold frozen header, a
-    filter, widths to fit and stored times as dates (UTC, labelled so on the Summary: a
-    restore reads them back exactly); the export time and the schedule's starts read in the
-    tournament's time zone (R26). "Name" is the real name and "Nickname" the public one on
+    setting, defaults marked), the Log (each event in words beside its values) and, when the
+    tournament is in a season, the Season's standing (R27, nicknames only; a restore
+    skips it); readable headings and labels, Yes and No, ids and stored values last; a bold
+    frozen header, a filter, widths to fit and stored times as dates (UTC, labelled so on the
+    Summary: a restore reads them back exactly); the export time and the schedule's starts read
+    in the tournament's time zone (R26). "Name" is the real name and "Nickname" the public one on
     every sheet that names a player (R22). Text that looks like a formula is stored as text.
     `restore.restore_workbook` recreates the tournament from it (R19).
 
@@ -148,6 +151,10 @@ def tournament_workbook(engine) -> bytes:
         dump, scored=scored, standings=standings, finals=finals,
         summary=_summary(dump, standings, finals), defaults=store.DEFAULT_SETTINGS,
         what_happened=_what_happened(dump))
+    season = season_service.season_of(engine, db.tournament_id(engine))
+    if season is not None:  # R27: the season's standing, nicknames only; a restore skips it
+        sheets["Season"] = workbook.frame_sheet(season_service.season_sheet(
+            season_service.season_table(engine, season)))
     return workbook.write_workbook(sheets)
 
 

@@ -18,6 +18,7 @@ drawn. Game ids across tournaments are tournament id × 10⁹ + table id (`game_
 
 from __future__ import annotations
 
+import re
 from collections.abc import Iterable
 from dataclasses import dataclass
 
@@ -26,13 +27,14 @@ import pandas as pd
 
 from stsa import directory, rating, rules, store
 from stsa import season as season_rules
-from stsa.domain import Kind, SittingStatus
+from stsa.domain import Kind, SittingStatus, TournamentError
 from stsa.formats import workbook
 from stsa.formats.csv import csv_bytes
 from stsa.services import finals as finals_service
 from stsa.services import results as results_service
 from stsa.services.snapshot import Snapshot
 from stsa.store import db
+from stsa.store.seasons import check_points
 
 SPAN = 10**9  # tournament id × SPAN + a tournament's own id: ids unique across tournaments
 _KEY = ["tournament_id", "player_id"]
@@ -230,16 +232,57 @@ def season_table(installation, season_id: int) -> pd.DataFrame:
     return out.loc[:, columns].reset_index(drop=True)
 
 
-def season_csv(installation, season_id: int) -> bytes:
-    """R27: `season_table` as people read it ("Rank", "Player" (the nickname alone, R22),
+def season_sheet(table: pd.DataFrame) -> pd.DataFrame:
+    """R27: a `season_table` as people read it: "Rank", "Player" (the nickname alone, R22),
     "Best score", "Best tournament", "Tournaments", "Best final rank", "Points" with a points
-    table, "Games", "Wins"), as CSV (UTF-8 with BOM); formula-like text neutralised with a
-    leading ' (`formats.csv`)."""
-    table = season_table(installation, season_id)
+    table, "Games", "Wins"; whole numbers, NA where there is none. The Season page, its CSV,
+    the TV's season slide and the workbook's Season sheet show this."""
     table = table.astype({c: "Int64" for c in ("best_score", "best_final_rank", "points")
                           if c in table})
-    sheet = table[[c for c in SEASON_HEADINGS if c in table]].rename(columns=SEASON_HEADINGS)
-    return csv_bytes(*workbook.frame_sheet(sheet))
+    return table[[c for c in SEASON_HEADINGS if c in table]].rename(columns=SEASON_HEADINGS)
+
+
+def season_csv(installation, season_id: int, table: pd.DataFrame | None = None) -> bytes:
+    """R27: `season_table` as people read it (`season_sheet`), as CSV (UTF-8 with BOM);
+    formula-like text neutralised with a leading ' (`formats.csv`). `table`: the season's
+    `season_table` when the caller has it already (the Season page's shared read)."""
+    found = season_table(installation, season_id) if table is None else table
+    return csv_bytes(*workbook.frame_sheet(season_sheet(found)))
+
+
+def season_of(installation, tournament_id: int | None) -> int | None:
+    """R27: the season tournament `tournament_id` is in, or None (also for no tournament)."""
+    if tournament_id is None:
+        return None
+    listed = store.tournaments(db.installation(installation))
+    found = listed.loc[listed["tournament_id"] == int(tournament_id), "season_id"]
+    return None if found.empty or pd.isna(found.iloc[0]) else int(found.iloc[0])
+
+
+def season_tournaments(installation, season_id: int) -> list[int]:
+    """R27: the ids of the tournaments in season `season_id`, oldest first."""
+    listed = store.tournaments(db.installation(installation))
+    return [int(t) for t in listed.loc[listed["season_id"] == int(season_id), "tournament_id"]]
+
+
+def parse_points(text: str) -> dict[int, int] | None:
+    """R27 (*setting*): a points table typed as the points of final ranks 1, 2, … in order
+    ("25, 18, 15, 12"; commas, semicolons or spaces between) as {1: 25, 2: 18, …}; empty text
+    is no table (None: the format's own standing). A `TournamentError` says what is wrong
+    (checked by `store.seasons.check_points` too)."""
+    parts = [p for p in re.split(r"[,;\s]+", str(text or "").strip()) if p]
+    if not parts:
+        return None
+    wrong = [p for p in parts if not p.isdigit()]
+    if wrong:
+        raise TournamentError(f"Points are whole numbers, 0 or more, in the order of the final "
+                              f"ranks, as “25, 18, 15, 12” (“{wrong[0][:20]}” is not one).")
+    return check_points({rank: int(p) for rank, p in enumerate(parts, start=1)})
+
+
+def points_text(points: dict[int, int] | None) -> str:
+    """A points table as `parse_points` reads it ("25, 18, 15"); "" for none."""
+    return "" if not points else ", ".join(str(points[r]) for r in sorted(points))
 
 
 def _ratings(data: Played) -> rating.Ratings:

@@ -29,6 +29,7 @@ PAGES = [
     Page("views/schedule.py", "Schedule", ":material/event:", EVERYONE),
     Page("views/tv.py", "TV mode", ":material/tv:", EVERYONE),
     Page("views/tournaments.py", "Tournaments", ":material/trophy:", EVERYONE),
+    Page("views/season.py", "Season", ":material/workspace_premium:", EVERYONE),
     Page("views/draw.py", "Draw", ":material/table_restaurant:", EVERYONE, "Draw"),
     Page("views/results.py", "Results", ":material/edit_note:", EVERYONE, "Results"),
     Page("views/finals.py", "Finals", ":material/emoji_events:", EVERYONE, "Finals"),

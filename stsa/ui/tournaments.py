@@ -12,7 +12,7 @@ import streamlit as st
 from stsa import store
 from stsa.domain import Role
 from stsa.services import tournaments as service
-from stsa.ui import session, widgets
+from stsa.ui import seasons, session, widgets
 
 _PIN = "_new_judge_pin"  # the judges' PIN of a tournament just made: shown once
 
@@ -159,6 +159,7 @@ def organizer(frame: pd.DataFrame) -> None:
     this_one(frame, me)
     create_form(frame, me)
     demo_button(frame, me)
+    seasons.organizer(frame, me)
 
 
 def shown_on_every_page(note: str | None) -> None:

@@ -1,0 +1,54 @@
+"""The season's shared reads (R27): the season table and the rating read every tournament, so
+they are computed once per data version of the tournaments involved and of the installation
+(which holds the list, the seasons and the directory), for every session of the process, never
+per viewer. Streamlit's cache holds only the `Shelf`: a cleared cache costs work, nothing else."""
+
+from __future__ import annotations
+
+import pandas as pd
+import streamlit as st
+
+from stsa import rating, store
+from stsa.services import season as service
+from stsa.services.shared import Shelf
+from stsa.ui import session
+
+
+@st.cache_resource(show_spinner=False)
+def _shelf(url: str) -> Shelf:
+    return Shelf()
+
+
+def _versions(tournament_ids) -> tuple:
+    """What the reads are keyed by: (tournament id, its data version) of each tournament
+    involved, then the installation's own data version."""
+    return (*((int(t), store.data_version(session.engine_of(int(t))))
+              for t in tournament_ids),
+            ("installation", store.data_version(session.installation())))
+
+
+def seasons() -> pd.DataFrame:
+    """The installation's seasons (`store.seasons`): a tiny read."""
+    return store.seasons(session.installation())
+
+
+def season_of_shown() -> int | None:
+    """The season of the tournament this run shows, or None."""
+    return service.season_of(session.installation(), session.tournament_id())
+
+
+def table(season_id: int) -> pd.DataFrame:
+    """R27: season `season_id`'s `services.season.season_table`, shared per data version."""
+    inst = session.installation()
+    key = ("season", int(season_id),
+           _versions(service.season_tournaments(inst, int(season_id))))
+    return _shelf(session.database_url()).get(
+        key, 0, lambda: service.season_table(inst, int(season_id)))
+
+
+def ratings() -> rating.Ratings:
+    """The unofficial rating over every tournament (`services.season.rating_table`), shared
+    per data version."""
+    inst = session.installation()
+    key = ("ratings", _versions(store.tournaments(inst)["tournament_id"]))
+    return _shelf(session.database_url()).get(key, 0, lambda: service.rating_table(inst))
