@@ -32,15 +32,24 @@ for label, make, what, ext, mime, key in [
 
 st.subheader("Restore from a workbook", anchor=False)
 st.caption("Recreates a tournament from the workbook above, with every id kept, so printed "
-           "slips stay valid. Only into an empty database (a fresh installation): a tournament "
-           "already here is never overwritten.")
+           "slips stay valid, as a new tournament of its own: no tournament here is changed.")
 files = st.session_state.get("data_files", 0)
 upload = st.file_uploader("STSA tournament workbook (.xlsx)", type=["xlsx"],
-                          key=f"data_restore_file_{files}")
+                          key=f"data_restore_file_{files}",
+                          max_upload_size=data_tools.WORKBOOK_MB)
 if upload is not None and st.button("Restore this tournament", key="data_restore_go",
                                     type="primary"):
-    restored = widgets.act(lambda: restore.restore_workbook(engine, upload, actor=me),
-                           done=organizer.restored_summary)
+    with st.status("Restoring the workbook…") as status:
+        bar = st.progress(0.0, text="Reading the workbook…")
+        restored = widgets.act(lambda: restore.restore_as_new(
+            session.installation(), lambda new: restore.restore_workbook(
+                new, upload, actor=me, progress=lambda f, words: bar.progress(f, text=words)),
+            restore.workbook_name(upload), actor=me),
+            done=lambda r: f"{organizer.restored_summary(r[2])} It is a new tournament, "
+                           f"“{r[1]}”, shown now; the others are as they were.")
+        status.update(state="complete" if restored is not None else "error")
+    if restored is not None:
+        session.open_tournament(restored[0])
     if restored is not None:
         st.session_state["data_files"] = files + 1
         st.rerun()
@@ -48,8 +57,8 @@ if upload is not None and st.button("Restore this tournament", key="data_restore
 st.subheader("Backups", anchor=False)
 st.caption("Copies of the whole database, made after each publish and each completed sitting "
            "(when automatic backups are on in Settings) and whenever you click below. "
-           "Restoring one replaces the whole tournament; the tournament as it is now is backed "
-           "up first, and the restore is logged.")
+           "Restoring one makes a new tournament from it; this one and every other stay as "
+           "they are.")
 if st.button("Back up now", key="data_backup_now", icon=":material/backup:"):
     if widgets.act(lambda: admin.backup(engine), done=lambda p: f"Backed up to {p.name}."):
         st.rerun()
@@ -65,12 +74,15 @@ if st.session_state.pop("data_restored", False):  # untick after a restore
 sittings.keep_choice("data_backup_choice", paths)
 chosen = st.selectbox("Restore from", list(paths), index=None, key="data_backup_choice",
                       placeholder="Choose a backup")
-sure = st.checkbox("I understand: this replaces the whole tournament with the backup",
+sure = st.checkbox("I understand: this makes a new tournament from the backup",
                    key="data_backup_sure")
 if st.button("Restore this backup", key="data_backup_restore", disabled=not (chosen and sure)):
-    if widgets.act(lambda: admin.restore_backup(engine, paths[chosen], actor=me),
-                   done=lambda r: f"Restored {r['restored_from'].name} "
-                                  f"({plural(r['rows'], 'row')}). The tournament as it "
-                                  f"was is kept in {r['safety_backup'].name}.") is not None:
+    made = widgets.act(lambda: restore.restore_as_new(
+        session.installation(), lambda new: admin.restore_backup(new, paths[chosen], actor=me),
+        restore.backup_name(paths[chosen]) or tournament, actor=me),
+        done=lambda r: f"Restored {r[2]['restored_from'].name} ({plural(r[2]['rows'], 'row')}) "
+                       f"as a new tournament, “{r[1]}”, shown now; the others are as they were.")
+    if made is not None:
         st.session_state["data_restored"] = True
+        session.open_tournament(made[0])
         st.rerun()

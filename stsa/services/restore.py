@@ -64,7 +64,11 @@ class RestoreOutcome(Mapping):
         return 1 + len(self.rows)
 
 
-def restore_workbook(engine, source: Any, *, actor: Actor) -> RestoreOutcome:
+Progress = Callable[[float, str], None]
+
+
+def restore_workbook(engine, source: Any, *, actor: Actor,
+                     progress: Progress | None = None) -> RestoreOutcome:
     """Recreate a tournament from its `tournament_workbook` file in an EMPTY database (no
     players, no sittings): players (nicknames, registration order and check-in times too),
     settings, sittings (with their rule changes), tables, seats, sit-outs, the waiting list,
@@ -83,13 +87,18 @@ def restore_workbook(engine, source: Any, *, actor: Actor) -> RestoreOutcome:
     table received and `source`, the file's name.
     """
     require(actor, Role.ORGANIZER, action="restore a tournament")
+    tell = progress or (lambda _fraction, _words: None)
+    tell(0.0, "Reading the workbook…")
     parsed = workbook.parse_workbook(source)
-    for check in (shape_problems, rule_problems):
+    results = len(parsed.tables["results"])
+    for fraction, check in ((0.5, shape_problems), (0.7, rule_problems)):
+        tell(fraction, f"Checking {results:,} results…")
         problems = check(parsed.tables)
         if problems:
             raise workbook.restore_error(problems)
     tables = {**parsed.tables, "events": workbook.mark_imported(
         parsed.tables["events"], parsed.source, dt.datetime.now(dt.UTC))}
+    tell(0.85, "Writing…")
     try:
         counts = store.load_tournament(engine, _stored(tables), actor=actor,
                                        source=parsed.source or "the workbook")
@@ -97,7 +106,54 @@ def restore_workbook(engine, source: Any, *, actor: Actor) -> RestoreOutcome:
         raise
     except TournamentError as exc:  # a rule of the store's own the checks above do not know
         raise RestoreError(str(exc), exc.problems) from exc
+    tell(1.0, "Restored.")
     return RestoreOutcome(source=parsed.source, rows=dict(counts))
+
+
+def restore_as_new(installation, restore: Callable[[Any], Any], name: str, *,
+                   actor: Actor) -> tuple[int, str, Any]:
+    """R27: a restore that makes a NEW tournament and never touches another: a tournament
+    named `name` (with " (restored)" when another has that name) is created, `restore(engine)`
+    fills it, and the restored name is set again; on failure the half-made tournament is
+    deleted and the error raised. Returns (its id, its name, what `restore` returned)."""
+    require(actor, Role.ORGANIZER, action="restore a tournament")
+    taken = {str(n).casefold() for n in _names(installation)}
+    wanted = " ".join(str(name or "").split()) or "Restored tournament"
+    if wanted.casefold() in taken:
+        wanted = f"{wanted} (restored)"
+    made = store.create_tournament(installation, wanted, actor=actor)
+    engine = store.open_tournament(installation, made.tournament_id)
+    try:
+        outcome = restore(engine)
+        if store.settings(engine)["tournament_name"] != wanted and store.archived(engine) is None:
+            store.set_settings(engine, {"tournament_name": wanted}, actor=actor)
+    except BaseException:  # all or nothing: the restore left it empty
+        store.delete_tournament(engine, actor=actor,
+                                confirm=store.settings(engine)["tournament_name"])
+        raise
+    finally:
+        if engine is not installation:
+            engine.dispose()
+    return made.tournament_id, wanted, outcome
+
+
+def _names(installation) -> list[str]:
+    names = []
+    for tid in store.tournaments(installation)["tournament_id"]:
+        engine = store.open_tournament(installation, int(tid))
+        try:
+            names.append(store.settings(engine)["tournament_name"])
+        finally:
+            if engine is not installation:
+                engine.dispose()
+    return names
+
+
+def workbook_name(source: Any) -> str:
+    """The tournament name a workbook's Settings sheet holds ("" when none)."""
+    settings = workbook.parse_workbook(source).tables["settings"]
+    found = settings.loc[settings["key"] == "tournament_name", "value"]
+    return str(json.loads(found.iloc[0])) if len(found) else ""
 
 
 def _stored(frames: Frames) -> Frames:
@@ -412,3 +468,19 @@ def _events(events: pd.DataFrame) -> list[Problem]:
     """R19, R20: the log names each actor's role."""
     return [_at("events", row, f"role must be {', '.join(Role)}, not {role!r}")
             for row, role in events["role"].items() if role not in _values(Role)]
+
+
+def backup_name(path: Any) -> str:
+    """The tournament name a backup file holds ("" when it cannot be read)."""
+    import sqlite3
+
+    try:
+        conn = sqlite3.connect(f"file:{path}?mode=ro", uri=True)
+        try:
+            row = conn.execute("SELECT value FROM settings WHERE key = 'tournament_name'"
+                               ).fetchone()
+        finally:
+            conn.close()
+        return str(json.loads(row[0])) if row else ""
+    except (sqlite3.Error, ValueError):
+        return ""

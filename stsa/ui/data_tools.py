@@ -17,7 +17,7 @@ import streamlit as st
 from stsa import store
 from stsa.auth import Actor
 from stsa.domain import Role, plural
-from stsa.formats import roster_file
+from stsa.formats import guards, roster_file
 from stsa.services import exports, roster_import
 from stsa.settings import Settings
 from stsa.ui import organizer, session, widgets
@@ -25,6 +25,10 @@ from stsa.ui import organizer, session, widgets
 XLSX = "application/vnd.openxmlformats-officedocument.spreadsheetml.sheet"
 PDF = "application/pdf"
 LOCAL_URL = "http://localhost:8501"
+#: Uploaders' own limits (MB) under the server's 50 MB ceiling: a roster or booking list is small;
+#: a tournament workbook of 2,000 players and 12 sittings is about 5 MB (10 times that allowed).
+ROSTER_MB = guards.MAX_UPLOAD_BYTES // 2**20
+WORKBOOK_MB = guards.MAX_WORKBOOK_BYTES // 2**20
 
 
 # --- Roster: the spreadsheet upload ----------------------------------------------------------
@@ -40,7 +44,7 @@ def roster_upload(engine, me: Actor) -> None:
                        icon=":material/download:", on_click="ignore")
     version = st.session_state.get("roster_files", 0)
     upload = st.file_uploader("Roster spreadsheet", type=["xlsx", "ods", "csv"],
-                              key=f"roster_file_{version}")
+                              key=f"roster_file_{version}", max_upload_size=ROSTER_MB)
     if upload is None:
         return
     try:

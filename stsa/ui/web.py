@@ -36,9 +36,10 @@ SIGN_OUT_ROUTE = "/_stsa/sign-out"
 JOIN_PAGE = "/join"
 JOIN_ROUTE = "/_stsa/join"
 BODY_LIMIT = 1024  # a handoff code or an invitation token, never more
-# Streamlit's own limit is 5 MB a file (.streamlit/config.toml); this one holds before a byte is
+# Streamlit's own ceiling is 50 MB a file (.streamlit/config.toml: a tournament workbook, see
+# `guards.MAX_WORKBOOK_BYTES`; rosters' uploaders say 5 MB); this one holds before a byte is
 # read, with room for the form's envelope around the file.
-UPLOAD_BYTES = 5 * 1024 * 1024 + 64 * 1024
+UPLOAD_BYTES = 50 * 1024 * 1024 + 64 * 1024
 UPLOADS_PER_SESSION = 8
 _UPLOAD_PREFIX = "/_stcore/upload_file/"
 _HIDDEN = ("/_stcore/metrics", "/_stcore/script-health-check")

@@ -11,6 +11,7 @@ import pytest
 from streamlit.testing.v1 import AppTest
 
 from stsa import excel, store, tournament
+from stsa.store import db
 from tests.app.conftest import APP, JUDGE, ORGANIZER
 
 PAGE = "views/data.py"
@@ -131,26 +132,32 @@ def restore(at, content, name="spring-open.xlsx"):
     return at
 
 
-def test_workbook_restores_into_an_empty_database(open_page, engine, workbook):
+def test_workbook_restores_as_a_new_tournament(open_page, engine, workbook):
     content, theirs = workbook
+    before = len(store.tournaments(engine))
     at = restore(open_page(PAGE, as_=ORGANIZER), content)
     assert not at.error
     message = at.success[0].value
     assert message.startswith("Restored the tournament from spring-open.xlsx: 8 players, "
                               "1 sitting, 2 tables, 4 player results, ")
-    assert message.endswith(" log events.")
-    ours = store.players(engine)
+    assert "It is a new tournament" in message
+    assert players(engine) == []  # the shown tournament is untouched
+    listed = store.tournaments(engine)
+    assert len(listed) == before + 1
+    new = store.open_tournament(db.installation(engine), int(listed["tournament_id"].max()))
+    ours = store.players(new)
     assert ours[["player_id", "name"]].equals(theirs[["player_id", "name"]])
-    assert len(store.results(engine)) == 4
+    assert len(store.results(new)) == 4
     assert at.file_uploader(key="data_restore_file_1") is not None  # an empty uploader again
 
 
-def test_workbook_restore_is_refused_into_a_tournament(open_page, engine, workbook):
+def test_workbook_restore_never_touches_the_shown_tournament(open_page, engine, workbook):
     store.add_player(engine, "Already Here", actor=ORGANIZER)
+    before = len(store.tournaments(engine))
     at = restore(open_page(PAGE, as_=ORGANIZER), workbook[0])
-    assert "This database already holds a tournament (1 player, 0 sittings)" in errors(at)
-    assert "Nothing was changed" in errors(at)
+    assert not at.error and "new tournament" in at.success[0].value
     assert players(engine) == ["Already Here"]
+    assert len(store.tournaments(engine)) == before + 1
 
 
 @pytest.mark.parametrize("name, content, message", [
@@ -158,9 +165,11 @@ def test_workbook_restore_is_refused_into_a_tournament(open_page, engine, workbo
     ("notes.xlsx", b"just some text, not a workbook", ""),
 ])
 def test_a_file_that_is_not_a_workbook_is_refused(open_page, engine, name, content, message):
+    before = len(store.tournaments(engine))
     at = restore(open_page(PAGE, as_=ORGANIZER), content, name)
     assert errors(at) and message in errors(at)
     assert not at.success and players(engine) == []
+    assert len(store.tournaments(engine)) == before  # nothing half-made is left
 
 
 # --- backups -----------------------------------------------------------------------------------
@@ -179,14 +188,20 @@ def test_back_up_now_then_restore_a_backup(open_page, engine):
     at.selectbox(key="data_backup_choice").set_value(made["name"][0]).run()
     assert at.button(key="data_backup_restore").disabled, "tick the confirmation first"
     at.checkbox(key="data_backup_sure").check().run()
+    before = len(store.tournaments(engine))
     at.button(key="data_backup_restore").click().run()
     assert not at.exception and not at.error
-    assert players(engine) == ["Ann"]
+    assert players(engine) == ["Ann", "Bo"]  # the shown tournament is untouched
+    listed = store.tournaments(engine)
+    assert len(listed) == before + 1
+    new = store.open_tournament(db.installation(engine), int(listed["tournament_id"].max()))
+    assert players(new) == ["Ann"]
     assert at.success[0].value.startswith(f"Restored {made['name'][0]} (")
-    assert "before-restore" in at.success[0].value
-    assert len(at.dataframe[0].value) == 2  # the safety backup is listed too
+    assert "as a new tournament" in at.success[0].value
+    shown = at.dataframe[0].value["Backup"].tolist()  # the new tournament's backups only
+    assert shown == store.backups(new)["name"].tolist() and made["name"][0] not in shown
     assert not at.checkbox(key="data_backup_sure").value  # ticked again for the next one
-    assert store.events(engine, action="backup.restore", actor=ORGANIZER)["actor"].tolist() \
+    assert store.events(new, action="backup.restore", actor=ORGANIZER)["actor"].tolist() \
         == [ORGANIZER.name]
 
 

@@ -674,3 +674,15 @@ def test_restore_round_trip_on_each_database(engine_url, demo_engine, tmp_path):
         assert store.add_player(target, "New", actor=ORGANIZER)["player_id"] == 25
     finally:
         target.dispose()
+
+
+def test_a_restore_reports_rising_progress_in_words(demo_engine, sqlite_engine):
+    content = excel.tournament_workbook(demo_engine)
+    calls: list[tuple[float, str]] = []
+    excel.restore_workbook(sqlite_engine, content, actor=ORGANIZER,
+                           progress=lambda f, words: calls.append((f, words)))
+    fractions = [f for f, _ in calls]
+    assert fractions == sorted(fractions) and fractions[0] == 0.0 and fractions[-1] == 1.0
+    assert len(set(fractions)) == len(fractions) >= 4
+    assert calls[0][1] == "Reading the workbook…"
+    assert any(words.startswith("Checking ") and words.endswith(" results…") for _, words in calls)
