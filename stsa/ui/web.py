@@ -139,7 +139,7 @@ async def _join(request: Request) -> Response:
                               device=request.cookies.get(DEVICE_COOKIE))
     except TournamentError as exc:
         return _refuse(str(exc), 403)
-    return _signed_in(request, redeemed, "/results" + _tournament_query(redeemed.who.tournament))
+    return _signed_in(request, redeemed, "/results" + _tournament_query(redeemed.actor.tournament))
 
 
 def _tournament_query(tournament_id: int | None) -> str:
