@@ -486,6 +486,19 @@ def _self_check_in(action, subject, before, after, places):
     return f"Undid {who}'s check-in on My seat ({who} is checked out)."
 
 
+def _directory(action, subject, before, after, places):
+    """R27: the player directory's changes (people across tournaments), counted."""
+    if action == Action.DIRECTORY_LINK:
+        links = (after or {}).get("links") or []
+        return (f"Linked {plural(len(links), 'player')} of this and earlier tournaments in the "
+                f"player directory.")
+    if action == Action.DIRECTORY_MERGE:
+        moved = (before or {}).get("players") or []
+        return (f"Merged two people of the player directory into one "
+                f"({plural(len(moved), 'tournament entry', 'tournament entries')} moved).")
+    return "Split a tournament's player off into a person of their own in the directory."
+
+
 _SENTENCES: dict[str, Callable[..., str]] = {
     Action.PLAYERS_ADD: _players_add, Action.PLAYER_EDIT: _player_edit,
     Action.PLAYER_REMOVE: _player_remove, Action.PLAYER_WITHDRAW: _player_status,
@@ -508,6 +521,8 @@ _SENTENCES: dict[str, Callable[..., str]] = {
     Action.SITTING_CLOCK: _clock, Action.BOOKINGS_IMPORT: _bookings_import,
     Action.BOOKING_REPLACE: _booking_replace, Action.PLAYER_SELF_CHECK_IN: _self_check_in,
     Action.PLAYER_SELF_CHECK_IN_UNDO: _self_check_in,
+    Action.DIRECTORY_LINK: _directory, Action.DIRECTORY_MERGE: _directory,
+    Action.DIRECTORY_SPLIT: _directory,
 }
 
 

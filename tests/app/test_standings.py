@@ -64,7 +64,7 @@ def test_fewer_than_four_players_have_no_cut(open_page, engine):
     play_qualifier(engine, ["Ann", "Ben", "Cy"], [[9, 6, 3]])
     at = open_page(PAGE)
     assert not at.exception
-    assert at.caption[0].value == "3 players so far: finals need at least 4."
+    assert at.caption[1].value == "3 players so far: finals need at least 4."
     table = shown_table(at)
     assert sorted(table["Player"]) == ["Ann", "Ben", "Cy"]
     assert table["Best score"].tolist() == [23, 18, 10]
@@ -75,7 +75,7 @@ def test_fewer_than_four_players_have_no_cut(open_page, engine):
 def test_demo_standings_show_ranks_and_the_cut(open_page, demo_tournament, who):
     at = open_page(PAGE, as_=who)
     assert not at.exception
-    assert at.caption[0].value == ("24 players: the top 3 go straight to the final, the next 8 "
+    assert at.caption[1].value == ("24 players: the top 3 go straight to the final, the next 8 "
                                    "play the semifinal, 13 are out.")
     table = shown_table(at)
     expected = tournament.standings_table(demo_tournament)

@@ -49,7 +49,7 @@ TITLES = {"Best scores": "Best qualifier scores", "Sittings": "Qualifier scores 
 def test_demo_tournament_shows_the_best_scores_first(open_page, demo_tournament, who):
     at = open_page(PAGE, as_=who)
     assert not at.exception
-    assert "Qualifier 3: all 6 tables have reported." in at.caption[0].value
+    assert "Qualifier 3: all 6 tables have reported." in at.caption[1].value
     assert [s.get("title") for s in chart_specs(at)] == ["Best qualifier scores"]
     ranked = chart_rows(at)[0]
     expected = tournament.standings_table(demo_tournament)

@@ -230,7 +230,7 @@ def test_a_version_3_database_gets_devices_and_invitations(engine_url, tmp_path,
     _back_to_version_3(engine_url)
     old = _shape(engine_url)
     assert set(old) == {"sessions", "sign_in_failures"}
-    assert old["sessions"][0] == fresh["sessions"][0] - {"invitation_id"}
+    assert old["sessions"][0] == fresh["sessions"][0] - {"invitation_id", "tournament_id"}
     engine = store.connect(engine_url, backup_dir=tmp_path)
     try:
         with engine.connect() as conn:
