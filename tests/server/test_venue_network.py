@@ -20,8 +20,8 @@ import pytest
 
 from bench.wsclient import ProtocolError, Session
 from stsa import store
-from stsa.ui import web
 from stsa.auth import Actor, Role
+from stsa.ui import web
 from tests.server.conftest import (
     assert_clean,
     handoff_code,
