@@ -337,7 +337,10 @@ def options(scope, label: str) -> list[str]:
         wait_ready(page)
         _open_list(box)
         page.get_by_role("option").first.wait_for()
-    found = page.get_by_role("option").all_inner_texts()
+    found, seen = page.get_by_role("option").all_inner_texts(), None
+    while found != seen:  # the list may still be drawing its options: until two reads agree
+        page.wait_for_timeout(50)  # lets the browser draw
+        seen, found = found, page.get_by_role("option").all_inner_texts()
     box.press("Escape")
     return [o.strip() for o in found]
 
