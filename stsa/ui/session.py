@@ -16,6 +16,7 @@ from __future__ import annotations
 import json
 import os
 import threading
+from collections.abc import Callable
 from pathlib import Path
 
 import streamlit as st
@@ -52,22 +53,31 @@ TOURNAMENT_PARAM = "t"  # R27: the tournament a page shows, in its address (?t=g
 _TOURNAMENT = "_tournament"  # session state: the id of the tournament this browser shows
 
 
+def _shared(key: tuple[str, int | None], make: Callable[[], Engine]) -> Engine:
+    """The process's one engine under `key`, made by `make` the first time (once, however
+    many sessions ask together)."""
+    found = _engines.get(key)
+    if found is None:
+        with _engines_lock:
+            found = _engines.get(key)
+            if found is None:
+                found = _engines[key] = make()
+    return found
+
+
 def installation() -> Engine:
     """The shared engine of this app's installation database (created, upgraded and checked
     once per process): the list of tournaments, PINs and sessions (R27), and the tournament of
     its own. `ensure_pins` never replaces a stored PIN: it prints PINs only when it makes them."""
+    def make() -> Engine:
+        made = store.connect(url)
+        for role, pin in store.ensure_pins(made).items():
+            print(f"STSA: the {role.value} PIN is {pin} (change it on the Settings page).",
+                  flush=True)
+        return made
+
     url = database_url()
-    found = _engines.get((url, None))
-    if found is None:
-        with _engines_lock:
-            found = _engines.get((url, None))
-            if found is None:
-                found = store.connect(url)
-                for role, pin in store.ensure_pins(found).items():
-                    print(f"STSA: the {role.value} PIN is {pin} (change it on the Settings "
-                          f"page).", flush=True)
-                _engines[(url, None)] = found
-    return found
+    return _shared((url, None), make)
 
 
 def engine() -> Engine:
@@ -81,16 +91,13 @@ def engine_of(chosen: int | None) -> Engine:
     inst = installation()
     if chosen is None or chosen == store.db.tournament_id(inst):
         return inst
-    url = database_url()
-    found = _engines.get((url, chosen))
-    if found is None:
-        with _engines_lock:
-            found = _engines.get((url, chosen))
-            if found is None:
-                found = store.open_tournament(inst, chosen)
-                store.complete_finished(found)
-                _engines[(url, chosen)] = found
-    return found
+
+    def make() -> Engine:
+        made = store.open_tournament(inst, chosen)
+        store.complete_finished(made)
+        return made
+
+    return _shared((database_url(), chosen), make)
 
 
 def _chosen() -> int | None:

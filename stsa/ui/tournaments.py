@@ -12,7 +12,7 @@ import streamlit as st
 from stsa import store
 from stsa.domain import Role
 from stsa.services import tournaments as service
-from stsa.ui import seasons, session, widgets
+from stsa.ui import data, seasons, session, widgets
 
 _PIN = "_new_judge_pin"  # the judges' PIN of a tournament just made: shown once
 
@@ -23,8 +23,9 @@ def listing() -> pd.DataFrame:
 
 
 def shown_name() -> str:
-    """The name of the tournament this run shows."""
-    return store.settings(session.engine())["tournament_name"]
+    """The name of the tournament this run shows (from the shared reads: every page's run
+    asks, so it costs no read of its own)."""
+    return data.now().settings().tournament_name
 
 
 def the_list(frame: pd.DataFrame) -> None:
