@@ -6,7 +6,17 @@ import streamlit as st
 
 from stsa.domain import Role, SittingStatus, table_label
 from stsa.ui import clock as clock_view
-from stsa.ui import data, picks, result_checks, result_form, session, sittings, table_link, widgets
+from stsa.ui import (
+    data,
+    picks,
+    result_checks,
+    result_form,
+    session,
+    sittings,
+    table_link,
+    tournaments,
+    widgets,
+)
 
 st.title("Results")
 widgets.flash()
@@ -103,7 +113,7 @@ def enter_result() -> None:
         st.caption("Not saved yet. What you typed is kept if the page reloads or the "
                    "connection drops.")
 
-if staff:
+if staff and not tournaments.read_only():  # an archived tournament takes no result
     st.subheader("Enter a result", anchor=False)
     enter_result()
     st.divider()

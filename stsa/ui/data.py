@@ -122,6 +122,11 @@ class Data:
     def settings(self) -> Settings:
         return self._snap(False).settings
 
+    def archived(self) -> bool:
+        """R27: whether this tournament is archived (read once per data version: archiving
+        and reopening are logged, so they move it)."""
+        return self._get(("archived",), lambda: store.archived(session.engine()) is not None)
+
     def players(self) -> pd.DataFrame:
         return self._snap().players
 

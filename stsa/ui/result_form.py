@@ -104,11 +104,14 @@ def keep_draft(engine, table_id: int, rows: pd.DataFrame, *, actor) -> None:
     now = _comparable(rows)
     if now == form["drafted"]:
         return
-    if now == form["opened"]:
-        store.clear_draft(engine, table_id, actor=actor)
-    else:
-        store.save_draft(engine, table_id, rows, base_version=form["version"],
-                         seating=form["seating"], actor=actor)
+    try:
+        if now == form["opened"]:
+            store.clear_draft(engine, table_id, actor=actor)
+        else:
+            store.save_draft(engine, table_id, rows, base_version=form["version"],
+                             seating=form["seating"], actor=actor)
+    except store.InvalidState:  # archived meanwhile (R27): the save says so in words
+        return
     form["drafted"] = now
 
 

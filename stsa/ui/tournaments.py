@@ -174,3 +174,15 @@ def shown_on_every_page(note: str | None) -> None:
         line += (" · you are signed in as a judge of another tournament; here you see this "
                  "one as everyone does")
     st.caption(widgets.plain(line))
+    if data.now().archived() and session.role() is not Role.SPECTATOR:
+        st.info(ARCHIVED_NOTE, icon=":material/inventory_2:")
+
+
+ARCHIVED_NOTE = ("This tournament is archived: every page shows it as it was, and nothing in it "
+                 "can change. The organizer can reopen it on the Tournaments page.")
+
+
+def read_only() -> bool:
+    """R27: whether the tournament shown is archived, so pages offer no changes (the store
+    refuses them anyway)."""
+    return data.now().archived()
