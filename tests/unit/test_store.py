@@ -3,6 +3,7 @@
 Every test that takes `engine` runs on SQLite and on PostgreSQL.
 """
 
+import datetime as dt
 import re
 import sqlite3
 from pathlib import Path
@@ -523,3 +524,46 @@ def test_every_public_function_is_documented():
         sig = inspect.signature(getattr(store, name))
         assert sig.parameters["actor"].kind is inspect.Parameter.KEYWORD_ONLY, name
         assert re.search(r"\bR\d+", inspect.getdoc(getattr(store, name))), name
+
+
+def _file_of_version(path: Path, version: int) -> None:
+    """A tournament file of schema `version` (1 to 3): the frozen first release's file, then
+    the upgrades to `version` as the release that made them ran them."""
+    _v1_file(path)
+    plain = sa.create_engine(f"sqlite:///{path}")
+    try:
+        with plain.begin() as conn:
+            for step in range(2, version + 1):
+                at = dt.datetime(2025, 4, step, tzinfo=dt.UTC)
+                migrations.MIGRATIONS[step](conn, at)
+                conn.execute(sa.insert(schema.schema_version).values(version=step,
+                                                                     applied_at=at))
+    finally:
+        plain.dispose()
+
+
+@pytest.mark.parametrize("version", [1, 2, 3])
+def test_a_file_of_schema_1_to_3_opens_as_one_tournament_with_nothing_lost(tmp_path, version):
+    """R27: a file an earlier release made is this STSA's own tournament, listed under its
+    name, with its players and results as they were; another tournament goes beside it."""
+    path = tmp_path / "spring-open.db"
+    _file_of_version(path, version)
+    engine = store.connect(f"sqlite:///{path}", backup_dir=tmp_path / "b")
+    try:
+        listed = store.tournaments(engine)
+        assert listed["key"].tolist() == ["spring-open"]  # named after the tournament
+        assert store.settings(engine)["tournament_name"] == "Spring Open"
+        assert db.tournament_id(engine) == int(listed["tournament_id"].iloc[0])
+        assert store.players(engine, actor=ORGANIZER)["name"].tolist() == ["Ann", "Bob", "Cid"]
+        assert store.results(engine)["vp"].tolist() == [10, 8, 5]
+        assert store.sittings(engine)["status"].tolist() == ["complete"]
+        made = store.create_tournament(engine, "Autumn Open", actor=ORGANIZER)
+        assert store.tournaments(engine)["key"].tolist() == ["spring-open", "autumn-open"]
+        other = store.open_tournament(engine, made.key)
+        try:
+            assert store.players(other).empty  # nothing of the old tournament moved
+        finally:
+            other.dispose()
+        assert store.results(engine)["vp"].tolist() == [10, 8, 5]
+    finally:
+        engine.dispose()
