@@ -16,6 +16,7 @@ found = people.members(me)
 st.caption("One person a row, across every tournament here. New players join it when they "
            "are imported or added on the Roster page, where you confirm the ones who look like "
            "players of earlier tournaments.")
+people.add_everyone(me)
 if found.empty:
     st.info("The player directory is empty: players join it when they are imported or added "
             "on the Roster page.")

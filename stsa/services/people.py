@@ -104,6 +104,14 @@ def link_new(engine: Engine, opener: Opener, *, actor: Actor) -> pd.DataFrame:
     return store.link_players(engine, alone.assign(person_id=pd.NA), actor=actor)
 
 
+def link_every_tournament(installation: Engine, opener: Opener, *, actor: Actor) -> int:
+    """R27: `link_new` for every tournament, oldest first (for tournaments made before their
+    players joined the directory): each one's players without a proposal become new people,
+    so later tournaments' players are asked about them. Returns how many were linked."""
+    listed = store.tournaments(db.installation(installation))["tournament_id"]
+    return sum(len(link_new(opener(int(t)), opener, actor=actor)) for t in listed)
+
+
 def answer(engine: Engine, opener: Opener, yes: Mapping[tuple[int, int], int],
            no: Collection[tuple[int, int]] = (), *, actor: Actor) -> pd.DataFrame:
     """R27: the organizer's answers written in one go: each `(tournament_id, player_id)` of

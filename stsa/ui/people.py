@@ -80,6 +80,20 @@ def questions(me: Actor) -> None:
         st.rerun()
 
 
+def add_everyone(me: Actor) -> None:
+    """A button for tournaments whose players are not in the directory yet (made before it,
+    or filled by a restore): each one's players join it, oldest tournament first."""
+    st.caption("Players of a tournament restored or made before the directory are not in it "
+               "yet. Adding them makes each a new person, unless they look like a player of an "
+               "earlier tournament: those are asked about on that tournament's Roster page.")
+    if st.button("Add players not in the directory yet", key="directory_add_all"):
+        if widgets.act(lambda: service.link_every_tournament(session.installation(),
+                                                             session.engine_of, actor=me),
+                       done=lambda n: f"Added {plural(n, 'player')} to the directory."
+                       ) is not None:
+            st.rerun()
+
+
 def _person_labels(people: pd.DataFrame) -> dict[int, str]:
     return dict(zip(people["person_id"].astype(int),
                     "Person " + people["person_id"].astype(str) + ": "

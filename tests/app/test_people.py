@@ -37,10 +37,13 @@ def two(engine, db_url):
     ids = store.import_players(a, [{"name": REAL[i], "nickname": NICKS[i], "email": EMAILS[i]}
                                    for i in range(4)], actor=ORGANIZER)["player_id"]
     _play(a, [int(i) for i in ids])
-    opened = {alpha.tournament_id: a, beta.tournament_id: b}
-    linked = service.link_new(a, opened.get, actor=ORGANIZER)
+    by_id = {alpha.tournament_id: a, beta.tournament_id: b}
+
+    def opened(tournament_id):  # the installation's own tournament (empty) is `engine`
+        return by_id.get(tournament_id, engine)
+    linked = service.link_new(a, opened, actor=ORGANIZER)
     person = dict(zip(NICKS, linked.set_index("player_id").loc[ids, "person_id"]))
-    yield {"alpha": alpha, "beta": beta, "a": a, "b": b, "open": opened.get, "person": person}
+    yield {"alpha": alpha, "beta": beta, "a": a, "b": b, "open": opened, "person": person}
     a.dispose()
     b.dispose()
 
@@ -182,3 +185,14 @@ def test_the_record_page_reads_are_shared(open_page, two, monkeypatch):
         assert at.metric
     assert len(rated) == 1
     assert 1 <= len(played) <= 2  # the records' read (and the rating's own, if it reads)
+
+
+def test_the_players_page_adds_tournaments_players_not_in_the_directory(open_page, two,
+                                                                         engine):
+    store.import_players(two["b"], [{"name": "Cy Real", "nickname": "Cyan"},
+                                    {"name": "Di Other", "nickname": "dune"}], actor=ORGANIZER)
+    at = open_page("views/people.py", as_=ORGANIZER)
+    at.button(key="directory_add_all").click().run()
+    assert not at.exception
+    assert "Added 1 player to the directory." in [s.value for s in at.success]
+    assert len(at.dataframe[0].value) == 5  # Cyan; "dune" waits for the Roster's question

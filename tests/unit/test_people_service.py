@@ -24,18 +24,21 @@ def two(tmp_path):
             for name in ("GothCon 2026", "LinCon 2026")]
     goth, lin = (store.connect(url, tournament=t.key, backup_dir=tmp_path / "backups")
                  for t in made)
-    engines = {t.tournament_id: e for t, e in zip(made, (goth, lin))}
+    by_id = {t.tournament_id: e for t, e in zip(made, (goth, lin))}
+
+    def engines(tournament_id):  # the installation's own tournament (empty) is `inst`
+        return by_id.get(tournament_id, inst)
     store.import_players(goth, [{"name": "Sam Real", "nickname": "Spice Baron",
                                  "email": "sam@example.org"},
                                 {"name": "Ann Real", "nickname": "Ace"},
                                 {"name": "Bo Real", "nickname": "Bolt"}], actor=ORGANIZER)
-    first = service.link_new(goth, engines.get, actor=ORGANIZER)
+    first = service.link_new(goth, engines, actor=ORGANIZER)
     assert len(first) == 3  # an empty directory: nobody to ask about
     store.import_players(lin, [{"name": "Sam Real", "nickname": "The Baron",
                                 "email": " SAM@example.org"},
                                {"name": "Ann Other", "nickname": "ace"},
                                {"name": "Cy Real", "nickname": "Cyan"}], actor=ORGANIZER)
-    yield {"inst": inst, "goth": goth, "lin": lin, "open": engines.get,
+    yield {"inst": inst, "goth": goth, "lin": lin, "open": engines,
            "ids": [t.tournament_id for t in made]}
     for e in (inst, goth, lin):
         e.dispose()
@@ -117,3 +120,12 @@ def test_the_directory_by_person_then_merge_and_split(two):
     assert alone not in set(found["person_id"])
     assert service.people(service.members(two["inst"], two["open"], actor=ORGANIZER))[
         "players"].tolist() == [1] * 6
+
+
+def test_every_tournament_s_players_join_the_directory_oldest_first(two):
+    store.import_players(two["goth"], [{"name": "Di Real", "nickname": "Dune"}], actor=ORGANIZER)
+    assert service.link_every_tournament(two["inst"], two["open"], actor=ORGANIZER) == 2
+    # GothCon's Dune and LinCon's Cyan are new people; LinCon's two look-alikes wait.
+    assert len(store.directory(two["inst"])) == 5
+    assert len(service.proposals(two["lin"], two["open"], actor=ORGANIZER)) == 2
+    assert service.link_every_tournament(two["inst"], two["open"], actor=ORGANIZER) == 0
