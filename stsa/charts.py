@@ -165,3 +165,28 @@ def player_scores(scores: pd.DataFrame) -> alt.Chart:
                  alt.Tooltip("placing:Q", title="Placing"),
                  alt.Tooltip("score:Q", title="Score")],
     ).properties(height=HEIGHT, title="Scores across sittings")
+
+
+RATING_COLOURS = {"Skill": "#8c4a1c", "Conservative rating": "#3c7a89"}
+
+
+def rating_history(history: pd.DataFrame) -> alt.Chart:
+    """A person's unofficial rating after each game (`services.season.PlayerPage.history`):
+    the skill estimate (mu) and the conservative rating (mu − 3σ) by game played, in the order
+    played; the tooltip names the tournament."""
+    data = (history.reset_index(drop=True)
+            .assign(game=lambda d: d.index + 1, tournament=lambda d: d["tournament"].astype(str))
+            .rename(columns={"mu": "Skill", "ordinal": "Conservative rating"})
+            .melt(id_vars=["game", "tournament", "sigma"],
+                  value_vars=list(RATING_COLOURS), var_name="measure", value_name="value"))
+    return alt.Chart(data).mark_line(point=True).encode(
+        x=alt.X("game:Q", title="Games played", axis=alt.Axis(**COUNT_AXIS)),
+        y=alt.Y("value:Q", title="Rating"),
+        color=alt.Color("measure:N", title=None, scale=_scale(RATING_COLOURS),
+                        legend=alt.Legend(orient="top")),
+        tooltip=[alt.Tooltip("game:Q", title="Game"),
+                 alt.Tooltip("tournament:N", title="Tournament"),
+                 alt.Tooltip("measure:N", title="Measure"),
+                 alt.Tooltip("value:Q", title="Value", format=".1f"),
+                 alt.Tooltip("sigma:Q", title="Uncertainty", format=".1f")],
+    ).properties(height=HEIGHT, title="Unofficial rating over time")

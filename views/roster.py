@@ -5,7 +5,7 @@ import streamlit as st
 
 from stsa.domain import PlayerStatus, Role, plural
 from stsa.services import roster as service
-from stsa.ui import bookings, check_in, data, data_tools, session, sittings, widgets
+from stsa.ui import bookings, check_in, data, data_tools, people, session, sittings, widgets
 
 st.title("Roster")
 session.only_for(Role.ORGANIZER)
@@ -19,7 +19,8 @@ with st.expander("Import players", expanded=roster.empty, icon=":material/upload
                "nothing when a line is wrong (the message names it).")
     pasted = st.text_area("Players", key="roster_text", max_chars=500_000, height=150)
     if st.button("Import list", key="roster_import"):  # errors name the pasted lines
-        if widgets.act(lambda: service.import_names(engine, pasted, actor=me),
+        if widgets.act(lambda: people.after_import(
+                service.import_names(engine, pasted, actor=me)),
                        done=lambda f: f"Imported {plural(len(f), 'player')}.") is not None:
             st.rerun()
     st.divider()
@@ -40,13 +41,15 @@ with st.expander("Add a player", icon=":material/person_add:", expanded=adding):
         email = st.text_input("Email (optional)", max_chars=254, key="add_email")
         added = st.form_submit_button("Add player", key="add_submit")
     if added:
-        done = widgets.act(lambda: service.add_player(engine, name, nickname=nickname,
-                                                      club=club, email=email, actor=me),
+        done = widgets.act(lambda: people.after_import(service.add_player(
+            engine, name, nickname=nickname, club=club, email=email, actor=me)),
                            done=lambda p: f"Added {p['name']}.")
         st.session_state["add_open"] = True
         if done is not None:
             st.session_state["add_done"] = True
             st.rerun()
+
+people.questions(me)  # players who look like earlier tournaments' players, if any
 
 if roster.empty:
     st.info("No players yet: import a list or add players above.")

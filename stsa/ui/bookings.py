@@ -14,7 +14,7 @@ import streamlit as st
 from stsa import local_time
 from stsa.domain import Role, plural
 from stsa.services import bookings as service
-from stsa.ui import data, session, widgets
+from stsa.ui import data, people, session, widgets
 
 _SHOWN = 200
 
@@ -56,8 +56,8 @@ def upload(engine, me) -> None:
                                key=f"bookings_add_{row}"):
                     add.append(row)
         if st.button("Import booking list", key="bookings_import", type="primary"):
-            done = widgets.act(lambda: service.import_bookings(
-                engine, seen, number, add_rows=add, actor=me),
+            done = widgets.act(lambda: people.after_import(service.import_bookings(
+                engine, seen, number, add_rows=add, actor=me)),
                 done=lambda c: f"Qualifier {number}: {c['words']}")
             if done is not None:
                 st.session_state.pop("bookings_file", None)

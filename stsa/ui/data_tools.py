@@ -20,7 +20,7 @@ from stsa.domain import Role, plural
 from stsa.formats import guards, roster_file
 from stsa.services import exports, roster_import
 from stsa.settings import Settings
-from stsa.ui import organizer, session, widgets
+from stsa.ui import organizer, people, session, widgets
 
 XLSX = "application/vnd.openxmlformats-officedocument.spreadsheetml.sheet"
 PDF = "application/pdf"
@@ -63,7 +63,8 @@ def roster_upload(engine, me: Actor) -> None:
     st.markdown(f"**{players}** in {widgets.plain(upload.name)}; the first rows:")
     st.dataframe(organizer.roster_preview(sheet), hide_index=True)
     if st.button(f"Import {players}", key="roster_file_import", type="primary"):
-        if widgets.act(lambda: roster_import.import_roster(engine, sheet, actor=me),
+        if widgets.act(lambda: people.after_import(
+                roster_import.import_roster(engine, sheet, actor=me)),
                        done=lambda added: f"Imported {plural(len(added), 'player')}.") is not None:
             st.session_state["roster_files"] = version + 1  # the uploader starts empty again
             st.rerun()

@@ -5,6 +5,9 @@ per viewer. Streamlit's cache holds only the `Shelf`: a cleared cache costs work
 
 from __future__ import annotations
 
+from collections.abc import Callable, Hashable
+from typing import Any
+
 import pandas as pd
 import streamlit as st
 
@@ -46,9 +49,23 @@ def table(season_id: int) -> pd.DataFrame:
         key, 0, lambda: service.season_table(inst, int(season_id)))
 
 
+def everywhere(name: Hashable, compute: Callable[[], Any]) -> Any:
+    """`compute()`'s value, shared per data version of every tournament and of the
+    installation: for reads over all the tournaments (the rating, the player records, the
+    directory)."""
+    key = (name, _versions(store.tournaments(session.installation())["tournament_id"]))
+    return _shelf(session.database_url()).get(key, 0, compute)
+
+
 def ratings() -> rating.Ratings:
     """The unofficial rating over every tournament (`services.season.rating_table`), shared
     per data version."""
     inst = session.installation()
-    key = ("ratings", _versions(store.tournaments(inst)["tournament_id"]))
-    return _shelf(session.database_url()).get(key, 0, lambda: service.rating_table(inst))
+    return everywhere("ratings", lambda: service.rating_table(inst))
+
+
+def played() -> service.Played:
+    """What every tournament holds in public (`services.season.played`: nicknames only),
+    shared per data version: the player records are read from it."""
+    inst = session.installation()
+    return everywhere("played", lambda: service.played(inst))
