@@ -331,6 +331,7 @@ class Book:
         data = xml[begin:xml.find("</sheetData>", begin)] if begin >= 0 else ""
         last, number = 0, 0
         values: list | None = None
+        strings, dates = self.strings, {str(d) for d in self.dates}
         for row, letters, style, kind, text, other in _TOKEN.findall(data):
             if row:
                 if values is not None:
@@ -349,7 +350,16 @@ class Book:
                 column = self._columns.get(letters)
                 if column is None:
                     column = self._columns[letters] = _column(letters)
-                value = self._value(kind or "n", style or None, text, None) if text else None
+                value: Any
+                if not text:
+                    value = None
+                elif kind == "s":  # the usual cells first, without a call each
+                    value = strings[int(text)]
+                elif not kind and style not in dates:
+                    value = float(text) if "." in text or "e" in text or "E" in text \
+                        else int(text)
+                else:
+                    value = self._value(kind or "n", style or None, text, None)
             else:
                 attrs, _, inner = other[2:].partition(">")
                 if attrs.endswith("/"):

@@ -26,7 +26,7 @@ XLSX = "application/vnd.openxmlformats-officedocument.spreadsheetml.sheet"
 PDF = "application/pdf"
 LOCAL_URL = "http://localhost:8501"
 #: Uploaders' own limits (MB) under the server's 50 MB ceiling: a roster or booking list is small;
-#: a tournament workbook of 2,000 players and 12 sittings is about 5 MB (10 times that allowed).
+#: a tournament workbook of 2,000 players and 12 sittings is about 6.5 MB (50 MB allowed).
 ROSTER_MB = guards.MAX_UPLOAD_BYTES // 2**20
 WORKBOOK_MB = guards.MAX_WORKBOOK_BYTES // 2**20
 
