@@ -20,9 +20,8 @@ st.caption("The workbook opens on a summary, the standings and the finals, then 
            "with its removed leaders, results, every setting and the log in words. Keep it "
            "private; it restores the tournament below, also after a spreadsheet program saved "
            "it. The standings CSV names players by nickname only, ready to post or share.")
+data_tools.workbook_download(engine, tournament)
 for label, make, what, ext, mime, key in [
-        ("Tournament workbook (.xlsx)", lambda: exports.tournament_workbook(engine),
-         "workbook", "xlsx", data_tools.XLSX, "data_workbook"),
         ("Standings (.csv)", lambda: exports.standings_csv(engine),
          "standings", "csv", "text/csv", "data_standings_csv"),
         ("Results (.csv)", lambda: exports.results_csv(engine),

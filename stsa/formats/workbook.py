@@ -29,21 +29,16 @@ import datetime as dt
 import io
 import json
 import re
-from collections.abc import Iterable, Mapping
+from collections.abc import Iterable, Iterator, Mapping
 from dataclasses import dataclass
 from typing import Any
 
-import openpyxl
 import pandas as pd
-from openpyxl.cell import WriteOnlyCell
-from openpyxl.cell.cell import ILLEGAL_CHARACTERS_RE
-from openpyxl.styles import Alignment, Font, PatternFill
-from openpyxl.utils import get_column_letter
+from openpyxl.styles import Font, PatternFill
 
 from stsa import catalog, local_time
 from stsa.domain import Kind, PlayerStatus, Problem, Role, SittingStatus, sitting_label
-from stsa.formats import guards
-from stsa.formats.csv import looks_like_formula
+from stsa.formats import guards, xlsx
 from stsa.formats.guards import WORKBOOK_LIMITS, SpreadsheetError, at_row, cell_text
 from stsa.settings import REGISTRY, Settings
 from stsa.settings import label as setting_label
@@ -51,7 +46,7 @@ from stsa.settings import words as setting_words
 
 HEADER_FONT = Font(bold=True)
 HEADER_FILL = PatternFill("solid", fgColor="DDE3EA")
-TIME_FORMAT = "yyyy-mm-dd hh:mm:ss"
+TIME_FORMAT = xlsx.TIME_FORMAT
 EXCEL_TEXT_MAX = 16_000  # Excel holds 32,767 UTF-16 units in a cell; any character is ≤ 2
 INT_MAX = 2**31 - 1  # what an integer column holds on every database STSA runs on
 SHOWN_PROBLEMS = 50
@@ -271,6 +266,22 @@ def _sheet_value(kind: str, value: Any) -> Any:
     return value
 
 
+#: The Python types a column's values already have as cells (`_sheet_value` returns them
+#: unchanged): the rows of a large tournament skip the general conversion.
+_AS_IS = {"text": str, "int": int}
+
+
+def _sheet_rows(records: list[dict], columns: list[tuple[str, str]]) -> list[list]:
+    """Rows of `_sheet_value`s of each record's (key, kind) `columns`, column by column."""
+    def converted(key: str, kind: str) -> list:
+        same = _AS_IS.get(kind)
+        return [v if v is None or type(v) is same else _sheet_value(kind, v)
+                for v in (rec.get(key) for rec in records)]
+
+    cols = [converted(key, kind) for key, kind in columns]
+    return [list(row) for row in zip(*cols)] if cols else [[] for _ in records]
+
+
 def frame_sheet(frame: pd.DataFrame, columns: list[str] | None = None) -> Sheet:
     """A frame as (headings, rows) of plain values."""
     frame = frame if columns is None else frame[columns]
@@ -341,6 +352,9 @@ def _split_long(columns: list[tuple[str, str | None, str]], rows: list[list]) ->
     """A JSON text longer than a cell holds continues in the rows below, which repeat the
     first column (the id) and leave the others blank; `_join_long` puts it back together."""
     long = [i for i, (_, _, kind) in enumerate(columns) if kind == "json"]
+    if not any(isinstance(row[i], str) and len(row[i]) > EXCEL_TEXT_MAX
+               for row in rows for i in long):
+        return rows
     key = _key_index(columns)
     out = []
     for row in rows:
@@ -471,68 +485,15 @@ def tournament_sheets(dump: Mapping[str, list[dict]], *, scored: pd.DataFrame,
             frame = finals if finals is not None else pd.DataFrame(
                 columns=[c for _, c, _ in columns])
             frame = frame.assign(real_name=frame["player_id"].map(real_names))
-            rows = [[_sheet_value(kind, rec.get(col)) for _, col, kind in columns]
-                    for rec in frame.to_dict("records")]
+            rows = _sheet_rows(frame.to_dict("records"), [(c or h, k) for h, c, k in columns])
             sheets[title] = (heads, rows)
         else:
-            rows = [[_sheet_value(kind, rec.get(col or h)) for h, col, kind in columns]
-                    for rec in joined[table]]
+            rows = _sheet_rows(joined[table], [(c or h, k) for h, c, k in columns])
             sheets[title] = ([h for h, _, _ in columns], _split_long(columns, rows))
     return sheets
 
 
 # -- writing -------------------------------------------------------------------------------------
-def _text_cell(ws, value: str) -> Any:
-    """A string for a write-only sheet: stored as text, never as a formula."""
-    if ILLEGAL_CHARACTERS_RE.search(value):
-        value = ILLEGAL_CHARACTERS_RE.sub("\ufffd", value)
-    if not looks_like_formula(value):
-        return value
-    cell = WriteOnlyCell(ws, value=value)
-    cell.data_type = "s"
-    cell.quotePrefix = True  # Excel's own mark for "text, even if it looks like a formula"
-    return cell
-
-
-def _cell(ws, value: Any) -> Any:
-    if isinstance(value, str):
-        return _text_cell(ws, value)
-    if isinstance(value, dt.datetime):
-        cell = WriteOnlyCell(ws, value=value)
-        cell.number_format = TIME_FORMAT
-        return cell
-    return value
-
-
-def _widths(ws, headings: list[str], rows: list[list]) -> None:
-    """Column widths from the header and the first 1,000 rows; times as wide as their format."""
-    sample = rows[:1000]
-    for index, heading in enumerate(headings):
-        values = [r[index] for r in sample if r[index] is not None]
-        width = max([len(heading)] + [len(v if isinstance(v, str) else str(v)) for v in values])
-        if any(isinstance(v, dt.datetime) for v in values):
-            width = len(TIME_FORMAT)
-        ws.column_dimensions[get_column_letter(index + 1)].width = min(max(width + 2, 8), 60)
-
-
-def _write_sheet(wb, title: str, headings: list[str], rows: list[list]) -> None:
-    """A sheet with a bold frozen header, a filter, widths from the content, dates as dates."""
-    ws = wb.create_sheet(title)
-    _widths(ws, headings, rows)
-    ws.freeze_panes = "A2"
-    ws.auto_filter.ref = f"A1:{get_column_letter(max(len(headings), 1))}{len(rows) + 1}"
-    header = []
-    for heading in headings:
-        cell = _text_cell(ws, heading)
-        cell = WriteOnlyCell(ws, value=cell) if isinstance(cell, str) else cell
-        cell.font, cell.fill = HEADER_FONT, HEADER_FILL
-        cell.alignment = Alignment(vertical="top")
-        header.append(cell)
-    ws.append(header)
-    for row in rows:
-        ws.append([_cell(ws, v) for v in row])
-
-
 def workbook_bytes(wb) -> bytes:
     """An openpyxl workbook saved as .xlsx bytes, made by STSA."""
     wb.properties.creator = "STSA"
@@ -541,12 +502,12 @@ def workbook_bytes(wb) -> bytes:
     return out.getvalue()
 
 
-def write_workbook(sheets: Mapping[str, Sheet]) -> bytes:
-    """An .xlsx with one styled sheet per item of {title: (headings, rows)}, in order."""
-    wb = openpyxl.Workbook(write_only=True)
-    for title, (headings, rows) in sheets.items():
-        _write_sheet(wb, title, headings, rows)
-    return workbook_bytes(wb)
+def write_workbook(sheets: Mapping[str, Sheet], *, step: xlsx.Step | None = None) -> bytes:
+    """An .xlsx with one styled sheet per item of {title: (headings, rows)}, in order (a bold
+    frozen header, a filter, widths from the content, dates as dates, formula-like text as
+    text), written by `formats.xlsx` (openpyxl takes seconds per sheet of the largest
+    tournament). `step(index, title)` is called before each sheet."""
+    return xlsx.write(sheets, creator="STSA", step=step)
 
 
 # -- parsing -------------------------------------------------------------------------------------
@@ -714,13 +675,35 @@ def _found(found: dict[str, int], heading: str, table: str | None, col: str) -> 
     return next((found[name] for name in names if name is not None and name in found), None)
 
 
+def _book_rows(book: xlsx.Book, title: str) -> Iterator[tuple[int, list]]:
+    """`guards.sheet_rows` for a workbook `formats.xlsx` reads: the same limits, the same
+    rows (each without its blank cells at the end)."""
+    limits, where = WORKBOOK_LIMITS, f"The sheet {title!r}"
+    try:
+        for number, values in book.rows(title):
+            if number > limits.rows:
+                raise RestoreError(f"{where} has more than {limits.rows:,} rows; STSA reads "
+                                   f"at most {limits.rows:,}.")
+            values = guards.trimmed(values)
+            if len(values) > limits.columns:
+                raise RestoreError(f"{where} has cells in column {len(values):,} (row "
+                                   f"{number}); STSA reads at most {limits.columns} columns.")
+            yield number, values
+    except SpreadsheetError:
+        raise
+    except Exception as exc:  # any failure to parse is a damaged file
+        raise RestoreError(f"{where} is damaged and cannot be read: open the file in your "
+                           f"spreadsheet program and save it again as .xlsx.") from exc
+
+
 def _sheet_records(ws, title: str) -> list[tuple[int, dict]]:
     """(row number, {heading: raw value}) of a sheet's filled rows, long JSON joined. A
     column is found under its heading, else the one readable workbooks had before
     (`EARLIER_HEADINGS`), else the snake_case one of the first releases (`LEGACY_HEADINGS`);
     a column older workbooks lack (`NEW_COLUMNS`) reads as blank."""
     table, columns = SHEETS[title]
-    rows = guards.sheet_rows(ws, WORKBOOK_LIMITS, RestoreError)
+    rows = (guards.sheet_rows(ws, WORKBOOK_LIMITS, RestoreError) if not isinstance(ws, tuple)
+            else _book_rows(*ws))
     _, header = next(rows, (1, []))
     found = {cell_text(h).strip(): i for i, h in enumerate(header)}
     index = {h: _found(found, h, table, col) for h, col, _ in columns if col}
@@ -740,19 +723,32 @@ def _sheet_frame(ws, title: str, problems: list[Problem]) -> pd.DataFrame:
     that is not of its kind is None here and a problem naming its row."""
     _, columns = SHEETS[title]
     kept = [(h, col, kind) for h, col, kind in columns if col]
-    numbers, values = [], []
-    for number, rec in _sheet_records(ws, title):
-        row = []
-        for heading, _, kind in kept:
+    records = _sheet_records(ws, title)
+    numbers = [number for number, _ in records]
+    found: list[tuple[int, int, Problem]] = []  # (row, column, problem): in reading order
+
+    def read(j: int, heading: str, kind: str) -> list:
+        """The column's cells as its kind, column by column (the common cells quickly)."""
+        out: list = []
+        for i, (number, rec) in enumerate(records):
+            raw = rec[heading]
+            if kind == "int" and type(raw) is int and -INT_MAX <= raw <= INT_MAX:
+                out.append(raw)
+                continue
+            if kind == "text" and type(raw) is str and raw.strip():
+                out.append(raw)
+                continue
             try:
-                row.append(_value(kind, rec[heading]))
+                out.append(_value(kind, raw))
             except _Bad as exc:
-                problems.append(at_row(number, f"{heading} must be {exc}, not "
-                                               f"{_shown(rec[heading])}", title))
-                row.append(None)
-        numbers.append(number)
-        values.append(row)
-    return pd.DataFrame(values, index=pd.Index(numbers, name="row", dtype="int64"),
+                found.append((i, j, at_row(number, f"{heading} must be {exc}, not "
+                                                   f"{_shown(raw)}", title)))
+                out.append(None)
+        return out
+
+    cols = {col: read(j, heading, kind) for j, (heading, col, kind) in enumerate(kept)}
+    problems += [problem for _, _, problem in sorted(found, key=lambda f: f[:2])]
+    return pd.DataFrame(cols, index=pd.Index(numbers, name="row", dtype="int64"),
                         columns=[col for _, col, _ in kept], dtype=object)
 
 
@@ -762,20 +758,25 @@ def _empty(title: str) -> pd.DataFrame:
                         index=pd.Index([], name="row", dtype="int64"))
 
 
-def parse_workbook(source: Any) -> ParsedWorkbook:
+def parse_workbook(source: Any, *, only: Iterable[str] | None = None,
+                   sheet_step: xlsx.Step | None = None) -> ParsedWorkbook:
     """A tournament workbook (from `tournament_workbook`) as plain frames, one per store table
     (`ParsedWorkbook`). `source` is a path, bytes or a file-like object.
 
     Refused with a `RestoreError`: a file that is hostile, damaged or not an .xlsx, a workbook
     that lacks a sheet or a column STSA wrote, and cells that are not of their column's kind,
     every one named by sheet and row. Computed columns (names, labels, placings, standings,
-    finals) are not read.
+    finals) are not read. With `only`, only those store tables' sheets are read (the others
+    are not checked). `sheet_step(index, title)` is called before each sheet is read.
     """
+    tables_wanted = set(SHEET_OF if only is None else only)
     data, name = guards.read_source(source, WORKBOOK_LIMITS, RestoreError)
     if guards.file_kind(data, name, RestoreError) != "xlsx":
         raise RestoreError("A tournament is restored from the .xlsx workbook STSA exported; "
                            "this file is not one.")
-    workbook = guards.open_workbook(data, WORKBOOK_LIMITS, RestoreError)
+    guards.check_zip(data, WORKBOOK_LIMITS, RestoreError)
+    book = xlsx.open_book(data)  # the quick reader; openpyxl for files laid out otherwise
+    workbook: Any = book or guards.open_workbook(data, WORKBOOK_LIMITS, RestoreError, checked=True)
     problems: list[Problem] = []
     try:
         missing = [t for t in SHEET_OF.values()
@@ -783,14 +784,21 @@ def parse_workbook(source: Any) -> ParsedWorkbook:
         if missing:
             raise RestoreError(f"This is not an STSA tournament workbook: it lacks the sheet"
                                f"{'s' if len(missing) > 1 else ''} {', '.join(missing)}.")
-        tables = {table: _sheet_frame(workbook[title], title, problems)
-                  if title in workbook.sheetnames else _empty(title)
-                  for table, title in SHEET_OF.items()}
+        tables: dict[str, pd.DataFrame] = {}
+        for step, (table, title) in enumerate((t, s) for t, s in SHEET_OF.items()
+                                              if t in tables_wanted):
+            if sheet_step:
+                sheet_step(step, title)
+            sheet: Any = (book, title) if book is not None else (
+                workbook[title] if title in workbook.sheetnames else None)
+            tables[table] = (_sheet_frame(sheet, title, problems)
+                             if title in workbook.sheetnames else _empty(title))
     finally:
         workbook.close()
-    settings = tables["settings"]  # a default never set has no author: nothing to store
-    tables["settings"] = settings.loc[settings["updated_by"].notna()
-                                      | settings["updated_at"].notna()]
+    if "settings" in tables:  # a default never set has no author: nothing to store
+        settings: pd.DataFrame = tables["settings"]
+        tables["settings"] = settings.loc[settings["updated_by"].notna()
+                                          | settings["updated_at"].notna()]
     if problems:
         raise restore_error(problems)
     return ParsedWorkbook(tables, name)

@@ -126,7 +126,10 @@ def _what_happened(dump: dict) -> list[str]:
 
 
 # -- the workbook and CSVs -----------------------------------------------------------------------
-def tournament_workbook(engine) -> bytes:
+Progress = Callable[[float, str], None]  # (fraction done, what is being done, in words)
+
+
+def tournament_workbook(engine, *, progress: Progress | None = None) -> bytes:
     """The whole tournament as one .xlsx, as an organizer hands it out: a Summary sheet, the
     Standings and the Finals (with best scores and qualifier ranks) first, then Players (name
     and nickname first, extra details in words), Sittings, Tables, Seats, Results, Votes,
@@ -141,8 +144,12 @@ def tournament_workbook(engine) -> bytes:
     `restore.restore_workbook` recreates the tournament from it (R19).
 
     R20: it holds removed leaders, emails and the log; offer it to the organizer only.
-    Times keep whole milliseconds (what a workbook stores)."""
+    Times keep whole milliseconds (what a workbook stores). `progress(fraction, words)` hears
+    of each step (reading the tournament, then each sheet), rising from 0.0 to 1.0."""
+    tell = progress or (lambda _fraction, _words: None)
+    tell(0.0, "Reading the tournament…")
     dump = store.dump_tournament(engine)
+    tell(0.25, "Arranging the sheets…")
     scored = _scored(dump)
     qualifiers = scored.loc[scored["kind"] == Kind.QUALIFIER].drop(columns="kind")
     standings = results_service.standings_table(engine, qualifiers)
@@ -155,7 +162,16 @@ def tournament_workbook(engine) -> bytes:
     if season is not None:  # R27: the season's standing, nicknames only; a restore skips it
         sheets["Season"] = workbook.frame_sheet(season_service.season_sheet(
             season_service.season_table(engine, season)))
-    return workbook.write_workbook(sheets)
+    # reading and arranging take about half the time, writing the sheets the other half
+    rows = [max(len(r), 1) for _, r in sheets.values()]
+    done = [0, *(sum(rows[:i + 1]) for i in range(len(rows)))]
+
+    def step(index: int, title: str) -> None:
+        tell(0.5 + 0.5 * done[index] / done[-1], f"Writing the {title} sheet…")
+
+    data = workbook.write_workbook(sheets, step=step)
+    tell(1.0, "The workbook is ready.")
+    return data
 
 
 def standings_csv(engine) -> bytes:

@@ -89,7 +89,9 @@ def restore_workbook(engine, source: Any, *, actor: Actor,
     require(actor, Role.ORGANIZER, action="restore a tournament")
     tell = progress or (lambda _fraction, _words: None)
     tell(0.0, "Reading the workbook…")
-    parsed = workbook.parse_workbook(source)
+    sheets = len(SHEET_OF)
+    parsed = workbook.parse_workbook(source, sheet_step=lambda i, title: tell(
+        0.05 + 0.4 * i / sheets, f"Reading the {title} sheet…"))
     results = len(parsed.tables["results"])
     for fraction, check in ((0.5, shape_problems), (0.7, rule_problems)):
         tell(fraction, f"Checking {results:,} results…")
@@ -151,7 +153,7 @@ def _names(installation) -> list[str]:
 
 def workbook_name(source: Any) -> str:
     """The tournament name a workbook's Settings sheet holds ("" when none)."""
-    settings = workbook.parse_workbook(source).tables["settings"]
+    settings = workbook.parse_workbook(source, only=["settings"]).tables["settings"]
     found = settings.loc[settings["key"] == "tournament_name", "value"]
     return str(json.loads(found.iloc[0])) if len(found) else ""
 

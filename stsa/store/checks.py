@@ -227,11 +227,14 @@ def _draw_seats(seats: pd.DataFrame, table_numbers: list[int]) -> list[dict]:
              "colour": str(rec["colour"] or "").strip(),
              "pick_order": whole(rec["pick_order"], "A pick order")}
             for rec in seats.to_dict("records")]
+    known = set(table_numbers)
+    at: dict[int, list[dict]] = {}  # each table's seats, in order (a pass, not one per table)
     for s in rows:
-        if s["table_no"] not in table_numbers:
+        if s["table_no"] not in known:
             raise TournamentError(f"A seat is at table {s['table_no']}, which the draw lacks.")
+        at.setdefault(s["table_no"], []).append(s)
     for no in table_numbers:
-        _check_table_seats(no, [s for s in rows if s["table_no"] == no])
+        _check_table_seats(no, at.get(no, []))
     return sorted(rows, key=lambda s: (s["table_no"], s["seat"]))
 
 

@@ -26,7 +26,7 @@ XLSX = "application/vnd.openxmlformats-officedocument.spreadsheetml.sheet"
 PDF = "application/pdf"
 LOCAL_URL = "http://localhost:8501"
 #: Uploaders' own limits (MB) under the server's 50 MB ceiling: a roster or booking list is small;
-#: a tournament workbook of 2,000 players and 12 sittings is about 5 MB (10 times that allowed).
+#: a tournament workbook of 2,000 players and 12 sittings is about 6.5 MB (50 MB allowed).
 ROSTER_MB = guards.MAX_UPLOAD_BYTES // 2**20
 WORKBOOK_MB = guards.MAX_WORKBOOK_BYTES // 2**20
 
@@ -221,3 +221,37 @@ def paper(engine, settings: Settings, sitting_id: int, label: str, *, me: Actor)
             st.download_button(text, data=make, file_name=f"stsa-{name}-{kind}.pdf", mime=PDF,
                                key=f"draw_pdf_{kind}", icon=":material/picture_as_pdf:",
                                on_click="ignore", width="stretch")
+
+
+# --- Data: the tournament workbook, made with progress shown ---------------------------------
+
+def workbook_download(engine, tournament: str) -> None:
+    """R19, R20 (organizer only): "Make the workbook" builds it with a progress bar (a large
+    tournament takes seconds; `exports.tournament_workbook` reports each sheet), then offers
+    it for download. The file is kept for this session and this tournament until made again;
+    it holds the tournament as it stood when it was made, which the caption says."""
+    key = ("data_workbook_file", session.tournament_id())
+    made = st.session_state.get("data_workbook_file")
+    made = made if made and made[0] == key else None
+    if st.button("Make the workbook" if made is None else "Make the workbook again",
+                 key="data_workbook_make", icon=":material/table_view:"):
+        with st.status("Making the workbook…") as status:
+            bar = st.progress(0.0, text="Reading the tournament…")
+            def shown(fraction: float, words: str) -> None:
+                bar.progress(fraction, text=words)
+
+            content = widgets.act(lambda: exports.tournament_workbook(engine, progress=shown))
+            status.update(label="The workbook is ready." if content is not None
+                          else "The workbook could not be made.",
+                          state="complete" if content is not None else "error")
+        if content is not None:
+            name = widgets.file_name(tournament, "workbook", "xlsx")
+            made = (key, name, content)
+            st.session_state["data_workbook_file"] = made
+    if made is not None:
+        _, name, content = made
+        st.download_button(f"Tournament workbook (.xlsx, {len(content) / 2**20:,.1f} MB)",
+                           data=content, file_name=name, mime=XLSX, key="data_workbook",
+                           icon=":material/download:", on_click="ignore")
+        st.caption(f"Made as the tournament stood then ({name}); make it again for what "
+                   f"changed since.")

@@ -15,7 +15,7 @@ from stsa.store import db
 from tests.app.conftest import APP, JUDGE, ORGANIZER
 
 PAGE = "views/data.py"
-DOWNLOADS = ["data_workbook", "data_standings_csv", "data_results_csv"]
+DOWNLOADS = ["data_standings_csv", "data_results_csv"]  # the workbook once made
 
 
 
@@ -77,14 +77,18 @@ def test_workbook_and_csv_downloads(open_page, engine, downloads):
     at = open_page(PAGE, as_=ORGANIZER)
     assert not at.exception
     assert set(downloads) == set(DOWNLOADS)
+    at.button(key="data_workbook_make").click().run()  # made with progress shown, then offered
+    assert not at.exception and at.status[0].label == "The workbook is ready."
+    assert at.status[0].state == "complete"
+    assert set(downloads) == {"data_workbook", *DOWNLOADS}
     stamp = r"\d{4}-\d\d-\d\d-\d{4}"
     for key, what, extension in [("data_workbook", "workbook", "xlsx"),
                                  ("data_standings_csv", "standings", "csv"),
                                  ("data_results_csv", "results", "csv")]:
         assert re.fullmatch(f"gothcon-qualifiers-2027-{what}-{stamp}\\.{extension}",
                             downloads[key][0]), downloads[key][0]
-    name, make = downloads["data_workbook"]
-    book = openpyxl.load_workbook(io.BytesIO(make()), read_only=True)
+    name, content = downloads["data_workbook"]
+    book = openpyxl.load_workbook(io.BytesIO(content), read_only=True)
     assert book.sheetnames[:4] == ["Summary", "Standings", "Finals", "Players"]
     assert {"Sittings", "Tables", "Seats", "Results", "Waiting list", "Settings",
             "Log"} <= set(book.sheetnames)

@@ -1,0 +1,486 @@
+"""A fast .xlsx writer and sheet reader for the tournament workbook (R19).
+
+The largest tournament STSA holds (2,000 players × 12 sittings) is about a million cells.
+openpyxl builds an object and an XML element for every cell, which takes many seconds both
+ways; this module writes the sheet XML as text and reads it back with one pattern per cell.
+What it writes is what openpyxl's write-only mode wrote (shared strings, a bold filled header,
+a frozen first row, a filter, column widths, dates with their number format, text that looks
+like a formula marked as text), plus each sheet's size (`<dimension>`) so a reader does not
+scan the whole sheet to find it.
+
+The reader reads the sheets this writer and spreadsheet applications write (shared and inline
+strings, numbers, Yes/No, dates by their number format, cells with or without references);
+`read_sheets` returns None for a file it does not know how to read quickly (a sheet with XML
+namespace prefixes or CDATA), and the caller reads it with openpyxl instead. The hostile-file
+guards (`formats.guards.check_zip`) run before either.
+"""
+
+from __future__ import annotations
+
+import datetime as dt
+import io
+import posixpath
+import re
+import zipfile
+from collections.abc import Callable, Iterator, Mapping
+from typing import Any
+from xml.sax.saxutils import escape, quoteattr
+
+from openpyxl.cell.cell import ILLEGAL_CHARACTERS_RE
+from openpyxl.styles.numbers import BUILTIN_FORMATS, is_date_format
+from openpyxl.utils import get_column_letter
+from openpyxl.utils.datetime import CALENDAR_MAC_1904, WINDOWS_EPOCH, from_excel, to_excel
+
+from stsa.formats.csv import FORMULA_START
+
+Sheet = tuple[list[str], list[list]]  # (headings, rows)
+Step = Callable[[int, str], None]  # (index of the sheet, its title), before each sheet
+
+TIME_FORMAT = "yyyy-mm-dd hh:mm:ss"
+HEADER_FILL = "00DDE3EA"  # as openpyxl wrote "DDE3EA"
+WIDTH_SAMPLE = 1000  # rows the column widths are measured on
+
+# the cell styles of styles.xml, by index
+PLAIN, HEADER, TIME, TEXT, HEADER_TEXT = range(5)
+MAIN = "http://schemas.openxmlformats.org/spreadsheetml/2006/main"
+DOC_RELS = "http://schemas.openxmlformats.org/officeDocument/2006/relationships"
+PKG_RELS = "http://schemas.openxmlformats.org/package/2006/relationships"
+SHEET_TYPE = "application/vnd.openxmlformats-officedocument.spreadsheetml.worksheet+xml"
+
+
+# -- writing -------------------------------------------------------------------------------------
+def _text(value: str) -> str:
+    """Text as the XML of a shared string's <t>: illegal characters replaced, spaces kept
+    (as openpyxl wrote it: a reader takes a carriage return for a line feed)."""
+    if ILLEGAL_CHARACTERS_RE.search(value):
+        value = ILLEGAL_CHARACTERS_RE.sub("\ufffd", value)
+    body = escape(value)
+    if value != value.strip():
+        return f'<t xml:space="preserve">{body}</t>'
+    return f"<t>{body}</t>"
+
+
+def _widths(headings: list[str], rows: list[list]) -> list[float]:
+    """Column widths from the header and the first rows; times as wide as their format."""
+    sample = rows[:WIDTH_SAMPLE]
+    widths: list[float] = []
+    for index, heading in enumerate(headings):
+        values = [r[index] for r in sample if index < len(r) and r[index] is not None]
+        width = max([len(heading)] + [len(v if isinstance(v, str) else str(v)) for v in values])
+        if any(isinstance(v, dt.datetime) for v in values):
+            width = len(TIME_FORMAT)
+        widths.append(min(max(width + 2, 8), 60))
+    return widths
+
+
+class _Strings:
+    """The shared strings table: each distinct text once, cells refer to it by index."""
+
+    def __init__(self) -> None:
+        self.index: dict[str, int] = {}
+
+    def __call__(self, value: str) -> int:
+        found = self.index.get(value)
+        if found is None:
+            found = self.index[value] = len(self.index)
+        return found
+
+    def xml(self) -> str:
+        return (f'<sst xmlns="{MAIN}" count="{len(self.index)}" '
+                f'uniqueCount="{len(self.index)}">'
+                + "".join(f"<si>{_text(s)}</si>" for s in self.index) + "</sst>")
+
+
+def _cells(row: list, letters: list[str], number: int, strings: _Strings,
+           text_style: int, plain_style: int) -> str:
+    """One row's <c> elements: text as shared strings (formula-like text marked as text),
+    numbers, Yes/No booleans and dates with the time format; blanks left out."""
+    out = []
+    for letter, value in zip(letters, row):
+        if value is None or value == "":  # openpyxl too wrote no value for empty text
+            continue
+        kind = type(value)
+        if kind is str:
+            style = text_style if value.startswith(FORMULA_START) else plain_style
+            s = f' s="{style}"' if style else ""
+            out.append(f'<c r="{letter}{number}"{s} t="s"><v>{strings(value)}</v></c>')
+        elif kind is int or kind is float:
+            out.append(f'<c r="{letter}{number}"><v>{value!r}</v></c>')
+        elif kind is bool:
+            out.append(f'<c r="{letter}{number}" t="b"><v>{int(value)}</v></c>')
+        elif isinstance(value, (dt.datetime, dt.date)):
+            out.append(f'<c r="{letter}{number}" s="{TIME}"><v>{to_excel(value)!r}</v></c>')
+        elif isinstance(value, (int, float)):  # subclasses (numpy's are unwrapped before)
+            out.append(f'<c r="{letter}{number}"><v>{float(value)!r}</v></c>')
+        else:
+            text = str(value)
+            style = text_style if text.startswith(FORMULA_START) else plain_style
+            s = f' s="{style}"' if style else ""
+            out.append(f'<c r="{letter}{number}"{s} t="s"><v>{strings(text)}</v></c>')
+    return "".join(out)
+
+
+def _sheet_xml(headings: list[str], rows: list[list], strings: _Strings) -> Iterator[str]:
+    """A worksheet's XML in pieces: its size, the frozen header, widths, the cells, the
+    filter."""
+    columns = max(len(headings), max((len(r) for r in rows), default=0), 1)
+    letters = [get_column_letter(i + 1) for i in range(columns)]
+    last = f"{letters[max(len(headings), 1) - 1]}{len(rows) + 1}"
+    used = f"{letters[-1]}{len(rows) + 1}"
+    yield (f'<worksheet xmlns="{MAIN}" xmlns:r="{DOC_RELS}">'
+           f'<dimension ref="{"A1" if used == "A1" else "A1:" + used}"/>'
+           '<sheetViews><sheetView workbookViewId="0"><pane ySplit="1" topLeftCell="A2" '
+           'activePane="bottomLeft" state="frozen"/><selection pane="bottomLeft" '
+           'activeCell="A2" sqref="A2"/></sheetView></sheetViews>'
+           '<sheetFormatPr defaultRowHeight="15"/>')
+    if headings:
+        yield "<cols>" + "".join(f'<col min="{i}" max="{i}" width="{w}" customWidth="1"/>'
+                                 for i, w in enumerate(_widths(headings, rows), start=1))
+        yield "</cols>"
+    yield "<sheetData>"
+    yield f'<row r="1">{_cells(headings, letters, 1, strings, HEADER_TEXT, HEADER)}</row>'
+    chunk = []
+    for number, row in enumerate(rows, start=2):
+        chunk.append(f'<row r="{number}">{_cells(row, letters, number, strings, TEXT, PLAIN)}'
+                     f"</row>")
+        if len(chunk) == 2000:
+            yield "".join(chunk)
+            chunk = []
+    yield "".join(chunk)
+    yield f'</sheetData><autoFilter ref="A1:{last}"/></worksheet>'
+
+
+STYLES = (
+    f'<styleSheet xmlns="{MAIN}">'
+    f'<numFmts count="1"><numFmt numFmtId="164" formatCode="{TIME_FORMAT}"/></numFmts>'
+    '<fonts count="2"><font><sz val="11"/><name val="Calibri"/><family val="2"/></font>'
+    '<font><b val="1"/><sz val="11"/><name val="Calibri"/><family val="2"/></font></fonts>'
+    '<fills count="3"><fill><patternFill/></fill><fill><patternFill patternType="gray125"/>'
+    f'</fill><fill><patternFill patternType="solid"><fgColor rgb="{HEADER_FILL}"/>'
+    '</patternFill></fill></fills>'
+    '<borders count="1"><border><left/><right/><top/><bottom/><diagonal/></border></borders>'
+    '<cellStyleXfs count="1"><xf numFmtId="0" fontId="0" fillId="0" borderId="0"/>'
+    '</cellStyleXfs><cellXfs count="5">'
+    '<xf numFmtId="0" fontId="0" fillId="0" borderId="0" xfId="0"/>'
+    '<xf numFmtId="0" fontId="1" fillId="2" borderId="0" xfId="0" applyFont="1" '
+    'applyFill="1" applyAlignment="1"><alignment vertical="top"/></xf>'
+    '<xf numFmtId="164" fontId="0" fillId="0" borderId="0" xfId="0" applyNumberFormat="1"/>'
+    '<xf numFmtId="0" fontId="0" fillId="0" borderId="0" xfId="0" quotePrefix="1"/>'
+    '<xf numFmtId="0" fontId="1" fillId="2" borderId="0" xfId="0" applyFont="1" '
+    'applyFill="1" applyAlignment="1" quotePrefix="1"><alignment vertical="top"/></xf>'
+    '</cellXfs><cellStyles count="1"><cellStyle name="Normal" xfId="0" builtinId="0"/>'
+    '</cellStyles></styleSheet>')
+
+
+def _package(titles: list[str], creator: str, created: dt.datetime) -> dict[str, str]:
+    """The parts around the sheets: content types, relationships, the workbook, properties."""
+    sheets = range(1, len(titles) + 1)
+    types = ('<Types xmlns="http://schemas.openxmlformats.org/package/2006/content-types">'
+             '<Default Extension="rels" ContentType="application/vnd.openxmlformats-package.'
+             'relationships+xml"/><Default Extension="xml" ContentType="application/xml"/>'
+             '<Override PartName="/xl/workbook.xml" ContentType="application/vnd.'
+             'openxmlformats-officedocument.spreadsheetml.sheet.main+xml"/>'
+             + "".join(f'<Override PartName="/xl/worksheets/sheet{i}.xml" '
+                       f'ContentType="{SHEET_TYPE}"/>' for i in sheets)
+             + '<Override PartName="/xl/styles.xml" ContentType="application/vnd.'
+             'openxmlformats-officedocument.spreadsheetml.styles+xml"/>'
+             '<Override PartName="/xl/sharedStrings.xml" ContentType="application/vnd.'
+             'openxmlformats-officedocument.spreadsheetml.sharedStrings+xml"/>'
+             '<Override PartName="/docProps/core.xml" ContentType="application/vnd.'
+             'openxmlformats-package.core-properties+xml"/>'
+             '<Override PartName="/docProps/app.xml" ContentType="application/vnd.'
+             'openxmlformats-officedocument.extended-properties+xml"/></Types>')
+    when = created.astimezone(dt.UTC).strftime("%Y-%m-%dT%H:%M:%SZ")
+    return {
+        "[Content_Types].xml": types,
+        "_rels/.rels": (
+            f'<Relationships xmlns="{PKG_RELS}">'
+            f'<Relationship Id="rId1" Type="{DOC_RELS}/officeDocument" '
+            'Target="xl/workbook.xml"/>'
+            '<Relationship Id="rId2" Type="http://schemas.openxmlformats.org/package/2006/'
+            'relationships/metadata/core-properties" Target="docProps/core.xml"/>'
+            f'<Relationship Id="rId3" Type="{DOC_RELS}/extended-properties" '
+            'Target="docProps/app.xml"/></Relationships>'),
+        "docProps/app.xml": (
+            '<Properties xmlns="http://schemas.openxmlformats.org/officeDocument/2006/'
+            'extended-properties"><Application>STSA</Application></Properties>'),
+        "docProps/core.xml": (
+            '<cp:coreProperties xmlns:cp="http://schemas.openxmlformats.org/package/2006/'
+            'metadata/core-properties" xmlns:dc="http://purl.org/dc/elements/1.1/" '
+            'xmlns:dcterms="http://purl.org/dc/terms/" '
+            'xmlns:xsi="http://www.w3.org/2001/XMLSchema-instance">'
+            f"<dc:creator>{escape(creator)}</dc:creator>"
+            f'<dcterms:created xsi:type="dcterms:W3CDTF">{when}</dcterms:created>'
+            f'<dcterms:modified xsi:type="dcterms:W3CDTF">{when}</dcterms:modified>'
+            "</cp:coreProperties>"),
+        "xl/workbook.xml": (
+            f'<workbook xmlns="{MAIN}" xmlns:r="{DOC_RELS}"><bookViews><workbookView/>'
+            "</bookViews><sheets>"
+            + "".join(f'<sheet name={quoteattr(t)} sheetId="{i}" r:id="rId{i}"/>'
+                      for i, t in zip(sheets, titles))
+            + "</sheets></workbook>"),
+        "xl/_rels/workbook.xml.rels": (
+            f'<Relationships xmlns="{PKG_RELS}">'
+            + "".join(f'<Relationship Id="rId{i}" Type="{DOC_RELS}/worksheet" '
+                      f'Target="worksheets/sheet{i}.xml"/>' for i in sheets)
+            + f'<Relationship Id="rId{len(titles) + 1}" Type="{DOC_RELS}/styles" '
+              'Target="styles.xml"/>'
+              f'<Relationship Id="rId{len(titles) + 2}" Type="{DOC_RELS}/sharedStrings" '
+              'Target="sharedStrings.xml"/></Relationships>'),
+        "xl/styles.xml": STYLES,
+    }
+
+
+def write(sheets: Mapping[str, Sheet], *, creator: str = "STSA",
+          step: Step | None = None) -> bytes:
+    """An .xlsx with one sheet per item of {title: (headings, rows)}, in order: a bold,
+    filled, frozen header row with a filter, widths from the content, text as shared strings
+    (text a spreadsheet would take for a formula marked as text), whole numbers and decimals
+    as numbers, dates and times in `TIME_FORMAT`. `step(index, title)` is called before each
+    sheet is written."""
+    strings = _Strings()
+    out = io.BytesIO()
+    # level 1: a fraction of the time of the default level, for a file about a fifth larger
+    with zipfile.ZipFile(out, "w", zipfile.ZIP_DEFLATED, compresslevel=1) as archive:
+        for index, (title, (headings, rows)) in enumerate(sheets.items()):
+            if step:
+                step(index, title)
+            with archive.open(f"xl/worksheets/sheet{index + 1}.xml", "w",
+                              force_zip64=False) as part:
+                for piece in _sheet_xml(list(headings), rows, strings):
+                    part.write(piece.encode("utf-8"))
+        archive.writestr("xl/sharedStrings.xml", strings.xml())
+        for name, text in _package(list(sheets), creator, dt.datetime.now(dt.UTC)).items():
+            archive.writestr(name, text)
+    return out.getvalue()
+
+
+# -- reading -------------------------------------------------------------------------------------
+# A row's start tag, or a cell as this writer and most applications write it (reference,
+# style, type, value), or any other cell whole (a formula, an inline string, other
+# attributes), read attribute by attribute.
+_TOKEN = re.compile(r'(<row\b[^>]*>)|<c r="([A-Z]{1,3})\d+"(?: s="(\d+)")?'
+                    r'(?: t="(s|n|b|str|e)")?(?:/>|>(?:<v>([^<]*)</v>)?</c>)'
+                    r'|(<c\b[^>]*?(?:/>|>.*?</c>))', re.S)
+_ATTR = re.compile(r'([\w:]+)\s*=\s*(?:"([^"]*)"|\'([^\']*)\')')
+_V = re.compile(r"<v\b[^>]*?(?:/>|>(.*?)</v>)", re.S)
+_T = re.compile(r"<t\b[^>]*?(?:/>|>(.*?)</t>)", re.S)
+_PHONETIC = re.compile(r"<rPh\b.*?</rPh>", re.S)
+_ENTITY = re.compile(r"&(#x[0-9a-fA-F]+|#[0-9]+|amp|lt|gt|quot|apos);")
+_NAMED = {"amp": "&", "lt": "<", "gt": ">", "quot": '"', "apos": "'"}
+_LETTERS = re.compile(r"[A-Z]+")
+
+
+def _entity(match: re.Match) -> str:
+    name = match.group(1)
+    if name.startswith("#x"):
+        return chr(int(name[2:], 16))
+    if name.startswith("#"):
+        return chr(int(name[1:]))
+    return _NAMED[name]
+
+
+def _unescape(text: str) -> str:
+    """XML character data as its text: line ends as XML reads them, entities resolved."""
+    if "\r" in text:
+        text = text.replace("\r\n", "\n").replace("\r", "\n")
+    return _ENTITY.sub(_entity, text) if "&" in text else text
+
+
+def _attrs(text: str) -> dict[str, str]:
+    return {m.group(1): m.group(2) if m.group(2) is not None else m.group(3)
+            for m in _ATTR.finditer(text)}
+
+
+def _string_text(xml: str) -> str:
+    """A shared or inline string's text: its <t> runs joined, phonetic hints left out."""
+    return "".join(_unescape(t or "") for t in _T.findall(_PHONETIC.sub("", xml)))
+
+
+def _column(reference: str) -> int:
+    """The column index (from 0) of a cell reference such as "AB12"."""
+    letters = _LETTERS.match(reference)
+    if not letters:
+        raise ValueError(f"not a cell reference: {reference!r}")
+    index = 0
+    for letter in letters.group(0):
+        index = index * 26 + ord(letter) - 64
+    return index - 1
+
+
+class Book:
+    """An .xlsx's sheets by title, read with patterns (`rows`); built by `open_book`."""
+
+    def __init__(self, archive: zipfile.ZipFile, parts: dict[str, str], strings: list[str],
+                 dates: set[int], epoch: dt.datetime) -> None:
+        self.archive, self.parts = archive, parts
+        self.strings, self.dates, self.epoch = strings, dates, epoch
+        self.sheetnames = list(parts)
+        self._columns: dict[str, int] = {}
+
+    def xml(self, title: str) -> str:
+        return self.archive.read(self.parts[title]).decode("utf-8")
+
+    def rows(self, title: str) -> Iterator[tuple[int, list]]:
+        """(row number, cell values) of each row in the sheet, as openpyxl reads them with
+        `values_only`: text, whole numbers as int, decimals as float, booleans, dates as
+        datetime (by their number format), errors as their text; a row's missing cells as
+        None, rows left out as empty ones."""
+        xml = self.xml(title)
+        begin = xml.find("<sheetData")
+        data = xml[begin:xml.find("</sheetData>", begin)] if begin >= 0 else ""
+        last, number = 0, 0
+        values: list | None = None
+        strings, dates = self.strings, {str(d) for d in self.dates}
+        for row, letters, style, kind, text, other in _TOKEN.findall(data):
+            if row:
+                if values is not None:
+                    yield number, values
+                at = _attrs(row[4:]).get("r")
+                number = int(at) if at else last + 1
+                if number <= last:
+                    raise ValueError(f"row {number} out of order")
+                for blank in range(last + 1, number):  # as openpyxl reads rows left out
+                    yield blank, []
+                last, values = number, []
+                continue
+            if values is None:
+                raise ValueError("a cell outside a row")
+            if letters:
+                column = self._columns.get(letters)
+                if column is None:
+                    column = self._columns[letters] = _column(letters)
+                value: Any
+                if not text:
+                    value = None
+                elif kind == "s":  # the usual cells first, without a call each
+                    value = strings[int(text)]
+                elif not kind and style not in dates:
+                    value = float(text) if "." in text or "e" in text or "E" in text \
+                        else int(text)
+                else:
+                    value = self._value(kind or "n", style or None, text, None)
+            else:
+                attrs, _, inner = other[2:].partition(">")
+                if attrs.endswith("/"):
+                    attrs, inner = attrs[:-1], ""
+                a = _attrs(attrs)
+                ref = a.get("r")
+                column = _column(ref) if ref else len(values)
+                value = self._value(a.get("t", "n"), a.get("s"), None,
+                                    inner.removesuffix("</c>"))
+            if column < len(values):
+                raise ValueError(f"a cell out of order in row {number}")
+            if column > len(values):
+                values.extend([None] * (column - len(values)))
+            values.append(value)
+        if values is not None:
+            yield number, values
+
+    def _value(self, kind: str, style: str | None, text: str | None,
+               inner: str | None) -> Any:
+        """A cell's value from its type, style and <v> text (or, `inner`, its content)."""
+        if inner is not None:
+            if kind == "inlineStr":
+                return _string_text(inner)
+            found = _V.search(inner)
+            text = found.group(1) if found else None
+        if not text:
+            return None
+        if kind == "s":
+            return self.strings[int(text)]
+        if kind == "n":
+            number = float(text) if "." in text or "e" in text or "E" in text else int(text)
+            if style is not None and int(style) in self.dates:
+                return from_excel(number, self.epoch)
+            return number
+        if kind == "b":
+            return bool(int(text))
+        if kind == "d":
+            return dt.datetime.fromisoformat(_unescape(text).removesuffix("Z"))
+        return _unescape(text)  # str (a formula's text), e (an error such as #N/A)
+
+    def close(self) -> None:
+        self.archive.close()
+
+
+def _part(base: str, target: str) -> str:
+    """A relationship's target as a part name inside the zip."""
+    if target.startswith("/"):
+        return target[1:]
+    return posixpath.normpath(posixpath.join(posixpath.dirname(base), target))
+
+
+def _date_styles(styles: str) -> set[int]:
+    """The cell styles (indexes into cellXfs) whose number format shows a date or time."""
+    custom = {int(a["numFmtId"]): _unescape(a.get("formatCode", ""))
+              for a in map(_attrs, re.findall(r"<numFmt\b([^>]*)", styles))
+              if "numFmtId" in a}
+    xfs = re.search(r"<cellXfs\b[^>]*>(.*?)</cellXfs>", styles, re.S)
+    dates = set()
+    for index, attrs in enumerate(re.findall(r"<xf\b([^>]*)", xfs.group(1) if xfs else "")):
+        fmt = int(_attrs(attrs).get("numFmtId", "0"))
+        code = custom.get(fmt, BUILTIN_FORMATS.get(fmt))
+        if code and is_date_format(code) and not re.search(r"\[h+\]", code, re.I):
+            dates.add(index)
+    return dates
+
+
+def open_book(data: bytes) -> Book | None:
+    """The workbook `data` (an .xlsx that passed the guards) for reading with patterns, or
+    None when it is not laid out as this reader expects (namespace prefixes, CDATA): read
+    it with openpyxl then."""
+    archive = zipfile.ZipFile(io.BytesIO(data))
+    try:
+        names = set(archive.namelist())
+        rels = _relationships(archive, "_rels/.rels")
+        main = next((_part("", t) for t, kind in rels.values()
+                     if kind.endswith("/officeDocument")), "xl/workbook.xml")
+        book = archive.read(main).decode("utf-8")
+        book_rels = _relationships(archive, posixpath.join(
+            posixpath.dirname(main), "_rels", posixpath.basename(main) + ".rels"))
+        parts = {}
+        for attrs in re.findall(r"<sheet\b([^>]*)", book):
+            a = _attrs(attrs)
+            rid = next((v for k, v in a.items() if k.endswith(":id")), None)
+            if rid in book_rels:
+                parts[_unescape(a.get("name", ""))] = _part(main, book_rels[rid][0])
+        by_kind = {kind.rsplit("/", 1)[-1]: _part(main, t) for t, kind in book_rels.values()}
+        texts = [archive.read(p).decode("utf-8") for p in parts.values() if p in names]
+        shared = by_kind.get("sharedStrings")
+        sst = archive.read(shared).decode("utf-8") if shared in names else ""
+        styles = by_kind.get("styles")
+        style_xml = archive.read(styles).decode("utf-8") if styles in names else ""
+        if not _plain([book, sst, style_xml, *texts]) or len(texts) != len(parts):
+            archive.close()
+            return None
+        strings = [_string_text(si) for si in re.findall(r"<si\b[^>]*>(.*?)</si>", sst, re.S)]
+        pr = re.search(r"<workbookPr\b([^>]*)", book)
+        mac = pr and _attrs(pr.group(1)).get("date1904", "0").lower() in ("1", "true")
+        return Book(archive, parts, strings, _date_styles(style_xml),
+                    CALENDAR_MAC_1904 if mac else WINDOWS_EPOCH)
+    except (KeyError, ValueError, IndexError, UnicodeDecodeError, zipfile.BadZipFile):
+        archive.close()  # a part missing or not as expected: openpyxl reads it or says why
+        return None
+
+
+def _plain(texts: list[str]) -> bool:
+    """XML this reader reads: elements without namespace prefixes, no CDATA, no comments."""
+    for text in texts:
+        if not text:
+            continue
+        head = text[:2000]
+        root = re.search(r"<([A-Za-z_][\w.-]*)(:[\w.-]+)?[\s>]", head.split("?>", 1)[-1])
+        if root is None or root.group(2) or "<![CDATA[" in text or "<!--" in text:
+            return False
+    return True
+
+
+def _relationships(archive: zipfile.ZipFile, name: str) -> dict[str, tuple[str, str]]:
+    """{id: (target, type)} of a relationships part ({} when there is none)."""
+    try:
+        xml = archive.read(name).decode("utf-8")
+    except KeyError:
+        return {}
+    return {a["Id"]: (_unescape(a.get("Target", "")), a.get("Type", ""))
+            for a in map(_attrs, re.findall(r"<Relationship\b([^>]*)", xml)) if "Id" in a}

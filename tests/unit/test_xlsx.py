@@ -1,0 +1,195 @@
+"""The quick workbook writer and reader (`stsa.formats.xlsx`): the same workbook as openpyxl
+wrote, cell by cell and style by style; read back as openpyxl reads it; a round trip gives the
+same tournament; progress is reported per sheet, writing and restoring (R19)."""
+
+import datetime as dt
+import io
+import zipfile
+
+import openpyxl
+import pandas as pd
+from openpyxl.cell import WriteOnlyCell
+from openpyxl.styles import Alignment
+from openpyxl.utils import get_column_letter
+
+from stsa import excel, store
+from stsa.auth import Actor, Role
+from stsa.formats import workbook, xlsx
+from stsa.formats.csv import looks_like_formula
+from stsa.formats.guards import trimmed
+from stsa.services import exports
+
+ORGANIZER = Actor("Olivia", Role.ORGANIZER)
+HOSTILE = ["=1+1", "+46 70", "-2", "@SUM(A1)", " padded ", "a & b < c > d", "\x01bell"]
+
+
+def openpyxl_workbook(sheets) -> bytes:
+    """The workbook as the earlier writer made it, with openpyxl's write-only mode."""
+    wb = openpyxl.Workbook(write_only=True)
+    for title, (headings, rows) in sheets.items():
+        ws = wb.create_sheet(title)
+        for index, width in enumerate(xlsx._widths(headings, rows), start=1):
+            ws.column_dimensions[get_column_letter(index)].width = width
+        ws.freeze_panes = "A2"
+        ws.auto_filter.ref = f"A1:{get_column_letter(max(len(headings), 1))}{len(rows) + 1}"
+
+        def cell(value, header=False, ws=ws):
+            if isinstance(value, str):
+                value = xlsx.ILLEGAL_CHARACTERS_RE.sub("\ufffd", value)
+            c = WriteOnlyCell(ws, value=value)
+            if isinstance(value, str):
+                if looks_like_formula(value):
+                    c.data_type, c.quotePrefix = "s", True
+            if isinstance(value, dt.datetime):
+                c.number_format = workbook.TIME_FORMAT
+            if header:
+                c.font, c.fill = workbook.HEADER_FONT, workbook.HEADER_FILL
+                c.alignment = Alignment(vertical="top")
+            return c
+        ws.append([cell(h, header=True) for h in headings])
+        for row in rows:
+            ws.append([cell(v) for v in row])
+    out = io.BytesIO()
+    wb.save(out)
+    return out.getvalue()
+
+
+def cells(data: bytes) -> dict[str, dict]:
+    """Every sheet as openpyxl reads it: its frozen pane, filter, widths and each cell's value,
+    kind, number format, bold, fill and text mark."""
+    wb = openpyxl.load_workbook(io.BytesIO(data))
+    return {ws.title: {
+        "freeze": ws.freeze_panes, "filter": ws.auto_filter.ref,
+        "widths": {k: d.width for k, d in ws.column_dimensions.items()},
+        "cells": [[(c.value, c.value is not None and c.data_type, c.number_format, bool(c.font.b),
+                    c.fill.fgColor.rgb if c.fill.fill_type else None, bool(c.quotePrefix))
+                   for c in row] for row in ws.iter_rows()]} for ws in wb}
+
+
+def sheets_of(engine) -> dict:
+    """The sheets `tournament_workbook` writes for `engine`, without writing them."""
+    made = {}
+    real = workbook.write_workbook
+    workbook.write_workbook = lambda sheets, **_: made.update(sheets) or b""
+    try:
+        exports.tournament_workbook(engine)
+    finally:
+        workbook.write_workbook = real
+    return made
+
+
+def with_hostile_text(sheets: dict) -> dict:
+    heads, rows = sheets["Players"]
+    extra = [[t, *([None] * (len(heads) - 1))] for t in HOSTILE]
+    return {**sheets, "Players": (heads, rows + extra), "Odd": (["=head", "n"], [
+        [True, 1.5], [None, 2**40], ["x", dt.datetime(2026, 3, 7, 9, 41, 5, 123000)]])}
+
+
+def test_the_quick_writer_writes_what_openpyxl_wrote(demo_copy):
+    sheets = with_hostile_text(sheets_of(demo_copy(sittings=2)))
+    assert cells(workbook.write_workbook(sheets)) == cells(openpyxl_workbook(sheets))
+
+
+def test_each_sheet_says_its_size():
+    data = workbook.write_workbook({"A": (["x", "y"], [[1, 2], [3, None]]), "Empty": ([], [])})
+    with zipfile.ZipFile(io.BytesIO(data)) as archive:
+        first = archive.read("xl/worksheets/sheet1.xml").decode()
+        empty = archive.read("xl/worksheets/sheet2.xml").decode()
+    assert '<dimension ref="A1:B3"/>' in first and '<dimension ref="A1"/>' in empty
+    assert openpyxl.load_workbook(io.BytesIO(data), read_only=True)["A"].max_row == 3
+
+
+def parsed(data: bytes, monkeypatch, *, quick: bool) -> dict[str, pd.DataFrame]:
+    with monkeypatch.context() as m:
+        if not quick:
+            m.setattr(xlsx, "open_book", lambda _data: None)
+        return workbook.parse_workbook(data).tables
+
+
+def test_the_quick_reader_reads_what_openpyxl_reads(demo_copy, monkeypatch):
+    data = excel.tournament_workbook(demo_copy(sittings=2))
+    again = openpyxl.load_workbook(io.BytesIO(data))  # saved by openpyxl: other cell layouts
+    again["Players"].cell(3, 3).value = "A club & co <3"
+    out = io.BytesIO()
+    again.save(out)
+    for file in (data, out.getvalue()):
+        quick, slow = parsed(file, monkeypatch, quick=True), parsed(file, monkeypatch,
+                                                                    quick=False)
+        assert list(quick) == list(slow)
+        for table in slow:
+            pd.testing.assert_frame_equal(quick[table], slow[table])
+
+
+def test_inline_strings_cells_without_references_and_gaps():
+    sheet = ('<worksheet xmlns="http://schemas.openxmlformats.org/spreadsheetml/2006/main">'
+             '<sheetData><row r="1"><c t="inlineStr"><is><t>Name</t></is></c>'
+             '<c t="inlineStr"><is><r><t>Ni</t></r><r><t xml:space="preserve">ck </t></r>'
+             '</is></c></row><row r="3"><c r="B3" t="b"><v>1</v></c><c r="D3"><f>1+1</f>'
+             '<v>2</v></c><c r="E3" t="str"><v>a &amp; b</v></c></row></sheetData>'
+             '</worksheet>')
+    data = workbook.write_workbook({"S": (["x"], [])})
+    out = io.BytesIO()
+    with zipfile.ZipFile(io.BytesIO(data)) as src, zipfile.ZipFile(out, "w") as dst:
+        for item in src.infolist():
+            dst.writestr(item, sheet if item.filename.endswith("sheet1.xml")
+                         else src.read(item))
+    book = xlsx.open_book(out.getvalue())
+    assert book is not None
+    assert list(book.rows("S")) == [(1, ["Name", "Nick "]), (2, []),
+                                    (3, [None, True, None, 2, "a & b"])]
+    slow = openpyxl.load_workbook(io.BytesIO(out.getvalue()), read_only=True, data_only=True)
+    assert [trimmed(list(r)) for r in slow["S"].iter_rows(values_only=True)] == [
+        values for _, values in book.rows("S")]
+
+
+def test_a_prefixed_workbook_is_left_to_openpyxl():
+    data = workbook.write_workbook({"S": (["x"], [[1]])})
+    out = io.BytesIO()
+    with zipfile.ZipFile(io.BytesIO(data)) as src, zipfile.ZipFile(out, "w") as dst:
+        for item in src.infolist():
+            text = src.read(item)
+            if item.filename.endswith("sheet1.xml"):
+                text = (text.replace(b"<", b"<x:").replace(b"<x:/", b"</x:")
+                        .replace(b'xmlns="', b'xmlns:x="'))
+            dst.writestr(item, text)
+    assert xlsx.open_book(out.getvalue()) is None
+
+
+def to_the_millisecond(frame: pd.DataFrame) -> pd.DataFrame:
+    """Times as a workbook keeps them (whole milliseconds)."""
+    times = frame.select_dtypes("datetimetz").columns
+    return frame.assign(**{c: frame[c].dt.floor("ms") for c in times})
+
+
+def test_write_then_restore_gives_the_same_tournament(demo_copy, sqlite_engine):
+    original = demo_copy(sittings=2)
+    excel.restore_workbook(sqlite_engine, excel.tournament_workbook(original), actor=ORGANIZER)
+    for read in (store.players, lambda e: store.results(e, None),
+                 lambda e: store.tables(e, actor=ORGANIZER),
+                 lambda e: store.seats(e, actor=ORGANIZER),
+                 lambda e: store.sittings(e, actor=ORGANIZER), store.settings):
+        a, b = read(original), read(sqlite_engine)
+        if isinstance(a, pd.DataFrame):
+            pd.testing.assert_frame_equal(to_the_millisecond(a), to_the_millisecond(b))
+        else:
+            assert a == b
+
+
+def test_writing_reports_progress_per_sheet(demo_copy):
+    calls: list[tuple[float, str]] = []
+    data = exports.tournament_workbook(demo_copy(sittings=2),
+                                       progress=lambda f, words: calls.append((f, words)))
+    titles = openpyxl.load_workbook(io.BytesIO(data), read_only=True).sheetnames
+    fractions = [f for f, _ in calls]
+    assert fractions == sorted(fractions) and len(set(fractions)) == len(fractions)
+    assert fractions[0] == 0.0 and fractions[-1] == 1.0
+    assert [w for _, w in calls if w.startswith("Writing ")] == [
+        f"Writing the {t} sheet…" for t in titles]
+
+
+def test_restoring_reports_each_sheet_read(demo_copy, sqlite_engine):
+    calls: list[str] = []
+    excel.restore_workbook(sqlite_engine, excel.tournament_workbook(demo_copy(sittings=2)),
+                           actor=ORGANIZER, progress=lambda _f, words: calls.append(words))
+    assert [w for w in calls if w.startswith("Reading the ") and w.endswith(" sheet…")] == [
+        f"Reading the {t} sheet…" for t in workbook.SHEET_OF.values()]
