@@ -37,11 +37,12 @@ def session_id(actor: Actor) -> str:
         engine.dispose()
 
 
-def page_seconds(page: str, actor: Actor | None) -> float:
+def page_seconds(page: str, actor: Actor | None, query: dict | None = None) -> float:
     """Seconds for one run of `page` with cold caches, in a server that has run the page
-    before (its modules imported): what the page's first visitor after a write waits for."""
+    before (its modules imported): what the page's first visitor after a write waits for.
+    `query`: more of the address (`{"t": key}`: which tournament of several)."""
     at = AppTest.from_file(str(ROOT / "app.py"), default_timeout=120)
-    at.query_params.update(QUERY.get(page, {}))
+    at.query_params.update({**QUERY.get(page, {}), **(query or {})})
     if actor is not None:
         at.session_state["session_id"] = session_id(actor)
     at.run()

@@ -43,7 +43,8 @@ def table(season_id: int) -> pd.DataFrame:
     key = ("season", int(season_id),
            _versions(service.season_tournaments(inst, int(season_id))))
     return _shelf(session.database_url()).get(
-        key, 0, lambda: service.season_table(inst, int(season_id)))
+        key, 0, lambda: service.season_table(inst, int(season_id),
+                                          engine_of=session.engine_of))
 
 
 def ratings() -> rating.Ratings:
@@ -51,4 +52,5 @@ def ratings() -> rating.Ratings:
     per data version."""
     inst = session.installation()
     key = ("ratings", _versions(store.tournaments(inst)["tournament_id"]))
-    return _shelf(session.database_url()).get(key, 0, lambda: service.rating_table(inst))
+    return _shelf(session.database_url()).get(key, 0, lambda: service.rating_table(
+        inst, engine_of=session.engine_of))
