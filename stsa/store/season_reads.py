@@ -28,16 +28,22 @@ SITTING_SPEC = {"sitting_id": "int64", "kind": "str", "status": "str",
 NAME_SPEC = {"player_id": "int64", "name": "str"}
 
 
+_SQL: dict[tuple[int, str], str] = {}  # each query's text, per query and database dialect
+
+
 def _raw_frame(conn: Connection, query, spec: dict[str, str]) -> pd.DataFrame:
     """`frames.query_frame` for plain columns (numbers and text), on the connection's own
     driver cursor: thousands of rows per tournament, read for every tournament at once, where
-    building a row object per row costs more than the read."""
-    sql = str(query.compile(dialect=conn.dialect, compile_kwargs={"literal_binds": True}))
+    building a row object per row costs more than the read. The query's text is made once."""
+    key = (id(query), conn.dialect.name)
+    if key not in _SQL:
+        _SQL[key] = str(query.compile(dialect=conn.dialect,
+                                      compile_kwargs={"literal_binds": True}))
     driver = conn.connection.dbapi_connection
     assert driver is not None  # a connection reading is checked out, with its driver's
     cursor = driver.cursor()
     try:
-        cursor.execute(sql)
+        cursor.execute(_SQL[key])
         rows = cursor.fetchall()
     finally:
         cursor.close()
