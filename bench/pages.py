@@ -37,11 +37,19 @@ def session_id(actor: Actor) -> str:
         engine.dispose()
 
 
-def page_seconds(page: str, actor: Actor | None) -> float:
+def page_seconds(page: str, actor: Actor | None, query: dict | None = None) -> float:
     """Seconds for one run of `page` with cold caches, in a server that has run the page
-    before (its modules imported): what the page's first visitor after a write waits for."""
+    before (its modules imported): what the page's first visitor after a write waits for.
+    `query`: more of the address (`{"t": key}`: which tournament of several)."""
+    return page_times(page, actor, query)[0]
+
+
+def page_times(page: str, actor: Actor | None, query: dict | None = None) -> tuple[float, float]:
+    """`page_seconds`, and the processor seconds of the same run (all of the process's
+    threads: the page runs in one of its own), which other work on the machine inflates
+    far less."""
     at = AppTest.from_file(str(ROOT / "app.py"), default_timeout=120)
-    at.query_params.update(QUERY.get(page, {}))
+    at.query_params.update({**QUERY.get(page, {}), **(query or {})})
     if actor is not None:
         at.session_state["session_id"] = session_id(actor)
     at.run()
@@ -49,12 +57,12 @@ def page_seconds(page: str, actor: Actor | None) -> float:
     at.run()
     st.cache_data.clear()
     data.clear()  # every shared read and derived table: nothing is computed yet
-    start = time.perf_counter()
+    start, cpu = time.perf_counter(), time.process_time()
     at.run()
-    seconds = time.perf_counter() - start
+    seconds, cpu = time.perf_counter() - start, time.process_time() - cpu
     if at.exception:
         raise RuntimeError(f"{page}: {at.exception[0].message}")
-    return seconds
+    return seconds, cpu
 
 
 def roster_search_seconds(actor: Actor) -> float:

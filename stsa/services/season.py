@@ -19,8 +19,9 @@ drawn. Game ids across tournaments are tournament id × 10⁹ + table id (`game_
 from __future__ import annotations
 
 import re
-from collections.abc import Iterable
+from collections.abc import Callable, Iterable
 from dataclasses import dataclass
+from typing import Any
 
 import numpy as np
 import pandas as pd
@@ -33,7 +34,8 @@ from stsa.formats.csv import csv_bytes
 from stsa.services import finals as finals_service
 from stsa.services import results as results_service
 from stsa.services.snapshot import Snapshot
-from stsa.store import db
+from stsa.settings import Settings
+from stsa.store import db, season_reads
 from stsa.store.seasons import check_points
 
 SPAN = 10**9  # tournament id × SPAN + a tournament's own id: ids unique across tournaments
@@ -90,28 +92,98 @@ class Played:
                 .drop_duplicates("person_id", keep="last").set_index("person_id")["nickname"])
 
 
-def _read_one(installation, tournament_id: int) -> dict:
-    """One tournament's frames, read in one snapshot of its own database in the public view;
-    the engine opened for it is disposed (never the installation's own)."""
-    engine = store.open_tournament(installation, int(tournament_id))
+def _read_one(installation, tournament_id: int, engine_of=None) -> dict:
+    """One tournament's frames, read in one snapshot of its own database in the public view,
+    only the columns the season and the rating need (`store.season_reads`): its results
+    unscored (`played` scores every tournament at once), sittings, public names and the
+    players seated at a qualifier still being played (R16). A tournament whose final is
+    complete also gives its scored `games`, `standings` and `finals` (R18) as it shows them.
+    `engine_of`: the caller's open engine of a tournament id (the app's shared ones); else one
+    is opened for this read and disposed (never the installation's own)."""
+    engine = (store.open_tournament(installation, int(tournament_id)) if engine_of is None
+              else engine_of(int(tournament_id)))
     try:
-        with Snapshot(engine, actor=None) as snap:
-            settings = snap.settings
-            scored = rules.score_games(snap.results, base_points=settings.base_points)
-            qualifier = scored.loc[scored["kind"] == Kind.QUALIFIER]
-            table = results_service.standings(qualifier, snap.names,
-                                              results_service.qualifier_players(snap))
-            final = snap.latest(Kind.FINAL)
-            done = final is not None and final["status"] == SittingStatus.COMPLETE
-            return {"name": settings.tournament_name, "starts_on": settings.starts_on,
-                    "games": scored, "sittings": snap.sittings[["sitting_id", "completed_at"]],
-                    "names": snap.names, "standings": table,
-                    # R18 as the tournament shows it, once its final is complete
-                    "finals": finals_service.view_of(snap, table).final_standings
-                    if done else None}
+        with store.snapshot(engine) as conn:
+            reading: Any = conn  # the store's reads take this one snapshot for an engine
+            settings = Settings.of(store.settings(conn))
+            lean = season_reads.season_frames(conn)
+            sittings = lean["sittings"]
+            final = sittings.loc[sittings["kind"] == Kind.FINAL].tail(1)
+            open_ = sittings.loc[(sittings["kind"] == Kind.QUALIFIER)
+                                 & (sittings["status"] == SittingStatus.PUBLISHED), "sitting_id"]
+            out = {"name": settings.tournament_name, "starts_on": settings.starts_on,
+                   "base_points": tuple(settings.base_points), "results": lean["results"],
+                   "sittings": sittings[["sitting_id", "completed_at"]],
+                   "names": lean["names"], "games": None, "standings": None, "finals": None,
+                   "seated": [int(p) for s in open_
+                              for p in store.seats(reading, int(s), actor=None)["player_id"]]}
+            if len(final) and final["status"].iloc[0] == SittingStatus.COMPLETE:
+                # R18 as the tournament shows it, once its final is complete (a few of them)
+                scored = rules.score_games(lean["results"], base_points=settings.base_points)
+                with Snapshot(conn, actor=None) as snap:
+                    table = results_service.standings(
+                        scored.loc[scored["kind"] == Kind.QUALIFIER], snap.names, out["seated"])
+                    out.update(games=scored, standings=table,
+                               finals=finals_service.view_of(snap, table).final_standings)
+            return out
     finally:
-        if engine is not installation:
+        if engine_of is None and engine is not installation:
             engine.dispose()
+
+
+def _scored(read: dict) -> pd.DataFrame:
+    """Every tournament's results scored (R11, R12), the tournaments of one set of base points
+    at once: with `tournament_id`, `table_id` (the tournament's game id) and `game_id`
+    (`game_key`)."""
+    parts: list[pd.DataFrame] = []
+    raw: dict[tuple, list[pd.DataFrame]] = {}
+    for t, r in read.items():
+        if r["games"] is not None:
+            parts.append(r["games"].assign(tournament_id=t))
+        elif len(r["results"]):
+            raw.setdefault(r["base_points"], []).append(r["results"].assign(tournament_id=t))
+    keyed = [pd.concat(frames, ignore_index=True) for frames in raw.values()]
+    parts += [rules.score_games(f.assign(game_id=game_key(f["tournament_id"], f["game_id"])),
+                                base_points=points).assign(table_id=f["game_id"].to_numpy())
+              for points, f in zip(raw, keyed)]
+    parts = [p.assign(table_id=p["game_id"], game_id=game_key(p["tournament_id"], p["game_id"]))
+             if "table_id" not in p else p for p in parts]
+    return pd.concat(parts, ignore_index=True) if parts else pd.DataFrame()
+
+
+def _standings(read: dict, scored: pd.DataFrame) -> pd.DataFrame:
+    """Each tournament's qualifier standing (R14, R16): `tournament_id, player_id, rank,
+    best_score`, as `services.results.standings` ranks it; those without a complete final
+    ranked all at once (R14's order is the same in every tournament: players keyed by
+    tournament, each rank counted within its tournament). The players seated at a qualifier
+    still being played without a result yet come last, sharing the rank after every scored
+    player, no score."""
+    given = [r["standings"][["player_id", "rank", "best_score"]].assign(tournament_id=t)
+             for t, r in read.items() if r["standings"] is not None]
+    rest = [t for t, r in read.items() if r["standings"] is None]
+    parts = list(given)
+    if len(scored) and rest:
+        q = scored.loc[(scored["kind"] == Kind.QUALIFIER) & scored["tournament_id"].isin(rest)]
+        if len(q):
+            table = rules.standings(q.assign(player_id=game_key(q["tournament_id"],
+                                                                q["player_id"])))
+            key = table["player_id"].to_numpy()
+            table = table.assign(tournament_id=key // SPAN, player_id=key % SPAN)
+            at = table.groupby("tournament_id", sort=False).cumcount() + 1
+            rank = at.groupby([table["tournament_id"], table["rank"]]).transform("min")
+            parts.append(table.assign(rank=rank.astype("int64"))
+                         [["player_id", "rank", "best_score", "tournament_id"]])
+    counted = (pd.concat(parts, ignore_index=True) if parts
+               else pd.DataFrame({c: pd.Series(dtype="int64") for c in _KEY}))
+    waiting = []
+    for t in rest:
+        seated = pd.unique(pd.Series(read[t]["seated"], dtype="int64"))
+        have = counted.loc[counted["tournament_id"] == t, "player_id"]
+        extra = seated[~np.isin(seated, have)]
+        if len(extra):
+            waiting.append(pd.DataFrame({"tournament_id": t, "player_id": extra,
+                                         "rank": len(have) + 1, "best_score": np.nan}))
+    return pd.concat([counted, *waiting], ignore_index=True) if waiting else counted
 
 
 def _with_person(frame: pd.DataFrame, people: pd.Series) -> pd.DataFrame:
@@ -124,14 +196,19 @@ def _with_person(frame: pd.DataFrame, people: pd.Series) -> pd.DataFrame:
     return frame.assign(person_id=person)
 
 
-def played(installation, tournament_ids: Iterable[int] | None = None) -> Played:
+def played(installation, tournament_ids: Iterable[int] | None = None, *,
+           engine_of: Callable[[int], object] | None = None) -> Played:
     """The frames of `Played` for the installation's tournaments (only `tournament_ids` when
-    given). `installation`: the installation's engine, or any of its tournaments'."""
+    given). `installation`: the installation's engine, or any of its tournaments'.
+    `engine_of`: an open engine of each tournament id, kept by the caller (the app's shared
+    engines); else each is opened for the read and closed again."""
     inst = db.installation(installation)
     listed = store.tournaments(inst)
     if tournament_ids is not None:
         listed = listed.loc[listed["tournament_id"].isin([int(t) for t in tournament_ids])]
-    read = {int(t): _read_one(inst, int(t)) for t in listed["tournament_id"]}
+    # One after another: reading them in threads gains nothing measurable (the frames'
+    # building holds Python's lock), see docs/performance.md
+    read = {int(t): _read_one(inst, int(t), engine_of) for t in listed["tournament_id"]}
     links = store.directory(inst)
     people = links.set_index(_KEY)["person_id"]
     tournaments = (pd.DataFrame({
@@ -152,33 +229,33 @@ def played(installation, tournament_ids: Iterable[int] | None = None) -> Played:
 
     names = stacked("names", ["tournament_id", "player_id", "name"], {"name": "str"})
     players = _with_person(names.rename(columns={"name": "nickname"}), people)[PLAYER_COLUMNS]
-    standings = _with_person(stacked("standings", ["tournament_id", "player_id", "rank",
-                                                   "best_score"], {"best_score": "float64"}),
-                             people)[STANDING_COLUMNS]
+    scored = _scored(read)
+    ranked = _standings(read, scored)
+    standings = _with_person(ranked if len(ranked) else pd.DataFrame({
+        "tournament_id": pd.Series(dtype="int64"), "player_id": pd.Series(dtype="int64"),
+        "rank": pd.Series(dtype="int64"), "best_score": pd.Series(dtype="float64")}),
+        people)[STANDING_COLUMNS]
     finals = _with_person(stacked("finals", ["tournament_id", "player_id", "final_rank"], {}),
                           people)[FINAL_COLUMNS]
-    return Played(tournaments, players, _games(read, tournaments, finals, people), standings,
-                  finals)
+    return Played(tournaments, players, _games(read, scored, tournaments, finals, people),
+                  standings, finals)
 
 
-def _games(read: dict, tournaments: pd.DataFrame, finals: pd.DataFrame,
+def _games(read: dict, scored: pd.DataFrame, tournaments: pd.DataFrame, finals: pd.DataFrame,
            people: pd.Series) -> pd.DataFrame:
-    """Every scored game of `read`, with its chronological `order` and time (`at`: the
-    sitting's completion; NaT while it is not complete)."""
-    parts = [r["games"].assign(tournament_id=t) for t, r in read.items() if len(r["games"])]
-    if not parts:
+    """Every scored game (`scored`, from `_scored`), with its chronological `order` and time
+    (`at`: the sitting's completion; NaT while it is not complete)."""
+    if scored.empty:
         return pd.DataFrame({c: pd.Series(dtype="object" if c in ("kind", "at") else "int64")
                              for c in GAME_COLUMNS})
     sittings = pd.concat([r["sittings"].assign(tournament_id=t) for t, r in read.items()],
                          ignore_index=True)
-    games = (pd.concat(parts, ignore_index=True)
-             .rename(columns={"game_id": "table_id"})
+    games = (scored
              .merge(sittings, on=["tournament_id", "sitting_id"], how="left")
              .rename(columns={"completed_at": "at"})
              .merge(tournaments[["tournament_id", "position"]], on="tournament_id")
              .merge(finals[[*_KEY, "final_rank"]], on=_KEY, how="left"))
     games = games.assign(
-        game_id=game_key(games["tournament_id"], games["table_id"]),
         order=games.groupby(["position", "sitting_id"], sort=True).ngroup().astype("int64"),
         final_rank=games["final_rank"].astype("Int64"))
     return (_with_person(games, people)
@@ -210,18 +287,21 @@ def _season_inputs(games: pd.DataFrame, finals: pd.DataFrame) -> tuple[pd.DataFr
     return season_games, season_finals
 
 
-def season_table(installation, season_id: int) -> pd.DataFrame:
+def season_table(installation, season_id: int, *,
+                 engine_of: Callable[[int], object] | None = None) -> pd.DataFrame:
     """R27: season `season_id`'s standing over its tournaments (`stsa.season`: R14's best
     qualifier score across them, then the best final rank; or its points table): `rank,
     person_id, nickname` (the nickname in the person's latest tournament of the season; never a
     real name, R22), `best_score, best_tournament_id, best_tournament` (that tournament's name),
     `events` (tournaments with a qualifier game), `best_final_rank` (Int64, NA for none),
     `points` (only when the season has a points table), `games, wins`; best first. A season
-    without tournaments or games has no rows. `NotFound` for no such season."""
+    without tournaments or games has no rows. `NotFound` for no such season. `engine_of`: as
+    `played`'s."""
     inst = db.installation(installation)
     season = store.season(inst, season_id)
     listed = store.tournaments(inst)
-    data = played(inst, listed.loc[listed["season_id"] == season["season_id"], "tournament_id"])
+    data = played(inst, listed.loc[listed["season_id"] == season["season_id"], "tournament_id"],
+                  engine_of=engine_of)
     games, finals = _season_inputs(data.games, data.finals)
     table = season_rules.season_standing(games, finals, points=season["points"])
     names = data.tournaments.set_index("tournament_id")["name"]
@@ -300,13 +380,15 @@ def _ratings(data: Played) -> rating.Ratings:
     return rating.Ratings(current, history)
 
 
-def rating_table(installation) -> rating.Ratings:
+def rating_table(installation, *, engine_of: Callable[[int], object] | None = None,
+                 data: Played | None = None) -> rating.Ratings:
     """The unofficial rating (`stsa.rating`, openskill's Plackett-Luce; not a ruling) over
     every game of every tournament, in the module docstring's chronological order:
     `Ratings(current, history)`, `current`: `rank, person_id, nickname, mu, sigma, ordinal,
     games`, best first; `history`: `person_id, tournament_id, game_id, order, at` (the
-    sitting's completion; NaT before), `mu, sigma, ordinal` after each game."""
-    return _ratings(played(installation))
+    sitting's completion; NaT before), `mu, sigma, ordinal` after each game. `engine_of`: as
+    `played`'s; `data`: the installation's `played` when the caller has it already."""
+    return _ratings(played(installation, engine_of=engine_of) if data is None else data)
 
 
 @dataclass(frozen=True)
@@ -323,16 +405,21 @@ class PlayerPage:
     history: pd.DataFrame
 
 
-def player_page(installation, person_id: int) -> PlayerPage:
+def player_page(installation, person_id: int, *, data: Played | None = None,
+                ratings: rating.Ratings | None = None,
+                engine_of: Callable[[int], object] | None = None) -> PlayerPage:
     """R27: person `person_id`'s public record across tournaments, their current rating and
-    its history (`PlayerPage`). `NotFound` when no tournament has that person."""
-    data = played(installation)
+    its history (`PlayerPage`). `NotFound` when no tournament has that person. What is shared
+    by every player's page may be given, so that a page computes nothing per person but its
+    own rows: `data`, the installation's `played` (every tournament), and `ratings`, its
+    `rating_table`; `engine_of` as `played`'s (when `data` is not given)."""
+    data = played(installation, engine_of=engine_of) if data is None else data
     person = int(person_id)
     if not (data.players["person_id"] == person).any():
         raise store.NotFound(f"There is no person {person} in this STSA's tournaments.")
     record = directory.player_record(data.players, data.standings, data.finals,
                                      data.tournaments, person)
-    found = _ratings(data)
+    found = _ratings(data) if ratings is None else ratings
     mine = found.current.loc[found.current["person_id"] == person]
     names = data.tournaments.set_index("tournament_id")["name"]
     history = (found.history.loc[found.history["person_id"] == person]

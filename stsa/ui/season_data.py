@@ -46,7 +46,8 @@ def table(season_id: int) -> pd.DataFrame:
     key = ("season", int(season_id),
            _versions(service.season_tournaments(inst, int(season_id))))
     return _shelf(session.database_url()).get(
-        key, 0, lambda: service.season_table(inst, int(season_id)))
+        key, 0, lambda: service.season_table(inst, int(season_id),
+                                          engine_of=session.engine_of))
 
 
 def everywhere(name: Hashable, compute: Callable[[], Any]) -> Any:
@@ -61,11 +62,11 @@ def ratings() -> rating.Ratings:
     """The unofficial rating over every tournament (`services.season.rating_table`), shared
     per data version."""
     inst = session.installation()
-    return everywhere("ratings", lambda: service.rating_table(inst))
+    return everywhere("ratings", lambda: service.rating_table(inst, data=played()))
 
 
 def played() -> service.Played:
     """What every tournament holds in public (`services.season.played`: nicknames only),
-    shared per data version: the player records are read from it."""
+    shared per data version: the player records and the rating are read from it."""
     inst = session.installation()
-    return everywhere("played", lambda: service.played(inst))
+    return everywhere("played", lambda: service.played(inst, engine_of=session.engine_of))

@@ -15,7 +15,7 @@ import numpy as np
 import pandas as pd
 import pytest
 
-from stsa import directory, rating, store
+from stsa import directory, rating, rules, store
 from stsa.services import season as service
 from tests.support.store_helpers import JUDGE, ORGANIZER, published_sitting, rows_for
 
@@ -231,3 +231,54 @@ def test_the_engines_opened_are_disposed_and_the_installations_is_not(two_tourna
     service.season_table(t["inst"], t["season"])
     assert len(opened) == 2 and disposed == opened
     assert not store.tournaments(t["inst"]).empty  # the installation's engine still works
+
+
+def test_a_player_page_can_take_the_shared_reads_and_ratings(two_tournaments, monkeypatch):
+    t = two_tournaments
+    alone = service.player_page(t["inst"], t["person"]["Ace"])
+    data = service.played(t["inst"])
+    ratings = service.rating_table(t["inst"], data=data)
+    monkeypatch.setattr(service, "played", lambda *a, **k: pytest.fail("read again"))
+    monkeypatch.setattr(service, "_ratings", lambda *a, **k: pytest.fail("rated again"))
+    shared = service.player_page(t["inst"], t["person"]["Ace"], data=data, ratings=ratings)
+    assert shared.nickname == alone.nickname and shared.rating == alone.rating
+    pd.testing.assert_frame_equal(shared.record, alone.record)
+    pd.testing.assert_frame_equal(shared.history, alone.history)
+
+
+def test_engines_given_are_used_and_left_open(two_tournaments, monkeypatch):
+    t = two_tournaments
+    engines = {tid: store.open_tournament(t["inst"], tid) for tid in (t["alpha"], t["beta"])}
+    asked = []
+    monkeypatch.setattr(store, "open_tournament", lambda *a, **k: pytest.fail("opened"))
+    table = service.season_table(t["inst"], t["season"],
+                                 engine_of=lambda tid: asked.append(tid) or engines[tid])
+    assert sorted(asked) == sorted(engines) and len(table) == 6
+    for engine in engines.values():
+        assert not store.tournament_is_empty(engine)  # still open
+        engine.dispose()
+
+
+def test_players_seated_without_a_result_yet_rank_as_the_tournament_shows_them(
+        two_tournaments):
+    from stsa.domain import Kind
+    from stsa.services import results as results_service
+    from stsa.services.snapshot import Snapshot
+    from tests.support.store_helpers import add_players
+
+    t = two_tournaments
+    beta = store.open_tournament(t["inst"], t["beta"])
+    try:
+        published_sitting(beta, ids=[*t["in_b"].values(), *add_players(beta, 4)])
+        with Snapshot(beta, actor=None) as snap:
+            shown = results_service.standings(
+                rules.score_games(store.results(beta, Kind.QUALIFIER)), snap.names,
+                results_service.qualifier_players(snap))
+    finally:
+        beta.dispose()
+    found = service.played(t["inst"]).standings.loc[lambda d: d["tournament_id"] == t["beta"]]
+    assert len(found) == 8 and found["best_score"].isna().sum() == 4
+    pd.testing.assert_frame_equal(
+        found[["player_id", "rank", "best_score"]].sort_values("player_id", ignore_index=True),
+        shown[["player_id", "rank", "best_score"]].astype({"best_score": "float64"})
+        .sort_values("player_id", ignore_index=True))
