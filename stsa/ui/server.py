@@ -31,7 +31,7 @@ from starlette.middleware import Middleware
 from uvicorn.protocols.http.h11_impl import H11Protocol
 from uvicorn.protocols.websockets.websockets_sansio_impl import WebSocketsSansIOProtocol
 
-from stsa.ui import session, web
+from stsa.ui import feed, session, web
 
 ROOT = Path(__file__).resolve().parents[2]
 ENTRY = ROOT / "app.py"
@@ -275,7 +275,8 @@ def build_app() -> st.App:
     """The ASGI app: app.py's pages, STSA's routes, the guard in front of all of them."""
     _guard_streamlit()
     web.engine_source = session.engine
-    return st.App(str(ENTRY), routes=web.routes(), middleware=[Middleware(web.Guard)])
+    return st.App(str(ENTRY), routes=web.routes() + feed.routes(),
+                  middleware=[Middleware(web.Guard)])
 
 
 # --- running -------------------------------------------------------------------------------

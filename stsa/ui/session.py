@@ -109,7 +109,13 @@ def _chosen() -> int | None:
 
 def data_key() -> str:
     """What the shared reads of this run's tournament are kept under (`stsa.ui.data`)."""
-    return f"{database_url()}#{_chosen() or ''}"
+    return data_key_of(_chosen())
+
+
+def data_key_of(tournament_id: int | None) -> str:
+    """What tournament `tournament_id`'s shared reads are kept under, for a page run and the
+    data feed alike."""
+    return f"{database_url()}#{tournament_id or ''}"
 
 
 def forget_tournament(tournament_id: int) -> None:

@@ -1,0 +1,297 @@
+"""The data feed over HTTP (`/api/v1/…`, README "Data feed"): read-only JSON (and CSV where
+the answer is a table, a calendar for the schedule) on the app's own port, in the app's own
+process, beside Streamlit's routes (`st.App(routes=…)`): one process per port, so the feed
+reads the very shelf the pages fill and costs no second server.
+
+Each answer is built once per data version of what it shows (a tournament's, or every
+tournament's and the installation's for the list and the seasons) and kept with its ETag: a
+client that sends the ETag back gets 304 and no body; a thousand pollers of an unchanged
+tournament cost one version read each. GET only, for any origin (CORS: a club's website
+embeds the standings); nothing here reads a session, so nothing here can show what a
+spectator may not see (`services.feed`'s allow-lists).
+"""
+
+from __future__ import annotations
+
+import hashlib
+import json
+from collections.abc import Callable
+from typing import Any
+
+import pandas as pd
+from starlette.requests import Request
+from starlette.responses import Response
+from starlette.routing import Route
+
+from stsa import store
+from stsa.formats import calendar
+from stsa.formats.csv import csv_bytes
+from stsa.services import feed as shape
+from stsa.services import schedule as schedule_service
+from stsa.services import season as season_service
+from stsa.services import tournaments as tournament_service
+from stsa.services.shared import Latest
+from stsa.settings import Settings
+from stsa.ui import data, session
+
+JSON = "application/json"
+CSV = "text/csv; charset=utf-8"
+_HEADERS = {"Access-Control-Allow-Origin": "*", "Access-Control-Expose-Headers": "ETag",
+            "Cache-Control": "no-cache", "Vary": "Origin"}
+_installation = Latest()  # answers over every tournament, by their versions together
+
+
+class Missing(LookupError):
+    """What the address names is not here: answered 404 with these words."""
+
+
+def _body(payload: Any) -> bytes:
+    return json.dumps(payload, ensure_ascii=False, separators=(",", ":")).encode()
+
+
+def _etag(*parts: Any) -> str:
+    digest = hashlib.blake2b(repr((shape.VERSION, *parts)).encode(), digest_size=12)
+    return f'"{digest.hexdigest()}"'
+
+
+def _answer(request: Request, etag: str, make: Callable[[], tuple[bytes, str]],
+            keep: Callable[[Callable[[], tuple[bytes, str]]], tuple[bytes, str]]) -> Response:
+    """304 when the client holds `etag`; else the kept (body, media type), made once."""
+    headers = dict(_HEADERS, ETag=etag)
+    asked = request.headers.get("if-none-match", "")
+    if etag in {tag.strip().removeprefix("W/") for tag in asked.split(",")}:
+        return Response(status_code=304, headers=headers)
+    body, media = keep(make)
+    return Response(body, media_type=media, headers=headers)
+
+
+def _missing(words: str) -> Response:
+    return Response(_body({"error": words}), status_code=404, media_type=JSON,
+                    headers=_HEADERS)
+
+
+# --- which tournament, which sitting --------------------------------------------------------
+
+def _listed() -> pd.DataFrame:
+    return store.tournaments(session.installation())
+
+
+def _tournament_id(key: str) -> int:
+    listed = _listed()
+    found = listed.loc[listed["key"] == str(key).strip().lower(), "tournament_id"]
+    if found.empty:
+        raise Missing(f"There is no tournament “{key}” here. The list is at "
+                      f"{shape.PREFIX}/tournaments.")
+    return int(found.iloc[0])
+
+
+def _sitting_row(reads: data.Data, ref: str) -> dict:
+    shown = shape.public_sittings(reads.sittings())
+    refs = [shape.sitting_ref(k, n) for k, n in zip(shown["kind"], shown["number"])]
+    if ref not in refs:
+        raise Missing(f"There is no published sitting “{ref}” in this tournament. Its "
+                      f"sittings are at …/sittings.")
+    return shown.iloc[refs.index(ref)].to_dict()
+
+
+def _tournament_route(name: str, build: Callable[[data.Data, str, dict], tuple[bytes, str]]):
+    """A GET route of one tournament: its ETag from the tournament's data version, the answer
+    kept on its pages' shelf for that version."""
+    def endpoint(request: Request) -> Response:
+        params = dict(request.path_params)
+        key = params.pop("key")
+        try:
+            tid = _tournament_id(key)
+            reads = data.public(tid)
+            if "ref" in params:
+                _sitting_row(reads, params["ref"])  # 404 before an ETag
+        except Missing as gone:
+            return _missing(str(gone))
+        return _answer(request, _etag(name, tid, reads.version, sorted(params.items())),
+                       lambda: build(reads, key, params),
+                       lambda make: reads.kept(("feed", name, tuple(sorted(params.items()))),
+                                               make))
+    endpoint.__name__ = f"feed_{name}"
+    return endpoint
+
+
+def _everywhere_stamp() -> tuple:
+    """Every tournament's data version, then the installation's: what the list and the
+    seasons are computed from."""
+    listed = _listed()
+    return (*((int(t), store.data_version(session.engine_of(int(t))))
+              for t in listed["tournament_id"]),
+            ("installation", store.data_version(session.installation())))
+
+
+def _installation_route(name: str, build: Callable[[dict], tuple[bytes, str]]):
+    def endpoint(request: Request) -> Response:
+        params = dict(request.path_params)
+        try:
+            stamp = _everywhere_stamp()
+            if "season" in params:
+                params["season"] = _season_id(params["season"])
+        except Missing as gone:
+            return _missing(str(gone))
+        return _answer(request, _etag(name, stamp, sorted(params.items())),
+                       lambda: build(params),
+                       lambda make: _installation.get((name, tuple(sorted(params.items()))),
+                                                      stamp, make))
+    endpoint.__name__ = f"feed_{name}"
+    return endpoint
+
+
+def _season_id(raw: str) -> int:
+    found = store.seasons(session.installation())
+    ids = set(found["season_id"].astype(int))
+    if not str(raw).isdigit() or int(raw) not in ids:
+        raise Missing(f"There is no season “{raw}” here. The seasons are at "
+                      f"{shape.PREFIX}/seasons.")
+    return int(raw)
+
+
+# --- the answers ----------------------------------------------------------------------------
+
+def _json(payload: Any) -> tuple[bytes, str]:
+    return _body(payload), JSON
+
+
+def _csv(frame: pd.DataFrame) -> tuple[bytes, str]:
+    rows = frame.astype(object).where(frame.notna(), None).to_numpy().tolist()
+    return csv_bytes(list(frame.columns), rows), CSV
+
+
+def _listing() -> pd.DataFrame:
+    return tournament_service.listing(session.installation(), session.engine_of)
+
+
+def _season_names() -> dict[int, str]:
+    found = store.seasons(session.installation())
+    return dict(zip(found["season_id"].astype(int), found["name"].astype(str)))
+
+
+def _tournaments(params: dict) -> tuple[bytes, str]:
+    return _json(shape.tournaments(_listing(), _season_names()))
+
+
+def _tournament(reads: data.Data, key: str, params: dict) -> tuple[bytes, str]:
+    status = reads.home_status()
+    return _json(shape.tournament(key, status, reads.settings(), archived=reads.archived()))
+
+
+def _schedule(reads: data.Data, key: str, params: dict) -> tuple[bytes, str]:
+    settings: Settings = reads.settings()
+    frame = reads.schedule()
+    public = schedule_service.public_schedule(frame, settings.zone)
+    return _json(shape.schedule(key, frame, public, str(settings.zone)))
+
+
+def _schedule_ics(reads: data.Data, key: str, params: dict) -> tuple[bytes, str]:
+    settings: Settings = reads.settings()
+    return (calendar.calendar_ics(reads.schedule(), tournament=settings.tournament_name,
+                                  calendar_name=settings.tournament_name, tz=settings.zone),
+            calendar.MEDIA_TYPE)
+
+
+def _sittings(reads: data.Data, key: str, params: dict) -> tuple[bytes, str]:
+    return _json(shape.sittings(key, reads.sittings()))
+
+
+def _sitting(reads: data.Data, key: str, params: dict) -> tuple[bytes, str]:
+    row = _sitting_row(reads, params["ref"])
+    sid = int(row["sitting_id"])
+    return _json(shape.sitting(key, row, reads.sitting_overview(sid),
+                               reads.scored_results(None)))
+
+
+def _results_frame(reads: data.Data, ref: str) -> pd.DataFrame:
+    from stsa.ui import sittings
+    sid = int(_sitting_row(reads, ref)["sitting_id"])
+    return sittings.results_frame(reads.scored_results(None), sid)
+
+
+def _results(reads: data.Data, key: str, params: dict) -> tuple[bytes, str]:
+    return _json(shape.results(key, params["ref"], _results_frame(reads, params["ref"])))
+
+
+def _results_csv(reads: data.Data, key: str, params: dict) -> tuple[bytes, str]:
+    frame = _results_frame(reads, params["ref"])
+    return _csv(frame.rename(columns=shape.RESULT_FIELDS))
+
+
+def _standings(reads: data.Data, key: str, params: dict) -> tuple[bytes, str]:
+    return _json(shape.standings(key, reads.standings_shown(), reads.standings_notes().cut))
+
+
+def _standings_csv(reads: data.Data, key: str, params: dict) -> tuple[bytes, str]:
+    return _csv(shape.standings_csv_frame(reads.standings_shown()))
+
+
+def _finals(reads: data.Data, key: str, params: dict) -> tuple[bytes, str]:
+    standings = reads.standings()
+    names = dict(zip(standings["player_id"], standings["name"].astype(str)))
+    return _json(shape.finals(key, reads.finals(), reads.finals_status(), names))
+
+
+def _keys_by_season() -> dict[int, list[str]]:
+    listed = _listed()
+    return {int(s): part["key"].tolist()
+            for s, part in listed.loc[listed["season_id"].notna()].groupby("season_id")}
+
+
+def _seasons(params: dict) -> tuple[bytes, str]:
+    return _json(shape.seasons(store.seasons(session.installation()), _keys_by_season()))
+
+
+def _season_parts(params: dict):
+    inst = session.installation()
+    found = store.seasons(inst)
+    row = found.loc[found["season_id"].astype(int) == params["season"]].iloc[0]
+    return row, season_service.season_table(inst, params["season"])
+
+
+def _season(params: dict) -> tuple[bytes, str]:
+    row, table = _season_parts(params)
+    return _json(shape.season(params["season"], str(row["name"]), row["points"],
+                              _keys_by_season().get(params["season"], []), table))
+
+
+def _season_csv(params: dict) -> tuple[bytes, str]:
+    _, table = _season_parts(params)
+    return _csv(season_service.season_sheet(table))
+
+
+def _not_found(request: Request) -> Response:
+    return _missing(f"There is no {request.url.path} in the data feed. It starts at "
+                    f"{shape.PREFIX}/tournaments.")
+
+
+def routes() -> list[Route]:
+    """The feed's routes (GET; HEAD answers as GET without a body)."""
+    t = f"{shape.PREFIX}/tournaments/{{key}}"
+    s = f"{t}/sittings/{{ref}}"
+    get = ["GET"]
+    return [
+        Route(f"{shape.PREFIX}/tournaments", _installation_route("tournaments", _tournaments),
+              methods=get),
+        Route(t, _tournament_route("tournament", _tournament), methods=get),
+        Route(f"{t}/schedule", _tournament_route("schedule", _schedule), methods=get),
+        Route(f"{t}/schedule.ics", _tournament_route("schedule.ics", _schedule_ics),
+              methods=get),
+        Route(f"{t}/sittings", _tournament_route("sittings", _sittings), methods=get),
+        Route(s, _tournament_route("sitting", _sitting), methods=get),
+        Route(f"{s}/results", _tournament_route("results", _results), methods=get),
+        Route(f"{s}/results.csv", _tournament_route("results.csv", _results_csv),
+              methods=get),
+        Route(f"{t}/standings", _tournament_route("standings", _standings), methods=get),
+        Route(f"{t}/standings.csv", _tournament_route("standings.csv", _standings_csv),
+              methods=get),
+        Route(f"{t}/finals", _tournament_route("finals", _finals), methods=get),
+        Route(f"{shape.PREFIX}/seasons", _installation_route("seasons", _seasons),
+              methods=get),
+        Route(f"{shape.PREFIX}/seasons/{{season}}", _installation_route("season", _season),
+              methods=get),
+        Route(f"{shape.PREFIX}/seasons/{{season}}/standings.csv",
+              _installation_route("season.csv", _season_csv), methods=get),
+        Route(f"{shape.PREFIX}/{{rest:path}}", _not_found, methods=get),
+    ]
