@@ -105,6 +105,8 @@ def _tournament_route(name: str, build: Callable[[data.Data, str, dict], tuple[b
             reads = data.public(tid)
             if "ref" in params:
                 _sitting_row(reads, params["ref"])  # 404 before an ETag
+            if "player" in params:
+                _nickname(reads, params["player"])
         except Missing as gone:
             return _missing(str(gone))
         return _answer(request, _etag(name, tid, reads.version, sorted(params.items())),
@@ -193,6 +195,26 @@ def _schedule_ics(reads: data.Data, key: str, params: dict) -> tuple[bytes, str]
             calendar.MEDIA_TYPE)
 
 
+def _nickname(reads: data.Data, raw: str) -> str:
+    found = reads.player_directory()
+    mine = found.loc[found["player_id"].astype(str) == str(raw), "nickname"]
+    if mine.empty:
+        raise Missing(f"There is no player {raw} in this tournament.")
+    return str(mine.iloc[0])
+
+
+def calendar_path(key: str, player_id: int) -> str:
+    """R26: the address of one player's calendar in the feed (My seat links it)."""
+    return f"{shape.PREFIX}/tournaments/{key}/players/{int(player_id)}/calendar.ics"
+
+
+def _player_ics(reads: data.Data, key: str, params: dict) -> tuple[bytes, str]:
+    player_id = int(params["player"])
+    return (schedule_service.player_calendar(reads.engine, player_id,
+                                             _nickname(reads, params["player"])),
+            calendar.MEDIA_TYPE)
+
+
 def _sittings(reads: data.Data, key: str, params: dict) -> tuple[bytes, str]:
     return _json(shape.sittings(key, reads.sittings()))
 
@@ -278,6 +300,8 @@ def routes() -> list[Route]:
         Route(f"{t}/schedule", _tournament_route("schedule", _schedule), methods=get),
         Route(f"{t}/schedule.ics", _tournament_route("schedule.ics", _schedule_ics),
               methods=get),
+        Route(f"{t}/players/{{player}}/calendar.ics",
+              _tournament_route("player.ics", _player_ics), methods=get),
         Route(f"{t}/sittings", _tournament_route("sittings", _sittings), methods=get),
         Route(s, _tournament_route("sitting", _sitting), methods=get),
         Route(f"{s}/results", _tournament_route("results", _results), methods=get),

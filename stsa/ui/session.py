@@ -161,6 +161,13 @@ def tournament_query() -> dict[str, str]:
     return {TOURNAMENT_PARAM: keys[chosen]} if chosen in keys else {}
 
 
+def tournament_key() -> str | None:
+    """The address key of the tournament this run shows ("gothcon-2026"), or None."""
+    listed = store.tournaments(installation())
+    found = listed.loc[listed["tournament_id"] == _chosen(), "key"]
+    return None if found.empty else str(found.iloc[0])
+
+
 def tournament_id() -> int | None:
     """The id of the tournament this run shows."""
     return _chosen()

@@ -161,6 +161,15 @@ def test_standings_csv_schedule_and_calendar_read_back(app):
     assert headers["Content-Type"].startswith("text/calendar")
     events = icalendar.Calendar.from_ical(ics).walk("VEVENT")
     assert [str(e["SUMMARY"]) for e in events] == ["Qualifier 3"]
+    engine = store.connect(app.database_url, tournament="gothcon-2026")
+    try:
+        nick1 = store.players(engine, actor=WHO).set_index("nickname").loc["Nick1", "player_id"]
+    finally:
+        engine.dispose()
+    _, headers, ics = get(app, f"{API}/tournaments/gothcon-2026/players/{nick1}/calendar.ics")
+    mine = icalendar.Calendar.from_ical(ics)
+    assert "Nick1" in str(mine["X-WR-CALNAME"]) and "Realname" not in ics.decode()
+    assert get(app, f"{API}/tournaments/gothcon-2026/players/999/calendar.ics")[0] == 404
     _, _, body = get(app, f"{API}/seasons/{app.made['season']}")
     season = json.loads(body)
     assert season["tournaments"] == ["gothcon-2026", "lincon-2026"]
