@@ -18,6 +18,7 @@ are shared, not copied: callers treat frames and dicts from here as read-only.
 from __future__ import annotations
 
 import datetime as dt
+import functools
 from collections.abc import Callable, Hashable
 from dataclasses import dataclass
 from typing import Any
@@ -75,12 +76,13 @@ def now(role: Role | None = None) -> Data:
     return Data(url, staff, version, session.tournament_id())
 
 
-def public(tournament_id: int) -> Data:
+def public(tournament_id: int, version: int | None = None) -> Data:
     """Tournament `tournament_id` as a spectator sees it now, outside any page run (the data
-    feed, R22): the same shared reads, under the same keys, as its pages' spectators use."""
-    engine = session.engine_of(int(tournament_id))
-    return Data(session.data_key_of(int(tournament_id)), False, store.data_version(engine),
-                int(tournament_id))
+    feed, R22): the same shared reads, under the same keys, as its pages' spectators use.
+    `version`: its data version when the caller has just read it."""
+    if version is None:
+        version = store.data_version(session.engine_of(int(tournament_id)))
+    return Data(session.data_key_of(int(tournament_id)), False, version, int(tournament_id))
 
 
 @dataclass(frozen=True)
@@ -117,8 +119,13 @@ class Data:
     def engine(self):
         return session.engine_of(self.tournament)
 
+    @functools.cached_property
+    def _shelf(self) -> Shelf:
+        # looked up once per run: Streamlit's cache lookup costs more than most reads it saves
+        return shelf(self.url)
+
     def _get(self, key: Hashable, compute: Callable[[], Any]) -> Any:
-        return shelf(self.url).get(key, self.version, compute)
+        return self._shelf.get(key, self.version, compute)
 
     def _snap(self, staff: bool | None = None) -> Snapshot:
         """The version's snapshot for the staff's view (`staff`, default: this run's view)

@@ -15,10 +15,14 @@ from __future__ import annotations
 
 import hashlib
 import json
+import os
+import time
 from collections.abc import Callable
+from dataclasses import dataclass
 from typing import Any
 
 import pandas as pd
+from starlette.concurrency import run_in_threadpool
 from starlette.requests import Request
 from starlette.responses import Response
 from starlette.routing import Route
@@ -54,15 +58,61 @@ def _etag(*parts: Any) -> str:
     return f'"{digest.hexdigest()}"'
 
 
+@dataclass(frozen=True)
+class _Recent:
+    """An answer as last given, and when its version was last read."""
+
+    at: float
+    etag: str
+    body: bytes
+    media: str
+
+
+# The answers given in the last FRESH_SECONDS, by address: given again with no database read
+# (a poller a second, two hundred overlays: one version read per address per FRESH_SECONDS).
+# A save shows in the feed within this (overlays: within 2 s); STSA_FEED_FRESH_SECONDS=0 reads
+# the version for every request (the feed's tests, which check each write at once).
+FRESH_SECONDS = float(os.environ.get("STSA_FEED_FRESH_SECONDS", "0.5"))
+_RECENT_MOST = 10_000  # addresses kept at most (a client inventing addresses only costs time)
+_recent: dict[str, _Recent] = {}
+
+
+def _reply(request: Request, kept: _Recent) -> Response:
+    """304 when the client holds the answer's ETag, else the answer."""
+    headers = dict(_HEADERS, ETag=kept.etag)
+    asked = request.headers.get("if-none-match", "")
+    if kept.etag in {tag.strip().removeprefix("W/") for tag in asked.split(",")}:
+        return Response(status_code=304, headers=headers)
+    return Response(kept.body, media_type=kept.media, headers=headers)
+
+
 def _answer(request: Request, etag: str, make: Callable[[], tuple[bytes, str]],
             keep: Callable[[Callable[[], tuple[bytes, str]]], tuple[bytes, str]]) -> Response:
-    """304 when the client holds `etag`; else the kept (body, media type), made once."""
-    headers = dict(_HEADERS, ETag=etag)
-    asked = request.headers.get("if-none-match", "")
-    if etag in {tag.strip().removeprefix("W/") for tag in asked.split(",")}:
-        return Response(status_code=304, headers=headers)
+    """The kept (body, media type) under `etag`, made once per version; remembered as the
+    address's recent answer."""
     body, media = keep(make)
-    return Response(body, media_type=media, headers=headers)
+    kept = _Recent(time.monotonic(), etag, body, media)
+    if len(_recent) >= _RECENT_MOST:
+        _recent.clear()
+    _recent[request.url.path] = kept
+    return _reply(request, kept)
+
+
+def _served(name: str, answer: Callable[[Request], Response]):
+    """The route's endpoint: an answer given in the last FRESH_SECONDS is given again from
+    memory on the event loop; anything else reads (and maybe computes) in a worker thread."""
+    async def endpoint(request: Request) -> Response:
+        kept = _recent.get(request.url.path)
+        if kept is not None and time.monotonic() - kept.at < FRESH_SECONDS:
+            return _reply(request, kept)
+        return await run_in_threadpool(answer, request)
+    endpoint.__name__ = f"feed_{name}"
+    return endpoint
+
+
+def forget_recent() -> None:
+    """Forget the recent answers (tests: a write must show at once)."""
+    _recent.clear()
 
 
 def _missing(words: str) -> Response:
@@ -76,22 +126,31 @@ def _listed() -> pd.DataFrame:
     return store.tournaments(session.installation())
 
 
-def _tournament_id(key: str) -> int:
-    listed = _listed()
-    found = listed.loc[listed["key"] == str(key).strip().lower(), "tournament_id"]
-    if found.empty:
+def _tournament_id(key: str) -> tuple[int, int | None]:
+    """The id of the tournament `key` names, from a dict kept per installation data version
+    (the list is logged there), so an answer costs no read of the list; and, for the
+    installation's own tournament, that version, which is its own too."""
+    inst = session.installation()
+    version = store.data_version(inst)
+    keys = _installation.get("keys", version, lambda: {
+        str(k): int(t) for k, t in zip(_listed()["key"], _listed()["tournament_id"])})
+    found = keys.get(str(key).strip().lower())
+    if found is None:
         raise Missing(f"There is no tournament “{key}” here. The list is at "
                       f"{shape.PREFIX}/tournaments.")
-    return int(found.iloc[0])
+    return found, version if found == store.db.tournament_id(inst) else None
 
 
 def _sitting_row(reads: data.Data, ref: str) -> dict:
-    shown = shape.public_sittings(reads.sittings())
-    refs = [shape.sitting_ref(k, n) for k, n in zip(shown["kind"], shown["number"])]
-    if ref not in refs:
+    def by_ref() -> dict[str, dict]:
+        shown = shape.public_sittings(reads.sittings())
+        return {shape.sitting_ref(k, n): row for k, n, row in zip(
+            shown["kind"], shown["number"], shown.to_dict("records"))}
+    found = reads.kept(("sitting_refs",), by_ref).get(ref)
+    if found is None:
         raise Missing(f"There is no published sitting “{ref}” in this tournament. Its "
                       f"sittings are at …/sittings.")
-    return shown.iloc[refs.index(ref)].to_dict()
+    return found
 
 
 def _tournament_route(name: str, build: Callable[[data.Data, str, dict], tuple[bytes, str]]):
@@ -101,8 +160,8 @@ def _tournament_route(name: str, build: Callable[[data.Data, str, dict], tuple[b
         params = dict(request.path_params)
         key = params.pop("key")
         try:
-            tid = _tournament_id(key)
-            reads = data.public(tid)
+            tid, own = _tournament_id(key)
+            reads = data.public(tid, version=own)
             if "ref" in params:
                 _sitting_row(reads, params["ref"])  # 404 before an ETag
             if "player" in params:
@@ -113,8 +172,7 @@ def _tournament_route(name: str, build: Callable[[data.Data, str, dict], tuple[b
                        lambda: build(reads, key, params),
                        lambda make: reads.kept(("feed", name, tuple(sorted(params.items()))),
                                                make))
-    endpoint.__name__ = f"feed_{name}"
-    return endpoint
+    return _served(name, endpoint)
 
 
 def _everywhere_stamp() -> tuple:
@@ -139,8 +197,7 @@ def _installation_route(name: str, build: Callable[[dict], tuple[bytes, str]]):
                        lambda: build(params),
                        lambda make: _installation.get((name, tuple(sorted(params.items()))),
                                                       stamp, make))
-    endpoint.__name__ = f"feed_{name}"
-    return endpoint
+    return _served(name, endpoint)
 
 
 def _season_id(raw: str) -> int:
@@ -196,11 +253,12 @@ def _schedule_ics(reads: data.Data, key: str, params: dict) -> tuple[bytes, str]
 
 
 def _nickname(reads: data.Data, raw: str) -> str:
-    found = reads.player_directory()
-    mine = found.loc[found["player_id"].astype(str) == str(raw), "nickname"]
-    if mine.empty:
+    nicknames = reads.kept(("nicknames",), lambda: {
+        str(p): str(n) for p, n in zip(reads.player_directory()["player_id"],
+                                       reads.player_directory()["nickname"])})
+    if str(raw) not in nicknames:
         raise Missing(f"There is no player {raw} in this tournament.")
-    return str(mine.iloc[0])
+    return nicknames[str(raw)]
 
 
 def calendar_path(key: str, player_id: int) -> str:
@@ -317,5 +375,5 @@ def routes() -> list[Route]:
               methods=get),
         Route(f"{shape.PREFIX}/seasons/{{season}}/standings.csv",
               _installation_route("season.csv", _season_csv), methods=get),
-        Route(f"{shape.PREFIX}/{{rest:path}}", _not_found, methods=get),
+        Route("/api/{rest:path}", _not_found, methods=get),
     ]

@@ -28,6 +28,8 @@ from typing import Any
 import streamlit as st
 import uvicorn
 from starlette.middleware import Middleware
+from starlette.middleware.exceptions import ExceptionMiddleware
+from starlette.routing import Router
 from uvicorn.protocols.http.h11_impl import H11Protocol
 from uvicorn.protocols.websockets.websockets_sansio_impl import WebSocketsSansIOProtocol
 
@@ -275,8 +277,8 @@ def build_app() -> st.App:
     """The ASGI app: app.py's pages, STSA's routes, the guard in front of all of them."""
     _guard_streamlit()
     web.engine_source = session.engine
-    return st.App(str(ENTRY), routes=web.routes() + feed.routes(),
-                  middleware=[Middleware(web.Guard)])
+    web.feed_app = ExceptionMiddleware(Router(routes=feed.routes()))  # 405s as answers
+    return st.App(str(ENTRY), routes=web.routes(), middleware=[Middleware(web.Guard)])
 
 
 # --- running -------------------------------------------------------------------------------

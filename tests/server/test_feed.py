@@ -79,7 +79,8 @@ def app(tmp_path_factory):
     root = tmp_path_factory.mktemp("feed")
     url = f"sqlite:///{root / 'stsa.db'}"
     made = _prepare(url)
-    with started(root, database_url=url) as running:
+    # every request reads the version: each write below shows at once
+    with started(root, database_url=url, env={"STSA_FEED_FRESH_SECONDS": "0"}) as running:
         running.made = made
         yield running
 
