@@ -6,7 +6,7 @@ import streamlit as st
 
 from stsa.domain import Role, plural
 from stsa.services import admin, exports, restore
-from stsa.ui import data, data_tools, organizer, session, sittings, widgets
+from stsa.ui import data, data_tools, organizer, overlays, session, sittings, widgets
 
 st.title("Data")
 session.only_for(Role.ORGANIZER)
@@ -53,6 +53,8 @@ if upload is not None and st.button("Restore this tournament", key="data_restore
     if restored is not None:
         st.session_state["data_files"] = files + 1
         st.rerun()
+
+overlays.part(engine, data.now().settings(), me)
 
 st.subheader("Backups", anchor=False)
 st.caption("Copies of the whole database, made after each publish and each completed sitting "

@@ -71,6 +71,16 @@ FIELDS: dict[str, frozenset[str]] = {
         "standings[].player", "standings[].best_score", "standings[].best_tournament",
         "standings[].tournaments", "standings[].best_final_rank", "standings[].points",
         "standings[].games", "standings[].wins"}),
+    # stream overlays (`stsa.ui.feed`): what a filmed table, the standings or the schedule show
+    "overlay": frozenset({
+        "kind", "label", "tournament", "sitting", "table", "setup", "reported",
+        "seats[].seat", "seats[].player", "seats[].colour", "seats[].first_player",
+        "seats[].leader", "seats[].placing", "seats[].vp", "seats[].score", "seats[].tied",
+        "clock.status", "clock.deadline_ms", "clock.left_ms", "clock.added_minutes",
+        "cut", "standings[].rank", "standings[].player", "standings[].best_score",
+        "standings[].zone", "standings[].below_cut", "more",
+        "items[].title", "items[].day", "items[].starts", "items[].ends",
+        "items[].starts_at"}),
 }
 # Words that must never be a field of any answer, whatever an allow-list says (tested).
 NEVER = ("name_key", "email", "club", "real", "removed", "vote", "pin", "session", "extra",
@@ -313,3 +323,50 @@ def season(season_id: int, name: str, points, keys: list[str], table: pd.DataFra
         "points": None if not points else [int(points[r]) for r in sorted(points)],
         "tournaments": keys,
         "standings": records(shown, {c: f for c, f in SEASON_FIELDS.items() if c in shown})})
+
+
+# --- stream overlays ------------------------------------------------------------------------
+
+OVERLAY_STANDINGS = 16  # rows a standings overlay shows (a stream's corner, not the room)
+OVERLAY_NEXT = 3  # schedule items a "next up" overlay shows
+
+
+def overlay_table(overlay: Mapping[str, Any], name: str, sitting_words: str | None,
+                  table: Mapping[str, Any] | None, clock: Mapping[str, Any] | None) -> dict:
+    """A filmed table (`sitting`'s table of that number, or None before it is drawn and
+    published): nicknames in seat order, colours, the first player, the setup, leaders and
+    the result once saved, and its clock (R26: everyone's time plus its own extensions)."""
+    payload: dict[str, Any] = {
+        "kind": "table", "label": overlay.get("label") or None, "tournament": name,
+        "sitting": sitting_words, "table": int(overlay["table_no"]), "setup": None,
+        "reported": False, "seats": [], "clock": clock}
+    if table is not None:
+        payload.update(setup=table["setup"], reported=bool(table["reported"]),
+                       seats=table["seats"])
+    return check("overlay", payload)
+
+
+def overlay_standings(overlay: Mapping[str, Any], name: str, shown: pd.DataFrame,
+                      cut: str, cut_rank: int | None) -> dict:
+    """The standings' top `OVERLAY_STANDINGS` with the cut in words, each row marked when it
+    is below the cut (`cut_rank`: the last rank that makes it; None: no cut yet)."""
+    top = shown.head(OVERLAY_STANDINGS)
+    rows = records(top, {c: f for c, f in STANDING_FIELDS.items()
+                         if c in top and f in ("rank", "player", "best_score", "zone")})
+    for row in rows:
+        row["below_cut"] = cut_rank is not None and int(row["rank"]) > cut_rank
+    return check("overlay", {"kind": "standings", "label": overlay.get("label") or None,
+                             "tournament": name, "cut": cut or None, "standings": rows,
+                             "more": max(0, len(shown) - len(top))})
+
+
+def overlay_next(overlay: Mapping[str, Any], name: str, frame: pd.DataFrame,
+                 public: pd.DataFrame, now: pd.Timestamp) -> dict:
+    """What comes next on the schedule (R26): the next `OVERLAY_NEXT` items not yet over."""
+    coming = (frame["ends_at"].fillna(frame["starts_at"]) > now).to_numpy()
+    part = public.loc[coming].head(OVERLAY_NEXT).assign(
+        starts_at=frame.loc[coming, "starts_at"].head(OVERLAY_NEXT).map(_iso).to_numpy())
+    return check("overlay", {"kind": "next", "label": overlay.get("label") or None,
+                             "tournament": name, "items": records(part, {
+                                 "label": "title", "day": "day", "starts": "starts",
+                                 "ends": "ends", "starts_at": "starts_at"})})

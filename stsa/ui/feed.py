@@ -28,9 +28,11 @@ from starlette.responses import Response
 from starlette.routing import Route
 
 from stsa import store
-from stsa.formats import calendar
+from stsa.domain import TournamentError, sitting_label
+from stsa.formats import calendar, overlay_page
 from stsa.formats.csv import csv_bytes
 from stsa.services import feed as shape
+from stsa.services import player as player_service
 from stsa.services import schedule as schedule_service
 from stsa.services import season as season_service
 from stsa.services import tournaments as tournament_service
@@ -40,7 +42,8 @@ from stsa.ui import data, session
 
 JSON = "application/json"
 CSV = "text/csv; charset=utf-8"
-_HEADERS = {"Access-Control-Allow-Origin": "*", "Access-Control-Expose-Headers": "ETag",
+_HEADERS = {"Access-Control-Allow-Origin": "*",
+            "Access-Control-Expose-Headers": "ETag, X-STSA-Now",
             "Cache-Control": "no-cache", "Vary": "Origin"}
 _installation = Latest()  # answers over every tournament, by their versions together
 
@@ -80,6 +83,7 @@ _recent: dict[str, _Recent] = {}
 def _reply(request: Request, kept: _Recent) -> Response:
     """304 when the client holds the answer's ETag, else the answer."""
     headers = dict(_HEADERS, ETag=kept.etag)
+    headers["X-STSA-Now"] = str(int(time.time() * 1000))  # overlays count down from it
     asked = request.headers.get("if-none-match", "")
     if kept.etag in {tag.strip().removeprefix("W/") for tag in asked.split(",")}:
         return Response(status_code=304, headers=headers)
@@ -141,12 +145,17 @@ def _tournament_id(key: str) -> tuple[int, int | None]:
     return found, version if found == store.db.tournament_id(inst) else None
 
 
-def _sitting_row(reads: data.Data, ref: str) -> dict:
+def _refs(reads: data.Data) -> dict[str, dict]:
+    """The published sittings by their address part ("qualifier-2"), kept per version."""
     def by_ref() -> dict[str, dict]:
         shown = shape.public_sittings(reads.sittings())
         return {shape.sitting_ref(k, n): row for k, n, row in zip(
             shown["kind"], shown["number"], shown.to_dict("records"))}
-    found = reads.kept(("sitting_refs",), by_ref).get(ref)
+    return reads.kept(("sitting_refs",), by_ref)
+
+
+def _sitting_row(reads: data.Data, ref: str) -> dict:
+    found = _refs(reads).get(ref)
     if found is None:
         raise Missing(f"There is no published sitting “{ref}” in this tournament. Its "
                       f"sittings are at …/sittings.")
@@ -341,6 +350,88 @@ def _season_csv(params: dict) -> tuple[bytes, str]:
     return _csv(season_service.season_sheet(table))
 
 
+# --- stream overlays --------------------------------------------------------------------------
+
+def _overlay(token: str) -> dict:
+    found = store.overlay_of_token(session.installation(), token)
+    if found is None:
+        raise Missing("This overlay was withdrawn, or never made: the organizer makes a new "
+                      "one on the Data page.")
+    return found
+
+
+def _table_clock(reads: data.Data, sitting_id: int, table_no: int) -> dict | None:
+    """R26: a table's clock as a stream shows it: the status, the deadline (epoch ms, this
+    server's clock: each answer's `X-STSA-Now` header lets the page count down from it) or
+    the time left while paused, and the minutes given to the table alone."""
+    clock = reads.clock(sitting_id)
+    if clock is None:
+        return None
+    found = clock.countdown(table_no=table_no)
+    extra = clock.table_times().set_index("table_no")["extra"]
+    return {"status": found.status, "deadline_ms": found.deadline_ms, "left_ms": found.left_ms,
+            "added_minutes": int(extra.get(table_no, 0) or 0)}
+
+
+def _overlay_answer(overlay: dict, reads: data.Data) -> tuple[bytes, str]:
+    settings = reads.settings()
+    name = settings.tournament_name
+    if overlay["kind"] == "standings":
+        table = reads.standings()
+        inside = table.loc[table["zone"].isin(["final", "semifinal"]), "rank"]
+        finished = player_service.finals_started(reads.sittings())
+        cut_rank = None if inside.empty or finished else int(inside.max())
+        return _json(shape.overlay_standings(overlay, name, reads.standings_shown(),
+                                             reads.standings_notes().cut, cut_rank))
+    if overlay["kind"] == "next":
+        frame = reads.schedule()
+        public = schedule_service.public_schedule(frame, settings.zone)
+        return _json(shape.overlay_next(overlay, name, frame, public,
+                                        pd.Timestamp.now(tz="UTC")))
+    sitting = reads.home_status().sitting
+    table = clock = words = None
+    if sitting is not None:
+        row = next((r for r in _refs(reads).values()
+                    if int(r["sitting_id"]) == sitting.sitting_id), None)
+        if row is not None:
+            words = sitting_label(row["kind"], row["number"])
+            whole = shape.sitting("", row, reads.sitting_overview(sitting.sitting_id),
+                                  reads.scored_results(None))
+            table = next((t for t in whole["tables"]
+                          if t["table"] == int(overlay["table_no"])), None)
+            clock = _table_clock(reads, sitting.sitting_id, int(overlay["table_no"]))
+    return _json(shape.overlay_table(overlay, name, words, table, clock))
+
+
+def _overlay_data(request: Request) -> Response:
+    token = request.path_params["token"]
+    try:
+        overlay = _overlay(token)
+    except Missing as gone:
+        return _missing(str(gone))
+    tid = int(overlay["tournament_id"])
+    try:
+        reads = data.public(tid)
+    except TournamentError:  # its tournament was deleted
+        return _missing("This overlay's tournament is no longer here.")
+    # the minute too, for "next up": what is next moves on with the time, not only with saves
+    minute = int(time.time() // 60) if overlay["kind"] == "next" else 0
+    return _answer(request, _etag("overlay", overlay["id"], tid, reads.version, minute),
+                   lambda: _overlay_answer(overlay, reads),
+                   lambda make: reads.kept(("overlay", overlay["id"], minute), make))
+
+
+def _overlay_page(request: Request) -> Response:
+    """The overlay's page: transparent, no Streamlit, polling its answer with the ETag."""
+    try:
+        _overlay(request.path_params["token"])
+    except Missing as gone:
+        return Response(overlay_page.gone(str(gone)), status_code=404,
+                        media_type="text/html; charset=utf-8", headers=_HEADERS)
+    return Response(overlay_page.PAGE, media_type="text/html; charset=utf-8",
+                    headers=dict(_HEADERS, **overlay_page.HEADERS))
+
+
 def _not_found(request: Request) -> Response:
     return _missing(f"There is no {request.url.path} in the data feed. It starts at "
                     f"{shape.PREFIX}/tournaments.")
@@ -375,5 +466,8 @@ def routes() -> list[Route]:
               methods=get),
         Route(f"{shape.PREFIX}/seasons/{{season}}/standings.csv",
               _installation_route("season.csv", _season_csv), methods=get),
+        Route(f"{shape.PREFIX}/overlays/{{token}}", _served("overlay", _overlay_data),
+              methods=get),
+        Route("/overlay/{token}", _served("overlay_page", _overlay_page), methods=get),
         Route("/api/{rest:path}", _not_found, methods=get),
     ]

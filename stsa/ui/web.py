@@ -243,7 +243,7 @@ def upload_refusal(method: str, path: str, length: int | None) -> tuple[int, str
     return None
 
 
-FEED_PREFIX = "/api/"
+FEED_PREFIXES = ("/api/", "/overlay/")  # the data feed and the stream overlays' pages
 feed_app: Any = None  # the data feed's ASGI router (`stsa.ui.feed`), set where the app is built
 
 
@@ -279,7 +279,7 @@ class Guard:
                 message = {**message, "headers": headers}
             await send(message)
 
-        if feed_app is not None and path.startswith(FEED_PREFIX):
+        if feed_app is not None and path.startswith(FEED_PREFIXES):
             # The data feed needs none of Streamlit's middleware (sessions, gzip, its paths'
             # checks): answered here, a poll costs the server a fraction of what it would.
             return await feed_app(scope, receive, with_headers)

@@ -69,6 +69,13 @@ def _prepare(url: str) -> dict:
                 engine, first["sitting_id"], actor=WHO)["removed_leaders"].tolist()}
             engine.dispose()
         made["season"] = season
+        gothcon = store.open_tournament(inst, "gothcon-2026")
+        try:
+            made["overlays"] = {kind: store.create_overlay(
+                gothcon, kind, table_no=2 if kind == "table" else None, label="Cam 2",
+                actor=WHO) for kind in ("table", "standings", "next")}
+        finally:
+            gothcon.dispose()
     finally:
         inst.dispose()
     return made
@@ -96,6 +103,13 @@ def get(app, path: str, *, etag: str | None = None, method: str = "GET"):
         return refused.code, refused.headers, refused.read()
 
 
+def outside(sent: set[str], fields: frozenset[str]) -> set[str]:
+    """The fields sent that the list does not name (a null object or an empty list stands in
+    for the fields under it)."""
+    return {p for p in sent if p not in fields
+            and not any(f.startswith((f"{p}[]", f"{p}.")) for f in fields)}
+
+
 def endpoints(season: int) -> dict[str, str]:
     """Every endpoint, by the allow-list it answers under (CSV and calendar: None)."""
     t, s = f"{API}/tournaments/gothcon-2026", f"{API}/tournaments/gothcon-2026/sittings"
@@ -119,8 +133,7 @@ def test_every_endpoint_answers_with_only_its_allowed_fields_and_nothing_private
         if allowed is not None:
             assert headers["Content-Type"].startswith("application/json")
             sent = feed.paths(json.loads(body))
-            assert sent and sent <= feed.FIELDS[allowed] | {p for p in sent if any(
-                f.startswith((f"{p}[]", f"{p}.")) for f in feed.FIELDS[allowed])}, path
+            assert sent and not outside(sent, feed.FIELDS[allowed]), path
     for allowed in feed.FIELDS.values():  # no private word can be allowed by mistake
         assert not [f for f in allowed for word in feed.NEVER
                     if word in f.replace("[]", ".").split(".")[-1]]
@@ -227,3 +240,37 @@ def test_a_season_standing_follows_both_tournaments(app):
     _, _, csv_body = get(app, f"{API}/seasons/{app.made['season']}/standings.csv")
     frame = pd.read_csv(pd.io.common.BytesIO(csv_body), encoding="utf-8-sig")
     assert list(frame.columns[:2]) == ["Rank", "Player"]
+
+
+def test_overlays_answer_with_only_their_allowed_fields_and_end_when_withdrawn(app):
+    made = app.made["overlays"]
+    answers = {}
+    for kind, (_, token) in made.items():
+        status, headers, body = get(app, f"{API}/overlays/{token}")
+        assert status == 200, body
+        assert int(headers["X-STSA-Now"]) > 0  # the page counts down from the server's time
+        answers[kind] = json.loads(body)
+        assert not outside(feed.paths(answers[kind]), feed.FIELDS["overlay"])
+        for name, _, club, email in PEOPLE:
+            assert not {name, club, email} & set(json.dumps(answers[kind]).split('"'))
+            assert name not in body.decode() and email not in body.decode()
+        page = get(app, f"/overlay/{token}")
+        assert page[0] == 200 and "default-src 'none'" in page[1]["Content-Security-Policy"]
+        assert token not in page[2].decode()  # the page reads its token from its address
+    table = answers["table"]
+    assert (table["kind"], table["table"], table["label"]) == ("table", 2, "Cam 2")
+    assert table["sitting"] == "Qualifier 1" and table["reported"] is True
+    assert [s["seat"] for s in table["seats"]] == [1, 2, 3, 4]
+    assert all(s["leader"] and s["placing"] for s in table["seats"])
+    assert answers["standings"]["standings"][0]["rank"] == 1
+    assert [i["title"] for i in answers["next"]["items"]] in ([], ["Qualifier 3"])
+    engine = store.connect(app.database_url, tournament="gothcon-2026")
+    try:
+        store.revoke_overlay(engine, made["table"][0], actor=WHO)
+    finally:
+        engine.dispose()
+    status, _, body = get(app, f"{API}/overlays/{made['table'][1]}")
+    assert status == 404 and "withdrawn" in json.loads(body)["error"]
+    status, _, page = get(app, f"/overlay/{made['table'][1]}")
+    assert status == 404 and b"withdrawn" in page
+    assert get(app, f"{API}/overlays/nothing-like-a-token")[0] == 404
