@@ -57,9 +57,10 @@ function row(cells, cls) {
   }
   return tr;
 }
-function mmss(ms) {
-  const s = Math.max(0, Math.ceil(ms / 1000));
-  return Math.floor(s / 60) + ":" + String(s % 60).padStart(2, "0");
+function mmss(ms) {  // 2:29:54, 45:00, 0:09
+  const s = Math.max(0, Math.ceil(ms / 1000)), h = Math.floor(s / 3600);
+  const m = Math.floor(s / 60) % 60, two = n => String(n).padStart(2, "0");
+  return h ? h + ":" + two(m) + ":" + two(s % 60) : m + ":" + two(s % 60);
 }
 function clockText(clock) {
   if (!clock || clock.status === "not started") return null;
