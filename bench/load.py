@@ -105,8 +105,11 @@ class Feed:
 
     clients: int
     rate: float
-    path: str = "standings"
+    path: str = "standings"  # or "sitting", or "overlay": one of OVERLAYS tables' overlays
     revalidate: bool = False
+
+
+OVERLAYS = 10  # the filmed tables of the overlays room: its clients share their overlays
 
 
 @dataclass(frozen=True)
@@ -146,7 +149,7 @@ ROOMS = {
     # Issue 24: 200 stream overlays, each asking for the sitting being played every second
     # with its ETag (304 while nothing changed): their whole cost to the server's CPU.
     "overlays": Room(spectators=0, judges=0, players=120, sittings=5, mix={"standings": 1.0},
-                     together=False, feed=Feed(clients=200, rate=1.0, path="sitting",
+                     together=False, feed=Feed(clients=200, rate=1.0, path="overlay",
                                                revalidate=True),
                      targets_ms={"server_cpu_percent": 10.0,
                                  "feed_per_s_short": 10.0}),  # 95 % of the 200 asked
@@ -512,6 +515,21 @@ def _own_cpu() -> float:
     return usage.ru_utime + usage.ru_stime
 
 
+def overlay_paths(database: Path, tables: int = OVERLAYS) -> list[str]:
+    """Overlays of tables 1 … `tables` made in the room's database (before the server
+    starts), as the organizer makes them: their answers' addresses."""
+    from stsa import store
+    from stsa.auth import Actor, Role
+
+    engine, who = store.connect(f"sqlite:///{database}"), Actor("Bench", Role.ORGANIZER)
+    try:
+        made = [store.create_overlay(engine, "table", table_no=n, actor=who)
+                for n in range(1, tables + 1)]
+        return [f"/api/v1/overlays/{token}" for _, token in made]
+    finally:
+        engine.dispose()
+
+
 def feed_path(url: str, what: str, tls=None) -> str:
     """The feed address the clients ask for: the first tournament's standings, or its latest
     published sitting."""
@@ -662,6 +680,8 @@ def run(spectators: int = 100, judges: int = 12, seconds: float = 60, players: i
             _start_clock(database)
         before = _saved(database)
         ids = _player_ids(database)
+        overlays = overlay_paths(database) if feed is not None and feed.path == "overlay" \
+            else []
         certificate = None
         if https:  # the laptop's own certificate, as `make tls` makes it
             from stsa import tls
@@ -694,11 +714,12 @@ def run(spectators: int = 100, judges: int = 12, seconds: float = 60, players: i
                                               tally, app.ssl, meet))
                        for j in range(judges)]
             if feed is not None:  # the feed's clients, spread over their first second
-                path = feed_path(app.url, feed.path, app.ssl)
+                paths = overlays or [feed_path(app.url, feed.path, app.ssl)]
                 people += [threading.Thread(
                     target=feed_client, name=f"feed-{c}", daemon=True,
-                    args=(c, app.url, path, clock, c / feed.clients / feed.rate, feed, timeout,
-                          tally, app.ssl)) for c in range(feed.clients)]
+                    args=(c, app.url, paths[c % len(paths)], clock,
+                          c / feed.clients / feed.rate, feed, timeout, tally, app.ssl))
+                    for c in range(feed.clients)]
             with Monitor(app.process.pid) as monitor:
                 for person in people:
                     person.start()
