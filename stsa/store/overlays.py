@@ -117,3 +117,16 @@ def overlay_of_token(installation: Engine, token: str) -> dict | None:
                            .where(t.c.token_hash == auth.token_hash(str(token)),
                                   t.c.revoked_at.is_(None))).first()
     return None if row is None else dict(row._mapping)
+
+
+def live_overlays(installation: Engine) -> dict[str, dict]:
+    """Every overlay not withdrawn, by its token's hash (`{id, tournament_id, kind, table_no,
+    label}`): for a server that keeps them per installation data version (making and
+    withdrawing are logged there)."""
+    t = overlays_t
+    with db.reading(installation) as conn:
+        rows = conn.execute(sa.select(t.c.token_hash, t.c.id, t.c.tournament_id, t.c.kind,
+                                      t.c.table_no, t.c.label)
+                            .where(t.c.revoked_at.is_(None))).all()
+    return {row.token_hash: {k: v for k, v in row._mapping.items() if k != "token_hash"}
+            for row in rows}

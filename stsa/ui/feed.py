@@ -27,7 +27,7 @@ from starlette.requests import Request
 from starlette.responses import Response
 from starlette.routing import Route
 
-from stsa import store
+from stsa import auth, store
 from stsa.domain import TournamentError, sitting_label
 from stsa.formats import calendar, overlay_page
 from stsa.formats.csv import csv_bytes
@@ -352,12 +352,19 @@ def _season_csv(params: dict) -> tuple[bytes, str]:
 
 # --- stream overlays --------------------------------------------------------------------------
 
-def _overlay(token: str) -> dict:
-    found = store.overlay_of_token(session.installation(), token)
+def _overlay(token: str) -> tuple[dict, int | None]:
+    """The overlay `token` opens, from the live overlays kept per installation data version;
+    and that version when the overlay is of the installation's own tournament (its own
+    version too)."""
+    inst = session.installation()
+    version = store.data_version(inst)
+    live = _installation.get("overlays", version, lambda: store.live_overlays(inst))
+    found = live.get(auth.token_hash(str(token)))
     if found is None:
         raise Missing("This overlay was withdrawn, or never made: the organizer makes a new "
                       "one on the Data page.")
-    return found
+    own = found["tournament_id"] == store.db.tournament_id(inst)
+    return found, version if own else None
 
 
 def _table_clock(reads: data.Data, sitting_id: int, table_no: int) -> dict | None:
@@ -406,12 +413,12 @@ def _overlay_answer(overlay: dict, reads: data.Data) -> tuple[bytes, str]:
 def _overlay_data(request: Request) -> Response:
     token = request.path_params["token"]
     try:
-        overlay = _overlay(token)
+        overlay, own = _overlay(token)
     except Missing as gone:
         return _missing(str(gone))
     tid = int(overlay["tournament_id"])
     try:
-        reads = data.public(tid)
+        reads = data.public(tid, version=own)
     except TournamentError:  # its tournament was deleted
         return _missing("This overlay's tournament is no longer here.")
     # the minute too, for "next up": what is next moves on with the time, not only with saves
