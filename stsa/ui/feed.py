@@ -23,9 +23,10 @@ from typing import Any
 
 import pandas as pd
 from starlette.concurrency import run_in_threadpool
+from starlette.middleware.exceptions import ExceptionMiddleware
 from starlette.requests import Request
 from starlette.responses import Response
-from starlette.routing import Route
+from starlette.routing import Route, Router
 
 from stsa import auth, store
 from stsa.domain import TournamentError, sitting_label
@@ -442,6 +443,12 @@ def _overlay_page(request: Request) -> Response:
 def _not_found(request: Request) -> Response:
     return _missing(f"There is no {request.url.path} in the data feed. It starts at "
                     f"{shape.PREFIX}/tournaments.")
+
+
+def asgi():
+    """The feed as an ASGI app for the server's guard to hand its addresses to (405s and
+    other refusals answered, not raised)."""
+    return ExceptionMiddleware(Router(routes=routes()))
 
 
 def routes() -> list[Route]:
