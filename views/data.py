@@ -30,6 +30,8 @@ for label, make, what, ext, mime, key in [
     st.download_button(label, data=make, file_name=widgets.file_name(tournament, what, ext),
                        mime=mime, key=key, icon=":material/download:", on_click="ignore")
 
+data_tools.publish_results(tournament, data.now(Role.SPECTATOR))  # the public's view
+
 st.subheader("Restore from a workbook", anchor=False)
 st.caption("Recreates a tournament from the workbook above, with every id kept, so printed "
            "slips stay valid, as a new tournament of its own: no tournament here is changed.")
