@@ -97,6 +97,22 @@ TARGETS_MS = {"judge_save_p95_ms": 1000.0, "spectator_p95_ms": 2000.0}
 
 
 @dataclass(frozen=True)
+class Feed:
+    """Clients of the data feed (`/api/v1/…`): `clients` connections kept alive, each asking
+    `rate` times a second for one answer: "standings" of the tournament or the "sitting" being
+    played; with `revalidate`, sending its ETag back as overlays do (304 while nothing
+    changed)."""
+
+    clients: int
+    rate: float
+    path: str = "standings"  # or "sitting", or "overlay": one of OVERLAYS tables' overlays
+    revalidate: bool = False
+
+
+OVERLAYS = 10  # the filmed tables of the overlays room: its clients share their overlays
+
+
+@dataclass(frozen=True)
 class Room:
     """A named scenario (`--room NAME`, `make load ROOM=NAME`): its people, its tournament,
     the pages its spectators watch (kind -> share), whether the judges sign in all at one
@@ -111,6 +127,7 @@ class Room:
     targets_ms: dict[str, float]
     seconds: float = 60
     clock: bool = False  # the latest sitting's clock runs (its countdown on TV and My seat)
+    feed: Feed | None = None  # clients of the data feed beside the pages
 
 
 ROOMS = {
@@ -122,6 +139,20 @@ ROOMS = {
                                    "sign_in_p95_ms": 3000.0},
                        # the arrivals' rush, the moment, then a whole minute with every page open
                        seconds=120, clock=True),
+    # Issue 24: the design's room while a club's website and scripts read the data feed, 500
+    # requests a second in all, each a whole answer (no ETag sent back: from the kept copy).
+    "feed": Room(spectators=100, judges=12, players=120, sittings=5, mix={"standings": 1.0},
+                 together=False, feed=Feed(clients=25, rate=20.0, path="standings"),
+                 targets_ms={"judge_save_p95_ms": 1000.0, "spectator_p95_ms": 2000.0,
+                             "feed_p95_ms": 50.0,
+                             "feed_per_s_short": 25.0}),  # 95 % of the 500 asked
+    # Issue 24: 200 stream overlays, each asking for the sitting being played every second
+    # with its ETag (304 while nothing changed): their whole cost to the server's CPU.
+    "overlays": Room(spectators=0, judges=0, players=120, sittings=5, mix={"standings": 1.0},
+                     together=False, feed=Feed(clients=200, rate=1.0, path="overlay",
+                                               revalidate=True),
+                     targets_ms={"server_cpu_percent": 10.0,
+                                 "feed_per_s_short": 10.0}),  # 95 % of the 200 asked
 }
 SAVED = re.compile(r"saved as version (\d+)")
 TABLE = re.compile(r"^Table (\d+) ·")
@@ -484,6 +515,75 @@ def _own_cpu() -> float:
     return usage.ru_utime + usage.ru_stime
 
 
+def overlay_paths(database: Path, tables: int = OVERLAYS) -> list[str]:
+    """Overlays of tables 1 … `tables` made in the room's database (before the server
+    starts), as the organizer makes them: their answers' addresses."""
+    from stsa import store
+    from stsa.auth import Actor, Role
+
+    engine, who = store.connect(f"sqlite:///{database}"), Actor("Bench", Role.ORGANIZER)
+    try:
+        made = [store.create_overlay(engine, "table", table_no=n, actor=who)
+                for n in range(1, tables + 1)]
+        return [f"/api/v1/overlays/{token}" for _, token in made]
+    finally:
+        engine.dispose()
+
+
+def feed_path(url: str, what: str, tls=None) -> str:
+    """The feed address the clients ask for: the first tournament's standings, or its latest
+    published sitting."""
+    import urllib.request
+    with urllib.request.urlopen(f"{url}/api/v1/tournaments", context=tls, timeout=30) as r:
+        key = json.loads(r.read())["tournaments"][0]["key"]
+    base = f"/api/v1/tournaments/{key}"
+    if what == "standings":
+        return f"{base}/standings"
+    with urllib.request.urlopen(f"{url}{base}/sittings", context=tls, timeout=30) as r:
+        latest = json.loads(r.read())["sittings"][-1]["sitting"]
+    return f"{base}/sittings/{latest}"
+
+
+def feed_client(number: int, url: str, path: str, clock: Clock, offset: float, feed: Feed,
+                timeout: float, tally: Tally, tls=None) -> None:
+    """One client of the data feed: GET `path` every 1/rate s on one kept-alive connection
+    (a new one after an error), sending the ETag back when `feed.revalidate`."""
+    import http.client
+    import urllib.parse
+
+    where = urllib.parse.urlsplit(url)
+
+    def connect():
+        if where.scheme == "https":
+            return http.client.HTTPSConnection(where.hostname, where.port, timeout=timeout,
+                                               context=tls)
+        return http.client.HTTPConnection(where.hostname, where.port, timeout=timeout)
+
+    connection, etag, due = connect(), None, clock.start + offset
+    while clock.wait_until(due):
+        due += 1.0 / feed.rate
+        headers = {"If-None-Match": etag} if feed.revalidate and etag else {}
+        started = time.monotonic()
+        try:
+            connection.request("GET", path, headers=headers)
+            answer = connection.getresponse()
+            answer.read()
+        except (OSError, http.client.HTTPException) as broken:
+            tally.error(f"feed-{number}", f"{type(broken).__name__}: {broken}")
+            connection.close()
+            connection = connect()
+            continue
+        took = time.monotonic() - started
+        if answer.status not in (200, 304):
+            tally.error(f"feed-{number}", f"answered {answer.status}")
+            continue
+        etag = answer.getheader("ETag") or etag
+        with tally.lock:
+            tally.timings["feed"].append(took)
+            tally.timings[f"feed_{answer.status}"].append(took)
+    connection.close()
+
+
 class Monitor:
     """CPU use of the server, of this client and of the machine over the scenario, and the
     1-minute load average sampled every second."""
@@ -561,7 +661,7 @@ def run(spectators: int = 100, judges: int = 12, seconds: float = 60, players: i
         sittings: int = 5, *, period: float = PERIOD, timeout: float = TIMEOUT,
         cache: Path = BUILD, log: Callable[[str], None] = print, https: bool = False,
         arrival: float | None = None, mix: dict[str, float] | None = None,
-        together: bool = False, run_clock: bool = False) -> dict:
+        together: bool = False, run_clock: bool = False, feed: Feed | None = None) -> dict:
     """Run the scenario once against a new app process and return its figures (times in ms):
     `load_judge_save_p50_ms` / `_p95_ms`, `load_spectator_p50_ms` / `_p95_ms` (refreshes),
     `load_sign_in_p50_ms` / `_p95_ms`, other steps' times, `load_errors` (with up to ten
@@ -580,6 +680,8 @@ def run(spectators: int = 100, judges: int = 12, seconds: float = 60, players: i
             _start_clock(database)
         before = _saved(database)
         ids = _player_ids(database)
+        overlays = overlay_paths(database) if feed is not None and feed.path == "overlay" \
+            else []
         certificate = None
         if https:  # the laptop's own certificate, as `make tls` makes it
             from stsa import tls
@@ -589,7 +691,8 @@ def run(spectators: int = 100, judges: int = 12, seconds: float = 60, players: i
         with run_app(root, tls=certificate, env={"STSA_CONNECTIONS_PER_ADDRESS": "0"}) as app:
             log(f"app at {app.url}: {spectators} spectators, {judges} judges, {seconds:.0f} s")
             clock = Clock(time.monotonic() + 1.0, seconds, tally)
-            opens = (arrival or period) / spectators  # seconds between two spectators' arrivals
+            # seconds between two spectators' arrivals
+            opens = (arrival or period) / max(spectators, 1)
             kinds = _kinds(spectators, mix or {"standings": 1.0})
             for kind in kinds:
                 tally.viewers[kind] += 1
@@ -610,6 +713,13 @@ def run(spectators: int = 100, judges: int = 12, seconds: float = 60, players: i
                                               (j + 0.5) * period / judges, period, timeout,
                                               tally, app.ssl, meet))
                        for j in range(judges)]
+            if feed is not None:  # the feed's clients, spread over their first second
+                paths = overlays or [feed_path(app.url, feed.path, app.ssl)]
+                people += [threading.Thread(
+                    target=feed_client, name=f"feed-{c}", daemon=True,
+                    args=(c, app.url, paths[c % len(paths)], clock,
+                          c / feed.clients / feed.rate, feed, timeout, tally, app.ssl))
+                    for c in range(feed.clients)]
             with Monitor(app.process.pid) as monitor:
                 for person in people:
                     person.start()
@@ -668,6 +778,16 @@ def run(spectators: int = 100, judges: int = 12, seconds: float = 60, players: i
         **{f"script_runs_per_{kind}_minute": _per_minute(tally.runs[kind], tally.viewers[kind],
                                                          seconds)
            for kind in sorted(tally.viewers) if len(tally.viewers) > 1},
+        **({} if feed is None else {
+            "feed_p50_ms": _ms(t["feed"], 50), "feed_p95_ms": _ms(t["feed"], 95),
+            "feed_max_ms": _ms(t["feed"], 100), "feed_requests": len(t["feed"]),
+            "feed_not_modified": len(t["feed_304"]),
+            "feed_per_s": round(len(t["feed"]) / seconds, 1),
+            # how far the rate fell short of the clients' asking (0: every request was made)
+            "feed_per_s_short": round(max(0.0, feed.clients * feed.rate
+                                          - len(t["feed"]) / seconds), 1),
+            "feed_clients": feed.clients, "feed_rate_per_client": feed.rate,
+            "feed_path": feed.path, "feed_revalidate": feed.revalidate}),
         "errors": len(tally.errors),
         "error_samples": tally.errors[:10],
         "saves": saves,
@@ -724,7 +844,8 @@ def main(argv: list[str] | None = None) -> int:
                   int(given["players"]), int(given["sittings"]), period=args.period,
                   timeout=args.timeout, log=log, https=args.https, arrival=args.arrival,
                   mix=room.mix if room else None, together=bool(room and room.together),
-                  run_clock=bool(room and room.clock) if args.clock is None else args.clock)
+                  run_clock=bool(room and room.clock) if args.clock is None else args.clock,
+                  feed=room.feed if room else None)
     targets = room.targets_ms if room else TARGETS_MS
 
     shape = (int(given["players"]), int(given["sittings"]))

@@ -138,7 +138,7 @@ def serve(port: int, address: str | None, *, plain: bool = False) -> int:
     the PINs made now come last, once the server listens (`ready_lines`); PINs made for a
     server that then does not start are printed on the way out, or they would be lost."""
     from stsa import tls
-    from stsa.ui import server
+    from stsa.ui import feed, server
 
     os.umask(0o077)  # the database, its journal and backups: readable by their owner only
     trusted = _trusted_proxies()
@@ -163,7 +163,7 @@ def serve(port: int, address: str | None, *, plain: bool = False) -> int:
 
     os.chdir(ROOT)
     try:
-        return server.run(served, trusted=trusted, ready=ready)
+        return server.run(served, trusted=trusted, ready=ready, feed=feed.asgi())
     finally:
         if not shown:
             _print_pins(made, "STSA did not start")

@@ -169,6 +169,8 @@ class Action(_Word):
     DIRECTORY_LINK = "directory.link"
     DIRECTORY_MERGE = "directory.merge"
     DIRECTORY_SPLIT = "directory.split"
+    OVERLAY_CREATE = "overlay.create"
+    OVERLAY_REVOKE = "overlay.revoke"
 
 
 PICK_METHOD_LABELS = {PickMethod.HIDDEN_PICKS: "Hidden Picks", PickMethod.VOTE_OFF: "Vote Off"}
@@ -240,6 +242,8 @@ ACTION_LABELS = {
     Action.DIRECTORY_LINK: "Players linked across tournaments",
     Action.DIRECTORY_MERGE: "Players merged",
     Action.DIRECTORY_SPLIT: "Player split",
+    Action.OVERLAY_CREATE: "Stream overlay made",
+    Action.OVERLAY_REVOKE: "Stream overlay withdrawn",
 }
 
 class Record(Mapping):

@@ -6,7 +6,7 @@ import streamlit as st
 
 from stsa.domain import Role, plural
 from stsa.services import admin, exports, restore
-from stsa.ui import data, data_tools, organizer, session, sittings, widgets
+from stsa.ui import data, data_tools, organizer, overlays, session, sittings, widgets
 
 st.title("Data")
 session.only_for(Role.ORGANIZER)
@@ -28,6 +28,8 @@ for label, make, what, ext, mime, key in [
          "results", "csv", "text/csv", "data_results_csv")]:
     st.download_button(label, data=make, file_name=widgets.file_name(tournament, what, ext),
                        mime=mime, key=key, icon=":material/download:", on_click="ignore")
+
+data_tools.publish_results(tournament, data.now(Role.SPECTATOR))  # the public's view
 
 st.subheader("Restore from a workbook", anchor=False)
 st.caption("Recreates a tournament from the workbook above, with every id kept, so printed "
@@ -52,6 +54,8 @@ if upload is not None and st.button("Restore this tournament", key="data_restore
     if restored is not None:
         st.session_state["data_files"] = files + 1
         st.rerun()
+
+overlays.part(engine, data.now().settings(), me)
 
 st.subheader("Backups", anchor=False)
 st.caption("Copies of the whole database, made after each publish and each completed sitting "

@@ -499,6 +499,18 @@ def _directory(action, subject, before, after, places):
     return "Split a tournament's player off into a person of their own in the directory."
 
 
+def _overlay(action, subject, before, after, places):
+    what = OVERLAY_WORDS.get(str((after or {}).get("kind")), "an overlay")
+    if (after or {}).get("table_no"):
+        what += f" {int(after['table_no'])}"
+    if action == Action.OVERLAY_CREATE:
+        return f"Made a stream overlay of {what}."
+    return f"Withdrew the stream overlay of {what}: its address shows nothing any more."
+
+
+OVERLAY_WORDS = {"table": "table", "standings": "the standings", "next": "what comes next"}
+
+
 _SENTENCES: dict[str, Callable[..., str]] = {
     Action.PLAYERS_ADD: _players_add, Action.PLAYER_EDIT: _player_edit,
     Action.PLAYER_REMOVE: _player_remove, Action.PLAYER_WITHDRAW: _player_status,
@@ -523,6 +535,7 @@ _SENTENCES: dict[str, Callable[..., str]] = {
     Action.PLAYER_SELF_CHECK_IN_UNDO: _self_check_in,
     Action.DIRECTORY_LINK: _directory, Action.DIRECTORY_MERGE: _directory,
     Action.DIRECTORY_SPLIT: _directory,
+    Action.OVERLAY_CREATE: _overlay, Action.OVERLAY_REVOKE: _overlay,
 }
 
 

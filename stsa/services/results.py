@@ -56,6 +56,16 @@ def qualifier_players(snap: Snapshot) -> list:
     return pd.unique(pd.concat(seated)).tolist() if seated else []
 
 
+def sitting_results(scored: pd.DataFrame, sitting_id: int) -> pd.DataFrame:
+    """A sitting's stored results for everyone (R13, R20: leaders picked are public), by table
+    and placing: `Table, Placing, Player` (the nickname), `Leader, VP, Score, Seat, Tied`."""
+    rows = scored.loc[scored["sitting_id"] == sitting_id].sort_values(["table_no", "placing"])
+    return pd.DataFrame({"Table": rows["table_no"], "Placing": rows["placing"],
+                         "Player": rows["name"], "Leader": rows["leader"], "VP": rows["vp"],
+                         "Score": rows["qualifier_score"], "Seat": rows["seat"],
+                         "Tied": rows["tied"]}).reset_index(drop=True)
+
+
 def standings(scored_games: pd.DataFrame, names: pd.DataFrame, seated=()) -> pd.DataFrame:
     """R14–R16: the qualifier standings of `scored_games` with `names` (`player_id, name`),
     and each player's zone at the cut; columns as `standings_table`.

@@ -89,6 +89,13 @@ from stsa.store.maintenance import (
                                restore,
                                submit_table_result,
 )
+from stsa.store.overlays import (
+    create_overlay,
+    live_overlays,
+    overlay_of_token,
+    overlays,
+    revoke_overlay,
+)
 from stsa.store.people import directory, link_players, merge_people, split_player
 from stsa.store.picks import save_vote_off, save_wild_cards, vote_off_votes, wild_card_choices
 from stsa.store.roster import (
@@ -154,6 +161,7 @@ __all__ = [
     "lift_pause", "sign_in_pause",
     # judges' invitations (QR codes)
     "create_invitation", "invitations", "revoke_invitation", "join",
+    "create_overlay", "overlays", "revoke_overlay", "overlay_of_token", "live_overlays",
     "events",
     # each sitting's clock (R26)
     "clock_action", "clock_actions", "clock_state", "sitting_seconds",

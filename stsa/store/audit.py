@@ -25,7 +25,8 @@ INSTALLATION_ACTIONS = frozenset({
     Action.PIN_SET, Action.SESSION_REVOKE_ALL, Action.SIGN_IN_UNLOCK, Action.INVITATION_CREATE,
     Action.INVITATION_USE, Action.INVITATION_REVOKE, Action.TOURNAMENT_CREATE,
     Action.TOURNAMENT_REOPEN, Action.TOURNAMENT_DELETE, Action.SEASON_SET,
-    Action.DIRECTORY_LINK, Action.DIRECTORY_MERGE, Action.DIRECTORY_SPLIT})
+    Action.DIRECTORY_LINK, Action.DIRECTORY_MERGE, Action.DIRECTORY_SPLIT,
+    Action.OVERLAY_CREATE, Action.OVERLAY_REVOKE})
 
 
 ARCHIVED = ("This tournament is archived: it is kept as it was and takes no changes. The "

@@ -109,13 +109,19 @@ def _add_tournaments(conn: Connection, at: dt.datetime) -> None:
             conn.exec_driver_sql(f"ALTER TABLE {table.name} ADD COLUMN tournament_id INTEGER")
 
 
+def _add_overlays(conn: Connection, at: dt.datetime) -> None:
+    """Version 8: stream overlays, each a token's hash and what it shows."""
+    schema.overlays.create(conn)
+
+
 def _start_tournament_state(conn: Connection, at: dt.datetime) -> None:
     conn.execute(sa.insert(schema.tournament_state).values(id=1))
 
 
 MIGRATIONS: dict[int, Callable[[Connection, dt.datetime], None]] = {
     2: _add_access_tables, 3: _add_event_day_columns, 4: _add_devices_and_invitations,
-    5: _add_result_drafts, 6: _add_schedule_clock_and_bookings, 7: _add_tournaments}
+    5: _add_result_drafts, 6: _add_schedule_clock_and_bookings, 7: _add_tournaments,
+    8: _add_overlays}
 
 
 def upgrade(conn: Connection, *, at: dt.datetime) -> int:

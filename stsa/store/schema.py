@@ -38,7 +38,7 @@ from sqlalchemy import (
 
 from stsa.domain import Kind, PlayerStatus, SittingStatus
 
-SCHEMA_VERSION = 7
+SCHEMA_VERSION = 8
 
 # The stored words are the domain's (str enums equal to their values).
 KINDS = tuple(k.value for k in Kind)
@@ -401,6 +401,22 @@ directory = Table(  # the player directory: which person each tournament's playe
     Index(None, "person_id"),
 )
 
+overlays = Table(  # stream overlays: a page per filmed table (and others); the token's hash
+    "overlays", metadata,
+    Column("id", Integer, primary_key=True),
+    Column("token_hash", String(64), nullable=False, unique=True),
+    Column("tournament_id", Integer, nullable=False),
+    Column("kind", String(16), nullable=False),  # table | standings | next
+    Column("table_no", Integer),  # the filmed table (kind table), in the sitting being played
+    Column("label", String(100), nullable=False, server_default=""),
+    Column("created_by", String(100), nullable=False),
+    Column("created_at", UTCDateTime, nullable=False),
+    Column("revoked_at", UTCDateTime),
+    CheckConstraint("kind IN ('table', 'standings', 'next')", name="kind"),
+    CheckConstraint("(kind = 'table') = (table_no IS NOT NULL)", name="table_no"),
+    sqlite_autoincrement=True,
+)
+
 tournament_state = Table(  # one row in every tournament's database: archived or not
     "tournament_state", metadata,
     Column("id", Integer, primary_key=True, autoincrement=False),
@@ -464,7 +480,7 @@ TABLE_ORDER = [schema_version, players, sittings, tables, sit_outs, waiting, sea
 #: Who may get in: PIN hashes, sessions, failed sign-ins, trusted devices, invitations and
 #: handoff codes belong to this installation. No backup, workbook or restore carries them.
 ACCESS_TABLES = (users, sessions, sign_in_failures, devices, invitations, handoffs,
-                 installation_keys)
+                 installation_keys, overlays)
 #: What belongs to this installation and is never replaced by a restore: the access tables,
 #: the data version, which only ever goes up (derived tables are cached by it), and the
 #: judges' unsaved entries (a restore's tables take theirs with them).

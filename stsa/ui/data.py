@@ -18,6 +18,7 @@ are shared, not copied: callers treat frames and dicts from here as read-only.
 from __future__ import annotations
 
 import datetime as dt
+import functools
 from collections.abc import Callable, Hashable
 from dataclasses import dataclass
 from typing import Any
@@ -32,6 +33,7 @@ from stsa.services import capacity, draws, home, player, results, setups, sittin
 from stsa.services import clock as clock_service
 from stsa.services import finals as finals_service
 from stsa.services import log as log_service
+from stsa.services import schedule as schedule_service
 from stsa.services import sittings as sitting_service
 from stsa.services.shared import ResultsLog, Shelf
 from stsa.services.snapshot import Snapshot
@@ -71,7 +73,16 @@ def now(role: Role | None = None) -> Data:
     url = session.data_key()
     version = store.data_version(session.engine())
     staff = (session.role() if role is None else role) in (Role.ORGANIZER, Role.JUDGE)
-    return Data(url, staff, version)
+    return Data(url, staff, version, session.tournament_id())
+
+
+def public(tournament_id: int, version: int | None = None) -> Data:
+    """Tournament `tournament_id` as a spectator sees it now, outside any page run (the data
+    feed, R22): the same shared reads, under the same keys, as its pages' spectators use.
+    `version`: its data version when the caller has just read it."""
+    if version is None:
+        version = store.data_version(session.engine_of(int(tournament_id)))
+    return Data(session.data_key_of(int(tournament_id)), False, version, int(tournament_id))
 
 
 @dataclass(frozen=True)
@@ -102,9 +113,19 @@ class Data:
     url: str
     staff: bool
     version: int
+    tournament: int | None = None  # whose data (`session.engine_of`); None: the own one
+
+    @property
+    def engine(self):
+        return session.engine_of(self.tournament)
+
+    @functools.cached_property
+    def _shelf(self) -> Shelf:
+        # looked up once per run: Streamlit's cache lookup costs more than most reads it saves
+        return shelf(self.url)
 
     def _get(self, key: Hashable, compute: Callable[[], Any]) -> Any:
-        return shelf(self.url).get(key, self.version, compute)
+        return self._shelf.get(key, self.version, compute)
 
     def _snap(self, staff: bool | None = None) -> Snapshot:
         """The version's snapshot for the staff's view (`staff`, default: this run's view)
@@ -112,20 +133,29 @@ class Data:
         staff = self.staff if staff is None else staff
         if not staff:
             return self._get(("snapshot", False), lambda: Snapshot(
-                session.engine(), actor=None,
-                read_results=lambda: _results(self.url).read(session.engine())))
+                self.engine, actor=None,
+                read_results=lambda: _results(self.url).read(self.engine)))
         return self._get(("snapshot", True), lambda: Snapshot(
-            session.engine(), actor=SYSTEM, like=self._snap(False)))
+            self.engine, actor=SYSTEM, like=self._snap(False)))
 
     # --- reads of the store, as this run's view may see them -----------------------------------
 
     def settings(self) -> Settings:
         return self._snap(False).settings
 
+    def kept(self, key: Hashable, compute: Callable[[], Any]) -> Any:
+        """Any value derived from this version's reads, computed once per version under
+        `key` and shared (the data feed's answers)."""
+        return self._get(("kept", key), compute)
+
+    def schedule(self) -> pd.DataFrame:
+        """R26: the schedule frame (`services.schedule.schedule`), public to everyone."""
+        return self._get("schedule", lambda: schedule_service.schedule(self.engine))
+
     def archived(self) -> bool:
         """R27: whether this tournament is archived (read once per data version: archiving
         and reopening are logged, so they move it)."""
-        return self._get(("archived",), lambda: store.archived(session.engine()) is not None)
+        return self._get(("archived",), lambda: store.archived(self.engine) is not None)
 
     def players(self) -> pd.DataFrame:
         return self._snap().players
@@ -140,12 +170,12 @@ class Data:
     def sit_outs(self, sitting_id: int) -> pd.DataFrame:
         """R1: who the draw chose to sit a sitting out (unpublished draws: staff only)."""
         return self._get(("sit_outs", int(sitting_id), self.staff), lambda: store.sit_outs(
-            session.engine(), int(sitting_id), actor=SYSTEM if self.staff else None))
+            self.engine, int(sitting_id), actor=SYSTEM if self.staff else None))
 
     def waiting(self, sitting_id: int) -> pd.DataFrame:
         """R21: a qualifier's waiting list (unpublished draws: staff only)."""
         return self._get(("waiting", int(sitting_id), self.staff), lambda: store.waiting(
-            session.engine(), int(sitting_id), actor=SYSTEM if self.staff else None))
+            self.engine, int(sitting_id), actor=SYSTEM if self.staff else None))
 
     def table(self, table_id: int) -> pd.DataFrame:
         """One table (a `store.tables` row) as this view may see it; empty if none."""
@@ -298,7 +328,7 @@ class Data:
                 sit_outs={s: public.sit_outs(s) for s in playing},
                 scored=self.scored_results(), standings=self.standings(),
                 finals=self.finals_status() if player.finals_started(sittings_) else None,
-                waiting=capacity.waiting_list(session.engine()))  # R21, as public
+                waiting=capacity.waiting_list(self.engine))  # R21, as public
         return self._get("player_book", compute)
 
     def said_about(self, player_id: int) -> str:
@@ -331,7 +361,7 @@ class Data:
     def events(self, action: str | None = None, by: str | None = None,
                subject: str | None = None, limit: int | None = None) -> pd.DataFrame:
         """The audit log, oldest first (R19); judges and the organizer only (R20)."""
-        return store.events(session.engine(), actor=SYSTEM if self.staff else None,
+        return store.events(self.engine, actor=SYSTEM if self.staff else None,
                             action=action, by=by, subject=subject, limit=limit)
 
     def log(self, events: pd.DataFrame, *, find: str = "",
@@ -341,7 +371,7 @@ class Data:
         contain `find` (any case), at most `limit`."""
         snap = self._snap()
         tables = self._get(("table_numbers", self.staff), lambda: store.table_numbers(
-            session.engine(), actor=SYSTEM if self.staff else None))
+            self.engine, actor=SYSTEM if self.staff else None))
         log = log_service.readable(events, log_service.places_of(
             snap.names, snap.sittings, tables, events))
         find = " ".join(str(find).split())
@@ -351,4 +381,4 @@ class Data:
 
     def backups(self) -> pd.DataFrame:
         """The backup files, newest first (files, not data: read each time)."""
-        return store.backups(session.engine())
+        return store.backups(self.engine)

@@ -1,6 +1,7 @@
-"""Files in and out, as pieces of pages: the roster upload (Roster page) and the printed slips
-and pairings (Draw page). Everything here is for the organizer or judges only (R20): the
-slips and lists read unpublished draws, and the judges' copy lists removed leaders.
+"""Files in and out, as pieces of pages: the roster upload (Roster page), the printed slips
+and pairings (Draw page) and the published results (Data page). Everything here is for the
+organizer or judges only (R20): the slips and lists read unpublished draws, and the judges'
+copy lists removed leaders; the published results hold only what the public sees.
 
 Downloads hand Streamlit a function, so a PDF or workbook is made when someone clicks, not on
 every rerun."""
@@ -18,12 +19,13 @@ from stsa import store
 from stsa.auth import Actor
 from stsa.domain import Role, plural
 from stsa.formats import guards, roster_file
-from stsa.services import exports, roster_import
+from stsa.services import archive, exports, roster_import
 from stsa.settings import Settings
 from stsa.ui import organizer, people, session, widgets
 
 XLSX = "application/vnd.openxmlformats-officedocument.spreadsheetml.sheet"
 PDF = "application/pdf"
+ZIP = "application/zip"
 LOCAL_URL = "http://localhost:8501"
 #: Uploaders' own limits (MB) under the server's 50 MB ceiling: a roster or booking list is small;
 #: a tournament workbook of 2,000 players and 12 sittings is about 6.5 MB (50 MB allowed).
@@ -255,3 +257,45 @@ def workbook_download(engine, tournament: str) -> None:
                            icon=":material/download:", on_click="ignore")
         st.caption(f"Made as the tournament stood then ({name}); make it again for what "
                    f"changed since.")
+
+
+# --- Data: the published results -------------------------------------------------------------
+
+def publish_results(tournament: str, reads) -> None:
+    """Publish results (the Data page, organizer only): once the final is in, a button builds
+    the results archive (`services.archive.publish`, showing how far it has got) and offers
+    it as a zip named by the tournament; before that, why it cannot be published yet. The
+    zip is offered while the tournament's data is as it was built from (a later save asks for
+    a new one). `reads`: the tournament as the public sees it (`ui.data.now` as a
+    spectator, R20), off the pages' shared shelf."""
+    st.subheader("Publish results", anchor=False)
+    st.caption("One zip of the finished tournament for your own website: pages with the "
+               "final and qualifier standings, the finals, every sitting's tables and "
+               "results, the charts as images, and the same data as JSON and CSV. Players "
+               "are named by nickname only. Unzip it and open index.html, or upload the "
+               "folder to any web host.")
+    sittings = reads.sittings()
+    if not archive.finished(sittings):
+        st.info(archive.not_finished_words(sittings), icon=":material/hourglass_top:")
+        return
+    kept = st.session_state.get("data_archive")
+    if st.button("Publish results", key="data_publish", icon=":material/publish:"):
+        key = session.tournament_key() or "tournament"
+        with st.status("Publishing the results…") as status:
+            bar = st.progress(0.0, text="Starting…")
+            made = widgets.act(lambda: archive.publish(
+                reads, key, progress=lambda f, words: bar.progress(f, text=words)))
+            status.update(label="The results are ready." if made is not None
+                          else "The results could not be published.",
+                          state="complete" if made is not None else "error")
+        if made is not None:
+            kept = (reads.url, reads.version, made)
+            st.session_state["data_archive"] = kept
+    if kept is None or kept[:2] != (reads.url, reads.version):
+        return
+    made = kept[2]
+    st.download_button(f"Download the results (.zip, {plural(len(made.files), 'file')})",
+                       data=made.content, file_name=widgets.file_name(tournament, "results",
+                                                                      "zip"),
+                       mime=ZIP, key="data_archive_zip", icon=":material/download:",
+                       on_click="ignore")

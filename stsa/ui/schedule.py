@@ -18,7 +18,7 @@ from stsa.domain import Role
 from stsa.formats.calendar import MEDIA_TYPE
 from stsa.services import schedule as service
 from stsa.store.schedule import TITLE_MAX
-from stsa.ui import data, session, widgets
+from stsa.ui import data, data_tools, feed, session, widgets
 
 LENGTH_HELP = "Minutes. A sitting's length starts as the Settings page's length of a sitting."
 
@@ -79,6 +79,10 @@ def my_calendar(player_id: int, reads: data.Data | None = None) -> None:
         key="player_ics", icon=":material/calendar_month:", on_click="ignore",
         help="The sittings you have a seat in and the qualifiers to come that you booked "
              "(or that anyone may play).")
+    key, base = session.tournament_key(), data_tools.browser_url("player")
+    if key and base:  # a calendar app that subscribes follows every change of the schedule
+        st.caption(f"Or subscribe in your calendar app, to follow changes: "
+                   f"{base}{feed.calendar_path(key, player_id)}")
 
 
 def on_my_seat(player_id: int, reads: data.Data | None = None) -> None:

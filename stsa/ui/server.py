@@ -271,10 +271,12 @@ def _guard_streamlit() -> None:
         AppSession._create_new_session_message, AppSession._stsa_guarded = without_path, True  # type: ignore[method-assign,attr-defined]
 
 
-def build_app() -> st.App:
-    """The ASGI app: app.py's pages, STSA's routes, the guard in front of all of them."""
+def build_app(feed=None) -> st.App:
+    """The ASGI app: app.py's pages, STSA's routes, the guard in front of all of them, and
+    `feed` (the data feed's ASGI app, `stsa.ui.feed.asgi`) in the guard's hands."""
     _guard_streamlit()
     web.engine_source = session.engine
+    web.feed_app = feed
     return st.App(str(ENTRY), routes=web.routes(), middleware=[Middleware(web.Guard)])
 
 
@@ -396,15 +398,16 @@ def uvicorn_config(app, served: Served, *, trusted: list[str]):
         log_level="warning")
 
 
-def run(served: Served, *, trusted: list[str], ready: Callable[[], None] | None = None) -> int:
-    """Serve until stopped (Ctrl+C); `ready` is called once the server listens. Returns the
-    exit code."""
+def run(served: Served, *, trusted: list[str], ready: Callable[[], None] | None = None,
+        feed=None) -> int:
+    """Serve until stopped (Ctrl+C); `ready` is called once the server listens; `feed`: the
+    data feed's ASGI app. Returns the exit code."""
     global ROOM, SERVED
     limit = raise_descriptor_limit()
     cap = int(os.environ.get(CONNECTIONS_ENV, CONNECTIONS_PER_ADDRESS))
     ROOM, SERVED = Room(cap, frozenset(trusted)), served
     _prepare_streamlit(served)
-    app = build_app()
+    app = build_app(feed)
     config = uvicorn_config(app, served, trusted=trusted)
     config.load()
     throttle_logs()

@@ -109,7 +109,13 @@ def _chosen() -> int | None:
 
 def data_key() -> str:
     """What the shared reads of this run's tournament are kept under (`stsa.ui.data`)."""
-    return f"{database_url()}#{_chosen() or ''}"
+    return data_key_of(_chosen())
+
+
+def data_key_of(tournament_id: int | None) -> str:
+    """What tournament `tournament_id`'s shared reads are kept under, for a page run and the
+    data feed alike."""
+    return f"{database_url()}#{tournament_id or ''}"
 
 
 def forget_tournament(tournament_id: int) -> None:
@@ -153,6 +159,13 @@ def tournament_query() -> dict[str, str]:
         return {}
     keys = dict(zip(listed["tournament_id"].astype(int), listed["key"]))
     return {TOURNAMENT_PARAM: keys[chosen]} if chosen in keys else {}
+
+
+def tournament_key() -> str | None:
+    """The address key of the tournament this run shows ("gothcon-2026"), or None."""
+    listed = store.tournaments(installation())
+    found = listed.loc[listed["tournament_id"] == _chosen(), "key"]
+    return None if found.empty else str(found.iloc[0])
 
 
 def tournament_id() -> int | None:

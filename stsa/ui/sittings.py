@@ -10,6 +10,7 @@ import pandas as pd
 import streamlit as st
 
 from stsa.domain import SITTING_STATUS_WORDS, Role, sitting_label
+from stsa.services import results
 from stsa.ui import tables, widgets
 
 if TYPE_CHECKING:
@@ -148,12 +149,9 @@ RESULT_COLUMNS = {"Table": {"width": 48}, "Placing": {"width": 56}, "VP": {"widt
 
 
 def results_frame(scored: pd.DataFrame, sitting_id: int) -> pd.DataFrame:
-    """A sitting's stored results for everyone (R13, R20): leaders picked are public."""
-    rows = scored.loc[scored["sitting_id"] == sitting_id].sort_values(["table_no", "placing"])
-    return pd.DataFrame({"Table": rows["table_no"], "Placing": rows["placing"],
-                         "Player": rows["name"], "Leader": rows["leader"], "VP": rows["vp"],
-                         "Score": rows["qualifier_score"], "Seat": rows["seat"],
-                         "Tied": rows["tied"]}).reset_index(drop=True)
+    """A sitting's stored results for everyone (R13, R20; `services.results.sitting_results`,
+    which the published archive shares)."""
+    return results.sitting_results(scored, sitting_id)
 
 
 def show_results(frame, sitting_id: int) -> None:

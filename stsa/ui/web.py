@@ -243,8 +243,13 @@ def upload_refusal(method: str, path: str, length: int | None) -> tuple[int, str
     return None
 
 
+FEED_PREFIXES = ("/api/", "/overlay/")  # the data feed and the stream overlays' pages
+feed_app: Any = None  # the data feed's ASGI router (`stsa.ui.feed`), set where the app is built
+
+
 class Guard:
-    """Pure ASGI middleware in front of every route (Streamlit's and STSA's)."""
+    """Pure ASGI middleware in front of every route (Streamlit's and STSA's), and the way
+    into the data feed."""
 
     def __init__(self, app):
         self.app = app
@@ -274,6 +279,10 @@ class Guard:
                 message = {**message, "headers": headers}
             await send(message)
 
+        if feed_app is not None and path.startswith(FEED_PREFIXES):
+            # The data feed needs none of Streamlit's middleware (sessions, gzip, its paths'
+            # checks): answered here, a poll costs the server a fraction of what it would.
+            return await feed_app(scope, receive, with_headers)
         return await self.app(scope, receive, with_headers)
 
 

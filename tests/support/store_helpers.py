@@ -102,11 +102,15 @@ VERSION_6_TABLES = ("schedule_items", "clock_actions", "bookings", "installation
 VERSION_7_TABLES = ("tournament_state", "directory", "tournaments", "seasons")  # children first
 
 
+VERSION_8_TABLES = ("overlays",)
+
+
 def drop_version_7(conn) -> None:
-    """Take from a current database what version 7 added (R27): the list of tournaments,
+    """Take from a current database what version 7 added (R27), and version 8 after it (the
+    stream overlays): the list of tournaments,
     seasons, the directory, the archived state, and the tournament of sessions and
     invitations; a test that makes an older file calls it first."""
-    for table in VERSION_7_TABLES:
+    for table in (*VERSION_8_TABLES, *VERSION_7_TABLES):
         conn.exec_driver_sql(f"DROP TABLE {table}")
     for table in ("sessions", "invitations"):
         conn.exec_driver_sql(f"ALTER TABLE {table} DROP COLUMN tournament_id")

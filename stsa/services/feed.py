@@ -1,0 +1,372 @@
+"""The read-only data feed (`/api/v1/…`): what a club's website, a stream overlay or a script
+may read of the tournaments, shaped from the same public frames the spectators' pages show.
+
+Privacy is an allow-list (R20, R22): every answer is built from frames in the public view
+(nicknames under `name`; no club, e-mail, removed leader, vote or unpublished draw exists in
+them), and `check(endpoint, payload)` refuses any field outside `FIELDS[endpoint]` before a
+byte is sent. A field is named by its path: `tables[].seats[].player`.
+
+No Streamlit here: `stsa.ui.feed` serves these over HTTP and keeps each answer once per data
+version (with its ETag) on the pages' shared shelf.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable, Mapping
+from typing import Any
+
+import numpy as np
+import pandas as pd
+
+from stsa.domain import SittingStatus, sitting_label
+
+VERSION = "v1"
+PREFIX = f"/api/{VERSION}"
+
+# Every field each endpoint may send, by path; nothing else ever leaves (R20, R22).
+FIELDS: dict[str, frozenset[str]] = {
+    "tournaments": frozenset({
+        "tournaments[].key", "tournaments[].name", "tournaments[].venue",
+        "tournaments[].first_day", "tournaments[].last_day", "tournaments[].current",
+        "tournaments[].archived", "tournaments[].players", "tournaments[].champion",
+        "tournaments[].season", "tournaments[].demo", "tournaments[].links.standings",
+        "tournaments[].links.sittings", "tournaments[].links.schedule",
+        "tournaments[].links.finals"}),
+    "tournament": frozenset({
+        "key", "name", "venue", "first_day", "last_day", "time_zone", "archived", "players",
+        "checked_in", "current_sitting", "missing_tables", "podium[].place",
+        "podium[].player"}),
+    "schedule": frozenset({
+        "tournament", "time_zone", "items[].starts_at", "items[].ends_at", "items[].day",
+        "items[].starts", "items[].ends", "items[].title", "items[].minutes",
+        "items[].sitting"}),
+    "sittings": frozenset({
+        "tournament", "sittings[].sitting", "sittings[].kind", "sittings[].number",
+        "sittings[].status", "sittings[].tables", "sittings[].results_in",
+        "sittings[].rule_change"}),
+    "sitting": frozenset({
+        "tournament", "sitting", "kind", "number", "status", "rule_change",
+        "tables[].table", "tables[].setup", "tables[].reported",
+        "tables[].seats[].seat", "tables[].seats[].player", "tables[].seats[].colour",
+        "tables[].seats[].first_player", "tables[].seats[].leader",
+        "tables[].seats[].placing", "tables[].seats[].vp", "tables[].seats[].score",
+        "tables[].seats[].tied"}),
+    "results": frozenset({
+        "tournament", "sitting", "results[].table", "results[].placing",
+        "results[].player", "results[].leader", "results[].vp", "results[].score",
+        "results[].seat", "results[].tied"}),
+    "standings": frozenset({
+        "tournament", "cut", "standings[].rank", "standings[].qualifier_rank",
+        "standings[].player", "standings[].best_score", "standings[].zone",
+        "standings[].games", "standings[].wins", "standings[].placing", "standings[].vp",
+        "standings[].tie_at_cut"}),
+    "finals": frozenset({
+        "tournament", "format.direct", "format.semifinal", "format.semifinal_tables",
+        "format.advance", "players[].player", "players[].status", "players[].wildcard",
+        "players[].final_rank"}),
+    "seasons": frozenset({
+        "seasons[].season", "seasons[].name", "seasons[].points", "seasons[].tournaments"}),
+    "season": frozenset({
+        "season", "name", "points", "tournaments", "standings[].rank",
+        "standings[].player", "standings[].best_score", "standings[].best_tournament",
+        "standings[].tournaments", "standings[].best_final_rank", "standings[].points",
+        "standings[].games", "standings[].wins"}),
+    # stream overlays (`stsa.ui.feed`): what a filmed table, the standings or the schedule show
+    "overlay": frozenset({
+        "kind", "label", "tournament", "sitting", "table", "setup", "reported",
+        "seats[].seat", "seats[].player", "seats[].colour", "seats[].first_player",
+        "seats[].leader", "seats[].placing", "seats[].vp", "seats[].score", "seats[].tied",
+        "clock.status", "clock.deadline_ms", "clock.left_ms", "clock.added_minutes",
+        "cut", "standings[].rank", "standings[].player", "standings[].best_score",
+        "standings[].zone", "standings[].below_cut", "more",
+        "items[].title", "items[].day", "items[].starts", "items[].ends",
+        "items[].starts_at"}),
+}
+# Words that must never be a field of any answer, whatever an allow-list says (tested).
+NEVER = ("name_key", "email", "club", "real", "removed", "vote", "pin", "session", "extra",
+         "available", "pick_order", "draft", "saved_by")
+
+
+class Refused(ValueError):
+    """An answer holding a field its allow-list does not name: a bug, never sent."""
+
+
+def paths(payload: Any, prefix: str = "") -> set[str]:
+    """Every field path in `payload` (`a.b`, lists as `a[].b`), as `FIELDS` names them."""
+    if isinstance(payload, Mapping):
+        found: set[str] = set()
+        for key, value in payload.items():
+            path = f"{prefix}.{key}" if prefix else str(key)
+            inner = paths(value, path)
+            found |= inner if inner else {path}
+        return found
+    if isinstance(payload, list):
+        return set().union(*(paths(item, f"{prefix}[]") for item in payload)) if payload \
+            else set()
+    return set()
+
+
+def check(endpoint: str, payload: dict[str, Any]) -> dict[str, Any]:
+    """`payload` when every field it holds is on `endpoint`'s allow-list; else `Refused`."""
+    allowed = FIELDS[endpoint]
+    # an empty list or a null object stands where its allowed fields would be
+    extra = sorted(p for p in paths(payload) if p not in allowed
+                   and not any(f.startswith((f"{p}[]", f"{p}.")) for f in allowed))
+    if extra:
+        raise Refused(f"The {endpoint} answer would send fields outside its list: "
+                      f"{', '.join(extra)}.")
+    return payload
+
+
+def _plain(value: Any) -> Any:
+    """A JSON value: numpy and pandas scalars as Python ones, NA and NaN as null."""
+    if isinstance(value, (list, tuple)):
+        return [_plain(v) for v in value]
+    if value is None or value is pd.NA or value is pd.NaT:
+        return None
+    if isinstance(value, float) and np.isnan(value):
+        return None
+    if isinstance(value, np.generic):
+        return _plain(value.item())
+    if isinstance(value, pd.Timestamp):
+        return value.isoformat()
+    return value
+
+
+def records(frame: pd.DataFrame, columns: Mapping[str, str]) -> list[dict[str, Any]]:
+    """`frame`'s rows as JSON records, `columns` mapping each frame column to its field."""
+    part = frame[list(columns)].rename(columns=dict(columns))
+    return [{k: _plain(v) for k, v in row.items()}
+            for row in part.astype(object).to_dict("records")]
+
+
+def tournament_links(key: str) -> dict[str, str]:
+    base = f"{PREFIX}/tournaments/{key}"
+    return {"standings": f"{base}/standings", "sittings": f"{base}/sittings",
+            "schedule": f"{base}/schedule", "finals": f"{base}/finals"}
+
+
+def tournaments(listing: pd.DataFrame, season_names: Mapping[int, str]) -> dict:
+    """Every tournament (`services.tournaments.listing`), current ones first: key, name,
+    venue, days, state (the demo says so), players, the champion's nickname, its season."""
+    shown = listing
+    rows = [dict(r, links=tournament_links(r["key"]),
+                 season=season_names.get(int(s)) if pd.notna(s) else None)
+            for r, s in zip(records(shown, {
+                "key": "key", "name": "name", "venue": "venue", "starts_on": "first_day",
+                "ends_on": "last_day", "current": "current", "archived": "archived",
+                "players": "players", "champion": "champion", "demo": "demo"}),
+                shown["season_id"])]
+    for row in rows:  # an empty day is "no day", not a day called ""
+        row["first_day"] = row["first_day"] or None
+        row["last_day"] = row["last_day"] or None
+        row["champion"] = row["champion"] or None
+    return check("tournaments", {"tournaments": rows})
+
+
+def tournament(key: str, status, settings, *, archived: bool) -> dict:
+    """One tournament at a glance (`services.home.HomeStatus`, the public view): where it
+    stands now, and its podium once the final is in."""
+    sitting = status.sitting
+    return check("tournament", {
+        "key": key, "name": status.tournament_name, "venue": settings.venue or None,
+        "first_day": settings.starts_on or None, "last_day": settings.ends_on or None,
+        "time_zone": settings.time_zone or None, "archived": bool(archived),
+        "players": int(status.players), "checked_in": int(status.checked_in),
+        "current_sitting": None if sitting is None else sitting_label(sitting.kind,
+                                                                      sitting.number),
+        "missing_tables": [int(t) for t in status.missing_tables],
+        "podium": [{"place": str(place.value), "player": str(nick)}
+                   for place, nick in status.podium]})
+
+
+def schedule(key: str, frame: pd.DataFrame, public: pd.DataFrame, zone_name: str) -> dict:
+    """R26: the day's plan (`services.schedule.schedule` and its `public_schedule` in the
+    tournament's zone): each item's start and end as ISO times with offset, and as read."""
+    sitting = np.where(frame["sitting_kind"].notna(), frame["label"], None)
+    items = [dict(r, sitting=s) for r, s in zip(records(
+        public.assign(starts_at=frame["starts_at"].map(_iso).to_numpy(),
+                      ends_at=frame["ends_at"].map(_iso).to_numpy()),
+        {"starts_at": "starts_at", "ends_at": "ends_at", "day": "day", "starts": "starts",
+         "ends": "ends", "label": "title", "minutes": "minutes"}), sitting)]
+    return check("schedule", {"tournament": key, "time_zone": zone_name, "items": items})
+
+
+def _iso(value) -> str | None:
+    return None if value is None or pd.isna(value) else pd.Timestamp(value).isoformat()
+
+
+PUBLIC_STATUSES = (SittingStatus.PUBLISHED, SittingStatus.COMPLETE)
+
+
+def public_sittings(sittings: pd.DataFrame) -> pd.DataFrame:
+    """The sittings everyone may see (R20): published or complete, in drawing order."""
+    return sittings.loc[sittings["status"].isin([s.value for s in PUBLIC_STATUSES])]
+
+
+def sitting_ref(kind: str, number: int) -> str:
+    """A sitting's address part: "qualifier-2", "semifinal-1", "final-1"."""
+    return f"{kind}-{int(number)}"
+
+
+def sittings(key: str, frame: pd.DataFrame) -> dict:
+    """R20: the published sittings: kind, number, status, tables, results in."""
+    shown = public_sittings(frame)
+    rows = records(shown.assign(sitting=[sitting_ref(k, n) for k, n in
+                                         zip(shown["kind"], shown["number"])],
+                                rule_change=shown["rule_change"].replace("", None)),
+                   {"sitting": "sitting", "kind": "kind", "number": "number",
+                    "status": "status", "tables": "tables", "results": "results_in",
+                    "rule_change": "rule_change"})
+    return check("sittings", {"tournament": key, "sittings": rows})
+
+
+def sitting(key: str, row: Mapping[str, Any], overview: pd.DataFrame,
+            scored: pd.DataFrame) -> dict:
+    """R20: one published sitting (`services.sittings.overview_of` in the public view, and its
+    scored results): each table's setup and seats in seat order: nickname, colour, first
+    player (seat 1, R3), and once saved the leader, placing, VP and qualifier score."""
+    mine = scored.loc[scored["sitting_id"] == int(row["sitting_id"]),
+                      ["table_no", "player_id", "leader", "placing", "vp", "qualifier_score",
+                       "tied"]]
+    seats = (overview.merge(mine, on=["table_no", "player_id"], how="left")
+             .sort_values(["table_no", "seat"]))
+    seat_rows = records(seats.assign(first_player=seats["seat"] == 1,
+                                     placing=seats["placing"].astype("Int64"),
+                                     vp=seats["vp"].astype("Int64"),
+                                     qualifier_score=seats["qualifier_score"].astype("Int64")),
+                        {"seat": "seat", "name": "player", "colour": "colour",
+                         "first_player": "first_player", "leader": "leader",
+                         "placing": "placing", "vp": "vp", "qualifier_score": "score",
+                         "tied": "tied"})
+    tables = (seats.drop_duplicates("table_no")[["table_no", "setup", "reported"]])
+    by_table: dict[int, list] = {}
+    for table_no, seat_row in zip(seats["table_no"].astype(int), seat_rows):
+        by_table.setdefault(table_no, []).append(seat_row)
+    table_rows = [dict(t, seats=by_table[int(t["table"])]) for t in records(
+        tables, {"table_no": "table", "setup": "setup", "reported": "reported"})]
+    return check("sitting", {
+        "tournament": key, "sitting": sitting_ref(row["kind"], row["number"]),
+        "kind": row["kind"], "number": int(row["number"]), "status": row["status"],
+        "rule_change": row["rule_change"] or None, "tables": table_rows})
+
+
+RESULT_FIELDS = {"Table": "table", "Placing": "placing", "Player": "player",
+                 "Leader": "leader", "VP": "vp", "Score": "score", "Seat": "seat",
+                 "Tied": "tied"}
+
+
+def results(key: str, ref: str, frame: pd.DataFrame) -> dict:
+    """R13, R20: a published sitting's saved results (`ui.sittings.results_frame`'s rows)."""
+    return check("results", {"tournament": key, "sitting": ref,
+                             "results": records(frame, RESULT_FIELDS)})
+
+
+STANDING_FIELDS = {"Rank": "rank", "Qualifier rank": "qualifier_rank", "Player": "player",
+                   "Best score": "best_score", "Zone": "zone", "Games": "games",
+                   "Wins": "wins", "Placing": "placing", "VP": "vp",
+                   "Tie at cut": "tie_at_cut"}
+
+
+def standings(key: str, shown: pd.DataFrame, cut: str) -> dict:
+    """R14–R18: the standings as the Standings page shows them (`ui.finals.standings_frame`),
+    with the cut in words."""
+    return check("standings", {"tournament": key, "cut": cut or None, "standings": records(
+        shown, {c: f for c, f in STANDING_FIELDS.items() if c in shown})})
+
+
+def standings_csv_frame(shown: pd.DataFrame) -> pd.DataFrame:
+    """The standings' CSV: the JSON's fields as columns."""
+    return shown[[c for c in STANDING_FIELDS if c in shown]].rename(columns=STANDING_FIELDS)
+
+
+def finals(key: str, view, status: pd.DataFrame, names: Mapping[int, str]) -> dict:
+    """R16–R18: the finals format and where each player in them stands (status words, the
+    wildcard flag, the final rank once the final is in); nicknames only."""
+    fmt = view.format
+    shown = status.assign(player=status["player_id"].map(names).astype(str),
+                          final_rank=status["final_rank"].astype("Int64"))
+    shown = shown.loc[shown["status"].astype(str) != ""]
+    return check("finals", {
+        "tournament": key,
+        "format": None if fmt is None else {
+            "direct": int(fmt.direct), "semifinal": int(fmt.semifinal),
+            "semifinal_tables": int(fmt.semifinal_tables), "advance": int(fmt.advance)},
+        "players": [dict(r, status=str(getattr(r["status"], "value", r["status"])))
+                    for r in records(shown, {"player": "player", "status": "status",
+                                             "wildcard": "wildcard",
+                                             "final_rank": "final_rank"})]})
+
+
+def seasons(found: pd.DataFrame, tournaments_of: Mapping[int, Iterable[str]]) -> dict:
+    """R27: the seasons: name, points per final rank (null: ranked by best score), and the
+    keys of their tournaments."""
+    rows = [{"season": int(s), "name": str(n),
+             "points": None if not p else [int(p[r]) for r in sorted(p)],
+             "tournaments": list(tournaments_of.get(int(s), []))}
+            for s, n, p in zip(found["season_id"], found["name"], found["points"])]
+    return check("seasons", {"seasons": rows})
+
+
+SEASON_FIELDS = {"rank": "rank", "nickname": "player", "best_score": "best_score",
+                 "best_tournament": "best_tournament", "events": "tournaments",
+                 "best_final_rank": "best_final_rank", "points": "points", "games": "games",
+                 "wins": "wins"}
+
+
+def season(season_id: int, name: str, points, keys: list[str], table: pd.DataFrame) -> dict:
+    """R27: a season's standing (`services.season.season_table`), nicknames only."""
+    shown = table.astype({c: "Int64" for c in ("best_score", "best_final_rank", "points")
+                          if c in table})
+    return check("season", {
+        "season": int(season_id), "name": name,
+        "points": None if not points else [int(points[r]) for r in sorted(points)],
+        "tournaments": keys,
+        "standings": records(shown, {c: f for c, f in SEASON_FIELDS.items() if c in shown})})
+
+
+# --- stream overlays ------------------------------------------------------------------------
+
+OVERLAY_STANDINGS = 16  # rows a standings overlay shows (a stream's corner, not the room)
+OVERLAY_NEXT = 3  # schedule items a "next up" overlay shows
+
+
+def overlay_table(overlay: Mapping[str, Any], name: str, sitting_words: str | None,
+                  table: Mapping[str, Any] | None, clock: Mapping[str, Any] | None) -> dict:
+    """A filmed table (`sitting`'s table of that number, or None before it is drawn and
+    published): nicknames in seat order, colours, the first player, the setup, leaders and
+    the result once saved, and its clock (R26: everyone's time plus its own extensions)."""
+    payload: dict[str, Any] = {
+        "kind": "table", "label": overlay.get("label") or None, "tournament": name,
+        "sitting": sitting_words, "table": int(overlay["table_no"]), "setup": None,
+        "reported": False, "seats": [], "clock": clock}
+    if table is not None:
+        payload.update(setup=table["setup"], reported=bool(table["reported"]),
+                       seats=table["seats"])
+    return check("overlay", payload)
+
+
+def overlay_standings(overlay: Mapping[str, Any], name: str, shown: pd.DataFrame,
+                      cut: str, cut_rank: int | None) -> dict:
+    """The standings' top `OVERLAY_STANDINGS` with the cut in words, each row marked when it
+    is below the cut (`cut_rank`: the last rank that makes it; None: no cut yet)."""
+    top = shown.head(OVERLAY_STANDINGS)
+    rows = records(top, {c: f for c, f in STANDING_FIELDS.items()
+                         if c in top and f in ("rank", "player", "best_score", "zone")})
+    for row in rows:
+        row["below_cut"] = cut_rank is not None and int(row["rank"]) > cut_rank
+    return check("overlay", {"kind": "standings", "label": overlay.get("label") or None,
+                             "tournament": name, "cut": cut or None, "standings": rows,
+                             "more": max(0, len(shown) - len(top))})
+
+
+def overlay_next(overlay: Mapping[str, Any], name: str, frame: pd.DataFrame,
+                 public: pd.DataFrame, now: pd.Timestamp) -> dict:
+    """What comes next on the schedule (R26): the next `OVERLAY_NEXT` items not yet over."""
+    coming = (frame["ends_at"].fillna(frame["starts_at"]) > now).to_numpy()
+    part = public.loc[coming].head(OVERLAY_NEXT).assign(
+        starts_at=frame.loc[coming, "starts_at"].head(OVERLAY_NEXT).map(_iso).to_numpy())
+    return check("overlay", {"kind": "next", "label": overlay.get("label") or None,
+                             "tournament": name, "items": records(part, {
+                                 "label": "title", "day": "day", "starts": "starts",
+                                 "ends": "ends", "starts_at": "starts_at"})})

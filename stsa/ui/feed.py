@@ -1,0 +1,487 @@
+"""The data feed over HTTP (`/api/v1/…`, README "Data feed"): read-only JSON (and CSV where
+the answer is a table, a calendar for the schedule) on the app's own port, in the app's own
+process, beside Streamlit's routes (`st.App(routes=…)`): one process per port, so the feed
+reads the very shelf the pages fill and costs no second server.
+
+Each answer is built once per data version of what it shows (a tournament's, or every
+tournament's and the installation's for the list and the seasons) and kept with its ETag: a
+client that sends the ETag back gets 304 and no body; a thousand pollers of an unchanged
+tournament cost one version read each. GET only, for any origin (CORS: a club's website
+embeds the standings); nothing here reads a session, so nothing here can show what a
+spectator may not see (`services.feed`'s allow-lists).
+"""
+
+from __future__ import annotations
+
+import hashlib
+import json
+import os
+import time
+from collections.abc import Callable
+from dataclasses import dataclass
+from typing import Any
+
+import pandas as pd
+from starlette.concurrency import run_in_threadpool
+from starlette.middleware.exceptions import ExceptionMiddleware
+from starlette.requests import Request
+from starlette.responses import Response
+from starlette.routing import Route, Router
+
+from stsa import auth, store
+from stsa.domain import TournamentError, sitting_label
+from stsa.formats import calendar, overlay_page
+from stsa.formats.csv import csv_bytes
+from stsa.services import feed as shape
+from stsa.services import player as player_service
+from stsa.services import schedule as schedule_service
+from stsa.services import season as season_service
+from stsa.services import tournaments as tournament_service
+from stsa.services.shared import Latest
+from stsa.settings import Settings
+from stsa.ui import data, session
+
+JSON = "application/json"
+CSV = "text/csv; charset=utf-8"
+_HEADERS = {"Access-Control-Allow-Origin": "*",
+            "Access-Control-Expose-Headers": "ETag, X-STSA-Now",
+            "Cache-Control": "no-cache", "Vary": "Origin"}
+_installation = Latest()  # answers over every tournament, by their versions together
+
+
+class Missing(LookupError):
+    """What the address names is not here: answered 404 with these words."""
+
+
+def _body(payload: Any) -> bytes:
+    return json.dumps(payload, ensure_ascii=False, separators=(",", ":")).encode()
+
+
+def _etag(*parts: Any) -> str:
+    digest = hashlib.blake2b(repr((shape.VERSION, *parts)).encode(), digest_size=12)
+    return f'"{digest.hexdigest()}"'
+
+
+@dataclass(frozen=True)
+class _Recent:
+    """An answer as last given, and when its version was last read."""
+
+    at: float
+    etag: str
+    body: bytes
+    media: str
+
+
+# The answers given in the last FRESH_SECONDS, by address: given again with no database read
+# (a poller a second, two hundred overlays: one version read per address per FRESH_SECONDS).
+# A save shows in the feed within this (overlays: within 2 s); STSA_FEED_FRESH_SECONDS=0 reads
+# the version for every request (the feed's tests, which check each write at once).
+FRESH_SECONDS = float(os.environ.get("STSA_FEED_FRESH_SECONDS", "0.5"))
+_RECENT_MOST = 10_000  # addresses kept at most (a client inventing addresses only costs time)
+_recent: dict[str, _Recent] = {}
+
+
+def _reply(request: Request, kept: _Recent) -> Response:
+    """304 when the client holds the answer's ETag, else the answer."""
+    headers = dict(_HEADERS, ETag=kept.etag)
+    headers["X-STSA-Now"] = str(int(time.time() * 1000))  # overlays count down from it
+    asked = request.headers.get("if-none-match", "")
+    if kept.etag in {tag.strip().removeprefix("W/") for tag in asked.split(",")}:
+        return Response(status_code=304, headers=headers)
+    return Response(kept.body, media_type=kept.media, headers=headers)
+
+
+def _answer(request: Request, etag: str, make: Callable[[], tuple[bytes, str]],
+            keep: Callable[[Callable[[], tuple[bytes, str]]], tuple[bytes, str]]) -> Response:
+    """The kept (body, media type) under `etag`, made once per version; remembered as the
+    address's recent answer."""
+    body, media = keep(make)
+    kept = _Recent(time.monotonic(), etag, body, media)
+    if len(_recent) >= _RECENT_MOST:
+        _recent.clear()
+    _recent[request.url.path] = kept
+    return _reply(request, kept)
+
+
+def _served(name: str, answer: Callable[[Request], Response]):
+    """The route's endpoint: an answer given in the last FRESH_SECONDS is given again from
+    memory on the event loop; anything else reads (and maybe computes) in a worker thread."""
+    async def endpoint(request: Request) -> Response:
+        kept = _recent.get(request.url.path)
+        if kept is not None and time.monotonic() - kept.at < FRESH_SECONDS:
+            return _reply(request, kept)
+        return await run_in_threadpool(answer, request)
+    endpoint.__name__ = f"feed_{name}"
+    return endpoint
+
+
+def forget_recent() -> None:
+    """Forget the recent answers (tests: a write must show at once)."""
+    _recent.clear()
+
+
+def _missing(words: str) -> Response:
+    return Response(_body({"error": words}), status_code=404, media_type=JSON,
+                    headers=_HEADERS)
+
+
+# --- which tournament, which sitting --------------------------------------------------------
+
+def _listed() -> pd.DataFrame:
+    return store.tournaments(session.installation())
+
+
+def _tournament_id(key: str) -> tuple[int, int | None]:
+    """The id of the tournament `key` names, from a dict kept per installation data version
+    (the list is logged there), so an answer costs no read of the list; and, for the
+    installation's own tournament, that version, which is its own too."""
+    inst = session.installation()
+    version = store.data_version(inst)
+    keys = _installation.get("keys", version, lambda: {
+        str(k): int(t) for k, t in zip(_listed()["key"], _listed()["tournament_id"])})
+    found = keys.get(str(key).strip().lower())
+    if found is None:
+        raise Missing(f"There is no tournament “{key}” here. The list is at "
+                      f"{shape.PREFIX}/tournaments.")
+    return found, version if found == store.db.tournament_id(inst) else None
+
+
+def _refs(reads: data.Data) -> dict[str, dict]:
+    """The published sittings by their address part ("qualifier-2"), kept per version."""
+    def by_ref() -> dict[str, dict]:
+        shown = shape.public_sittings(reads.sittings())
+        return {shape.sitting_ref(k, n): row for k, n, row in zip(
+            shown["kind"], shown["number"], shown.to_dict("records"))}
+    return reads.kept(("sitting_refs",), by_ref)
+
+
+def _sitting_row(reads: data.Data, ref: str) -> dict:
+    found = _refs(reads).get(ref)
+    if found is None:
+        raise Missing(f"There is no published sitting “{ref}” in this tournament. Its "
+                      f"sittings are at …/sittings.")
+    return found
+
+
+def _tournament_route(name: str, build: Callable[[data.Data, str, dict], tuple[bytes, str]]):
+    """A GET route of one tournament: its ETag from the tournament's data version, the answer
+    kept on its pages' shelf for that version."""
+    def endpoint(request: Request) -> Response:
+        params = dict(request.path_params)
+        key = params.pop("key")
+        try:
+            tid, own = _tournament_id(key)
+            reads = data.public(tid, version=own)
+            if "ref" in params:
+                _sitting_row(reads, params["ref"])  # 404 before an ETag
+            if "player" in params:
+                _nickname(reads, params["player"])
+        except Missing as gone:
+            return _missing(str(gone))
+        return _answer(request, _etag(name, tid, reads.version, sorted(params.items())),
+                       lambda: build(reads, key, params),
+                       lambda make: reads.kept(("feed", name, tuple(sorted(params.items()))),
+                                               make))
+    return _served(name, endpoint)
+
+
+def _everywhere_stamp() -> tuple:
+    """Every tournament's data version, then the installation's: what the list and the
+    seasons are computed from."""
+    listed = _listed()
+    return (*((int(t), store.data_version(session.engine_of(int(t))))
+              for t in listed["tournament_id"]),
+            ("installation", store.data_version(session.installation())))
+
+
+def _installation_route(name: str, build: Callable[[dict], tuple[bytes, str]]):
+    def endpoint(request: Request) -> Response:
+        params = dict(request.path_params)
+        try:
+            stamp = _everywhere_stamp()
+            if "season" in params:
+                params["season"] = _season_id(params["season"])
+        except Missing as gone:
+            return _missing(str(gone))
+        return _answer(request, _etag(name, stamp, sorted(params.items())),
+                       lambda: build(params),
+                       lambda make: _installation.get((name, tuple(sorted(params.items()))),
+                                                      stamp, make))
+    return _served(name, endpoint)
+
+
+def _season_id(raw: str) -> int:
+    found = store.seasons(session.installation())
+    ids = set(found["season_id"].astype(int))
+    if not str(raw).isdigit() or int(raw) not in ids:
+        raise Missing(f"There is no season “{raw}” here. The seasons are at "
+                      f"{shape.PREFIX}/seasons.")
+    return int(raw)
+
+
+# --- the answers ----------------------------------------------------------------------------
+
+def _json(payload: Any) -> tuple[bytes, str]:
+    return _body(payload), JSON
+
+
+def _csv(frame: pd.DataFrame) -> tuple[bytes, str]:
+    rows = frame.astype(object).where(frame.notna(), None).to_numpy().tolist()
+    return csv_bytes(list(frame.columns), rows), CSV
+
+
+def _listing() -> pd.DataFrame:
+    return tournament_service.listing(session.installation(), session.engine_of)
+
+
+def _season_names() -> dict[int, str]:
+    found = store.seasons(session.installation())
+    return dict(zip(found["season_id"].astype(int), found["name"].astype(str)))
+
+
+def _tournaments(params: dict) -> tuple[bytes, str]:
+    return _json(shape.tournaments(_listing(), _season_names()))
+
+
+def _tournament(reads: data.Data, key: str, params: dict) -> tuple[bytes, str]:
+    status = reads.home_status()
+    return _json(shape.tournament(key, status, reads.settings(), archived=reads.archived()))
+
+
+def _schedule(reads: data.Data, key: str, params: dict) -> tuple[bytes, str]:
+    settings: Settings = reads.settings()
+    frame = reads.schedule()
+    public = schedule_service.public_schedule(frame, settings.zone)
+    return _json(shape.schedule(key, frame, public, str(settings.zone)))
+
+
+def _schedule_ics(reads: data.Data, key: str, params: dict) -> tuple[bytes, str]:
+    settings: Settings = reads.settings()
+    return (calendar.calendar_ics(reads.schedule(), tournament=settings.tournament_name,
+                                  calendar_name=settings.tournament_name, tz=settings.zone),
+            calendar.MEDIA_TYPE)
+
+
+def _nickname(reads: data.Data, raw: str) -> str:
+    nicknames = reads.kept(("nicknames",), lambda: {
+        str(p): str(n) for p, n in zip(reads.player_directory()["player_id"],
+                                       reads.player_directory()["nickname"])})
+    if str(raw) not in nicknames:
+        raise Missing(f"There is no player {raw} in this tournament.")
+    return nicknames[str(raw)]
+
+
+def calendar_path(key: str, player_id: int) -> str:
+    """R26: the address of one player's calendar in the feed (My seat links it)."""
+    return f"{shape.PREFIX}/tournaments/{key}/players/{int(player_id)}/calendar.ics"
+
+
+def _player_ics(reads: data.Data, key: str, params: dict) -> tuple[bytes, str]:
+    player_id = int(params["player"])
+    return (schedule_service.player_calendar(reads.engine, player_id,
+                                             _nickname(reads, params["player"])),
+            calendar.MEDIA_TYPE)
+
+
+def _sittings(reads: data.Data, key: str, params: dict) -> tuple[bytes, str]:
+    return _json(shape.sittings(key, reads.sittings()))
+
+
+def _sitting(reads: data.Data, key: str, params: dict) -> tuple[bytes, str]:
+    row = _sitting_row(reads, params["ref"])
+    sid = int(row["sitting_id"])
+    return _json(shape.sitting(key, row, reads.sitting_overview(sid),
+                               reads.scored_results(None)))
+
+
+def _results_frame(reads: data.Data, ref: str) -> pd.DataFrame:
+    from stsa.ui import sittings
+    sid = int(_sitting_row(reads, ref)["sitting_id"])
+    return sittings.results_frame(reads.scored_results(None), sid)
+
+
+def _results(reads: data.Data, key: str, params: dict) -> tuple[bytes, str]:
+    return _json(shape.results(key, params["ref"], _results_frame(reads, params["ref"])))
+
+
+def _results_csv(reads: data.Data, key: str, params: dict) -> tuple[bytes, str]:
+    frame = _results_frame(reads, params["ref"])
+    return _csv(frame.rename(columns=shape.RESULT_FIELDS))
+
+
+def _standings(reads: data.Data, key: str, params: dict) -> tuple[bytes, str]:
+    return _json(shape.standings(key, reads.standings_shown(), reads.standings_notes().cut))
+
+
+def _standings_csv(reads: data.Data, key: str, params: dict) -> tuple[bytes, str]:
+    return _csv(shape.standings_csv_frame(reads.standings_shown()))
+
+
+def _finals(reads: data.Data, key: str, params: dict) -> tuple[bytes, str]:
+    standings = reads.standings()
+    names = dict(zip(standings["player_id"], standings["name"].astype(str)))
+    return _json(shape.finals(key, reads.finals(), reads.finals_status(), names))
+
+
+def _keys_by_season() -> dict[int, list[str]]:
+    listed = _listed()
+    return {int(s): part["key"].tolist()
+            for s, part in listed.loc[listed["season_id"].notna()].groupby("season_id")}
+
+
+def _seasons(params: dict) -> tuple[bytes, str]:
+    return _json(shape.seasons(store.seasons(session.installation()), _keys_by_season()))
+
+
+def _season_parts(params: dict):
+    inst = session.installation()
+    found = store.seasons(inst)
+    row = found.loc[found["season_id"].astype(int) == params["season"]].iloc[0]
+    return row, season_service.season_table(inst, params["season"])
+
+
+def _season(params: dict) -> tuple[bytes, str]:
+    row, table = _season_parts(params)
+    return _json(shape.season(params["season"], str(row["name"]), row["points"],
+                              _keys_by_season().get(params["season"], []), table))
+
+
+def _season_csv(params: dict) -> tuple[bytes, str]:
+    _, table = _season_parts(params)
+    return _csv(season_service.season_sheet(table))
+
+
+# --- stream overlays --------------------------------------------------------------------------
+
+def _overlay(token: str) -> tuple[dict, int | None]:
+    """The overlay `token` opens, from the live overlays kept per installation data version;
+    and that version when the overlay is of the installation's own tournament (its own
+    version too)."""
+    inst = session.installation()
+    version = store.data_version(inst)
+    live = _installation.get("overlays", version, lambda: store.live_overlays(inst))
+    found = live.get(auth.token_hash(str(token)))
+    if found is None:
+        raise Missing("This overlay was withdrawn, or never made: the organizer makes a new "
+                      "one on the Data page.")
+    own = found["tournament_id"] == store.db.tournament_id(inst)
+    return found, version if own else None
+
+
+def _table_clock(reads: data.Data, sitting_id: int, table_no: int) -> dict | None:
+    """R26: a table's clock as a stream shows it: the status, the deadline (epoch ms, this
+    server's clock: each answer's `X-STSA-Now` header lets the page count down from it) or
+    the time left while paused, and the minutes given to the table alone."""
+    clock = reads.clock(sitting_id)
+    if clock is None:
+        return None
+    found = clock.countdown(table_no=table_no)
+    extra = clock.table_times().set_index("table_no")["extra"]
+    return {"status": found.status, "deadline_ms": found.deadline_ms, "left_ms": found.left_ms,
+            "added_minutes": int(extra.get(table_no, 0) or 0)}
+
+
+def _overlay_answer(overlay: dict, reads: data.Data) -> tuple[bytes, str]:
+    settings = reads.settings()
+    name = settings.tournament_name
+    if overlay["kind"] == "standings":
+        table = reads.standings()
+        inside = table.loc[table["zone"].isin(["final", "semifinal"]), "rank"]
+        finished = player_service.finals_started(reads.sittings())
+        cut_rank = None if inside.empty or finished else int(inside.max())
+        return _json(shape.overlay_standings(overlay, name, reads.standings_shown(),
+                                             reads.standings_notes().cut, cut_rank))
+    if overlay["kind"] == "next":
+        frame = reads.schedule()
+        public = schedule_service.public_schedule(frame, settings.zone)
+        return _json(shape.overlay_next(overlay, name, frame, public,
+                                        pd.Timestamp.now(tz="UTC")))
+    sitting = reads.home_status().sitting
+    table = clock = words = None
+    if sitting is not None:
+        row = next((r for r in _refs(reads).values()
+                    if int(r["sitting_id"]) == sitting.sitting_id), None)
+        if row is not None:
+            words = sitting_label(row["kind"], row["number"])
+            whole = shape.sitting("", row, reads.sitting_overview(sitting.sitting_id),
+                                  reads.scored_results(None))
+            table = next((t for t in whole["tables"]
+                          if t["table"] == int(overlay["table_no"])), None)
+            clock = _table_clock(reads, sitting.sitting_id, int(overlay["table_no"]))
+    return _json(shape.overlay_table(overlay, name, words, table, clock))
+
+
+def _overlay_data(request: Request) -> Response:
+    token = request.path_params["token"]
+    try:
+        overlay, own = _overlay(token)
+    except Missing as gone:
+        return _missing(str(gone))
+    tid = int(overlay["tournament_id"])
+    try:
+        reads = data.public(tid, version=own)
+    except TournamentError:  # its tournament was deleted
+        return _missing("This overlay's tournament is no longer here.")
+    # the minute too, for "next up": what is next moves on with the time, not only with saves
+    minute = int(time.time() // 60) if overlay["kind"] == "next" else 0
+    return _answer(request, _etag("overlay", overlay["id"], tid, reads.version, minute),
+                   lambda: _overlay_answer(overlay, reads),
+                   lambda make: reads.kept(("overlay", overlay["id"], minute), make))
+
+
+def _overlay_page(request: Request) -> Response:
+    """The overlay's page: transparent, no Streamlit, polling its answer with the ETag."""
+    try:
+        _overlay(request.path_params["token"])
+    except Missing as gone:
+        return Response(overlay_page.gone(str(gone)), status_code=404,
+                        media_type="text/html; charset=utf-8", headers=_HEADERS)
+    return Response(overlay_page.PAGE, media_type="text/html; charset=utf-8",
+                    headers=dict(_HEADERS, **overlay_page.HEADERS))
+
+
+def _not_found(request: Request) -> Response:
+    return _missing(f"There is no {request.url.path} in the data feed. It starts at "
+                    f"{shape.PREFIX}/tournaments.")
+
+
+def asgi():
+    """The feed as an ASGI app for the server's guard to hand its addresses to (405s and
+    other refusals answered, not raised)."""
+    return ExceptionMiddleware(Router(routes=routes()))
+
+
+def routes() -> list[Route]:
+    """The feed's routes (GET; HEAD answers as GET without a body)."""
+    t = f"{shape.PREFIX}/tournaments/{{key}}"
+    s = f"{t}/sittings/{{ref}}"
+    get = ["GET"]
+    return [
+        Route(f"{shape.PREFIX}/tournaments", _installation_route("tournaments", _tournaments),
+              methods=get),
+        Route(t, _tournament_route("tournament", _tournament), methods=get),
+        Route(f"{t}/schedule", _tournament_route("schedule", _schedule), methods=get),
+        Route(f"{t}/schedule.ics", _tournament_route("schedule.ics", _schedule_ics),
+              methods=get),
+        Route(f"{t}/players/{{player}}/calendar.ics",
+              _tournament_route("player.ics", _player_ics), methods=get),
+        Route(f"{t}/sittings", _tournament_route("sittings", _sittings), methods=get),
+        Route(s, _tournament_route("sitting", _sitting), methods=get),
+        Route(f"{s}/results", _tournament_route("results", _results), methods=get),
+        Route(f"{s}/results.csv", _tournament_route("results.csv", _results_csv),
+              methods=get),
+        Route(f"{t}/standings", _tournament_route("standings", _standings), methods=get),
+        Route(f"{t}/standings.csv", _tournament_route("standings.csv", _standings_csv),
+              methods=get),
+        Route(f"{t}/finals", _tournament_route("finals", _finals), methods=get),
+        Route(f"{shape.PREFIX}/seasons", _installation_route("seasons", _seasons),
+              methods=get),
+        Route(f"{shape.PREFIX}/seasons/{{season}}", _installation_route("season", _season),
+              methods=get),
+        Route(f"{shape.PREFIX}/seasons/{{season}}/standings.csv",
+              _installation_route("season.csv", _season_csv), methods=get),
+        Route(f"{shape.PREFIX}/overlays/{{token}}", _served("overlay", _overlay_data),
+              methods=get),
+        Route("/overlay/{token}", _served("overlay_page", _overlay_page), methods=get),
+        Route("/api/{rest:path}", _not_found, methods=get),
+    ]
