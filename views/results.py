@@ -68,8 +68,9 @@ def enter_result() -> None:
     result_checks.seating_note(result_form.seating_changed(form, seats))
     options = result_form.leader_options(seats, settings.wild_card)
     result_form.form_style()
-    fields = result_form.number_fields(reads.sittings(), sitting_id, table_id, seats)
-    rule_change = result_form.rule_change_caption(reads.sittings(), sitting_id)
+    sitting = reads.sitting_rows().get(int(sitting_id))
+    fields = result_form.number_fields(sitting, table_id, seats)
+    rule_change = result_form.rule_change_caption(sitting)
     if rule_change and "variant_points" in fields:  # R24: whose extra points these are
         st.caption(widgets.plain(rule_change))
     for seat in seats.itertuples():

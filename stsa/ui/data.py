@@ -163,6 +163,18 @@ class Data:
     def sittings(self) -> pd.DataFrame:
         return self._snap().sittings
 
+    def sitting_rows(self) -> dict[int, dict]:
+        """Each sitting as a dict, by id, kept per version: a run that needs one sitting's
+        fields (the Results page, every keystroke of a judge) looks it up, no frame filtered."""
+        return self._get(("sitting_rows", self.staff), lambda: dict(zip(
+            self.sittings()["sitting_id"].astype(int),
+            self.sittings().to_dict("records"))))
+
+    def finals_drawn(self) -> list[str]:
+        """`services.results.finals_drawn` of this view's sittings, kept per version."""
+        return self._get(("finals_drawn", self.staff),
+                         lambda: results.finals_drawn(self.sittings()))
+
     def sitting_overview(self, sitting_id: int) -> pd.DataFrame:
         return self._get(("sitting_overview", int(sitting_id), self.staff),
                          lambda: sitting_service.overview_of(self._snap(), int(sitting_id)))

@@ -81,9 +81,8 @@ def save_guard(reads, seats: pd.DataFrame, version: int, rows: pd.DataFrame) -> 
             "These numbers are right", key=f"res_unusual_{table_id}_{these}")
     if not version:
         return Guard(allowed=allowed, confirmed=confirmed)
-    sittings = reads.sittings()
-    sitting = sittings.loc[sittings["sitting_id"] == int(first["sitting_id"])].iloc[0]
-    finals = results.finals_drawn(sittings) if first["kind"] == Kind.QUALIFIER else []
+    sitting = reads.sitting_rows()[int(first["sitting_id"])]
+    finals = reads.finals_drawn() if first["kind"] == Kind.QUALIFIER else []
     if finals:
         if session.role() is not Role.ORGANIZER:
             st.info("Only the organizer can correct a qualifier result once the finals are "

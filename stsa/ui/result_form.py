@@ -157,21 +157,19 @@ def leader_options(seats: pd.DataFrame, wild_card: bool) -> list[str]:
     return catalog.by_name(options)
 
 
-def rule_change_caption(sittings: pd.DataFrame, sitting_id: int) -> str:
+def rule_change_caption(sitting: dict | None) -> str:
     """The sitting's rule change as the form names it above the seats (R24): its name, how its
-    points are earned, and the field they go in; "" for a sitting without one."""
-    row = sittings.loc[sittings["sitting_id"] == sitting_id]
-    line = rule_change_line(row.iloc[0].to_dict()) if len(row) else ""
+    points are earned, and the field they go in; "" for a sitting without one (or none)."""
+    line = rule_change_line(sitting) if sitting else ""
     return (f"Rule change: {line}. Each player's points from it go in “{SHORT['variant_points']}”."
             if line else "")
 
 
-def number_fields(sittings: pd.DataFrame, sitting_id: int, table_id: int,
-                  seats: pd.DataFrame) -> list[str]:
+def number_fields(sitting: dict | None, table_id: int, seats: pd.DataFrame) -> list[str]:
     """The numbers the form asks for: the five of R11, and the variant points (R12) when the
-    sitting has a rule change (R24), or when the loaded result already holds some."""
-    row = sittings.loc[sittings["sitting_id"] == sitting_id]
-    change = row["rule_change"].iloc[0] if "rule_change" in row and len(row) else ""
+    sitting (a row of the sittings, as a dict) has a rule change (R24), or when the loaded
+    result already holds some."""
+    change = (sitting or {}).get("rule_change", "")
     held = any(st.session_state.get(key(table_id, p, "variant_points")) not in (None, 0)
                for p in seats["player_id"])
     return [*STATS, *(["variant_points"] if (isinstance(change, str) and change.strip())
