@@ -8,9 +8,10 @@ from __future__ import annotations
 import altair as alt
 import pandas as pd
 
-from stsa import charts, directory
+from stsa import charts, store
+from stsa.services import season as service
 from stsa.services.season import Played, PlayerPage
-from stsa.ui import season_data
+from stsa.ui import season_data, session
 
 PEOPLE_COLUMNS = ["person_id", "nickname", "last_tournament", "events"]
 
@@ -38,21 +39,11 @@ def people() -> pd.DataFrame:
 def page(person_id: int) -> PlayerPage | None:
     """R27: person `person_id`'s record, current rating and rating history
     (`services.season.PlayerPage`), from the shared reads; None for no such person."""
-    data, found = season_data.played(), season_data.ratings()
-    person = int(person_id)
-    if not (data.players["person_id"] == person).any():
+    try:  # what every page shares, given: the service picks this person's rows only
+        return service.player_page(session.installation(), int(person_id),
+                                   data=season_data.played(), ratings=season_data.ratings())
+    except store.NotFound:
         return None
-    record = directory.player_record(data.players, data.standings, data.finals,
-                                     data.tournaments, person)
-    mine = found.current.loc[found.current["person_id"] == person]
-    names = data.tournaments.set_index("tournament_id")["name"]
-    history = (found.history.loc[found.history["person_id"] == person]
-               .assign(tournament=lambda d: d["tournament_id"].map(names).astype("str"))
-               .reset_index(drop=True))
-    current = None if mine.empty else {k: (v.item() if hasattr(v, "item") else v)
-                                       for k, v in mine.iloc[0].to_dict().items()}
-    nickname = people().set_index("person_id")["nickname"]
-    return PlayerPage(person, str(nickname.get(person, "")), record, current, history)
 
 
 def chart(found: PlayerPage) -> alt.Chart:
