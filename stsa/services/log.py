@@ -501,14 +501,15 @@ def _directory(action, subject, before, after, places):
 
 def _overlay(action, subject, before, after, places):
     what = OVERLAY_WORDS.get(str((after or {}).get("kind")), "an overlay")
-    if (after or {}).get("table_no"):
-        what += f" {int(after['table_no'])}"
+    if (after or {}).get("table_no"):  # a number in every sitting, not one table's id
+        what += f" number {int(after['table_no'])}"
     if action == Action.OVERLAY_CREATE:
         return f"Made a stream overlay of {what}."
     return f"Withdrew the stream overlay of {what}: its address shows nothing any more."
 
 
-OVERLAY_WORDS = {"table": "table", "standings": "the standings", "next": "what comes next"}
+OVERLAY_WORDS = {"table": "the filmed table", "standings": "the standings",
+                 "next": "what comes next"}
 
 
 _SENTENCES: dict[str, Callable[..., str]] = {

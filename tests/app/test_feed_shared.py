@@ -4,26 +4,18 @@ however many pollers ask."""
 
 from __future__ import annotations
 
-import asyncio
 import json
-
-from starlette.requests import Request
 
 from stsa import store
 from stsa.ui import feed
 from stsa.ui import finals as finals_view
 from tests.app.conftest import count_calls
+from tests.support import feed_routes
 from tests.support.store_helpers import published_sitting
 
 
-def _endpoint(path: str):
-    return next(r.endpoint for r in feed.routes() if r.path == path)
-
-
 def _get(path: str, **params) -> tuple[int, dict, bytes]:
-    request = Request({"type": "http", "method": "GET", "path": path, "headers": [],
-                       "query_string": b"", "path_params": params})
-    answer = asyncio.run(_endpoint(path)(request))
+    answer = feed_routes.answer(path, **params)
     return answer.status_code, dict(answer.headers), bytes(answer.body)
 
 

@@ -5,7 +5,6 @@ HTML-escaped on the pages."""
 
 from __future__ import annotations
 
-import asyncio
 import io
 import json
 import posixpath
@@ -13,13 +12,13 @@ import re
 import zipfile
 
 import pytest
-from starlette.requests import Request
 
 from stsa import store
 from stsa.formats import archive as pages
 from stsa.services import archive
 from stsa.services import feed as shape
-from stsa.ui import data, feed, session
+from stsa.ui import data, session
+from tests.support import feed_routes
 from tests.support.finished import MARKUP, SECRETS, forget, publish_finished, up_to_the_final
 
 # each test reads one whole tournament, played and published (a few seconds, once per module)
@@ -117,11 +116,7 @@ def test_typed_text_is_escaped_on_every_page(published):
 
 def _feed(path: str, **params) -> bytes:
     """The data feed's own answer at `path` (its route, in this process)."""
-    route = next(r for r in feed.routes() if r.path == path)
-    request = Request({"type": "http", "method": "GET", "path": path.format(**params),
-                       "headers": [],
-                       "query_string": b"", "path_params": params})
-    answer = asyncio.run(route.endpoint(request))
+    answer = feed_routes.answer(path, **params)
     assert answer.status_code == 200, (path, answer.body)
     return bytes(answer.body)
 

@@ -124,6 +124,8 @@ def tournament_log(sqlite_engine, tmp_path, monkeypatch):
     invited, token = store.create_invitation(engine, "Jo Judge", hours=2, actor=ORGANIZER)
     store.join(engine, token)
     store.revoke_invitation(engine, invited, actor=ORGANIZER)
+    overlay, _ = store.create_overlay(engine, "table", table_no=2, actor=ORGANIZER)
+    store.revoke_overlay(engine, overlay, actor=ORGANIZER)
     store.lift_pause(engine, actor=ORGANIZER)
     monkeypatch.setenv("TZ", "UTC")  # the schedule (R26): this laptop's zone, UTC here
     nine = dt.datetime(2026, 3, 7, 9, 0, tzinfo=dt.UTC)
@@ -231,6 +233,9 @@ def test_every_logged_action_in_words(tournament_log):
     assert words["invitation.use"] == ("Jo Judge signed in as a judge with their invitation "
                                        "(its QR code).")
     assert words["invitation.revoke"] == "Withdrew the invitation of Jo Judge (1 session ended)."
+    assert words["overlay.create"] == "Made a stream overlay of the filmed table number 2."
+    assert words["overlay.revoke"] == ("Withdrew the stream overlay of the filmed table number 2: "
+                                       "its address shows nothing any more.")
     assert words["sign_in.unlock"] == ("Lifted the sign-in pause: forgot 0 wrong PINs (the PINs "
                                        "stay as they were).")
     assert words["schedule.add"] == "Planned Lunch: Saturday 12:00, 45 minutes."

@@ -89,5 +89,6 @@ def test_the_log_says_which_overlay_in_words_and_never_holds_the_token(inst):
     sentences = log_service.readable(mine, log_service.places_of(
         store.players(inst), store.sittings(inst), store.tables(inst, actor=ORGANIZER), mine))
     assert set(sentences["details"]) == {
-        "Made a stream overlay of table 4.",
-        "Withdrew the stream overlay of table 4: its address shows nothing any more."}
+        "Made a stream overlay of the filmed table number 4.",
+        "Withdrew the stream overlay of the filmed table number 4: its address shows "
+        "nothing any more."}

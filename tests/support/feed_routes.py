@@ -1,0 +1,23 @@
+"""The data feed's routes called in this process, as the server would call them (for tests that
+check what the feed shares with the pages or the archive)."""
+
+from __future__ import annotations
+
+import asyncio
+import concurrent.futures
+
+from starlette.requests import Request
+from starlette.responses import Response
+
+from stsa.ui import feed
+
+
+def answer(path: str, **params) -> Response:
+    """The feed's answer at route `path` ("/api/v1/tournaments/{key}/standings") with
+    `params`. The endpoint is a coroutine: it runs on an event loop of its own thread, since
+    this thread may hold one already (the browser tests' Playwright keeps one running)."""
+    route = next(r for r in feed.routes() if r.path == path)
+    request = Request({"type": "http", "method": "GET", "path": path.format(**params),
+                       "headers": [], "query_string": b"", "path_params": params})
+    with concurrent.futures.ThreadPoolExecutor(1) as pool:
+        return pool.submit(asyncio.run, route.endpoint(request)).result()
