@@ -117,8 +117,9 @@ def test_vote_off_and_wild_card_through_the_pages(fresh_server, open_app):
     wait_ready(judge)
 
     # The picks fold away: the whole page, the four seats' form included, stays short on a
-    # phone (it was 3,000-4,200 px with the picks open).
-    assert page_height(judge) < 2600, page_height(judge)
+    # phone (it was 3,000-4,200 px with the picks open; 2,600-2,700 px folded since the
+    # tournament line and the sitting's clock sit above the form).
+    assert page_height(judge) < 2800, page_height(judge)
     leaders = [seat(judge, n).locator('input[role="combobox"]').first.input_value()
                for n in range(1, 5)]
     assert leaders[1:] == left[1:4] and leaders[0] in deck[:2]
