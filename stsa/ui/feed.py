@@ -137,8 +137,10 @@ def _tournament_id(key: str) -> tuple[int, int | None]:
     installation's own tournament, that version, which is its own too."""
     inst = session.installation()
     version = store.data_version(inst)
-    keys = _installation.get("keys", version, lambda: {
-        str(k): int(t) for k, t in zip(_listed()["key"], _listed()["tournament_id"])})
+    def by_key() -> dict[str, int]:
+        listed = _listed()
+        return {str(k): int(t) for k, t in zip(listed["key"], listed["tournament_id"])}
+    keys = _installation.get("keys", version, by_key)
     found = keys.get(str(key).strip().lower())
     if found is None:
         raise Missing(f"There is no tournament “{key}” here. The list is at "
