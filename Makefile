@@ -8,7 +8,7 @@ DEV := $(VENV)/.dev-installed
 # Every install takes each package at its tested version (constraints.txt, from pip freeze).
 PIP := $(PY) -m pip install --quiet -c constraints.txt
 
-.PHONY: run pins unlock tls serve-cluster check test load bench soak deps clean
+.PHONY: run pins unlock tls serve-cluster check test load bench soak deps clean catalogs
 
 # The app needs only the runtime requirements; the tests and benchmarks add their tools.
 $(RUNTIME): requirements.txt constraints.txt
@@ -58,6 +58,14 @@ check: $(DEV)
 test: $(DEV)
 	bash scripts/test-deps.sh
 	$(PY) -m pytest $(ARGS)
+
+# The languages' catalogs (README, "Languages"): every text the code marks, gathered into
+# stsa/locale/stsa.pot, and each language's .po file brought up to date with it. STSA reads
+# the .po files as they are, so nothing is compiled.
+catalogs: $(DEV)
+	$(VENV)/bin/pybabel extract --no-location --sort-output --omit-header -F babel.cfg \
+		-k N_ -k ngettext:1,2 -k pgettext:1c,2 -o stsa/locale/stsa.pot stsa views app.py
+	$(VENV)/bin/pybabel update --no-fuzzy-matching --ignore-obsolete -D stsa -i stsa/locale/stsa.pot -d stsa/locale
 
 # A full room on this machine: spectators and judges over Streamlit's websocket (README).
 # ROOM=convention: a thousand phones and the TV, every judge signing in at one moment.

@@ -1,0 +1,182 @@
+"""The languages people read STSA in: English, Swedish and French (README, "Languages").
+
+Every text a person reads goes through `_` (or `ngettext` where a number decides the words,
+`pgettext` where one English word means two things). The catalogs are gettext `.po` files in
+`stsa/locale/<code>/LC_MESSAGES/stsa.po`, managed with Babel (`make catalogs`) and read as they
+are, so nothing is compiled and a new language is one new file.
+
+Every Streamlit session is a thread of one process, so the language is never installed for the
+process (no `gettext.install`, no `locale.setlocale`): it is a context variable each page run
+sets for itself (`use`), or a block sets for a slip or a workbook in the tournament's language
+(`language`). Where neither is set (a widget's callback runs before the page sets it), the
+resolver the app registers reads the session's choice; else English.
+
+Shared derived tables hold English words and are computed once per data version for everyone;
+pages translate them at the edge (`headings`, `cells`), so no shared value depends on who read
+it first. Numbers, dates and times are written the language's way with Babel (`number`, `day`,
+`clock`).
+"""
+
+from __future__ import annotations
+
+import io
+import string
+from collections.abc import Callable, Iterator, Mapping
+from contextlib import contextmanager
+from contextvars import ContextVar
+from datetime import date, datetime, time
+from functools import cache
+from pathlib import Path
+
+import pandas as pd
+from babel import Locale
+from babel.dates import format_date, format_datetime, format_time
+from babel.messages.mofile import write_mo
+from babel.messages.pofile import read_po
+from babel.numbers import format_decimal
+from babel.support import NullTranslations, Translations
+
+ENGLISH = "en"
+# Each language as its own readers name it, in the order the switch offers them.
+LANGUAGES: dict[str, str] = {"en": "English", "sv": "Svenska", "fr": "Français"}
+LOCALE_DIR = Path(__file__).with_name("locale")
+DOMAIN = "stsa"
+
+_chosen: ContextVar[str | None] = ContextVar("stsa_language", default=None)
+_resolver: list[Callable[[], str | None]] = []
+
+
+def N_(message: str) -> str:
+    """Marks `message` for the catalogs where it is defined (a module's constant, a table's
+    heading); it is translated where it is shown, with `_`."""
+    return message
+
+
+def known(code: object) -> str | None:
+    """`code` as one of STSA's languages ("sv", "SV", "sv-SE", "sv_FI" → "sv"), else None."""
+    if not isinstance(code, str) or not code.strip():
+        return None
+    found = code.strip().replace("_", "-").split("-")[0].lower()
+    return found if found in LANGUAGES else None
+
+
+def use(code: str | None) -> None:
+    """This run's language from here on (a page run sets it first thing)."""
+    _chosen.set(known(code) or ENGLISH)
+
+
+def resolve_with(resolver: Callable[[], str | None]) -> None:
+    """Where no run has set a language yet (a widget callback), ask `resolver` (the app's:
+    the session's choice)."""
+    _resolver[:] = [resolver]
+
+
+def current() -> str:
+    """The language this run reads: set by `use`/`language`, else the resolver's, else
+    English."""
+    found = _chosen.get()
+    if found is None and _resolver:
+        found = known(_resolver[0]())
+    return found or ENGLISH
+
+
+@contextmanager
+def language(code: str | None) -> Iterator[str]:
+    """Everything inside reads `code` (a slip, a pairing list, a workbook in the tournament's
+    language), then the run's own language again."""
+    token = _chosen.set(known(code) or ENGLISH)
+    try:
+        yield current()
+    finally:
+        _chosen.reset(token)
+
+
+@cache
+def catalog(code: str) -> NullTranslations:
+    """The translations of language `code`, read once per process from its `.po` file (English
+    and an unknown code: the texts as written)."""
+    path = LOCALE_DIR / code / "LC_MESSAGES" / f"{DOMAIN}.po"
+    if code == ENGLISH or not path.exists():
+        return NullTranslations()
+    with path.open("rb") as po:
+        messages = read_po(po, locale=code, domain=DOMAIN)
+    compiled = io.BytesIO()
+    write_mo(compiled, messages)  # fuzzy entries are left out: they are not translations yet
+    compiled.seek(0)
+    return Translations(compiled, domain=DOMAIN)
+
+
+def _(message: str) -> str:
+    """`message` in this run's language (the English text where the catalog has none)."""
+    return catalog(current()).gettext(message)
+
+
+def ngettext(singular: str, plural: str, n: int) -> str:
+    """The words for `n` things in this run's language ("1 player" / "{n} players"): each
+    language has its own plural rule (French says "1 joueur", "0 joueur")."""
+    return catalog(current()).ngettext(singular, plural, n)
+
+
+def pgettext(context: str, message: str) -> str:
+    """`message` where the same English word is translated differently in `context`."""
+    return catalog(current()).pgettext(context, message)
+
+
+def placeholders(text: str) -> set[str]:
+    """The `{name}` fields of `text` (for the catalog check: a translation keeps them all)."""
+    return {field for _text, field, _spec, _conv in string.Formatter().parse(text)
+            if field is not None}
+
+
+def headings(table: pd.DataFrame) -> pd.DataFrame:
+    """`table` with its column headings in this run's language (a shared table's English
+    headings, translated at the edge)."""
+    return table.rename(columns=lambda c: _(c) if isinstance(c, str) else c)
+
+
+def cells(column: pd.Series) -> pd.Series:
+    """A column of English words (statuses, stages) in this run's language; other values as
+    they are. Each distinct word is looked up once."""
+    words = {v: _(v) for v in column.dropna().unique() if isinstance(v, str)}
+    return column.map(lambda v: words.get(v, v)) if words else column
+
+
+def words_in(mapping: Mapping[str, str]) -> dict[str, str]:
+    """A mapping of English words (a setting's choices) in this run's language."""
+    return {k: _(v) for k, v in mapping.items()}
+
+
+def _locale() -> Locale:
+    return _locale_of(current())
+
+
+@cache
+def _locale_of(code: str) -> Locale:
+    return Locale.parse({"en": "en_GB", "sv": "sv_SE", "fr": "fr_FR"}.get(code, code))
+
+
+def number(value: float | int, digits: int | None = None) -> str:
+    """`value` written this language's way: 1,234.5 · 1 234,5 · 1 234,5; `digits` fixes the
+    decimals."""
+    pattern = None if digits is None else "#,##0" + ("." + "0" * digits if digits else "")
+    return format_decimal(value, format=pattern, locale=_locale())
+
+
+def day(value: date, form: str = "medium") -> str:
+    """A date this language's way ("3 Dec 2026", "3 dec. 2026", "3 déc. 2026")."""
+    return format_date(value, format=form, locale=_locale())
+
+
+def clock(value: time | datetime) -> str:
+    """A time of day, 24-hour in every language here ("14:05")."""
+    return format_time(value, format="HH:mm", locale=_locale())
+
+
+def moment(value: datetime) -> str:
+    """A date and time this language's way."""
+    return format_datetime(value, format="medium", locale=_locale())
+
+
+def language_name(code: str) -> str:
+    """The language `code` as its readers name it ("Svenska")."""
+    return LANGUAGES.get(code, code)
