@@ -20,6 +20,7 @@ it first. Numbers, dates and times are written the language's way with Babel (`n
 from __future__ import annotations
 
 import io
+import re
 import string
 from collections.abc import Callable, Iterator, Mapping
 from contextlib import contextmanager
@@ -134,10 +135,43 @@ def headings(table: pd.DataFrame) -> pd.DataFrame:
     return table.rename(columns=lambda c: _(c) if isinstance(c, str) else c)
 
 
+_TEMPLATES: dict[str, re.Pattern[str]] = {}
+
+
+def template(message: str) -> str:
+    """Marks `message` ("Qualifier {number}") as a template whose filled-in English a shared
+    table may hold ("Qualifier 2"): `cell` and `cells` translate such a value by it. Returns
+    `message` (use it at module level, like `N_`)."""
+    fields = "|".join(re.escape(f) for f in placeholders(message))
+    pattern = re.escape(message)
+    for name in placeholders(message):
+        pattern = pattern.replace(re.escape("{" + name + "}"), f"(?P<{name}>.+?)")
+    if fields:
+        _TEMPLATES[message] = re.compile(f"^{pattern}$")
+    return message
+
+
+def cell(value: object) -> object:
+    """One English value of a shared table in this run's language: a catalog entry, a
+    registered `template` filled in, or the value as it is (a name, a number)."""
+    if not isinstance(value, str) or not value:
+        return value
+    found = _(value)
+    if found is not value and found != value:
+        return found
+    for message, pattern in _TEMPLATES.items():
+        match = pattern.match(value)
+        if match:
+            return _(message).format(**{k: cell(v) for k, v in match.groupdict().items()})
+    return value
+
+
 def cells(column: pd.Series) -> pd.Series:
-    """A column of English words (statuses, stages) in this run's language; other values as
-    they are. Each distinct word is looked up once."""
-    words = {v: _(v) for v in column.dropna().unique() if isinstance(v, str)}
+    """A column of English words (statuses, stages, "Qualifier 2") in this run's language;
+    other values as they are. Each distinct value is looked up once."""
+    if current() == ENGLISH:
+        return column
+    words = {v: cell(v) for v in column.dropna().unique() if isinstance(v, str)}
     return column.map(lambda v: words.get(v, v)) if words else column
 
 
