@@ -17,7 +17,7 @@ from dataclasses import dataclass
 from typing import Any
 from urllib.parse import urlsplit
 
-from stsa import local_time
+from stsa import i18n, local_time
 from stsa.domain import (
     BATTLE_OF_WILLS_LABELS,
     DRAW_MODE_LABELS,
@@ -115,6 +115,17 @@ def _choice(*options: str) -> Callable:
             raise TournamentError(f"must be one of {', '.join(options)}")
         return str(v)
     return check
+
+
+def _language(v) -> str | None:
+    """A tournament's language: one of STSA's ("sv"), or None for each reader's own."""
+    if v is None or v == "":
+        return None
+    found = i18n.known(v)
+    if found is None or found != str(v).strip().lower():
+        raise TournamentError(f"must be one of {', '.join(i18n.LANGUAGES)}, or empty for each "
+                              "reader's own language")
+    return found
 
 
 def _whole_between(v, low: int, high: int) -> int:
@@ -282,6 +293,11 @@ REGISTRY: dict[str, Setting] = {s.key: s for s in (
             widget=(_SETTINGS, "set_time_words")),
     Setting("clock_sound", False, "A sound at time on the TV", _bool, (26,),
             widget=(_SETTINGS, "set_clock_sound")),
+    # The pages' default language (each reader may choose another), and always the language
+    # of slips, pairing lists and the workbook (README, "Languages").
+    Setting("language", None, "Language", _language, (), widget=(_SETTINGS, "set_language"),
+            none="each reader's browser language (slips and workbook in English)",
+            choices=i18n.LANGUAGES),
 )}
 
 DEFAULTS: dict[str, Any] = {key: s.default for key, s in REGISTRY.items()}
@@ -357,6 +373,7 @@ class Settings(Mapping):
     self_check_in_open: bool
     time_words: str
     clock_sound: bool
+    language: str | None
 
     @classmethod
     def of(cls, values: Mapping[str, Any]) -> Settings:
