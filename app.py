@@ -5,12 +5,13 @@ Hiding a page is never the only protection: every write in `stsa` checks the rol
 
 import streamlit as st
 
-from stsa.ui import navigation, process, session, tournaments
+from stsa.ui import data, language, navigation, process, session, tournaments
 
 st.set_page_config(page_title="STSA", page_icon="🏜️", layout="wide")
 
 process.settle()  # once per process: the heap start-up made is frozen (README, Performance)
 where = session.choose_tournament()  # R27: the tournament every page shows, from the address
+language.choose(data.now().settings().language)  # before any text: this run's language
 role = session.check().role
 session.keep_signed_in()
 closed = {navigation.url_path(p): p for p in navigation.closed(role)}
@@ -19,6 +20,7 @@ page = st.navigation(
      for p in navigation.pages(role)]
     + [st.Page(p.path, title=p.title, visibility="hidden") for p in closed.values()])
 tournaments.shown_on_every_page(where)
+language.switch()
 if page.url_path in closed:  # an organizer page's address: Home says why, the page never runs
     navigation.refuse(closed[page.url_path])
 page.run()

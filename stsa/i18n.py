@@ -120,7 +120,7 @@ def ngettext(singular: str, plural: str, n: int) -> str:
 
 def pgettext(context: str, message: str) -> str:
     """`message` where the same English word is translated differently in `context`."""
-    return catalog(current()).pgettext(context, message)
+    return str(catalog(current()).pgettext(context, message))
 
 
 def placeholders(text: str) -> set[str]:
