@@ -128,6 +128,7 @@ class Room:
     seconds: float = 60
     clock: bool = False  # the latest sitting's clock runs (its countdown on TV and My seat)
     feed: Feed | None = None  # clients of the data feed beside the pages
+    languages: tuple[str, ...] = ()  # the spectators' languages (?lang=), in turn
 
 
 ROOMS = {
@@ -139,6 +140,11 @@ ROOMS = {
                                    "sign_in_p95_ms": 3000.0},
                        # the arrivals' rush, the moment, then a whole minute with every page open
                        seconds=120, clock=True),
+    # Issue 25: the design's room with its spectators reading English, Swedish and French in
+    # turn: the shared tables are still made once per data version, not once per language.
+    "languages": Room(spectators=100, judges=12, players=120, sittings=5,
+                      mix={"standings": 1.0}, together=False, targets_ms=TARGETS_MS,
+                      languages=("en", "sv", "fr")),
     # Issue 24: the design's room while a club's website and scripts read the data feed, 500
     # requests a second in all, each a whole answer (no ETag sent back: from the kept copy).
     "feed": Room(spectators=100, judges=12, players=120, sittings=5, mix={"standings": 1.0},
@@ -661,7 +667,8 @@ def run(spectators: int = 100, judges: int = 12, seconds: float = 60, players: i
         sittings: int = 5, *, period: float = PERIOD, timeout: float = TIMEOUT,
         cache: Path = BUILD, log: Callable[[str], None] = print, https: bool = False,
         arrival: float | None = None, mix: dict[str, float] | None = None,
-        together: bool = False, run_clock: bool = False, feed: Feed | None = None) -> dict:
+        together: bool = False, run_clock: bool = False, feed: Feed | None = None,
+        languages: tuple[str, ...] = ()) -> dict:
     """Run the scenario once against a new app process and return its figures (times in ms):
     `load_judge_save_p50_ms` / `_p95_ms`, `load_spectator_p50_ms` / `_p95_ms` (refreshes),
     `load_sign_in_p50_ms` / `_p95_ms`, other steps' times, `load_errors` (with up to ten
@@ -670,7 +677,8 @@ def run(spectators: int = 100, judges: int = 12, seconds: float = 60, players: i
     `load_refreshes` and `load_min_refreshes_per_spectator`, the refresh intervals the room
     ended with (`load_refresh_interval_min_s` / `_max_s`), the CPU use and load average, and
     the scenario's parameters (`arrival`: the seconds over which the spectators open their
-    pages, default the judges' `period`; `run_clock`: the latest sitting's clock is running)."""
+    pages, default the judges' `period`; `run_clock`: the latest sitting's clock is running;
+    `languages`: the spectators read these languages in turn)."""
     source = tournament(players, sittings, cache=cache, log=log)
     tally = Tally()
     with tempfile.TemporaryDirectory(prefix="stsa-load-") as tmp:
@@ -700,7 +708,9 @@ def run(spectators: int = 100, judges: int = 12, seconds: float = 60, players: i
                 target=spectator, name=f"spectator-{i}", daemon=True,
                 args=(i, app.url, clock, i * opens, timeout, tally, app.ssl, kind,
                       # My seat follows one player, the room's players in turn
-                      f"player={ids[i % len(ids)]}" if kind == "player" else ""))
+                      "&".join(q for q in (
+                          f"player={ids[i % len(ids)]}" if kind == "player" else "",
+                          f"lang={languages[i % len(languages)]}" if languages else "") if q)))
                 for i, kind in enumerate(kinds)]
             # all at once, a moment after every spectator's page opened (the room is full)
             meet = (Together(tally.full, SETTLE, threading.Barrier(judges, timeout=timeout))
@@ -845,7 +855,7 @@ def main(argv: list[str] | None = None) -> int:
                   timeout=args.timeout, log=log, https=args.https, arrival=args.arrival,
                   mix=room.mix if room else None, together=bool(room and room.together),
                   run_clock=bool(room and room.clock) if args.clock is None else args.clock,
-                  feed=room.feed if room else None)
+                  feed=room.feed if room else None, languages=room.languages if room else ())
     targets = room.targets_ms if room else TARGETS_MS
 
     shape = (int(given["players"]), int(given["sittings"]))

@@ -38,10 +38,22 @@ from babel.numbers import format_decimal
 from babel.support import NullTranslations, Translations
 
 ENGLISH = "en"
-# Each language as its own readers name it, in the order the switch offers them.
-LANGUAGES: dict[str, str] = {"en": "English", "sv": "Svenska", "fr": "Français"}
 LOCALE_DIR = Path(__file__).with_name("locale")
 DOMAIN = "stsa"
+
+
+def _languages() -> dict[str, str]:
+    """English (the texts as written), then each language that has a catalog, by its code:
+    a language is one `.po` file, named as its own readers name it ("Svenska")."""
+    found = {"en": "English"}
+    for po in sorted(LOCALE_DIR.glob(f"*/LC_MESSAGES/{DOMAIN}.po")):
+        code = po.parent.parent.name
+        found[code] = (Locale.parse(code).display_name or code).capitalize()
+    return found
+
+
+# Each language as its own readers name it, in the order the switch offers them.
+LANGUAGES: dict[str, str] = _languages()
 
 _chosen: ContextVar[str | None] = ContextVar("stsa_language", default=None)
 _resolver: list[Callable[[], str | None]] = []
@@ -186,7 +198,7 @@ def _locale() -> Locale:
 
 @cache
 def _locale_of(code: str) -> Locale:
-    return Locale.parse({"en": "en_GB", "sv": "sv_SE", "fr": "fr_FR"}.get(code, code))
+    return Locale.parse({"en": "en_GB"}.get(code, code))  # English: day before month, 24 h
 
 
 def number(value: float | int, digits: int | None = None) -> str:

@@ -129,9 +129,10 @@ def runs(page) -> ScriptRuns:
     return page._stsa_runs
 
 
-def new_page(browser, viewport: dict | None = None):
-    """A page in a new browser context: a separate person with their own session."""
-    context = browser.new_context(viewport=viewport or DESKTOP, locale="en-GB")
+def new_page(browser, viewport: dict | None = None, locale: str = "en-GB"):
+    """A page in a new browser context: a separate person with their own session, whose
+    browser asks for `locale`'s language."""
+    context = browser.new_context(viewport=viewport or DESKTOP, locale=locale)
     context.set_default_timeout(TIMEOUT_MS)
     page = context.new_page()
     page._stsa_runs = ScriptRuns()
@@ -512,9 +513,10 @@ def open_app(request, browser, tmp_path):
     pages = []
 
     def _open(path: str = "", as_: tuple[str, str] | None = None,
-              viewport: dict | None = None, app: AppServer | None = None):
+              viewport: dict | None = None, app: AppServer | None = None,
+              locale: str = "en-GB"):
         app = app or request.getfixturevalue("server")
-        page = new_page(browser, viewport)
+        page = new_page(browser, viewport, locale)
         pages.append((page, app))
         load(page, f"{app.url}/{path.lstrip('/')}")
         if as_ is not None:
