@@ -64,7 +64,7 @@ test: $(DEV)
 # the .po files as they are, so nothing is compiled.
 catalogs: $(DEV)
 	$(VENV)/bin/pybabel extract --no-location --sort-output --omit-header -F babel.cfg \
-		-k N_ -k ngettext:1,2 -k pgettext:1c,2 -o stsa/locale/stsa.pot stsa views app.py
+		-k N_ -k template -k ngettext:1,2 -k pgettext:1c,2 -o stsa/locale/stsa.pot stsa views app.py
 	$(VENV)/bin/pybabel update --no-fuzzy-matching --ignore-obsolete -D stsa -i stsa/locale/stsa.pot -d stsa/locale
 
 # A full room on this machine: spectators and judges over Streamlit's websocket (README).
