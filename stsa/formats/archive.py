@@ -8,6 +8,9 @@ the style is inline, there are no scripts, fonts or images from elsewhere (the c
 files of the zip). Every text a person typed (nicknames, the tournament's name and venue, a
 rule change) is HTML-escaped here, in `text`, and nowhere else.
 
+The pages' words are in this run's language (`services.archive` writes them inside
+`i18n.language(...)` of the tournament's language), and each page's `lang` says which.
+
 No database and no Streamlit: `services.archive` gathers the answers and calls these.
 """
 
@@ -19,7 +22,9 @@ import zipfile
 from collections.abc import Iterable, Mapping, Sequence
 from typing import Any
 
-from stsa.domain import FINALS_STATUS_LABELS, FinalsStatus, Kind, sitting_label
+from stsa import i18n
+from stsa.domain import FINALS_STATUS_LABELS, FinalsStatus, Kind
+from stsa.i18n import N_, _, ngettext
 
 INDEX = "index.html"
 STANDINGS = "standings.html"
@@ -53,7 +58,7 @@ def text(value: Any) -> str:
     if value is None:
         return ""
     if isinstance(value, bool):
-        return "yes" if value else ""
+        return _("yes") if value else ""
     return html.escape(str(value), quote=True)
 
 
@@ -74,9 +79,10 @@ def link(href: str, words: Any, depth: int = 0) -> str:
 def table(headings: Sequence[str], rows: Iterable[Sequence[Any]],
           numbers: Iterable[str] = ()) -> str:
     """An HTML table, every cell escaped; the columns named in `numbers` right-aligned.
-    A cell given as `Html` is written as it is (a link made by `link`)."""
+    A cell given as `Html` is written as it is (a link made by `link`). `headings` are
+    English (marked `N_`), written in this run's language."""
     right = {i for i, h in enumerate(headings) if h in set(numbers)}
-    head = "".join(f"<th>{text(h)}</th>" for h in headings)
+    head = "".join(f"<th>{text(_(h))}</th>" for h in headings)
     body = "".join(
         "<tr>" + "".join(
             f'<td{" class=n" if i in right else ""}>'
@@ -96,26 +102,40 @@ class Html:
 def page(title: str, tournament: str, body: str, *, depth: int = 0) -> str:
     """A whole page: the tournament's name, the navigation (relative links), `body`."""
     nav = " ".join(link(href, words, depth) for href, words in (
-        (INDEX, "Overview"), (STANDINGS, "Standings"), (FINALS, "Finals"),
-        (CHARTS, "Charts")))
-    return (f'<!DOCTYPE html>\n<html lang="en"><head><meta charset="utf-8">'
+        (INDEX, _("Overview")), (STANDINGS, _("Standings")), (FINALS, _("Finals")),
+        (CHARTS, _("Charts"))))
+    footer = text(_("Published results: nicknames only. The same data as JSON and CSV is in "
+                    "the {data_folder}.")).replace(
+        "{data_folder}", link(DATA_DIR + "/tournament.json", _("data folder"), depth))
+    return (f'<!DOCTYPE html>\n<html lang="{text(i18n.current())}"><head>'
+            f'<meta charset="utf-8">'
             f'<meta name="viewport" content="width=device-width, initial-scale=1">'
             f"<title>{text(title)} · {text(tournament)}</title><style>{STYLE}</style></head>"
             f"<body><header><h1>{text(tournament)}</h1><nav>{nav}</nav></header>"
             f"<main><h2>{text(title)}</h2>{body}</main>"
-            f"<footer>Published results: nicknames only. The same data as JSON and CSV is "
-            f"in the {link(DATA_DIR + '/tournament.json', 'data folder', depth)}.</footer>"
+            f"<footer>{footer}</footer>"
             f"</body></html>\n")
+
+
+def _h2(words: str) -> str:
+    return f"<h2>{text(words)}</h2>"
+
+
+def _p(words: str) -> str:
+    return f"<p>{text(words)}</p>"
 
 
 def _days(first: str | None, last: str | None) -> str:
     if first and last and first != last:
-        return f"{first} to {last}"
+        return _("{first} to {last}").format(first=first, last=last)
     return first or last or ""
 
 
 def _label(row: Mapping[str, Any]) -> str:
-    return sitting_label(str(row["kind"]), int(row["number"]))
+    """"Qualifier 2", "Semifinal", "Final" in this run's language."""
+    if row["kind"] == Kind.QUALIFIER:
+        return _("Qualifier {number}").format(number=int(row["number"]))
+    return _("Semifinal") if row["kind"] == Kind.SEMIFINAL else _("Final")
 
 
 def index_page(tournament: Mapping[str, Any], sittings: Mapping[str, Any],
@@ -124,37 +144,42 @@ def index_page(tournament: Mapping[str, Any], sittings: Mapping[str, Any],
     facts = [p for p in (tournament.get("venue"),
                          _days(tournament.get("first_day"), tournament.get("last_day")))
              if p]
+    players = tournament.get("players")
     parts = [f'<p class="note">{text(" · ".join(facts))}</p>' if facts else "",
-             f"<p>{text(tournament.get('players'))} players.</p>"]
+             "<p>" + text(ngettext("{count} player.", "{count} players.",
+                                   players if isinstance(players, int) else 2)
+                          .format(count="" if players is None else players)) + "</p>"]
     podium = tournament.get("podium") or []
     if podium:
-        parts.append(table(["Place", "Player"], ([_place(p["place"]), p["player"]]
-                                                 for p in podium)))
-    parts.append(f"<p>{link(STANDINGS, 'Standings')} · {link(FINALS, 'Finals')} · "
-                 f"{link(CHARTS, 'Charts')}</p>")
+        parts.append(table([N_("Place"), N_("Player")], ([_place(p["place"]), p["player"]]
+                                                         for p in podium)))
+    parts.append("<p>" + " · ".join(link(href, words) for href, words in (
+        (STANDINGS, _("Standings")), (FINALS, _("Finals")), (CHARTS, _("Charts")))) + "</p>")
     shown = sittings.get("sittings") or []
-    parts.append("<h2>Sittings</h2>")
-    parts.append(table(["Sitting", "Tables", "Results in"], (
+    parts.append(_h2(_("Sittings")))
+    parts.append(table([N_("Sitting"), N_("Tables"), N_("Results in")], (
         [Html(link(sitting_file(s["sitting"]), _label(s))), s["tables"], s["results_in"]]
         for s in shown), numbers=["Tables", "Results in"]) if shown
-        else "<p>No sitting was published.</p>")
+        else _p(_("No sitting was published.")))
     items = schedule.get("items") or []
     if items:
-        parts.append("<h2>Schedule</h2>")
-        parts.append(table(["Day", "Starts", "Ends", "What"], (
+        parts.append(_h2(_("Schedule")))
+        parts.append(table([N_("Day"), N_("Starts"), N_("Ends"), N_("What")], (
             [i.get("day"), i.get("starts"), i.get("ends"), i.get("title")] for i in items)))
     if charts:
-        parts.append("<h2>Charts</h2><ul>" + "".join(
-            f"<li>{link(CHARTS + '#' + _anchor(name), name)}</li>" for name, _ in charts)
+        parts.append(_h2(_("Charts")) + "<ul>" + "".join(
+            f"<li>{link(CHARTS + '#' + _anchor(name), name)}</li>" for name, _path in charts)
             + "</ul>")
-    return page("Overview", str(tournament.get("name") or ""), "".join(parts))
+    return page(_("Overview"), str(tournament.get("name") or ""), "".join(parts))
 
 
 def _place(value: str) -> str:
+    """A finals status ("champion") in words, in this run's language ("Champion")."""
     try:
-        return FINALS_STATUS_LABELS[FinalsStatus(value)] or str(value)
+        label = FINALS_STATUS_LABELS[FinalsStatus(value)]
     except ValueError:
         return str(value)
+    return _(label) if label else str(value)
 
 
 def _anchor(name: str) -> str:
@@ -168,10 +193,10 @@ def standings_page(name: str, standings: Mapping[str, Any]) -> str:
     final = any(r.get("qualifier_rank") is not None for r in rows)
     parts = [f'<p class="note">{text(standings.get("cut"))}</p>' if standings.get("cut")
              else ""]
-    columns = ["Best score", "Games", "Wins", "Placing", "VP"]
+    columns = [N_("Best score"), N_("Games"), N_("Wins"), N_("Placing"), N_("VP")]
     if final:
-        parts.append("<h2>Final standings</h2>")
-        parts.append(table(["Rank", "Player", "Finals"], (
+        parts.append(_h2(_("Final standings")))
+        parts.append(table([N_("Rank"), N_("Player"), N_("Finals")], (
             [r.get("rank"), r["player"], r.get("zone")] for r in rows
             if r.get("rank") is not None), numbers=["Rank"]))
         qualifier = sorted(rows, key=lambda r: (r.get("qualifier_rank") is None,
@@ -179,13 +204,13 @@ def standings_page(name: str, standings: Mapping[str, Any]) -> str:
         rank_of = "qualifier_rank"
     else:
         qualifier, rank_of = rows, "rank"
-    parts.append("<h2>Qualifier standings</h2>")
-    headings = ["Rank", "Player", *columns] + ([] if final else ["Zone"])
+    parts.append(_h2(_("Qualifier standings")))
+    headings = [N_("Rank"), N_("Player"), *columns] + ([] if final else [N_("Zone")])
     parts.append(table(headings, (
         [r.get(rank_of), r["player"], r.get("best_score"), r.get("games"), r.get("wins"),
          r.get("placing"), r.get("vp"), *([] if final else [r.get("zone")])]
         for r in qualifier), numbers=["Rank", *columns]))
-    return page("Standings", name, "".join(parts))
+    return page(_("Standings"), name, "".join(parts))
 
 
 def finals_page(name: str, finals: Mapping[str, Any], sittings: Mapping[str, Any]) -> str:
@@ -193,11 +218,16 @@ def finals_page(name: str, finals: Mapping[str, Any], sittings: Mapping[str, Any
     fmt = finals.get("format")
     parts = []
     if fmt:
-        semi = (f"the next {fmt['semifinal']} played the semifinal "
-                f"({fmt['semifinal_tables']} table(s), {fmt['advance']} went on)"
-                if fmt["semifinal"] else "there was no semifinal")
-        parts.append(f"<p>The top {text(fmt['direct'])} went straight to the final; "
-                     f"{text(semi)}.</p>")
+        said = (ngettext("The top {direct} went straight to the final; the next {semifinal} "
+                         "played the semifinal ({tables} table(s), {advance} went on).",
+                         "The top {direct} went straight to the final; the next {semifinal} "
+                         "played the semifinal ({tables} table(s), {advance} went on).",
+                         int(fmt["semifinal_tables"]))
+                if fmt["semifinal"] else
+                _("The top {direct} went straight to the final; there was no semifinal."))
+        parts.append("<p>" + text(said.format(
+            direct=fmt["direct"], semifinal=fmt["semifinal"], tables=fmt["semifinal_tables"],
+            advance=fmt["advance"])) + "</p>")
     finals_sittings = [s for s in sittings.get("sittings") or []
                        if s["kind"] in (Kind.SEMIFINAL, Kind.FINAL)]
     if finals_sittings:
@@ -205,11 +235,11 @@ def finals_page(name: str, finals: Mapping[str, Any], sittings: Mapping[str, Any
                                         for s in finals_sittings) + "</p>")
     players = sorted(finals.get("players") or [],
                      key=lambda p: (p.get("final_rank") is None, p.get("final_rank") or 0))
-    parts.append(table(["Final rank", "Player", "Finals", "Wildcard"], (
+    parts.append(table([N_("Final rank"), N_("Player"), N_("Finals"), N_("Wildcard")], (
         [p.get("final_rank"), p["player"], _place(p["status"]), p.get("wildcard")]
         for p in players), numbers=["Final rank"]) if players
-        else "<p>No finals were played.</p>")
-    return page("Finals", name, "".join(parts))
+        else _p(_("No finals were played.")))
+    return page(_("Finals"), name, "".join(parts))
 
 
 def sitting_page(name: str, sitting: Mapping[str, Any], results: Mapping[str, Any],
@@ -221,32 +251,36 @@ def sitting_page(name: str, sitting: Mapping[str, Any], results: Mapping[str, An
     depth = 1
     parts = []
     if sitting.get("rule_change"):
-        parts.append(f'<p class="note">Rule change: {text(sitting["rule_change"])}</p>')
+        parts.append('<p class="note">' + text(_("Rule change: {rule}").format(
+            rule=sitting["rule_change"])) + "</p>")
     for t in sitting.get("tables") or []:
-        parts.append(f"<h2>Table {text(t['table'])}</h2>"
-                     f"<p>Setup: {text(t.get('setup') or 'not recorded')}</p>")
-        parts.append(table(["Seat", "Player", "Colour", "First player", "Leader", "Placing",
-                            "VP", "Score"], (
+        parts.append("<h2>" + text(_("Table {table}").format(table=t["table"])) + "</h2>"
+                     "<p>" + text(_("Setup: {setup}").format(
+                         setup=t.get("setup") or _("not recorded"))) + "</p>")
+        parts.append(table([N_("Seat"), N_("Player"), N_("Colour"), N_("First player"),
+                            N_("Leader"), N_("Placing"), N_("VP"), N_("Score")], (
             [s["seat"], s["player"], s.get("colour"), s.get("first_player"), s.get("leader"),
              s.get("placing"), s.get("vp"), s.get("score")] for s in t.get("seats") or []),
             numbers=["Seat", "Placing", "VP", "Score"]))
     found = results.get("results") or []
-    parts.append("<h2>Results</h2>")
-    parts.append(table(["Table", "Placing", "Player", "Leader", "VP", "Score", "Seat", "Tied"], (
+    parts.append(_h2(_("Results")))
+    parts.append(table([N_("Table"), N_("Placing"), N_("Player"), N_("Leader"), N_("VP"),
+                        N_("Score"), N_("Seat"), N_("Tied")], (
         [r.get("table"), r.get("placing"), r["player"], r.get("leader"), r.get("vp"),
          r.get("score"), r.get("seat"), r.get("tied")] for r in found),
         numbers=["Table", "Placing", "VP", "Score", "Seat"]) if found
-        else "<p>No result was saved.</p>")
-    parts.append("<p>Data: " + " · ".join(link(f, f.rsplit("/", 1)[-1], depth)
-                                          for f in files) + "</p>")
+        else _p(_("No result was saved.")))
+    parts.append("<p>" + text(_("Data: {files}")).replace("{files}", " · ".join(
+        link(f, f.rsplit("/", 1)[-1], depth) for f in files)) + "</p>")
     return page(label, name, "".join(parts), depth=depth)
 
 
 def charts_page(name: str, charts: Sequence[tuple[str, str]]) -> str:
     """The charts as image files of the archive (`charts`: (title, path) pairs)."""
     if not charts:
-        return page("Charts", name, "<p>No charts: no qualifier result was saved.</p>")
-    return page("Charts", name, "".join(
+        return page(_("Charts"), name,
+                    _p(_("No charts: no qualifier result was saved.")))
+    return page(_("Charts"), name, "".join(
         f'<h2 id="{_anchor(title)}">{text(title)}</h2>'
         f'<p><img src="{text(path)}" alt="{text(title)}"></p>' for title, path in charts))
 

@@ -2,11 +2,17 @@
 browser source. No Streamlit session: the page asks the feed for its overlay's answer every
 second, with the ETag of the last one (304 while nothing changed), and draws it. Every text
 from the answer is set as text (`textContent`), never as markup; the page loads nothing but its
-answers (its Content-Security-Policy says so)."""
+answers (its Content-Security-Policy says so). Its own words are in its tournament's language
+(`page(code)`), the answers' words in the same (the feed's)."""
 
 from __future__ import annotations
 
+import functools
 import html
+import json
+
+from stsa import i18n
+from stsa.i18n import _, pgettext
 
 POLL_MS = 1000  # a save shows within this plus the feed's half second
 
@@ -34,11 +40,15 @@ td { padding: 2px 10px 2px 0; vertical-align: middle; }
 .note { font-size: 20px; opacity: 0.85; }
 """
 
-_SCRIPT = """
+_SCRIPT = r"""
 const token = decodeURIComponent(location.pathname.split("/").pop());
 const answerAt = "/api/v1/overlays/" + encodeURIComponent(token);
 const COLOURS = {red: "#d32f2f", green: "#2e7d32", yellow: "#fbc02d", blue: "#1565c0",
                  white: "#f5f5f5", black: "#212121", purple: "#6a1b9a", orange: "#ef6c00"};
+const WORDS = JSON.parse(document.getElementById("words").textContent);
+function fill(template, values) {  // "Table {table}" with values.table
+  return template.replace(/\{(\w+)\}/g, (m, k) => k in values ? String(values[k]) : m);
+}
 let etag = null, answer = null, offset = 0;
 const root = document.getElementById("overlay");
 
@@ -64,36 +74,38 @@ function mmss(ms) {  // 2:29:54, 45:00, 0:09
 }
 function clockText(clock) {
   if (!clock || clock.status === "not started") return null;
-  if (clock.status === "time called") return {text: "Time", cls: "clock out"};
+  if (clock.status === "time called") return {text: WORDS.time, cls: "clock out"};
   const left = clock.status === "running" ? clock.deadline_ms - (Date.now() + offset)
                                           : clock.left_ms;
   const cls = "clock" + (left <= 0 ? " out" : left < 10 * 60 * 1000 ? " low" : "");
-  const extra = clock.added_minutes ? " (+" + clock.added_minutes + " min)" : "";
-  return {text: mmss(left) + (clock.status === "paused" ? " paused" : "") + extra, cls: cls};
+  const paused = clock.status === "paused", added = clock.added_minutes;
+  const shown = added ? (paused ? WORDS.paused_added : WORDS.added)
+                      : (paused ? WORDS.paused : "{clock}");
+  return {text: fill(shown, {clock: mmss(left), minutes: added}), cls: cls};
 }
 function drawTable(a) {
-  root.appendChild(el("div", [a.tournament, a.sitting, "Table " + a.table]
+  root.appendChild(el("div", [a.tournament, a.sitting, fill(WORDS.table, {table: a.table})]
     .filter(Boolean).join(" · "), "head"));
   if (a.setup) root.appendChild(el("div", a.setup, "note"));
   const shown = clockText(a.clock);
   if (shown) root.appendChild(el("div", shown.text, shown.cls + " js-clock"));
-  if (!a.seats.length) { root.appendChild(el("div", "Not drawn yet", "note")); return; }
+  if (!a.seats.length) { root.appendChild(el("div", WORDS.not_drawn, "note")); return; }
   const t = el("table");
   for (const s of a.seats) {
     const swatch = el("span", null, "swatch");
     swatch.style.background = COLOURS[s.colour] || "#9e9e9e";
     swatch.title = s.colour;
     t.appendChild(row([{node: swatch}, {text: s.player},
-      s.first_player ? {node: el("span", "1st", "first")} : {text: ""},
+      s.first_player ? {node: el("span", WORDS.first, "first")} : {text: ""},
       {text: s.leader || ""},
       a.reported ? {text: s.placing ? "#" + s.placing : "", cls: "num"} : null,
-      a.reported ? {text: s.vp === null ? "" : s.vp + " VP", cls: "num"} : null]
+      a.reported ? {text: s.vp === null ? "" : fill(WORDS.vp, {vp: s.vp}), cls: "num"} : null]
       .filter(c => c !== null)));
   }
   root.appendChild(t);
 }
 function drawStandings(a) {
-  root.appendChild(el("div", a.tournament + " · Standings", "head"));
+  root.appendChild(el("div", a.tournament + " · " + WORDS.standings, "head"));
   const t = el("table");
   let crossed = false;
   for (const s of a.standings) {
@@ -107,8 +119,8 @@ function drawStandings(a) {
   if (a.cut) root.appendChild(el("div", a.cut, "note"));
 }
 function drawNext(a) {
-  root.appendChild(el("div", a.tournament + " · Next up", "head"));
-  if (!a.items.length) { root.appendChild(el("div", "Nothing more today", "note")); return; }
+  root.appendChild(el("div", a.tournament + " · " + WORDS.next, "head"));
+  if (!a.items.length) { root.appendChild(el("div", WORDS.nothing_more, "note")); return; }
   const t = el("table");
   for (const i of a.items) t.appendChild(row([{text: i.day}, {text: i.starts, cls: "num"},
                                               {text: i.title}]));
@@ -144,15 +156,44 @@ poll(); setInterval(poll, POLL_MS); setInterval(tick, 250);
 
 
 def _page(body: str, script: str = "") -> str:
-    return ("<!doctype html><html lang=\"en\"><head><meta charset=\"utf-8\">"
-            "<meta name=\"viewport\" content=\"width=device-width\"><title>STSA overlay</title>"
+    """A page in this run's language: its `lang`, its title."""
+    return (f"<!doctype html><html lang=\"{i18n.current()}\"><head><meta charset=\"utf-8\">"
+            "<meta name=\"viewport\" content=\"width=device-width\">"
+            "<title>" + html.escape(_("STSA overlay")) + "</title>"
             f"<style>{_STYLE}</style></head><body>{body}"
             + (f"<script>{script}</script>" if script else "") + "</body></html>")
 
 
-PAGE = _page('<div id="overlay"></div>', _SCRIPT.replace("POLL_MS", str(POLL_MS)))
+def _words() -> dict[str, str]:
+    """The page's own words, in this run's language, for its script (`WORDS`)."""
+    return {
+        "time": pgettext("the clock ran out", "Time"),
+        "paused": _("{clock} paused"),
+        "added": _("{clock} (+{minutes} min)"),
+        "paused_added": _("{clock} paused (+{minutes} min)"),
+        "table": _("Table {table}"),
+        "not_drawn": _("Not drawn yet"),
+        "first": pgettext("the first player's mark", "1st"),
+        "vp": _("{vp} VP"),
+        "standings": _("Standings"),
+        "next": _("Next up"),
+        "nothing_more": _("Nothing more today"),
+    }
 
 
-def gone(words: str) -> str:
-    """The page of an overlay that was withdrawn or never made: says so, and asks nothing."""
-    return _page(f'<div id="overlay"><div class="note">{html.escape(words)}</div></div>')
+@functools.cache
+def page(code: str = i18n.ENGLISH) -> str:
+    """The overlay's page in language `code` (made once per language): its words travel as
+    JSON in a data block (never markup), read by its script."""
+    with i18n.language(code):
+        words = json.dumps(_words(), ensure_ascii=False).replace("<", "\\u003c")
+        return _page('<div id="overlay"></div>'
+                     f'<script type="application/json" id="words">{words}</script>',
+                     _SCRIPT.replace("POLL_MS", str(POLL_MS)))
+
+
+def gone(words: str, code: str = i18n.ENGLISH) -> str:
+    """The page of an overlay that was withdrawn or never made: says so (`words`, already in
+    language `code`), and asks nothing."""
+    with i18n.language(code):
+        return _page(f'<div id="overlay"><div class="note">{html.escape(words)}</div></div>')

@@ -12,6 +12,10 @@ Statistics page's own (`stsa.charts`), drawn to SVG.
 `reads` is a tournament's shared public reads (`stsa.ui.data.public`, as the feed's): each
 frame is computed once per data version for the pages, the feed and this alike. No
 Streamlit here.
+
+The zip speaks the tournament's language (`settings.language`, None: English): its pages, the
+charts' titles and the feed's words in its JSON, as the feed gives them by default. What this
+tells the organizer while it works (`progress`, `NotFinished`) is in the page's own language.
 """
 
 from __future__ import annotations
@@ -25,10 +29,11 @@ import altair as alt
 import pandas as pd
 import vl_convert
 
-from stsa import charts
+from stsa import charts, i18n
 from stsa.domain import Kind, SittingStatus, TournamentError
 from stsa.formats import archive as pages
 from stsa.formats.csv import csv_bytes
+from stsa.i18n import N_, _
 from stsa.services import feed as shape
 from stsa.services import results as results_service
 from stsa.services import schedule as schedule_service
@@ -64,11 +69,11 @@ def not_finished_words(sittings: pd.DataFrame) -> str:
     """Why the results cannot be published yet, in words an organizer can act on."""
     final = sittings.loc[sittings["kind"] == Kind.FINAL]
     if final.empty:
-        return ("Results can be published once the tournament is finished: the final has not "
-                "been drawn yet. Until then the live pages and the data feed show where "
-                "everyone stands.")
-    return ("Results can be published once the tournament is finished: the final's result is "
-            "not in yet. Save it on the Results page, then publish.")
+        return _("Results can be published once the tournament is finished: the final has not "
+                 "been drawn yet. Until then the live pages and the data feed show where "
+                 "everyone stands.")
+    return _("Results can be published once the tournament is finished: the final's result "
+             "is not in yet. Save it on the Results page, then publish.")
 
 
 def _json(payload: Any) -> bytes:
@@ -83,20 +88,21 @@ def _csv(frame: pd.DataFrame) -> bytes:
 
 def chart_svgs(frames: dict) -> list[tuple[str, str, bytes]]:
     """The Statistics page's charts (`stsa.charts`) from `stats` frames, as (title, file,
-    SVG) for each chart that has anything to show. Drawn with no network: the data is in
-    the chart, and no other address may be read."""
+    SVG) for each chart that has anything to show, titled in this run's language. Drawn
+    with no network: the data is in the chart, and no other address may be read."""
     made: list[tuple[str, str, alt.TopLevelMixin]] = []
     if len(frames["ranked"]):
         line = frames["cut"]
-        made.append(("Best scores", "best-scores", charts.best_scores(
+        made.append((_("Best scores"), "best-scores", charts.best_scores(
             frames["ranked"], line.direct, line.semifinal)))
     for title, name, frame, draw in (
-            ("Qualifier scores per sitting", "sittings", frames["spread"], charts.score_spread),
-            ("Leaders", "leaders", frames["leaders"], charts.leaders),
-            ("Win rate by seat", "seats", frames["seats"], charts.seats),
-            ("Setups played", "setups", frames["setups"], charts.setups)):
+            (N_("Qualifier scores per sitting"), "sittings", frames["spread"],
+             charts.score_spread),
+            (N_("Leaders"), "leaders", frames["leaders"], charts.leaders),
+            (N_("Win rate by seat"), "seats", frames["seats"], charts.seats),
+            (N_("Setups played"), "setups", frames["setups"], charts.setups)):
         if len(frame):
-            made.append((title, name, draw(frame)))
+            made.append((_(title), name, draw(frame)))
     return [(title, f"{pages.CHARTS_DIR}/{name}.svg", vl_convert.vegalite_to_svg(
                 chart.properties(width=CHART_WIDTH).to_dict(), allowed_base_urls=[]).encode())
             for title, name, chart in made]
@@ -130,34 +136,9 @@ def payloads(reads, key: str) -> dict[str, dict]:
     return found
 
 
-def publish(reads, key: str, *, progress: Progress = _quiet) -> Archive:
-    """R20, R22: the finished tournament's results as one zip (`Archive`), its folder named by
-    `key`; `NotFinished` (nothing written) while the final's result is not in. `progress` is
-    told how far it has got (0 to 1) and what it is doing, in words."""
-    sittings = reads.sittings()
-    if not finished(sittings):
-        raise NotFinished(not_finished_words(sittings))
-    progress(0.05, "Gathering the standings, finals and sittings…")
-    answers = payloads(reads, key)
-    name = str(answers["tournament.json"]["name"] or key)
-    files: dict[str, bytes | str] = {f"{pages.DATA_DIR}/{path}": _json(payload)
-                                     for path, payload in answers.items()}
-    files[f"{pages.DATA_DIR}/standings.csv"] = _csv(
-        shape.standings_csv_frame(reads.standings_shown()))
-    scored, public = reads.scored_results(None), shape.public_sittings(sittings)
-    ids = {shape.sitting_ref(k, n): int(i) for k, n, i in zip(
-        public["kind"], public["number"], public["sitting_id"])}
-    refs = [r["sitting"] for r in answers["sittings.json"]["sittings"]]
-    for ref in refs:
-        files[f"{pages.DATA_DIR}/sittings/{ref}/results.csv"] = _csv(
-            results_service.sitting_results(scored, ids[ref]).rename(
-                columns=shape.RESULT_FIELDS))
-    progress(0.25, "Drawing the charts…")
-    drawn = chart_svgs(reads.statistics())
-    for _, path, svg in drawn:
-        files[path] = svg
-    shown = [(title, path) for title, path, _ in drawn]
-    progress(0.75, "Writing the pages…")
+def _write_pages(files: dict[str, bytes | str], name: str, answers: dict[str, dict],
+                 shown: list[tuple[str, str]], refs: list[str]) -> None:
+    """The archive's HTML pages into `files`, written from the feed's `answers`."""
     files[pages.INDEX] = pages.index_page(answers["tournament.json"], answers["sittings.json"],
                                           shown, answers["schedule.json"])
     files[pages.STANDINGS] = pages.standings_page(name, answers["standings.json"])
@@ -171,8 +152,44 @@ def publish(reads, key: str, *, progress: Progress = _quiet) -> Archive:
         files[pages.sitting_file(ref)] = pages.sitting_page(
             name, answers[f"sittings/{ref}.json"], answers[f"sittings/{ref}/results.json"],
             data)
-    progress(0.95, "Packing the zip…")
+
+
+def publish(reads, key: str, *, progress: Progress = _quiet) -> Archive:
+    """R20, R22: the finished tournament's results as one zip (`Archive`), its folder named by
+    `key`, in the tournament's language; `NotFinished` (nothing written) while the final's
+    result is not in. `progress` is told how far it has got (0 to 1) and what it is doing, in
+    words (the run's language)."""
+    sittings = reads.sittings()
+    if not finished(sittings):
+        raise NotFinished(not_finished_words(sittings))
+    spoken = reads.settings().language
+    progress(0.05, _("Gathering the standings, finals and sittings…"))
+    with i18n.language(spoken):
+        answers = payloads(reads, key)
+        standings_csv = _csv(shape.standings_csv_frame(reads.standings_shown()))
+    name = str(answers["tournament.json"]["name"] or key)
+    files: dict[str, bytes | str] = {f"{pages.DATA_DIR}/{path}": _json(payload)
+                                     for path, payload in answers.items()}
+    files[f"{pages.DATA_DIR}/standings.csv"] = standings_csv
+    scored, public = reads.scored_results(None), shape.public_sittings(sittings)
+    ids = {shape.sitting_ref(k, n): int(i) for k, n, i in zip(
+        public["kind"], public["number"], public["sitting_id"])}
+    refs = [r["sitting"] for r in answers["sittings.json"]["sittings"]]
+    for ref in refs:
+        files[f"{pages.DATA_DIR}/sittings/{ref}/results.csv"] = _csv(
+            results_service.sitting_results(scored, ids[ref]).rename(
+                columns=shape.RESULT_FIELDS))
+    progress(0.25, _("Drawing the charts…"))
+    with i18n.language(spoken):
+        drawn = chart_svgs(reads.statistics())
+    for _title, path, svg in drawn:
+        files[path] = svg
+    shown = [(title, path) for title, path, _svg in drawn]
+    progress(0.75, _("Writing the pages…"))
+    with i18n.language(spoken):
+        _write_pages(files, name, answers, shown, refs)
+    progress(0.95, _("Packing the zip…"))
     folder = f"{key}-results"
     content = pages.zip_bytes(folder, files)
-    progress(1.0, "Done.")
+    progress(1.0, _("Done."))
     return Archive(content=content, folder=folder, files=tuple(sorted(files)))

@@ -6,19 +6,26 @@ Privacy is an allow-list (R20, R22): every answer is built from frames in the pu
 them), and `check(endpoint, payload)` refuses any field outside `FIELDS[endpoint]` before a
 byte is sent. A field is named by its path: `tables[].seats[].player`.
 
+Field names and machine values (keys, statuses, colours) stay English, a stable API; the
+words meant for people (a sitting's name, the cut, zones, schedule titles) are in the language
+the answer is made in (`stsa.ui.feed` makes each inside `i18n.language(...)`).
+
 No Streamlit here: `stsa.ui.feed` serves these over HTTP and keeps each answer once per data
-version (with its ETag) on the pages' shared shelf.
+version and language (with its ETag) on the pages' shared shelf.
 """
 
 from __future__ import annotations
 
 from collections.abc import Iterable, Mapping
 from typing import Any
+from zoneinfo import ZoneInfo, ZoneInfoNotFoundError
 
 import numpy as np
 import pandas as pd
 
-from stsa.domain import SittingStatus, sitting_label
+from stsa import i18n
+from stsa.domain import Kind, SittingStatus
+from stsa.i18n import N_, _
 
 VERSION = "v1"
 PREFIX = f"/api/{VERSION}"
@@ -113,8 +120,8 @@ def check(endpoint: str, payload: dict[str, Any]) -> dict[str, Any]:
     extra = sorted(p for p in paths(payload) if p not in allowed
                    and not any(f.startswith((f"{p}[]", f"{p}.")) for f in allowed))
     if extra:
-        raise Refused(f"The {endpoint} answer would send fields outside its list: "
-                      f"{', '.join(extra)}.")
+        raise Refused(_("The {endpoint} answer would send fields outside its list: "
+                        "{fields}.").format(endpoint=endpoint, fields=", ".join(extra)))
     return payload
 
 
@@ -138,6 +145,25 @@ def records(frame: pd.DataFrame, columns: Mapping[str, str]) -> list[dict[str, A
     part = frame[list(columns)].rename(columns=dict(columns))
     return [{k: _plain(v) for k, v in row.items()}
             for row in part.astype(object).to_dict("records")]
+
+
+# `domain.sitting_label`'s English in a shared frame ("Qualifier 2": a schedule's title) is
+# read back by it (`i18n.cell`)
+QUALIFIER = i18n.template(N_("Qualifier {number}"))
+
+
+def sitting_words(kind: str, number: int) -> str:
+    """A sitting as people name it, in this run's language: "Qualifier 2", "Semifinal",
+    "Final" (`domain.sitting_label`'s English)."""
+    if kind == Kind.QUALIFIER:
+        return _(QUALIFIER).format(number=int(number))
+    return _("Semifinal") if kind == Kind.SEMIFINAL else _("Final")
+
+
+def words(value: Any) -> Any:
+    """One value of a shared English frame (a zone, a title, the cut) in this run's language
+    (`i18n.cell`); None and non-words as they are."""
+    return i18n.cell(value)
 
 
 def tournament_links(key: str) -> dict[str, str]:
@@ -173,7 +199,7 @@ def tournament(key: str, status, settings, *, archived: bool) -> dict:
         "first_day": settings.starts_on or None, "last_day": settings.ends_on or None,
         "time_zone": settings.time_zone or None, "archived": bool(archived),
         "players": int(status.players), "checked_in": int(status.checked_in),
-        "current_sitting": None if sitting is None else sitting_label(sitting.kind,
+        "current_sitting": None if sitting is None else sitting_words(sitting.kind,
                                                                       sitting.number),
         "missing_tables": [int(t) for t in status.missing_tables],
         "podium": [{"place": str(place.value), "player": str(nick)}
@@ -184,12 +210,29 @@ def schedule(key: str, frame: pd.DataFrame, public: pd.DataFrame, zone_name: str
     """R26: the day's plan (`services.schedule.schedule` and its `public_schedule` in the
     tournament's zone): each item's start and end as ISO times with offset, and as read."""
     sitting = np.where(frame["sitting_kind"].notna(), frame["label"], None)
-    items = [dict(r, sitting=s) for r, s in zip(records(
-        public.assign(starts_at=frame["starts_at"].map(_iso).to_numpy(),
-                      ends_at=frame["ends_at"].map(_iso).to_numpy()),
+    items = [dict(r, sitting=words(s)) for r, s in zip(records(
+        _read(public, frame["starts_at"], zone_name).assign(
+            starts_at=frame["starts_at"].map(_iso).to_numpy(),
+            ends_at=frame["ends_at"].map(_iso).to_numpy()),
         {"starts_at": "starts_at", "ends_at": "ends_at", "day": "day", "starts": "starts",
          "ends": "ends", "label": "title", "minutes": "minutes"}), sitting)]
     return check("schedule", {"tournament": key, "time_zone": zone_name, "items": items})
+
+
+def _read(public: pd.DataFrame, starts: pd.Series, zone_name: str) -> pd.DataFrame:
+    """`public`'s words in this run's language: its titles ("Qualifier 2"), and its days
+    ("Saturday 7 March": "lördag 7 mars") from `starts` in the zone `zone_name`."""
+    if i18n.current() == i18n.ENGLISH:
+        return public
+    shown = public.assign(label=i18n.cells(public["label"]))
+    try:
+        zone = ZoneInfo(str(zone_name))
+    except (ValueError, ZoneInfoNotFoundError):
+        return shown
+    days = [None if pd.isna(v) else i18n.day(pd.Timestamp(v).tz_convert(zone).date(),
+                                              "EEEE d MMMM")
+            for v in pd.to_datetime(starts, utc=True)]
+    return shown.assign(day=days)
 
 
 def _iso(value) -> str | None:
@@ -243,8 +286,9 @@ def sitting(key: str, row: Mapping[str, Any], overview: pd.DataFrame,
     by_table: dict[int, list] = {}
     for table_no, seat_row in zip(seats["table_no"].astype(int), seat_rows):
         by_table.setdefault(table_no, []).append(seat_row)
-    table_rows = [dict(t, seats=by_table[int(t["table"])]) for t in records(
-        tables, {"table_no": "table", "setup": "setup", "reported": "reported"})]
+    table_rows = [dict(t, setup=words(t["setup"]), seats=by_table[int(t["table"])])
+                  for t in records(tables, {"table_no": "table", "setup": "setup",
+                                            "reported": "reported"})]
     return check("sitting", {
         "tournament": key, "sitting": sitting_ref(row["kind"], row["number"]),
         "kind": row["kind"], "number": int(row["number"]), "status": row["status"],
@@ -271,13 +315,21 @@ STANDING_FIELDS = {"Rank": "rank", "Qualifier rank": "qualifier_rank", "Player":
 def standings(key: str, shown: pd.DataFrame, cut: str) -> dict:
     """R14–R18: the standings as the Standings page shows them (`ui.finals.standings_frame`),
     with the cut in words."""
-    return check("standings", {"tournament": key, "cut": cut or None, "standings": records(
-        shown, {c: f for c, f in STANDING_FIELDS.items() if c in shown})})
+    return check("standings", {"tournament": key, "cut": words(cut) or None,
+                               "standings": records(_zones(shown), {
+                                   c: f for c, f in STANDING_FIELDS.items() if c in shown})})
+
+
+def _zones(shown: pd.DataFrame) -> pd.DataFrame:
+    """`shown` with its zone words in this run's language (a copy; the shared frame stays)."""
+    return shown.assign(Zone=i18n.cells(shown["Zone"])) if "Zone" in shown else shown
 
 
 def standings_csv_frame(shown: pd.DataFrame) -> pd.DataFrame:
-    """The standings' CSV: the JSON's fields as columns."""
-    return shown[[c for c in STANDING_FIELDS if c in shown]].rename(columns=STANDING_FIELDS)
+    """The standings' CSV: the JSON's fields as columns (its zone words in this run's
+    language)."""
+    return _zones(shown)[[c for c in STANDING_FIELDS if c in shown]].rename(
+        columns=STANDING_FIELDS)
 
 
 def finals(key: str, view, status: pd.DataFrame, names: Mapping[int, str]) -> dict:
@@ -331,14 +383,14 @@ OVERLAY_STANDINGS = 16  # rows a standings overlay shows (a stream's corner, not
 OVERLAY_NEXT = 3  # schedule items a "next up" overlay shows
 
 
-def overlay_table(overlay: Mapping[str, Any], name: str, sitting_words: str | None,
+def overlay_table(overlay: Mapping[str, Any], name: str, sitting_name: str | None,
                   table: Mapping[str, Any] | None, clock: Mapping[str, Any] | None) -> dict:
     """A filmed table (`sitting`'s table of that number, or None before it is drawn and
     published): nicknames in seat order, colours, the first player, the setup, leaders and
     the result once saved, and its clock (R26: everyone's time plus its own extensions)."""
     payload: dict[str, Any] = {
         "kind": "table", "label": overlay.get("label") or None, "tournament": name,
-        "sitting": sitting_words, "table": int(overlay["table_no"]), "setup": None,
+        "sitting": sitting_name, "table": int(overlay["table_no"]), "setup": None,
         "reported": False, "seats": [], "clock": clock}
     if table is not None:
         payload.update(setup=table["setup"], reported=bool(table["reported"]),
@@ -350,22 +402,24 @@ def overlay_standings(overlay: Mapping[str, Any], name: str, shown: pd.DataFrame
                       cut: str, cut_rank: int | None) -> dict:
     """The standings' top `OVERLAY_STANDINGS` with the cut in words, each row marked when it
     is below the cut (`cut_rank`: the last rank that makes it; None: no cut yet)."""
-    top = shown.head(OVERLAY_STANDINGS)
+    top = _zones(shown.head(OVERLAY_STANDINGS))
     rows = records(top, {c: f for c, f in STANDING_FIELDS.items()
                          if c in top and f in ("rank", "player", "best_score", "zone")})
     for row in rows:
         row["below_cut"] = cut_rank is not None and int(row["rank"]) > cut_rank
     return check("overlay", {"kind": "standings", "label": overlay.get("label") or None,
-                             "tournament": name, "cut": cut or None, "standings": rows,
+                             "tournament": name, "cut": words(cut) or None,
+                             "standings": rows,
                              "more": max(0, len(shown) - len(top))})
 
 
 def overlay_next(overlay: Mapping[str, Any], name: str, frame: pd.DataFrame,
-                 public: pd.DataFrame, now: pd.Timestamp) -> dict:
+                 public: pd.DataFrame, now: pd.Timestamp, zone_name: str = "UTC") -> dict:
     """What comes next on the schedule (R26): the next `OVERLAY_NEXT` items not yet over."""
     coming = (frame["ends_at"].fillna(frame["starts_at"]) > now).to_numpy()
-    part = public.loc[coming].head(OVERLAY_NEXT).assign(
-        starts_at=frame.loc[coming, "starts_at"].head(OVERLAY_NEXT).map(_iso).to_numpy())
+    starts = frame.loc[coming, "starts_at"].head(OVERLAY_NEXT)
+    part = _read(public.loc[coming].head(OVERLAY_NEXT), starts, zone_name).assign(
+        starts_at=starts.map(_iso).to_numpy())
     return check("overlay", {"kind": "next", "label": overlay.get("label") or None,
                              "tournament": name, "items": records(part, {
                                  "label": "title", "day": "day", "starts": "starts",

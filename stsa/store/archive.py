@@ -24,6 +24,7 @@ from sqlalchemy.engine import Connection, Engine
 
 from stsa.auth import Actor, require
 from stsa.domain import Action, Role, TournamentError
+from stsa.i18n import _
 from stsa.store import audit, db, frames, schema
 from stsa.store.errors import NotABackup
 
@@ -161,10 +162,11 @@ def backups(engine: Engine, dest_dir: str | os.PathLike | None = None) -> pd.Dat
 def _check_backup(path: Path) -> int:
     """The schema version of an STSA backup file, or `NotABackup` saying what is wrong."""
     if not path.is_file():
-        raise NotABackup(f"{path.name} does not exist or is not a file.")
+        raise NotABackup(_("{file} does not exist or is not a file.").format(file=path.name))
     with open(path, "rb") as f:
         if f.read(16) != SQLITE_HEADER:
-            raise NotABackup(f"{path.name} is not an STSA backup: it is not a SQLite database.")
+            raise NotABackup(_("{file} is not an STSA backup: it is not a SQLite database.")
+                             .format(file=path.name))
     try:
         conn = sqlite3.connect(f"file:{path}?mode=ro", uri=True)
         try:
@@ -176,15 +178,21 @@ def _check_backup(path: Path) -> int:
         finally:
             conn.close()
     except sqlite3.DatabaseError as exc:
-        raise NotABackup(f"{path.name} cannot be read as an STSA backup ({exc}).") from exc
+        raise NotABackup(_("{file} cannot be read as an STSA backup ({problem}).")
+                         .format(file=path.name, problem=exc)) from exc
     if check != ["ok"]:
-        raise NotABackup(f"{path.name} is damaged (integrity check: {'; '.join(check[:3])}).")
+        raise NotABackup(_("{file} is damaged (integrity check: {problems}).")
+                         .format(file=path.name, problems="; ".join(check[:3])))
     missing = sorted(set(schema.metadata.tables) - names - set(KEEP_ON_RESTORE))
     if version is None or missing:
-        raise NotABackup(f"{path.name} is not an STSA backup (it lacks "
-                         f"{', '.join(missing) or 'a schema version'}).")
+        if missing:
+            raise NotABackup(_("{file} is not an STSA backup (it lacks {tables}).")
+                             .format(file=path.name, tables=", ".join(missing)))
+        raise NotABackup(_("{file} is not an STSA backup (it lacks a schema version).")
+                         .format(file=path.name))
     if version > schema.SCHEMA_VERSION:
-        raise NotABackup(f"{path.name} was made by a newer STSA (schema version {version}).")
+        raise NotABackup(_("{file} was made by a newer STSA (schema version {version}).")
+                         .format(file=path.name, version=version))
     return version
 
 
@@ -250,6 +258,6 @@ def restore(engine: Engine, path: str | os.PathLike, *, actor: Actor) -> dict:
     try:
         total = db.write(engine, work)
     except sa.exc.IntegrityError as exc:
-        raise TournamentError(f"{path.name} could not be restored ({exc.orig}); nothing "
-                              f"changed.") from exc
+        raise TournamentError(_("{file} could not be restored ({problem}); nothing changed.")
+                              .format(file=path.name, problem=exc.orig)) from exc
     return {"restored_from": path, "safety_backup": safety, "rows": total}

@@ -21,6 +21,7 @@ from sqlalchemy.engine import Connection, Engine
 from stsa import auth
 from stsa.auth import Actor, require
 from stsa.domain import Action, Role, TournamentError
+from stsa.i18n import _
 from stsa.store import audit, db, frames
 from stsa.store.schema import overlays as overlays_t
 
@@ -32,18 +33,19 @@ LABEL_CHARACTERS = 100
 
 def _checked(kind, table_no, label) -> tuple[str, int | None, str]:
     if kind not in KINDS:
-        raise TournamentError("An overlay shows a table, the standings or what comes next.")
+        raise TournamentError(_("An overlay shows a table, the standings or what comes next."))
     if kind == "table":
         whole = isinstance(table_no, numbers.Integral) or (
             isinstance(table_no, numbers.Real) and float(table_no).is_integer())
         if isinstance(table_no, bool) or not whole or int(table_no) < 1:
-            raise TournamentError("A table's overlay needs the table's number (1 or more).")
+            raise TournamentError(_("A table's overlay needs the table's number (1 or more)."))
         table_no = int(table_no)
     else:
         table_no = None
     label = " ".join(str(label or "").split())
     if len(label) > LABEL_CHARACTERS:
-        raise TournamentError(f"An overlay's label is at most {LABEL_CHARACTERS} characters.")
+        raise TournamentError(_("An overlay's label is at most {count} characters.")
+                              .format(count=LABEL_CHARACTERS))
     return kind, table_no, label
 
 
@@ -57,8 +59,8 @@ def create_overlay(engine: Engine, kind: str, *, table_no: int | None = None,
     kind, table_no, label = _checked(kind, table_no, label)
     token, tid = auth.new_token(), db.tournament_id(engine)
     if tid is None:
-        raise TournamentError("This database holds no tournament list: open it with this "
-                              "STSA first.")
+        raise TournamentError(_("This database holds no tournament list: open it with this "
+                                "STSA first."))
 
     def work(conn: Connection) -> int:
         made = conn.execute(sa.insert(overlays_t).values(
@@ -96,7 +98,7 @@ def revoke_overlay(engine: Engine, overlay_id: int, *, actor: Actor) -> bool:
         if row.revoked_at is not None:
             return False
         if row.tournament_id != db.tournament_id(engine):
-            raise TournamentError("That overlay belongs to another tournament.")
+            raise TournamentError(_("That overlay belongs to another tournament."))
         conn.execute(sa.update(overlays_t).where(overlays_t.c.id == row.id)
                      .values(revoked_at=db.now()))
         audit.log(conn, actor, Action.OVERLAY_REVOKE, f"overlay {row.id}",

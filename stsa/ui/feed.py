@@ -9,6 +9,10 @@ client that sends the ETag back gets 304 and no body; a thousand pollers of an u
 tournament cost one version read each. GET only, for any origin (CORS: a club's website
 embeds the standings); nothing here reads a session, so nothing here can show what a
 spectator may not see (`services.feed`'s allow-lists).
+
+The words meant for people in an answer (not its field names or machine values) follow
+`?lang=sv|fr|en`, else the tournament's language setting, else English; each answer is kept per
+data version and language, and the language is part of its ETag.
 """
 
 from __future__ import annotations
@@ -28,10 +32,11 @@ from starlette.requests import Request
 from starlette.responses import Response
 from starlette.routing import Route, Router
 
-from stsa import auth, store
-from stsa.domain import TournamentError, sitting_label
+from stsa import auth, i18n, store
+from stsa.domain import TournamentError
 from stsa.formats import calendar, overlay_page
 from stsa.formats.csv import csv_bytes
+from stsa.i18n import _
 from stsa.services import feed as shape
 from stsa.services import player as player_service
 from stsa.services import schedule as schedule_service
@@ -72,13 +77,41 @@ class _Recent:
     media: str
 
 
-# The answers given in the last FRESH_SECONDS, by address: given again with no database read
-# (a poller a second, two hundred overlays: one version read per address per FRESH_SECONDS).
+# The answers given in the last FRESH_SECONDS, by address and language asked for: given again
+# with no database read (a poller a second, two hundred overlays: one version read per address
+# per FRESH_SECONDS).
 # A save shows in the feed within this (overlays: within 2 s); STSA_FEED_FRESH_SECONDS=0 reads
 # the version for every request (the feed's tests, which check each write at once).
 FRESH_SECONDS = float(os.environ.get("STSA_FEED_FRESH_SECONDS", "0.5"))
 _RECENT_MOST = 10_000  # addresses kept at most (a client inventing addresses only costs time)
-_recent: dict[str, _Recent] = {}
+_recent: dict[tuple[str, str], _Recent] = {}  # by (address, the language asked for)
+
+
+def asked(request: Request) -> str | None:
+    """The language the request asks for (`?lang=sv`), or None (none asked, or not one of
+    STSA's)."""
+    return i18n.known(request.query_params.get("lang"))
+
+
+def language_of(request: Request, settings: Settings | None = None) -> str:
+    """The language of an answer's words: the one asked for, else the tournament's
+    (`settings.language`), else English."""
+    found = asked(request)
+    if found is None and settings is not None:
+        found = i18n.known(getattr(settings, "language", None))
+    return found or i18n.ENGLISH
+
+
+def _recent_key(request: Request) -> tuple[str, str]:
+    return request.url.path, asked(request) or ""
+
+
+def _in(lang: str, make: Callable[[], tuple[bytes, str]]) -> Callable[[], tuple[bytes, str]]:
+    """`make`, run in language `lang`."""
+    def made() -> tuple[bytes, str]:
+        with i18n.language(lang):
+            return make()
+    return made
 
 
 def _reply(request: Request, kept: _Recent) -> Response:
@@ -99,7 +132,7 @@ def _answer(request: Request, etag: str, make: Callable[[], tuple[bytes, str]],
     kept = _Recent(time.monotonic(), etag, body, media)
     if len(_recent) >= _RECENT_MOST:
         _recent.clear()
-    _recent[request.url.path] = kept
+    _recent[_recent_key(request)] = kept
     return _reply(request, kept)
 
 
@@ -107,7 +140,7 @@ def _served(name: str, answer: Callable[[Request], Response]):
     """The route's endpoint: an answer given in the last FRESH_SECONDS is given again from
     memory on the event loop; anything else reads (and maybe computes) in a worker thread."""
     async def endpoint(request: Request) -> Response:
-        kept = _recent.get(request.url.path)
+        kept = _recent.get(_recent_key(request))
         if kept is not None and time.monotonic() - kept.at < FRESH_SECONDS:
             return _reply(request, kept)
         return await run_in_threadpool(answer, request)
@@ -143,8 +176,8 @@ def _tournament_id(key: str) -> tuple[int, int | None]:
     keys = _installation.get("keys", version, by_key)
     found = keys.get(str(key).strip().lower())
     if found is None:
-        raise Missing(f"There is no tournament “{key}” here. The list is at "
-                      f"{shape.PREFIX}/tournaments.")
+        raise Missing(_("There is no tournament “{key}” here. The list is at {address}.")
+                      .format(key=key, address=f"{shape.PREFIX}/tournaments"))
     return found, version if found == store.db.tournament_id(inst) else None
 
 
@@ -160,8 +193,8 @@ def _refs(reads: data.Data) -> dict[str, dict]:
 def _sitting_row(reads: data.Data, ref: str) -> dict:
     found = _refs(reads).get(ref)
     if found is None:
-        raise Missing(f"There is no published sitting “{ref}” in this tournament. Its "
-                      f"sittings are at …/sittings.")
+        raise Missing(_("There is no published sitting “{sitting}” in this tournament. Its "
+                        "sittings are at …/sittings.").format(sitting=ref))
     return found
 
 
@@ -171,19 +204,23 @@ def _tournament_route(name: str, build: Callable[[data.Data, str, dict], tuple[b
     def endpoint(request: Request) -> Response:
         params = dict(request.path_params)
         key = params.pop("key")
+        lang = language_of(request)
         try:
-            tid, own = _tournament_id(key)
+            with i18n.language(lang):  # the tournament unknown yet: the language asked for
+                tid, own = _tournament_id(key)
             reads = data.public(tid, version=own)
-            if "ref" in params:
-                _sitting_row(reads, params["ref"])  # 404 before an ETag
-            if "player" in params:
-                _nickname(reads, params["player"])
+            lang = language_of(request, reads.settings())
+            with i18n.language(lang):
+                if "ref" in params:
+                    _sitting_row(reads, params["ref"])  # 404 before an ETag
+                if "player" in params:
+                    _nickname(reads, params["player"])
         except Missing as gone:
             return _missing(str(gone))
-        return _answer(request, _etag(name, tid, reads.version, sorted(params.items())),
-                       lambda: build(reads, key, params),
-                       lambda make: reads.kept(("feed", name, tuple(sorted(params.items()))),
-                                               make))
+        return _answer(request, _etag(name, tid, reads.version, sorted(params.items()), lang),
+                       _in(lang, lambda: build(reads, key, params)),
+                       lambda make: reads.kept(
+                           ("feed", name, tuple(sorted(params.items())), lang), make))
     return _served(name, endpoint)
 
 
@@ -197,18 +234,22 @@ def _everywhere_stamp() -> tuple:
 
 
 def _installation_route(name: str, build: Callable[[dict], tuple[bytes, str]]):
+    """A GET route over every tournament (the list, the seasons): in the language asked for,
+    else English (no one tournament's setting speaks for them all)."""
     def endpoint(request: Request) -> Response:
         params = dict(request.path_params)
+        lang = language_of(request)
         try:
             stamp = _everywhere_stamp()
             if "season" in params:
-                params["season"] = _season_id(params["season"])
+                with i18n.language(lang):
+                    params["season"] = _season_id(params["season"])
         except Missing as gone:
             return _missing(str(gone))
-        return _answer(request, _etag(name, stamp, sorted(params.items())),
-                       lambda: build(params),
-                       lambda make: _installation.get((name, tuple(sorted(params.items()))),
-                                                      stamp, make))
+        return _answer(request, _etag(name, stamp, sorted(params.items()), lang),
+                       _in(lang, lambda: build(params)),
+                       lambda make: _installation.get(
+                           (name, tuple(sorted(params.items())), lang), stamp, make))
     return _served(name, endpoint)
 
 
@@ -216,8 +257,8 @@ def _season_id(raw: str) -> int:
     found = store.seasons(session.installation())
     ids = set(found["season_id"].astype(int))
     if not str(raw).isdigit() or int(raw) not in ids:
-        raise Missing(f"There is no season “{raw}” here. The seasons are at "
-                      f"{shape.PREFIX}/seasons.")
+        raise Missing(_("There is no season “{season}” here. The seasons are at {address}.")
+                      .format(season=raw, address=f"{shape.PREFIX}/seasons"))
     return int(raw)
 
 
@@ -269,7 +310,7 @@ def _nickname(reads: data.Data, raw: str) -> str:
         str(p): str(n) for p, n in zip(reads.player_directory()["player_id"],
                                        reads.player_directory()["nickname"])})
     if str(raw) not in nicknames:
-        raise Missing(f"There is no player {raw} in this tournament.")
+        raise Missing(_("There is no player {player} in this tournament.").format(player=raw))
     return nicknames[str(raw)]
 
 
@@ -349,7 +390,7 @@ def _season(params: dict) -> tuple[bytes, str]:
 
 
 def _season_csv(params: dict) -> tuple[bytes, str]:
-    _, table = _season_parts(params)
+    _row, table = _season_parts(params)
     return _csv(season_service.season_sheet(table))
 
 
@@ -364,8 +405,8 @@ def _overlay(token: str) -> tuple[dict, int | None]:
     live = _installation.get("overlays", version, lambda: store.live_overlays(inst))
     found = live.get(auth.token_hash(str(token)))
     if found is None:
-        raise Missing("This overlay was withdrawn, or never made: the organizer makes a new "
-                      "one on the Data page.")
+        raise Missing(_("This overlay was withdrawn, or never made: the organizer makes a new "
+                        "one on the Data page."))
     own = found["tournament_id"] == store.db.tournament_id(inst)
     return found, version if own else None
 
@@ -397,14 +438,14 @@ def _overlay_answer(overlay: dict, reads: data.Data) -> tuple[bytes, str]:
         frame = reads.schedule()
         public = schedule_service.public_schedule(frame, settings.zone)
         return _json(shape.overlay_next(overlay, name, frame, public,
-                                        pd.Timestamp.now(tz="UTC")))
+                                        pd.Timestamp.now(tz="UTC"), str(settings.zone)))
     sitting = reads.home_status().sitting
     table = clock = words = None
     if sitting is not None:
         row = next((r for r in _refs(reads).values()
                     if int(r["sitting_id"]) == sitting.sitting_id), None)
         if row is not None:
-            words = sitting_label(row["kind"], row["number"])
+            words = shape.sitting_words(row["kind"], row["number"])
             whole = shape.sitting("", row, reads.sitting_overview(sitting.sitting_id),
                                   reads.scored_results(None))
             table = next((t for t in whole["tables"]
@@ -415,36 +456,48 @@ def _overlay_answer(overlay: dict, reads: data.Data) -> tuple[bytes, str]:
 
 def _overlay_data(request: Request) -> Response:
     token = request.path_params["token"]
-    try:
-        overlay, own = _overlay(token)
-    except Missing as gone:
-        return _missing(str(gone))
-    tid = int(overlay["tournament_id"])
-    try:
-        reads = data.public(tid, version=own)
-    except TournamentError:  # its tournament was deleted
-        return _missing("This overlay's tournament is no longer here.")
+    lang = language_of(request)
+    with i18n.language(lang):  # its tournament unknown yet: the language asked for
+        try:
+            overlay, own = _overlay(token)
+        except Missing as gone:
+            return _missing(str(gone))
+        tid = int(overlay["tournament_id"])
+        try:
+            reads = data.public(tid, version=own)
+        except TournamentError:  # its tournament was deleted
+            return _missing(_("This overlay's tournament is no longer here."))
+    lang = language_of(request, reads.settings())
     # the minute too, for "next up": what is next moves on with the time, not only with saves
     minute = int(time.time() // 60) if overlay["kind"] == "next" else 0
-    return _answer(request, _etag("overlay", overlay["id"], tid, reads.version, minute),
-                   lambda: _overlay_answer(overlay, reads),
-                   lambda make: reads.kept(("overlay", overlay["id"], minute), make))
+    return _answer(request, _etag("overlay", overlay["id"], tid, reads.version, minute, lang),
+                   _in(lang, lambda: _overlay_answer(overlay, reads)),
+                   lambda make: reads.kept(("overlay", overlay["id"], minute, lang), make))
 
 
 def _overlay_page(request: Request) -> Response:
-    """The overlay's page: transparent, no Streamlit, polling its answer with the ETag."""
+    """The overlay's page: transparent, no Streamlit, polling its answer with the ETag; its
+    words in its tournament's language (or the one asked for)."""
+    lang = language_of(request)
     try:
-        _overlay(request.path_params["token"])
+        with i18n.language(lang):
+            overlay, own = _overlay(request.path_params["token"])
     except Missing as gone:
-        return Response(overlay_page.gone(str(gone)), status_code=404,
+        return Response(overlay_page.gone(str(gone), lang), status_code=404,
                         media_type="text/html; charset=utf-8", headers=_HEADERS)
-    return Response(overlay_page.PAGE, media_type="text/html; charset=utf-8",
+    try:
+        settings = data.public(int(overlay["tournament_id"]), version=own).settings()
+    except TournamentError:  # its tournament was deleted: the answers say so
+        settings = None
+    return Response(overlay_page.page(language_of(request, settings)),
+                    media_type="text/html; charset=utf-8",
                     headers=dict(_HEADERS, **overlay_page.HEADERS))
 
 
 def _not_found(request: Request) -> Response:
-    return _missing(f"There is no {request.url.path} in the data feed. It starts at "
-                    f"{shape.PREFIX}/tournaments.")
+    with i18n.language(language_of(request)):
+        return _missing(_("There is no {address} in the data feed. It starts at {start}.")
+                        .format(address=request.url.path, start=f"{shape.PREFIX}/tournaments"))
 
 
 def asgi():

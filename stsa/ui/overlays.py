@@ -8,9 +8,11 @@ import pandas as pd
 import streamlit as st
 
 from stsa import store
+from stsa.i18n import N_, _
 from stsa.ui import data_tools, widgets
 
-KINDS = {"table": "A filmed table", "standings": "The standings", "next": "What comes next"}
+KINDS = {"table": N_("A filmed table"), "standings": N_("The standings"),
+         "next": N_("What comes next")}
 _NEW = "_overlay_new"  # the address of the overlay just made: shown once
 
 
@@ -21,33 +23,33 @@ def address(base: str, token: str) -> str:
 
 def _listed(found: pd.DataFrame) -> pd.DataFrame:
     return pd.DataFrame({
-        "Shows": found["kind"].map(KINDS),
-        "Table": found["table_no"],
-        "Label": found["label"],
-        "Made": found["created_at"].dt.strftime("%Y-%m-%d %H:%M"),
-        "Withdrawn": found["revoked"].map({True: "Yes", False: "No"})})
+        _("Shows"): found["kind"].map(lambda k: _(KINDS[k]) if k in KINDS else k),
+        _("Table"): found["table_no"],
+        _("Label"): found["label"],
+        _("Made"): found["created_at"].dt.strftime("%Y-%m-%d %H:%M"),
+        _("Withdrawn"): found["revoked"].map({True: _("Yes"), False: _("No")})})
 
 
 def part(engine, settings, me) -> None:
     """Make, list and withdraw this tournament's overlays."""
-    st.subheader("Stream overlays", anchor=False)
-    st.caption("A transparent page for a stream (in OBS: a Browser source) that follows a "
-               "filmed table of the sitting being played (nicknames, colours, first player, "
-               "setup, its clock, the result once saved), the standings with the cut, or what "
-               "comes next. It shows only what everyone may see, and updates by itself. Its "
-               "address is shown once, when you make it; withdraw it to end it.")
+    st.subheader(_("Stream overlays"), anchor=False)
+    st.caption(_("A transparent page for a stream (in OBS: a Browser source) that follows a "
+                 "filmed table of the sitting being played (nicknames, colours, first player, "
+                 "setup, its clock, the result once saved), the standings with the cut, or "
+                 "what comes next. It shows only what everyone may see, and updates by itself. "
+                 "Its address is shown once, when you make it; withdraw it to end it."))
     with st.form("overlay_new", border=False):
-        kind: str = st.selectbox("Shows", list(KINDS), format_func=lambda k: KINDS[k],
+        kind: str = st.selectbox(_("Shows"), list(KINDS), format_func=lambda k: _(KINDS[k]),
                                  key="overlay_kind")
-        table_no = st.number_input("Table (for a filmed table)", min_value=1, max_value=999,
-                                   value=1, step=1, key="overlay_table")
-        label = st.text_input("Label (optional: which camera or scene)", max_chars=100,
+        table_no = st.number_input(_("Table (for a filmed table)"), min_value=1,
+                                   max_value=999, value=1, step=1, key="overlay_table")
+        label = st.text_input(_("Label (optional: which camera or scene)"), max_chars=100,
                               key="overlay_label")
-        make = st.form_submit_button("Make an overlay", icon=":material/videocam:")
+        make = st.form_submit_button(_("Make an overlay"), icon=":material/videocam:")
     if make:
         made = widgets.act(lambda: store.create_overlay(
             engine, kind, table_no=int(table_no) if kind == "table" else None, label=label,
-            actor=me), done="The overlay is made: copy its address now, it is shown once.")
+            actor=me), done=_("The overlay is made: copy its address now, it is shown once."))
         if made is not None:
             st.session_state[_NEW] = address(data_tools.slip_base(settings, "data"), made[1])
             st.rerun()
@@ -62,12 +64,13 @@ def part(engine, settings, me) -> None:
     if live.empty:
         return
     names = {int(i): widgets.plain(" · ".join(str(p) for p in (
-                 KINDS[k], t if pd.notna(t) else "", lab) if p))
+                 _(KINDS[k]), t if pd.notna(t) else "", lab) if p))
              for i, k, t, lab in zip(live["id"], live["kind"], live["table_no"], live["label"])}
-    chosen = st.selectbox("Withdraw", list(names), index=None, format_func=lambda i: names[i],
-                          placeholder="Choose an overlay", key="overlay_withdraw_choice")
-    if st.button("Withdraw this overlay", key="overlay_withdraw", disabled=chosen is None) \
+    chosen = st.selectbox(_("Withdraw"), list(names), index=None,
+                          format_func=lambda i: names[i],
+                          placeholder=_("Choose an overlay"), key="overlay_withdraw_choice")
+    if st.button(_("Withdraw this overlay"), key="overlay_withdraw", disabled=chosen is None) \
             and chosen is not None:
         if widgets.act(lambda: store.revoke_overlay(engine, int(chosen), actor=me),
-                       done="Withdrawn: its address shows nothing any more.") is not None:
+                       done=_("Withdrawn: its address shows nothing any more.")) is not None:
             st.rerun()

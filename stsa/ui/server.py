@@ -254,6 +254,7 @@ def _guard_streamlit() -> None:
             entry = self._get_media_file_mgr()._deferred_callables.get(
                 request.deferred_file.file_id)
             if entry is None or entry.get("session_id") != session_id:
+                # i18n: as is (Streamlit's own words for a file it cannot give, untranslated)
                 return BackendOperationResponse(request_id=request.request_id,
                                                 error_msg="Failed to generate file for download")
             return await original(self, request, session_id)

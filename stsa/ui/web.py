@@ -10,6 +10,10 @@ the token stays in the fragment, which browsers never send, and the page's scrip
 The guard (`Guard`, pure ASGI) runs before every Streamlit route: uploads only from an
 organizer's session and capped in size and count, no public metrics, and the headers that
 keep pages out of foreign frames and addresses out of other sites' logs.
+
+No page run sets a language here: what a browser shows of these answers (the join page, a
+refusal's words) is in the first of STSA's languages the browser asks for (`Accept-Language`),
+else English.
 """
 
 from __future__ import annotations
@@ -25,8 +29,9 @@ from starlette.requests import Request
 from starlette.responses import HTMLResponse, JSONResponse, Response
 from starlette.routing import Route
 
-from stsa import store
+from stsa import i18n, store
 from stsa.domain import Role, TournamentError
+from stsa.i18n import _
 from stsa.store.access import DEVICE_DAYS  # the cookie lives as long as the store trusts it
 
 SESSION_COOKIE = "stsa_session"
@@ -63,6 +68,36 @@ def remember_role(streamlit_session: str, role: Role) -> None:
 def role_of(streamlit_session: str) -> Role | None:
     with _roles_lock:
         return _roles.get(streamlit_session)
+
+
+# --- the browser's language ----------------------------------------------------------------
+def browser_language(accepted: str | None) -> str:
+    """The first of STSA's languages an `Accept-Language` header asks for ("sv-SE,sv;q=0.9,
+    en;q=0.8" → "sv"), by its weights; English when it names none of them."""
+    ranked = []
+    for order, part in enumerate((accepted or "").split(",")):
+        code, _sep, params = part.strip().partition(";")
+        weight = 1.0
+        for param in params.split(";"):
+            name, _eq, value = param.strip().partition("=")
+            if name.strip() == "q":
+                try:
+                    weight = float(value)
+                except ValueError:
+                    weight = 0.0
+        found = i18n.known(code)
+        if found and weight > 0:
+            ranked.append((-weight, order, found))
+    return min(ranked)[2] if ranked else i18n.ENGLISH
+
+
+def _scope_language(scope) -> str:
+    accepted = next((v for k, v in scope.get("headers", []) if k == b"accept-language"), b"")
+    return browser_language(accepted.decode("latin-1"))
+
+
+def _request_language(request: Request) -> str:
+    return browser_language(request.headers.get("accept-language"))
 
 
 # --- cookies --------------------------------------------------------------------------------
@@ -107,21 +142,23 @@ def _refuse(message: str, status: int = 400) -> JSONResponse:
 
 async def _session(request: Request) -> Response:
     """The handoff code of a sign-in, once, becomes the session cookie."""
-    if not _same_origin(request):
-        return _refuse("Sign in from STSA's own page.", 403)
-    code = await _body(request)
-    engine = _engine()
-    redeemed = code and store.redeem_handoff(engine, code,
-                                             device=request.cookies.get(DEVICE_COOKIE))
-    if not redeemed:
-        return _refuse("That sign-in has expired. Sign in again.", 403)
-    return _signed_in(request, redeemed, "/")
+    with i18n.language(_request_language(request)):
+        if not _same_origin(request):
+            return _refuse(_("Sign in from STSA's own page."), 403)
+        code = await _body(request)
+        engine = _engine()
+        redeemed = code and store.redeem_handoff(engine, code,
+                                                 device=request.cookies.get(DEVICE_COOKIE))
+        if not redeemed:
+            return _refuse(_("That sign-in has expired. Sign in again."), 403)
+        return _signed_in(request, redeemed, "/")
 
 
 async def _sign_out(request: Request) -> Response:
     """End the session the cookie names and forget the cookie (the device cookie stays)."""
     if not _same_origin(request):
-        return _refuse("Sign out from STSA's own page.", 403)
+        with i18n.language(_request_language(request)):
+            return _refuse(_("Sign out from STSA's own page."), 403)
     store.sign_out(_engine(), request.cookies.get(SESSION_COOKIE))
     response = JSONResponse({"ok": True})
     response.delete_cookie(SESSION_COOKIE, path="/", httponly=True, samesite="strict",
@@ -131,14 +168,15 @@ async def _sign_out(request: Request) -> Response:
 
 async def _join(request: Request) -> Response:
     """An invitation token (posted by the join page) opens a judge's session."""
-    if not _same_origin(request):
-        return _refuse("Open the invitation from its QR code.", 403)
-    token = await _body(request)
-    try:
-        redeemed = store.join(_engine(), token or "", client=_client(request),
-                              device=request.cookies.get(DEVICE_COOKIE))
-    except TournamentError as exc:
-        return _refuse(str(exc), 403)
+    with i18n.language(_request_language(request)):
+        if not _same_origin(request):
+            return _refuse(_("Open the invitation from its QR code."), 403)
+        token = await _body(request)
+        try:
+            redeemed = store.join(_engine(), token or "", client=_client(request),
+                                  device=request.cookies.get(DEVICE_COOKIE))
+        except TournamentError as exc:  # its words in the browser's language too
+            return _refuse(str(exc), 403)
     return _signed_in(request, redeemed, "/results" + _tournament_query(redeemed.actor.tournament))
 
 
@@ -154,12 +192,12 @@ def _tournament_query(tournament_id: int | None) -> str:
 
 
 _JOIN_HTML = """<!doctype html>
-<html lang="en"><head><meta charset="utf-8">
+<html lang="{lang}"><head><meta charset="utf-8">
 <meta name="viewport" content="width=device-width, initial-scale=1">
-<meta name="referrer" content="no-referrer"><title>STSA: sign in as a judge</title>
+<meta name="referrer" content="no-referrer"><title>{title}</title>
 <style>body{{font-family:sans-serif;background:#fbf8f3;color:#140d07;margin:2rem;
 font-size:1.2rem}}a{{color:#9a5218}}</style></head>
-<body><h1>Signing you in as a judge…</h1><p id="say">{waiting}</p>
+<body><h1>{heading}</h1><p id="say">{waiting}</p>
 <script>
 (function () {{
   var token = window.location.hash.slice(1);
@@ -176,17 +214,28 @@ font-size:1.2rem}}a{{color:#9a5218}}</style></head>
     .catch(function () {{ say.textContent = {failed}; }});
 }})();
 </script>
-<noscript><p>This page needs JavaScript to sign you in.</p></noscript>
-<p><a href="/">Go to the tournament without signing in</a></p></body></html>"""
+<noscript><p>{noscript}</p></noscript>
+<p><a href="/">{home}</a></p></body></html>"""
 
 
 async def _join_page(request: Request) -> Response:
-    page = _JOIN_HTML.format(
-        waiting=html.escape("One moment."), route=json.dumps(JOIN_ROUTE),
-        missing=json.dumps("This address holds no invitation. Scan the organizer's QR code "
-                           "again."),
-        failed=json.dumps("STSA could not be reached. Check the Wi-Fi and scan again."))
+    with i18n.language(_request_language(request)) as lang:
+        page = _JOIN_HTML.format(
+            lang=lang, title=html.escape(_("STSA: sign in as a judge")),
+            heading=html.escape(_("Signing you in as a judge…")),
+            waiting=html.escape(_("One moment.")), route=json.dumps(JOIN_ROUTE),
+            missing=_script_text(_("This address holds no invitation. Scan the organizer's "
+                                   "QR code again.")),
+            failed=_script_text(_("STSA could not be reached. Check the Wi-Fi and scan "
+                                  "again.")),
+            noscript=html.escape(_("This page needs JavaScript to sign you in.")),
+            home=html.escape(_("Go to the tournament without signing in")))
     return HTMLResponse(page, headers={"Cache-Control": "no-store"})
+
+
+def _script_text(words: str) -> str:
+    """`words` as a string of the page's script (a translation holds no markup)."""
+    return json.dumps(words).replace("<", "\\u003c")
 
 
 # The app's one engine per database (stsa.ui.session.engine), handed in by the server when it
@@ -232,14 +281,14 @@ def upload_refusal(method: str, path: str, length: int | None) -> tuple[int, str
     parts = path[len(_UPLOAD_PREFIX):].split("/")
     streamlit_session = parts[0] if parts else ""
     if role_of(streamlit_session) is not Role.ORGANIZER:
-        return 403, "Only the organizer can upload files."
+        return 403, _("Only the organizer can upload files.")
     if method == "PUT":
         if length is None:
-            return 411, "Say how large the file is."
+            return 411, _("Say how large the file is.")
         if length > UPLOAD_BYTES:
-            return 413, "That file is too large."
+            return 413, _("That file is too large.")
         if _upload_count(streamlit_session) >= UPLOADS_PER_SESSION:
-            return 429, "Too many files at once: remove one first."
+            return 429, _("Too many files at once: remove one first.")
     return None
 
 
@@ -259,7 +308,9 @@ class Guard:
             return await self.app(scope, receive, send)
         path, method = scope.get("path", ""), scope.get("method", "GET")
         if path in _HIDDEN:
-            return await Response("Not found", status_code=404)(scope, receive, send)
+            with i18n.language(_scope_language(scope)):
+                gone = Response(_("Not found"), status_code=404)
+            return await gone(scope, receive, send)
         if path.startswith(_UPLOAD_PREFIX):
             length = next((v for k, v in scope.get("headers", []) if k == b"content-length"),
                           None)
@@ -267,7 +318,9 @@ class Guard:
                 size = int(length) if length is not None else None
             except ValueError:
                 size = -1
-            refused = upload_refusal(method, path, size) if size != -1 else (400, "Bad size.")
+            with i18n.language(_scope_language(scope)):
+                refused = upload_refusal(method, path, size) if size != -1 \
+                    else (400, _("Bad size."))
             if refused:
                 return await Response(refused[1], status_code=refused[0])(scope, receive, send)
             receive = _capped(receive, UPLOAD_BYTES)

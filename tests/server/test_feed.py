@@ -274,3 +274,27 @@ def test_overlays_answer_with_only_their_allowed_fields_and_end_when_withdrawn(a
     status, _, page = get(app, f"/overlay/{made['table'][1]}")
     assert status == 404 and b"withdrawn" in page
     assert get(app, f"{API}/overlays/nothing-like-a-token")[0] == 404
+
+
+def test_a_language_asked_for_changes_the_words_and_the_etag_not_the_fields(app):
+    """`?lang=sv`: the words meant for people in Swedish, the field names and machine values
+    as in English (a stable API), under an ETag of its own."""
+    t = f"{API}/tournaments/gothcon-2026"
+    _, english_headers, english = get(app, t)
+    status, swedish_headers, swedish = get(app, f"{t}?lang=sv")
+    english, swedish = json.loads(english), json.loads(swedish)
+    assert status == 200 and feed.paths(swedish) == feed.paths(english)
+    assert swedish_headers["ETag"] != english_headers["ETag"]
+    assert english["current_sitting"].startswith("Qualifier ")
+    assert swedish["current_sitting"] == english["current_sitting"].replace(
+        "Qualifier", "Kvalomgång")
+    assert (swedish["key"], swedish["players"]) == (english["key"], english["players"])
+    assert get(app, f"{t}?lang=sv", etag=swedish_headers["ETag"])[0] == 304
+    assert get(app, t, etag=swedish_headers["ETag"])[0] == 200  # English is another answer
+    _, _, plan = get(app, f"{t}/schedule?lang=fr")
+    english_plan = json.loads(get(app, f"{t}/schedule")[2])
+    for french_item, english_item in zip(json.loads(plan)["items"], english_plan["items"]):
+        assert french_item["starts_at"] == english_item["starts_at"]
+        assert french_item["day"] != english_item["day"]  # "samedi 7 mars"
+    status, _, body = get(app, f"{API}/tournaments/nowhere?lang=fr")
+    assert status == 404 and json.loads(body)["error"].startswith("Il n’y a pas de tournoi")

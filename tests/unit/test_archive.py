@@ -19,7 +19,14 @@ from stsa.services import archive
 from stsa.services import feed as shape
 from stsa.ui import data, session
 from tests.support import feed_routes
-from tests.support.finished import MARKUP, SECRETS, forget, publish_finished, up_to_the_final
+from tests.support.finished import (
+    MARKUP,
+    ORGANIZER,
+    SECRETS,
+    forget,
+    publish_finished,
+    up_to_the_final,
+)
 
 # each test reads one whole tournament, played and published (a few seconds, once per module)
 pytestmark = pytest.mark.slow
@@ -180,3 +187,28 @@ def test_an_unfinished_tournament_is_not_published(tmp_path, monkeypatch):
         assert told == []
     finally:
         forget()
+
+
+def test_the_archive_speaks_the_tournaments_language(published):
+    """A Swedish tournament's zip: its pages say lang="sv" and speak Swedish, its JSON is
+    the feed's own (Swedish) answer with the same fields; what the organizer is told while
+    it works stays in the page's language."""
+    key, english, _, _ = published
+    engine = session.installation()
+    store.set_settings(engine, {"language": "sv"}, actor=ORGANIZER)
+    try:
+        told: list[str] = []
+        made = archive.publish(data.public(store.db.tournament_id(engine)), key,
+                               progress=lambda f, words: told.append(words))
+        bundle = zipfile.ZipFile(io.BytesIO(made.content))
+        files = {n.removeprefix(f"{made.folder}/"): bundle.read(n) for n in bundle.namelist()}
+        assert made.files == english.files
+        index, sitting = (files[p].decode() for p in ("index.html", "sittings/qualifier-1.html"))
+        assert '<html lang="sv">' in index and "Kvalomgång 1" in index and "Översikt" in index
+        assert "<th>Startspelare</th>" in sitting and "<h2>Resultat</h2>" in sitting
+        assert "Qualifier 1" not in index and "Overview" not in index
+        given = json.loads(files["data/tournament.json"])
+        assert given == json.loads(_feed(f"{shape.PREFIX}/tournaments/{{key}}", key=key))
+        assert told[-1] == "Done."
+    finally:
+        store.set_settings(engine, {"language": None}, actor=ORGANIZER)

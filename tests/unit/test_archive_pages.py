@@ -36,3 +36,16 @@ def test_the_zip_unpacks_to_one_folder():
     bundle = zipfile.ZipFile(io.BytesIO(made))
     assert sorted(bundle.namelist()) == ["cup-results/charts/a.svg", "cup-results/index.html"]
     assert bundle.read("cup-results/index.html").decode() == "<p>é</p>"
+
+
+def test_the_pages_speak_the_language_they_are_written_in():
+    from stsa import i18n
+    sitting = {"kind": "qualifier", "number": 2, "rule_change": None,
+               "tables": [{"table": 1, "setup": None, "seats": []}]}
+    english = pages.sitting_page("Cup", sitting, {"results": []}, [])
+    with i18n.language("sv"):
+        swedish = pages.sitting_page("Cup", sitting, {"results": []}, [])
+    assert '<html lang="en">' in english and "Table 1" in english and "Qualifier 2" in english
+    assert '<html lang="sv">' in swedish and "Bord 1" in swedish
+    assert "Kvalomgång 2" in swedish and "<th>Startspelare</th>" in swedish
+    assert "Table 1" not in swedish and "Setup: not recorded" not in swedish

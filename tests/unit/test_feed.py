@@ -55,3 +55,101 @@ def test_only_published_and_complete_sittings_are_listed():
     listed = feed.sittings("gothcon", frame)["sittings"]
     assert [(s["sitting"], s["rule_change"]) for s in listed] == [
         ("qualifier-1", None), ("qualifier-2", "Spice must flow")]
+
+
+# --- the feed's words in the reader's language (issue 25) ------------------------------------
+# Field names and machine values stay English (a stable API); the words meant for people follow
+# `?lang=`, else the tournament's language.
+
+def _home(kind: str = "qualifier", number: int = 2):
+    from types import SimpleNamespace
+    status = SimpleNamespace(
+        sitting=SimpleNamespace(kind=kind, number=number), tournament_name="GothCon",
+        players=12, checked_in=10, missing_tables=[3],
+        podium=[(SimpleNamespace(value="champion"), "Ace")])
+    settings = SimpleNamespace(venue="Hall B", starts_on="2026-03-07", ends_on="2026-03-08",
+                               time_zone="Europe/Stockholm")
+    return status, settings
+
+
+def _fields(payload) -> set[str]:
+    return feed.paths(payload)
+
+
+def test_a_swedish_answer_has_swedish_words_and_the_same_machine_fields():
+    from stsa import i18n
+    status, settings = _home()
+    english = feed.tournament("gothcon", status, settings, archived=False)
+    with i18n.language("sv"):
+        swedish = feed.tournament("gothcon", status, settings, archived=False)
+    with i18n.language("fr"):
+        french = feed.tournament("gothcon", status, settings, archived=False)
+    assert english["current_sitting"] == "Qualifier 2"
+    assert swedish["current_sitting"] == "Kvalomgång 2"
+    assert french["current_sitting"] == "Qualification 2"
+    assert _fields(swedish) == _fields(english) == _fields(french)
+    same = {k: v for k, v in english.items() if k != "current_sitting"}
+    assert {k: v for k, v in swedish.items() if k != "current_sitting"} == same
+    assert swedish["podium"] == [{"place": "champion", "player": "Ace"}]  # a machine value
+
+
+def test_a_swedish_schedule_reads_its_days_in_swedish_and_keeps_its_times():
+    from stsa import i18n
+    from stsa.services import schedule as schedule_service
+    zone = "Europe/Stockholm"
+    frame = pd.DataFrame({
+        "item_id": [1, 2], "label": ["Qualifier 1", "Lunch"], "sitting_kind": ["qualifier", None],
+        "starts_at": pd.to_datetime(["2026-03-07 08:00", "2026-03-07 11:00"], utc=True),
+        "ends_at": pd.to_datetime(["2026-03-07 10:30", "2026-03-07 12:00"], utc=True),
+        "minutes": [150, 60]})
+    from zoneinfo import ZoneInfo
+    public = schedule_service.public_schedule(frame, ZoneInfo(zone))
+    english = feed.schedule("gothcon", frame, public, zone)
+    with i18n.language("sv"):
+        swedish = feed.schedule("gothcon", frame, public, zone)
+    assert [i["day"] for i in english["items"]] == ["Saturday 7 March"] * 2
+    assert [i["day"] for i in swedish["items"]] == ["lördag 7 mars"] * 2
+    assert swedish["items"][0]["sitting"] == "Kvalomgång 1"
+    assert swedish["items"][0]["title"] == "Kvalomgång 1"
+    assert swedish["items"][1]["title"] == "Lunch"  # typed by the organizer: as it is
+    for a, b in zip(english["items"], swedish["items"]):
+        assert {k: a[k] for k in ("starts_at", "ends_at", "starts", "ends", "minutes")} == \
+            {k: b[k] for k in ("starts_at", "ends_at", "starts", "ends", "minutes")}
+    assert _fields(swedish) == _fields(english)
+
+
+def test_the_answer_language_is_the_one_asked_for_else_the_tournaments_else_english():
+    from types import SimpleNamespace
+
+    from starlette.requests import Request
+
+    from stsa.ui import feed as served
+
+    def asking(query: bytes) -> Request:
+        return Request({"type": "http", "method": "GET", "path": "/api/v1/tournaments",
+                        "headers": [], "query_string": query})
+
+    french, unset = SimpleNamespace(language="fr"), SimpleNamespace(language=None)
+    assert served.language_of(asking(b"lang=sv"), french) == "sv"
+    assert served.language_of(asking(b"lang=SV-se"), unset) == "sv"
+    assert served.language_of(asking(b""), french) == "fr"
+    assert served.language_of(asking(b"lang=de"), french) == "fr"  # not one of STSA's
+    assert served.language_of(asking(b""), unset) == "en"
+    assert served.language_of(asking(b"lang=fr")) == "fr"
+    assert served.language_of(asking(b"")) == "en"
+
+
+def test_the_overlay_page_speaks_its_language_and_keeps_its_words_out_of_markup():
+    import re
+
+    from stsa.formats import overlay_page
+
+    def words(page: str) -> dict:
+        return json.loads(re.search(r'id="words">(.*?)</script>', page).group(1))
+
+    english, swedish = overlay_page.page("en"), overlay_page.page("sv")
+    assert '<html lang="en">' in english and '<html lang="sv">' in swedish
+    assert words(english)["table"] == "Table {table}" and words(english)["vp"] == "{vp} VP"
+    assert words(swedish)["table"] == "Bord {table}" and words(swedish)["vp"] == "{vp} SP"
+    assert words(swedish).keys() == words(english).keys()
+    assert '<html lang="fr">' in overlay_page.gone("Retirée.", "fr")

@@ -80,3 +80,11 @@ def test_uvicorn_gets_the_limits(tmp_path):
     proxied = server.uvicorn_config(object(), server.Served("127.0.0.1", 8501),
                                     trusted=["127.0.0.1"])
     assert proxied.proxy_headers and proxied.forwarded_allow_ips == "127.0.0.1"
+
+
+def test_the_browser_language_is_the_first_of_stsas_it_asks_for():
+    assert web.browser_language("sv-SE,sv;q=0.9,en;q=0.8") == "sv"
+    assert web.browser_language("de-DE, fr;q=0.5, sv;q=0.7") == "sv"  # by weight
+    assert web.browser_language("en-US,en;q=0.9,fr;q=0.8") == "en"
+    assert web.browser_language("fr;q=0, de") == "en"  # refused, then none of STSA's
+    assert web.browser_language(None) == web.browser_language("x;q=?") == "en"
