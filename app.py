@@ -16,9 +16,10 @@ role = session.check().role
 session.keep_signed_in()
 closed = {navigation.url_path(p): p for p in navigation.closed(role)}
 page = st.navigation(
-    [st.Page(p.path, title=p.title, icon=p.icon, default=(p.path == navigation.HOME))
-     for p in navigation.pages(role)]
-    + [st.Page(p.path, title=p.title, visibility="hidden") for p in closed.values()])
+    [st.Page(p.path, title=navigation.title(p.path), icon=p.icon,
+             default=(p.path == navigation.HOME)) for p in navigation.pages(role)]
+    + [st.Page(p.path, title=navigation.title(p.path), visibility="hidden")
+       for p in closed.values()])
 tournaments.shown_on_every_page(where)
 language.switch()
 if page.url_path in closed:  # an organizer page's address: Home says why, the page never runs

@@ -18,6 +18,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass, field
 
 from stsa.domain import Role, TournamentError
+from stsa.i18n import N_, _
 
 __all__ = ["Role", "Actor", "PermissionDenied", "require", "can_see_hidden", "hash_pin",
            "verify_pin", "new_pin", "check_pin_format", "check_pin_strength", "pin_weakness",
@@ -54,12 +55,28 @@ def require(actor: Actor | None, *roles: Role, action: str = "do this") -> Actor
     """
     allowed = [Role(r) for r in roles]
     if not isinstance(actor, Actor):
-        raise PermissionDenied(f"Sign in to {action}.")
+        raise PermissionDenied(_("Sign in to {action}.").format(action=_(action)))
     if actor.role not in allowed:
-        names = " or ".join(f"the {r.value}" if r is Role.ORGANIZER else f"a {r.value}"
-                            for r in allowed) or "nobody"
-        raise PermissionDenied(f"{actor} cannot {action}: only {names} can.")
+        names = _("nobody")
+        for at, r in enumerate(allowed):
+            names = _(WHO_MAY[r]) if at == 0 else _("{first} or {second}").format(
+                first=names, second=_(WHO_MAY[r]))
+        raise PermissionDenied(_("{name} ({role}) cannot {action}: only {allowed} can.").format(
+            name=actor.name, role=role_word(actor.role), action=_(action), allowed=names))
     return actor
+
+
+# A role as a word ("Ann (judge)"), and as the ones who may do something ("only the organizer
+# can"): marked here, translated where a message says them.
+ROLE_WORDS = {Role.ORGANIZER: N_("organizer"), Role.JUDGE: N_("judge"),
+              Role.SPECTATOR: N_("spectator")}
+WHO_MAY = {Role.ORGANIZER: N_("the organizer"), Role.JUDGE: N_("a judge"),
+           Role.SPECTATOR: N_("a spectator")}
+
+
+def role_word(role: Role) -> str:
+    """The role as a word in this run's language ("judge", "domare", "arbitre")."""
+    return _(ROLE_WORDS[Role(role)])
 
 
 def can_see_hidden(actor: Actor | None) -> bool:
@@ -83,12 +100,12 @@ def _b64(data: bytes) -> str:
 def check_pin_format(pin: str) -> str:
     """A PIN is 6 to 64 characters with no surrounding spaces; raises `TournamentError`."""
     if not isinstance(pin, str):
-        raise TournamentError("A PIN must be text.")
+        raise TournamentError(_("A PIN must be text."))
     if pin != pin.strip():
-        raise TournamentError("A PIN cannot start or end with a space.")
+        raise TournamentError(_("A PIN cannot start or end with a space."))
     if not MIN_PIN_LENGTH <= len(pin) <= MAX_PIN_LENGTH:
-        raise TournamentError(
-            f"A PIN must have {MIN_PIN_LENGTH} to {MAX_PIN_LENGTH} characters (it has {len(pin)}).")
+        raise TournamentError(_("A PIN must have {least} to {most} characters (it has {count}).")
+                              .format(least=MIN_PIN_LENGTH, most=MAX_PIN_LENGTH, count=len(pin)))
     return pin
 
 
@@ -123,7 +140,7 @@ def verify_pin(pin: str, stored: str | None) -> bool:
 def new_pin(digits: int = GENERATED_PIN_DIGITS) -> str:
     """A random numeric PIN, never one `pin_weakness` refuses (R20)."""
     while True:
-        pin = "".join(secrets.choice("0123456789") for _ in range(digits))
+        pin = "".join(secrets.choice("0123456789") for _unused in range(digits))
         if pin_weakness(pin) is None:
             return pin
 
@@ -160,7 +177,7 @@ def _is_repeated_block(text: str) -> bool:
 
 def _is_grouped(text: str) -> bool:
     """Each character typed twice or more in a row, every group alike: 112233, 111222."""
-    groups = [len(list(g)) for _, g in itertools.groupby(text)]
+    groups = [len(list(g)) for _key, g in itertools.groupby(text)]
     return len(set(groups)) == 1 and groups[0] >= 2 and len(groups) <= 4
 
 
@@ -170,16 +187,21 @@ def pin_weakness(pin: str) -> str | None:
     repeated, every character doubled, only two different characters (8 or fewer), or one of
     the most common PINs (`COMMON_PINS`). Letters count without case."""
     text = str(pin).casefold()
-    unit = "digit" if text.isdigit() else "character"
+    digits = text.isdigit()
     if len(set(text)) <= 1:
-        return f"one {unit} repeated"
-    like = ("123456", "121212", "112233") if unit == "digit" else ("abcdef", "abcabc", "aabbcc")
-    checks = ((_is_run, f"{unit}s that count up or down, like {like[0]}"),
-              (_is_repeated_block, f"a short block repeated, like {like[1]}"),
-              (_is_grouped, f"each {unit} typed more than once in a row, like {like[2]}"),
-              (lambda t: len(set(t)) == 2 and len(t) <= 8, f"only two different {unit}s"),
-              (COMMON_PINS.__contains__, "one of the most common PINs"))
-    return next((words for check, words in checks if check(text)), None)
+        return _("one digit repeated") if digits else _("one character repeated")
+    like = ("123456", "121212", "112233") if digits else ("abcdef", "abcabc", "aabbcc")
+    checks = ((_is_run, _("digits that count up or down, like {example}") if digits
+               else _("characters that count up or down, like {example}")),
+              (_is_repeated_block, _("a short block repeated, like {example}")),
+              (_is_grouped, _("each digit typed more than once in a row, like {example}")
+               if digits else _("each character typed more than once in a row, like {example}")),
+              (lambda t: len(set(t)) == 2 and len(t) <= 8,
+               _("only two different digits") if digits else _("only two different characters")),
+              (COMMON_PINS.__contains__, _("one of the most common PINs")))
+    examples = (like[0], like[1], like[2], "", "")
+    return next((words.format(example=example)
+                 for (check, words), example in zip(checks, examples) if check(text)), None)
 
 
 def check_pin_strength(pin: str) -> str:
@@ -189,7 +211,8 @@ def check_pin_strength(pin: str) -> str:
     check_pin_format(pin)
     weakness = pin_weakness(pin)
     if weakness:
-        raise TournamentError(f"That PIN is too easy to guess ({weakness}). Choose another.")
+        raise TournamentError(_("That PIN is too easy to guess ({weakness}). Choose another.")
+                              .format(weakness=weakness))
     return pin
 
 

@@ -33,6 +33,7 @@ import pandas as pd
 from openskill.models import PlackettLuce
 
 from stsa.domain import TournamentError
+from stsa.i18n import _, ngettext
 
 # The defaults of the pinned openskill's PlackettLuce() (mu 25, sigma 25/3, beta 25/6, kappa
 # 0.0001, tau 25/300), read from it so that they are openskill's own.
@@ -60,30 +61,33 @@ def _checked(games: pd.DataFrame) -> pd.DataFrame:
     """The games in chronological order, each player's team named (`team`), or a
     `TournamentError` saying what is wrong."""
     if not isinstance(games, pd.DataFrame):
-        raise TournamentError(f"The games must be a table (DataFrame), not "
-                              f"{type(games).__name__}.")
+        raise TournamentError(_("The games must be a table (DataFrame), not {type}.").format(
+            type=type(games).__name__))
     missing = [c for c in GAME_COLUMNS if c not in games.columns]
     if missing:
-        raise TournamentError(f"The games lack the column{'s' if len(missing) > 1 else ''} "
-                              f"{', '.join(missing)}.")
+        raise TournamentError(ngettext("The games lack the column {columns}.",
+                                       "The games lack the columns {columns}.", len(missing))
+                              .format(columns=", ".join(missing)))
     for column in [*GAME_COLUMNS, *(["team"] if "team" in games.columns else [])]:
         if games[column].isna().any():
-            raise TournamentError(f"The games have rows without {column}.")
+            raise TournamentError(_("The games have rows without {column}.").format(
+                column=column))
     frame = (games.assign(at=games["at"] if "at" in games.columns else pd.NaT,
                           team=games["team"] if "team" in games.columns else games["player_id"],
                           placing=pd.to_numeric(games["placing"], errors="coerce"))
              .sort_values(["order", "game_id", "team"], kind="stable", ignore_index=True))
     if frame["placing"].isna().any():
-        raise TournamentError("A placing must be a number (1 = best).")
+        raise TournamentError(_("A placing must be a number (1 = best)."))
     twice = frame.duplicated(["order", "player_id"])
     if twice.any():
         row = frame.loc[twice].iloc[0]
-        raise TournamentError(f"Player {row['player_id']} plays twice at order {row['order']} "
-                              f"(game {row['game_id']}): games with the same order are "
-                              f"simultaneous.")
+        raise TournamentError(_("Player {player} plays twice at order {order} (game {game}): "
+                                "games with the same order are simultaneous.").format(
+            player=row["player_id"], order=row["order"], game=row["game_id"]))
     orders = frame.groupby("game_id", sort=False)["order"].nunique()
     if (orders > 1).any():
-        raise TournamentError(f"Game {orders.index[orders > 1][0]} has more than one order.")
+        raise TournamentError(_("Game {game} has more than one order.").format(
+            game=orders.index[orders > 1][0]))
     return frame
 
 
@@ -98,12 +102,12 @@ def _structure(frame: pd.DataFrame) -> dict[str, np.ndarray]:
     team_game, team_step = game[first_row], step[first_row]
     team_rank = frame["placing"].to_numpy(dtype="float64")[first_row]
     if (frame["placing"].to_numpy(dtype="float64") != team_rank[team]).any():
-        raise TournamentError("The players of one team must share a placing.")
+        raise TournamentError(_("The players of one team must share a placing."))
     per_game = np.bincount(team_game)
     if (per_game < 2).any():
         lonely = frame["game_id"].to_numpy()[np.isin(game, np.flatnonzero(per_game < 2))][0]
-        raise TournamentError(f"Game {lonely} has fewer than two players (or teams) to "
-                              f"compare.")
+        raise TournamentError(_("Game {game} has fewer than two players (or teams) to "
+                                "compare.").format(game=lonely))
     # Teams of a game are contiguous: pair each team i with every team q of its game.
     size = per_game[team_game]
     start = (np.cumsum(per_game) - per_game)[team_game]

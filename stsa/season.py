@@ -32,6 +32,7 @@ import pandas as pd
 
 from stsa import rules
 from stsa.domain import TournamentError
+from stsa.i18n import N_, _, ngettext
 
 SEASON_COLUMNS = ["player_id", "rank", "best_score", "best_tournament_id", "events",
                   "best_final_rank", "points", "games", "wins"]
@@ -41,11 +42,13 @@ FINALS_COLUMNS = ["tournament_id", "player_id", "final_rank"]
 
 def _require(frame: object, columns: list[str], what: str) -> pd.DataFrame:
     if not isinstance(frame, pd.DataFrame):
-        raise TournamentError(f"{what} must be a table (DataFrame), not {type(frame).__name__}.")
+        raise TournamentError(_("{what} must be a table (DataFrame), not {type}.").format(
+            what=_(what), type=type(frame).__name__))
     missing = [c for c in columns if c not in frame.columns]
     if missing:
-        raise TournamentError(f"{what} lack the column{'s' if len(missing) > 1 else ''} "
-                              f"{', '.join(missing)}.")
+        raise TournamentError(ngettext("{what} lack the column {columns}.",
+                                       "{what} lack the columns {columns}.", len(missing))
+                              .format(what=_(what), columns=", ".join(missing)))
     return frame
 
 
@@ -68,13 +71,15 @@ def _finals_per_person(finals: pd.DataFrame, games: pd.DataFrame,
         pd.MultiIndex.from_frame(games[pair].drop_duplicates()))
     if stranger.any():
         row = finals.loc[stranger].iloc[0]
-        raise TournamentError(f"Tournament {row['tournament_id']}: the final standing names "
-                              f"player {row['player_id']}, who played no qualifier game there.")
+        raise TournamentError(_("Tournament {tournament}: the final standing names player "
+                                "{player}, who played no qualifier game there.").format(
+            tournament=row["tournament_id"], player=row["player_id"]))
     twice = finals.duplicated(["tournament_id", "player_id"])
     if twice.any():
         row = finals.loc[twice].iloc[0]
-        raise TournamentError(f"Tournament {row['tournament_id']}: player {row['player_id']} "
-                              f"has two final ranks.")
+        raise TournamentError(_("Tournament {tournament}: player {player} has two final "
+                                "ranks.").format(tournament=row["tournament_id"],
+                                                 player=row["player_id"]))
     table = {int(rank): int(value) for rank, value in (points or {}).items()}
     return (finals.assign(_points=finals["final_rank"].map(table).fillna(0).astype("int64"))
             .groupby("player_id")
@@ -95,8 +100,8 @@ def season_standing(games: pd.DataFrame, finals: pd.DataFrame, *,
     that rank's points; people ranked by points (more first), equal points by the default
     order; still equal share a rank.
     """
-    _require(games, GAME_COLUMNS, "The season's games")
-    _require(finals, FINALS_COLUMNS, "The season's final standings")
+    _require(games, GAME_COLUMNS, N_("The season's games"))
+    _require(finals, FINALS_COLUMNS, N_("The season's final standings"))
     if games.empty:
         return pd.DataFrame({c: pd.Series(dtype="int64") for c in SEASON_COLUMNS}).astype(
             {"player_id": games["player_id"].dtype,
@@ -121,9 +126,9 @@ def season_standing(games: pd.DataFrame, finals: pd.DataFrame, *,
             .assign(_final=season["best_final_rank"].fillna(np.iinfo("int64").max)
                     .astype("int64"),
                     _points=season["points"].astype("int64"))
-            .sort_values([k for k, _ in keys], ascending=[a for _, a in keys], kind="stable",
+            .sort_values([k for k, _asc in keys], ascending=[a for _key, a in keys], kind="stable",
                          ignore_index=True)
-            .pipe(_shared_ranks, [k for k, _ in keys])
+            .pipe(_shared_ranks, [k for k, _asc in keys])
             .loc[:, SEASON_COLUMNS])
 
 

@@ -28,6 +28,7 @@ from stsa.domain import (
     TournamentError,
     is_whole,
 )
+from stsa.i18n import N_, _
 
 CAPACITY_MAX = 10_000
 
@@ -36,7 +37,7 @@ CAPACITY_MAX = 10_000
 
 def _bool(v):
     if not isinstance(v, bool):
-        raise TournamentError("must be true or false")
+        raise TournamentError(_("must be true or false"))
     return v
 
 
@@ -46,17 +47,18 @@ def battle_of_wills_stages(v) -> str:
     if isinstance(v, bool):
         return (BattleOfWills.BOTH if v else BattleOfWills.FINALS).value
     if v not in {s.value for s in BattleOfWills}:
-        raise TournamentError(f"must be one of {', '.join(s.value for s in BattleOfWills)}")
+        raise TournamentError(_("must be one of {choices}").format(
+            choices=", ".join(s.value for s in BattleOfWills)))
     return str(v)
 
 
 def _text(limit: int) -> Callable:
     def check(v):
         if not isinstance(v, str) or not v.strip():
-            raise TournamentError("must be non-empty text")
+            raise TournamentError(_("must be non-empty text"))
         v = " ".join(v.split())
         if len(v) > limit:
-            raise TournamentError(f"must have at most {limit} characters")
+            raise TournamentError(_("must have at most {limit} characters").format(limit=limit))
         return v
     return check
 
@@ -78,19 +80,20 @@ def _day(v):
     try:
         return dt.date.fromisoformat(str(v).strip()).isoformat()
     except ValueError:
-        raise TournamentError(f"must be a day such as 2026-10-23, not {str(v)[:40]!r}") from None
+        raise TournamentError(_("must be a day such as 2026-10-23, not {typed}").format(
+            typed=repr(str(v)[:40]))) from None
 
 
 def _names(v, *, minimum: int = 0, allow_none: bool = False, distinct: bool = True):
     if v is None and allow_none:
         return None
     if isinstance(v, str) or not isinstance(v, (list, tuple)):
-        raise TournamentError("must be a list of names")
+        raise TournamentError(_("must be a list of names"))
     out = [" ".join(str(x).split()) for x in v]
     if any(not x for x in out) or (distinct and len(set(out)) != len(out)):
-        raise TournamentError("must list different, non-empty names")
+        raise TournamentError(_("must list different, non-empty names"))
     if len(out) < minimum:
-        raise TournamentError(f"must list at least {minimum}")
+        raise TournamentError(_("must list at least {minimum}").format(minimum=minimum))
     return out
 
 
@@ -98,21 +101,21 @@ def _colours(v):
     """R4: at least four colours, all different ignoring case ("Red" and "red" are one colour
     at the table); a clash is named as the settings page names it."""
     if isinstance(v, (list, tuple)) and any(not " ".join(str(c).split()) for c in v):
-        raise TournamentError("must all be filled in")
+        raise TournamentError(_("must all be filled in"))
     out = _names(v, minimum=4, distinct=False)
     keys = [c.casefold() for c in out]
     for later, key in enumerate(keys):
         if key in keys[:later]:
-            raise TournamentError(f"must all differ: colour {keys.index(key) + 1} and colour "
-                                  f"{later + 1} are both “{out[later]}”; choose {len(out)} "
-                                  f"different colours")
+            raise TournamentError(_("must all differ: colour {first} and colour {second} are "
+                                    "both “{colour}”; choose {count} different colours").format(
+                first=keys.index(key) + 1, second=later + 1, colour=out[later], count=len(out)))
     return out
 
 
 def _choice(*options: str) -> Callable:
     def check(v):
         if v not in options:
-            raise TournamentError(f"must be one of {', '.join(options)}")
+            raise TournamentError(_("must be one of {choices}").format(choices=", ".join(options)))
         return str(v)
     return check
 
@@ -123,24 +126,25 @@ def _language(v) -> str | None:
         return None
     found = i18n.known(v)
     if found is None or found != str(v).strip().lower():
-        raise TournamentError(f"must be one of {', '.join(i18n.LANGUAGES)}, or empty for each "
-                              "reader's own language")
+        raise TournamentError(_("must be one of {choices}, or empty for each reader's own "
+                                "language").format(choices=", ".join(i18n.LANGUAGES)))
     return found
 
 
 def _whole_between(v, low: int, high: int) -> int:
     if not is_whole(v) or not low <= v <= high:
-        raise TournamentError(f"must be a whole number from {low} to {high}")
+        raise TournamentError(_("must be a whole number from {low} to {high}").format(
+            low=low, high=high))
     return int(v)
 
 
 def _counts(v):
     if not isinstance(v, dict) or not v:
-        raise TournamentError("must map each base game to a number")
+        raise TournamentError(_("must map each base game to a number"))
     out = {}
     for k, n in v.items():
         if not is_whole(n) or not 0 <= n <= 30:
-            raise TournamentError(f"{k}: must be a whole number from 0 to 30")
+            raise TournamentError(_("{game}: must be a whole number from 0 to 30").format(game=k))
         out[str(k)] = int(n)
     return out
 
@@ -149,15 +153,15 @@ def _decks(v):
     if v is None:
         return None
     if not isinstance(v, dict):
-        raise TournamentError("must map setup ids to lists of leaders")
+        raise TournamentError(_("must map setup ids to lists of leaders"))
     return {str(k): _names(d, minimum=1) for k, d in v.items()}
 
 
 def _base_points(v):
     if not isinstance(v, (list, tuple)) or len(v) != 4 or not all(is_whole(x) for x in v):
-        raise TournamentError("must be four whole numbers (1st, 2nd, 3rd, 4th)")
+        raise TournamentError(_("must be four whole numbers (1st, 2nd, 3rd, 4th)"))
     if any(x < 0 or x > 1000 for x in v) or list(v) != sorted(v, reverse=True):
-        raise TournamentError("must run from highest to lowest, each between 0 and 1000")
+        raise TournamentError(_("must run from highest to lowest, each between 0 and 1000"))
     return [int(x) for x in v]
 
 
@@ -166,22 +170,22 @@ def _public_url(v):
     if v is None or (isinstance(v, str) and not v.strip()):
         return None
     if not isinstance(v, str):
-        raise TournamentError("must be a web address")
+        raise TournamentError(_("must be a web address"))
     v = v.strip()
     if any(c.isspace() for c in v):
-        raise TournamentError("must be a web address without spaces")
+        raise TournamentError(_("must be a web address without spaces"))
     if len(v) > 200:
-        raise TournamentError("must have at most 200 characters")
+        raise TournamentError(_("must have at most {limit} characters").format(limit=200))
     parts = urlsplit(v)
     if parts.scheme.lower() not in ("http", "https") or not parts.hostname:
-        raise TournamentError("must start with http:// or https:// and name the computer, as "
-                              "phones reach it (e.g. http://192.168.1.20:8501)")
+        raise TournamentError(_("must start with http:// or https:// and name the computer, as "
+                                "phones reach it (e.g. http://192.168.1.20:8501)"))
     try:
         parts.port  # noqa: B018 - a port that is not a number is refused here
     except ValueError:
-        raise TournamentError("has a port that is not a number") from None
+        raise TournamentError(_("has a port that is not a number")) from None
     if parts.query or parts.fragment:
-        raise TournamentError("must be the app's address only, without ? or # parts")
+        raise TournamentError(_("must be the app's address only, without ? or # parts"))
     return v.rstrip("/")
 
 
@@ -189,8 +193,8 @@ def _capacity(v):
     """R21: the seats of a qualifier sitting, a number of players R1 can seat (3, 4, 6 …)."""
     v = _whole_between(v, 3, CAPACITY_MAX)
     if v == 5:
-        raise TournamentError("cannot be 5: five players cannot be seated at tables of three "
-                              "or four; choose 4 or 6")
+        raise TournamentError(_("cannot be 5: five players cannot be seated at tables of "
+                                "three or four; choose 4 or 6"))
     return v
 
 
@@ -211,92 +215,96 @@ class Setting:
     rulings: tuple[int, ...]
     widget: tuple[str, str] | None = None
     set_by: str = ""
-    none: str = "none"
+    none: str = N_("none")
     choices: Mapping[Any, str] | None = None
 
     def words(self, value) -> str:
-        """The value in words: Yes/No, lists joined with commas, "Hidden Picks",
-        "Legacy 6, Uprising 3", "every setup" for none."""
+        """The value in words, in this run's language: Yes/No, lists joined with commas,
+        "Hidden Picks", "Legacy 6, Uprising 3", "every setup" for none. A language is named as
+        its own readers name it ("Svenska")."""
         if value is None:
-            return self.none
+            return _(self.none)
+        if self.choices is i18n.LANGUAGES:
+            return i18n.language_name(str(value))
         if self.choices is not None and not isinstance(value, bool):
-            return self.choices.get(value, str(value))
+            found = self.choices.get(value)
+            return str(value) if found is None else _(found)
         return value_words(value)
 
 
 def value_words(value) -> str:
     """Any setting's value in words, without its setting's own words (see `Setting.words`)."""
     if value is None:
-        return "none"
+        return _("none")
     if isinstance(value, bool):
-        return "Yes" if value else "No"
+        return _("Yes") if value else _("No")
     if isinstance(value, Mapping):
         return "; ".join(f"{k} {value_words(v)}" for k, v in value.items())
     if isinstance(value, (list, tuple)):
-        return ", ".join(value_words(v) for v in value) or "none"
+        return ", ".join(value_words(v) for v in value) or _("none")
     return str(value)
 
 
 _SETTINGS = "views/settings.py"
 REGISTRY: dict[str, Setting] = {s.key: s for s in (
-    Setting("tournament_name", "DUNE: Imperium tournament", "Tournament name", _text(200),
+    Setting("tournament_name", "DUNE: Imperium tournament", N_("Tournament name"), _text(200),
             (), widget=(_SETTINGS, "set_name")),
-    Setting("venue", None, "Venue", _venue, (27,), set_by="the Tournaments page",
-            none="no venue given"),
-    Setting("starts_on", None, "First day", _day, (27,), set_by="the Tournaments page",
-            none="no day given"),
-    Setting("ends_on", None, "Last day", _day, (27,), set_by="the Tournaments page",
-            none="no day given"),
-    Setting("enabled_setups", None, "Setups played",
+    Setting("venue", None, N_("Venue"), _venue, (27,), set_by="the Tournaments page",
+            none=N_("no venue given")),
+    Setting("starts_on", None, N_("First day"), _day, (27,), set_by="the Tournaments page",
+            none=N_("no day given")),
+    Setting("ends_on", None, N_("Last day"), _day, (27,), set_by="the Tournaments page",
+            none=N_("no day given")),
+    Setting("enabled_setups", None, N_("Setups played"),
             lambda v: _names(v, minimum=1, allow_none=True), (5,),
-            widget=(_SETTINGS, "set_setups"), none="every setup"),
-    Setting("battle_of_wills", BattleOfWills.FINALS.value, "Battle of Wills",
+            widget=(_SETTINGS, "set_setups"), none=N_("every setup")),
+    Setting("battle_of_wills", BattleOfWills.FINALS.value, N_("Battle of Wills"),
             battle_of_wills_stages, (5, 23), widget=(_SETTINGS, "set_bow"),
             choices=BATTLE_OF_WILLS_LABELS),
-    Setting("pick_method", PickMethod.HIDDEN_PICKS.value, "Leader pick method",
+    Setting("pick_method", PickMethod.HIDDEN_PICKS.value, N_("Leader pick method"),
             _choice(*(m.value for m in PickMethod)), (9, 10), widget=(_SETTINGS, "set_pick"),
             choices=PICK_METHOD_LABELS),
-    Setting("wild_card", False, "Wild Card", _bool, (10,), widget=(_SETTINGS, "set_wild")),
-    Setting("vote_off_votes", 2, "Votes per player (Vote Off)",
+    Setting("wild_card", False, N_("Wild Card"), _bool, (10,), widget=(_SETTINGS, "set_wild")),
+    Setting("vote_off_votes", 2, N_("Votes per player (Vote Off)"),
             lambda v: _whole_between(v, 1, 10), (10,),
             widget=(_SETTINGS, "set_vote_off_votes")),
-    Setting("hidden_picks", {"Legacy": 6, "Uprising": 3}, "Hidden picks per base game",
+    Setting("hidden_picks", {"Legacy": 6, "Uprising": 3}, N_("Hidden picks per base game"),
             _counts, (9,), widget=(_SETTINGS, "set_picks_")),
-    Setting("leader_decks", None, "Leader decks", _decks, (7,),
+    Setting("leader_decks", None, N_("Leader decks"), _decks, (7,),
             set_by="the workbook's Settings sheet (a restore) or a script",
-            none="the catalog's decks"),
-    Setting("colours", ["red", "green", "blue", "yellow"], "Colours", _colours, (4,),
+            none=N_("the catalog's decks")),
+    Setting("colours", ["red", "green", "blue", "yellow"], N_("Colours"), _colours, (4,),
             widget=(_SETTINGS, "set_colour_")),
-    Setting("base_points", [20, 15, 10, 0], "Base points (1st, 2nd, 3rd, 4th)", _base_points,
+    Setting("base_points", [20, 15, 10, 0], N_("Base points (1st, 2nd, 3rd, 4th)"), _base_points,
             (12,), widget=(_SETTINGS, "set_points_")),
-    Setting("draw_mode", DrawMode.RANDOM.value, "Draw mode",
+    Setting("draw_mode", DrawMode.RANDOM.value, N_("Draw mode"),
             _choice(*(m.value for m in DrawMode)), (3,), widget=(_SETTINGS, "set_draw_mode"),
             choices=DRAW_MODE_LABELS),
-    Setting("auto_backup", True, "Automatic backups", _bool, (19,),
+    Setting("auto_backup", True, N_("Automatic backups"), _bool, (19,),
             set_by="the workbook's Settings sheet (a restore) or a script"),
-    Setting("public_url", None, "App address for the QR codes", _public_url, (),
+    Setting("public_url", None, N_("App address for the QR codes"), _public_url, (),
             widget=("stsa/ui/data_tools.py", "draw_public_url"),
-            none="this browser's address"),
-    Setting("capacity", 16, "Seats per qualifier sitting", _capacity, (21,),
+            none=N_("this browser's address")),
+    Setting("capacity", 16, N_("Seats per qualifier sitting"), _capacity, (21,),
             widget=(_SETTINGS, "set_capacity")),
-    Setting("time_zone", None, "Time zone", local_time.check_zone, (26,),
-            widget=(_SETTINGS, "set_time_zone"), none="this laptop's time zone"),
-    Setting("sitting_minutes", 150, "Length of a sitting (minutes)",
+    Setting("time_zone", None, N_("Time zone"), local_time.check_zone, (26,),
+            widget=(_SETTINGS, "set_time_zone"), none=N_("this laptop's time zone")),
+    Setting("sitting_minutes", 150, N_("Length of a sitting (minutes)"),
             lambda v: _whole_between(v, 10, 600), (26,),
             widget=(_SETTINGS, "set_sitting_minutes")),
-    Setting("check_in_minutes", 10, "Check-in closes (minutes before the start)",
+    Setting("check_in_minutes", 10, N_("Check-in closes (minutes before the start)"),
             lambda v: _whole_between(v, 0, 240), (25,),
             widget=(_SETTINGS, "set_check_in_minutes")),
-    Setting("self_check_in_open", False, "Check-in on My seat open (no planned start)", _bool,
+    Setting("self_check_in_open", False, N_("Check-in on My seat open (no planned start)"), _bool,
             (25,), set_by="the Roster page's check-in (“Open check-in on My seat”)"),
-    Setting("time_words", "Time is called.", "At time", _text(300), (26,),
+    Setting("time_words", "Time is called.", N_("At time"), _text(300), (26,),
             widget=(_SETTINGS, "set_time_words")),
-    Setting("clock_sound", False, "A sound at time on the TV", _bool, (26,),
+    Setting("clock_sound", False, N_("A sound at time on the TV"), _bool, (26,),
             widget=(_SETTINGS, "set_clock_sound")),
     # The pages' default language (each reader may choose another), and always the language
     # of slips, pairing lists and the workbook (README, "Languages").
-    Setting("language", None, "Language", _language, (), widget=(_SETTINGS, "set_language"),
-            none="each reader's browser language (slips and workbook in English)",
+    Setting("language", None, N_("Language"), _language, (), widget=(_SETTINGS, "set_language"),
+            none=N_("each reader's browser language (slips and workbook in English)"),
             choices=i18n.LANGUAGES),
 )}
 
@@ -307,10 +315,10 @@ OLD_VALUES: dict[str, Callable[[Any], Any]] = {"battle_of_wills": battle_of_will
 
 
 def label(key: str) -> str:
-    """"Base points (1st, 2nd, 3rd, 4th)": a setting as people name it; an unknown key in
-    words ("rule_change" → "Rule change")."""
+    """"Base points (1st, 2nd, 3rd, 4th)": a setting as people name it, in this run's language;
+    an unknown key in words ("rule_change" → "Rule change")."""
     found = REGISTRY.get(key)
-    return found.label if found else str(key).replace("_", " ").capitalize()
+    return _(found.label) if found else str(key).replace("_", " ").capitalize()
 
 
 def words(key: str, value) -> str:
@@ -324,7 +332,8 @@ def check(key: str, value):
     is wrong ("capacity cannot be 5: …"), or that there is no such setting."""
     found = REGISTRY.get(key)
     if found is None:
-        raise TournamentError(f"{key!r} is not a setting (settings: {', '.join(REGISTRY)})")
+        raise TournamentError(_("{key} is not a setting (settings: {keys})").format(
+            key=repr(key), keys=", ".join(REGISTRY)))
     try:
         return found.check(value)
     except TournamentError as exc:

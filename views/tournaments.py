@@ -4,10 +4,11 @@ tries the demo, and archives or deletes the one shown (R27)."""
 
 import streamlit as st
 
+from stsa.i18n import _
 from stsa.ui import tournaments as view
 from stsa.ui import widgets
 
-st.title("Tournaments")
+st.title(_("Tournaments"))
 widgets.flash()
 view.new_pin_note()
 frame = view.listing()

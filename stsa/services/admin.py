@@ -8,6 +8,7 @@ from __future__ import annotations
 from stsa import store
 from stsa.auth import Actor, require
 from stsa.domain import Role, TournamentError
+from stsa.i18n import N_, _
 from stsa.settings import check as check_setting
 from stsa.settings import label as setting_label
 
@@ -31,15 +32,17 @@ def save_settings(engine, wanted: dict, *, actor: Actor) -> dict:
     `stsa.settings` (the colours differ ignoring case, R4 …), each problem named by the
     setting's label; the store checks each value again. Returns the changes saved ({} when
     nothing changed)."""
-    require(actor, Role.ORGANIZER, action="change settings")
+    require(actor, Role.ORGANIZER, action=N_("change settings"))
     problems = []
     for key, value in wanted.items():
         try:
             check_setting(key, value)
         except TournamentError as exc:
-            problems.append(f"{setting_label(key)} {str(exc).removeprefix(key + ' ')}")
+            problems.append(_("{setting} {problem}").format(
+                setting=setting_label(key), problem=str(exc).removeprefix(key + " ")))
     if problems:
-        raise TournamentError(f"{'; '.join(problems)}. Nothing was saved.")
+        raise TournamentError(_("{problems}. Nothing was saved.").format(
+            problems="; ".join(problems)))
     changes = settings_changes(store.settings(engine), wanted)
     if changes:
         store.set_settings(engine, changes, actor=actor)

@@ -26,11 +26,12 @@ from typing import Any
 import numpy as np
 import pandas as pd
 
-from stsa import directory, rating, rules, store
+from stsa import directory, i18n, rating, rules, store
 from stsa import season as season_rules
 from stsa.domain import Kind, SittingStatus, TournamentError
 from stsa.formats import workbook
 from stsa.formats.csv import csv_bytes
+from stsa.i18n import N_, _
 from stsa.services import finals as finals_service
 from stsa.services import results as results_service
 from stsa.services.snapshot import Snapshot
@@ -53,10 +54,12 @@ SEASON_TABLE_COLUMNS = ["rank", "person_id", "nickname", "best_score", "best_tou
 CURRENT_COLUMNS = ["rank", "person_id", "nickname", "mu", "sigma", "ordinal", "games"]
 HISTORY_COLUMNS = ["person_id", "tournament_id", "game_id", "order", "at", "mu", "sigma",
                    "ordinal"]
-SEASON_HEADINGS = {"rank": "Rank", "nickname": workbook.PUBLIC_PLAYER,
-                   "best_score": "Best score", "best_tournament": "Best tournament",
-                   "events": "Tournaments", "best_final_rank": "Best final rank",
-                   "points": "Points", "games": "Games", "wins": "Wins"}
+# English headings (marked): shared tables keep them; pages and files translate them where they
+# are shown (`i18n.headings`).
+SEASON_HEADINGS = {"rank": N_("Rank"), "nickname": workbook.PUBLIC_PLAYER,
+                   "best_score": N_("Best score"), "best_tournament": N_("Best tournament"),
+                   "events": N_("Tournaments"), "best_final_rank": N_("Best final rank"),
+                   "points": N_("Points"), "games": N_("Games"), "wins": N_("Wins")}
 
 
 def synthetic_person(tournament_id, player_id):
@@ -327,7 +330,7 @@ def season_csv(installation, season_id: int, table: pd.DataFrame | None = None) 
     formula-like text neutralised with a leading ' (`formats.csv`). `table`: the season's
     `season_table` when the caller has it already (the Season page's shared read)."""
     found = season_table(installation, season_id) if table is None else table
-    return csv_bytes(*workbook.frame_sheet(season_sheet(found)))
+    return csv_bytes(*workbook.frame_sheet(i18n.headings(season_sheet(found))))
 
 
 def season_of(installation, tournament_id: int | None) -> int | None:
@@ -355,8 +358,9 @@ def parse_points(text: str) -> dict[int, int] | None:
         return None
     wrong = [p for p in parts if not p.isdigit()]
     if wrong:
-        raise TournamentError(f"Points are whole numbers, 0 or more, in the order of the final "
-                              f"ranks, as “25, 18, 15, 12” (“{wrong[0][:20]}” is not one).")
+        raise TournamentError(_("Points are whole numbers, 0 or more, in the order of the "
+                                "final ranks, as “25, 18, 15, 12” (“{typed}” is not one).")
+                              .format(typed=wrong[0][:20]))
     return check_points({rank: int(p) for rank, p in enumerate(parts, start=1)})
 
 
@@ -416,7 +420,8 @@ def player_page(installation, person_id: int, *, data: Played | None = None,
     data = played(installation, engine_of=engine_of) if data is None else data
     person = int(person_id)
     if not (data.players["person_id"] == person).any():
-        raise store.NotFound(f"There is no person {person} in this STSA's tournaments.")
+        raise store.NotFound(_("There is no person {person} in this STSA's tournaments.")
+                             .format(person=person))
     record = directory.player_record(data.players, data.standings, data.finals,
                                      data.tournaments, person)
     found = _ratings(data) if ratings is None else ratings

@@ -19,6 +19,7 @@ from sqlalchemy.engine import Engine
 from stsa import store
 from stsa.auth import Actor, require
 from stsa.domain import FinalsStatus, Role, TournamentError
+from stsa.i18n import N_, _
 from stsa.services import home
 
 DEMO_NAME = "Demo tournament"
@@ -80,10 +81,10 @@ def create(installation, name: str, *, venue: str | None = None, starts_on=None,
     """R27: a new tournament (see `store.create_tournament`): a name no other tournament here
     has, its venue, days and time zone, other settings copied from `copy_from` (an engine) or
     the defaults."""
-    require(actor, Role.ORGANIZER, action="create tournaments")
+    require(actor, Role.ORGANIZER, action=N_("create tournaments"))
     clean = " ".join(str(name or "").split())
     if not clean:
-        raise TournamentError("Give the tournament a name.")
+        raise TournamentError(_("Give the tournament a name."))
     made = store.create_tournament(installation, clean, venue=venue or None,
                                    starts_on=starts_on or None, ends_on=ends_on or None,
                                    time_zone=time_zone or None, copy_from=copy_from,
@@ -96,7 +97,7 @@ def try_demo(installation, *, actor: Actor) -> Made:
     sittings (`stsa.demo.load_demo`), deleted again in one click."""
     from stsa import demo  # the demo is built through the services themselves
 
-    require(actor, Role.ORGANIZER, action="load the demo")
+    require(actor, Role.ORGANIZER, action=N_("load the demo"))
     made = store.create_tournament(installation, DEMO_NAME, demo=True, actor=actor)
     engine = store.open_tournament(installation, made.tournament_id)
     try:
@@ -115,11 +116,12 @@ def delete(engine, *, actor: Actor, confirm: str | None = None) -> str:
     the words to say so, naming the backup file. The last tournament stays: STSA always
     shows one."""
     if len(store.tournaments(engine)) <= 1:
-        raise TournamentError("This is the only tournament here: create the next one before "
-                              "deleting it.")
+        raise TournamentError(_("This is the only tournament here: create the next one before "
+                                "deleting it."))
     name = store.settings(engine)["tournament_name"]
     saved = store.delete_tournament(engine, actor=actor, confirm=confirm)
-    return f"“{name}” is deleted. Its backup is kept: {saved.name}."
+    return _("“{tournament}” is deleted. Its backup is kept: {file}.").format(
+        tournament=name, file=saved.name)
 
 
 archive = store.archive_tournament

@@ -55,7 +55,8 @@ from sqlalchemy.engine import Connection, Engine
 
 from stsa import auth
 from stsa.auth import Actor, require
-from stsa.domain import Action, Role, TournamentError, plural
+from stsa.domain import Action, Role, TournamentError
+from stsa.i18n import N_, _, ngettext
 from stsa.store import audit, db, frames
 from stsa.store.schema import devices as devices_t
 from stsa.store.schema import handoffs as handoffs_t
@@ -79,7 +80,7 @@ PIN_CHECKS = max(2, os.cpu_count() or 2)
 CHECK_WAIT_SECONDS = 30  # the longest a paused attempt waits for this process's checks to end
 NAME_MAX = 60
 TOKEN_LENGTHS = range(20, 201)  # what a session id, device token or code can be
-SIGN_IN_ENDED = "This sign-in has ended: sign in again."
+SIGN_IN_ENDED = N_("This sign-in has ended: sign in again.")
 
 
 class SignInPaused(TournamentError):
@@ -114,21 +115,26 @@ def plausible_token(value) -> str | None:
 
 
 def clean_name(name, whose: str = "your") -> str:
-    """A display name for the log: spaces collapsed, 1 to `NAME_MAX` characters."""
+    """A display name for the log: spaces collapsed, 1 to `NAME_MAX` characters; `whose`:
+    "your" (a sign-in) or "the judge's" (an invitation), for the messages."""
     name = " ".join(str(name or "").split())
+    yours = whose == "your"
     if not name:
-        raise TournamentError(f"Enter {whose} name: it goes into the log with what "
-                              f"{'you do' if whose == 'your' else 'they do'}.")
+        raise TournamentError(_("Enter your name: it goes into the log with what you do.")
+                              if yours else
+                              _("Enter the judge's name: it goes into the log with what they "
+                                "do."))
     if len(name) > NAME_MAX:
-        raise TournamentError(f"{whose.capitalize()} name can have at most {NAME_MAX} "
-                              f"characters.")
+        raise TournamentError((_("Your name can have at most {limit} characters.") if yours
+                               else _("The judge's name can have at most {limit} characters.")
+                               ).format(limit=NAME_MAX))
     return name
 
 
 def _pin_role(role: Role) -> Role:
     role = Role(role)
     if role not in PIN_ENV:
-        raise TournamentError("Only the organizer and judges sign in with a PIN.")
+        raise TournamentError(_("Only the organizer and judges sign in with a PIN."))
     return role
 
 
@@ -172,7 +178,10 @@ def _store_pin(conn: Connection, role: Role, pin: str, actor: Actor,
     hashes = _hashes(conn, lock=True, judge=judge)
     for other, stored in hashes.items():
         if other != role.value and auth.verify_pin(pin, stored):
-            raise TournamentError(f"The {role.value} PIN must differ from the {other} PIN.")
+            raise TournamentError(_("The {role} PIN must differ from the {other} PIN.").format(
+                role=auth.role_word(role),
+                other=auth.role_word(Role(other)) if other in Role._value2member_map_
+                else other))
     values = {"pin_hash": auth.hash_pin(pin), "updated_by": actor.name, "updated_at": db.now()}
     stored_as = judge if role is Role.JUDGE else role.value
     if role.value in hashes:
@@ -191,12 +200,12 @@ def set_pin(engine: Engine, role: Role, pin: str, *, actor: Actor, current_pin: 
     a wrong sign-in (from `client`, or from the trusted `device`). The new PIN has 6 to 64
     characters, is not too easy to guess (`auth.check_pin_strength`) and differs from the
     other role's; it is stored as a salted hash and every open session of that role ends."""
-    require(actor, Role.ORGANIZER, action="change PINs")
+    require(actor, Role.ORGANIZER, action=N_("change PINs"))
     role = _pin_role(role)
     auth.check_pin_strength(pin)
     inst, judge, tid = db.installation(engine), judge_role_key(engine), _tournament_of(engine)
     if _attempt(inst, current_pin, client, device, judge=judge) is not Role.ORGANIZER:
-        raise TournamentError("The current organizer PIN is not right. Nothing changed.")
+        raise TournamentError(_("The current organizer PIN is not right. Nothing changed."))
     db.write(inst, lambda conn: _store_pin(conn, role, pin, actor, judge, tid))
 
 
@@ -222,8 +231,9 @@ def _install_pins(conn: Connection, *, reset: bool) -> dict[Role, str]:
             continue
         chosen = os.environ.get(env)
         if chosen and auth.pin_weakness(chosen):
-            raise TournamentError(f"{env} holds a PIN that is too easy to guess "
-                                  f"({auth.pin_weakness(chosen)}): set another one.")
+            raise TournamentError(_("{variable} holds a PIN that is too easy to guess "
+                                    "({weakness}): set another one.").format(
+                variable=env, weakness=auth.pin_weakness(chosen)))
         pin = chosen or _new_pin(stored, made)
         _store_pin(conn, role, pin, db.SYSTEM, tournament_id=db.tournament_id(conn))
         if not chosen:
@@ -305,15 +315,18 @@ def _pause(conn: Connection, client: str, device: str | None,
 
 def _wait_words(seconds: float) -> str:
     whole = int(seconds) + 1
-    return plural(whole, "second") if whole < 120 else f"{(whole + 59) // 60} minutes"
+    if whole < 120:
+        return ngettext("{count} second", "{count} seconds", whole).format(count=whole)
+    minutes = (whole + 59) // 60
+    return ngettext("{count} minute", "{count} minutes", minutes).format(count=minutes)
 
 
-PAUSED = ("Too many wrong PINs were tried here today, so sign-in is paused for {wait}. A phone "
-          "or computer that signed in here before can still sign in. The organizer can lift "
-          "the pause on the Settings page, or by running “make unlock” on the machine that "
-          "runs STSA.")
-PAUSED_HERE = {"mine": "Too many wrong PINs: try again in {wait}.",
-               "device": "Too many wrong PINs from this device: try again in {wait}.",
+PAUSED = N_("Too many wrong PINs were tried here today, so sign-in is paused for {wait}. A "
+            "phone or computer that signed in here before can still sign in. The organizer can "
+            "lift the pause on the Settings page, or by running “make unlock” on the machine "
+            "that runs STSA.")
+PAUSED_HERE = {"mine": N_("Too many wrong PINs: try again in {wait}."),
+               "device": N_("Too many wrong PINs from this device: try again in {wait}."),
                "everyone": PAUSED}
 
 
@@ -420,7 +433,7 @@ def _attempt(engine: Engine, pin: str, client: str, device: str | None = None,
                     break
                 ended = again.ended
         if counted.failure is None:
-            raise SignInPaused(PAUSED_HERE[counted.whose].format(
+            raise SignInPaused(_(PAUSED_HERE[counted.whose]).format(
                 wait=_wait_words(counted.wait)), counted.wait)
         with _CHECKS.hashing:
             role = _role_for_pin(counted.hashes, pin)
@@ -464,7 +477,7 @@ def sign_in(engine: Engine, name: str, pin: str, *, client: str = "local",
     role = _attempt(db.installation(engine), pin or "", client, device, then=open_it,
                     judge=judge_role_key(engine))
     if role is None:
-        raise TournamentError("That PIN is not right.")
+        raise TournamentError(_("That PIN is not right."))
     return SignedIn(Actor(name, role, tid if role is Role.JUDGE else None), session_id)
 
 
@@ -484,7 +497,7 @@ def lift_pause(engine: Engine, *, actor: Actor) -> int:
     the PINs stay as they are. The organizer only, on the Settings page, or `db.SYSTEM` for
     the console command (`python -m stsa pins --unlock`). Logged; returns how many wrong PINs
     were forgotten."""
-    require(actor, Role.ORGANIZER, action="lift the sign-in pause")
+    require(actor, Role.ORGANIZER, action=N_("lift the sign-in pause"))
 
     def work(conn: Connection) -> int:
         forgotten = conn.execute(sa.delete(failures_t)).rowcount
@@ -625,7 +638,7 @@ def handoff(engine: Engine, session_id: str) -> str:
     sealed with a key derived from the code (`auth.seal`), so neither it nor a copy of it can
     give the session away. Raises `TournamentError` when the session has ended."""
     if plausible_token(session_id) is None:
-        raise TournamentError(SIGN_IN_ENDED)
+        raise TournamentError(_(SIGN_IN_ENDED))
     key, code = auth.session_hash(session_id), auth.new_token()
 
     def work(conn: Connection) -> None:
@@ -633,7 +646,7 @@ def handoff(engine: Engine, session_id: str) -> str:
         conn.execute(sa.delete(handoffs_t).where(handoffs_t.c.expires_at <= now))
         row = conn.execute(sa.select(sessions_t).where(sessions_t.c.id_hash == key)).first()
         if not _session_open(row, now):
-            raise TournamentError(SIGN_IN_ENDED)
+            raise TournamentError(_(SIGN_IN_ENDED))
         conn.execute(sa.insert(handoffs_t).values(
             code_hash=auth.token_hash(code), session_hash=key,
             sealed=auth.seal(session_id, code), created_at=now,
@@ -691,7 +704,7 @@ def sign_out(engine: Engine, session_id: str | None) -> None:
 
 def sign_everyone_out(engine: Engine, *, actor: Actor, keep: str | None = None) -> int:
     """The organizer ends every open session but `keep` (their own); returns how many ended."""
-    require(actor, Role.ORGANIZER, action="sign everyone out")
+    require(actor, Role.ORGANIZER, action=N_("sign everyone out"))
     keep_hash = auth.session_hash(keep) if isinstance(keep, str) else None
 
     def work(conn: Connection) -> int:
@@ -708,7 +721,7 @@ SESSION_COLUMNS = {"actor": "str", "role": "str", "client": "str", "created_at":
 
 def open_sessions(engine: Engine, *, actor: Actor) -> pd.DataFrame:
     """Open sessions, newest first (organizer only): who, as what, from where, since when."""
-    require(actor, Role.ORGANIZER, action="see who is signed in")
+    require(actor, Role.ORGANIZER, action=N_("see who is signed in"))
     now = db.now()
     with db.reading(db.installation(engine)) as conn:
         return frames.query_frame(conn, sa.select(*[sessions_t.c[c] for c in SESSION_COLUMNS])

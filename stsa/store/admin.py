@@ -10,6 +10,7 @@ from sqlalchemy.engine import Connection, Engine
 
 from stsa.auth import Actor, require
 from stsa.domain import Action, Role, TournamentError
+from stsa.i18n import N_, _
 from stsa.settings import DEFAULTS
 from stsa.settings import check as check_setting
 from stsa.settings import current as current_settings
@@ -37,9 +38,9 @@ def set_settings(engine: Engine, changes: dict[str, Any], *, actor: Actor) -> di
     """Change settings (organizer only, R20); each value is checked, an unknown key or a bad
     value is refused with its name and nothing changes. Logged with old and new values (R19).
     Returns all settings."""
-    require(actor, Role.ORGANIZER, action="change settings")
+    require(actor, Role.ORGANIZER, action=N_("change settings"))
     if not isinstance(changes, dict) or not changes:
-        raise TournamentError("No settings to change.")
+        raise TournamentError(_("No settings to change."))
     clean, problems = {}, []
     for key, value in changes.items():
         try:
@@ -47,7 +48,8 @@ def set_settings(engine: Engine, changes: dict[str, Any], *, actor: Actor) -> di
         except TournamentError as exc:
             problems.append(str(exc))
     if problems:
-        raise TournamentError("Settings unchanged: " + "; ".join(problems) + ".")
+        raise TournamentError(_("Settings unchanged: {problems}.").format(
+            problems="; ".join(problems)))
 
     def work(conn: Connection) -> None:
         stored = _stored(conn)

@@ -33,6 +33,7 @@ from sqlalchemy.engine import Connection, Engine
 
 from stsa.auth import Actor
 from stsa.domain import SYSTEM_NAME, Role, TournamentError
+from stsa.i18n import N_, _
 from stsa.store import migrations
 from stsa.store.errors import CorruptDatabase, NotFound
 
@@ -118,7 +119,8 @@ def _sqlite_engine(u: sa.URL) -> tuple[Engine, Path]:
     default backup folder."""
     path = u.database
     if not path or path == ":memory:" or path.startswith("file:"):
-        raise TournamentError("STSA needs a SQLite database file, e.g. sqlite:///data/stsa.db.")
+        raise TournamentError(_("STSA needs a SQLite database file, e.g. "
+                                "sqlite:///data/stsa.db."))
     db_file = Path(path).resolve()
     _private_sqlite_file(db_file)
     engine = sa.create_engine(u.set(database=str(db_file)),
@@ -138,7 +140,8 @@ def _postgres_engine(u: sa.URL, pg_schema: str | None = None) -> tuple[Engine, P
     options = f"-c lock_timeout={BUSY_TIMEOUT_SECONDS * 1000}"
     if pg_schema is not None:
         if not PG_SCHEMA.fullmatch(pg_schema):
-            raise CorruptDatabase(f"{pg_schema!r} is not the schema of an STSA tournament.")
+            raise CorruptDatabase(_("{schema} is not the schema of an STSA tournament.").format(
+                schema=repr(pg_schema)))
         maker = sa.create_engine(u, connect_args={"options": options})
         try:
             with maker.begin() as conn:
@@ -172,7 +175,8 @@ def open_engine(url: str | None = None, *, backup_dir: str | os.PathLike | None 
     elif backend == "postgresql":
         engine, default_backups = _postgres_engine(u, pg_schema)
     else:
-        raise TournamentError(f"STSA runs on SQLite or PostgreSQL, not {backend!r} ({u!r}).")
+        raise TournamentError(_("STSA runs on SQLite or PostgreSQL, not {backend} ({url}).")
+                              .format(backend=repr(backend), url=repr(u)))
     chosen = backup_dir or os.environ.get(BACKUP_DIR_ENV) or default_backups
     _backup_dirs[engine] = Path(chosen).resolve()
     try:
@@ -226,16 +230,17 @@ def integrity_check(engine: Engine) -> None:
             rows = [r[0] for r in conn.exec_driver_sql("PRAGMA integrity_check").fetchall()]
     except sa.exc.DatabaseError as exc:
         if "locked" in str(exc.orig) or "busy" in str(exc.orig):
-            raise TournamentError(f"The database file {where} is locked by another program; "
-                                  f"close it and try again.") from exc
-        raise CorruptDatabase(
-            f"The database file {where} cannot be read ({exc.orig}); restore the latest backup "
-            f"or point STSA_DATABASE_URL at another file.") from exc
+            raise TournamentError(_("The database file {file} is locked by another program; "
+                                    "close it and try again.").format(file=where)) from exc
+        raise CorruptDatabase(_(
+            "The database file {file} cannot be read ({error}); restore the latest backup or "
+            "point STSA_DATABASE_URL at another file.").format(file=where, error=exc.orig)) \
+            from exc
     if rows != ["ok"]:
         detail = "; ".join(rows[:5])
-        raise CorruptDatabase(
-            f"The database file {where} failed its integrity check ({detail}); restore the "
-            f"latest backup.")
+        raise CorruptDatabase(_(
+            "The database file {file} failed its integrity check ({detail}); restore the "
+            "latest backup.").format(file=where, detail=detail))
 
 
 # -- transactions ----------------------------------------------------------------------------
@@ -284,12 +289,17 @@ def reading(engine: Engine | Connection) -> Iterator[Connection]:
             yield conn
 
 
+# The rows `lock_row` names when they are missing, marked for the catalogs.
+ROW_WORDS = (N_("invitation"), N_("overlay"), N_("player"), N_("schedule item"), N_("season"),
+             N_("sitting"), N_("table"))
+
+
 def lock_row(conn: Connection, table: sa.Table, row_id: int, what: str):
     """The row `table.id == row_id`, locked until commit (PostgreSQL; SQLite holds the write
-    lock already); `NotFound` names `what` if there is none."""
+    lock already); `NotFound` names `what` if there is none (a word marked in `ROW_WORDS`)."""
     row = conn.execute(sa.select(table).where(table.c.id == row_id).with_for_update()).first()
     if row is None:
-        raise NotFound(f"There is no {what} with id {row_id}.")
+        raise NotFound(_("There is no {what} with id {id}.").format(what=_(what), id=row_id))
     return row
 
 

@@ -21,13 +21,14 @@ from sqlalchemy.engine import Connection, Engine
 from stsa import auth
 from stsa.auth import Actor, require
 from stsa.domain import Action, Role, TournamentError
+from stsa.i18n import N_, _
 from stsa.store import access, audit, db, frames
 from stsa.store.access import Redeemed
 from stsa.store.schema import invitations as invitations_t
 
 INVITATION_HOURS = range(1, 25)  # how long an invitation may last, in whole hours
-INVALID = ("This invitation is not valid (it may have expired or been withdrawn). Ask the "
-           "organizer for a new one.")
+INVALID = N_("This invitation is not valid (it may have expired or been withdrawn). Ask the "
+             "organizer for a new one.")
 INVITATION_COLUMNS = {"id": "int64", "name": "str", "created_at": frames.UTC_TIME,
                       "expires_at": frames.UTC_TIME, "revoked": "bool", "uses": "int64"}
 
@@ -35,8 +36,8 @@ INVITATION_COLUMNS = {"id": "int64", "name": "str", "created_at": frames.UTC_TIM
 def _hours(hours) -> int:
     real = isinstance(hours, numbers.Real) and not isinstance(hours, bool)
     if not real or hours != int(hours) or int(hours) not in INVITATION_HOURS:
-        raise TournamentError(f"An invitation lasts {INVITATION_HOURS[0]} to "
-                              f"{INVITATION_HOURS[-1]} whole hours.")
+        raise TournamentError(_("An invitation lasts {least} to {most} whole hours.").format(
+            least=INVITATION_HOURS[0], most=INVITATION_HOURS[-1]))
     return int(hours)
 
 
@@ -46,7 +47,7 @@ def create_invitation(engine: Engine, name: str, *, hours: int = 6,
     in by QR code for `hours` (1 to 24). Returns (the invitation's id, its token): show the
     token once, in the QR code of `<app address>/join#<token>`; only its hash is stored.
     Logged without the token."""
-    require(actor, Role.ORGANIZER, action="invite judges")
+    require(actor, Role.ORGANIZER, action=N_("invite judges"))
     name, hours = access.clean_name(name, "the judge's"), _hours(hours)
     token = auth.new_token()
 
@@ -67,7 +68,7 @@ def create_invitation(engine: Engine, name: str, *, hours: int = 6,
 def invitations(engine: Engine, *, actor: Actor) -> pd.DataFrame:
     """The invitations made, newest first (organizer only): `id, name, created_at,
     expires_at, revoked, uses` (no token, no hash)."""
-    require(actor, Role.ORGANIZER, action="see the invitations")
+    require(actor, Role.ORGANIZER, action=N_("see the invitations"))
     t = invitations_t
     inst, tid = db.installation(engine), db.tournament_id(engine)
     mine = t.c.tournament_id == tid  # R27: this tournament's (before version 7: the own one)
@@ -85,7 +86,7 @@ def revoke_invitation(engine: Engine, invitation_id: int, *, actor: Actor) -> in
     """R20: the organizer withdraws an invitation: its QR code signs nobody in any more, and
     every session opened with it ends. Logged; returns how many sessions ended. Withdrawing it
     again changes nothing (0)."""
-    require(actor, Role.ORGANIZER, action="withdraw invitations")
+    require(actor, Role.ORGANIZER, action=N_("withdraw invitations"))
 
     def work(conn: Connection) -> int:
         row = db.lock_row(conn, invitations_t, int(invitation_id), "invitation")
@@ -109,7 +110,7 @@ def join(engine: Engine, token: str, *, client: str = "local",
     nothing. `device` is the browser's device token: kept when trusted, else a new one is
     issued; `Redeemed.device` is the one to keep."""
     if access.plausible_token(token) is None:
-        raise TournamentError(INVALID)
+        raise TournamentError(_(INVALID))
     key, session_id = auth.token_hash(token), auth.new_session_id()
 
     def work(conn: Connection) -> Redeemed:
@@ -117,7 +118,7 @@ def join(engine: Engine, token: str, *, client: str = "local",
         row = conn.execute(sa.select(invitations_t).where(invitations_t.c.token_hash == key)
                            .with_for_update()).first()
         if row is None or row.revoked_at is not None or row.expires_at <= now:
-            raise TournamentError(INVALID)
+            raise TournamentError(_(INVALID))
         theirs = row.tournament_id if row.tournament_id is not None else own
         who = Actor(row.name, Role.JUDGE, theirs)
         access.open_session(conn, session_id, who, client, now, invitation_id=row.id,

@@ -18,6 +18,7 @@ from sqlalchemy.engine import Connection, Engine
 
 from stsa.auth import Actor, require
 from stsa.domain import Action, Role, TournamentError
+from stsa.i18n import N_, _
 from stsa.store import audit, db, frames, schema
 from stsa.store.errors import DuplicateName, NotFound
 
@@ -31,10 +32,10 @@ def check_name(name: Any) -> str:
     """A season's name with its spaces tidied, or a `TournamentError` saying what is wrong."""
     text = " ".join(str(name if name is not None else "").split())
     if not text:
-        raise TournamentError("A season needs a name.")
+        raise TournamentError(_("A season needs a name."))
     if len(text) > NAME_MAX:
-        raise TournamentError(f"A season's name has at most {NAME_MAX} characters "
-                              f"(this one has {len(text)}).")
+        raise TournamentError(_("A season's name has at most {limit} characters (this one has "
+                                "{count}).").format(limit=NAME_MAX, count=len(text)))
     return text
 
 
@@ -58,30 +59,33 @@ def check_points(points: Mapping | None) -> dict[int, int] | None:
     if points is None:
         return None
     if not isinstance(points, Mapping):
-        raise TournamentError("A points table gives the points of each final rank "
-                              "({1: 25, 2: 18, …}).")
+        raise TournamentError(_("A points table gives the points of each final rank "
+                                "({example}).").format(example="{1: 25, 2: 18, …}"))
     if not points:
-        raise TournamentError("A points table needs the points of final rank 1 at least; "
-                              "for the format's own standing choose no table.")
+        raise TournamentError(_("A points table needs the points of final rank 1 at least; "
+                                "for the format's own standing choose no table."))
     table: dict[int, int] = {}
     for rank, value in points.items():
         r, p = _whole(rank), _whole(value)
         if r is None or r < 1:
-            raise TournamentError(f"A final rank in a points table is a whole number from 1 "
-                                  f"({str(rank)[:20]!r} is not).")
+            raise TournamentError(_("A final rank in a points table is a whole number from 1 "
+                                    "({typed} is not).").format(typed=repr(str(rank)[:20])))
         if p is None or p < 0:
-            raise TournamentError(f"Final rank {r}: points are a whole number, 0 or more "
-                                  f"({str(value)[:20]!r} is not).")
+            raise TournamentError(_("Final rank {rank}: points are a whole number, 0 or more "
+                                    "({typed} is not).").format(
+                rank=r, typed=repr(str(value)[:20])))
         if r in table:
-            raise TournamentError(f"Final rank {r} is given twice in the points table.")
+            raise TournamentError(_("Final rank {rank} is given twice in the points table.")
+                                  .format(rank=r))
         table[r] = p
     if len(table) > POINTS_MAX:
-        raise TournamentError(f"A points table has at most {POINTS_MAX} final ranks.")
+        raise TournamentError(_("A points table has at most {count} final ranks.").format(
+            count=POINTS_MAX))
     missing = sorted(set(range(1, max(table) + 1)) - set(table))
     if missing:
-        raise TournamentError(f"The points table skips final rank "
-                              f"{', '.join(map(str, missing[:5]))}: give ranks 1 to "
-                              f"{max(table)}, each once.")
+        raise TournamentError(_("The points table skips final rank {ranks}: give ranks 1 to "
+                                "{last}, each once.").format(
+            ranks=", ".join(map(str, missing[:5])), last=max(table)))
     return dict(sorted(table.items()))
 
 
@@ -99,8 +103,8 @@ def _unique(conn: Connection, name: str, season_id: int | None = None) -> None:
     taken = [r for r in conn.execute(q) if r.name.casefold() == name.casefold()
              and r.id != season_id]
     if taken:
-        raise DuplicateName(f"There is a season named “{taken[0].name}” already: choose "
-                            f"another name.")
+        raise DuplicateName(_("There is a season named “{season}” already: choose another "
+                              "name.").format(season=taken[0].name))
 
 
 def create_season(engine: Engine, name: str, *, points: Mapping | None = None,
@@ -108,7 +112,7 @@ def create_season(engine: Engine, name: str, *, points: Mapping | None = None,
     """R27: a new season named `name` (unique, case aside; at most 200 characters) with its
     points table (`check_points`; None: the format's own standing). Organizer only; logged.
     Returns its id. Tournaments join it with `set_season`."""
-    require(actor, Role.ORGANIZER, action="create seasons")
+    require(actor, Role.ORGANIZER, action=N_("create seasons"))
     clean, table = check_name(name), check_points(points)
 
     def work(conn: Connection) -> int:
@@ -138,7 +142,7 @@ def season(engine: Engine, season_id: int) -> dict:
     found = seasons(engine)
     found = found.loc[found["season_id"] == int(season_id)]
     if found.empty:
-        raise NotFound(f"There is no season with id {season_id}.")
+        raise NotFound(_("There is no season with id {season}.").format(season=season_id))
     row = found.iloc[0]
     return {"season_id": int(row["season_id"]), "name": row["name"], "points": row["points"]}
 
@@ -167,13 +171,13 @@ def set_season_points(engine: Engine, season_id: int, points: Mapping | None, *,
     """R27 (*setting*): season `season_id` ranks by the points table `points` ({final rank:
     points}: ranks 1 … N, each once, whole; points whole, 0 or more), or by the format's own
     standing for None. Organizer only; logged. False if nothing changed."""
-    require(actor, Role.ORGANIZER, action="change seasons")
+    require(actor, Role.ORGANIZER, action=N_("change seasons"))
     return _change(engine, season_id, {"points": _stored(check_points(points))}, actor=actor)
 
 
 def rename_season(engine: Engine, season_id: int, name: str, *, actor: Actor) -> bool:
     """R27: season `season_id` named `name` (checked as in `create_season`). Organizer only;
     logged. False if it had that name already."""
-    require(actor, Role.ORGANIZER, action="rename seasons")
+    require(actor, Role.ORGANIZER, action=N_("rename seasons"))
     clean = check_name(name)
     return _change(engine, season_id, {"name": clean}, actor=actor, name=clean)

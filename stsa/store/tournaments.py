@@ -30,6 +30,7 @@ from sqlalchemy.engine import Connection, Engine
 from stsa import settings as settings_rules
 from stsa.auth import Actor, require
 from stsa.domain import Action, Role, TournamentError
+from stsa.i18n import N_, _
 from stsa.store import admin, archive, audit, db, frames, schema
 from stsa.store.errors import InvalidState, NotFound
 
@@ -107,16 +108,17 @@ def _row(conn: Connection, which) -> sa.Row:
         if len(rows) == 1 or own:
             return (own or rows)[0]
         if not rows:
-            raise NotFound("This STSA holds no tournament: create one on the Tournaments page.")
-        raise TournamentError(f"This STSA holds {len(rows)} tournaments "
-                              f"({', '.join(r.key for r in rows)}): choose one with "
-                              f"tournament=… (its key or id).")
+            raise NotFound(_("This STSA holds no tournament: create one on the Tournaments "
+                             "page."))
+        raise TournamentError(_("This STSA holds {count} tournaments ({keys}): choose one with "
+                                "tournament=… (its key or id).").format(
+            count=len(rows), keys=", ".join(r.key for r in rows)))
     text = str(which).strip().lower()
     for r in rows:
         if text == r.key or (text.isdigit() and int(text) == r.id):
             return r
-    raise NotFound(f"There is no tournament {str(which)[:60]!r} here (tournaments: "
-                   f"{', '.join(r.key for r in rows) or 'none'}).")
+    raise NotFound(_("There is no tournament {tournament} here (tournaments: {keys}).").format(
+        tournament=repr(str(which)[:60]), keys=", ".join(r.key for r in rows) or _("none")))
 
 
 def find(engine: Engine, which=None) -> dict:
@@ -138,7 +140,8 @@ def _file(installation: Engine, location: str) -> Path:
     folder = Path(str(installation.url.database)).resolve().parent
     path = (folder / location).resolve()
     if path.parent != folder / FOLDER or path.suffix != ".db":
-        raise InvalidState(f"The list of tournaments names an unexpected file ({location!r}).")
+        raise InvalidState(_("The list of tournaments names an unexpected file ({file}).")
+                           .format(file=repr(location)))
     return path
 
 
@@ -154,14 +157,14 @@ def create_tournament(engine: Engine, name: str, *, venue: str | None = None,
     Returns its id, key and a new judges' PIN, to show once."""
     from stsa.store import access  # access reads the list of tournaments: imported late
 
-    require(actor, Role.ORGANIZER, action="create tournaments")
+    require(actor, Role.ORGANIZER, action=N_("create tournaments"))
     own = {"tournament_name": name, "venue": venue, "starts_on": starts_on,
            "ends_on": ends_on, "time_zone": time_zone}
     values = {k: settings_rules.check(k, v) for k, v in own.items()
               if v is not None or k == "tournament_name"}
     if values.get("starts_on") and values.get("ends_on") and \
             values["ends_on"] < values["starts_on"]:
-        raise TournamentError("The last day comes before the first day.")
+        raise TournamentError(_("The last day comes before the first day."))
     copied = {} if copy_from is None else {
         k: v for k, v in admin.settings(copy_from).items() if k not in OWN_SETTINGS}
     inst = db.installation(engine)
@@ -201,7 +204,8 @@ def open_tournament_row(installation: Engine, tournament_id: int) -> Engine:
     with db.reading(installation) as conn:
         r = conn.execute(sa.select(t).where(t.c.id == int(tournament_id))).first()
     if r is None:
-        raise NotFound(f"There is no tournament with id {tournament_id}.")
+        raise NotFound(_("There is no tournament with id {tournament}.").format(
+            tournament=tournament_id))
     if r.location == "":
         db.bind_tournament(installation, r.id)
         return installation
@@ -229,8 +233,8 @@ def _drop_storage(installation: Engine, tournament_id: int) -> None:
                 path.with_name(path.name + suffix).unlink()
     else:
         if not db.PG_SCHEMA.fullmatch(r.location):
-            raise InvalidState(f"The list of tournaments names an unexpected schema "
-                               f"({r.location!r}).")
+            raise InvalidState(_("The list of tournaments names an unexpected schema "
+                                 "({schema}).").format(schema=repr(r.location)))
         db.write(installation, lambda conn: conn.exec_driver_sql(
             f"DROP SCHEMA IF EXISTS {r.location} CASCADE"))
 
@@ -244,7 +248,7 @@ def archived(engine: Engine | Connection) -> dt.datetime | None:
 def archive_tournament(engine: Engine, *, actor: Actor) -> bool:
     """R27: make this tournament read-only: the store refuses every change to it from now on,
     every page still shows it. Organizer only; logged. False if it was archived already."""
-    require(actor, Role.ORGANIZER, action="archive tournaments")
+    require(actor, Role.ORGANIZER, action=N_("archive tournaments"))
 
     def work(conn: Connection) -> bool:
         state = conn.execute(sa.select(schema.tournament_state)).first()
@@ -261,7 +265,7 @@ def archive_tournament(engine: Engine, *, actor: Actor) -> bool:
 def reopen_tournament(engine: Engine, *, actor: Actor) -> bool:
     """R27: an archived tournament takes changes again. Organizer only; logged. False if it
     was not archived."""
-    require(actor, Role.ORGANIZER, action="reopen tournaments")
+    require(actor, Role.ORGANIZER, action=N_("reopen tournaments"))
 
     def work(conn: Connection) -> bool:
         changed = conn.execute(sa.update(schema.tournament_state)
@@ -286,18 +290,20 @@ def delete_tournament(engine: Engine, *, actor: Actor, confirm: str | None = Non
     Only an archived or empty one, and (the demo apart) only with its name typed as `confirm`.
     The installation's own tournament is emptied in place; another's database is removed.
     Organizer only; logged in the installation's log. The engine is not to be used after."""
-    require(actor, Role.ORGANIZER, action="delete tournaments")
+    require(actor, Role.ORGANIZER, action=N_("delete tournaments"))
     tid = db.tournament_id(engine)
     if tid is None:
-        raise InvalidState("Open the tournament with store.connect to delete it.")
+        raise InvalidState(_("Open the tournament with store.connect to delete it."))
     inst = db.installation(engine)
     listed = find(inst, tid)
     name = admin.settings(engine)["tournament_name"]
     if not listed["demo"]:
         if archived(engine) is None and not is_empty(engine):
-            raise InvalidState(f"“{name}” is neither archived nor empty: archive it first.")
+            raise InvalidState(_("“{tournament}” is neither archived nor empty: archive it "
+                                 "first.").format(tournament=name))
         if " ".join(str(confirm or "").split()).casefold() != name.casefold():
-            raise TournamentError(f"To delete it, type the tournament's name, “{name}”.")
+            raise TournamentError(_("To delete it, type the tournament's name, “{tournament}”.")
+                                  .format(tournament=name))
     saved = archive.backup(engine, label=f"deleted-{listed['key']}")
 
     def unlist(conn: Connection) -> None:
@@ -332,14 +338,14 @@ def set_season(engine: Engine, tournament_id: int, season_id: int | None, *,
                actor: Actor) -> None:
     """R27: put tournament `tournament_id` in season `season_id` (None: in none). Organizer
     only; logged in the installation's log."""
-    require(actor, Role.ORGANIZER, action="group tournaments into seasons")
+    require(actor, Role.ORGANIZER, action=N_("group tournaments into seasons"))
     inst = db.installation(engine)
 
     def work(conn: Connection) -> None:
         listed = _row(conn, int(tournament_id))
         if season_id is not None and conn.execute(sa.select(schema.seasons.c.id).where(
                 schema.seasons.c.id == int(season_id))).first() is None:
-            raise NotFound(f"There is no season with id {season_id}.")
+            raise NotFound(_("There is no season with id {season}.").format(season=season_id))
         conn.execute(sa.update(t).where(t.c.id == listed.id).values(season_id=season_id))
         audit.log(conn, actor, Action.SEASON_SET, f"tournament {listed.id}",
                   before={"season_id": listed.season_id}, after={"season_id": season_id})

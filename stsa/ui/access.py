@@ -19,7 +19,7 @@ import streamlit as st
 
 from stsa import store
 from stsa.auth import Actor
-from stsa.domain import plural
+from stsa.i18n import _, ngettext
 from stsa.local_time import clock_words, zone
 from stsa.settings import Settings
 from stsa.ui import data_tools, widgets
@@ -57,9 +57,9 @@ def _active(listed: pd.DataFrame) -> pd.DataFrame:
 def invite_judges(engine, me: Actor, settings: Settings) -> None:
     """R20: "Judge invitations": name and hours → a QR code that signs that judge in with no
     PIN, shown until hidden; the invitations made, each open one with a Withdraw button."""
-    st.subheader("Judge invitations", anchor=False)
-    st.caption("A judge can sign in without typing a PIN by scanning a QR code on this screen "
-               "with their phone. Withdrawing an invitation signs out everyone who used it.")
+    st.subheader(_("Judge invitations"), anchor=False)
+    st.caption(_("A judge can sign in without typing a PIN by scanning a QR code on this screen "
+                 "with their phone. Withdrawing an invitation signs out everyone who used it."))
     chosen = data_tools.qr_base(settings, "settings")
     opens = widgets.plain(data_tools.qr_words(chosen, f"{{url}}/{JOIN_PAGE}", organizer=True))
     if chosen.reachable:
@@ -67,11 +67,11 @@ def invite_judges(engine, me: Actor, settings: Settings) -> None:
     else:
         st.warning(opens, icon=":material/wifi_off:")
     with st.form("invite_form", clear_on_submit=True):
-        name = st.text_input("Judge's name", max_chars=60, key="invite_name",
-                             help="Shown in the log next to what they do.")
-        hours = st.number_input("Valid for (hours)", min_value=1, max_value=24, value=6,
+        name = st.text_input(_("Judge's name"), max_chars=60, key="invite_name",
+                             help=_("Shown in the log next to what they do."))
+        hours = st.number_input(_("Valid for (hours)"), min_value=1, max_value=24, value=6,
                                 step=1, key="invite_hours")
-        make = st.form_submit_button("Make a QR code", key="invite_make")
+        make = st.form_submit_button(_("Make a QR code"), key="invite_make")
     if make:
         made = widgets.act(lambda: store.create_invitation(engine, name, hours=int(hours),
                                                            actor=me))
@@ -84,30 +84,36 @@ def invite_judges(engine, me: Actor, settings: Settings) -> None:
     if shown and shown["id"] in active.index:
         row = active.loc[shown["id"]]
         st.image(qr_png(shown["url"]), width=280)
-        st.markdown(f"**Scan to sign in as a judge; valid until "
-                    f"{local_time(row['expires_at'], settings.zone)}.**")
-        st.caption(widgets.plain(f"Invitation for {row['name']}: whoever scans it signs in as a "
-                                 f"judge in that name, so show it to them only."))
-        if st.button("Hide the QR code", key="invite_hide"):
+        st.markdown(_("**Scan to sign in as a judge; valid until {time}.**").format(
+            time=local_time(row["expires_at"], settings.zone)))
+        st.caption(widgets.plain(_("Invitation for {name}: whoever scans it signs in as a "
+                                   "judge in that name, so show it to them only.").format(
+            name=row["name"])))
+        if st.button(_("Hide the QR code"), key="invite_hide"):
             st.session_state.pop(_SHOWN, None)
             st.rerun()
     for invitation_id, row in active.iterrows():
         words, button = st.columns([4, 1], vertical_alignment="center")
+        uses = int(row["uses"])
         words.markdown(widgets.plain(
-            f"{row['name']}: valid until {local_time(row['expires_at'], settings.zone)}, "
-            f"used {plural(int(row['uses']), 'time')}"))
-        if button.button("Withdraw", key=f"invite_withdraw_{invitation_id}"):
+            ngettext("{name}: valid until {time}, used {count} time",
+                     "{name}: valid until {time}, used {count} times", uses).format(
+                name=row["name"], time=local_time(row["expires_at"], settings.zone),
+                count=uses)))
+        if button.button(_("Withdraw"), key=f"invite_withdraw_{invitation_id}"):
             withdraw = int(invitation_id)
             if widgets.act(lambda: store.revoke_invitation(engine, withdraw, actor=me),  # noqa: B023
-                           done=lambda n: f"Invitation withdrawn; {plural(n, 'session')} "
-                                          f"ended.") is not None:
+                           done=lambda n: ngettext(
+                               "Invitation withdrawn; {count} session ended.",
+                               "Invitation withdrawn; {count} sessions ended.", n).format(
+                                   count=n)) is not None:
                 st.rerun()
     if not listed.empty:
-        with st.expander("Every invitation made"):
+        with st.expander(_("Every invitation made")):
             st.dataframe(pd.DataFrame({
-                "Name": listed["name"], "Made": listed["created_at"],
-                "Valid until": listed["expires_at"], "Withdrawn": listed["revoked"],
-                "Uses": listed["uses"]}), hide_index=True, width="stretch")
+                _("Name"): listed["name"], _("Made"): listed["created_at"],
+                _("Valid until"): listed["expires_at"], _("Withdrawn"): listed["revoked"],
+                _("Uses"): listed["uses"]}), hide_index=True, width="stretch")
 
 
 def sign_in_pause(engine, me: Actor) -> None:
@@ -117,12 +123,19 @@ def sign_in_pause(engine, me: Actor) -> None:
     if wait <= 0:
         return
     minutes = max(1, round(wait / 60))
-    st.warning(f"Sign-in is paused for about {plural(minutes, 'minute')}: many wrong PINs were "
-               f"tried today. Phones and computers that signed in before can still sign in; "
-               f"others must wait, unless you lift the pause. Lifting it keeps the PINs as they "
-               f"are.", icon=":material/lock_clock:")
-    if st.button("Lift the pause", key="lift_pause"):
+    st.warning(ngettext(
+        "Sign-in is paused for about {count} minute: many wrong PINs were tried today. Phones "
+        "and computers that signed in before can still sign in; others must wait, unless you "
+        "lift the pause. Lifting it keeps the PINs as they are.",
+        "Sign-in is paused for about {count} minutes: many wrong PINs were tried today. Phones "
+        "and computers that signed in before can still sign in; others must wait, unless you "
+        "lift the pause. Lifting it keeps the PINs as they are.", minutes).format(count=minutes),
+        icon=":material/lock_clock:")
+    if st.button(_("Lift the pause"), key="lift_pause"):
         if widgets.act(lambda: store.lift_pause(engine, actor=me),
-                       done=lambda n: f"Sign-in is open again ({plural(n, 'wrong PIN')} "
-                                      f"forgotten); the PINs did not change.") is not None:
+                       done=lambda n: ngettext(
+                           "Sign-in is open again ({count} wrong PIN forgotten); the PINs did "
+                           "not change.",
+                           "Sign-in is open again ({count} wrong PINs forgotten); the PINs did "
+                           "not change.", n).format(count=n)) is not None:
             st.rerun()

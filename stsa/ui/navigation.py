@@ -8,6 +8,7 @@ from pathlib import Path
 import streamlit as st
 
 from stsa.domain import Role
+from stsa.i18n import N_, _
 
 EVERYONE = (Role.SPECTATOR, Role.JUDGE, Role.ORGANIZER)
 
@@ -15,32 +16,35 @@ EVERYONE = (Role.SPECTATOR, Role.JUDGE, Role.ORGANIZER)
 @dataclass(frozen=True)
 class Page:
     path: str
-    title: str
+    title: str  # in English (marked): `_(page.title)` where it is shown
     icon: str
     roles: tuple[Role, ...]
     link: str | None = None  # the label of a quick link to it; None = no quick link
 
 
 PAGES = [
-    Page("views/home.py", "Home", ":material/home:", EVERYONE),
-    Page("views/player.py", "My seat", ":material/person_pin_circle:", EVERYONE, "My seat"),
-    Page("views/standings.py", "Standings", ":material/leaderboard:", EVERYONE, "Standings"),
-    Page("views/statistics.py", "Statistics", ":material/bar_chart:", EVERYONE),
-    Page("views/schedule.py", "Schedule", ":material/event:", EVERYONE),
-    Page("views/tv.py", "TV mode", ":material/tv:", EVERYONE),
-    Page("views/tournaments.py", "Tournaments", ":material/trophy:", EVERYONE),
-    Page("views/season.py", "Season", ":material/workspace_premium:", EVERYONE),
-    Page("views/player_record.py", "Player records", ":material/person_search:", EVERYONE),
-    Page("views/draw.py", "Draw", ":material/table_restaurant:", EVERYONE, "Draw"),
-    Page("views/results.py", "Results", ":material/edit_note:", EVERYONE, "Results"),
-    Page("views/finals.py", "Finals", ":material/emoji_events:", EVERYONE, "Finals"),
-    Page("views/roster.py", "Roster", ":material/group:", (Role.ORGANIZER,),
-         "Roster and check-in"),
-    Page("views/people.py", "Players", ":material/diversity_3:", (Role.ORGANIZER,)),
-    Page("views/settings.py", "Settings", ":material/settings:", (Role.ORGANIZER,), "Settings"),
-    Page("views/log.py", "Log", ":material/history:", (Role.ORGANIZER,), "Log"),
-    Page("views/data.py", "Data", ":material/database:", (Role.ORGANIZER,)),
-    Page("views/sign_in.py", "Sign in", ":material/login:", EVERYONE),
+    Page("views/home.py", N_("Home"), ":material/home:", EVERYONE),
+    Page("views/player.py", N_("My seat"), ":material/person_pin_circle:", EVERYONE,
+         N_("My seat")),
+    Page("views/standings.py", N_("Standings"), ":material/leaderboard:", EVERYONE,
+         N_("Standings")),
+    Page("views/statistics.py", N_("Statistics"), ":material/bar_chart:", EVERYONE),
+    Page("views/schedule.py", N_("Schedule"), ":material/event:", EVERYONE),
+    Page("views/tv.py", N_("TV mode"), ":material/tv:", EVERYONE),
+    Page("views/tournaments.py", N_("Tournaments"), ":material/trophy:", EVERYONE),
+    Page("views/season.py", N_("Season"), ":material/workspace_premium:", EVERYONE),
+    Page("views/player_record.py", N_("Player records"), ":material/person_search:", EVERYONE),
+    Page("views/draw.py", N_("Draw"), ":material/table_restaurant:", EVERYONE, N_("Draw")),
+    Page("views/results.py", N_("Results"), ":material/edit_note:", EVERYONE, N_("Results")),
+    Page("views/finals.py", N_("Finals"), ":material/emoji_events:", EVERYONE, N_("Finals")),
+    Page("views/roster.py", N_("Roster"), ":material/group:", (Role.ORGANIZER,),
+         N_("Roster and check-in")),
+    Page("views/people.py", N_("Players"), ":material/diversity_3:", (Role.ORGANIZER,)),
+    Page("views/settings.py", N_("Settings"), ":material/settings:", (Role.ORGANIZER,),
+         N_("Settings")),
+    Page("views/log.py", N_("Log"), ":material/history:", (Role.ORGANIZER,), N_("Log")),
+    Page("views/data.py", N_("Data"), ":material/database:", (Role.ORGANIZER,)),
+    Page("views/sign_in.py", N_("Sign in"), ":material/login:", EVERYONE),
 ]
 HOME = PAGES[0].path
 
@@ -51,8 +55,9 @@ def pages(role: Role) -> list[Page]:
 
 
 def title(path: str) -> str:
-    """The title of the page in file `path` ("views/results.py" → "Results")."""
-    return next(p.title for p in PAGES if p.path == path)
+    """The title of the page in file `path` ("views/results.py" → "Results"), in this run's
+    language."""
+    return _(next(p.title for p in PAGES if p.path == path))
 
 
 def closed(role: Role) -> list[Page]:
@@ -69,15 +74,16 @@ def url_path(page: Page) -> str:
 def refuse(page: Page) -> None:
     """Someone opened a page that is not for them (R20): go Home, which says why. The page
     itself never runs."""
-    st.session_state["_flash_note"] = (
-        f"The {page.title} page is for the organizer only. The organizer signs in on the "
-        f"Sign in page with the organizer PIN.")
+    st.session_state["_flash_note"] = _(
+        "The {page} page is for the organizer only. The organizer signs in on the Sign in "
+        "page with the organizer PIN.").format(page=_(page.title))
     st.switch_page(HOME)
 
 
 def links(role: Role) -> list[tuple[str, str, str]]:
-    """Quick links for `role`: (page, label, icon); spectators also get one to sign in."""
-    found = [(p.path, p.link, p.icon) for p in pages(role) if p.link]
+    """Quick links for `role`: (page, label, icon), labels in this run's language; spectators
+    also get one to sign in."""
+    found = [(p.path, _(p.link), p.icon) for p in pages(role) if p.link]
     if role is Role.SPECTATOR:
-        found.append(("views/sign_in.py", "Sign in", ":material/login:"))
+        found.append(("views/sign_in.py", _("Sign in"), ":material/login:"))
     return found

@@ -25,7 +25,9 @@ from streamlit.runtime.scriptrunner import get_script_run_ctx
 
 from stsa import store
 from stsa.auth import Actor
+from stsa.auth import role_word as auth_role_word
 from stsa.domain import Role
+from stsa.i18n import N_, _
 from stsa.ui import navigation, web
 
 SPECTATOR = Actor("spectator", Role.SPECTATOR)
@@ -72,8 +74,8 @@ def installation() -> Engine:
     def make() -> Engine:
         made = store.connect(url)
         for role, pin in store.ensure_pins(made).items():
-            print(f"STSA: the {role.value} PIN is {pin} (change it on the Settings page).",
-                  flush=True)
+            print(_("STSA: the {role} PIN is {pin} (change it on the Settings page).").format(
+                role=auth_role_word(role), pin=pin), flush=True)
         return made
 
     url = database_url()
@@ -137,7 +139,8 @@ def choose_tournament() -> str | None:
     asked, note = st.query_params.get(TOURNAMENT_PARAM), None
     chosen = keys.get(str(asked).strip().lower()) if asked else None
     if asked and chosen is None:
-        note = "That address names no tournament here, so this is the default one."
+        # English here: the language may not be chosen yet; `shown_on_every_page` translates
+        note = N_("That address names no tournament here, so this is the default one.")
     if chosen is None and st.session_state.get(_TOURNAMENT) in keys.values():
         chosen = st.session_state[_TOURNAMENT]
     if chosen is None and not listed.empty:
@@ -248,7 +251,8 @@ def check() -> Actor:
             found = SPECTATOR
         elif found is None:
             if st.session_state.get(_ID):
-                st.session_state["_flash_warning"] = "You were signed out. Sign in again to go on."
+                st.session_state["_flash_warning"] = N_(
+                    "You were signed out. Sign in again to go on.")
             else:
                 st.session_state[_DEAD_COOKIE] = session_id
             _forget()
@@ -291,6 +295,11 @@ def _post(route: str, body: str) -> None:
 
 def role() -> Role:
     return actor().role
+
+
+def role_word(who: Role | str) -> str:
+    """A role as a word in this run's language, for the pages ("judge", "domare")."""
+    return auth_role_word(who)
 
 
 def client() -> str:
@@ -338,7 +347,7 @@ def only_for(*roles: Role) -> Actor:
     already hides such pages; this also covers a page reached by its address."""
     who = actor()
     if who.role not in roles:
-        st.warning("This page is for the organizer. Sign in with the organizer PIN to use it.",
+        st.warning(_("This page is for the organizer. Sign in with the organizer PIN to use it."),
                    icon=":material/lock:")
         st.stop()
     return who
@@ -352,7 +361,7 @@ def sign_in_link(page: str, params: dict[str, str]) -> None:
     refresh keeps them, and are remembered for this browser, for a person who opens Sign in
     from the menu instead."""
     st.session_state[_NEXT] = (page, dict(params))
-    st.page_link(SIGN_IN, label="Sign in", icon=":material/login:",
+    st.page_link(SIGN_IN, label=_("Sign in"), icon=":material/login:",
                  query_params={NEXT_PARAM: Path(page).stem, **params})
 
 

@@ -11,6 +11,7 @@ import streamlit as st
 
 from stsa.domain import TournamentError
 from stsa.formats import file_names
+from stsa.i18n import _
 
 # Characters that start Markdown anywhere in a line (links, emphasis, code, HTML, tables, maths,
 # Streamlit's :colour[...] directives); list, quote and heading markers count only at a line's
@@ -70,8 +71,8 @@ def flash() -> None:
     if message:
         st.success(plain(message), icon=":material/check_circle:")
     warning = st.session_state.pop("_flash_warning", None)
-    if warning:
-        st.warning(plain(warning), icon=":material/logout:")
+    if warning:  # set before this run's language was known: translated here
+        st.warning(plain(_(warning)), icon=":material/logout:")
     note = st.session_state.pop("_flash_note", None)
     if note:
         st.info(plain(note), icon=":material/lock:")
