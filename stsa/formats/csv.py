@@ -21,7 +21,9 @@ from typing import Any
 
 import pandas as pd
 
+from stsa import i18n
 from stsa.formats.guards import Limits, trimmed
+from stsa.i18n import _
 
 # What makes a cell a formula: the ASCII signs and their full-width forms (East Asian input).
 TRIGGERS = "=+-@\uff1d\uff0b\uff0d\uff20"
@@ -119,19 +121,21 @@ def csv_rows(data: bytes, limits: Limits, error: type,
     """(row number as a spreadsheet shows it, cells) of a CSV file, checked against `limits`."""
     text = decode(data)
     if "\x00" in text:
-        raise error("This file is not a spreadsheet or a text (CSV) file. Save the roster as "
-                    ".xlsx or .csv.")
+        raise error(_("This file is not a spreadsheet or a text (CSV) file. Save the roster as "
+                      ".xlsx or .csv."))
     reader = csv.reader(io.StringIO(text, newline=""), delimiter=_delimiter(text, is_header))
     try:
         for number, cells in enumerate(reader, start=1):
             if number > limits.rows:
-                raise error(f"The file has more than {limits.rows:,} rows; STSA reads at most "
-                            f"{limits.rows:,}.")
+                raise error(_("The file has more than {count} rows; STSA reads at most "
+                              "{count}.").format(count=i18n.number(limits.rows)))
             cells = trimmed(cells)
             if len(cells) > limits.columns:
-                raise error(f"Row {number} has {len(cells):,} columns; STSA reads at most "
-                            f"{limits.columns}.")
+                raise error(_("Row {row} has {count} columns; STSA reads at most "
+                              "{most}.").format(row=number, count=i18n.number(len(cells)),
+                                                most=limits.columns))
             yield number, cells
     except csv.Error as exc:
-        raise error(f"The CSV file cannot be read near row {reader.line_num} ({exc}): check "
-                    f"its quotes, or save it again from your spreadsheet program.") from exc
+        raise error(_("The CSV file cannot be read near row {row} ({problem}): check its "
+                      "quotes, or save it again from your spreadsheet program.").format(
+            row=reader.line_num, problem=exc)) from exc

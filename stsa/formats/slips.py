@@ -25,10 +25,10 @@ from stsa.domain import (
     SITTING_STATUS_WORDS,
     SittingStatus,
     TournamentError,
-    plural,
     rule_change_line,
     sitting_label,
 )
+from stsa.i18n import N_, _, ngettext, pgettext
 
 FONT_DIR = Path("/usr/share/fonts/truetype/dejavu")
 FONT_FILES = {"": "DejaVuSans.ttf", "B": "DejaVuSans-Bold.ttf"}
@@ -36,8 +36,10 @@ COLOUR_RGB = {"red": (204, 41, 41), "green": (46, 139, 67), "blue": (41, 92, 204
               "yellow": (242, 201, 38), "black": (30, 30, 30), "white": (250, 250, 250),
               "purple": (128, 61, 168), "orange": (240, 128, 32), "grey": (128, 128, 128),
               "gray": (128, 128, 128), "pink": (232, 110, 170), "brown": (128, 82, 45)}
-GRID = [("Seat", 12), ("Player", 46), ("Leader", 40), ("VP", 13), ("Spice", 13),
-        ("Solari", 13), ("Troops", 14), ("Water", 13), ("Variant", 16)]  # 180 mm
+# The headings are English here (the grid's own keys) and translated where drawn.
+GRID = [(N_("Seat"), 12), (N_("Player"), 46), (N_("Leader"), 40), (N_("VP"), 13),
+        (N_("Spice"), 13), (N_("Solari"), 13), (N_("Troops"), 14), (N_("Water"), 13),
+        (N_("Variant"), 16)]  # 180 mm
 # Without a rule change nobody earns variant points (R24): no column for them.
 PLAIN_GRID = [(h, 62 if h == "Player" else w) for h, w in GRID if h != "Variant"]
 _ASCII = {"—": "-", "–": "-", "’": "'", "‘": "'", "“": '"', "”": '"', "…": "...", "•": "·",
@@ -56,8 +58,8 @@ def result_link(table_id: int, result_url: Callable[[int], str] | str) -> str:
         else:
             url = f"{base.rstrip('/')}/results?table={int(table_id)}"
     if "://" not in url or url.startswith("://"):
-        raise TournamentError("Give the app's web address for the QR codes, as players' phones "
-                              "reach it, e.g. http://192.168.1.20:8501.")
+        raise TournamentError(_("Give the app's web address for the QR codes, as players' "
+                                "phones reach it, e.g. http://192.168.1.20:8501."))
     return url
 
 
@@ -97,6 +99,9 @@ class _Doc(FPDF):
         out = []
         for ch in unicodedata.normalize("NFC", text):
             ch = _ASCII.get(ch, ch)
+            if len(ch) > 1:  # spelled out in Latin-1 already ("œ" → "oe", "…" → "...")
+                out.append(ch)
+                continue
             if ord(ch) > 255:  # outside Latin-1: its base letter ("ő" → "o"), else "?"
                 base = "".join(c for c in unicodedata.normalize("NFKD", ch)
                                if not unicodedata.combining(c))
@@ -151,8 +156,8 @@ class _Doc(FPDF):
 
     def table_header(self, columns: Sequence[tuple[str, float]]) -> None:
         self.set_fill_color(221, 227, 234)
-        for heading, width in columns:
-            self.fit(width, 8, heading, 11, bold=True, border=1, fill=True)
+        for heading, width in columns:  # English headings, drawn in the paper's language
+            self.fit(width, 8, _(heading), 11, bold=True, border=1, fill=True)
         self.ln(8)
 
     def footer(self) -> None:
@@ -204,7 +209,7 @@ def _steps(setup_id: str, removed: list, rows: dict[str, dict], vote_off: int | 
     Vote Off votes and the Wild Card choice (R10)."""
     row = rows.get(setup_id)
     if row is None:
-        return setup_id, [f"Set up {setup_id}."]
+        return setup_id, [_("Set up {setup}.").format(setup=setup_id)]
     row = {**row, "hidden_picks": len(removed) if removed is not None else row["hidden_picks"]}
     return row["name"], catalog.setup_steps(row, vote_off=vote_off, wild_card=wild_card)
 
@@ -216,13 +221,21 @@ def _of_table(frame: pd.DataFrame | None, table_id: int) -> pd.DataFrame:
 
 
 def _ordinal(n: int) -> str:
-    return f"{n}{'th' if 10 <= n % 100 <= 20 else {1: 'st', 2: 'nd', 3: 'rd'}.get(n % 10, 'th')}"
+    """"1st", "2nd", "3rd", "4th" … in the paper's language ("1:a", "1er")."""
+    if n == 1:
+        return pgettext("ordinal", "1st")
+    if 10 <= n % 100 <= 20:
+        return _("{number}th").format(number=n)
+    return {1: _("{number}st"), 2: _("{number}nd"), 3: _("{number}rd")}.get(
+        n % 10, _("{number}th")).format(number=n)
 
 
 def _title(sitting: Mapping) -> str:
     title = sitting_label(sitting["kind"], sitting["number"])
-    drawn = sitting["status"] == SittingStatus.DRAWN
-    return title + (f" ({SITTING_STATUS_WORDS[SittingStatus.DRAWN]})" if drawn else "")
+    if sitting["status"] != SittingStatus.DRAWN:
+        return title
+    return _("{sitting} ({status})").format(
+        sitting=title, status=_(SITTING_STATUS_WORDS[SittingStatus.DRAWN]))
 
 
 def _at_table(seats: pd.DataFrame, table_id: int) -> pd.DataFrame:
@@ -253,8 +266,8 @@ def table_slips(sitting: Mapping, tables: pd.DataFrame, seats: pd.DataFrame, *,
     `wild_cards` (`table_id, seat, player_id, picked_leader, swapped, leader`) lists each
     player's Wild Card choice once made. On both copies the setup steps have the votes
     (`steps_vote_off`: X under Vote Off) and, with `wild_card`, the Wild Card choice."""
-    note = ("Judges' copy: lists the removed leaders, keep it from the players."
-            if judges_copy else "Players' copy.")
+    note = (_("Judges' copy: lists the removed leaders, keep it from the players.")
+            if judges_copy else _("Players' copy."))
     doc = _Doc("", note)
     doc.set_auto_page_break(False)
     slip = _Slip(doc, _title(sitting), tournament_name, _setup_rows(), judges_copy)
@@ -303,12 +316,14 @@ class _Slip:
         doc.fit(width, 6, self.name, 10)
         doc.ln(6)
         doc.set_text_color(0, 0, 0)
-        doc.fit(width, 13, f"{self.title} · Table {table.table_no}", 24, bold=True)
+        doc.fit(width, 13, _("{sitting} · Table {table}").format(sitting=self.title,
+                                                                  table=table.table_no),
+                24, bold=True)
         doc.ln(13)
         doc.fit(width, 8, setup_name, 15, bold=True)
         doc.ln(9)
         doc.set_text_color(90, 90, 90)
-        doc.fit(width, 6, "Judges' copy" if self.judges_copy else "Players' copy", 10,
+        doc.fit(width, 6, _("Judges' copy") if self.judges_copy else _("Players' copy"), 10,
                 bold=self.judges_copy)
         doc.set_text_color(0, 0, 0)
 
@@ -317,7 +332,7 @@ class _Slip:
         qr_x, qr_y = doc.l_margin + doc.epw - size, 13
         doc.qr(url, qr_x, qr_y, size)
         doc.set_xy(qr_x - 12, qr_y + size + 1)
-        doc.fit(size + 12, 4, "Scan to enter the result", 7.5, align="C")
+        doc.fit(size + 12, 4, _("Scan to enter the result"), 7.5, align="C")
         doc.set_xy(qr_x - 12, qr_y + size + 5)
         doc.fit(size + 12, 4, url, 6.5, align="C")
         doc.set_xy(doc.l_margin, max(doc.get_y(), qr_y + size + 11))
@@ -330,15 +345,17 @@ class _Slip:
         below_qr = doc.get_y()
         doc.set_xy(doc.l_margin, top)
         doc.set_fill_color(222, 235, 247)
-        doc.para_fit(f"Rule change this sitting: {self.rule_change}", 9.5, lines=2,
+        doc.para_fit(_("Rule change this sitting: {rule}").format(rule=self.rule_change), 9.5,
+                     lines=2,
                      bold=True, fill=True, w=doc.epw - self.QR_SIZE - 14)
         doc.set_xy(doc.l_margin, max(doc.get_y() + 1.5, below_qr))
 
     def seats(self, at_table: pd.DataFrame) -> None:
         doc, left = self.doc, self.doc.l_margin
-        doc.fit(doc.epw, 8, "Seats: seat 1 plays first, then clockwise", 12, bold=True)
+        doc.fit(doc.epw, 8, _("Seats: seat 1 plays first, then clockwise"), 12, bold=True)
         doc.ln(8)
-        doc.table_header([("Seat", 16), ("Colour", 34), ("Player", 100), ("Picks leader", 30)])
+        doc.table_header([(N_("Seat"), 16), (N_("Colour"), 34), (N_("Player"), 100),
+                          (N_("Picks leader"), 30)])
         for seat in at_table.itertuples(index=False):
             y = doc.get_y()
             doc.fit(16, 8.5, seat.seat, 13, bold=True, align="C", border=1)
@@ -348,13 +365,13 @@ class _Slip:
             doc.fit(30, 8.5, _ordinal(int(seat.pick_order)), 12, align="C", border=1)
             doc.ln(8.5)
         doc.ln(0.5)
-        doc.para("The player in the last seat picks first; picks pass counter-clockwise.",
+        doc.para(_("The player in the last seat picks first; picks pass counter-clockwise."),
                  8.5)
         doc.ln(1.5)
 
     def steps(self, steps: list[str]) -> None:
         doc = self.doc
-        doc.fit(doc.epw, 7, "Setup steps, in this order", 12, bold=True)
+        doc.fit(doc.epw, 7, _("Setup steps, in this order"), 12, bold=True)
         doc.ln(7)
         for number, step in enumerate(steps, start=1):
             doc.set_x(doc.l_margin)
@@ -374,24 +391,26 @@ class _Slip:
             self.vote_lines(at_table)
             return
         doc.set_fill_color(253, 236, 206)
-        how = "by the votes" if self.vote_off else "for the judges only"
-        doc.para(f"Removed leaders ({how}): "
-                 f"{' · '.join(removed) if removed else 'none'}", 10, bold=True, h=5.5,
-                 fill=True)
+        leaders = " · ".join(removed) if removed else _("none")
+        doc.para((_("Removed leaders (by the votes): {leaders}") if self.vote_off else
+                  _("Removed leaders (for the judges only): {leaders}")).format(leaders=leaders),
+                 10, bold=True, h=5.5, fill=True)
         doc.ln(1)
         if not votes.empty:
-            doc.para("Votes: " + "; ".join(
-                f"{names.get(p, p)}: {', '.join(g['leader'])}"
-                for p, g in votes.groupby("player_id", sort=False)), 8.5, h=4.3)
-        doc.para(f"Leaders left to pick from: {' · '.join(available) if available else '-'}",
-                 8.5, h=4.3)
+            doc.para(_("Votes: {votes}").format(votes="; ".join(
+                _("{player}: {leaders}").format(player=names.get(p, p),
+                                                leaders=", ".join(g["leader"]))
+                for p, g in votes.groupby("player_id", sort=False))), 8.5, h=4.3)
+        doc.para(_("Leaders left to pick from: {leaders}").format(
+            leaders=" · ".join(available) if available else "-"), 8.5, h=4.3)
         cards = _of_table(self.wild_cards, table.table_id)
         if not cards.empty:
-            doc.para("Wild Card: " + "; ".join(
-                f"{names.get(c.player_id, c.player_id)}: "
-                + (f"drew {c.leader} (gave up {c.picked_leader})" if c.swapped
-                   else f"kept {c.leader}") for c in cards.sort_values("seat").itertuples()),
-                8.5, h=4.3)
+            doc.para(_("Wild Card: {choices}").format(choices="; ".join(
+                (_("{player}: drew {leader} (gave up {picked})") if c.swapped
+                 else _("{player}: kept {leader}")).format(
+                    player=names.get(c.player_id, c.player_id), leader=c.leader,
+                    picked=c.picked_leader)
+                for c in cards.sort_values("seat").itertuples())), 8.5, h=4.3)
         doc.ln(1)
 
     def vote_lines(self, at_table: pd.DataFrame) -> None:
@@ -399,18 +418,22 @@ class _Slip:
         assert self.vote_off is not None  # drawn only under Vote Off
         doc = self.doc
         doc.set_fill_color(253, 236, 206)
-        doc.para(f"Vote Off: each player secretly votes off {plural(self.vote_off, 'leader')}; "
-                 f"the two with the most votes are "
-                 f"removed (judges only)", 10, bold=True, h=5.5, fill=True)
+        doc.para(ngettext("Vote Off: each player secretly votes off {count} leader; the two "
+                          "with the most votes are removed (judges only)",
+                          "Vote Off: each player secretly votes off {count} leaders; the two "
+                          "with the most votes are removed (judges only)",
+                          self.vote_off).format(count=self.vote_off),
+                 10, bold=True, h=5.5, fill=True)
         blanks = "   ".join(["______________"] * int(self.vote_off))
         for seat in at_table.itertuples(index=False):
-            doc.para(f"Seat {seat.seat} {seat.name}: {blanks}", 9, h=5)
+            doc.para(_("Seat {seat} {player}: {blanks}").format(seat=seat.seat, player=seat.name,
+                                                               blanks=blanks), 9, h=5)
         doc.ln(1)
 
     def grid(self, at_table: pd.DataFrame) -> None:
         """A blank result grid (R11, R13) and the lines for a settled tie and the judge."""
         doc = self.doc
-        doc.fit(doc.epw, 7, "Result (placing by VP, then spice, solari, troops, water)", 12,
+        doc.fit(doc.epw, 7, _("Result (placing by VP, then spice, solari, troops, water)"), 12,
                 bold=True)
         doc.ln(7)
         grid = GRID if self.rule_change else PLAIN_GRID
@@ -422,9 +445,9 @@ class _Slip:
                         align="C" if heading == "Seat" else "L")
             doc.ln(10)
         doc.ln(2)
-        doc.para("Equal on all five? Settle the order (e.g. a roll-off) and write it here: "
-                 "____________________", 9.5, h=6)
-        doc.para("Judge: ______________________   Time: ________", 9.5, h=6)
+        doc.para(_("Equal on all five? Settle the order (e.g. a roll-off) and write it here: "
+                   "____________________"), 9.5, h=6)
+        doc.para(_("Judge: ______________________   Time: ________"), 9.5, h=6)
 
 
 def pairings_by_name(sitting: Mapping, seats: pd.DataFrame, sit_outs: list[str], *,
@@ -436,12 +459,12 @@ def pairings_by_name(sitting: Mapping, seats: pd.DataFrame, sit_outs: list[str],
     (R1), by name. With `player_url` (the address of the players' own page), a QR code to
     it heads the list."""
     order = sorted(seats.itertuples(index=False), key=lambda s: (name_key(s.name), s.name))
-    doc = _Doc(f"{tournament_name} · {_title(sitting)} · Where do I sit?",
-               "Sorted by player name.")
+    doc = _Doc(_("{tournament} · {sitting} · Where do I sit?").format(
+        tournament=tournament_name, sitting=_title(sitting)), _("Sorted by player name."))
     doc.add_page()
     if player_url:
         _player_qr(doc, player_url)
-    doc.columns = [("Player", 100), ("Table", 28), ("Seat", 22), ("Colour", 30)]
+    doc.columns = [(N_("Player"), 100), (N_("Table"), 28), (N_("Seat"), 22), (N_("Colour"), 30)]
     doc.table_header(doc.columns)
     for i, seat in enumerate(order):
         if doc.will_page_break(10):
@@ -463,9 +486,9 @@ def _player_qr(doc: _Doc, url: str, size: float = 30) -> None:
     """A QR code opening the players' own page, with what it shows, above the list."""
     y, width = doc.get_y(), doc.epw - size - 6
     doc.qr(url, doc.l_margin + doc.epw - size, y, size)
-    doc.para("Your seat on your phone", 16, bold=True, h=8, w=width)
-    doc.para("Scan the code, type your nickname and tap it: your table, seat and colour, your "
-             "games and your rank. Bookmark the page: it shows your seat at every sitting.",
+    doc.para(_("Your seat on your phone"), 16, bold=True, h=8, w=width)
+    doc.para(_("Scan the code, type your nickname and tap it: your table, seat and colour, your "
+               "games and your rank. Bookmark the page: it shows your seat at every sitting."),
              11, h=5.5, w=width)
     doc.fit(width, 5, url, 9)
     doc.set_xy(doc.l_margin, y + size + 4)
@@ -477,8 +500,9 @@ def pairings_by_table(sitting: Mapping, tables: pd.DataFrame, seats: pd.DataFram
     with colour and player, in large type; a table is never split across pages; then who
     sits out (R1)."""
     setups = _setup_rows()
-    doc = _Doc(f"{tournament_name} · {_title(sitting)} · Tables",
-               "Seat 1 plays first; play goes clockwise.")
+    doc = _Doc(_("{tournament} · {sitting} · Tables").format(tournament=tournament_name,
+                                                            sitting=_title(sitting)),
+               _("Seat 1 plays first; play goes clockwise."))
     doc.add_page()
     left, width = doc.l_margin, doc.epw
     for table in tables.itertuples(index=False):
@@ -486,13 +510,14 @@ def pairings_by_table(sitting: Mapping, tables: pd.DataFrame, seats: pd.DataFram
         if doc.will_page_break(12 + 9 * len(at_table) + 4):
             doc.add_page()
         doc.set_fill_color(221, 227, 234)
-        doc.fit(40, 11, f"Table {table.table_no}", 18, bold=True, fill=True)
+        doc.fit(40, 11, _("Table {table}").format(table=table.table_no), 18, bold=True,
+                fill=True)
         doc.fit(width - 40, 11, setups.get(table.setup_id, {}).get("name", table.setup_id), 13,
                 fill=True)
         doc.ln(12)
         for seat in at_table.itertuples(index=False):
             y = doc.get_y()
-            doc.fit(22, 9, f"Seat {seat.seat}", 13, align="C")
+            doc.fit(22, 9, _("Seat {seat}").format(seat=seat.seat), 13, align="C")
             doc.fit(34, 9, f"      {seat.colour}", 13)
             doc.swatch(seat.colour, left + 24, y + 2.5)
             doc.fit(width - 56, 9, seat.name, 16, bold=True)
@@ -507,4 +532,5 @@ def _sit_outs(doc: _Doc, names: list[str]) -> None:
         return
     doc.columns = None
     doc.ln(4)
-    doc.para("Sitting out this sitting: " + ", ".join(names), 13, bold=True, h=7)
+    doc.para(_("Sitting out this sitting: {players}").format(players=", ".join(names)), 13,
+             bold=True, h=7)

@@ -14,10 +14,11 @@ from collections.abc import Callable
 
 import pandas as pd
 
-from stsa import local_time, rules, store
+from stsa import i18n, local_time, rules, store
 from stsa.domain import Kind, PickMethod, SittingStatus, TournamentError, sitting_label
 from stsa.formats import slips, workbook
 from stsa.formats.csv import csv_bytes
+from stsa.i18n import N_, _, pgettext
 from stsa.services import finals as finals_service
 from stsa.services import log
 from stsa.services import results as results_service
@@ -31,7 +32,21 @@ RESULT_COLUMNS = {"table_id": "int64", "player_id": "int64",
                   **{c: "int64" for c in (*rules.PLACING_ORDER, "variant_points")},
                   "tiebreak": "Int64"}
 FINALS_COLUMNS = ["final_rank", "name", "stage", "wildcard", "best_score", "rank", "player_id"]
-PODIUM = ("Champion", "2nd place", "3rd place")
+PODIUM = (N_("Champion"), N_("2nd place"), N_("3rd place"))
+QUALIFIER = i18n.template(N_("Qualifier {number}"))  # a sitting as the results CSV names it
+# The CSVs' headings (`formats.workbook`'s, in English there) and the columns whose words are
+# translated too (statuses, Yes and No, sittings), for the people who read the CSVs.
+CSV_HEADINGS = (N_("Rank"), N_("Player"), N_("Best score"), N_("Games"), N_("Wins"),
+                N_("Best game placing"), N_("Best game VP"), N_("Best game spice"),
+                N_("Best game solari"), N_("Best game troops"), N_("Best game water"),
+                N_("Zone"), N_("Tie at the cut"), N_("Sitting"), N_("Table"), N_("Seat"),
+                N_("Name"), N_("Nickname"), N_("Leader"), N_("VP"), N_("Spice"), N_("Solari"),
+                N_("Troops"), N_("Water"), N_("Variant points"), N_("Tie-break"), N_("Placing"),
+                N_("Qualifier score"), N_("Tied"), N_("Setup id"), N_("Version"),
+                N_("Saved by"), N_("Saved at"), N_("Player id"), N_("Table id"),
+                N_("Sitting id"))
+CSV_WORDS = (N_("Yes"), N_("No"), N_("Final"), N_("Semifinal"), N_("Out"))
+WORD_COLUMNS = {"Zone", "Tie at the cut", "Sitting", "Tied"}
 
 
 # -- scores from the snapshot --------------------------------------------------------------------
@@ -79,34 +94,43 @@ def _summary(dump: dict, standings: pd.DataFrame, finals: pd.DataFrame | None) -
     sittings = pd.DataFrame(dump["sittings"], columns=["kind", "number", "status"])
     qualifiers = sittings.loc[sittings["kind"] == Kind.QUALIFIER]
     tz = Settings.of({k: v for k, v in stored.items() if k in REGISTRY}).zone
-    lines: list[tuple] = [("Tournament", name), ("Exported", local_time.date_words(db_now(), tz)),
-                          ("Time zone", str(tz)),
-                          ("Players", int((players["status"] == "active").sum())),
-                          ("Withdrawn", int((players["status"] == "withdrawn").sum())),
-                          ("Qualifiers drawn", len(qualifiers)),
-                          ("Qualifiers complete",
+    lines: list[tuple] = [(_("Tournament"), name),
+                          (_("Exported"), local_time.date_words(db_now(), tz)),
+                          (_("Time zone"), str(tz)),
+                          (_("Players"), int((players["status"] == "active").sum())),
+                          (_("Withdrawn"), int((players["status"] == "withdrawn").sum())),
+                          (_("Qualifiers drawn"), len(qualifiers)),
+                          (_("Qualifiers complete"),
                            int((qualifiers["status"] == SittingStatus.COMPLETE).sum()))]
     for kind in (Kind.SEMIFINAL, Kind.FINAL):
         mine = sittings.loc[sittings["kind"] == kind, "status"]
-        lines.append((sitting_label(kind, 1), str(mine.iloc[-1]).capitalize() if len(mine)
-                      else "Not drawn yet"))
+        status = str(mine.iloc[-1]) if len(mine) else None
+        lines.append((sitting_label(kind, 1),
+                      _status(status) if status is not None else _("Not drawn yet")))
     if finals is not None and finals["final_rank"].notna().any():
         for rank, label in enumerate(PODIUM, start=1):
             names = finals.loc[finals["final_rank"] == rank, "name"].tolist()
             if names:
-                lines.append((label, ", ".join(map(str, names))))
+                lines.append((_(label), ", ".join(map(str, names))))
     elif len(standings):
-        lines.append(("Leading the qualifiers", ", ".join(
+        lines.append((_("Leading the qualifiers"), ", ".join(
             map(str, standings.loc[standings["rank"] == standings["rank"].min(), "name"]))))
-    lines.append(("Reading this workbook", "The export time above and the schedule's Starts "
-                  "column are in the tournament's time zone; the dates and times in the other "
-                  "columns are UTC, as stored (a restore reads them back). Nickname is the name "
-                  "a player is "
-                  "known by in public (standings, screens, slips); Name is the real name. "
-                  "Names and words come first on each sheet; ids (they link the sheets) and "
-                  "the stored values a restore reads back come last. The organizer restores "
-                  "the tournament from this file on the Data page."))
+    lines.append((_("Reading this workbook"), _(
+        "The export time above and the schedule's Starts column are in the tournament's time "
+        "zone; the dates and times in the other columns are UTC, as stored (a restore reads "
+        "them back). Nickname is the name a player is known by in public (standings, screens, "
+        "slips); Name is the real name. Names and words come first on each sheet; ids (they "
+        "link the sheets) and the stored values a restore reads back come last. The organizer "
+        "restores the tournament from this file on the Data page.")))
     return lines
+
+
+def _status(status: str) -> str:
+    """A sitting's status on the Summary sheet ("Published"), in this run's language."""
+    words = {SittingStatus.DRAWN: pgettext("sitting status", "Drawn"),
+             SittingStatus.PUBLISHED: pgettext("sitting status", "Published"),
+             SittingStatus.COMPLETE: pgettext("sitting status", "Complete")}
+    return words.get(status) or str(status).capitalize()
 
 
 def _frame(rows: list[dict], spec: dict[str, str]) -> pd.DataFrame:
@@ -145,11 +169,27 @@ def tournament_workbook(engine, *, progress: Progress | None = None) -> bytes:
 
     R20: it holds removed leaders, emails and the log; offer it to the organizer only.
     Times keep whole milliseconds (what a workbook stores). `progress(fraction, words)` hears
-    of each step (reading the tournament, then each sheet), rising from 0.0 to 1.0."""
-    tell = progress or (lambda _fraction, _words: None)
-    tell(0.0, "Reading the tournament…")
+    of each step (reading the tournament, then each sheet), rising from 0.0 to 1.0, in the
+    language of the person waiting; the workbook's words are in the tournament's language
+    (`Settings.language`; English without one), like its slips."""
+    reader = i18n.current()
+
+    def tell(fraction: float, words: Callable[[], str]) -> None:
+        if progress is not None:
+            with i18n.language(reader):
+                progress(fraction, words())
+
+    tell(0.0, lambda: _("Reading the tournament…"))
     dump = store.dump_tournament(engine)
-    tell(0.25, "Arranging the sheets…")
+    tell(0.25, lambda: _("Arranging the sheets…"))
+    with i18n.language(_language(engine)):
+        data = _workbook(engine, dump, tell)
+    tell(1.0, lambda: _("The workbook is ready."))
+    return data
+
+
+def _workbook(engine, dump: dict, tell: Callable[[float, Callable[[], str]], None]) -> bytes:
+    """`tournament_workbook`'s sheets from `dump`, written in this run's language."""
     scored = _scored(dump)
     qualifiers = scored.loc[scored["kind"] == Kind.QUALIFIER].drop(columns="kind")
     standings = results_service.standings_table(engine, qualifiers)
@@ -167,11 +207,23 @@ def tournament_workbook(engine, *, progress: Progress | None = None) -> bytes:
     done = [0, *(sum(rows[:i + 1]) for i in range(len(rows)))]
 
     def step(index: int, title: str) -> None:
-        tell(0.5 + 0.5 * done[index] / done[-1], f"Writing the {title} sheet…")
+        tell(0.5 + 0.5 * done[index] / done[-1],
+             lambda: _("Writing the {sheet} sheet…").format(sheet=_(title)))
 
-    data = workbook.write_workbook(sheets, step=step)
-    tell(1.0, "The workbook is ready.")
-    return data
+    return workbook.write_workbook(sheets, step=step)
+
+
+def _language(engine) -> str | None:
+    """The tournament's language (`Settings.language`), that its paper is written in."""
+    return Settings.of(store.settings(engine)).language
+
+
+def _shown(headings: list[str], rows) -> tuple[list[str], list[list]]:
+    """A CSV for people in this run's language: its headings, and the words of its
+    `WORD_COLUMNS` (Yes and No, zones, sittings); names and numbers as they are."""
+    words = [h in WORD_COLUMNS for h in headings]
+    return ([_(h) for h in headings],
+            [[i18n.cell(v) if w else v for v, w in zip(row, words)] for row in rows])
 
 
 def standings_csv(engine) -> bytes:
@@ -180,7 +232,7 @@ def standings_csv(engine) -> bytes:
     "Final" or "Semifinal", Yes or No), players by nickname only (R22: a file to post or
     hand out), as CSV (UTF-8 with BOM); formula-like text neutralised with a leading '."""
     table = workbook.standings_sheet(results_service.standings_table(engine))
-    return csv_bytes(*workbook.frame_sheet(table))
+    return csv_bytes(*_shown(*workbook.frame_sheet(table)))
 
 
 def results_csv(engine) -> bytes:
@@ -192,8 +244,9 @@ def results_csv(engine) -> bytes:
     headings, rows = sheet["Results"]
     kinds = {h: kind for h, _, kind in workbook.SHEETS["Results"][1]}
     keep = [i for i, h in enumerate(headings) if h != "Submission id"]
-    return csv_bytes([headings[i] + (" (UTC)" if kinds[headings[i]] == "time" else "")
-                      for i in keep], ([r[i] for i in keep] for r in rows))
+    shown, cells = _shown([headings[i] for i in keep], ([r[i] for i in keep] for r in rows))
+    return csv_bytes([_("{heading} (UTC)").format(heading=h) if kinds[headings[i]] == "time"
+                      else h for i, h in zip(keep, shown)], cells)
 
 
 # -- paper ---------------------------------------------------------------------------------------
@@ -204,8 +257,8 @@ def _sitting_paper(engine, sitting_id: int) -> tuple[dict, pd.DataFrame, pd.Data
     sitting = store.sitting(engine, sitting_id)
     tables = store.tables(engine, sitting_id, actor=SYSTEM)
     if tables.empty:
-        raise TournamentError(f"{sitting_label(sitting['kind'], sitting['number'])} has no "
-                              f"tables to print.")
+        raise TournamentError(_("{sitting} has no tables to print.").format(
+            sitting=sitting_label(sitting["kind"], sitting["number"])))
     seats = store.seats(engine, sitting_id, actor=SYSTEM).pipe(_nicknames)
     return sitting, tables, seats, store.settings(engine)["tournament_name"]
 
@@ -229,9 +282,17 @@ def table_slips(engine, sitting_id: int, *, judges_copy: bool,
     settings = Settings.of(store.settings(engine))
     vote_off = settings.vote_off_votes if settings.pick_method == PickMethod.VOTE_OFF else None
     picks = _picks(engine, tables, vote_off) if judges_copy else {}
-    return slips.table_slips(sitting, tables, seats, tournament_name=name,
-                             judges_copy=judges_copy, result_url=result_url, **picks,
-                             steps_vote_off=vote_off, wild_card=settings.wild_card)
+    return _printed(engine, lambda: slips.table_slips(
+        sitting, tables, seats, tournament_name=name, judges_copy=judges_copy,
+        result_url=result_url, **picks, steps_vote_off=vote_off, wild_card=settings.wild_card))
+
+
+def _printed(engine, make: Callable[[], bytes]) -> bytes:
+    """Paper for the tables and the wall, written in the tournament's language
+    (`Settings.language`; English without one), whatever language the page reads: the slips
+    and lists are read by everyone in the room."""
+    with i18n.language(_language(engine)):
+        return make()
 
 
 def _picks(engine, tables: pd.DataFrame, vote_off: int | None) -> dict:
@@ -250,14 +311,16 @@ def pairings_by_name(engine, sitting_id: int, *, player_url: str | None = None) 
     compares names), with table, seat and colour; then who sits out (R1). With `player_url`,
     a QR code to the players' own page heads it."""
     sitting, _, seats, name = _sitting_paper(engine, sitting_id)
-    return slips.pairings_by_name(sitting, seats, _sit_out_names(engine, sitting_id),
-                                  tournament_name=name, name_key=store.normalize_name,
-                                  player_url=player_url)
+    sit_outs = _sit_out_names(engine, sitting_id)
+    return _printed(engine, lambda: slips.pairings_by_name(
+        sitting, seats, sit_outs, tournament_name=name, name_key=store.normalize_name,
+        player_url=player_url))
 
 
 def pairings_by_table(engine, sitting_id: int) -> bytes:
     """The sitting's tables for the wall, each with its setup and seats in play order; then
     who sits out (R1)."""
     sitting, tables, seats, name = _sitting_paper(engine, sitting_id)
-    return slips.pairings_by_table(sitting, tables, seats, _sit_out_names(engine, sitting_id),
-                                   tournament_name=name)
+    sit_outs = _sit_out_names(engine, sitting_id)
+    return _printed(engine, lambda: slips.pairings_by_table(
+        sitting, tables, seats, sit_outs, tournament_name=name))

@@ -24,30 +24,36 @@ from typing import Any
 
 import pandas as pd
 
-from stsa import catalog, local_time, store
+from stsa import catalog, i18n, local_time, store
 from stsa.auth import Actor, require
 from stsa.domain import (
     ACTION_LABELS,
     Action,
     DrawMode,
     Role,
-    plural,
     rule_change_line,
     sitting_label,
 )
 from stsa.formats import workbook
+from stsa.i18n import N_, _, ngettext
 from stsa.settings import Settings
 from stsa.settings import label as setting_label
 from stsa.settings import words as setting_words
 from stsa.store.db import SYSTEM
 
 SHOWN_NAMES = 8  # names listed in one sentence before "and n more"
-RESULT_FIELDS = {"leader": "leader", "vp": "VP", "spice": "spice", "solari": "solari",
-                 "troops": "troops", "water": "water", "variant_points": "variant points",
-                 "tiebreak": "tie-break"}
-PLAYER_FIELDS = {"name": "name", "nickname": "nickname", "club": "club", "email": "email",
-                 "extra": "details", "registration_order": "registration order",
-                 "checked_in_at": "check-in time", "status": "status"}
+# The log's words are made when it is read, in the reader's language (the sentences below);
+# these are English here and translated where a sentence uses them.
+RESULT_FIELDS = {"leader": N_("leader"), "vp": N_("VP"), "spice": N_("spice"),
+                 "solari": N_("solari"), "troops": N_("troops"), "water": N_("water"),
+                 "variant_points": N_("variant points"), "tiebreak": N_("tie-break")}
+PLAYER_FIELDS = {"name": N_("name"), "nickname": N_("nickname"), "club": N_("club"),
+                 "email": N_("email"), "extra": N_("details"),
+                 "registration_order": N_("registration order"),
+                 "checked_in_at": N_("check-in time"), "status": N_("status")}
+ROLE_WORDS = {"organizer": N_("Organizer"), "judge": N_("Judge"), "spectator": N_("Spectator")}
+# A table as the log names it; a stored one ("Qualifier 1, table 2") is read back by it.
+TABLE = i18n.template(N_("{sitting}, table {table}"))
 
 #: What each logged action is, in words (the Log page's "What" column and filter).
 # What each logged action is, in words, by its stored code.
@@ -65,13 +71,14 @@ class Places:
     setups: Mapping[str, str] = field(default_factory=dict)
 
     def player(self, player_id: Any) -> str:
-        return self.players.get(_int(player_id)) or f"player #{player_id}"
+        return self.players.get(_int(player_id)) or _("player #{id}").format(id=player_id)
 
     def sitting(self, sitting_id: Any) -> str:
-        return self.sittings.get(_int(sitting_id)) or f"a sitting (#{sitting_id})"
+        return self.sittings.get(_int(sitting_id)) or _("a sitting (#{id})").format(
+            id=sitting_id)
 
     def table(self, table_id: Any) -> str:
-        return self.tables.get(_int(table_id)) or f"a table (#{table_id})"
+        return self.tables.get(_int(table_id)) or _("a table (#{id})").format(id=table_id)
 
     def setup(self, setup_id: Any) -> str:
         return self.setups.get(setup_id) or str(setup_id)
@@ -110,7 +117,8 @@ def places_of(players: pd.DataFrame, sittings: pd.DataFrame, tables: pd.DataFram
                 label = sitting_label(side["kind"], side["number"])
                 labels[_int(str(e["subject"]).removeprefix("sitting "))] = label
                 for t in side.get("tables") or []:
-                    at[_int(t.get("table_id"))] = f"{label}, table {t.get('table_no')}"
+                    at[_int(t.get("table_id"))] = _(TABLE).format(sitting=label,
+                                                                 table=t.get("table_no"))
         if e["action"] == Action.PLAYERS_ADD and isinstance(after, list):
             names.update({_int(p.get("player_id")): p.get("name") for p in after})
         if e["action"] == Action.PLAYER_REMOVE and isinstance(before, dict):
@@ -119,7 +127,7 @@ def places_of(players: pd.DataFrame, sittings: pd.DataFrame, tables: pd.DataFram
     kinds = dict(zip(sittings["sitting_id"].astype(int),
                      (sitting_label(k, n) for k, n in zip(sittings["kind"], sittings["number"]))))
     labels.update(kinds)
-    at.update({int(t): f"{kinds.get(int(s), 'a sitting')}, table {n}"
+    at.update({int(t): _(TABLE).format(sitting=kinds.get(int(s)) or _("a sitting"), table=n)
                for t, s, n in zip(tables["table_id"], tables["sitting_id"], tables["table_no"])})
     setups = dict(catalog.setups(battle_of_wills=True)[["setup_id", "name"]]
                   .itertuples(index=False, name=None))
@@ -137,8 +145,9 @@ def event_sentences(events: pd.DataFrame, places: Places) -> pd.Series:
 
 def action_label(action: str) -> str:
     """R19: an action in words (Action.RESULT_CORRECT → "Result corrected"); an unknown one from
-    its name ("waiting.move" → "Waiting move")."""
-    return ACTIONS.get(action) or str(action).replace(".", " ").replace("_", " ").capitalize()
+    its name ("waiting.move" → "Waiting move"); in this run's language."""
+    known = ACTIONS.get(action)
+    return _(known) if known else str(action).replace(".", " ").replace("_", " ").capitalize()
 
 
 def sentence(action: str, subject: str, before: Any, after: Any, places: Places) -> str:
@@ -155,9 +164,9 @@ def sentence(action: str, subject: str, before: Any, after: Any, places: Places)
 def _value(value: Any) -> str:
     """A logged value in words: lists joined, empty as "(none)", true/false as yes/no."""
     if value is None or value == "" or value == [] or value == {}:
-        return "(none)"
+        return _("(none)")
     if isinstance(value, bool):
-        return "yes" if value else "no"
+        return _("yes") if value else _("no")
     if isinstance(value, dict):
         return "; ".join(f"{k.replace('_', ' ')} {_value(v)}" for k, v in value.items())
     if isinstance(value, (list, tuple)):
@@ -169,186 +178,243 @@ def _names(names: list[str], limit: int = SHOWN_NAMES) -> str:
     """"Ann, Bo and Cy", or the first `limit` and how many more."""
     names = [str(n) for n in names]
     if len(names) > limit:
-        return f"{', '.join(names[:limit])} and {len(names) - limit} more"
-    return names[0] if len(names) == 1 else f"{', '.join(names[:-1])} and {names[-1]}"
+        more = len(names) - limit
+        return ngettext("{names} and {count} more", "{names} and {count} more", more).format(
+            names=", ".join(names[:limit]), count=more)
+    if len(names) == 1:
+        return names[0]
+    return _("{names} and {last}").format(names=", ".join(names[:-1]), last=names[-1])
+
+
+def _field(words: Mapping[str, str], key: str) -> str:
+    """A field's name in words (`words`' English, translated), else its key in words."""
+    return _(words[key]) if key in words else key.replace("_", " ")
 
 
 def _changes(before: Mapping, after: Mapping, words: Mapping[str, str]) -> str:
     """"name Ann → Ann Lee; club (none) → Arrakis"."""
     keys = [k for k in {**before, **after} if before.get(k) != after.get(k)]
-    return "; ".join(f"{words.get(k, k.replace('_', ' '))} {_value(before.get(k))} → "
+    return "; ".join(f"{_field(words, k)} {_value(before.get(k))} → "
                      f"{_value(after.get(k))}" for k in keys)
+
+
+SUBJECTS = {"role organizer": N_("the organizer PIN"), "role judge": N_("the judge PIN")}
 
 
 def _subject(subject: str, places: Places) -> str:
     """"table 8" → "Qualifier 2, table 4", "player 13" → the name, "sitting 3" → its label."""
-    kind, _, ident = str(subject).partition(" ")
+    kind, _unused, ident = str(subject).partition(" ")
     known = {"table": places.table, "player": places.player, "sitting": places.sitting}
     if kind in known and _int(ident) is not None:
         return known[kind](ident)
-    return {"role organizer": "the organizer PIN", "role judge": "the judge PIN"}.get(
-        subject, str(subject))
+    return _(SUBJECTS[subject]) if subject in SUBJECTS else str(subject)
 
 
 def _id(subject: str) -> str:
     return str(subject).partition(" ")[2]
 
 
+def _players(count: int) -> str:
+    return ngettext("{count} player", "{count} players", count).format(count=count)
+
+
+def _minutes(count: int) -> str:
+    return ngettext("{count} minute", "{count} minutes", count).format(count=count)
+
+
+def _reason(after: Mapping) -> str:
+    """The end of a sentence that may give a reason: " (reason: …)." or "."."""
+    if not after.get("reason"):
+        return "."
+    return " ({}).".format(_("reason: {reason}").format(reason=after["reason"]))
+
+
 # -- one sentence per action ---------------------------------------------------------------------
 def _players_add(action, subject, before, after, places):
     named = [p["name"] + "".join(f" ({w})" for w in (
-        f"nickname {p['nickname']}" if p.get("nickname") not in (None, "", p["name"]) else "",
+        _("nickname {nickname}").format(nickname=p["nickname"])
+        if p.get("nickname") not in (None, "", p["name"]) else "",
         p.get("club")) if w) for p in after]
     if len(named) == 1:
-        return f"Added {named[0]} to the roster."
-    return f"Added {len(named)} players to the roster: {_names(named)}."
+        return _("Added {player} to the roster.").format(player=named[0])
+    return ngettext("Added {count} player to the roster: {names}.",
+                    "Added {count} players to the roster: {names}.", len(named)).format(
+        count=len(named), names=_names(named))
 
 
 def _player_edit(action, subject, before, after, places):
-    return f"Edited {places.player(_id(subject))}: {_changes(before, after, PLAYER_FIELDS)}."
+    return _("Edited {player}: {changes}.").format(
+        player=places.player(_id(subject)), changes=_changes(before, after, PLAYER_FIELDS))
 
 
 def _player_remove(action, subject, before, after, places):
-    return f"Removed {before.get('name') or places.player(_id(subject))} from the roster."
+    return _("Removed {player} from the roster.").format(
+        player=before.get("name") or places.player(_id(subject)))
 
 
 def _player_status(action, subject, before, after, places):
-    verb = "Withdrew" if action == Action.PLAYER_WITHDRAW else "Reinstated"
-    return f"{verb} {places.player(_id(subject))}" + (
-        " (results stay)." if action == Action.PLAYER_WITHDRAW else ".")
+    who = places.player(_id(subject))
+    if action == Action.PLAYER_WITHDRAW:
+        return _("Withdrew {player} (results stay).").format(player=who)
+    return _("Reinstated {player}.").format(player=who)
 
 
 def _check_in(action, subject, before, after, places):
     ids = after["player_ids"]
-    verb = "Checked in" if action == Action.PLAYERS_CHECK_IN else "Checked out"
-    return f"{verb} {plural(len(ids), 'player')}: {_names([places.player(p) for p in ids])}."
+    words = (_("Checked in {players}: {names}.") if action == Action.PLAYERS_CHECK_IN
+             else _("Checked out {players}: {names}."))
+    return words.format(players=_players(len(ids)),
+                        names=_names([places.player(p) for p in ids]))
 
 
 def _absence(action, subject, before, after, places):
     who = places.player(_id(subject))
     if action == Action.PLAYER_ABSENT:
-        return f"Marked {who} absent for the finals."
-    return f"Marked {who} present again for the finals."
+        return _("Marked {player} absent for the finals.").format(player=who)
+    return _("Marked {player} present again for the finals.").format(player=who)
 
 
 def _draw_words(summary: Mapping) -> str:
     tables, seats = summary.get("tables") or [], summary.get("seats") or []
-    words = f"{plural(len(tables), 'table')}, {plural(len(seats), 'player')}"
+    words = [ngettext("{count} table", "{count} tables", len(tables)).format(count=len(tables)),
+             _players(len(seats))]
     if summary.get("sit_outs"):
-        words += f", {plural(len(summary['sit_outs']), 'player')} sitting out"
+        count = len(summary["sit_outs"])
+        words.append(ngettext("{count} player sitting out", "{count} players sitting out",
+                              count).format(count=count))
     if summary.get("waiting"):  # R21
-        words += f", {plural(len(summary['waiting']), 'player')} waiting"
-    return words + f", seed {summary.get('seed')}"
+        count = len(summary["waiting"])
+        words.append(ngettext("{count} player waiting", "{count} players waiting",
+                              count).format(count=count))
+    words.append(_("seed {seed}").format(seed=summary.get("seed")))
+    return ", ".join(words)
 
 
 def _sitting_draw(action, subject, before, after, places):
     label = sitting_label(after["kind"], after["number"])
     how = []
     if after.get("mode") == DrawMode.BALANCED:
-        how.append("balanced draw")
+        how.append(_("balanced draw"))
     if after.get("pins"):
-        how.append(f"{plural(len(after['pins']), 'player')} kept at their table")
+        count = len(after["pins"])
+        how.append(ngettext("{count} player kept at their table",
+                            "{count} players kept at their table", count).format(count=count))
     extra = f" ({'; '.join(how)})" if how else ""
     if action == Action.SITTING_REDRAW:
-        return (f"Drew {label} again: {_draw_words(after)}{extra}; the earlier draw had seed "
-                f"{(before or {}).get('seed')}.")
-    return f"Drew {label}: {_draw_words(after)}{extra}."
+        return _("Drew {sitting} again: {draw}{how}; the earlier draw had seed {seed}.").format(
+            sitting=label, draw=_draw_words(after), how=extra,
+            seed=(before or {}).get("seed"))
+    return _("Drew {sitting}: {draw}{how}.").format(sitting=label, draw=_draw_words(after),
+                                                    how=extra)
 
 
 def _sitting_discard(action, subject, before, after, places):
-    return (f"Discarded the unpublished draw of {sitting_label(before['kind'], before['number'])}"
-            f" (seed {before.get('seed')}).")
-
-
-def _reason(after: Mapping) -> str:
-    return f" (reason: {after['reason']})." if after.get("reason") else "."
+    return _("Discarded the unpublished draw of {sitting} (seed {seed}).").format(
+        sitting=sitting_label(before["kind"], before["number"]), seed=before.get("seed"))
 
 
 def _sitting_void(action, subject, before, after, places):
-    return (f"Voided {sitting_label(before['kind'], before['number'])} before any result: "
-            f"{_draw_words(before)}; its number is free for the next draw"
-            + _reason(after))
+    return _("Voided {sitting} before any result: {draw}; its number is free for the next "
+             "draw").format(sitting=sitting_label(before["kind"], before["number"]),
+                            draw=_draw_words(before)) + _reason(after)
 
 
 def _replace_player(action, subject, before, after, places):
     where = after.get("table") or places.table(_id(subject))
-    came = after["name"] + (" (was sitting out)" if after.get("was_sitting_out") else "") + (
-        f" (was number {after['was_waiting']} on the waiting list)"
-        if after.get("was_waiting") else "")
-    return (f"{came} took seat {after['seat']} at {where} in place of {before['name']}, "
-            f"keeping its colour and pick order" + _reason(after))
+    came = after["name"] + (" ({})".format(_("was sitting out"))
+                            if after.get("was_sitting_out") else "") + (
+        " ({})".format(_("was number {number} on the waiting list").format(
+            number=after["was_waiting"])) if after.get("was_waiting") else "")
+    return _("{player} took seat {seat} at {table} in place of {replaced}, keeping its colour "
+             "and pick order").format(player=came, seat=after["seat"], table=where,
+                                      replaced=before["name"]) + _reason(after)
 
 
 def _empty_seat(action, subject, before, after, places):
     where = after.get("table") or places.table(_id(subject))
-    return (f"{after['left']} left {where}, which plays with "
-            f"{plural(len(after['seats']), 'player')} now" + _reason(after))
+    return _("{player} left {table}, which plays with {players} now").format(
+        player=after["left"], table=where, players=_players(len(after["seats"]))) \
+        + _reason(after)
 
 
 def _sitting_status(action, subject, before, after, places):
     label = places.sitting(_id(subject))
     if action == Action.SITTING_PUBLISH:
-        return f"Published {label}: everyone sees its tables now."
-    return f"{label} is complete: every table has a result."
+        return _("Published {sitting}: everyone sees its tables now.").format(sitting=label)
+    return _("{sitting} is complete: every table has a result.").format(sitting=label)
 
 
 def _rule_change(action, subject, before, after, places):
     """R24: the rule change set (or removed) before publishing, with what it was."""
     label, old, new = places.sitting(_id(subject)), rule_change_line(before or {}), \
         rule_change_line(after)
-    was = f" (it was: {old})" if old else ""
+    was = " ({})".format(_("it was: {rule}").format(rule=old)) if old else ""
     if not new:
-        return f"Removed the rule change of {label}{was}."
-    return f"Set the rule change of {label}: {new}{was}."
+        return _("Removed the rule change of {sitting}{was}.").format(sitting=label, was=was)
+    return _("Set the rule change of {sitting}: {rule}{was}.").format(sitting=label, rule=new,
+                                                                      was=was)
 
 
 def _override_setup(action, subject, before, after, places):
-    words = (f"Changed the setup of {places.table(_id(subject))}: "
-             f"{places.setup(before['setup_id'])} → {places.setup(after['setup_id'])}")
-    return words + (f" (reason: {after['reason']})." if after.get("reason") else ".")
+    return _("Changed the setup of {table}: {before} → {after}").format(
+        table=places.table(_id(subject)), before=places.setup(before["setup_id"]),
+        after=places.setup(after["setup_id"])) + _reason(after)
 
 
 def _result_line(row: Mapping, places: Places) -> str:
-    return f"{places.player(row['player_id'])} {row['vp']} VP"
+    return _("{player} {vp} VP").format(player=places.player(row["player_id"]), vp=row["vp"])
 
 
 def _result(action, subject, before, after, places):
     where = places.table(_id(subject))
     rows = sorted(after["rows"], key=lambda r: r.get("seat", 0))
     if action == Action.RESULT_SUBMIT:
-        return (f"Entered the result of {where}: "
-                f"{'; '.join(_result_line(r, places) for r in rows)}.")
+        return _("Entered the result of {table}: {results}.").format(
+            table=where, results="; ".join(_result_line(r, places) for r in rows))
     old = {r["player_id"]: r for r in (before or {}).get("rows", [])}
-    changes = [f"{words} {_value(old.get(r['player_id'], {}).get(f))} → {_value(r.get(f))} "
-               f"for {places.player(r['player_id'])}"
-               for r in rows for f, words in RESULT_FIELDS.items()
-               if old.get(r["player_id"], {}).get(f) != r.get(f)]
-    version = f" (version {after.get('version')})" if after.get("version") else ""
+    changes = [_("{field} {before} → {after} for {player}").format(
+        field=_(words), before=_value(old.get(r["player_id"], {}).get(f)),
+        after=_value(r.get(f)), player=places.player(r["player_id"]))
+        for r in rows for f, words in RESULT_FIELDS.items()
+        if old.get(r["player_id"], {}).get(f) != r.get(f)]
+    version = (" ({})".format(_("version {version}").format(version=after.get("version")))
+               if after.get("version") else "")
     late = after.get("after_finals")
-    flag = f"{LATE}: " if late else ""
     note = f" {late['changes']}" if late and late.get("changes") else ""
     over = after.get("over")  # R19: chosen over another judge's save that came first
-    verb = (f"Saved over {over['saved_by']}'s version {over['version']} of the result of "
-            f"{where}, after both saved it" if over else f"Corrected the result of {where}")
     if not changes:
-        return f"{flag}Saved the result of {where} again, unchanged{version}.{note}"
-    return f"{flag}{verb}{version}: {'; '.join(changes)}.{note}"
+        said = _("Saved the result of {table} again, unchanged{version}.").format(
+            table=where, version=version)
+    elif over:
+        said = _("Saved over {judge}'s version {number} of the result of {table}, after both "
+                 "saved it{version}: {changes}.").format(
+            judge=over["saved_by"], number=over["version"], table=where, version=version,
+            changes="; ".join(changes))
+    else:
+        said = _("Corrected the result of {table}{version}: {changes}.").format(
+            table=where, version=version, changes="; ".join(changes))
+    if late:
+        said = _("{flag}: {sentence}").format(flag=_(LATE), sentence=said)
+    return said + note
 
 
 def _vote_off(action, subject, before, after, places):
     votes = after.get("votes") or []
     voters = len({v.get("player_id") for v in votes})
-    again = " again" if before else ""
-    return (f"Entered the leader votes{again} at {places.table(_id(subject))} "
-            f"({plural(voters, 'player')} voted): removed {_names(after['removed'] or ['none'])}.")
+    words = (_("Entered the leader votes again at {table} ({players} voted): removed "
+               "{leaders}.") if before else
+             _("Entered the leader votes at {table} ({players} voted): removed {leaders}."))
+    return words.format(table=places.table(_id(subject)), players=_players(voters),
+                        leaders=_names(after["removed"] or [_("none")]))
 
 
 def _wild_card(action, subject, before, after, places):
-    parts = [f"{places.player(r['player_id'])} took a random one: {r['picked_leader']} → "
-             f"{r['leader']}" if r.get("swapped") else
-             f"{places.player(r['player_id'])} kept {r['leader']}"
-             for r in sorted(after, key=lambda r: r.get("seat", 0))]
-    return f"Drew the wild cards at {places.table(_id(subject))}: {'; '.join(parts)}."
+    parts = [(_("{player} took a random one: {picked} → {leader}") if r.get("swapped") else
+              _("{player} kept {leader}")).format(
+        player=places.player(r["player_id"]), picked=r.get("picked_leader"), leader=r["leader"])
+        for r in sorted(after, key=lambda r: r.get("seat", 0))]
+    return _("Drew the wild cards at {table}: {choices}.").format(
+        table=places.table(_id(subject)), choices="; ".join(parts))
 
 
 def _settings(action, subject, before, after, places):
@@ -357,47 +423,67 @@ def _settings(action, subject, before, after, places):
             value = [places.setup(v) for v in value]
         return setting_words(key, value)
 
-    changes = [f"{setting_label(k)} {text(k, (before or {}).get(k))} → {text(k, v)}"
+    changes = [f"{_(setting_label(k))} {text(k, (before or {}).get(k))} → {text(k, v)}"
                for k, v in after.items()]
-    return f"Changed the settings: {'; '.join(changes)}."
+    return _("Changed the settings: {changes}.").format(changes="; ".join(changes))
 
 
 def _pin(action, subject, before, after, places):
-    return f"Set {_subject(subject, places)} (everyone signed in with the old one is signed out)."
+    return _("Set {pin} (everyone signed in with the old one is signed out).").format(
+        pin=_subject(subject, places))
 
 
 def _revoke(action, subject, before, after, places):
-    return (f"Signed everyone out ({plural(int(after.get('ended', 0)), 'session')} ended; "
-            f"the organizer who did it stays signed in).")
+    ended = int(after.get("ended", 0))
+    return ngettext("Signed everyone out ({count} session ended; the organizer who did it "
+                    "stays signed in).",
+                    "Signed everyone out ({count} sessions ended; the organizer who did it "
+                    "stays signed in).", ended).format(count=ended)
 
 
 def _unlock(action, subject, before, after, places):
-    forgotten = plural(int(after.get("forgotten", 0)), "wrong PIN")
-    return f"Lifted the sign-in pause: forgot {forgotten} (the PINs stay as they were)."
+    forgotten = int(after.get("forgotten", 0))
+    return ngettext("Lifted the sign-in pause: forgot {count} wrong PIN (the PINs stay as they "
+                    "were).",
+                    "Lifted the sign-in pause: forgot {count} wrong PINs (the PINs stay as they "
+                    "were).", forgotten).format(count=forgotten)
 
 
 def _invitation(action, subject, before, after, places):
     name = after.get("name")
     if action == Action.INVITATION_CREATE:
-        return (f"Invited {name} to sign in as a judge by QR code, valid for "
-                f"{plural(int(after.get('hours', 0)), 'hour')}.")
+        hours = int(after.get("hours", 0))
+        return ngettext("Invited {name} to sign in as a judge by QR code, valid for {count} "
+                        "hour.",
+                        "Invited {name} to sign in as a judge by QR code, valid for {count} "
+                        "hours.", hours).format(name=name, count=hours)
     if action == Action.INVITATION_USE:
-        return f"{name} signed in as a judge with their invitation (its QR code)."
-    return (f"Withdrew the invitation of {name} "
-            f"({plural(int(after.get('ended', 0)), 'session')} ended).")
+        return _("{name} signed in as a judge with their invitation (its QR code).").format(
+            name=name)
+    ended = int(after.get("ended", 0))
+    return ngettext("Withdrew the invitation of {name} ({count} session ended).",
+                    "Withdrew the invitation of {name} ({count} sessions ended).",
+                    ended).format(name=name, count=ended)
 
 
 def _tournament_restore(action, subject, before, after, places):
     rows = after.get("rows") or {}
-    counts = ", ".join(plural(int(rows.get(k, 0)), w) for k, w in (
-        ("players", "player"), ("sittings", "sitting"), ("results", "player result"),
-        ("events", "log event")))
-    return f"Restored the tournament from {after.get('source')}: {counts}."
+    players, sittings, results, events = (int(rows.get(k, 0)) for k in (
+        "players", "sittings", "results", "events"))
+    counts = ", ".join((
+        _players(players),
+        ngettext("{count} sitting", "{count} sittings", sittings).format(count=sittings),
+        ngettext("{count} player result", "{count} player results", results).format(
+            count=results),
+        ngettext("{count} log event", "{count} log events", events).format(count=events)))
+    return _("Restored the tournament from {source}: {counts}.").format(
+        source=after.get("source"), counts=counts)
 
 
 def _backup_restore(action, subject, before, after, places):
-    return (f"Restored the backup {after.get('restored_from')} ({after.get('rows')} rows); the "
-            f"tournament as it was is kept in {after.get('safety_backup')}.")
+    return _("Restored the backup {backup} ({rows} rows); the tournament as it was is kept in "
+             "{safety}.").format(backup=after.get("restored_from"), rows=after.get("rows"),
+                                 safety=after.get("safety_backup"))
 
 
 def _schedule_item(item: Mapping) -> str:
@@ -405,56 +491,77 @@ def _schedule_item(item: Mapping) -> str:
     label = sitting_label(kind, number or 1) if kind else ""
     if not title:
         return label
-    return str(title) if not label or title == label else f"{label} ({title})"
+    if not label or title == label:
+        return str(title)
+    return _("{sitting} ({title})").format(sitting=label, title=title)
 
 
 def _schedule(action, subject, before, after, places):
     """R26: an item planned, changed or removed, its start in the tournament's time."""
     if action == Action.SCHEDULE_REMOVE:
-        return f"Took {_schedule_item(before)} off the schedule (it was at {before['starts']})."
+        return _("Took {item} off the schedule (it was at {start}).").format(
+            item=_schedule_item(before), start=before["starts"])
     if action == Action.SCHEDULE_ADD:
-        return (f"Planned {_schedule_item(after)}: {after['starts']}, "
-                f"{plural(int(after['minutes']), 'minute')}.")
-    parts = [f"{what} {old} → {new}" for what, old, new in (
-        ("title", before.get("title"), after.get("title")),
-        ("start", before.get("starts"), after.get("starts")),
-        ("length", f"{before.get('minutes')} min", f"{after.get('minutes')} min"),
-        ("sitting", _schedule_item({**before, "title": ""}) or "none",
-         _schedule_item({**after, "title": ""}) or "none")) if old != new]
-    return f"Changed {_schedule_item(before)} on the schedule: {'; '.join(parts) or 'nothing'}."
+        minutes = int(after["minutes"])
+        return ngettext("Planned {item}: {start}, {count} minute.",
+                        "Planned {item}: {start}, {count} minutes.", minutes).format(
+            item=_schedule_item(after), start=after["starts"], count=minutes)
+    length = _("{minutes} min")
+    parts = [f"{_(what)} {old} → {new}" for what, old, new in (
+        (N_("title"), before.get("title"), after.get("title")),
+        (N_("start"), before.get("starts"), after.get("starts")),
+        (N_("length"), length.format(minutes=before.get("minutes")),
+         length.format(minutes=after.get("minutes"))),
+        (N_("sitting"), _schedule_item({**before, "title": ""}) or _("none"),
+         _schedule_item({**after, "title": ""}) or _("none"))) if old != new]
+    return _("Changed {item} on the schedule: {changes}.").format(
+        item=_schedule_item(before), changes="; ".join(parts) or _("nothing"))
 
 
 def _schedule_shift(action, subject, before, after, places):
     """R26: running late: what moved, and by how much."""
     minutes = int(after.get("minutes", 0))
-    way = "later" if minutes > 0 else "earlier"
     titles = list(after.get("titles") or [])
-    return (f"Running late: moved {plural(len(titles), 'item')} from {after.get('from')} on "
-            f"{plural(abs(minutes), 'minute')} {way}: {_names(titles)}.")
+    words = (_("Running late: moved {items} from {start} on {minutes} later: {titles}.")
+             if minutes > 0 else
+             _("Running late: moved {items} from {start} on {minutes} earlier: {titles}."))
+    return words.format(
+        items=ngettext("{count} item", "{count} items", len(titles)).format(count=len(titles)),
+        start=after.get("from"), minutes=_minutes(abs(minutes)), titles=_names(titles))
+
+
+CLOCK_WORDS = {"start": N_("Started the clock of {sitting}."),
+               "pause": N_("Paused the clock of {sitting}."),
+               "resume": N_("Resumed the clock of {sitting}."),
+               "call": N_("Called time early in {sitting}.")}
+
+
 def _clock(action, subject, before, after, places):
     """R26: what a judge or the organizer told a sitting's clock."""
     label = after.get("sitting") or places.sitting(_id(subject))
     kind = after.get("action")
-    minutes = plural(int(after.get("minutes") or 0), "minute")
+    minutes = _minutes(int(after.get("minutes") or 0))
     if kind == "extend":
-        return f"Gave everyone in {label} {minutes} more on the clock."
+        return _("Gave everyone in {sitting} {minutes} more on the clock.").format(
+            sitting=label, minutes=minutes)
     if kind == "extend_table":
-        return (f"Gave {minutes} more to {label}, table {after.get('table_no')} alone"
-                + _reason(after))
-    words = {"start": "Started the clock of", "pause": "Paused the clock of",
-             "resume": "Resumed the clock of", "call": "Called time early in"}
-    return f"{words.get(kind, 'Changed the clock of')} {label}."
+        return _("Gave {minutes} more to {sitting}, table {table} alone").format(
+            minutes=minutes, sitting=label, table=after.get("table_no")) + _reason(after)
+    return _(CLOCK_WORDS.get(kind, N_("Changed the clock of {sitting}."))).format(
+        sitting=label)
 
 
 def _plain(action, subject, before, after, places):
     """An action this module does not know: its name, what it concerns, and the values that
     changed, in words."""
-    words = f"{action_label(action)}: {_subject(subject, places)}"
+    words = _("{action}: {subject}").format(action=action_label(action),
+                                            subject=_subject(subject, places))
     if isinstance(before, dict) and isinstance(after, dict):
         changed = _changes(before, after, {})
         return words + (f" ({_short(changed)})." if changed else ".")
-    shown = [f"{side}: {_short(_value(v))}" for side, v in (("before", before), ("after", after))
-             if v is not None]
+    sides = {"before": _("before: {value}"), "after": _("after: {value}")}
+    shown = [sides[side].format(value=_short(_value(v)))
+             for side, v in (("before", before), ("after", after)) if v is not None]
     return words + (f" ({'; '.join(shown)})." if shown else ".")
 
 
@@ -464,52 +571,66 @@ def _short(text: str, limit: int = 300) -> str:
 
 def _bookings_import(action, subject, before, after, places):
     number = _id(subject)
-    parts = [f"{verb} {_names([places.player(p) for p in after[key]])}"
-             for key, verb in (("added", "added"), ("removed", "removed"), ("moved", "moved"))
-             if after.get(key)]
-    return (f"Booking list for Qualifier {number}: {plural(len(after['player_ids']), 'player')}"
-            f" booked" + (f" ({'; '.join(parts)})." if parts else "."))
+    verbs = {"added": _("added {names}"), "removed": _("removed {names}"),
+             "moved": _("moved {names}")}
+    parts = [verbs[key].format(names=_names([places.player(p) for p in after[key]]))
+             for key in ("added", "removed", "moved") if after.get(key)]
+    players = _players(len(after["player_ids"]))
+    if not parts:
+        return _("Booking list for Qualifier {number}: {players} booked.").format(
+            number=number, players=players)
+    return _("Booking list for Qualifier {number}: {players} booked ({changes}).").format(
+        number=number, players=players, changes="; ".join(parts))
 
 
 def _booking_replace(action, subject, before, after, places):
     who = places.player(after["player_id"])
     if after.get("replaced_by") is None:
-        return f"Qualifier {_id(subject)}: {who}'s booked seat is theirs again."
-    return (f"Qualifier {_id(subject)}: {who}'s booked seat given to "
-            f"{places.player(after['replaced_by'])} (first on the waiting list).")
+        return _("Qualifier {number}: {player}'s booked seat is theirs again.").format(
+            number=_id(subject), player=who)
+    return _("Qualifier {number}: {player}'s booked seat given to {other} (first on the "
+             "waiting list).").format(number=_id(subject), player=who,
+                                      other=places.player(after["replaced_by"]))
 
 
 def _self_check_in(action, subject, before, after, places):
     who = places.player(_id(subject))
     if action == Action.PLAYER_SELF_CHECK_IN:
-        return f"{who} checked in on My seat with the room's code."
-    return f"Undid {who}'s check-in on My seat ({who} is checked out)."
+        return _("{player} checked in on My seat with the room's code.").format(player=who)
+    return _("Undid {player}'s check-in on My seat ({player} is checked out).").format(
+        player=who)
 
 
 def _directory(action, subject, before, after, places):
     """R27: the player directory's changes (people across tournaments), counted."""
     if action == Action.DIRECTORY_LINK:
-        links = (after or {}).get("links") or []
-        return (f"Linked {plural(len(links), 'player')} of this and earlier tournaments in the "
-                f"player directory.")
+        links = len((after or {}).get("links") or [])
+        return ngettext("Linked {count} player of this and earlier tournaments in the player "
+                        "directory.",
+                        "Linked {count} players of this and earlier tournaments in the player "
+                        "directory.", links).format(count=links)
     if action == Action.DIRECTORY_MERGE:
-        moved = (before or {}).get("players") or []
-        return (f"Merged two people of the player directory into one "
-                f"({plural(len(moved), 'tournament entry', 'tournament entries')} moved).")
-    return "Split a tournament's player off into a person of their own in the directory."
+        moved = len((before or {}).get("players") or [])
+        return ngettext("Merged two people of the player directory into one ({count} "
+                        "tournament entry moved).",
+                        "Merged two people of the player directory into one ({count} "
+                        "tournament entries moved).", moved).format(count=moved)
+    return _("Split a tournament's player off into a person of their own in the directory.")
 
 
 def _overlay(action, subject, before, after, places):
-    what = OVERLAY_WORDS.get(str((after or {}).get("kind")), "an overlay")
+    what = _(OVERLAY_WORDS.get(str((after or {}).get("kind")), N_("an overlay")))
     if (after or {}).get("table_no"):  # a number in every sitting, not one table's id
-        what += f" number {int(after['table_no'])}"
+        what = _("{overlay} number {number}").format(overlay=what,
+                                                     number=int(after["table_no"]))
     if action == Action.OVERLAY_CREATE:
-        return f"Made a stream overlay of {what}."
-    return f"Withdrew the stream overlay of {what}: its address shows nothing any more."
+        return _("Made a stream overlay of {overlay}.").format(overlay=what)
+    return _("Withdrew the stream overlay of {overlay}: its address shows nothing any "
+             "more.").format(overlay=what)
 
 
-OVERLAY_WORDS = {"table": "the filmed table", "standings": "the standings",
-                 "next": "what comes next"}
+OVERLAY_WORDS = {"table": N_("the filmed table"), "standings": N_("the standings"),
+                 "next": N_("what comes next")}
 
 
 _SENTENCES: dict[str, Callable[..., str]] = {
@@ -546,7 +667,7 @@ def readable(events: pd.DataFrame, places: Places) -> pd.DataFrame:
     newest = events.sort_values("event_id", ascending=False)
     return pd.DataFrame({
         "event_id": newest["event_id"], "at": newest["at"], "actor": newest["actor"],
-        "role": newest["role"].map(lambda r: str(r).capitalize()),
+        "role": newest["role"].map(lambda r: _(ROLE_WORDS.get(str(r), str(r).capitalize()))),
         "what": newest["action"].map(action_label),
         "details": event_sentences(newest, places)}).reset_index(drop=True)
 
@@ -566,7 +687,7 @@ def imported(events: pd.DataFrame) -> int:
 
 
 #: How the log and Home flag a qualifier result corrected once the finals were drawn (R20).
-LATE = "A qualifier result was corrected after the finals were drawn"
+LATE = N_("A qualifier result was corrected after the finals were drawn")
 LATE_COLUMNS = ["event_id", "at", "actor", "table", "changes"]
 
 
@@ -586,8 +707,10 @@ def late_lines(late: pd.DataFrame, tz: dt.tzinfo | None = None) -> list[str]:
     corrected after the finals were drawn: Qualifier 1, table 2, by Olivia on 2026-03-07 at
     14:05. It moves …"; times in the tournament's time zone `tz` (R26; None: this laptop's)."""
     local = tz or local_time.zone(None)
-    return [f"{LATE}: {table}, by {who} on "
-            f"{pd.Timestamp(at).tz_convert(local):%Y-%m-%d at %H:%M}."
+    return [_("{flag}: {table}, by {judge} on {day} at {time}.").format(
+                flag=_(LATE), table=i18n.cell(table), judge=who,
+                day=f"{pd.Timestamp(at).tz_convert(local):%Y-%m-%d}",
+                time=f"{pd.Timestamp(at).tz_convert(local):%H:%M}")
             + (f" {changes}" if changes else "")
             for at, who, table, changes in zip(late["at"], late["actor"], late["table"],
                                                late["changes"])]

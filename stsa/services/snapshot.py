@@ -21,6 +21,7 @@ import pandas as pd
 from stsa import store
 from stsa.auth import Actor
 from stsa.domain import Kind, Sitting, SittingStatus
+from stsa.i18n import _
 from stsa.settings import Settings
 from stsa.store.db import SYSTEM
 
@@ -105,7 +106,8 @@ class Snapshot:
         """One sitting (a row of `sittings`); `NotFound` if there is none."""
         rows = self.sittings.loc[self.sittings["sitting_id"] == int(sitting_id)]
         if rows.empty:
-            raise store.NotFound(f"There is no sitting with id {sitting_id}.")
+            # raised, never kept: in the language of the run that asked
+            raise store.NotFound(_("There is no sitting with id {id}.").format(id=sitting_id))
         return Sitting.of(rows.iloc[0])
 
     def current(self) -> Sitting | None:

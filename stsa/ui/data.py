@@ -10,6 +10,11 @@ version moves. So a hundred phones refreshing the standings cost one computation
 not one per phone; a sign-in (no tournament data) leaves everything warm, and a save makes
 only what depends on the data computed again, once.
 
+Shared values are in English, whoever reads first: each is computed in English
+(`i18n.language`), and pages translate them where they show them (`i18n.headings`,
+`i18n.cells`). A value that is words already (the standings' notes, a player's page, sitting
+names) is kept per language as well, computed in the language of the runs that read it.
+
 Caches only save work: nothing here guards access (the role's view is part of each key; the
 store checks every write), and a shelf dropped by any client is simply filled again. Values
 are shared, not copied: callers treat frames and dicts from here as read-only.
@@ -26,7 +31,7 @@ from typing import Any
 import pandas as pd
 import streamlit as st
 
-from stsa import catalog, stats, store
+from stsa import catalog, i18n, stats, store
 from stsa.domain import Kind, Role, sitting_label
 from stsa.services import bookings as booking_service
 from stsa.services import capacity, draws, home, player, results, setups, sitting_plan
@@ -85,11 +90,17 @@ def public(tournament_id: int, version: int | None = None) -> Data:
     return Data(session.data_key_of(int(tournament_id)), False, version, int(tournament_id))
 
 
+def _in(language: str, compute: Callable[[], Any]) -> Any:
+    """`compute()` in `language` (a shared value's words, never its first reader's)."""
+    with i18n.language(language):
+        return compute()
+
+
 @dataclass(frozen=True)
 class StandingsNotes:
     """The standings in words: the cut (R16), the champion and podium once the final is in
     ("" before), the zone colours' legend ("" before a cut), the
-    shared ranks across a cut line (R14; none: empty)."""
+    shared ranks across a cut line (R14; none: empty). Kept per language (`Data._worded`)."""
 
     cut: str
     podium: str
@@ -125,7 +136,15 @@ class Data:
         return shelf(self.url)
 
     def _get(self, key: Hashable, compute: Callable[[], Any]) -> Any:
-        return self._shelf.get(key, self.version, compute)
+        """The version's value under `key`, computed in English: the same for every reader,
+        whatever language the first one reads (pages translate it where they show it)."""
+        return self._shelf.get(key, self.version, lambda: _in(i18n.ENGLISH, compute))
+
+    def _worded(self, key: Hashable, compute: Callable[[], Any]) -> Any:
+        """A value in words ("Qualifier 2 · published", a player's standing in a sentence):
+        kept per version and per language, computed in this run's language."""
+        language = i18n.current()
+        return self._shelf.get((key, language), self.version, lambda: _in(language, compute))
 
     def _snap(self, staff: bool | None = None) -> Snapshot:
         """The version's snapshot for the staff's view (`staff`, default: this run's view)
@@ -172,7 +191,7 @@ class Data:
 
     def finals_drawn(self) -> list[str]:
         """`services.results.finals_drawn` of this view's sittings, kept per version."""
-        return self._get(("finals_drawn", self.staff),
+        return self._worded(("finals_drawn", self.staff),
                          lambda: results.finals_drawn(self.sittings()))
 
     def sitting_overview(self, sitting_id: int) -> pd.DataFrame:
@@ -256,11 +275,11 @@ class Data:
                                   podium=finals_view.podium_line(self.finals_status(), names),
                                   legend=live.zone_legend(stats.cut(table)),
                                   ties=tuple(finals_view.tie_warnings(table)))
-        return self._get("standings_notes", compute)
+        return self._worded("standings_notes", compute)
 
     def sitting_choices(self, statuses: tuple | None = None) -> dict[int, str]:
         """`ui.sittings.sitting_choices` of the sittings this view sees, per version."""
-        return self._get(("sitting_choices", statuses, self.staff),
+        return self._worded(("sitting_choices", statuses, self.staff),
                          lambda: sittings.sitting_choices(self.sittings(), statuses))
 
     def sitting_names(self) -> dict[int, str]:
@@ -269,12 +288,12 @@ class Data:
             rows = self.sittings()
             return {int(i): sitting_label(k, n)
                     for i, k, n in zip(rows["sitting_id"], rows["kind"], rows["number"])}
-        return self._get(("sitting_names", self.staff), compute)
+        return self._worded(("sitting_names", self.staff), compute)
 
     def result_tables(self, sitting_id: int) -> ResultTables:
         """`ui.sittings.result_tables` of a sitting: its table choices, the tables waiting for
         a result and each table's seats, per version."""
-        return self._get(("result_tables", int(sitting_id), self.staff),
+        return self._worded(("result_tables", int(sitting_id), self.staff),
                          lambda: sittings.result_tables(self.sitting_overview(sitting_id)))
 
     def sitting_results(self, sitting_id: int):
@@ -302,7 +321,7 @@ class Data:
         published, as everyone sees it; None without one. Its actions are read once per
         version (every clock action is logged, so it moves the version); the time left is
         worked out at each run from them."""
-        return self._get(("clock", sitting_id), lambda: clock_service.clock_of(
+        return self._worded(("clock", sitting_id), lambda: clock_service.clock_of(
             self._snap(False), sitting_id))
 
     # --- bookings and self check-in (R25): the public's view ----------------------------------
@@ -316,7 +335,7 @@ class Data:
         kept per player, and afresh once the check-in deadline passes."""
         at = dt.datetime.now(dt.UTC)
         passed = self.next_plan().deadline_passed(at)
-        return self._get(("booking_lines", int(player_id), passed),
+        return self._worded(("booking_lines", int(player_id), passed),
                          lambda: booking_service.bookings_of(self._snap(False), int(player_id),
                                                              now=at))
 
@@ -341,17 +360,17 @@ class Data:
                 scored=self.scored_results(), standings=self.standings(),
                 finals=self.finals_status() if player.finals_started(sittings_) else None,
                 waiting=capacity.waiting_list(self.engine))  # R21, as public
-        return self._get("player_book", compute)
+        return self._worded("player_book", compute)
 
     def said_about(self, player_id: int) -> str:
         """`services.player.said_about`: a player's standing in words, for others."""
-        return self._get(("said_about", int(player_id)),
+        return self._worded(("said_about", int(player_id)),
                          lambda: player.said_about(self.player_book(), int(player_id)))
 
     def player_facts(self, player_id: int) -> player.PlayerFacts | None:
         """`services.player.player_facts` of one player (a few lookups in `player_book`),
         kept per player and version."""
-        return self._get(("player_facts", int(player_id)),
+        return self._worded(("player_facts", int(player_id)),
                          lambda: player.player_facts(self.player_book(), int(player_id)))
 
     # --- for every role, from the system's view -----------------------------------------------
@@ -365,7 +384,7 @@ class Data:
     def draw_report(self, sitting_id: int):
         """A sitting's fairness check against the earlier qualifiers (staff only: it reads
         drafts, R20)."""
-        return self._get(("draw_report", int(sitting_id)),
+        return self._worded(("draw_report", int(sitting_id)),
                          lambda: draws.report_of(self._snap(True), int(sitting_id)))
 
     # --- not shared: the organizer's pages, read as they are ----------------------------------

@@ -15,10 +15,11 @@ from dataclasses import dataclass
 
 import streamlit as st
 
-from stsa import store
+from stsa import i18n, store
 from stsa.auth import Actor
-from stsa.domain import Role, plural
+from stsa.domain import Role
 from stsa.formats import guards, roster_file
+from stsa.i18n import _, ngettext, pgettext
 from stsa.services import archive, exports, roster_import
 from stsa.settings import Settings
 from stsa.ui import organizer, people, session, widgets
@@ -38,36 +39,43 @@ WORKBOOK_MB = guards.MAX_WORKBOOK_BYTES // 2**20
 def roster_upload(engine, me: Actor) -> None:
     """The template download, then upload → preview → import, all or nothing (R19). A file
     with bad rows shows the message and a table of the rows to fix, and changes nothing."""
-    st.caption("Or upload a spreadsheet (.xlsx, .ods from LibreOffice, or .csv from any "
-               "spreadsheet) with a Name column; Club, City, Email and Player ID are kept too. "
-               "Start from the template:")
-    st.download_button("Roster template (.xlsx)", data=roster_file.roster_template, mime=XLSX,
+    st.caption(_("Or upload a spreadsheet (.xlsx, .ods from LibreOffice, or .csv from any "
+                 "spreadsheet) with a Name column; Club, City, Email and Player ID are kept "
+                 "too. Start from the template:"))
+    st.download_button(_("Roster template (.xlsx)"), data=roster_file.roster_template, mime=XLSX,
                        file_name="stsa-roster-template.xlsx", key="roster_template",
                        icon=":material/download:", on_click="ignore")
     version = st.session_state.get("roster_files", 0)
-    upload = st.file_uploader("Roster spreadsheet", type=["xlsx", "ods", "csv"],
+    upload = st.file_uploader(_("Roster spreadsheet"), type=["xlsx", "ods", "csv"],
                               key=f"roster_file_{version}", max_upload_size=ROSTER_MB)
     if upload is None:
         return
     try:
         sheet = roster_import.read_roster(upload)
     except roster_file.RosterError as exc:
-        st.error(widgets.plain(f"{upload.name}: {exc}"), icon=":material/error:")
+        st.error(widgets.plain(_("{file}: {problem}").format(file=upload.name, problem=exc)),
+                 icon=":material/error:")
         if exc.problems:
             st.dataframe(organizer.problems_frame(exc.problems), hide_index=True)
         return
     if sheet.empty:
-        st.info(widgets.plain(f"{upload.name} holds no players yet (the template's example "
-                              f"row is skipped): add one player a row under the headings and "
-                              f"upload it again. Nothing was added."))
+        st.info(widgets.plain(_("{file} holds no players yet (the template's example row is "
+                                "skipped): add one player a row under the headings and upload "
+                                "it again. Nothing was added.").format(file=upload.name)))
         return
-    players = plural(len(sheet), "player")
-    st.markdown(f"**{players}** in {widgets.plain(upload.name)}; the first rows:")
+    count = len(sheet)
+    st.markdown(ngettext("**{count} player** in {file}; the first rows:",
+                         "**{count} players** in {file}; the first rows:", count).format(
+        count=count, file=widgets.plain(upload.name)))
     st.dataframe(organizer.roster_preview(sheet), hide_index=True)
-    if st.button(f"Import {players}", key="roster_file_import", type="primary"):
+    if st.button(ngettext("Import {count} player", "Import {count} players", count).format(
+            count=count), key="roster_file_import", type="primary"):
         if widgets.act(lambda: people.after_import(
                 roster_import.import_roster(engine, sheet, actor=me)),
-                       done=lambda added: f"Imported {plural(len(added), 'player')}.") is not None:
+                       done=lambda added: ngettext("Imported {count} player.",
+                                                   "Imported {count} players.",
+                                                   len(added)).format(count=len(added))
+                       ) is not None:
             st.session_state["roster_files"] = version + 1  # the uploader starts empty again
             st.rerun()
 
@@ -153,18 +161,21 @@ def qr_words(chosen: QrAddress, opens: str, *, organizer: bool) -> str:
     """The caption beside QR codes: what they open (`opens`, with `{url}` for the address)
     and why that address, in plain words; when only this laptop's own address is known, that
     phones cannot open it and what to do."""
-    where = "QR codes open " + opens.format(url=chosen.url.rstrip("/"))
+    where = opens.format(url=chosen.url.rstrip("/"))
     if chosen.source is QrSource.SETTING:
-        return f"{where}: the address {'set here' if organizer else 'the organizer set'}."
+        return (_("QR codes open {where}: the address set here.") if organizer else
+                _("QR codes open {where}: the address the organizer set.")).format(where=where)
     if chosen.source is QrSource.BROWSER:
-        return f"{where}: the address of this browser."
+        return _("QR codes open {where}: the address of this browser.").format(where=where)
     if chosen.source is QrSource.NETWORK:
-        return f"{where}: this laptop's address on the venue's network, found at start."
-    hint = ("Type the address phones use in “App address for the QR codes” on the Draw page "
-            "(STSA prints it at start, under “On phones”), or open STSA in this browser by "
-            "that address." if organizer else
-            "The organizer can set the address phones reach on the Draw page.")
-    return f"{where}: only this laptop opens that address, not the phones. {hint}"
+        return _("QR codes open {where}: this laptop's address on the venue's network, found "
+                 "at start.").format(where=where)
+    hint = (_("Type the address phones use in “App address for the QR codes” on the Draw page "
+              "(STSA prints it at start, under “On phones”), or open STSA in this browser by "
+              "that address.") if organizer else
+            _("The organizer can set the address phones reach on the Draw page."))
+    return _("QR codes open {where}: only this laptop opens that address, not the phones. "
+             "{hint}").format(where=where, hint=hint)
 
 
 def slug(text: str) -> str:
@@ -177,27 +188,29 @@ def paper(engine, settings: Settings, sitting_id: int, label: str, *, me: Actor)
     open the table's result entry) and its pairings by name and by table, as PDFs. Judges
     and the organizer only (R20). The organizer sets the address the QR codes open;
     `settings` are the tournament's settings as this run read them."""
-    with st.expander("Print: table slips and pairings", icon=":material/print:"):
+    with st.expander(_("Print: table slips and pairings"), icon=":material/print:"):
         if me.role is Role.ORGANIZER:
             typed = st.text_input(
-                "App address for the QR codes", value=settings.public_url or "",
-                max_chars=200, key="draw_public_url", placeholder="http://192.168.1.20:8501",
-                help="The address judges' phones use to reach this app on the venue's "
-                     "network, e.g. http://192.168.1.20:8501. Leave empty to use this "
-                     "browser's address, or this laptop's on the venue's network when this "
-                     "browser opened STSA as localhost.")
-            if st.button("Save the address", key="draw_public_url_save"):
+                _("App address for the QR codes"), value=settings.public_url or "",
+                max_chars=200, key="draw_public_url",
+                placeholder="http://192.168.1.20:8501",  # i18n: as is (an address)
+                help=_("The address judges' phones use to reach this app on the venue's "
+                       "network, e.g. http://192.168.1.20:8501. Leave empty to use this "
+                       "browser's address, or this laptop's on the venue's network when this "
+                       "browser opened STSA as localhost."))
+            if st.button(_("Save the address"), key="draw_public_url_save"):
                 if widgets.act(lambda: store.set_settings(engine, {"public_url": typed},
                                                           actor=me),
-                               done=lambda s: f"QR codes now open {s['public_url']}."
-                               if s["public_url"] else "QR codes now open this browser's "
-                                                       "address, or this laptop's on the "
-                                                       "venue's network.") is not None:
+                               done=lambda s: _("QR codes now open {url}.").format(
+                                   url=s["public_url"])
+                               if s["public_url"] else _("QR codes now open this browser's "
+                                                         "address, or this laptop's on the "
+                                                         "venue's network.")) is not None:
                     st.rerun()
         chosen = qr_base(settings)
         base = chosen.url
-        words = qr_words(chosen, "{url}/results?table=… (slips) and {url}/player (pairings "
-                                 "by name)", organizer=me.role is Role.ORGANIZER)
+        words = qr_words(chosen, _("{url}/results?table=… (slips) and {url}/player (pairings "
+                                   "by name)"), organizer=me.role is Role.ORGANIZER)
         if chosen.reachable:
             st.caption(widgets.plain(words))
         else:
@@ -209,14 +222,14 @@ def paper(engine, settings: Settings, sitting_id: int, label: str, *, me: Actor)
             f"&{where}" if where else "")
         player_at = f"{base.rstrip('/')}/player" + (f"?{where}" if where else "")
         files = [
-            ("Table slips · players' copy", "slips", lambda: exports.table_slips(
+            (_("Table slips · players' copy"), "slips", lambda: exports.table_slips(
                 engine, sitting_id, judges_copy=False, result_url=results_at)),
-            ("Table slips · judges' copy (removed leaders)", "slips-judges",
+            (_("Table slips · judges' copy (removed leaders)"), "slips-judges",
              lambda: exports.table_slips(engine, sitting_id, judges_copy=True,
                                           result_url=results_at)),
-            ("Pairings by player name", "pairings-by-name",
+            (_("Pairings by player name"), "pairings-by-name",
              lambda: exports.pairings_by_name(engine, sitting_id, player_url=player_at)),
-            ("Pairings by table", "pairings-by-table",
+            (_("Pairings by table"), "pairings-by-table",
              lambda: exports.pairings_by_table(engine, sitting_id)),
         ]
         for text, kind, make in files:
@@ -235,28 +248,29 @@ def workbook_download(engine, tournament: str) -> None:
     key = ("data_workbook_file", session.tournament_id())
     made = st.session_state.get("data_workbook_file")
     made = made if made and made[0] == key else None
-    if st.button("Make the workbook" if made is None else "Make the workbook again",
+    if st.button(_("Make the workbook") if made is None else _("Make the workbook again"),
                  key="data_workbook_make", icon=":material/table_view:"):
-        with st.status("Making the workbook…") as status:
-            bar = st.progress(0.0, text="Reading the tournament…")
+        with st.status(_("Making the workbook…")) as status:
+            bar = st.progress(0.0, text=_("Reading the tournament…"))
             def shown(fraction: float, words: str) -> None:
                 bar.progress(fraction, text=words)
 
             content = widgets.act(lambda: exports.tournament_workbook(engine, progress=shown))
-            status.update(label="The workbook is ready." if content is not None
-                          else "The workbook could not be made.",
+            status.update(label=_("The workbook is ready.") if content is not None
+                          else _("The workbook could not be made."),
                           state="complete" if content is not None else "error")
         if content is not None:
-            name = widgets.file_name(tournament, "workbook", "xlsx")
+            name = widgets.file_name(tournament, pgettext("file name", "workbook"), "xlsx")
             made = (key, name, content)
             st.session_state["data_workbook_file"] = made
     if made is not None:
-        _, name, content = made
-        st.download_button(f"Tournament workbook (.xlsx, {len(content) / 2**20:,.1f} MB)",
+        _key, name, content = made
+        st.download_button(_("Tournament workbook (.xlsx, {size} MB)").format(
+            size=i18n.number(len(content) / 2**20, 1)),
                            data=content, file_name=name, mime=XLSX, key="data_workbook",
                            icon=":material/download:", on_click="ignore")
-        st.caption(f"Made as the tournament stood then ({name}); make it again for what "
-                   f"changed since.")
+        st.caption(_("Made as the tournament stood then ({file}); make it again for what "
+                     "changed since.").format(file=name))
 
 
 # --- Data: the published results -------------------------------------------------------------
@@ -268,25 +282,25 @@ def publish_results(tournament: str, reads) -> None:
     zip is offered while the tournament's data is as it was built from (a later save asks for
     a new one). `reads`: the tournament as the public sees it (`ui.data.now` as a
     spectator, R20), off the pages' shared shelf."""
-    st.subheader("Publish results", anchor=False)
-    st.caption("One zip of the finished tournament for your own website: pages with the "
-               "final and qualifier standings, the finals, every sitting's tables and "
-               "results, the charts as images, and the same data as JSON and CSV. Players "
-               "are named by nickname only. Unzip it and open index.html, or upload the "
-               "folder to any web host.")
+    st.subheader(_("Publish results"), anchor=False)
+    st.caption(_("One zip of the finished tournament for your own website: pages with the "
+                 "final and qualifier standings, the finals, every sitting's tables and "
+                 "results, the charts as images, and the same data as JSON and CSV. Players "
+                 "are named by nickname only. Unzip it and open index.html, or upload the "
+                 "folder to any web host."))
     sittings = reads.sittings()
     if not archive.finished(sittings):
         st.info(archive.not_finished_words(sittings), icon=":material/hourglass_top:")
         return
     kept = st.session_state.get("data_archive")
-    if st.button("Publish results", key="data_publish", icon=":material/publish:"):
+    if st.button(_("Publish results"), key="data_publish", icon=":material/publish:"):
         key = session.tournament_key() or "tournament"
-        with st.status("Publishing the results…") as status:
-            bar = st.progress(0.0, text="Starting…")
+        with st.status(_("Publishing the results…")) as status:
+            bar = st.progress(0.0, text=_("Starting…"))
             made = widgets.act(lambda: archive.publish(
                 reads, key, progress=lambda f, words: bar.progress(f, text=words)))
-            status.update(label="The results are ready." if made is not None
-                          else "The results could not be published.",
+            status.update(label=_("The results are ready.") if made is not None
+                          else _("The results could not be published."),
                           state="complete" if made is not None else "error")
         if made is not None:
             kept = (reads.url, reads.version, made)
@@ -294,8 +308,11 @@ def publish_results(tournament: str, reads) -> None:
     if kept is None or kept[:2] != (reads.url, reads.version):
         return
     made = kept[2]
-    st.download_button(f"Download the results (.zip, {plural(len(made.files), 'file')})",
-                       data=made.content, file_name=widgets.file_name(tournament, "results",
-                                                                      "zip"),
+    files = len(made.files)
+    st.download_button(ngettext("Download the results (.zip, {count} file)",
+                                "Download the results (.zip, {count} files)", files).format(
+        count=files),
+                       data=made.content, file_name=widgets.file_name(
+                           tournament, pgettext("file name", "results"), "zip"),
                        mime=ZIP, key="data_archive_zip", icon=":material/download:",
                        on_click="ignore")
