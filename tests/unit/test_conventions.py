@@ -83,6 +83,7 @@ def test_nothing_that_guards_access_is_cached():
 # views → stsa.ui → stsa.services → stsa.{formats, store} → the pure core → stsa.domain.
 LAYERS = {
     "stsa.domain": 0, "stsa.errors": 0, "stsa.settings": 0, "stsa.local_time": 0,
+    "stsa.i18n": 0,
     "stsa.auth": 1, "stsa.rules": 1, "stsa.draw": 1, "stsa.picks": 1, "stsa.balance": 1,
     "stsa.catalog": 1, "stsa.fairness": 1, "stsa.directory": 1,
     "stsa.stats": 1, "stsa.charts": 1, "stsa.netcheck": 1, "stsa.clock": 1, "stsa.schedule": 1,
@@ -138,8 +139,9 @@ def test_no_module_imports_from_a_layer_above_it():
     assert upward == []
 
 
-# Pages reach the tournament only through these (DESIGN.md, "Layout").
-PAGE_IMPORTS = ("stsa.ui", "stsa.services", "stsa.domain")
+# Pages reach the tournament only through these (DESIGN.md, "Layout"), and say their words
+# through the translation function (README, "Languages").
+PAGE_IMPORTS = ("stsa.ui", "stsa.services", "stsa.domain", "stsa.i18n")
 # The names outside scripts import (DESIGN.md, "Scripting API"): never used inside STSA.
 FOR_SCRIPTS = ("stsa.excel", "stsa.printing", "stsa.tournament")
 
