@@ -23,7 +23,9 @@ import defusedxml.ElementTree as safe_et
 import openpyxl
 from defusedxml import DefusedXmlException
 
+from stsa import i18n
 from stsa.domain import Problem, TournamentError
+from stsa.i18n import N_, _
 
 MAX_UPLOAD_BYTES = 5 * 1024 * 1024  # a roster file
 MAX_WORKBOOK_BYTES = 50 * 1024 * 1024  # a tournament workbook offered for restore
@@ -43,8 +45,11 @@ class RowProblem(Problem):
 
 
 def at_row(row: int, what: str, sheet: str | None = None) -> RowProblem:
-    """"row 4: …", or "Results sheet, row 7: …" in a workbook of many sheets."""
-    return RowProblem(f"{sheet} sheet, row {row}" if sheet else f"row {row}", what, int(row))
+    """"row 4: …", or "Results sheet, row 7: …" in a workbook of many sheets (the sheet as
+    the file names it)."""
+    where = (_("{sheet} sheet, row {row}").format(sheet=sheet, row=row) if sheet
+             else _("row {row}").format(row=row))
+    return RowProblem(where, what, int(row))
 
 
 @dataclass(frozen=True)
@@ -69,13 +74,15 @@ _ELEMENT = re.compile(rb"<(?:[A-Za-z_][\w.-]*:)?(?:c|si|row)[\s/>]")
 _ROW = re.compile(rb"<(?:[A-Za-z_][\w.-]*:)?row[\s/>]")
 _CELL = re.compile(rb"<(?:[A-Za-z_][\w.-]*:)?c[\s/>]")
 _MAGIC = [  # (leading bytes, what it is)
-    (b"%PDF", "a PDF document"), (b"\x89PNG", "a PNG image"), (b"\xff\xd8\xff", "a JPEG image"),
-    (b"GIF8", "a GIF image"), (b"\x1f\x8b", "a gzip archive"), (b"Rar!", "a RAR archive"),
-    (b"7z\xbc\xaf", "a 7-Zip archive"), (b"RIFF", "a media file"), (b"\x7fELF", "a program"),
-    (b"SQLite format 3", "a database"), (b"{\\rtf", "an RTF document"),
+    (b"%PDF", N_("a PDF document")), (b"\x89PNG", N_("a PNG image")),
+    (b"\xff\xd8\xff", N_("a JPEG image")), (b"GIF8", N_("a GIF image")),
+    (b"\x1f\x8b", N_("a gzip archive")), (b"Rar!", N_("a RAR archive")),
+    (b"7z\xbc\xaf", N_("a 7-Zip archive")), (b"RIFF", N_("a media file")),
+    (b"\x7fELF", N_("a program")), (b"SQLite format 3", N_("a database")),
+    (b"{\\rtf", N_("an RTF document")),
 ]
 _OLE = b"\xd0\xcf\x11\xe0\xa1\xb1\x1a\xe1"
-_BOMB = "The workbook declares XML entities (an “XML bomb”); STSA does not open it."
+_BOMB = N_("The workbook declares XML entities (an “XML bomb”); STSA does not open it.")
 ODS_MIMETYPE = b"application/vnd.oasis.opendocument.spreadsheet"
 _ODS_TABLE_NS = "{urn:oasis:names:tc:opendocument:xmlns:table:1.0}"
 _ODS_TABLE, _ODS_ROW = _ODS_TABLE_NS + "table", _ODS_TABLE_NS + "table-row"
@@ -83,19 +90,19 @@ _ODS_CELL, _ODS_COVERED = _ODS_TABLE_NS + "table-cell", _ODS_TABLE_NS + "covered
 _ODS_ROWS_REPEATED = _ODS_TABLE_NS + "number-rows-repeated"
 _ODS_COLUMNS_REPEATED = _ODS_TABLE_NS + "number-columns-repeated"
 _ODS_VALUE_TYPE = "{urn:oasis:names:tc:opendocument:xmlns:office:1.0}value-type"
-_DAMAGED_ODS = ("The spreadsheet is damaged (it is not a complete .ods file): open it in your "
-                "spreadsheet program and save it again.")
-_DAMAGED = ("The workbook is damaged (it is not a complete .xlsx file): open it in your "
-            "spreadsheet program and save it again as .xlsx.")
+_DAMAGED_ODS = N_("The spreadsheet is damaged (it is not a complete .ods file): open it in "
+                  "your spreadsheet program and save it again.")
+_DAMAGED = N_("The workbook is damaged (it is not a complete .xlsx file): open it in your "
+              "spreadsheet program and save it again as .xlsx.")
 
 
 # -- the bytes -----------------------------------------------------------------------------------
 def read_source(source: Any, limits: Limits, error: type) -> tuple[bytes, str]:
     """The file's bytes (at most `limits.upload_bytes`) and its name, from a path, bytes or
     a file-like object such as Streamlit's UploadedFile (left at its start)."""
-    too_big = error(f"The file is larger than {limits.upload_bytes // 2**20} MB, the upload "
-                    f"limit; a roster or tournament workbook is far smaller. Check that it is "
-                    f"the right file.")
+    too_big = error(_("The file is larger than {size}, the upload limit; a roster or "
+                      "tournament workbook is far smaller. Check that it is the right "
+                      "file.").format(size=_megabytes(limits.upload_bytes // 2**20)))
     if isinstance(source, (str, os.PathLike)):
         data, name = _from_path(source, limits, error, too_big)
     elif isinstance(source, (bytes, bytearray, memoryview)):
@@ -103,11 +110,12 @@ def read_source(source: Any, limits: Limits, error: type) -> tuple[bytes, str]:
     elif hasattr(source, "read") or hasattr(source, "getvalue"):
         data, name = _from_stream(source, limits, too_big)
     else:
-        raise error(f"Cannot read a spreadsheet from {type(source).__name__}.")
+        raise error(_("Cannot read a spreadsheet from {kind}.").format(
+            kind=type(source).__name__))
     if len(data) > limits.upload_bytes:
         raise too_big
     if not data.strip():
-        raise error("The file is empty.")
+        raise error(_("The file is empty."))
     return data, name
 
 
@@ -118,7 +126,8 @@ def _from_path(path: Any, limits: Limits, error: type, too_big: Exception) -> tu
         with open(path, "rb") as f:
             return f.read(limits.upload_bytes + 1), os.path.basename(os.fspath(path))
     except OSError as exc:
-        raise error(f"The file cannot be opened ({exc.strerror or exc}).") from exc
+        raise error(_("The file cannot be opened ({reason}).").format(
+            reason=exc.strerror or exc)) from exc
 
 
 def _from_stream(source: Any, limits: Limits, too_big: Exception) -> tuple[bytes, str]:
@@ -145,28 +154,28 @@ def file_kind(data: bytes, name: str, error: type) -> str:
     if data.startswith((b"PK\x03\x04", b"PK\x05\x06", b"PK\x07\x08")):
         return "ods" if _is_ods(data) else "xlsx"
     if data.startswith(_OLE):
-        raise error("This file is password-protected or in the old .xls format, which STSA "
-                    "cannot read: save it as .xlsx without a password (or as .csv).")
+        raise error(_("This file is password-protected or in the old .xls format, which STSA "
+                      "cannot read: save it as .xlsx without a password (or as .csv)."))
     for magic, what in _MAGIC:
         if data.startswith(magic):
-            raise error(f"This file is not a spreadsheet: it looks like {what}. Save the "
-                        f"roster as .xlsx, .ods or .csv.")
+            raise error(_("This file is not a spreadsheet: it looks like {what}. Save the "
+                          "roster as .xlsx, .ods or .csv.").format(what=_(what)))
     if suffix in (".xlsx", ".xlsm", ".xltx"):
-        raise error("This file is named like an .xlsx workbook but is damaged or not one: "
-                    "open it in your spreadsheet program and save it again as .xlsx.")
+        raise error(_("This file is named like an .xlsx workbook but is damaged or not one: "
+                      "open it in your spreadsheet program and save it again as .xlsx."))
     if suffix == ".ods":
-        raise error("This file is named like an .ods spreadsheet but is damaged or not one: "
-                    "open it in your spreadsheet program and save it again.")
+        raise error(_("This file is named like an .ods spreadsheet but is damaged or not "
+                      "one: open it in your spreadsheet program and save it again."))
     if suffix in (".xls", ".numbers"):
-        raise error(f"STSA reads .xlsx, .ods and .csv files, not {suffix}: save the roster as "
-                    f".xlsx, .ods or .csv.")
+        raise error(_("STSA reads .xlsx, .ods and .csv files, not {suffix}: save the roster "
+                      "as .xlsx, .ods or .csv.").format(suffix=suffix))
     head = data[:4096]
     if head.lstrip(b"\xef\xbb\xbf \t\r\n").startswith(b"<"):
-        raise error("This file is a web page or XML, not a spreadsheet STSA reads: save the "
-                    "roster as .xlsx, .ods or .csv.")
+        raise error(_("This file is a web page or XML, not a spreadsheet STSA reads: save "
+                      "the roster as .xlsx, .ods or .csv."))
     if b"\x00" in head and not head.startswith((b"\xff\xfe", b"\xfe\xff")):
-        raise error("This file is not a spreadsheet or a text (CSV) file. Save the roster as "
-                    ".xlsx or .csv.")
+        raise error(_("This file is not a spreadsheet or a text (CSV) file. Save the roster "
+                      "as .xlsx or .csv."))
     return "csv"
 
 
@@ -184,8 +193,15 @@ def _is_ods(data: bytes) -> bool:
 
 
 # -- the zip and its XML parts -------------------------------------------------------------------
+def _megabytes(n: float) -> str:
+    """"50 MB" in this run's language."""
+    return _("{size} MB").format(size=i18n.number(round(n)))
+
+
 def _size(n: int) -> str:
-    return f"{n / 2**20:,.0f} MB" if n >= 2**20 else f"{max(n // 1024, 1):,} KB"
+    if n >= 2**20:
+        return _megabytes(n / 2**20)
+    return _("{size} KB").format(size=i18n.number(max(n // 1024, 1)))
 
 
 def open_workbook(data: bytes, limits: Limits, error: type, *, checked: bool = False):
@@ -196,10 +212,10 @@ def open_workbook(data: bytes, limits: Limits, error: type, *, checked: bool = F
     try:
         return openpyxl.load_workbook(io.BytesIO(data), read_only=True, data_only=True)
     except DefusedXmlException as exc:
-        raise error(_BOMB) from exc
+        raise error(_(_BOMB)) from exc
     except Exception as exc:  # any failure to parse is a damaged file
-        raise error("The workbook is damaged or not an .xlsx file STSA can read: open it in "
-                    "your spreadsheet program and save it again as .xlsx.") from exc
+        raise error(_("The workbook is damaged or not an .xlsx file STSA can read: open it "
+                      "in your spreadsheet program and save it again as .xlsx.")) from exc
 
 
 def check_zip(data: bytes, limits: Limits, error: type, kind: str = "xlsx") -> None:
@@ -208,7 +224,7 @@ def check_zip(data: bytes, limits: Limits, error: type, kind: str = "xlsx") -> N
     try:
         archive = zipfile.ZipFile(io.BytesIO(data))
     except (zipfile.BadZipFile, zipfile.LargeZipFile, ValueError, OSError) as exc:
-        raise error(_DAMAGED) from exc
+        raise error(_(_DAMAGED)) from exc
     with archive:
         infos = archive.infolist()
         _check_proportions(infos, len(data), limits, error)
@@ -225,38 +241,40 @@ def check_zip(data: bytes, limits: Limits, error: type, kind: str = "xlsx") -> N
                     _check_ods_content(stream, limits, error)
             except (zipfile.BadZipFile, zipfile.LargeZipFile, EOFError, OSError,
                     NotImplementedError, RuntimeError) as exc:
-                raise error(_DAMAGED_ODS) from exc
+                raise error(_(_DAMAGED_ODS)) from exc
 
 
 def _check_proportions(infos: list, packed: int, limits: Limits, error: type) -> None:
     if len(infos) > limits.entries:
-        raise error(f"The workbook holds {len(infos)} files inside; a spreadsheet has a few "
-                    f"dozen. STSA does not open it.")
+        raise error(_("The workbook holds {count} files inside; a spreadsheet has a few "
+                      "dozen. STSA does not open it.").format(count=len(infos)))
     unpacked = sum(i.file_size for i in infos)
     if unpacked > limits.unpacked_bytes or (unpacked > 2**20 and unpacked > limits.ratio * packed):
-        raise error(f"The workbook would unpack to {_size(unpacked)} from {_size(packed)}, out "
-                    f"of proportion for a spreadsheet (a “zip bomb”); STSA does not open it.")
+        raise error(_("The workbook would unpack to {unpacked} from {packed}, out of "
+                      "proportion for a spreadsheet (a “zip bomb”); STSA does not open "
+                      "it.").format(unpacked=_size(unpacked), packed=_size(packed)))
 
 
 def _check_is_xlsx(archive: zipfile.ZipFile, names: set[str], error: type) -> None:
     if "mimetype" in names:
         kind = archive.read("mimetype")[:100].decode("ascii", "replace")
-        what = ("an OpenDocument spreadsheet (.ods)" if "spreadsheet" in kind
-                else "an OpenDocument file")
-        raise error(f"This file is {what}: save it as .xlsx or .csv.")
+        if "spreadsheet" in kind:
+            raise error(_("This file is an OpenDocument spreadsheet (.ods): save it as .xlsx "
+                          "or .csv."))
+        raise error(_("This file is an OpenDocument file: save it as .xlsx or .csv."))
     if "[Content_Types].xml" not in names or not any(n.startswith("xl/") for n in names):
-        raise error("This file is a zip archive, not an .xlsx workbook: save the roster as "
-                    ".xlsx or .csv.")
+        raise error(_("This file is a zip archive, not an .xlsx workbook: save the roster "
+                      "as .xlsx or .csv."))
 
 
 def _check_is_ods(archive: zipfile.ZipFile, names: set[str], error: type) -> None:
     if "content.xml" not in names:
-        raise error(_DAMAGED_ODS)
+        raise error(_(_DAMAGED_ODS))
     if "META-INF/manifest.xml" in names:
         info = archive.getinfo("META-INF/manifest.xml")
         if info.file_size <= 5 * 2**20 and b"encryption-data" in archive.read(info):
-            raise error("The spreadsheet is encrypted (password-protected): save it again "
-                        "without a password.")
+            raise error(_("The spreadsheet is encrypted (password-protected): save it again "
+                          "without a password."))
 
 
 def _check_ods_content(stream: Any, limits: Limits, error: type) -> None:
@@ -267,13 +285,15 @@ def _check_ods_content(stream: Any, limits: Limits, error: type) -> None:
     elements = 0
     rows = filled_rows = 0
     try:
-        for _, elem in safe_et.iterparse(stream, events=("end",), forbid_dtd=True):
+        for _x, elem in safe_et.iterparse(stream, events=("end",), forbid_dtd=True):
             if elem.tag in (_ODS_CELL, _ODS_COVERED, _ODS_ROW):
                 elements += 1
                 if elements > limits.elements:
-                    raise error(f"The spreadsheet holds more than {limits.elements:,} cells; "
-                                f"STSA reads sheets of at most {limits.rows:,} rows and "
-                                f"{limits.columns} columns.")
+                    raise error(_("The spreadsheet holds more than {cells} cells; STSA reads "
+                                  "sheets of at most {rows} rows and {columns} "
+                                  "columns.").format(cells=i18n.number(limits.elements),
+                                                     rows=i18n.number(limits.rows),
+                                                     columns=limits.columns))
             if elem.tag == _ODS_ROW:
                 width = filled = 0
                 for cell in elem:
@@ -281,24 +301,25 @@ def _check_ods_content(stream: Any, limits: Limits, error: type) -> None:
                     if cell.get(_ODS_VALUE_TYPE) or "".join(cell.itertext()).strip():
                         filled = width
                 if filled > limits.columns:
-                    raise error(f"The spreadsheet has a row of {filled:,} columns; STSA reads "
-                                f"at most {limits.columns}.")
+                    raise error(_("The spreadsheet has a row of {count} columns; STSA reads "
+                                  "at most {columns}.").format(count=i18n.number(filled),
+                                                               columns=limits.columns))
                 rows += _repeat(elem, _ODS_ROWS_REPEATED)
                 if filled:
                     filled_rows = rows
                 if filled_rows > limits.rows:
-                    raise error(f"The spreadsheet has more than {limits.rows:,} rows; STSA "
-                                f"reads at most {limits.rows:,}.")
+                    raise error(_("The spreadsheet has more than {rows} rows; STSA reads at "
+                                  "most {rows}.").format(rows=i18n.number(limits.rows)))
                 elem.clear()
             elif elem.tag == _ODS_TABLE:
                 rows = filled_rows = 0
                 elem.clear()
     except DefusedXmlException as exc:
-        raise error(_BOMB) from exc
+        raise error(_(_BOMB)) from exc
     except (safe_et.ParseError, ValueError) as exc:
         if isinstance(exc, SpreadsheetError):
             raise
-        raise error(_DAMAGED_ODS) from exc
+        raise error(_(_DAMAGED_ODS)) from exc
 
 
 def _repeat(elem: Any, attribute: str) -> int:
@@ -321,7 +342,7 @@ def ods_rows(data: bytes, limits: Limits, error: type) -> list[Iterator[tuple[in
     except SpreadsheetError:
         raise
     except Exception as exc:  # any failure to parse is a damaged file
-        raise error(_DAMAGED_ODS) from exc
+        raise error(_(_DAMAGED_ODS)) from exc
     return [_frame_rows(frame) for frame in frames.values()]
 
 
@@ -335,15 +356,16 @@ def _frame_rows(frame: Any) -> Iterator[tuple[int, list]]:
 def _check_part(archive: zipfile.ZipFile, info: zipfile.ZipInfo, limits: Limits,
                 error: type) -> None:
     if info.flag_bits & 0x1:
-        raise error("The workbook is encrypted (password-protected): save it as .xlsx without "
-                    "a password.")
+        raise error(_("The workbook is encrypted (password-protected): save it as .xlsx "
+                      "without a password."))
     if not info.filename.endswith((".xml", ".rels", ".vml")):
         return
     big_part = ("worksheets/" in info.filename or "sharedStrings" in info.filename
                 or info.filename == "content.xml")
     if info.file_size > limits.part_bytes and not big_part:
-        raise error(f"The workbook's part {info.filename} is {info.file_size / 2**20:,.0f} MB, "
-                    f"far too big for a spreadsheet; STSA does not open it.")
+        raise error(_("The workbook's part {part} is {size}, far too big for a spreadsheet; "
+                      "STSA does not open it.").format(
+            part=info.filename, size=_megabytes(info.file_size / 2**20)))
     try:
         with archive.open(info) as stream:
             _check_xml_prolog(stream, info.filename, error)
@@ -352,7 +374,7 @@ def _check_part(archive: zipfile.ZipFile, info: zipfile.ZipInfo, limits: Limits,
                 _count_elements(stream, info.filename, limits, error)
     except (zipfile.BadZipFile, zipfile.LargeZipFile, EOFError, OSError,
             NotImplementedError, RuntimeError) as exc:
-        raise error(_DAMAGED) from exc
+        raise error(_(_DAMAGED)) from exc
 
 
 class _Root(Exception):
@@ -384,11 +406,13 @@ def _check_xml_prolog(stream: Any, part: str, error: type) -> None:
     except _Root:
         return
     except DefusedXmlException as exc:
-        raise error(f"The workbook's part {part} declares XML entities or a DTD, which a "
-                    f"spreadsheet never needs (an “XML bomb”); STSA does not open it.") from exc
+        raise error(_("The workbook's part {part} declares XML entities or a DTD, which a "
+                      "spreadsheet never needs (an “XML bomb”); STSA does not open "
+                      "it.").format(part=part)) from exc
     except safe_et.ParseError as exc:
-        raise error(f"The workbook is damaged (its part {part} is not valid XML): open it "
-                    f"in your spreadsheet program and save it again.") from exc
+        raise error(_("The workbook is damaged (its part {part} is not valid XML): open it "
+                      "in your spreadsheet program and save it again.").format(
+            part=part)) from exc
 
 
 def _count_elements(stream: Any, part: str, limits: Limits, error: type) -> None:
@@ -404,41 +428,49 @@ def _count_elements(stream: Any, part: str, limits: Limits, error: type) -> None
             rows += len(_ROW.findall(chunk))
             cells += len(_CELL.findall(chunk))
         if elements > limits.elements:
-            raise error(f"The workbook's part {part} holds more than {limits.elements:,} "
-                        f"cells; STSA reads sheets of at most {limits.rows:,} rows and "
-                        f"{limits.columns} columns.")
+            raise error(_("The workbook's part {part} holds more than {cells} cells; STSA "
+                          "reads sheets of at most {rows} rows and {columns} columns.").format(
+                part=part, cells=i18n.number(limits.elements), rows=i18n.number(limits.rows),
+                columns=limits.columns))
     if cells > max(rows, 1) * limits.columns:
-        raise error(f"The workbook's part {part} has rows of more than {limits.columns} "
-                    f"columns ({cells:,} cells in {rows:,} rows); STSA reads at most "
-                    f"{limits.columns} columns.")
+        raise error(_("The workbook's part {part} has rows of more than {columns} columns "
+                      "({cells} cells in {rows} rows); STSA reads at most {columns} "
+                      "columns.").format(part=part, columns=limits.columns,
+                                         cells=i18n.number(cells), rows=i18n.number(rows)))
 
 
 # -- rows and cells ------------------------------------------------------------------------------
 def sheet_rows(ws, limits: Limits, error: type) -> Iterator[tuple[int, list]]:
     """(spreadsheet row number, cell values) of a read-only sheet, checked against `limits`."""
-    where = f"The sheet {ws.title!r}"
+    sheet = repr(ws.title)
     if (ws.max_column or 0) > limits.columns or (ws.max_row or 0) > limits.rows:
-        raise error(f"{where} reaches row {ws.max_row or 0:,} and column "
-                    f"{ws.max_column or 0:,}; STSA reads at most {limits.rows:,} rows and "
-                    f"{limits.columns} columns.")
+        raise error(_("The sheet {sheet} reaches row {row} and column {column}; STSA reads at "
+                      "most {rows} rows and {columns} columns.").format(
+            sheet=sheet, row=i18n.number(ws.max_row or 0),
+            column=i18n.number(ws.max_column or 0), rows=i18n.number(limits.rows),
+            columns=limits.columns))
     ws.reset_dimensions()  # a wrong size in the file must not cut rows off
     try:
         for number, values in enumerate(ws.iter_rows(values_only=True), start=1):
             if number > limits.rows:
-                raise error(f"{where} has more than {limits.rows:,} rows; STSA reads at most "
-                            f"{limits.rows:,}.")
+                raise error(_("The sheet {sheet} has more than {rows} rows; STSA reads at "
+                              "most {rows}.").format(sheet=sheet,
+                                                     rows=i18n.number(limits.rows)))
             values = trimmed(list(values))
             if len(values) > limits.columns:
-                raise error(f"{where} has cells in column {len(values):,} (row {number}); "
-                            f"STSA reads at most {limits.columns} columns.")
+                raise error(_("The sheet {sheet} has cells in column {column} (row {row}); "
+                              "STSA reads at most {columns} columns.").format(
+                    sheet=sheet, column=i18n.number(len(values)), row=number,
+                    columns=limits.columns))
             yield number, values
     except SpreadsheetError:
         raise
     except DefusedXmlException as exc:
-        raise error(_BOMB) from exc
+        raise error(_(_BOMB)) from exc
     except Exception as exc:  # any failure to parse is a damaged file
-        raise error(f"{where} is damaged and cannot be read: open the file in your "
-                    f"spreadsheet program and save it again as .xlsx.") from exc
+        raise error(_("The sheet {sheet} is damaged and cannot be read: open the file in "
+                      "your spreadsheet program and save it again as .xlsx.").format(
+            sheet=sheet)) from exc
 
 
 def trimmed(cells: list) -> list:

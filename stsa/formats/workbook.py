@@ -10,6 +10,13 @@ Every heading means one thing on every sheet: "Name" is a player's real name, "N
 name the public knows (R22). The workbook holds hidden information (removed leaders, emails,
 the log): organizer only (R20).
 
+Languages: the workbook is written in the tournament's language (its `language` setting;
+English where it has none): sheet names, headings, labels, Yes and No, recorded in the file's
+properties. The code knows one schema, in English (`SHEETS`); the words are translated as the
+file is written (`write_workbook`) and read back from any of STSA's languages, so a restore
+neither needs the recorded language nor a workbook in the reader's own (the recorded one is
+tried first). Data stays as stored: names, numbers, setups, leaders, keys and JSON.
+
 Parsing: every file passes the hostile-file guards first; then each cell is read as the kind
 its column holds (a whole number, a date and time, Yes or No, JSON, a label or its code …),
 also as a spreadsheet application writes them back after opening and saving the file (numbers
@@ -30,16 +37,18 @@ import io
 import json
 import re
 from collections.abc import Iterable, Iterator, Mapping
-from dataclasses import dataclass
+from dataclasses import dataclass, field
+from functools import cache
 from typing import Any
 
 import pandas as pd
 from openpyxl.styles import Font, PatternFill
 
-from stsa import catalog, local_time
+from stsa import catalog, i18n, local_time
 from stsa.domain import Kind, PlayerStatus, Problem, Role, SittingStatus, sitting_label
 from stsa.formats import guards, xlsx
 from stsa.formats.guards import WORKBOOK_LIMITS, SpreadsheetError, at_row, cell_text
+from stsa.i18n import N_, _, ngettext
 from stsa.settings import REGISTRY, Settings
 from stsa.settings import label as setting_label
 from stsa.settings import words as setting_words
@@ -52,18 +61,33 @@ INT_MAX = 2**31 - 1  # what an integer column holds on every database STSA runs 
 SHOWN_PROBLEMS = 50
 
 Sheet = tuple[list[str], list[list]]  # (headings, rows)
+TOURNAMENT = "tournament"  # a language argument's default: the tournament's own
 
-# Words stored as codes and shown as people say them: {family: {code: label}}. A cell is read
-# back from either (any case); anything else is kept as written, for the checks to name.
+
+class Sheets(dict):
+    """{English sheet title: (headings, rows)} as `tournament_sheets` makes them; `language`
+    is the one the labels in the rows are in (what `write_workbook` names the sheets in)."""
+
+    def __init__(self, *args: Any, language: str = i18n.ENGLISH, **kwargs: Any) -> None:
+        super().__init__(*args, **kwargs)
+        self.language = language
+
+# Words stored as codes and shown as people say them: {family: {code: label}} (the labels in
+# English, translated where written). A cell is read back from either, in any of STSA's
+# languages (any case); anything else is kept as written, for the checks to name.
+_LABELS = {"qualifier": N_("Qualifier"), "semifinal": N_("Semifinal"), "final": N_("Final"),
+           "drawn": N_("Drawn"), "published": N_("Published"), "complete": N_("Complete"),
+           "active": N_("Active"), "withdrawn": N_("Withdrawn"),
+           "organizer": N_("Organizer"), "judge": N_("Judge"), "spectator": N_("Spectator")}
 WORDS: dict[str, dict[str, str]] = {
-    "kind": {k.value: k.value.capitalize() for k in Kind},
-    "status": {s.value: s.value.capitalize() for s in SittingStatus},
-    "player": {s.value: s.value.capitalize() for s in PlayerStatus},
-    "role": {r.value: r.value.capitalize() for r in Role},
-    "stage": {"finals": "Finals", "semifinal": "Semifinal", "final": "Final"},
-    "zone": {"final": "Final", "semifinal": "Semifinal", "out": "Out"},
+    "kind": {k.value: _LABELS[k.value] for k in Kind},
+    "status": {s.value: _LABELS[s.value] for s in SittingStatus},
+    "player": {s.value: _LABELS[s.value] for s in PlayerStatus},
+    "role": {r.value: _LABELS[r.value] for r in Role},
+    "stage": {"finals": N_("Finals"), "semifinal": N_("Semifinal"), "final": N_("Final")},
+    "zone": {"final": N_("Final"), "semifinal": N_("Semifinal"), "out": N_("Out")},
 }
-YES_NO = {True: "Yes", False: "No"}
+YES_NO = {True: N_("Yes"), False: N_("No")}
 
 # sheet -> (store table it restores, or None) and [(heading, table column or None, kind)];
 # kinds: int, text, bool (Yes or No), time, list (leaders, "; "-separated), json (JSON text),
@@ -72,97 +96,104 @@ YES_NO = {True: "Yes", False: "No"}
 # read back. Computed sheets (Summary, Standings, Finals) come from the frames
 # `tournament_sheets` is given. "Name" is always the real name, "Nickname" the public one.
 SHEETS: dict[str, tuple[str | None, list[tuple[str, str | None, str]]]] = {
-    "Summary": (None, [("Tournament", None, "text"), ("", None, "text")]),
-    "Standings": (None, []),  # headings from the standings frame (`STANDINGS_HEADINGS`)
-    "Finals": (None, [
-        ("Final rank", "final_rank", "int"), ("Nickname", "name", "text"),
-        ("Name", "real_name", "text"), ("Stage", "stage", "text"),
-        ("Wildcard", "wildcard", "bool"), ("Best score", "best_score", "num"),
-        ("Qualifier rank", "rank", "int"), ("Player id", "player_id", "int")]),
-    "Players": ("players", [
-        ("Name", "name", "text"), ("Nickname", "nickname", "text"), ("Club", "club", "text"),
-        ("Status", "status", "word:player"), ("Checked in", "checked_in", "bool"),
-        ("Checked in at", "checked_in_at", "time"),
-        ("Registration order", "registration_order", "int"), ("Email", "email", "text"),
-        ("Extra details", None, "text"), ("Player id", "id", "int"),
-        ("Added by", "created_by", "text"), ("Added at", "created_at", "time"),
-        ("Stored extra details", "extra", "json")]),
-    "Sittings": ("sittings", [
-        ("Sitting", None, "text"), ("Stage", "kind", "word:kind"), ("Number", "number", "int"),
-        ("Status", "status", "word:status"), ("Tables", None, "int"),
-        ("Results", None, "int"), ("Rule change", "rule_change", "text"),
-        ("Rule change points", "rule_change_points", "text"), ("Seed", "seed", "text"),
-        ("Drawn by", "created_by", "text"), ("Drawn at", "created_at", "time"),
-        ("Published at", "published_at", "time"), ("Completed at", "completed_at", "time"),
-        ("Sitting id", "id", "int")]),
-    "Tables": ("tables", [
-        ("Sitting", None, "text"), ("Table", "table_no", "int"), ("Setup", None, "text"),
-        ("Setup changed", "setup_override", "bool"), ("Players", None, "int"),
-        ("Removed leaders", "removed_leaders", "list"),
-        ("Available leaders", "available_leaders", "list"),
-        ("Result version", "result_version", "int"), ("Setup id", "setup_id", "text"),
-        ("Table id", "id", "int"), ("Sitting id", "sitting_id", "int")]),
-    "Seats": ("seats", [
-        ("Sitting", None, "text"), ("Table", None, "int"), ("Seat", "seat", "int"),
-        ("Name", None, "text"), ("Nickname", None, "text"), ("Colour", "colour", "text"),
-        ("Pick order", "pick_order", "int"), ("Player id", "player_id", "int"),
-        ("Table id", "table_id", "int"), ("Sitting id", "sitting_id", "int")]),
-    "Results": ("results", [
-        ("Sitting", None, "text"), ("Table", None, "int"), ("Seat", "seat", "int"),
-        ("Name", None, "text"), ("Nickname", None, "text"), ("Leader", "leader", "text"),
-        ("VP", "vp", "int"), ("Spice", "spice", "int"), ("Solari", "solari", "int"),
-        ("Troops", "troops", "int"), ("Water", "water", "int"),
-        ("Variant points", "variant_points", "int"), ("Tie-break", "tiebreak", "int"),
-        ("Placing", None, "int"),
-        ("Qualifier score", None, "num"), ("Tied", None, "bool"),
-        ("Setup id", None, "text"), ("Version", "version", "int"),
-        ("Saved by", "saved_by", "text"), ("Saved at", "saved_at", "time"),
-        ("Player id", "player_id", "int"), ("Table id", "table_id", "int"),
-        ("Sitting id", None, "int"), ("Submission id", "submission_id", "text")]),
-    "Votes": ("leader_votes", [  # R10 Vote Off: judges' and organizer's eyes only (R20)
-        ("Sitting", None, "text"), ("Table", None, "int"), ("Name", None, "text"),
-        ("Nickname", None, "text"), ("Leader", "leader", "text"),
-        ("Entered by", "entered_by", "text"), ("Entered at", "entered_at", "time"),
-        ("Player id", "player_id", "int"), ("Table id", "table_id", "int")]),
-    "Wild cards": ("wild_cards", [  # R10 Wild Card
-        ("Sitting", None, "text"), ("Table", None, "int"), ("Seat", "seat", "int"),
-        ("Name", None, "text"), ("Nickname", None, "text"),
-        ("Picked leader", "picked_leader", "text"),
-        ("Took a random one", "swapped", "bool"), ("Leader", "leader", "text"),
-        ("Entered by", "entered_by", "text"), ("Entered at", "entered_at", "time"),
-        ("Player id", "player_id", "int"), ("Table id", "table_id", "int")]),
-    "Sit-outs": ("sit_outs", [
-        ("Sitting", None, "text"), ("Name", None, "text"), ("Nickname", None, "text"),
-        ("Player id", "player_id", "int"), ("Sitting id", "sitting_id", "int")]),
-    "Waiting list": ("waiting", [  # R21
-        ("Sitting", None, "text"), ("Position", "position", "int"), ("Name", None, "text"),
-        ("Nickname", None, "text"), ("Player id", "player_id", "int"),
-        ("Sitting id", "sitting_id", "int")]),
-    "Absences": ("absences", [
-        ("Stage", "stage", "word:stage"), ("Name", None, "text"),
-        ("Nickname", None, "text"), ("Marked by", "marked_by", "text"),
-        ("Marked at", "marked_at", "time"), ("Player id", "player_id", "int")]),
-    "Schedule": ("schedule_items", [  # R26: times as dates in UTC; "Starts" in the room's
-        ("Item", None, "text"), ("Title", "title", "text"),  # time zone, for the reader
-        ("Stage", "sitting_kind", "word:kind"), ("Number", "sitting_number", "int"),
-        ("Starts", None, "text"), ("Minutes", "minutes", "int"),
-        ("Starts at (UTC)", "starts_at", "time"), ("Changed by", "updated_by", "text"),
-        ("Changed at", "updated_at", "time"), ("Item id", "id", "int")]),
-    "Bookings": ("bookings", [  # R25: each qualifier's booking list
-        ("Qualifier", "sitting_number", "int"), ("Position", "position", "int"),
-        ("Name", None, "text"), ("Nickname", None, "text"), ("Booked at", "booked_at", "time"),
-        ("Seat given to player id", "replaced_by", "int"),
-        ("Imported by", "imported_by", "text"), ("Imported at", "imported_at", "time"),
-        ("Player id", "player_id", "int")]),
-    "Settings": ("settings", [
-        ("Setting", None, "text"), ("Value", None, "text"), ("Default", None, "bool"),
-        ("Set by", "updated_by", "text"), ("Set at", "updated_at", "time"),
-        ("Key", "key", "text"), ("Stored value", "value", "json")]),
-    "Log": ("events", [
-        ("Event", "id", "int"), ("When (UTC)", "at", "time"), ("By", "actor", "text"),
-        ("Role", "role", "word:role"), ("What happened", None, "text"),
-        ("Action", "action", "text"), ("Subject", "subject", "text"),
-        ("Before", "before", "json"), ("After", "after", "json")]),
+    N_("Summary"): (None, [(N_("Tournament"), None, "text"), ("", None, "text")]),
+    N_("Standings"): (None, []),  # headings from the standings frame (`STANDINGS_HEADINGS`)
+    N_("Finals"): (None, [
+        (N_("Final rank"), "final_rank", "int"), (N_("Nickname"), "name", "text"),
+        (N_("Name"), "real_name", "text"), (N_("Stage"), "stage", "text"),
+        (N_("Wildcard"), "wildcard", "bool"), (N_("Best score"), "best_score", "num"),
+        (N_("Qualifier rank"), "rank", "int"), (N_("Player id"), "player_id", "int")]),
+    N_("Players"): ("players", [
+        (N_("Name"), "name", "text"), (N_("Nickname"), "nickname", "text"),
+        (N_("Club"), "club", "text"),
+        (N_("Status"), "status", "word:player"), (N_("Checked in"), "checked_in", "bool"),
+        (N_("Checked in at"), "checked_in_at", "time"),
+        (N_("Registration order"), "registration_order", "int"), (N_("Email"), "email", "text"),
+        (N_("Extra details"), None, "text"), (N_("Player id"), "id", "int"),
+        (N_("Added by"), "created_by", "text"), (N_("Added at"), "created_at", "time"),
+        (N_("Stored extra details"), "extra", "json")]),
+    N_("Sittings"): ("sittings", [
+        (N_("Sitting"), None, "text"), (N_("Stage"), "kind", "word:kind"),
+        (N_("Number"), "number", "int"),
+        (N_("Status"), "status", "word:status"), (N_("Tables"), None, "int"),
+        (N_("Results"), None, "int"), (N_("Rule change"), "rule_change", "text"),
+        (N_("Rule change points"), "rule_change_points", "text"), (N_("Seed"), "seed", "text"),
+        (N_("Drawn by"), "created_by", "text"), (N_("Drawn at"), "created_at", "time"),
+        (N_("Published at"), "published_at", "time"), (N_("Completed at"), "completed_at", "time"),
+        (N_("Sitting id"), "id", "int")]),
+    N_("Tables"): ("tables", [
+        (N_("Sitting"), None, "text"), (N_("Table"), "table_no", "int"),
+        (N_("Setup"), None, "text"),
+        (N_("Setup changed"), "setup_override", "bool"), (N_("Players"), None, "int"),
+        (N_("Removed leaders"), "removed_leaders", "list"),
+        (N_("Available leaders"), "available_leaders", "list"),
+        (N_("Result version"), "result_version", "int"), (N_("Setup id"), "setup_id", "text"),
+        (N_("Table id"), "id", "int"), (N_("Sitting id"), "sitting_id", "int")]),
+    N_("Seats"): ("seats", [
+        (N_("Sitting"), None, "text"), (N_("Table"), None, "int"), (N_("Seat"), "seat", "int"),
+        (N_("Name"), None, "text"), (N_("Nickname"), None, "text"),
+        (N_("Colour"), "colour", "text"),
+        (N_("Pick order"), "pick_order", "int"), (N_("Player id"), "player_id", "int"),
+        (N_("Table id"), "table_id", "int"), (N_("Sitting id"), "sitting_id", "int")]),
+    N_("Results"): ("results", [
+        (N_("Sitting"), None, "text"), (N_("Table"), None, "int"), (N_("Seat"), "seat", "int"),
+        (N_("Name"), None, "text"), (N_("Nickname"), None, "text"),
+        (N_("Leader"), "leader", "text"),
+        (N_("VP"), "vp", "int"), (N_("Spice"), "spice", "int"), (N_("Solari"), "solari", "int"),
+        (N_("Troops"), "troops", "int"), (N_("Water"), "water", "int"),
+        (N_("Variant points"), "variant_points", "int"), (N_("Tie-break"), "tiebreak", "int"),
+        (N_("Placing"), None, "int"),
+        (N_("Qualifier score"), None, "num"), (N_("Tied"), None, "bool"),
+        (N_("Setup id"), None, "text"), (N_("Version"), "version", "int"),
+        (N_("Saved by"), "saved_by", "text"), (N_("Saved at"), "saved_at", "time"),
+        (N_("Player id"), "player_id", "int"), (N_("Table id"), "table_id", "int"),
+        (N_("Sitting id"), None, "int"), (N_("Submission id"), "submission_id", "text")]),
+    N_("Votes"): ("leader_votes", [  # R10 Vote Off: judges' and organizer's eyes only (R20)
+        (N_("Sitting"), None, "text"), (N_("Table"), None, "int"), (N_("Name"), None, "text"),
+        (N_("Nickname"), None, "text"), (N_("Leader"), "leader", "text"),
+        (N_("Entered by"), "entered_by", "text"), (N_("Entered at"), "entered_at", "time"),
+        (N_("Player id"), "player_id", "int"), (N_("Table id"), "table_id", "int")]),
+    N_("Wild cards"): ("wild_cards", [  # R10 Wild Card
+        (N_("Sitting"), None, "text"), (N_("Table"), None, "int"), (N_("Seat"), "seat", "int"),
+        (N_("Name"), None, "text"), (N_("Nickname"), None, "text"),
+        (N_("Picked leader"), "picked_leader", "text"),
+        (N_("Took a random one"), "swapped", "bool"), (N_("Leader"), "leader", "text"),
+        (N_("Entered by"), "entered_by", "text"), (N_("Entered at"), "entered_at", "time"),
+        (N_("Player id"), "player_id", "int"), (N_("Table id"), "table_id", "int")]),
+    N_("Sit-outs"): ("sit_outs", [
+        (N_("Sitting"), None, "text"), (N_("Name"), None, "text"), (N_("Nickname"), None, "text"),
+        (N_("Player id"), "player_id", "int"), (N_("Sitting id"), "sitting_id", "int")]),
+    N_("Waiting list"): ("waiting", [  # R21
+        (N_("Sitting"), None, "text"), (N_("Position"), "position", "int"),
+        (N_("Name"), None, "text"),
+        (N_("Nickname"), None, "text"), (N_("Player id"), "player_id", "int"),
+        (N_("Sitting id"), "sitting_id", "int")]),
+    N_("Absences"): ("absences", [
+        (N_("Stage"), "stage", "word:stage"), (N_("Name"), None, "text"),
+        (N_("Nickname"), None, "text"), (N_("Marked by"), "marked_by", "text"),
+        (N_("Marked at"), "marked_at", "time"), (N_("Player id"), "player_id", "int")]),
+    N_("Schedule"): ("schedule_items", [  # R26: times as dates in UTC; "Starts" in the room's
+        (N_("Item"), None, "text"), (N_("Title"), "title", "text"),  # time zone, for the reader
+        (N_("Stage"), "sitting_kind", "word:kind"), (N_("Number"), "sitting_number", "int"),
+        (N_("Starts"), None, "text"), (N_("Minutes"), "minutes", "int"),
+        (N_("Starts at (UTC)"), "starts_at", "time"), (N_("Changed by"), "updated_by", "text"),
+        (N_("Changed at"), "updated_at", "time"), (N_("Item id"), "id", "int")]),
+    N_("Bookings"): ("bookings", [  # R25: each qualifier's booking list
+        (N_("Qualifier"), "sitting_number", "int"), (N_("Position"), "position", "int"),
+        (N_("Name"), None, "text"), (N_("Nickname"), None, "text"),
+        (N_("Booked at"), "booked_at", "time"),
+        (N_("Seat given to player id"), "replaced_by", "int"),
+        (N_("Imported by"), "imported_by", "text"), (N_("Imported at"), "imported_at", "time"),
+        (N_("Player id"), "player_id", "int")]),
+    N_("Settings"): ("settings", [
+        (N_("Setting"), None, "text"), (N_("Value"), None, "text"), (N_("Default"), None, "bool"),
+        (N_("Set by"), "updated_by", "text"), (N_("Set at"), "updated_at", "time"),
+        (N_("Key"), "key", "text"), (N_("Stored value"), "value", "json")]),
+    N_("Log"): ("events", [
+        (N_("Event"), "id", "int"), (N_("When (UTC)"), "at", "time"), (N_("By"), "actor", "text"),
+        (N_("Role"), "role", "word:role"), (N_("What happened"), None, "text"),
+        (N_("Action"), "action", "text"), (N_("Subject"), "subject", "text"),
+        (N_("Before"), "before", "json"), (N_("After"), "after", "json")]),
 }
 #: Sheets an older workbook may lack: restored as empty.
 OPTIONAL_SHEETS = ("Votes", "Wild cards", "Waiting list", "Schedule", "Bookings")
@@ -181,36 +212,103 @@ NEW_COLUMNS = {("players", "nickname"), ("players", "registration_order"),
 #: The standings' columns (`services.results.standings_table`) as people read them, in order:
 #: `name` is the nickname (R22); `real_name` only in the organizer's workbook.
 STANDINGS_HEADINGS = {
-    "rank": "Rank", "name": "Nickname", "real_name": "Name", "best_score": "Best score",
-    "games": "Games", "wins": "Wins", "placing": "Best game placing", "vp": "Best game VP",
-    "spice": "Best game spice", "solari": "Best game solari", "troops": "Best game troops",
-    "water": "Best game water", "zone": "Zone", "tie_at_cut": "Tie at the cut",
-    "player_id": "Player id"}
-PUBLIC_PLAYER = "Player"  # the nickname's heading in a file without real names
+    "rank": N_("Rank"), "name": N_("Nickname"), "real_name": N_("Name"),
+    "best_score": N_("Best score"),
+    "games": N_("Games"), "wins": N_("Wins"), "placing": N_("Best game placing"),
+    "vp": N_("Best game VP"),
+    "spice": N_("Best game spice"), "solari": N_("Best game solari"),
+    "troops": N_("Best game troops"),
+    "water": N_("Best game water"), "zone": N_("Zone"), "tie_at_cut": N_("Tie at the cut"),
+    "player_id": N_("Player id")}
+PUBLIC_PLAYER = N_("Player")  # the nickname's heading in a file without real names
 #: The extra details a roster import keeps (`services.roster_import`), in words and in this
 #: order; any other detail is named after its key ("shirt_size" → "Shirt size").
-EXTRA_LABELS = {"city": "City", "roster_id": "Player id in the roster file",
-                "registered": "Registered"}
-SHEET_OF = {table: title for title, (table, _) in SHEETS.items() if table}  # table -> sheet
+EXTRA_LABELS = {"city": N_("City"), "roster_id": N_("Player id in the roster file"),
+                "registered": N_("Registered")}
+SHEET_OF = {table: title for title, (table, _x) in SHEETS.items() if table}  # table -> sheet
 HEADING_OF = {(table, col): heading for table, columns in SHEETS.values() if table
-              for heading, col, _ in columns if col}  # (table, column) -> its heading
+              for heading, col, _x in columns if col}  # (table, column) -> its heading
 
 
 def _key_index(columns: list[tuple[str, str | None, str]]) -> int:
     """The column that names a row (its id, a setting's key): repeated on the continuation
     rows of a long JSON text."""
-    return next((i for i, (_, col, _) in enumerate(columns) if col in ("id", "key")), 0)
+    return next((i for i, (_x, col, _x) in enumerate(columns) if col in ("id", "key")), 0)
+
+
+# -- the languages of a workbook -------------------------------------------------------------
+#: Characters a sheet's name cannot hold, and its longest length (Excel's rules).
+_NOT_IN_NAMES = str.maketrans({c: " " for c in "[]:*?/\\"})
+SHEET_NAME_MAX = 31
+
+
+def _sheet_name(text: str) -> str:
+    """`text` as a sheet may be named: no []:*?/\\, no quote at either end, 31 characters."""
+    name = " ".join(text.translate(_NOT_IN_NAMES).split()).strip("'")
+    return name[:SHEET_NAME_MAX].rstrip() or text[:SHEET_NAME_MAX]
+
+
+def language_of(dump: Mapping[str, list[dict]]) -> str | None:
+    """The tournament's language (its `language` setting) in a `store.dump_tournament`
+    snapshot, or None (English, and each reader's own on the pages)."""
+    for row in dump.get("settings", []):
+        if row.get("key") == "language":
+            try:
+                return i18n.known(json.loads(row["value"]))
+            except (TypeError, ValueError):
+                return None
+    return None
+
+
+def sheet_title(title: str) -> str:
+    """A sheet's name in this run's language, as `write_workbook` names it."""
+    return _sheet_name(_(title)) if title else title
+
+
+@cache
+def _names_in(code: str) -> tuple[dict[str, str], dict[str, dict[str, str]]]:
+    """Language `code`'s sheet names ({English title: name}) and headings ({English title:
+    {English heading: heading}}), as STSA writes them."""
+    with i18n.language(code):
+        titles = {title: sheet_title(title) for title in SHEETS}
+        headings = {title: {h: _(h) for h, _col, _kind in columns if h}
+                    for title, (_table, columns) in SHEETS.items()}
+    return titles, headings
+
+
+def _languages(first: str | None) -> list[str]:
+    """STSA's languages in the order a file's names are looked up: `first` (the file's own),
+    English (every earlier release's), then the others."""
+    order = [first] if first in i18n.LANGUAGES else []
+    return order + [c for c in (i18n.ENGLISH, *i18n.LANGUAGES) if c not in order]
 
 
 def word_label(family: str, code: Any) -> Any:
-    """A stored code as people say it ("published" → "Published"); others as they are."""
-    return WORDS[family].get(code, code) if isinstance(code, str) else code
+    """A stored code as people say it, in this run's language ("published" → "Published");
+    others as they are."""
+    if not isinstance(code, str) or code not in WORDS[family]:
+        return code
+    return _(WORDS[family][code])
+
+
+@cache
+def _word_codes(family: str) -> dict[str, str]:
+    """{a code or its label in any of STSA's languages, casefolded: the code}."""
+    known = {c.casefold(): c for c in WORDS[family]}
+    for code in _languages(None):
+        with i18n.language(code):
+            known.update({_(label).casefold(): c for c, label in WORDS[family].items()
+                          if _(label).casefold() not in known})
+    return known
 
 
 def _word_code(family: str, text: str) -> str:
-    known = {**{c.casefold(): c for c in WORDS[family]},
-             **{label.casefold(): c for c, label in WORDS[family].items()}}
-    return known.get(text.strip().casefold(), text.strip())
+    return _word_codes(family).get(text.strip().casefold(), text.strip())
+
+
+def yes_no(value: bool) -> str:
+    """Yes or No in this run's language."""
+    return _(YES_NO[bool(value)])
 
 
 class RestoreError(SpreadsheetError):
@@ -222,8 +320,10 @@ def restore_error(problems: list[Problem]) -> RestoreError:
     """One error listing every problem (the first `SHOWN_PROBLEMS` in its message)."""
     text = "; ".join(str(p) for p in problems[:SHOWN_PROBLEMS])
     more = len(problems) - SHOWN_PROBLEMS
-    return RestoreError(f"Nothing was restored: {text}" + (f"; and {more} more" if more > 0
-                                                           else "") + ".", problems)
+    if more > 0:
+        return RestoreError(_("Nothing was restored: {problems}; and {count} more.").format(
+            problems=text, count=more), problems)
+    return RestoreError(_("Nothing was restored: {problems}.").format(problems=text), problems)
 
 
 # -- values as cells -----------------------------------------------------------------------------
@@ -260,7 +360,7 @@ def _sheet_value(kind: str, value: Any) -> Any:
     if kind == "int":
         return int(value)
     if kind == "bool":
-        return YES_NO[bool(value)]
+        return yes_no(value)
     if kind.startswith("word:"):
         return word_label(kind[5:], value)
     return value
@@ -279,7 +379,7 @@ def _sheet_rows(records: list[dict], columns: list[tuple[str, str]]) -> list[lis
                 for v in (rec.get(key) for rec in records)]
 
     cols = [converted(key, kind) for key, kind in columns]
-    return [list(row) for row in zip(*cols)] if cols else [[] for _ in records]
+    return [list(row) for row in zip(*cols)] if cols else [[] for _x in records]
 
 
 def frame_sheet(frame: pd.DataFrame, columns: list[str] | None = None) -> Sheet:
@@ -290,13 +390,14 @@ def frame_sheet(frame: pd.DataFrame, columns: list[str] | None = None) -> Sheet:
 
 
 def _detail_label(key: str) -> str:
-    label = EXTRA_LABELS.get(key) or " ".join(str(key).replace("_", " ").split()) or "Detail"
+    label = (_(EXTRA_LABELS[key]) if key in EXTRA_LABELS
+             else " ".join(str(key).replace("_", " ").split()) or _("Detail"))
     return label[:1].upper() + label[1:]
 
 
 def _detail_value(value: Any) -> str:
     if isinstance(value, bool):
-        return YES_NO[value]
+        return yes_no(value)
     if isinstance(value, float) and value.is_integer():
         return str(int(value))
     return str(value)
@@ -317,7 +418,9 @@ def extra_words(extra: Any) -> str | None:
         return str(extra)
     keys = [*(k for k in EXTRA_LABELS if k in details),
             *(k for k in details if k not in EXTRA_LABELS)]
-    return "; ".join(f"{_detail_label(k)}: {_detail_value(details[k])}" for k in keys)
+    return "; ".join(_("{detail}: {value}").format(detail=_detail_label(k),
+                                                    value=_detail_value(details[k]))
+                     for k in keys)
 
 
 #: Standings columns of whole numbers: a player seated with no result yet has none (blank).
@@ -338,10 +441,11 @@ def standings_sheet(standings: pd.DataFrame,
     if real_names is not None and "player_id" in frame:
         frame = frame.assign(real_name=frame["player_id"].map(real_names))
     if "zone" in frame:
-        frame = frame.assign(zone=frame["zone"].map(WORDS["zone"]).fillna(""))
+        frame = frame.assign(zone=frame["zone"].map(
+            {code: _(label) for code, label in WORDS["zone"].items()}).fillna(""))
     if "tie_at_cut" in frame:
         frame = frame.assign(tie_at_cut=frame["tie_at_cut"].fillna(False).astype(bool)
-                             .map(YES_NO))
+                             .map({True: yes_no(True), False: yes_no(False)}))
     headings = (STANDINGS_HEADINGS if real_names is not None
                 else {**STANDINGS_HEADINGS, "name": PUBLIC_PLAYER})
     return frame[[c for c in headings if c in frame]].rename(columns=headings)
@@ -351,7 +455,7 @@ def standings_sheet(standings: pd.DataFrame,
 def _split_long(columns: list[tuple[str, str | None, str]], rows: list[list]) -> list[list]:
     """A JSON text longer than a cell holds continues in the rows below, which repeat the
     first column (the id) and leave the others blank; `_join_long` puts it back together."""
-    long = [i for i, (_, _, kind) in enumerate(columns) if kind == "json"]
+    long = [i for i, (_x, _x, kind) in enumerate(columns) if kind == "json"]
     if not any(isinstance(row[i], str) and len(row[i]) > EXCEL_TEXT_MAX
                for row in rows for i in long):
         return rows
@@ -458,7 +562,8 @@ def tournament_sheets(dump: Mapping[str, list[dict]], *, scored: pd.DataFrame,
                       summary: list[tuple[str, Any]] | None = None,
                       defaults: Mapping[str, Any] | None = None,
                       what_happened: Iterable[str] | None = None,
-                      titles: Iterable[str] = tuple(SHEETS)) -> dict[str, Sheet]:
+                      titles: Iterable[str] = tuple(SHEETS),
+                      language: str | None = TOURNAMENT) -> Sheets:
     """{sheet title: (headings, rows)} for the sheets named in `titles`, from one snapshot of
     the store's tables (`dump`, as `store.dump_tournament` returns it), the results scored
     (`game_id, player_id, placing, qualifier_score, tied`), and for the computed sheets what
@@ -467,29 +572,46 @@ def tournament_sheets(dump: Mapping[str, list[dict]], *, scored: pd.DataFrame,
     best_score, rank, player_id`; `name` the nickname, as in the standings). Both get each
     player's real name beside the nickname, from `dump`. `defaults`: every setting's default,
     so the Settings sheet lists each setting (a default marked so); `what_happened`: each
-    event in words, in the dump's order."""
+    event in words, in the dump's order.
+
+    The titles and headings are the English ones of `SHEETS` (what code and `write_workbook`
+    know them by); the labels in the rows (sittings, stages, statuses, Yes and No, settings
+    and details in words) are in `language`: by default the tournament's own
+    (`language_of(dump)`) for a whole workbook (a `summary` given), else this run's. The
+    result remembers it (`Sheets.language`) for `write_workbook`."""
+    if language == TOURNAMENT:
+        language = language_of(dump) if summary is not None else i18n.current()
+    with i18n.language(language) as chosen:
+        sheets = _tournament_sheets(dump, scored, standings, finals, summary, defaults,
+                                    what_happened, titles)
+    return Sheets(sheets, language=chosen)
+
+
+def _tournament_sheets(dump, scored, standings, finals, summary, defaults, what_happened,
+                       titles) -> dict[str, Sheet]:
     joined = _joined(dump, scored, defaults or {}, what_happened)
     real_names = {p["id"]: p["name"] for p in dump["players"]}
     sheets = {}
     for title in titles:
         table, columns = SHEETS[title]
         if title == "Summary":
-            lines = [[plain(v) if not isinstance(v, dt.datetime) else excel_time(v)
-                      for v in line] for line in (summary or [])]
+            lines = [[_(v) if i == 0 and isinstance(v, str) and v else
+                      plain(v) if not isinstance(v, dt.datetime) else excel_time(v)
+                      for i, v in enumerate(line)] for line in (summary or [])]
             sheets[title] = (["Tournament", str(lines[0][1]) if lines else ""], lines[1:])
         elif title == "Standings":
             frame = standings if standings is not None else pd.DataFrame()
             sheets[title] = frame_sheet(standings_sheet(frame, real_names))
         elif table is None:
-            heads = [h for h, _, _ in columns]
+            heads = [h for h, _x, _x in columns]
             frame = finals if finals is not None else pd.DataFrame(
-                columns=[c for _, c, _ in columns])
+                columns=[c for _x, c, _x in columns])
             frame = frame.assign(real_name=frame["player_id"].map(real_names))
             rows = _sheet_rows(frame.to_dict("records"), [(c or h, k) for h, c, k in columns])
             sheets[title] = (heads, rows)
         else:
             rows = _sheet_rows(joined[table], [(c or h, k) for h, c, k in columns])
-            sheets[title] = ([h for h, _, _ in columns], _split_long(columns, rows))
+            sheets[title] = ([h for h, _x, _x in columns], _split_long(columns, rows))
     return sheets
 
 
@@ -502,12 +624,36 @@ def workbook_bytes(wb) -> bytes:
     return out.getvalue()
 
 
-def write_workbook(sheets: Mapping[str, Sheet], *, step: xlsx.Step | None = None) -> bytes:
+def write_workbook(sheets: Mapping[str, Sheet], *, step: xlsx.Step | None = None,
+                   language: str | None = TOURNAMENT) -> bytes:
     """An .xlsx with one styled sheet per item of {title: (headings, rows)}, in order (a bold
     frozen header, a filter, widths from the content, dates as dates, formula-like text as
     text), written by `formats.xlsx` (openpyxl takes seconds per sheet of the largest
-    tournament). `step(index, title)` is called before each sheet."""
-    return xlsx.write(sheets, creator="STSA", step=step)
+    tournament). `step(index, title)` is called before each sheet, with its English title.
+
+    The sheet names and headings are written in `language`, by default the one
+    `tournament_sheets` wrote the labels in (`Sheets.language`; English for a plain
+    mapping), and the file records it (its properties' language): the English titles and
+    headings are translated here, the Summary's second heading (the tournament's name) kept
+    as it is."""
+    if language == TOURNAMENT:
+        language = getattr(sheets, "language", None)
+    with i18n.language(language) as chosen:
+        named: dict[str, Sheet] = {}
+        for title, (headings, rows) in sheets.items():
+            name = sheet_title(title)
+            if not name or name.casefold() in {n.casefold() for n in named}:
+                name = title  # two titles one name in this language: the English one
+            heads = [h if (title == "Summary" and i > 0) or not isinstance(h, str) or not h
+                     else _(h) for i, h in enumerate(headings)]
+            named[name] = (heads, rows)
+    english = list(sheets)
+
+    def told(index: int, _name: str) -> None:
+        if step:
+            step(index, english[index])
+
+    return xlsx.write(named, creator="STSA", step=told, language=chosen)
 
 
 # -- parsing -------------------------------------------------------------------------------------
@@ -519,6 +665,12 @@ class ParsedWorkbook:
 
     tables: dict[str, pd.DataFrame]
     source: str
+    #: The file's language (recorded, or the one its sheets are named in; None: unknown) and
+    #: how it names each table's sheet ({store table: sheet}) and column ({(table, column):
+    #: heading}), for messages that point into it.
+    language: str | None = None
+    sheets: Mapping[str, str] = field(default_factory=dict)
+    headings: Mapping[tuple[str, str], str] = field(default_factory=dict)
 
 
 # -- the log of a restored workbook (R19) --------------------------------------------------------
@@ -570,29 +722,40 @@ class _Bad(ValueError):
 
 def _whole(value: Any) -> int:
     if isinstance(value, bool):
-        raise _Bad("a whole number")
+        raise _Bad(_("a whole number"))
     if isinstance(value, float) and value.is_integer():
         value = int(value)
     if isinstance(value, str) and value.strip().lstrip("+-").isdigit():
         value = int(value.strip())
     if not isinstance(value, int):
-        raise _Bad("a whole number")
+        raise _Bad(_("a whole number"))
     if abs(value) > INT_MAX:
-        raise _Bad(f"a whole number from {-INT_MAX:,} to {INT_MAX:,}")
+        raise _Bad(_("a whole number from {lowest} to {highest}").format(
+            lowest=i18n.number(-INT_MAX), highest=i18n.number(INT_MAX)))
     return value
 
 
-# Yes and No as STSA writes them; TRUE/FALSE as earlier releases wrote them and 1/0 as some
-# spreadsheet applications save them.
+# Yes and No as STSA writes them (in any of its languages: `_truths`); TRUE/FALSE as earlier
+# releases wrote them and 1/0 as some spreadsheet applications save them.
 _TRUTH = {"yes": True, "no": False, "true": True, "false": False, "1": True, "0": False}
 
 
+@cache
+def _truths() -> dict[str, bool]:
+    found = dict(_TRUTH)
+    for code in _languages(None):
+        with i18n.language(code):
+            found.update({yes_no(v).strip().casefold(): v for v in (True, False)
+                          if yes_no(v).strip().casefold() not in found})
+    return found
+
+
 def _truth(value: Any) -> bool:
-    if isinstance(value, str) and value.strip().lower() in _TRUTH:
-        return _TRUTH[value.strip().lower()]
+    if isinstance(value, str) and value.strip().casefold() in _truths():
+        return _truths()[value.strip().casefold()]
     if isinstance(value, (bool, int)) and value in (0, 1):
         return bool(value)
-    raise _Bad("Yes or No")
+    raise _Bad(_("Yes or No"))
 
 
 def _time(value: Any) -> dt.datetime:
@@ -605,16 +768,16 @@ def _time(value: Any) -> dt.datetime:
         try:
             value = dt.datetime.fromisoformat(value.strip())
         except ValueError:
-            raise _Bad("a date and time") from None
+            raise _Bad(_("a date and time")) from None
     if not isinstance(value, dt.datetime):
-        raise _Bad("a date and time")
+        raise _Bad(_("a date and time"))
     return value if value.tzinfo else value.replace(tzinfo=dt.UTC)
 
 
 def _serial_time(value: float) -> dt.datetime:
     """A spreadsheet's day number (days since 1899-12-30, the time of day as the fraction)."""
     if not 1 <= value < 2_958_466:  # 1900-01-01 … 9999-12-31
-        raise _Bad("a date and time")
+        raise _Bad(_("a date and time"))
     return dt.datetime(1899, 12, 30) + dt.timedelta(days=value)
 
 
@@ -623,7 +786,7 @@ def _json_text(value: Any) -> str:
     try:
         json.loads(text)
     except ValueError:
-        raise _Bad("valid JSON") from None
+        raise _Bad(_("valid JSON")) from None
     return text
 
 
@@ -648,12 +811,12 @@ def _shown(value: Any) -> str:
 def _join_long(columns: list[tuple[str, str | None, str]], records: list[tuple[int, dict]]
                ) -> list[tuple[int, dict]]:
     """The rows `_split_long` wrote for a long JSON text joined back into one."""
-    json_cols = [h for h, _, kind in columns if kind == "json"]
+    json_cols = [h for h, _x, kind in columns if kind == "json"]
     if not json_cols:
         return records
     key = _key_index(columns)
     first = columns[key][0]
-    others = [h for i, (h, _, _) in enumerate(columns) if i != key and h not in json_cols]
+    others = [h for i, (h, _x, _x) in enumerate(columns) if i != key and h not in json_cols]
     out: list[tuple[int, dict]] = []
     for number, rec in records:
         if out and rec.get(first) == out[-1][1].get(first) and all(
@@ -666,66 +829,135 @@ def _join_long(columns: list[tuple[str, str | None, str]], records: list[tuple[i
     return out
 
 
-def _found(found: dict[str, int], heading: str, table: str | None, col: str) -> int | None:
-    """Where the column `col` is among a sheet's headings (`found`: heading → index): under
-    `heading`, else the heading of an earlier readable release, else the snake_case one. The
-    current heading comes first: "Extra details" is words now and JSON in earlier files."""
-    names = (heading, EARLIER_HEADINGS.get((table, col)),
-             LEGACY_HEADINGS.get((table, col), col))
-    return next((found[name] for name in names if name is not None and name in found), None)
+def _found(found: dict[str, int], heading: str, table: str | None, col: str,
+           names: list[str]) -> tuple[int, str] | tuple[None, None]:
+    """Where the column `col` is among a sheet's headings (`found`: heading → index) and
+    under which: under `heading` in one of STSA's languages (`names`: its translations, the
+    file's language first), else the heading of an earlier readable release, else the
+    snake_case one. The current heading comes first: "Extra details" is words now and JSON
+    in earlier files."""
+    for name in (*names, EARLIER_HEADINGS.get((table, col)),
+                 LEGACY_HEADINGS.get((table, col), col)):
+        if name is not None and name in found:
+            return found[name], name
+    return None, None
+
+
+@dataclass(frozen=True)
+class _Naming:
+    """How a workbook names things: its language (recorded, or the one its sheet names are
+    in; None when neither tells), {English title: the file's sheet name} and, per sheet read,
+    {English heading: the file's heading}."""
+
+    language: str | None
+    sheets: dict[str, str]
+    headings: dict[str, dict[str, str]] = field(default_factory=dict)
+
+    def sheet(self, title: str) -> str:
+        return self.sheets.get(title) or _names_in(self.language or i18n.ENGLISH)[0][title]
+
+    def heading(self, title: str, heading: str) -> str:
+        found = self.headings.get(title, {}).get(heading)
+        return found or _names_in(self.language or i18n.ENGLISH)[1][title].get(heading, heading)
+
+
+def _naming(sheetnames: list[str], recorded: str | None) -> _Naming:
+    """Which of the file's sheets is which (`sheetnames`), in any of STSA's languages: the
+    recorded language first, English next; without a recorded language, the one that names
+    the most sheets is the file's."""
+    present = {n.strip().casefold(): n for n in sheetnames}
+
+    def matches(code: str) -> int:
+        return sum(name.casefold() in present for name in _names_in(code)[0].values())
+
+    language = i18n.known(recorded)
+    if language is None:
+        best = max(_languages(None), key=matches)  # ties: English first
+        language = best if matches(best) else None
+    order = _languages(language)
+    sheets = {}
+    for title in SHEETS:
+        for code in order:
+            found = present.get(_names_in(code)[0][title].casefold())
+            if found is not None:
+                sheets[title] = found
+                break
+    return _Naming(language, sheets)
 
 
 def _book_rows(book: xlsx.Book, title: str) -> Iterator[tuple[int, list]]:
     """`guards.sheet_rows` for a workbook `formats.xlsx` reads: the same limits, the same
     rows (each without its blank cells at the end)."""
-    limits, where = WORKBOOK_LIMITS, f"The sheet {title!r}"
+    limits = WORKBOOK_LIMITS
     try:
         for number, values in book.rows(title):
             if number > limits.rows:
-                raise RestoreError(f"{where} has more than {limits.rows:,} rows; STSA reads "
-                                   f"at most {limits.rows:,}.")
+                raise RestoreError(_("The sheet {sheet} has more than {rows} rows; STSA reads "
+                                     "at most {rows}.").format(
+                    sheet=repr(title), rows=i18n.number(limits.rows)))
             values = guards.trimmed(values)
             if len(values) > limits.columns:
-                raise RestoreError(f"{where} has cells in column {len(values):,} (row "
-                                   f"{number}); STSA reads at most {limits.columns} columns.")
+                raise RestoreError(_("The sheet {sheet} has cells in column {column} (row "
+                                     "{row}); STSA reads at most {columns} columns.").format(
+                    sheet=repr(title), column=i18n.number(len(values)), row=number,
+                    columns=limits.columns))
             yield number, values
     except SpreadsheetError:
         raise
     except Exception as exc:  # any failure to parse is a damaged file
-        raise RestoreError(f"{where} is damaged and cannot be read: open the file in your "
-                           f"spreadsheet program and save it again as .xlsx.") from exc
+        raise RestoreError(_("The sheet {sheet} is damaged and cannot be read: open the file "
+                             "in your spreadsheet program and save it again as .xlsx.").format(
+            sheet=repr(title))) from exc
 
 
-def _sheet_records(ws, title: str) -> list[tuple[int, dict]]:
+def _sheet_records(ws, title: str, naming: _Naming | None = None) -> list[tuple[int, dict]]:
     """(row number, {heading: raw value}) of a sheet's filled rows, long JSON joined. A
-    column is found under its heading, else the one readable workbooks had before
-    (`EARLIER_HEADINGS`), else the snake_case one of the first releases (`LEGACY_HEADINGS`);
-    a column older workbooks lack (`NEW_COLUMNS`) reads as blank."""
+    column is found under its heading in any of STSA's languages (the file's first), else
+    the one readable workbooks had before (`EARLIER_HEADINGS`), else the snake_case one of
+    the first releases (`LEGACY_HEADINGS`); a column older workbooks lack (`NEW_COLUMNS`)
+    reads as blank. `naming` learns the file's headings."""
+    naming = naming or _Naming(None, {})
     table, columns = SHEETS[title]
+    name = naming.sheet(title)
     rows = (guards.sheet_rows(ws, WORKBOOK_LIMITS, RestoreError) if not isinstance(ws, tuple)
             else _book_rows(*ws))
-    _, header = next(rows, (1, []))
+    _row, header = next(rows, (1, []))
     found = {cell_text(h).strip(): i for i, h in enumerate(header)}
-    index = {h: _found(found, h, table, col) for h, col, _ in columns if col}
-    lacking = [h for h, col, _ in columns
+    order = _languages(naming.language)
+    index: dict[str, int | None] = {}
+    headings = naming.headings.setdefault(title, {})
+    for h, col, _kind in columns:
+        if col:
+            names = [_names_in(code)[1][title][h] for code in order]
+            index[h], as_named = _found(found, h, table, col, list(dict.fromkeys(names)))
+            if as_named is not None:
+                headings[h] = as_named
+    lacking = [naming.heading(title, h) for h, col, _kind in columns
                if col and index[h] is None and (table, col) not in NEW_COLUMNS]
     if lacking:
-        raise RestoreError(f"The sheet {title} lacks the column{'s' if len(lacking) > 1 else ''}"
-                           f" {', '.join(lacking)}: is this an STSA tournament workbook?")
+        raise RestoreError(ngettext(
+            "The sheet {sheet} lacks the column {columns}: is this an STSA tournament "
+            "workbook?",
+            "The sheet {sheet} lacks the columns {columns}: is this an STSA tournament "
+            "workbook?", len(lacking)).format(sheet=name, columns=", ".join(lacking)))
     records = [(number, {h: cells[i] if i is not None and i < len(cells) else None
                          for h, i in index.items()})
                for number, cells in rows if any(c is not None for c in cells)]
     return _join_long(columns, records)
 
 
-def _sheet_frame(ws, title: str, problems: list[Problem]) -> pd.DataFrame:
+def _sheet_frame(ws, title: str, problems: list[Problem],
+                 naming: _Naming | None = None) -> pd.DataFrame:
     """A sheet as a frame of its store table's columns, each cell read as its kind; a cell
-    that is not of its kind is None here and a problem naming its row."""
-    _, columns = SHEETS[title]
+    that is not of its kind is None here and a problem naming its row (the sheet and the
+    column as the file names them)."""
+    naming = naming or _Naming(None, {})
+    _table, columns = SHEETS[title]
     kept = [(h, col, kind) for h, col, kind in columns if col]
-    records = _sheet_records(ws, title)
-    numbers = [number for number, _ in records]
+    records = _sheet_records(ws, title, naming)
+    numbers = [number for number, _rec in records]
     found: list[tuple[int, int, Problem]] = []  # (row, column, problem): in reading order
+    sheet = naming.sheet(title)
 
     def read(j: int, heading: str, kind: str) -> list:
         """The column's cells as its kind, column by column (the common cells quickly)."""
@@ -741,20 +973,21 @@ def _sheet_frame(ws, title: str, problems: list[Problem]) -> pd.DataFrame:
             try:
                 out.append(_value(kind, raw))
             except _Bad as exc:
-                found.append((i, j, at_row(number, f"{heading} must be {exc}, not "
-                                                   f"{_shown(raw)}", title)))
+                what = _("{column} must be {expected}, not {value}").format(
+                    column=naming.heading(title, heading), expected=exc, value=_shown(raw))
+                found.append((i, j, at_row(number, what, sheet)))
                 out.append(None)
         return out
 
     cols = {col: read(j, heading, kind) for j, (heading, col, kind) in enumerate(kept)}
-    problems += [problem for _, _, problem in sorted(found, key=lambda f: f[:2])]
+    problems += [problem for _i, _j, problem in sorted(found, key=lambda f: f[:2])]
     return pd.DataFrame(cols, index=pd.Index(numbers, name="row", dtype="int64"),
-                        columns=[col for _, col, _ in kept], dtype=object)
+                        columns=[col for _h, col, _k in kept], dtype=object)
 
 
 def _empty(title: str) -> pd.DataFrame:
     """The frame of a sheet an older workbook lacks."""
-    return pd.DataFrame(columns=[col for _, col, _ in SHEETS[title][1] if col], dtype=object,
+    return pd.DataFrame(columns=[col for _h, col, _k in SHEETS[title][1] if col], dtype=object,
                         index=pd.Index([], name="row", dtype="int64"))
 
 
@@ -763,36 +996,46 @@ def parse_workbook(source: Any, *, only: Iterable[str] | None = None,
     """A tournament workbook (from `tournament_workbook`) as plain frames, one per store table
     (`ParsedWorkbook`). `source` is a path, bytes or a file-like object.
 
-    Refused with a `RestoreError`: a file that is hostile, damaged or not an .xlsx, a workbook
-    that lacks a sheet or a column STSA wrote, and cells that are not of their column's kind,
-    every one named by sheet and row. Computed columns (names, labels, placings, standings,
-    finals) are not read. With `only`, only those store tables' sheets are read (the others
-    are not checked). `sheet_step(index, title)` is called before each sheet is read.
+    A workbook in any of STSA's languages is read (its sheets and headings named in English,
+    Swedish or French; the language its properties record is tried first), and so are
+    workbooks of earlier releases. Refused with a `RestoreError`: a file that is hostile,
+    damaged or not an .xlsx, a workbook that lacks a sheet or a column STSA wrote, and cells
+    that are not of their column's kind, every one named by sheet and row as the file names
+    them. Computed columns (names, labels, placings, standings, finals) are not read. With
+    `only`, only those store tables' sheets are read (the others are not checked).
+    `sheet_step(index, title)` is called before each sheet is read, with its English title.
     """
     tables_wanted = set(SHEET_OF if only is None else only)
     data, name = guards.read_source(source, WORKBOOK_LIMITS, RestoreError)
     if guards.file_kind(data, name, RestoreError) != "xlsx":
-        raise RestoreError("A tournament is restored from the .xlsx workbook STSA exported; "
-                           "this file is not one.")
+        raise RestoreError(_("A tournament is restored from the .xlsx workbook STSA "
+                             "exported; this file is not one."))
     guards.check_zip(data, WORKBOOK_LIMITS, RestoreError)
     book = xlsx.open_book(data)  # the quick reader; openpyxl for files laid out otherwise
     workbook: Any = book or guards.open_workbook(data, WORKBOOK_LIMITS, RestoreError, checked=True)
     problems: list[Problem] = []
     try:
-        missing = [t for t in SHEET_OF.values()
-                   if t not in workbook.sheetnames and t not in OPTIONAL_SHEETS]
+        recorded = book.language if book is not None else getattr(
+            getattr(workbook, "properties", None), "language", None)
+        naming = _naming(list(workbook.sheetnames), recorded)
+        missing = [naming.sheet(t) for t in SHEET_OF.values()
+                   if t not in naming.sheets and t not in OPTIONAL_SHEETS]
         if missing:
-            raise RestoreError(f"This is not an STSA tournament workbook: it lacks the sheet"
-                               f"{'s' if len(missing) > 1 else ''} {', '.join(missing)}.")
+            raise RestoreError(ngettext(
+                "This is not an STSA tournament workbook: it lacks the sheet {sheets}.",
+                "This is not an STSA tournament workbook: it lacks the sheets {sheets}.",
+                len(missing)).format(sheets=", ".join(missing)))
         tables: dict[str, pd.DataFrame] = {}
         for step, (table, title) in enumerate((t, s) for t, s in SHEET_OF.items()
                                               if t in tables_wanted):
             if sheet_step:
                 sheet_step(step, title)
-            sheet: Any = (book, title) if book is not None else (
-                workbook[title] if title in workbook.sheetnames else None)
-            tables[table] = (_sheet_frame(sheet, title, problems)
-                             if title in workbook.sheetnames else _empty(title))
+            there = naming.sheets.get(title)
+            if there is None:
+                tables[table] = _empty(title)
+                continue
+            sheet: Any = (book, there) if book is not None else workbook[there]
+            tables[table] = _sheet_frame(sheet, title, problems, naming)
     finally:
         workbook.close()
     if "settings" in tables:  # a default never set has no author: nothing to store
@@ -801,4 +1044,7 @@ def parse_workbook(source: Any, *, only: Iterable[str] | None = None,
                                           | settings["updated_at"].notna()]
     if problems:
         raise restore_error(problems)
-    return ParsedWorkbook(tables, name)
+    return ParsedWorkbook(tables, name, naming.language,
+                          {table: naming.sheet(SHEET_OF[table]) for table in SHEET_OF},
+                          {(table, col): naming.heading(SHEET_OF[table], h)
+                           for (table, col), h in HEADING_OF.items()})

@@ -172,7 +172,8 @@ STYLES = (
     '</cellStyles></styleSheet>')
 
 
-def _package(titles: list[str], creator: str, created: dt.datetime) -> dict[str, str]:
+def _package(titles: list[str], creator: str, created: dt.datetime,
+             language: str | None = None) -> dict[str, str]:
     """The parts around the sheets: content types, relationships, the workbook, properties."""
     sheets = range(1, len(titles) + 1)
     types = ('<Types xmlns="http://schemas.openxmlformats.org/package/2006/content-types">'
@@ -210,6 +211,7 @@ def _package(titles: list[str], creator: str, created: dt.datetime) -> dict[str,
             'xmlns:dcterms="http://purl.org/dc/terms/" '
             'xmlns:xsi="http://www.w3.org/2001/XMLSchema-instance">'
             f"<dc:creator>{escape(creator)}</dc:creator>"
+            + (f"<dc:language>{escape(language)}</dc:language>" if language else "") +
             f'<dcterms:created xsi:type="dcterms:W3CDTF">{when}</dcterms:created>'
             f'<dcterms:modified xsi:type="dcterms:W3CDTF">{when}</dcterms:modified>'
             "</cp:coreProperties>"),
@@ -232,12 +234,13 @@ def _package(titles: list[str], creator: str, created: dt.datetime) -> dict[str,
 
 
 def write(sheets: Mapping[str, Sheet], *, creator: str = "STSA",
-          step: Step | None = None) -> bytes:
+          step: Step | None = None, language: str | None = None) -> bytes:
     """An .xlsx with one sheet per item of {title: (headings, rows)}, in order: a bold,
     filled, frozen header row with a filter, widths from the content, text as shared strings
     (text a spreadsheet would take for a formula marked as text), whole numbers and decimals
     as numbers, dates and times in `TIME_FORMAT`. `step(index, title)` is called before each
-    sheet is written."""
+    sheet is written. `language` (a code such as "sv") is recorded in the file's properties
+    (`Book.language` reads it back)."""
     strings = _Strings()
     out = io.BytesIO()
     # level 1: a fraction of the time of the default level, for a file about a fifth larger
@@ -250,7 +253,8 @@ def write(sheets: Mapping[str, Sheet], *, creator: str = "STSA",
                 for piece in _sheet_xml(list(headings), rows, strings):
                     part.write(piece.encode("utf-8"))
         archive.writestr("xl/sharedStrings.xml", strings.xml())
-        for name, text in _package(list(sheets), creator, dt.datetime.now(dt.UTC)).items():
+        for name, text in _package(list(sheets), creator, dt.datetime.now(dt.UTC),
+                                   language).items():
             archive.writestr(name, text)
     return out.getvalue()
 
@@ -312,10 +316,11 @@ class Book:
     """An .xlsx's sheets by title, read with patterns (`rows`); built by `open_book`."""
 
     def __init__(self, archive: zipfile.ZipFile, parts: dict[str, str], strings: list[str],
-                 dates: set[int], epoch: dt.datetime) -> None:
+                 dates: set[int], epoch: dt.datetime, language: str | None = None) -> None:
         self.archive, self.parts = archive, parts
         self.strings, self.dates, self.epoch = strings, dates, epoch
         self.sheetnames = list(parts)
+        self.language = language  # as the file's properties record it ("sv"), or None
         self._columns: dict[str, int] = {}
 
     def xml(self, title: str) -> str:
@@ -458,10 +463,29 @@ def open_book(data: bytes) -> Book | None:
         pr = re.search(r"<workbookPr\b([^>]*)", book)
         mac = pr and _attrs(pr.group(1)).get("date1904", "0").lower() in ("1", "true")
         return Book(archive, parts, strings, _date_styles(style_xml),
-                    CALENDAR_MAC_1904 if mac else WINDOWS_EPOCH)
+                    CALENDAR_MAC_1904 if mac else WINDOWS_EPOCH, recorded_language(archive))
     except (KeyError, ValueError, IndexError, UnicodeDecodeError, zipfile.BadZipFile):
         archive.close()  # a part missing or not as expected: openpyxl reads it or says why
         return None
+
+
+_LANGUAGE = re.compile(r"<(?:\w+:)?language\b[^>]*>([^<]{1,35})</(?:\w+:)?language>")
+
+
+def recorded_language(archive: zipfile.ZipFile) -> str | None:
+    """The language a workbook's core properties record (`<dc:language>`), as written there
+    ("sv", "fr-FR"), or None."""
+    rels = _relationships(archive, "_rels/.rels")
+    core = next((_part("", t) for t, kind in rels.values()
+                 if kind.endswith("/core-properties")), "docProps/core.xml")
+    try:
+        info = archive.getinfo(core)
+        if info.file_size > 2**20:
+            return None
+        found = _LANGUAGE.search(archive.read(info).decode("utf-8", "replace"))
+    except KeyError:
+        return None
+    return _unescape(found.group(1)).strip() or None if found else None
 
 
 def _plain(texts: list[str]) -> bool:

@@ -9,13 +9,18 @@ published. The checks run in two rounds, each naming every problem by sheet and 
 be filled, text lengths, repeated keys, ids that point at nothing), then the tournament's own
 rules, as roster entry (R19), the draw (R1, R3, R9), result entry (R11–R13), the sitting
 statuses (R20) and the settings check them.
+
+The messages are in the reader's language; the sheets and columns they point at are named as
+the file names them (a Swedish workbook's "Resultat", a French one's "Résultats").
 """
 
 from __future__ import annotations
 
 import datetime as dt
 import json
-from collections.abc import Callable, Iterable, Mapping
+from collections.abc import Callable, Iterable, Iterator, Mapping
+from contextlib import contextmanager
+from contextvars import ContextVar
 from dataclasses import dataclass
 from types import SimpleNamespace
 from typing import Any
@@ -23,7 +28,7 @@ from typing import Any
 import pandas as pd
 from sqlalchemy import UniqueConstraint
 
-from stsa import store
+from stsa import i18n, store
 from stsa.auth import Actor, require
 from stsa.domain import (
     Kind,
@@ -38,6 +43,7 @@ from stsa.domain import (
 from stsa.formats import workbook
 from stsa.formats.guards import at_row
 from stsa.formats.workbook import HEADING_OF, SHEET_OF, RestoreError
+from stsa.i18n import _, ngettext
 from stsa.settings import REGISTRY
 from stsa.store import draws, game_results, roster, schema
 from stsa.store import schedule as store_schedule
@@ -88,27 +94,29 @@ def restore_workbook(engine, source: Any, *, actor: Actor,
     """
     require(actor, Role.ORGANIZER, action="restore a tournament")
     tell = progress or (lambda _fraction, _words: None)
-    tell(0.0, "Reading the workbook…")
+    tell(0.0, _("Reading the workbook…"))
     sheets = len(SHEET_OF)
     parsed = workbook.parse_workbook(source, sheet_step=lambda i, title: tell(
-        0.05 + 0.4 * i / sheets, f"Reading the {title} sheet…"))
+        0.05 + 0.4 * i / sheets, _("Reading the {sheet} sheet…").format(sheet=_(title))))
     results = len(parsed.tables["results"])
-    for fraction, check in ((0.5, shape_problems), (0.7, rule_problems)):
-        tell(fraction, f"Checking {results:,} results…")
-        problems = check(parsed.tables)
-        if problems:
-            raise workbook.restore_error(problems)
+    with named_as(parsed):
+        for fraction, check in ((0.5, shape_problems), (0.7, rule_problems)):
+            tell(fraction, ngettext("Checking {count} result…", "Checking {count} results…",
+                                    results).format(count=i18n.number(results)))
+            problems = check(parsed.tables)
+            if problems:
+                raise workbook.restore_error(problems)
     tables = {**parsed.tables, "events": workbook.mark_imported(
         parsed.tables["events"], parsed.source, dt.datetime.now(dt.UTC))}
-    tell(0.85, "Writing…")
+    tell(0.85, _("Writing…"))
     try:
         counts = store.load_tournament(engine, _stored(tables), actor=actor,
-                                       source=parsed.source or "the workbook")
+                                       source=parsed.source or _("the workbook"))
     except (store.InvalidState, store.PermissionDenied):
         raise
     except TournamentError as exc:  # a rule of the store's own the checks above do not know
         raise RestoreError(str(exc), exc.problems) from exc
-    tell(1.0, "Restored.")
+    tell(1.0, _("Restored."))
     return RestoreOutcome(source=parsed.source, rows=dict(counts))
 
 
@@ -120,9 +128,9 @@ def restore_as_new(installation, restore: Callable[[Any], Any], name: str, *,
     deleted and the error raised. Returns (its id, its name, what `restore` returned)."""
     require(actor, Role.ORGANIZER, action="restore a tournament")
     taken = {str(n).casefold() for n in _names(installation)}
-    wanted = " ".join(str(name or "").split()) or "Restored tournament"
+    wanted = " ".join(str(name or "").split()) or _("Restored tournament")
     if wanted.casefold() in taken:
-        wanted = f"{wanted} (restored)"
+        wanted = _("{name} (restored)").format(name=wanted)
     made = store.create_tournament(installation, wanted, actor=actor)
     engine = store.open_tournament(installation, made.tournament_id)
     try:
@@ -165,9 +173,41 @@ def _stored(frames: Frames) -> Frames:
     return {**frames, "tables": frames["tables"].assign(**as_json)}
 
 
+# How the file being restored names its sheets and columns (`named_as`); English without one.
+_NAMING: ContextVar[workbook.ParsedWorkbook | None] = ContextVar("restore_naming",
+                                                                 default=None)
+
+
+@contextmanager
+def named_as(parsed: workbook.ParsedWorkbook) -> Iterator[None]:
+    """The checks inside name sheets and columns as the workbook `parsed` names them."""
+    token = _NAMING.set(parsed)
+    try:
+        yield
+    finally:
+        _NAMING.reset(token)
+
+
+def _sheet(table: str) -> str:
+    """The name of the sheet that restores `table`, as the file calls it."""
+    parsed = _NAMING.get()
+    return (parsed.sheets.get(table) if parsed else None) or SHEET_OF[table]
+
+
+def _heading(table: str, col: str) -> str:
+    """The heading of `table`'s column `col`, as the file calls it."""
+    parsed = _NAMING.get()
+    return (parsed.headings.get((table, col)) if parsed else None) or HEADING_OF[(table, col)]
+
+
+def _row_of(table: str, row: int) -> str:
+    """"Players sheet, row 7", as `at_row` says it."""
+    return at_row(row, "", _sheet(table)).where or ""
+
+
 def _at(table: str, row: int, what: str) -> Problem:
     """A problem with row `row` of the sheet that restores `table`."""
-    return at_row(row, what, SHEET_OF[table])
+    return at_row(row, what, _sheet(table))
 
 
 def _values(words) -> set[str]:
@@ -180,7 +220,10 @@ def _refused(where: str, check: Callable[[], Any]) -> str | None:
     try:
         check()
     except (TournamentError, ValueError, TypeError) as exc:  # TypeError: a value of a kind
-        return str(exc).removeprefix(f"{where}: ").removesuffix(".")  # the check never met
+        text = str(exc)  # the check never met
+        for said in (f"{where}: ", f"{where} : ", f"{where}\u00a0: "):
+            text = text.removeprefix(said)
+        return text.removesuffix(".")
     return None
 
 
@@ -201,7 +244,7 @@ def shape_problems(frames: Frames) -> list[Problem]:
 def _missing(name: str, frame: pd.DataFrame, columns: Iterable) -> list[Problem]:
     needed = [c.name for c in columns if c.name in frame and not c.nullable
               and c.server_default is None]
-    return [_at(name, row, f"{HEADING_OF[(name, col)]} is missing")
+    return [_at(name, row, _("{column} is missing").format(column=_heading(name, col)))
             for col in needed for row in frame.index[frame[col].isna()]]
 
 
@@ -212,8 +255,9 @@ def _too_long(name: str, frame: pd.DataFrame, columns: Iterable) -> list[Problem
         if col.name not in frame or not limit:
             continue
         lengths = frame[col.name].map(lambda v: len(v) if isinstance(v, str) else 0)
-        problems += [_at(name, row, f"{HEADING_OF[(name, col.name)]} is longer than {limit} "
-                                    f"characters ({n})")
+        problems += [_at(name, row, _("{column} is longer than {limit} characters "
+                                      "({length})").format(
+                              column=_heading(name, col.name), limit=limit, length=n))
                      for row, n in lengths.loc[lengths > limit].items()]
     return problems
 
@@ -226,8 +270,9 @@ def _repeated(name: str, frame: pd.DataFrame, table) -> list[Problem]:
     for key in (k for k in keys if set(k) <= set(frame.columns)):
         first = (pd.Series(frame.index, index=frame.index)
                  .groupby([frame[c] for c in key], dropna=True).transform("first"))
-        headings = ", ".join(HEADING_OF[(name, c)] for c in key)
-        problems += [_at(name, row, f"repeats the {headings} of row {int(earlier)}")
+        headings = ", ".join(_heading(name, c) for c in key)
+        problems += [_at(name, row, _("repeats the {columns} of row {row}").format(
+                         columns=headings, row=int(earlier)))
                      for row, earlier in first.loc[first.notna() & (first != first.index)]
                      .items()]  # a key with a blank part (an item that is no sitting) is none
     return problems
@@ -243,9 +288,9 @@ def _dangling(name: str, frame: pd.DataFrame, table, frames: Frames) -> list[Pro
         here = frame[cols].dropna()
         for row, values in zip(here.index, here.itertuples(index=False, name=None)):
             if values not in known:
-                named = ", ".join(f"{HEADING_OF[(name, c)]} {v}" for c, v in zip(cols, values))
-                problems.append(_at(name, row, f"{named} is not on the {SHEET_OF[target]} "
-                                               f"sheet"))
+                named = ", ".join(f"{_heading(name, c)} {v}" for c, v in zip(cols, values))
+                problems.append(_at(name, row, _("{values} is not on the {sheet} sheet").format(
+                    values=named, sheet=_sheet(target))))
     return problems
 
 
@@ -263,7 +308,7 @@ def _schedule(items: pd.DataFrame) -> list[Problem]:
     """R26: each schedule item as planning it checks it (its kind, number, title, length)."""
     problems = []
     for row, item in zip(items.index, items.to_dict("records")):
-        where = f"{SHEET_OF['schedule_items']} sheet, row {row}"
+        where = _row_of("schedule_items", row)
         refused = _refused(where, lambda: store_schedule.check_item(item, where))  # noqa: B023
         if refused:
             problems.append(_at("schedule_items", row, refused))
@@ -280,21 +325,23 @@ def _players(players: pd.DataFrame) -> list[Problem]:
     fields = (("name", roster.NAME_MAX, True), ("nickname", roster.NICKNAME_MAX, False),
               ("club", roster.CLUB_MAX, False), ("email", roster.EMAIL_MAX, False))
     for row, p in zip(players.index, players.to_dict("records")):
-        where = f"{SHEET_OF['players']} sheet, row {row}"
+        where = _row_of("players", row)
         refused = [_refused(where, lambda: roster._text(p[f], f, limit, where, required=req))  # noqa: B023
                    for f, limit, req in fields]
         refused.append(_refused(where, lambda: roster._extra(json.loads(p["extra"] or "{}"),  # noqa: B023
                                                              where)))  # noqa: B023
         if p["status"] is not None and p["status"] not in _values(PlayerStatus):
-            refused.append(f"status must be {' or '.join(PlayerStatus)}, not {p['status']!r}")
+            refused.append(_("status must be {choices}, not {value}").format(
+                choices=_(" or ").join(PlayerStatus), value=repr(p["status"])))
         key = store.normalize_name(p["name"] or "")
         if key and key in first_row:
-            refused.append(f"the same name as row {first_row[key]} ({p['name']})")
+            refused.append(_("the same name as row {row} ({name})").format(
+                row=first_row[key], name=p["name"]))
         first_row.setdefault(key, row)
         nick = store.normalize_name(p["nickname"] or p["name"] or "")
         if nick and nick in first_nick:
-            refused.append(f"the same nickname as row {first_nick[nick]} "
-                           f"({p['nickname'] or p['name']})")
+            refused.append(_("the same nickname as row {row} ({nickname})").format(
+                row=first_nick[nick], nickname=p["nickname"] or p["name"]))
         first_nick.setdefault(nick, row)
         problems += [_at("players", row, what) for what in refused if what]
     return problems
@@ -306,7 +353,7 @@ def _settings(settings: pd.DataFrame) -> list[Problem]:
     for row, key, value in zip(settings.index, settings["key"], settings["value"]):
         found = REGISTRY.get(key)
         check = found.check if found else None
-        refused = (f"{key!r} is not a setting" if check is None
+        refused = (_("{key} is not a setting").format(key=repr(key)) if check is None
                    else _refused("", lambda: check(json.loads(value))))  # noqa: B023
         if refused:
             problems.append(_at("settings", row, refused if check is None
@@ -333,17 +380,20 @@ def _sittings(frames: Frames) -> list[Problem]:
     colours, pick order, sit-outs) through the draw's own check."""
     problems = []
     for row, s in zip(frames["sittings"].index, frames["sittings"].to_dict("records")):
-        where = f"{SHEET_OF['sittings']} sheet, row {row}"
+        where = _row_of("sittings", row)
         label = sitting_label(s["kind"], s["number"])
         refused = [_refused(where, lambda: draws._check_kind(s["kind"]))]  # noqa: B023
         if s["status"] not in _values(SittingStatus):
-            refused.append(f"status must be {', '.join(SittingStatus)}, not {s['status']!r}")
+            refused.append(_("status must be {choices}, not {value}").format(
+                choices=", ".join(SittingStatus), value=repr(s["status"])))
         if s["number"] < 1 or (s["kind"] != Kind.QUALIFIER and s["number"] != 1):
-            refused.append(f"{label} cannot be number {s['number']}: qualifiers count from 1, "
-                           f"and there is one semifinal and one final")
+            refused.append(_("{sitting} cannot be number {number}: qualifiers count from 1, "
+                             "and there is one semifinal and one final").format(
+                sitting=label, number=s["number"]))
         draw = _draw(s, frames["tables"], frames["seats"], frames["sit_outs"])
         wrong_draw = _refused(where, lambda: draws._clean_draw(draw))  # noqa: B023
-        refused.append(wrong_draw and f"{label}: {wrong_draw}")
+        refused.append(wrong_draw and _("{sitting}: {problem}").format(
+            sitting=label, problem=wrong_draw))
         problems += [_at("sittings", row, what) for what in refused if what]
     return problems
 
@@ -353,7 +403,8 @@ def _seat_sittings(frames: Frames) -> list[Problem]:
     seats, tables = frames["seats"], frames["tables"]
     of_table = seats["table_id"].map(dict(zip(tables["id"], tables["sitting_id"])))
     wrong = seats.loc[seats["sitting_id"] != of_table]
-    return [_at("seats", row, f"sitting_id is {s} but table {t} belongs to sitting {o}")
+    return [_at("seats", row, _("sitting_id is {sitting} but table {table} belongs to "
+                                "sitting {other}").format(sitting=s, table=t, other=o))
             for row, s, t, o in zip(wrong.index, wrong["sitting_id"], wrong["table_id"],
                                     of_table.loc[wrong.index])]
 
@@ -382,13 +433,14 @@ def _table_results(rows: list[tuple[int, dict]], table: dict, seated: dict,
             label, True))
         return refused and refused.removesuffix(". Nothing was saved")
 
-    whole = check([rec for _, rec in rows], seated)
+    whole = check([rec for _x, rec in rows], seated)
     if whole is None:
         return []
     each = [(row, check([rec], {p: s for p, s in seated.items() if p == rec["player_id"]}))
             for row, rec in rows]
     found = [(row, what) for row, what in each if what] or [(rows[0][0], whole)]
-    return [_at("results", row, f"{label}, {what}") for row, what in found]
+    return [_at("results", row, _("{table}, {problem}").format(table=label, problem=what))
+            for row, what in found]
 
 
 def _results(frames: Frames) -> list[Problem]:
@@ -416,21 +468,22 @@ def _versions(frames: Frames, tables: dict[int, dict]) -> list[Problem]:
     results = frames["results"]
     version_of = {t: table["result_version"] for t, table in tables.items()}
     wrong = results.loc[results["version"] != results["table_id"].map(version_of)]
-    problems = [_at("results", row, f"version is {v} but its table's version is "
-                                    f"{version_of[t]}")
+    problems = [_at("results", row, _("version is {version} but its table's version is "
+                                      "{expected}").format(version=v, expected=version_of[t]))
                 for row, v, t in zip(wrong.index, wrong["version"], wrong["table_id"])]
     with_result = set(results["table_id"])
     empty = frames["tables"].loc[~frames["tables"]["id"].isin(with_result)
                                  & (frames["tables"]["result_version"] != 0)]
-    return problems + [_at("tables", row, f"version is {v} but the table has no result "
-                                          f"(version 0)")
+    return problems + [_at("tables", row, _("version is {version} but the table has no "
+                                            "result (version 0)").format(version=v))
                        for row, v in empty["result_version"].items()]
 
 
 def _seats_of_results(frames: Frames, seated: dict) -> list[Problem]:
     results = frames["results"]
-    return [_at("results", row, f"seat is {seat} but player {p} sits in seat "
-                                f"{seated[t][p].seat} on the Seats sheet")
+    return [_at("results", row, _("seat is {seat} but player {player} sits in seat "
+                                  "{other} on the {sheet} sheet").format(
+                    seat=seat, player=p, other=seated[t][p].seat, sheet=_sheet("seats")))
             for row, t, p, seat in zip(results.index, results["table_id"],
                                        results["player_id"], results["seat"])
             if p in seated.get(t, {}) and seated[t][p].seat != seat]
@@ -446,29 +499,29 @@ def _statuses(frames: Frames) -> list[Problem]:
         mine = tables["sitting_id"] == s["id"]
         label = sitting_label(s["kind"], s["number"])
         if s["status"] == SittingStatus.DRAWN and (mine & reported).any():
-            problems.append(_at("sittings", row, f"{label} is drawn (not published) but has "
-                                                 f"results; results are entered once a "
-                                                 f"sitting is published"))
+            problems.append(_at("sittings", row, _(
+                "{sitting} is drawn (not published) but has results; results are entered "
+                "once a sitting is published").format(sitting=label)))
         missing = sorted(tables.loc[mine & ~reported, "table_no"])
         if s["status"] == SittingStatus.COMPLETE and missing:
-            tables_ = "table" if len(missing) == 1 else "tables"
-            problems.append(_at("sittings", row, f"{label} is complete but {tables_} "
-                                                 f"{', '.join(map(str, missing))} "
-                                                 f"{'has' if len(missing) == 1 else 'have'} "
-                                                 f"no result"))
+            problems.append(_at("sittings", row, ngettext(
+                "{sitting} is complete but table {tables} has no result",
+                "{sitting} is complete but tables {tables} have no result",
+                len(missing)).format(sitting=label, tables=", ".join(map(str, missing)))))
     return problems
 
 
 def _absences(absences: pd.DataFrame) -> list[Problem]:
     """R17: absences are for the finals."""
-    return [_at("absences", row, f"unknown stage {stage!r}; absences are for "
-                                 f"{', '.join(roster.STAGES)}")
+    return [_at("absences", row, _("unknown stage {stage}; absences are for {stages}").format(
+                stage=repr(stage), stages=", ".join(roster.STAGES)))
             for row, stage in absences["stage"].items() if stage not in roster.STAGES]
 
 
 def _events(events: pd.DataFrame) -> list[Problem]:
     """R19, R20: the log names each actor's role."""
-    return [_at("events", row, f"role must be {', '.join(Role)}, not {role!r}")
+    return [_at("events", row, _("role must be {choices}, not {value}").format(
+                choices=", ".join(Role), value=repr(role)))
             for row, role in events["role"].items() if role not in _values(Role)]
 
 

@@ -11,6 +11,7 @@ import sqlalchemy as sa
 from sqlalchemy.engine import Connection
 
 from stsa.domain import TournamentError
+from stsa.i18n import _
 from stsa.store import schema
 from stsa.store.errors import CorruptDatabase
 
@@ -136,10 +137,11 @@ def upgrade(conn: Connection, *, at: dt.datetime) -> int:
     if "schema_version" not in names:
         ours = names & set(schema.metadata.tables)
         if ours:
-            raise CorruptDatabase(
-                f"{conn.engine.url.render_as_string(hide_password=True)} has tables named like "
-                f"STSA's ({', '.join(sorted(ours))}) but no schema version: it is not an "
-                f"STSA database.")
+            raise CorruptDatabase(_(
+                "{database} has tables named like STSA's ({tables}) but no schema version: it "
+                "is not an STSA database.").format(
+                    database=conn.engine.url.render_as_string(hide_password=True),
+                    tables=", ".join(sorted(ours))))
         schema.metadata.create_all(conn)
         _start_data_version(conn, at)
         _start_tournament_state(conn, at)
@@ -147,11 +149,11 @@ def upgrade(conn: Connection, *, at: dt.datetime) -> int:
         return target
     current = conn.execute(sa.select(sa.func.max(schema.schema_version.c.version))).scalar()
     if current is None:
-        raise CorruptDatabase("The database has an empty schema_version table.")
+        raise CorruptDatabase(_("The database has an empty schema_version table."))
     if current > target:
-        raise TournamentError(
-            f"This database was made by a newer STSA (schema version {current}; this one "
-            f"knows up to {target}). Update STSA to open it.")
+        raise TournamentError(_(
+            "This database was made by a newer STSA (schema version {version}; this one knows "
+            "up to {known}). Update STSA to open it.").format(version=current, known=target))
     for version in range(current + 1, target + 1):
         MIGRATIONS[version](conn, at)
         conn.execute(sa.insert(schema.schema_version).values(version=version,

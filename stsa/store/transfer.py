@@ -31,9 +31,9 @@ from stsa.domain import (
     Role,
     SittingStatus,
     TournamentError,
-    plural,
     table_label,
 )
+from stsa.i18n import _, ngettext
 from stsa.settings import REGISTRY
 from stsa.store import audit, checks, db, roster, schema
 from stsa.store.errors import InvalidState
@@ -111,18 +111,22 @@ def load_tournament(engine: Engine, data: Mapping[str, Any], *, actor: Actor,
     try:
         return db.write(engine, work)
     except sa.exc.IntegrityError as exc:
-        raise TournamentError(f"{source} could not be restored: its rows contradict each other "
-                              f"({str(exc.orig).splitlines()[0]}). Nothing was changed.") from exc
+        raise TournamentError(_("{source} could not be restored: its rows contradict each "
+                                "other ({reason}). Nothing was changed.").format(
+            source=source, reason=str(exc.orig).splitlines()[0])) from exc
 
 
 def _refuse_a_held_tournament(conn: Connection) -> None:
     held = {t.name: conn.execute(sa.select(sa.func.count()).select_from(t)).scalar_one()
             for t in (schema.players, schema.sittings)}
     if held["players"] or held["sittings"]:
-        raise InvalidState(
-            f"This database already holds a tournament ({plural(held['players'], 'player')}, "
-            f"{plural(held['sittings'], 'sitting')}): restore into a new, empty database. Nothing "
-            f"was changed.")
+        players = ngettext("{count} player", "{count} players", held["players"]).format(
+            count=held["players"])
+        sittings = ngettext("{count} sitting", "{count} sittings", held["sittings"]).format(
+            count=held["sittings"])
+        raise InvalidState(_("This database already holds a tournament ({players}, "
+                             "{sittings}): restore into a new, empty database. Nothing was "
+                             "changed.").format(players=players, sittings=sittings))
 
 
 def _write(conn: Connection, rows: dict[str, list[dict]]) -> None:
@@ -146,7 +150,8 @@ def check_tournament_rows(data: Mapping[str, Any]) -> dict[str, list[dict]]:
     `problems` name the table and row of each."""
     unknown = sorted(set(data) - {t.name for t in TOURNAMENT_TABLES})
     if unknown:
-        raise TournamentError(f"Unknown tournament tables: {', '.join(unknown)}.")
+        raise TournamentError(_("Unknown tournament tables: {tables}.").format(
+            tables=", ".join(unknown)))
     problems: list[Problem] = []
     rows = {t.name: _clean_table(t, data.get(t.name), problems) for t in TOURNAMENT_TABLES}
     _refuse(problems)
@@ -155,10 +160,15 @@ def check_tournament_rows(data: Mapping[str, Any]) -> dict[str, list[dict]]:
     return rows
 
 
+def _row(table: str, row: int) -> str:
+    """"players row 3": a row of the rows given, by its table's name."""
+    return _("{table} row {row}").format(table=table, row=row)
+
+
 def _refuse(problems: list[Problem]) -> None:
     if problems:
-        raise TournamentError("Nothing was restored: " + "; ".join(
-            map(str, problems[:_MOST])) + ".", problems)
+        raise TournamentError(_("Nothing was restored: {problems}.").format(
+            problems="; ".join(map(str, problems[:_MOST]))), problems)
 
 
 # -- round 1: each value -----------------------------------------------------------------------
@@ -182,16 +192,16 @@ def _coerce(column: sa.Column, value: Any):
             return value.strip().lower() in ("true", "1")
         if isinstance(value, (bool, numbers.Integral)) and value in (0, 1):
             return bool(value)
-        raise ValueError("TRUE or FALSE")
+        raise ValueError(_("TRUE or FALSE"))
     if isinstance(kind, (sa.Integer, sa.BigInteger)):
         n = checks.whole_number(value)
         if n is None:
-            raise ValueError("a whole number")
+            raise ValueError(_("a whole number"))
         return n
     text = value if isinstance(value, str) else str(value)
     length = getattr(kind, "length", None)
     if length and len(text) > length:
-        raise ValueError(f"at most {length} characters")
+        raise ValueError(_("at most {limit} characters").format(limit=length))
     return text
 
 
@@ -201,7 +211,7 @@ def _utc(value: Any) -> dt.datetime:
     if isinstance(value, pd.Timestamp):
         value = value.to_pydatetime()
     if not isinstance(value, dt.datetime):
-        raise ValueError("a date and time")
+        raise ValueError(_("a date and time"))
     return value if value.tzinfo else value.replace(tzinfo=dt.UTC)
 
 
@@ -221,12 +231,13 @@ def _value(table: sa.Table, col: sa.Column, raw: Any, where: str, problems: list
             return None
         if col.server_default is not None:  # e.g. an empty club, no leaders
             return _default(col)
-        problems.append(Problem(where, f"{col.name} is missing"))
+        problems.append(Problem(where, _("{column} is missing").format(column=col.name)))
         return None
     try:
         value = _coerce(col, raw)
     except (ValueError, TypeError) as exc:
-        problems.append(Problem(where, f"{col.name} must be {exc}, not {raw!r}"))
+        problems.append(Problem(where, _("{column} must be {expected}, not {value}").format(
+            column=col.name, expected=exc, value=repr(raw))))
         return None
     check = VALUE_CHECKS.get((table.name, col.name))
     try:
@@ -254,7 +265,7 @@ def _clean_table(table: sa.Table, value: Any, problems: list[Problem]) -> list[d
     columns = [c for c in table.columns if c.name not in skip]
     out = []
     for i, rec in enumerate(_records(value), start=1):
-        where = f"{table.name} row {i}"
+        where = _row(table.name, i)
         row = {col.name: _value(table, col, rec.get(col.name), where, problems)
                for col in columns}
         if table.name == "players" and row.get("name") is not None:
@@ -270,7 +281,7 @@ def _json(text: str, where: str, what: str, problems: list[Problem]):
     try:
         return json.loads(text)
     except (TypeError, ValueError):
-        problems.append(Problem(where, f"{what} is not valid JSON"))
+        problems.append(Problem(where, _("{column} is not valid JSON").format(column=what)))
         return None
 
 
@@ -279,19 +290,21 @@ def _player_problems(players: list[dict]) -> list[Problem]:
     seen: dict[str | None, int] = {}
     nicknames: dict[str | None, int] = {}
     for i, p in enumerate(players, start=1):
-        where = f"players row {i}"
+        where = _row("players", i)
         key = p.get("name_key")
         if key in seen:
-            problems.append(Problem(where, f"the same name as row {seen[key]} ({p['name']!r})"))
+            problems.append(Problem(where, _("the same name as row {row} ({name})").format(
+                row=seen[key], name=repr(p["name"]))))
         seen.setdefault(key, i)
         nick = p.get("nickname_key")
         if nick in nicknames:
-            problems.append(Problem(where, f"the same nickname as row {nicknames[nick]} "
-                                           f"({p['nickname']!r})"))
+            problems.append(Problem(where, _("the same nickname as row {row} ({nickname})")
+                                    .format(row=nicknames[nick], nickname=repr(p["nickname"]))))
         nicknames.setdefault(nick, i)
         extra = _json(p.get("extra", "{}"), where, "extra", problems)
         if extra is not None and not isinstance(extra, dict):
-            problems.append(Problem(where, "extra must be a JSON object"))
+            problems.append(Problem(where, _("{column} must be a JSON object").format(
+                column="extra")))
     return problems
 
 
@@ -300,15 +313,17 @@ def _table_problems(rows: dict[str, list[dict]]) -> list[Problem]:
     problems: list[Problem] = []
     for i, t in enumerate(rows["tables"], start=1):
         for col in ("removed_leaders", "available_leaders"):
-            value = _json(t.get(col, "[]"), f"tables row {i}", col, problems)
+            value = _json(t.get(col, "[]"), _row("tables", i), col, problems)
             if value is not None and not isinstance(value, list):
-                problems.append(Problem(f"tables row {i}", f"{col} must be a list"))
+                problems.append(Problem(_row("tables", i), _("{column} must be a list").format(
+                    column=col)))
     versions = {t["id"]: t.get("result_version", 0) for t in rows["tables"]}
     for i, r in enumerate(rows["results"], start=1):
         want = versions.get(r["table_id"])
         if want is not None and r["version"] != want:
-            problems.append(Problem(f"results row {i}", f"version is {r['version']} but "
-                                                        f"table {r['table_id']} says {want}"))
+            problems.append(Problem(_row("results", i), _(
+                "version is {version} but table {table} says {expected}").format(
+                    version=r["version"], table=r["table_id"], expected=want)))
     return problems
 
 
@@ -316,11 +331,12 @@ def _setting_problems(settings: list[dict]) -> list[Problem]:
     """R4, R5, R7, R9, R10, R12: each setting through `set_settings`' validator."""
     problems: list[Problem] = []
     for i, s in enumerate(settings, start=1):
-        where = f"settings row {i}"
-        value = _json(s["value"], where, f"setting {s['key']}", problems)
+        where = _row("settings", i)
+        value = _json(s["value"], where, _("setting {key}").format(key=s["key"]), problems)
         found = REGISTRY.get(s["key"])
         if found is None:
-            problems.append(Problem(where, f"{s['key']!r} is not a setting"))
+            problems.append(Problem(where, _("{key} is not a setting").format(
+                key=repr(s["key"]))))
         elif value is not None:
             try:
                 found.check(value)
@@ -336,7 +352,7 @@ def _consistency_problems(rows: dict[str, list[dict]]) -> list[Problem]:
     for i, e in enumerate(rows["events"], start=1):
         for col in ("before", "after"):
             if e.get(col) is not None:
-                _json(e[col], f"events row {i}", col, problems)
+                _json(e[col], _row("events", i), col, problems)
     return problems
 
 
@@ -351,7 +367,7 @@ def _status_problems(rows: dict[str, list[dict]]) -> list[Problem]:
         wrong = checks.status_problem(s["kind"], s["number"], s["status"],
                                       len(mine) - len(without), without)
         if wrong:
-            problems.append(Problem(f"sittings row {i}", wrong))
+            problems.append(Problem(_row("sittings", i), wrong))
     return problems
 
 
@@ -377,23 +393,24 @@ def _result_problems(rows: dict[str, list[dict]]) -> list[Problem]:
         by_table.setdefault(r["table_id"], []).append((i, r))
         seat = seated.get(r["table_id"], {}).get(r["player_id"])
         if seat is not None and seat.seat != r["seat"]:
-            problems.append(Problem(f"results row {i}", f"seat is {r['seat']} but player "
-                                                        f"{r['player_id']} sits in seat "
-                                                        f"{seat.seat}"))
+            problems.append(Problem(_row("results", i), _(
+                "seat is {seat} but player {player} sits in seat {other}").format(
+                    seat=r["seat"], player=r["player_id"], other=seat.seat)))
     for table_id, numbered in by_table.items():
         t = tables.get(table_id)
         if t is None:
-            problems.append(Problem(f"results row {numbered[0][0]}",
-                                    f"table_id {table_id} is not a table"))
+            problems.append(Problem(_row("results", numbered[0][0]),
+                                    _("table_id {table} is not a table").format(
+                                        table=table_id)))
             continue
         s = sittings.get(t["sitting_id"], {"kind": "?", "number": 0})
         label = table_label(s["kind"], s["number"], t["table_no"])
         try:  # the wild card may have changed since: a removed leader is one of the table's
-            checks.check_result_rows([r for _, r in numbered], seated.get(table_id, {}),
+            checks.check_result_rows([r for _x, r in numbered], seated.get(table_id, {}),
                                      json.loads(t["available_leaders"]),
                                      json.loads(t["removed_leaders"]), label, True)
         except TournamentError as exc:
-            problems.append(Problem(f"results row {numbered[0][0]}",
+            problems.append(Problem(_row("results", numbered[0][0]),
                                     str(exc).removesuffix(" Nothing was saved.").rstrip(".")))
     return problems
 
