@@ -12,7 +12,8 @@ import numpy as np
 import pandas as pd
 
 from stsa import fairness
-from stsa.domain import TournamentError, is_whole, plural
+from stsa.domain import TournamentError, is_whole
+from stsa.i18n import _, ngettext
 
 # Searches from the random draw plus a few random starts; each search makes at most MAX_ROUNDS
 # passes of player swaps and setup swaps.
@@ -27,7 +28,7 @@ def pin_targets(pins: Mapping | None, ids: pd.Series, sizes: np.ndarray,
     if not pins:
         return None
     if not isinstance(pins, Mapping):
-        raise TournamentError("Pins must map each pinned player to a table number.")
+        raise TournamentError(_("Pins must map each pinned player to a table number."))
     index = pd.Index(ids.tolist())
     target = np.full(len(ids), -1, dtype=np.int64)
     for player, table_no in pins.items():
@@ -35,18 +36,23 @@ def pin_targets(pins: Mapping | None, ids: pd.Series, sizes: np.ndarray,
             continue
         if not is_whole(table_no) or not 1 <= table_no <= len(sizes):
             raise TournamentError(
-                f"Player {player} is pinned to table {table_no!r}, but this sitting has tables "
-                f"1 to {len(sizes)}.")
+                _("Player {player} is pinned to table {table}, but this sitting has tables "
+                  "1 to {tables}.").format(player=player, table=repr(table_no),
+                                           tables=len(sizes)))
         where = index.get_indexer([player])[0]
         if where < 0:
-            raise TournamentError(f"Player {player} is pinned to a table but is not in this "
-                                  "sitting: check them in or remove the pin.")
+            raise TournamentError(_("Player {player} is pinned to a table but is not in this "
+                                    "sitting: check them in or remove the pin.").format(
+                                        player=player))
         target[where] = int(table_no) - 1
     crowded = np.flatnonzero(np.bincount(target[target >= 0], minlength=len(sizes)) > sizes)
     if crowded.size:
         t = int(crowded[0])
-        raise TournamentError(f"Table {t + 1} has {plural(int(sizes[t]), 'seat')} but more "
-                              "players are pinned to it: pin some of them to other tables.")
+        raise TournamentError(ngettext(
+            "Table {table} has {count} seat but more players are pinned to it: pin some of "
+            "them to other tables.",
+            "Table {table} has {count} seats but more players are pinned to it: pin some of "
+            "them to other tables.", int(sizes[t])).format(table=t + 1, count=int(sizes[t])))
     return target if (target >= 0).any() else None
 
 
@@ -111,7 +117,7 @@ def balance(seats: pd.DataFrame, tables: pd.DataFrame, pin: np.ndarray | None,
         if best is None or cost < best[0] - _EPS:
             best = (cost, x, sigma)
     assert best is not None  # the first start always sets it
-    _, x, sigma = best
+    _cost, x, sigma = best
     moved = tables.iloc[sigma]
     return (seats.assign(player_id=seats["player_id"].iloc[x].reset_index(drop=True)),
             tables.assign(
@@ -141,7 +147,7 @@ def _improve(terms: fairness.Terms, x: np.ndarray, sigma: np.ndarray, table: np.
     pin_at = pin[x]
     near = np.add.reduceat(meet[:, x], starts, axis=1)
     everyone = np.arange(n)
-    for _ in range(MAX_ROUNDS):
+    for _round in range(MAX_ROUNDS):
         changed = False
         unary = seat[:, cls] + setup[:, sigma[table]]  # unary[i, p]: player i at position p
         current = unary[x, everyone]

@@ -17,7 +17,8 @@ from pathlib import Path
 
 import pandas as pd
 
-from stsa.domain import TournamentError, plural
+from stsa.domain import TournamentError
+from stsa.i18n import N_, _, ngettext
 
 DATA_DIR = Path(__file__).resolve().parent.parent / "data"
 
@@ -33,6 +34,10 @@ EXPANSION_FLAGS = {
     "immortality": "Immortality",
     "bloodlines": "Bloodlines",
 }
+
+# The default colours' names (data/colours.csv) as people read them: pages translate a colour
+# by its name (`ui.sittings.colour_word`); a colour the organizer named otherwise stays as typed.
+COLOUR_WORDS = (N_("red"), N_("green"), N_("blue"), N_("yellow"))
 
 _ID = re.compile(r"^[a-z0-9]+(-[a-z0-9]+)*$")
 _TRUE = {"true", "yes", "1"}
@@ -139,7 +144,8 @@ def leader_deck(product_names: Iterable[str]) -> list[str]:
     cat = load()
     unknown = sorted(set(names) - set(cat.products["name"]))
     if unknown:
-        raise TournamentError(f"Unknown product(s) {', '.join(map(repr, unknown))}.")
+        raise TournamentError(_("Unknown product(s) {products}.").format(
+            products=", ".join(map(repr, unknown))))
     return _deck(names, cat.leaders)
 
 
@@ -148,7 +154,7 @@ def validate_deck(
     hidden_picks: int,
     *,
     players: int = MAX_TABLE_SIZE,
-    setup: str = "this setup",
+    setup: str = N_("this setup"),
     known: Iterable[str] | None = None,
 ) -> list[str]:
     """R7: check an organizer-edited leader deck and return it cleaned (names stripped).
@@ -158,29 +164,39 @@ def validate_deck(
     `players` (the largest table, 4 by default).
     """
     cleaned = [str(name).strip() for name in deck]
+    setup = _(setup)
     if any(not name for name in cleaned):
-        raise TournamentError(f"The leader deck of {setup} has a blank leader name.")
+        raise TournamentError(_("The leader deck of {setup} has a blank leader name.").format(
+            setup=setup))
     known_names = set(known) if known is not None else set(load().leaders["name"])
     unknown = [name for name in cleaned if name not in known_names]
     if unknown:
         raise TournamentError(
-            f"The leader deck of {setup} names unknown leader(s): {', '.join(map(repr, unknown))}."
+            _("The leader deck of {setup} names unknown leader(s): {leaders}.").format(
+                setup=setup, leaders=", ".join(map(repr, unknown)))
         )
     twice = sorted({name for name in cleaned if cleaned.count(name) > 1})
     if twice:
         raise TournamentError(
-            f"The leader deck of {setup} lists {', '.join(map(repr, twice))} more than once."
+            _("The leader deck of {setup} lists {leaders} more than once.").format(
+                setup=setup, leaders=", ".join(map(repr, twice)))
         )
     if isinstance(hidden_picks, bool) or not isinstance(hidden_picks, int) or hidden_picks < 0:
         raise TournamentError(
-            f"Hidden picks for {setup} must be a whole number of at least 0, not {hidden_picks!r}."
+            _("Hidden picks for {setup} must be a whole number of at least 0, not "
+              "{hidden_picks}.").format(setup=setup, hidden_picks=repr(hidden_picks))
         )
     left = len(cleaned) - hidden_picks
     if left < players:
         raise TournamentError(
-            f"The leader deck of {setup} has {plural(len(cleaned), 'leader')}: removing "
-            f"{hidden_picks} (Hidden Picks) leaves {max(left, 0)}, fewer than the {players} "
-            f"players at a table. Add leaders or lower the hidden picks."
+            ngettext("The leader deck of {setup} has {count} leader: removing {hidden_picks} "
+                     "(Hidden Picks) leaves {left}, fewer than the {players} players at a table. "
+                     "Add leaders or lower the hidden picks.",
+                     "The leader deck of {setup} has {count} leaders: removing {hidden_picks} "
+                     "(Hidden Picks) leaves {left}, fewer than the {players} players at a table. "
+                     "Add leaders or lower the hidden picks.", len(cleaned)).format(
+                setup=setup, count=len(cleaned), hidden_picks=hidden_picks, left=max(left, 0),
+                players=players)
         )
     return cleaned
 
@@ -199,36 +215,35 @@ def setup_steps(setup: str | Mapping | pd.Series, *, vote_off: int | None = None
     row = _setup_row(setup)
     with_ix = bool(row.get("rise_of_ix", False)) or "Rise of Ix" in list(row.get("expansions", []))
     picks = int(row["hidden_picks"])
-    steps = [f"Set up {row['name']}."]
-    steps.append("Reveal the Imperium Row.")
+    steps = [_("Set up {setup}.").format(setup=row["name"])]
+    steps.append(_("Reveal the Imperium Row."))
     if with_ix:
-        steps.append("Reveal the top Tech tile of each Tech stack (Rise of Ix).")
+        steps.append(_("Reveal the top Tech tile of each Tech stack (Rise of Ix)."))
     if vote_off:
-        steps.append(
-            f"Vote Off ({vote_off}): each player secretly writes down "
-            f"{plural(vote_off, 'leader')} of the deck to vote off; the judge enters the votes, "
-            "and the 2 leaders with the most votes are set aside, face down (STSA settles a "
-            "tie)."
-        )
+        steps.append(ngettext(
+            "Vote Off ({count}): each player secretly writes down {count} leader of the deck "
+            "to vote off; the judge enters the votes, and the 2 leaders with the most votes "
+            "are set aside, face down (STSA settles a tie).",
+            "Vote Off ({count}): each player secretly writes down {count} leaders of the deck "
+            "to vote off; the judge enters the votes, and the 2 leaders with the most votes "
+            "are set aside, face down (STSA settles a tie).", vote_off).format(count=vote_off))
     elif picks:
-        steps.append(
-            f"Hidden Picks ({picks}): set aside, face down, the {picks} leaders STSA removed "
-            "from the leader deck."
-        )
+        steps.append(_(
+            "Hidden Picks ({picks}): set aside, face down, the {picks} leaders STSA removed "
+            "from the leader deck.").format(picks=picks))
     steps += [
-        "The player in the last seat picks a leader secretly first; the leaders then pass "
-        "counter-clockwise until every player has picked.",
-        "All players reveal their leaders together.",
+        _("The player in the last seat picks a leader secretly first; the leaders then pass "
+          "counter-clockwise until every player has picked."),
+        _("All players reveal their leaders together."),
     ]
     if wild_card:
-        steps.append(
+        steps.append(_(
             "Wild Card choice: in play order, seat 1 first, each player keeps their leader or "
             "takes a random one of the set-aside leaders; the judge enters the choices and "
-            "STSA draws the leaders."
-        )
+            "STSA draws the leaders."))
     steps += [
-        "Keep the first Conflict card hidden until the game starts.",
-        "Start the game: seat 1 takes the first turn; play goes clockwise.",
+        _("Keep the first Conflict card hidden until the game starts."),
+        _("Start the game: seat 1 takes the first turn; play goes clockwise."),
     ]
     return steps
 
@@ -269,10 +284,10 @@ def _load(data_dir: str) -> Catalog:
     cols = _read(folder, "colours.csv", ["colour"])
     _unique(cols, "colour", "colours.csv")
     if len(cols) < MAX_TABLE_SIZE:
-        raise TournamentError(
-            f"colours.csv lists {len(cols)} colours; a four-player table needs at least "
-            f"{MAX_TABLE_SIZE}."
-        )
+        raise TournamentError(ngettext(
+            "colours.csv lists {count} colour; a four-player table needs at least {least}.",
+            "colours.csv lists {count} colours; a four-player table needs at least {least}.",
+            len(cols)).format(count=len(cols), least=MAX_TABLE_SIZE))
     return Catalog(prods, leads, sets, tuple(cols["colour"]))
 
 
@@ -289,16 +304,20 @@ def _read(folder: Path, file: str, columns: list[str]) -> pd.DataFrame:
     try:
         raw = pd.read_csv(folder / file, dtype=str, keep_default_na=False, encoding="utf-8")
     except FileNotFoundError:
-        raise TournamentError(f"The catalog file {file} is missing from the data folder.") from None
+        raise TournamentError(_("The catalog file {file} is missing from the data "
+                                "folder.").format(file=file)) from None
     except (pd.errors.ParserError, UnicodeDecodeError) as exc:
-        raise TournamentError(f"{file} cannot be read as UTF-8 CSV: {exc}") from None
+        raise TournamentError(_("{file} cannot be read as UTF-8 CSV: {problem}").format(
+            file=file, problem=exc)) from None
     missing = [c for c in columns if c not in raw.columns]
     if missing:
-        raise TournamentError(f"{file} lacks the column(s) {', '.join(missing)}.")
+        raise TournamentError(_("{file} lacks the column(s) {columns}.").format(
+            file=file, columns=", ".join(missing)))
     frame = raw[columns].transform(lambda col: col.str.strip())
     for column in columns:
         if column not in _MAY_BE_EMPTY:
-            _refuse(frame, frame[column] == "", file, f"{column} is empty")
+            _refuse(frame, frame[column] == "", file,
+                    _("{column} is empty").format(column=column))
     return frame
 
 
@@ -307,16 +326,19 @@ def _refuse(frame: pd.DataFrame, bad: pd.Series, file: str, problem: str, column
     if bad.any():
         first = int(bad.to_numpy().argmax())
         value = f" {frame[column].iat[first]!r}" if column else ""
-        raise TournamentError(f"{file} line {first + 2}:{value} {problem}.")
+        raise TournamentError(_("{file} line {line}:{value} {problem}.").format(
+            file=file, line=first + 2, value=value, problem=problem))
 
 
 def _unique(frame: pd.DataFrame, column: str, file: str) -> None:
-    _refuse(frame, frame[column].duplicated(), file, f"is listed twice as {column}", column)
+    _refuse(frame, frame[column].duplicated(), file,
+            _("is listed twice as {column}").format(column=column), column)
 
 
 def _flag(frame: pd.DataFrame, column: str, file: str) -> pd.Series:
     low = frame[column].str.lower()
-    _refuse(frame, ~low.isin(_TRUE | _FALSE), file, f"is not true or false ({column})", column)
+    _refuse(frame, ~low.isin(_TRUE | _FALSE), file,
+            _("is not true or false ({column})").format(column=column), column)
     return low.isin(_TRUE)
 
 
@@ -325,17 +347,22 @@ def _check_products(frame: pd.DataFrame) -> pd.DataFrame:
     for column in ("product_id", "name"):
         _unique(frame, column, file)
     kinds = ", ".join(PRODUCT_KINDS)
-    _refuse(frame, ~frame["kind"].isin(PRODUCT_KINDS), file, f"is not a kind ({kinds})", "kind")
+    _refuse(frame, ~frame["kind"].isin(PRODUCT_KINDS), file,
+            _("is not a kind ({kinds})").format(kinds=kinds), "kind")
     is_base = frame["kind"] == "base game"
     has_base = frame["base_game"] != ""
     wrong = (is_base & ~frame["base_game"].isin(BASE_GAMES)) | (~is_base & has_base)
-    _refuse(frame, wrong, file, "base_game must be Legacy or Uprising for a base game, else empty")
+    _refuse(frame, wrong, file,
+            _("base_game must be Legacy or Uprising for a base game, else empty"))
     needed = {*EXPANSION_FLAGS.values(), BATTLE_OF_WILLS}
     absent = sorted(needed - set(frame["name"]))
     if absent or set(frame.loc[is_base, "base_game"]) != set(BASE_GAMES):
+        products = ", ".join(sorted(needed))
         raise TournamentError(
-            f"{file} must list both base games and {', '.join(sorted(needed))}"
-            + (f"; missing {', '.join(absent)}." if absent else ".")
+            _("{file} must list both base games and {products}; missing {missing}.").format(
+                file=file, products=products, missing=", ".join(absent)) if absent else
+            _("{file} must list both base games and {products}.").format(
+                file=file, products=products)
         )
     return frame
 
@@ -345,7 +372,8 @@ def _check_leaders(frame: pd.DataFrame, prods: pd.DataFrame) -> pd.DataFrame:
     _unique(frame, "name", file)
     known = ", ".join(prods["name"])
     unknown = ~frame["product"].isin(prods["name"])
-    _refuse(frame, unknown, file, f"is not a product of products.csv ({known})", "product")
+    _refuse(frame, unknown, file,
+            _("is not a product of products.csv ({products})").format(products=known), "product")
     return frame.assign(default_deck=_flag(frame, "default_deck", file))
 
 
@@ -355,31 +383,34 @@ def _check_setups(frame: pd.DataFrame, prods: pd.DataFrame, leads: pd.DataFrame)
         _unique(frame, column, file)
     ids = frame["setup_id"]
     bad_id = ~ids.str.fullmatch(_ID.pattern)
-    _refuse(frame, bad_id, file, "is not lower-case letters and digits joined by '-'", "setup_id")
+    _refuse(frame, bad_id, file, _("is not lower-case letters and digits joined by '-'"),
+            "setup_id")
     # The Battle of Wills versions are made by suffixing the id (R5): keep the suffix free.
     bow_id = ids.str.endswith(BOW_SUFFIX)
-    _refuse(frame, bow_id, file, f"ends in {BOW_SUFFIX!r}, kept for Battle of Wills", "setup_id")
+    _refuse(frame, bow_id, file, _("ends in {suffix}, kept for Battle of Wills").format(
+        suffix=repr(BOW_SUFFIX)), "setup_id")
     bad_base = ~frame["base_game"].isin(BASE_GAMES)
-    _refuse(frame, bad_base, file, "is not a base game (Legacy or Uprising)", "base_game")
+    _refuse(frame, bad_base, file, _("is not a base game (Legacy or Uprising)"), "base_game")
     picks = pd.to_numeric(frame["hidden_picks"], errors="coerce")
     bad_picks = picks.isna() | (picks < 0) | (picks % 1 != 0)
-    _refuse(frame, bad_picks, file, "is not a whole number of hidden picks", "hidden_picks")
+    _refuse(frame, bad_picks, file, _("is not a whole number of hidden picks"), "hidden_picks")
     decks = frame["deck_products"].str.split(";")
     known = set(prods["name"])
     strays = decks.map(lambda products: [p for p in products if p not in known])
     for setup_id, line, stray in zip(ids, range(2, len(ids) + 2), strays):
         if stray:
             raise TournamentError(
-                f"{file} line {line}: the deck of {setup_id!r} names "
-                f"{', '.join(map(repr, stray))}, not a product of products.csv "
-                f"({', '.join(sorted(known))})."
+                _("{file} line {line}: the deck of {setup} names {strays}, not a product of "
+                  "products.csv ({products}).").format(
+                    file=file, line=line, setup=repr(setup_id), strays=", ".join(map(repr, stray)),
+                    products=", ".join(sorted(known)))
             )
     checked = frame.assign(
         **{column: _flag(frame, column, file) for column in EXPANSION_FLAGS},
         hidden_picks=picks.astype("int64"),
     )
     for setup_id, products, hidden in zip(ids, decks, checked["hidden_picks"]):
-        setup = f"setup {setup_id!r} ({file})"
+        setup = _("setup {setup} ({file})").format(setup=repr(setup_id), file=file)
         validate_deck(_deck(products, leads), int(hidden), setup=setup, known=leads["name"])
     return checked
 
@@ -413,5 +444,5 @@ def _setup_row(setup: str | Mapping | pd.Series) -> Mapping:
         return given
     table = setups(battle_of_wills=True).set_index("setup_id")
     if setup_id not in table.index:
-        raise TournamentError(f"Unknown setup {setup_id!r}.")
+        raise TournamentError(_("Unknown setup {setup}.").format(setup=repr(setup_id)))
     return {**table.loc[setup_id].to_dict(), **given}

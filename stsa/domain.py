@@ -1,7 +1,10 @@
 """The tournament's own words: statuses, kinds, stages, roles, pick methods, labels, the system
 actor and the user-fixable error with its structured problems.
 
-Everything here is plain Python with no imports from the rest of STSA, so every layer may use it.
+Everything here is plain Python whose only import from the rest of STSA is `stsa.i18n` (which
+imports none), so every layer may use it. The labels are English, marked for the catalogs (`N_`):
+shared tables hold them as they are and pages translate them where they are shown (`_`,
+`i18n.cell`); the `*_title` helpers and the errors speak the run's language.
 Enums are `str` enums: they compare equal to the stored strings ("qualifier", "published"), so
 frames and database rows keep plain text.
 """
@@ -15,6 +18,9 @@ import unicodedata
 from collections.abc import Iterable, Iterator, Mapping
 from dataclasses import dataclass
 from typing import Any
+
+from stsa import i18n
+from stsa.i18n import N_, _, ngettext
 
 
 class _Word(str, enum.Enum):
@@ -173,77 +179,86 @@ class Action(_Word):
     OVERLAY_REVOKE = "overlay.revoke"
 
 
-PICK_METHOD_LABELS = {PickMethod.HIDDEN_PICKS: "Hidden Picks", PickMethod.VOTE_OFF: "Vote Off"}
-DRAW_MODE_LABELS = {DrawMode.RANDOM: "Random", DrawMode.BALANCED: "Balanced"}
+# Labels are English here (shared tables hold them); pages show them through `_`. A label ""
+# (no finals status) is never given to `_` (its catalog entry is the header): `i18n.cell`.
+PICK_METHOD_LABELS = {PickMethod.HIDDEN_PICKS: N_("Hidden Picks"),
+                      PickMethod.VOTE_OFF: N_("Vote Off")}
+DRAW_MODE_LABELS = {DrawMode.RANDOM: N_("Random"), DrawMode.BALANCED: N_("Balanced")}
 FINALS_STATUS_LABELS = {
-    FinalsStatus.NONE: "", FinalsStatus.FINAL: "Final", FinalsStatus.SEMIFINAL: "Semifinal",
-    FinalsStatus.OUT: "Out", FinalsStatus.ABSENT: "Absent",
-    FinalsStatus.LOST_SEAT: "Lost final seat", FinalsStatus.CHAMPION: "Champion",
-    FinalsStatus.RUNNER_UP: "Runner-up", FinalsStatus.THIRD: "Third",
-    FinalsStatus.FINALIST: "Finalist"}
+    FinalsStatus.NONE: "", FinalsStatus.FINAL: N_("Final"),
+    FinalsStatus.SEMIFINAL: N_("Semifinal"),
+    FinalsStatus.OUT: N_("Out"), FinalsStatus.ABSENT: N_("Absent"),
+    FinalsStatus.LOST_SEAT: N_("Lost final seat"), FinalsStatus.CHAMPION: N_("Champion"),
+    FinalsStatus.RUNNER_UP: N_("Runner-up"), FinalsStatus.THIRD: N_("Third"),
+    FinalsStatus.FINALIST: N_("Finalist")}
 # A sitting's status in words, wherever it is named: "Qualifier 2 (being played)".
-SITTING_STATUS_WORDS = {SittingStatus.DRAWN: "drawn, not published yet",
-                        SittingStatus.PUBLISHED: "being played",
-                        SittingStatus.COMPLETE: "complete"}
-BATTLE_OF_WILLS_LABELS = {BattleOfWills.FINALS: "The semifinal and the final",
-                          BattleOfWills.QUALIFIERS: "The qualifiers",
-                          BattleOfWills.BOTH: "The qualifiers, the semifinal and the final"}
+SITTING_STATUS_WORDS = {SittingStatus.DRAWN: N_("drawn, not published yet"),
+                        SittingStatus.PUBLISHED: N_("being played"),
+                        SittingStatus.COMPLETE: N_("complete")}
+# The stored words themselves where a sentence says them ("Qualifier 2 is already published.").
+KIND_WORDS = {Kind.QUALIFIER: N_("qualifier"), Kind.SEMIFINAL: N_("semifinal"),
+              Kind.FINAL: N_("final")}
+STATUS_WORDS = {SittingStatus.DRAWN: N_("drawn"), SittingStatus.PUBLISHED: N_("published"),
+                SittingStatus.COMPLETE: N_("complete")}
+BATTLE_OF_WILLS_LABELS = {BattleOfWills.FINALS: N_("The semifinal and the final"),
+                          BattleOfWills.QUALIFIERS: N_("The qualifiers"),
+                          BattleOfWills.BOTH: N_("The qualifiers, the semifinal and the final")}
 
 #: What each logged action is, in words (the Log page's "What" column and filter).
 ACTION_LABELS = {
-    Action.PLAYERS_ADD: "Players added",
-    Action.PLAYER_EDIT: "Player edited",
-    Action.PLAYER_REMOVE: "Player removed",
-    Action.PLAYER_WITHDRAW: "Player withdrawn",
-    Action.PLAYER_REINSTATE: "Player reinstated",
-    Action.PLAYERS_CHECK_IN: "Check-in",
-    Action.PLAYERS_CHECK_OUT: "Check-out",
-    Action.PLAYER_ABSENT: "Finals absence",
-    Action.PLAYER_PRESENT: "Finals absence lifted",
-    Action.SITTING_DRAW: "Draw",
-    Action.SITTING_REDRAW: "Draw again",
-    Action.SITTING_DISCARD: "Draw discarded",
-    Action.SITTING_PUBLISH: "Published",
-    Action.SITTING_COMPLETE: "Sitting complete",
-    Action.SITTING_VOID: "Sitting voided",
-    Action.TABLE_REPLACE_PLAYER: "Player replaced",
-    Action.SITTING_RULE_CHANGE: "Rule change",
-    Action.TABLE_EMPTY_SEAT: "Seat left empty",
-    Action.TABLE_OVERRIDE_SETUP: "Setup changed",
-    Action.RESULT_SUBMIT: "Result entered",
-    Action.RESULT_CORRECT: "Result corrected",
-    Action.PICKS_VOTE_OFF: "Leaders voted off",
-    Action.PICKS_WILD_CARD: "Wild cards",
-    Action.SETTINGS_CHANGE: "Settings changed",
-    Action.PIN_SET: "PIN set",
-    Action.SESSION_REVOKE_ALL: "Everyone signed out",
-    Action.TOURNAMENT_RESTORE: "Tournament restored",
-    Action.BACKUP_RESTORE: "Backup restored",
-    Action.SIGN_IN_UNLOCK: "Sign-in pause lifted",
-    Action.INVITATION_CREATE: "Judge invited",
-    Action.INVITATION_USE: "Signed in with an invitation",
-    Action.INVITATION_REVOKE: "Invitation withdrawn",
+    Action.PLAYERS_ADD: N_("Players added"),
+    Action.PLAYER_EDIT: N_("Player edited"),
+    Action.PLAYER_REMOVE: N_("Player removed"),
+    Action.PLAYER_WITHDRAW: N_("Player withdrawn"),
+    Action.PLAYER_REINSTATE: N_("Player reinstated"),
+    Action.PLAYERS_CHECK_IN: N_("Check-in"),
+    Action.PLAYERS_CHECK_OUT: N_("Check-out"),
+    Action.PLAYER_ABSENT: N_("Finals absence"),
+    Action.PLAYER_PRESENT: N_("Finals absence lifted"),
+    Action.SITTING_DRAW: N_("Draw"),
+    Action.SITTING_REDRAW: N_("Draw again"),
+    Action.SITTING_DISCARD: N_("Draw discarded"),
+    Action.SITTING_PUBLISH: N_("Published"),
+    Action.SITTING_COMPLETE: N_("Sitting complete"),
+    Action.SITTING_VOID: N_("Sitting voided"),
+    Action.TABLE_REPLACE_PLAYER: N_("Player replaced"),
+    Action.SITTING_RULE_CHANGE: N_("Rule change"),
+    Action.TABLE_EMPTY_SEAT: N_("Seat left empty"),
+    Action.TABLE_OVERRIDE_SETUP: N_("Setup changed"),
+    Action.RESULT_SUBMIT: N_("Result entered"),
+    Action.RESULT_CORRECT: N_("Result corrected"),
+    Action.PICKS_VOTE_OFF: N_("Leaders voted off"),
+    Action.PICKS_WILD_CARD: N_("Wild cards"),
+    Action.SETTINGS_CHANGE: N_("Settings changed"),
+    Action.PIN_SET: N_("PIN set"),
+    Action.SESSION_REVOKE_ALL: N_("Everyone signed out"),
+    Action.TOURNAMENT_RESTORE: N_("Tournament restored"),
+    Action.BACKUP_RESTORE: N_("Backup restored"),
+    Action.SIGN_IN_UNLOCK: N_("Sign-in pause lifted"),
+    Action.INVITATION_CREATE: N_("Judge invited"),
+    Action.INVITATION_USE: N_("Signed in with an invitation"),
+    Action.INVITATION_REVOKE: N_("Invitation withdrawn"),
     # the schedule (R26)
-    Action.SCHEDULE_ADD: "Schedule item planned",
-    Action.SCHEDULE_EDIT: "Schedule item changed",
-    Action.SCHEDULE_REMOVE: "Schedule item removed",
-    Action.SCHEDULE_SHIFT: "Schedule running late",
-    Action.SITTING_CLOCK: "Clock",
-    Action.BOOKINGS_IMPORT: "Booking list imported",
-    Action.BOOKING_REPLACE: "Booked seat given to a waiting player",
-    Action.PLAYER_SELF_CHECK_IN: "Checked in on My seat",
-    Action.PLAYER_SELF_CHECK_IN_UNDO: "Check-in on My seat undone",
+    Action.SCHEDULE_ADD: N_("Schedule item planned"),
+    Action.SCHEDULE_EDIT: N_("Schedule item changed"),
+    Action.SCHEDULE_REMOVE: N_("Schedule item removed"),
+    Action.SCHEDULE_SHIFT: N_("Schedule running late"),
+    Action.SITTING_CLOCK: N_("Clock"),
+    Action.BOOKINGS_IMPORT: N_("Booking list imported"),
+    Action.BOOKING_REPLACE: N_("Booked seat given to a waiting player"),
+    Action.PLAYER_SELF_CHECK_IN: N_("Checked in on My seat"),
+    Action.PLAYER_SELF_CHECK_IN_UNDO: N_("Check-in on My seat undone"),
     # several tournaments (R27)
-    Action.TOURNAMENT_CREATE: "Tournament created",
-    Action.TOURNAMENT_ARCHIVE: "Tournament archived",
-    Action.TOURNAMENT_REOPEN: "Tournament reopened",
-    Action.TOURNAMENT_DELETE: "Tournament deleted",
-    Action.SEASON_SET: "Season changed",
-    Action.DIRECTORY_LINK: "Players linked across tournaments",
-    Action.DIRECTORY_MERGE: "Players merged",
-    Action.DIRECTORY_SPLIT: "Player split",
-    Action.OVERLAY_CREATE: "Stream overlay made",
-    Action.OVERLAY_REVOKE: "Stream overlay withdrawn",
+    Action.TOURNAMENT_CREATE: N_("Tournament created"),
+    Action.TOURNAMENT_ARCHIVE: N_("Tournament archived"),
+    Action.TOURNAMENT_REOPEN: N_("Tournament reopened"),
+    Action.TOURNAMENT_DELETE: N_("Tournament deleted"),
+    Action.SEASON_SET: N_("Season changed"),
+    Action.DIRECTORY_LINK: N_("Players linked across tournaments"),
+    Action.DIRECTORY_MERGE: N_("Players merged"),
+    Action.DIRECTORY_SPLIT: N_("Player split"),
+    Action.OVERLAY_CREATE: N_("Stream overlay made"),
+    Action.OVERLAY_REVOKE: N_("Stream overlay withdrawn"),
 }
 
 class Record(Mapping):
@@ -307,14 +322,37 @@ class Sitting(Record):
 SYSTEM_NAME = "STSA"  # the name the log gives to what STSA does by itself
 
 
+# How people name a sitting and a table. `sitting_label` and `table_label` are English (shared
+# tables hold them; `i18n.cell` reads them back by these templates); `sitting_title` and
+# `table_title` say the same in the run's language.
+QUALIFIER_LABEL = i18n.template(N_("Qualifier {number}"))
+KIND_LABELS = {Kind.SEMIFINAL: N_("Semifinal"), Kind.FINAL: N_("Final")}
+TABLE_LABEL = i18n.template(N_("{sitting}, table {table}"))
+
+
 def sitting_label(kind: str, number: int) -> str:
-    """"Qualifier 2", "Semifinal", "Final": how people name a sitting."""
+    """"Qualifier 2", "Semifinal", "Final": how people name a sitting (English, as shared
+    tables and the log hold it; `sitting_title` in the run's language)."""
     return f"Qualifier {number}" if kind == Kind.QUALIFIER else str(kind).capitalize()
 
 
+def sitting_title(kind: str, number: int) -> str:
+    """`sitting_label` in the run's language ("Kvalomgång 2", "Demi-finale")."""
+    if kind == Kind.QUALIFIER:
+        return _(QUALIFIER_LABEL).format(number=number)
+    label = KIND_LABELS.get(kind)
+    return _(label) if label else str(kind).capitalize()
+
+
 def table_label(kind: str, number: int, table_no: int) -> str:
-    """"Qualifier 2, table 4": a table as people name it."""
+    """"Qualifier 2, table 4": a table as people name it (English; `table_title` in the run's
+    language)."""
     return f"{sitting_label(kind, number)}, table {table_no}"
+
+
+def table_title(kind: str, number: int, table_no: int) -> str:
+    """`table_label` in the run's language."""
+    return _(TABLE_LABEL).format(sitting=sitting_title(kind, number), table=table_no)
 
 
 def rule_change_line(sitting: Mapping) -> str:
@@ -347,22 +385,53 @@ def require_columns(frame, columns: Iterable[str], what: str) -> None:
     columns = list(columns)
     have = getattr(frame, "columns", None)
     if have is None or isinstance(frame, type):
-        raise TournamentError(f"{what} must be a table with columns {', '.join(columns)}.")
+        raise TournamentError(_("{what} must be a table with columns {columns}.").format(
+            what=_(what), columns=", ".join(columns)))
     missing = [c for c in columns if c not in have]
     if missing:
-        raise TournamentError(f"{what} lack the column(s) {', '.join(missing)}.")
+        raise TournamentError(_("{what} lack the column(s) {columns}.").format(
+            what=_(what), columns=", ".join(missing)))
 
 
 def draw_seed(seed) -> int:
     """R3: a draw's seed, a whole number of at least 0 (else a `TournamentError`)."""
     if not is_whole(seed) or seed < 0:
-        raise TournamentError(f"The draw seed must be a whole number of at least 0, not {seed!r}.")
+        raise TournamentError(_("The draw seed must be a whole number of at least 0, not "
+                                "{seed}.").format(seed=repr(seed)))
     return int(seed)
 
 
 def plural(count: int, word: str, many: str | None = None) -> str:
-    """"1 table", "3 tables", "1 player has", with the count written out."""
+    """"1 table", "3 tables", "1 player has", with the count written out: English only (a
+    caller in another language says it whole with `ngettext`; common counts: `count_of`)."""
     return f"{count} {word if count == 1 else (many or word + 's')}"
+
+
+# The counts STSA says most often, for `count_of` (the catalogs' plural forms).
+def _tables(n: int) -> str:
+    return ngettext("{count} table", "{count} tables", n)
+
+
+def _players(n: int) -> str:
+    return ngettext("{count} player", "{count} players", n)
+
+
+def _leaders(n: int) -> str:
+    return ngettext("{count} leader", "{count} leaders", n)
+
+
+def _seats(n: int) -> str:
+    return ngettext("{count} seat", "{count} seats", n)
+
+
+_COUNTS = {"table": _tables, "player": _players, "leader": _leaders, "seat": _seats}
+
+
+def count_of(count: int, word: str) -> str:
+    """`plural(count, word)` in the run's language, for the words of `_COUNTS` ("3 tables",
+    "3 bord", "3 tables"); another word: `plural`, English."""
+    found = _COUNTS.get(word)
+    return found(count).format(count=count) if found else plural(count, word)
 
 
 @dataclass(frozen=True)
@@ -374,7 +443,8 @@ class Problem:
     what: str
 
     def __str__(self) -> str:
-        return f"{self.where}: {self.what}" if self.where else self.what
+        return (_("{where}: {what}").format(where=self.where, what=self.what) if self.where
+                else self.what)
 
 
 class TournamentError(ValueError):

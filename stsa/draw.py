@@ -21,7 +21,8 @@ import numpy as np
 import pandas as pd
 
 from stsa import balance, catalog
-from stsa.domain import DrawMode, TournamentError, draw_seed, is_whole, plural, require_columns
+from stsa.domain import DrawMode, TournamentError, draw_seed, is_whole, require_columns
+from stsa.i18n import N_, _, ngettext
 from stsa.picks import (  # noqa: F401
     MOST_VOTES,
     ORGANIZER_CHOICE,
@@ -95,7 +96,8 @@ def draw_sitting(
     tables; the seed still reproduces the draw exactly.
     """
     if mode not in DRAW_MODES:
-        raise TournamentError(f"The draw mode must be {' or '.join(DRAW_MODES)}, not {mode!r}.")
+        raise TournamentError(_("The draw mode must be {modes}, not {mode}.").format(
+            modes=" or ".join(DRAW_MODES), mode=repr(mode)))
     rng = np.random.default_rng(draw_seed(seed))
     ids = _player_ids(player_ids)
     sit_outs: list = []
@@ -136,15 +138,16 @@ def draw_groups(
     rng = np.random.default_rng(draw_seed(seed))
     groups = [list(g) for g in groups]
     if not groups:
-        raise TournamentError("No tables to draw: give at least one group of players.")
+        raise TournamentError(_("No tables to draw: give at least one group of players."))
     sizes = np.asarray([len(g) for g in groups], dtype=np.int64)
     bad = np.flatnonzero((sizes < 3) | (sizes > 4))
     if bad.size:
-        raise TournamentError(
-            f"Table {bad[0] + 1} has {plural(int(sizes[bad[0]]), 'player')}; every table needs "
-            f"3 or 4."
-        )
-    ids = _player_ids([p for g in groups for p in g], where="the tables")
+        size = int(sizes[bad[0]])
+        raise TournamentError(ngettext(
+            "Table {table} has {count} player; every table needs 3 or 4.",
+            "Table {table} has {count} players; every table needs 3 or 4.", size).format(
+                table=bad[0] + 1, count=size))
+    ids = _player_ids([p for g in groups for p in g], where=N_("the tables"))
     table_no = np.repeat(np.arange(len(groups)), sizes)
     # Shuffle within each table only: sort by (table, random key).
     seated = ids.iloc[np.lexsort((rng.random(len(ids)), table_no))].reset_index(drop=True)
@@ -245,18 +248,19 @@ def _hidden_picks(
 
 
 
-def _player_ids(player_ids: Iterable, where: str = "the check-in list") -> pd.Series:
+def _player_ids(player_ids: Iterable, where: str = N_("the check-in list")) -> pd.Series:
     ids = pd.Series(list(player_ids))
     blank = ids.isna() | (ids.astype(str).str.strip() == "")
     if blank.any():
         position = int(blank.to_numpy().argmax()) + 1
-        raise TournamentError(f"The player at position {position} in {where} has no id.")
+        raise TournamentError(_("The player at position {position} in {where} has no "
+                                "id.").format(position=position, where=_(where)))
     dup = ids[ids.duplicated()].unique().tolist()
     if dup:
-        raise TournamentError(
-            f"Player{'s' if len(dup) > 1 else ''} {', '.join(map(str, dup[:10]))} "
-            f"{'are' if len(dup) > 1 else 'is'} listed more than once in {where}."
-        )
+        raise TournamentError(ngettext(
+            "Player {players} is listed more than once in {where}.",
+            "Players {players} are listed more than once in {where}.", len(dup)).format(
+                players=", ".join(map(str, dup[:10])), where=_(where)))
     return ids
 
 
@@ -268,42 +272,47 @@ def _counts(setup_ids: pd.Series, setup_counts: Mapping[str, int] | None) -> np.
     if bad:
         setup_id, uses = bad[0]
         raise TournamentError(
-            f"Setup {setup_id!r} has {uses!r} uses so far; uses must be whole numbers from 0 up."
-        )
+            _("Setup {setup} has {uses} uses so far; uses must be whole numbers from 0 "
+              "up.").format(setup=repr(setup_id), uses=repr(uses)))
     return np.asarray(counts, dtype=np.int64)
 
 
 def _check_setups(setups: pd.DataFrame, largest_table: int) -> pd.DataFrame:
     """The enabled setups, checked: ids once each, decks that leave every table a choice (R7)."""
-    require_columns(setups, list(SETUP_COLUMNS), "The enabled setups")
+    require_columns(setups, list(SETUP_COLUMNS), N_("The enabled setups"))
     if setups.empty:
-        raise TournamentError("No setups are enabled: enable at least one setup before drawing.")
+        raise TournamentError(_("No setups are enabled: enable at least one setup before "
+                                "drawing."))
     enabled = setups.reset_index(drop=True)
     dup = enabled["setup_id"].duplicated()
     if dup.any():
-        raise TournamentError(f"Setup {enabled.loc[dup, 'setup_id'].iloc[0]!r} is enabled twice.")
+        raise TournamentError(_("Setup {setup} is enabled twice.").format(
+            setup=repr(enabled.loc[dup, "setup_id"].iloc[0])))
     decks = []
     columns = zip(enabled["setup_id"], enabled["leader_deck"], enabled["hidden_picks"])
     for setup_id, deck, hidden in columns:
         if isinstance(deck, str) or not isinstance(deck, Iterable):
             raise TournamentError(
-                f"The leader deck of setup {setup_id!r} must be a list of leader names."
-            )
+                _("The leader deck of setup {setup} must be a list of leader names.").format(
+                    setup=repr(setup_id)))
         deck = [str(name) for name in deck]
         if not is_whole(hidden) or hidden < 0:
             raise TournamentError(
-                f"Hidden picks of setup {setup_id!r} must be a whole number from 0 up, "
-                f"not {hidden!r}."
-            )
+                _("Hidden picks of setup {setup} must be a whole number from 0 up, not "
+                  "{hidden_picks}.").format(setup=repr(setup_id), hidden_picks=repr(hidden)))
         # Checked against the largest table of the sitting, not the drawn one, so whether a
         # sitting can be drawn never depends on the seed.
         if len(deck) - hidden < largest_table:
             raise TournamentError(
-                f"Setup {setup_id!r}: its deck of {plural(len(deck), 'leader')} minus "
-                f"{plural(hidden, 'hidden pick')} "
-                f"leaves {max(len(deck) - hidden, 0)}, fewer than the {largest_table} players at a "
-                "table. Add leaders to its deck, lower its hidden picks or disable it."
-            )
+                _("Setup {setup}: its deck of {leaders} minus {hidden_picks} leaves {left}, "
+                  "fewer than the {players} players at a table. Add leaders to its deck, lower "
+                  "its hidden picks or disable it.").format(
+                    setup=repr(setup_id),
+                    leaders=ngettext("{count} leader", "{count} leaders",
+                                     len(deck)).format(count=len(deck)),
+                    hidden_picks=ngettext("{count} hidden pick", "{count} hidden picks",
+                                          hidden).format(count=hidden),
+                    left=max(len(deck) - hidden, 0), players=largest_table))
         decks.append(deck)
     return enabled.assign(leader_deck=decks)
 
@@ -311,10 +320,12 @@ def _check_setups(setups: pd.DataFrame, largest_table: int) -> pd.DataFrame:
 def _palette(colours: Sequence[str] | None, largest_table: int) -> list[str]:
     palette = catalog.colours() if colours is None else [str(c).strip() for c in colours]
     if any(not c for c in palette) or len(set(palette)) != len(palette):
-        raise TournamentError("The colours must be distinct and not blank.")
+        raise TournamentError(_("The colours must be distinct and not blank."))
     if len(palette) < largest_table:
-        raise TournamentError(
-            f"{len(palette)} colour{'s' if len(palette) != 1 else ''} cannot give each player at a "
-            f"{largest_table}-player table their own colour; give at least {largest_table}."
-        )
+        raise TournamentError(ngettext(
+            "{count} colour cannot give each player at a {players}-player table their own "
+            "colour; give at least {players}.",
+            "{count} colours cannot give each player at a {players}-player table their own "
+            "colour; give at least {players}.", len(palette)).format(
+                count=len(palette), players=largest_table))
     return palette

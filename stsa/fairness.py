@@ -19,6 +19,7 @@ import numpy as np
 import pandas as pd
 
 from stsa.domain import TournamentError
+from stsa.i18n import _
 
 HISTORY_COLUMNS = ("sitting_id", "table_no", "seat", "player_id", "setup_id")
 # What one unit of each kind of unfairness costs: a pair meeting again for the k-th time costs
@@ -96,7 +97,8 @@ def past(history: pd.DataFrame | None, player_ids: Sequence, setup_ids: Sequence
         return Past(met, seats, offset, setups)
     missing = [c for c in HISTORY_COLUMNS[:4] if c not in history.columns]
     if missing:
-        raise TournamentError(f"The earlier seats lack the column(s) {', '.join(missing)}.")
+        raise TournamentError(_("The earlier seats lack the column(s) {columns}.").format(
+            columns=", ".join(missing)))
     group = pd.factorize(history["sitting_id"].to_numpy(dtype=np.int64) * (1 << 32)
                          + history["table_no"].to_numpy(dtype=np.int64))[0]
     size = np.bincount(group)[group]

@@ -10,7 +10,8 @@ import pandas as pd
 
 from stsa import draw, fairness, rules, store
 from stsa.auth import Actor, require
-from stsa.domain import PLAYED, DrawMode, Kind, Role, SittingStatus, TournamentError, plural
+from stsa.domain import PLAYED, DrawMode, Kind, Role, SittingStatus, TournamentError
+from stsa.i18n import _, ngettext
 from stsa.services import finals, setups
 from stsa.services.capacity import next_queue
 from stsa.services.sittings import unfinished_warning
@@ -41,19 +42,25 @@ class TablePlan:
 def table_plan(n_players: int, *, sit_out: bool = False) -> TablePlan:
     """R1 for `n_players`, one of them sitting out with `sit_out` (5 players only)."""
     if n_players == 5 and sit_out:
-        return TablePlan((4,), "1 table of 4",
-                         "5 players: 1 table of 4; the draw picks 1 player to sit this "
-                         "sitting out.")
+        return TablePlan((4,), _("1 table of 4"),
+                         _("5 players: 1 table of 4; the draw picks 1 player to sit this "
+                           "sitting out."))
     try:
         sizes = rules.table_sizes(n_players)
     except TournamentError as exc:
         return TablePlan((), "", str(exc))
-    tables = plural(len(sizes), "table")
-    if len(sizes) > LONG_PLAN:
-        tables += f", {sizes.count(4)} of 4 players and {sizes.count(3)} of 3"
+    count = len(sizes)
+    if count > LONG_PLAN:
+        tables = ngettext("{count} table, {fours} of 4 players and {threes} of 3",
+                          "{count} tables, {fours} of 4 players and {threes} of 3",
+                          count).format(count=count, fours=sizes.count(4),
+                                        threes=sizes.count(3))
     else:
-        tables += f" ({' + '.join(map(str, sizes))})"
-    return TablePlan(tuple(sizes), tables, f"{plural(n_players, 'player')}: {tables}.")
+        tables = ngettext("{count} table ({sizes})", "{count} tables ({sizes})", count).format(
+            count=count, sizes=" + ".join(map(str, sizes)))
+    return TablePlan(tuple(sizes), tables,
+                     ngettext("{count} player: {tables}.", "{count} players: {tables}.",
+                              n_players).format(count=n_players, tables=tables))
 
 
 def pin_problem(pins: dict[int, int], names: dict, n_tables: int) -> str | None:
@@ -61,8 +68,11 @@ def pin_problem(pins: dict[int, int], names: dict, n_tables: int) -> str | None:
     number too high), or None; the draw itself refuses a table with more pins than seats."""
     for pid, table_no in pins.items():
         if table_no > n_tables:
-            return (f"{names[pid]} keeps table {table_no}, but this sitting has "
-                    f"{plural(n_tables, 'table')}: choose a table from 1 to {n_tables}.")
+            return ngettext("{player} keeps table {table}, but this sitting has {count} table: "
+                            "choose a table from 1 to {count}.",
+                            "{player} keeps table {table}, but this sitting has {count} tables: "
+                            "choose a table from 1 to {count}.", n_tables).format(
+                player=names[pid], table=table_no, count=n_tables)
     return None
 
 
@@ -88,15 +98,17 @@ def draw_qualifier(engine, player_ids, *, seed: int, sit_out: bool = False,
     with Snapshot(engine) as snap:
         warning = unfinished_warning(snap.sittings)
         if warning and not confirm:
-            raise TournamentError(f"{warning} Confirm that you want to draw the next qualifier "
-                                  f"anyway. Nothing was drawn.")
+            raise TournamentError(_("{warning} Confirm that you want to draw the next "
+                                    "qualifier anyway. Nothing was drawn.").format(
+                                        warning=warning))
         settings = snap.settings
         queue = next_queue(snap, player_ids, extra_tables)  # R25: the sitting's bookings
         waits = queue.loc[~queue["plays"]]
         pinned = waits.loc[waits["player_id"].isin(list(pins or {}))]
         if len(pinned):
-            raise TournamentError(f"Nothing was drawn: {', '.join(pinned['name'])} cannot keep "
-                                  f"a table while on the waiting list.")
+            raise TournamentError(_("Nothing was drawn: {players} cannot keep a table while "
+                                    "on the waiting list.").format(
+                                        players=", ".join(pinned["name"])))
         playing = set(queue.loc[queue["plays"], "player_id"])
         mode = settings.draw_mode
         pool = setups.from_settings(settings, Kind.QUALIFIER)  # R23: the qualifiers' setups
@@ -167,7 +179,8 @@ def publish(engine, sitting_id: int, *, actor: Actor) -> dict:
         if sitting["kind"] != Kind.QUALIFIER and sitting["status"] == SittingStatus.DRAWN:
             problem = finals.publish_problem(snap, sitting)
             if problem:
-                raise store.InvalidState(f"{problem} Nothing was published.")
+                raise store.InvalidState(_("{problem} Nothing was published.").format(
+                    problem=problem))
         return store.publish_sitting(engine, int(sitting_id), actor=actor)
 
 

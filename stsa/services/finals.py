@@ -2,7 +2,10 @@
 semifinal and final draws, and whether a drawn finals sitting still seats who it should.
 
 Everything is worked out from one `Snapshot`: the finals view reads each frame once, so the
-cut, the sittings and their results always belong together.
+cut, the sittings and their results always belong together. The view is shared by every
+session (`ui.data.Data.finals`), so its sentences (`reason`, `stale`, the notes of
+`finals_status`) are English, marked for the catalogs: pages say them in the reader's language
+(`too_few`, `i18n.cell`).
 """
 
 from __future__ import annotations
@@ -12,7 +15,7 @@ from dataclasses import dataclass, field
 
 import pandas as pd
 
-from stsa import draw, rules, store
+from stsa import draw, i18n, rules, store
 from stsa.auth import Actor, require
 from stsa.domain import (
     FinalsStatus,
@@ -22,12 +25,36 @@ from stsa.domain import (
     SittingStatus,
     Stage,
     TournamentError,
-    plural,
 )
+from stsa.i18n import N_, _, ngettext
 from stsa.services import results, setups
 from stsa.services.snapshot import Snapshot
 
 FINALS_KINDS = (Kind.SEMIFINAL, Kind.FINAL)
+
+# Why a drawn finals sitting must be drawn again (`Finals.stale`), and the notes of
+# `finals_status`: English in the shared view, translated where shown (`i18n.cell`).
+STALE = {
+    Kind.SEMIFINAL: N_("This semifinal draw no longer matches who plays (an absence or a result "
+                       "changed since it was drawn): draw the semifinal again before "
+                       "publishing."),
+    Kind.FINAL: N_("This final draw no longer matches who plays (an absence or a result changed "
+                   "since it was drawn): draw the final again before publishing."),
+}
+NOT_KNOWN = N_("The final table is not known yet: it is known once every semifinal result is "
+               "in.")
+WON = N_("Won the semifinal")
+LOST = N_("Lost the final seat")
+LOST_TO = i18n.template(N_("Lost the final seat to {players}"))
+TOOK = i18n.template(N_("Won the semifinal: took {player}'s seat"))
+
+
+def too_few(count: int) -> str:
+    """Why there are no finals yet: fewer than 4 players (`Finals.reason`), in the run's
+    language."""
+    return ngettext("{count} player seated in a qualifier so far: finals need at least 4.",
+                    "{count} players seated in a qualifier so far: finals need at least 4.",
+                    count).format(count=count)
 
 
 @dataclass
@@ -96,8 +123,8 @@ def view_of(snap: Snapshot, standings: pd.DataFrame | None = None) -> Finals:
         results.scored(snap), snap.names, results.qualifier_players(snap))
     view = Finals(standings=table)
     if len(table) < 4:
-        view.reason = (f"{plural(len(table), 'player')} seated in a qualifier so far: finals "
-                       f"need at least 4.")
+        with i18n.language(i18n.ENGLISH):  # shared: English (pages say `too_few`)
+            view.reason = too_few(len(table))
         return view
     view.format = rules.finals_format(len(table))
     view.absent = snap.absences["player_id"].tolist()
@@ -156,21 +183,20 @@ def _draw_problem(snap: Snapshot, view: Finals, sitting: Mapping) -> str:
     else:
         expected = view.final_players
     if expected is None:
-        return view.final_blocker or ("The final table is not known yet: it is known once "
-                                      "every semifinal result is in.")
+        return view.final_blocker or NOT_KNOWN
     seated = snap.sitting_seats(int(sitting["sitting_id"]))["player_id"]
     if set(seated) == set(expected):
         return ""
-    return (f"This {kind} draw no longer matches who plays (an absence or a result changed "
-            f"since it was drawn): draw the {kind} again before publishing.")
+    return STALE[kind]
 
 
 def publish_problem(snap: Snapshot, sitting: Mapping) -> str:
-    """Why this finals sitting cannot be published ("" if it can), from the snapshot."""
+    """Why this finals sitting cannot be published ("" if it can), from the snapshot, in the
+    run's language."""
     view = view_of(snap)
     if view.format is None:
-        return view.reason
-    return _draw_problem(snap, view, sitting)
+        return too_few(len(view.standings))
+    return str(i18n.cell(_draw_problem(snap, view, sitting)))
 
 
 # --- where each player stands in the finals ---------------------------------------------------
@@ -206,17 +232,17 @@ def finals_status(view: Finals) -> pd.DataFrame:
         for player in stage_players(view, Stage.SEMIFINAL):
             if player in seated:
                 status[player] = FinalsStatus.FINAL
-                note[player] = "Won the semifinal"
+                note[player] = WON
         for player in stage_players(view, Stage.FINAL):
             if player not in seated:
                 status[player] = FinalsStatus.LOST_SEAT
                 winners = [names.get(p, str(p)) for p in view.final_players
                            if note.get(p)]
-                note[player] = ("Lost the final seat to " + " and ".join(winners)
-                                if winners else "Lost the final seat")
+                note[player] = (LOST_TO.format(players=" and ".join(winners))
+                                if winners else LOST)
                 for p in view.final_players:
-                    if note.get(p) == "Won the semifinal":
-                        note[p] = f"Won the semifinal: took {names.get(player, player)}'s seat"
+                    if note.get(p) == WON:
+                        note[p] = TOOK.format(player=names.get(player, player))
     out["status"] = [s if ok else FinalsStatus.NONE for s, ok in
                      zip(map(status.get, out["player_id"]), scored)]
     out["wildcard"] = out["player_id"].isin(view.wildcards) & scored
@@ -253,8 +279,8 @@ def save_absences(engine, absent, *, actor: Actor) -> list[tuple[int, bool]]:
     require(actor, Role.ORGANIZER, action="mark absences")
     with Snapshot(engine) as snap:
         if view_of(snap).absences_locked:
-            raise store.InvalidState("Absences are fixed once a finals sitting is published. "
-                                     "Nothing was changed.")
+            raise store.InvalidState(_("Absences are fixed once a finals sitting is published. "
+                                       "Nothing was changed."))
         changes = absence_changes(snap.absences["player_id"], absent)
         for player_id, present in changes:
             store.mark_absent(engine, player_id, present=present, actor=actor)
@@ -267,7 +293,7 @@ def _before_a_draw(engine, actor: Actor) -> tuple[Snapshot, Finals]:
     with Snapshot(engine) as snap:
         view = view_of(snap)
         if view.format is None:
-            raise TournamentError(view.reason)
+            raise TournamentError(too_few(len(view.standings)))
         snap.settings  # noqa: B018 - kept: the draw reads it after this snapshot has closed
         return snap, view
 
@@ -277,7 +303,7 @@ def draw_semifinal(engine, *, seed: int, actor: Actor) -> dict:
     snap, view = _before_a_draw(engine, actor)
     players = stage_players(view, Stage.SEMIFINAL)
     if not players:
-        raise TournamentError("This tournament has no semifinal: draw the final directly.")
+        raise TournamentError(_("This tournament has no semifinal: draw the final directly."))
     drawn = draw.draw_sitting(players, setups.from_settings(snap.settings, Kind.SEMIFINAL),
                               seed=seed, colours=snap.settings.colours)
     return store.save_draw(engine, drawn, kind=Kind.SEMIFINAL, actor=actor)
@@ -287,13 +313,16 @@ def draw_final(engine, *, seed: int, actor: Actor) -> dict:
     """R16: seat the final table at random; saved unpublished."""
     snap, view = _before_a_draw(engine, actor)
     if view.final_blocker:
-        raise TournamentError(view.final_blocker)
+        raise TournamentError(str(i18n.cell(view.final_blocker)))
     if view.final_players is None:
-        raise TournamentError("The semifinal is not complete yet: the final table is known "
-                              "once every semifinal result is in.")
+        raise TournamentError(_("The semifinal is not complete yet: the final table is known "
+                                "once every semifinal result is in."))
     if len(view.final_players) < 3:
-        raise TournamentError(f"Only {plural(len(view.final_players), 'player')} can take a "
-                              f"final seat; the final needs at least 3.")
+        count = len(view.final_players)
+        raise TournamentError(ngettext(
+            "Only {count} player can take a final seat; the final needs at least 3.",
+            "Only {count} players can take a final seat; the final needs at least 3.",
+            count).format(count=count))
     drawn = draw.draw_groups([view.final_players],
                              setups.from_settings(snap.settings, Kind.FINAL),
                              seed=seed, colours=snap.settings.colours)

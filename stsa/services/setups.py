@@ -10,6 +10,7 @@ import pandas as pd
 
 from stsa import catalog, store
 from stsa.domain import BattleOfWills, Kind, PickMethod, TournamentError
+from stsa.i18n import _
 from stsa.settings import battle_of_wills_stages
 
 # R23: the sittings each choice of the Battle of Wills setting plays it in.
@@ -41,7 +42,8 @@ def from_settings(settings: Mapping, kind: str = Kind.QUALIFIER) -> pd.DataFrame
     if chosen:
         unknown = sorted(set(chosen) - set(frame["setup_id"]))
         if unknown:
-            raise TournamentError(f"Enabled setups not in the catalog: {', '.join(unknown)}.")
+            raise TournamentError(_("Enabled setups not in the catalog: {setups}.").format(
+                setups=", ".join(unknown)))
         frame = frame.loc[frame["setup_id"].isin(chosen)]
     if battle_of_wills_in(settings, kind):
         frame = catalog.with_battle_of_wills(frame)

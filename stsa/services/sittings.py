@@ -9,7 +9,8 @@ import pandas as pd
 
 from stsa import store
 from stsa.auth import Actor
-from stsa.domain import Sitting, SittingStatus, plural, sitting_label
+from stsa.domain import Sitting, SittingStatus, sitting_title
+from stsa.i18n import ngettext
 from stsa.services import roster, setups
 from stsa.services.capacity import waiting_list  # noqa: F401  (the scripting API's name)
 from stsa.services.snapshot import Snapshot, current_of
@@ -48,14 +49,17 @@ def tables_with_player(overview: pd.DataFrame, query: str) -> pd.DataFrame:
 
 def unfinished_warning(sittings: pd.DataFrame) -> str | None:
     """What is still being played: the published sittings with tables waiting for a result, in
-    words ("Qualifier 2 is still being played: 3 of 4 tables have no result yet."), or None.
-    A new draw needs a confirmation while there is any."""
+    words ("Qualifier 2 is still being played: 3 of 4 tables have no result yet."), or None,
+    in the run's language. A new draw needs a confirmation while there is any."""
     open_ = sittings.loc[sittings["status"] == SittingStatus.PUBLISHED]
     if open_.empty:
         return None
     return " ".join(
-        f"{sitting_label(kind, number)} is still being played: {missing} of "
-        f"{plural(tables, 'table')} {'has' if missing == 1 else 'have'} no result yet."
+        ngettext("{sitting} is still being played: {missing} of {tables} has no result yet.",
+                 "{sitting} is still being played: {missing} of {tables} have no result yet.",
+                 missing).format(
+            sitting=sitting_title(kind, number), missing=missing,
+            tables=ngettext("{count} table", "{count} tables", tables).format(count=tables))
         for kind, number, tables, missing in zip(
             open_["kind"], open_["number"], open_["tables"], open_["tables"] - open_["results"]))
 

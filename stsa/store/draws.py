@@ -22,8 +22,9 @@ from stsa.domain import (
     Role,
     SittingStatus,
     TournamentError,
-    sitting_label,
+    sitting_title,
 )
+from stsa.i18n import _
 from stsa.store import audit, checks, db, frames
 from stsa.store.errors import InvalidState, NotFound
 from stsa.store.schema import KINDS
@@ -97,10 +98,12 @@ def _check_drawn_players(conn: Connection, clean: dict) -> None:
         .where(players_t.c.id.in_(ids)))}
     unknown = [p for p in ids if p not in known]
     if unknown:
-        raise NotFound(f"The draw names players who are not on the roster: {unknown}.")
+        raise NotFound(_("The draw names players who are not on the roster: {players}.").format(
+            players=unknown))
     gone = [known[p].name for p in ids if known[p].status == PlayerStatus.WITHDRAWN]
     if gone:
-        raise InvalidState(f"The draw seats withdrawn players: {', '.join(gone)}.")
+        raise InvalidState(_("The draw seats withdrawn players: {players}.").format(
+            players=", ".join(gone)))
 
 
 def _redrawn(conn: Connection, kind: str, sitting_id: int | None):
@@ -109,18 +112,23 @@ def _redrawn(conn: Connection, kind: str, sitting_id: int | None):
     if sitting_id is not None:
         target = db.lock_row(conn, sittings_t, int(sitting_id), "sitting")
         if target.kind != kind:
-            raise InvalidState(f"Sitting {sitting_id} is a {target.kind}, not a {kind}.")
+            raise InvalidState(_("Sitting {sitting} is a {kind}, not a {wanted}.").format(
+                sitting=sitting_id, kind=_(target.kind), wanted=_(kind)))
     else:
         target = conn.execute(sa.select(sittings_t).where(sittings_t.c.kind == kind)
                               .order_by(sittings_t.c.number.desc()).limit(1)
                               .with_for_update()).first()
         if target is not None and target.status != SittingStatus.DRAWN:
+            if kind == Kind.SEMIFINAL:
+                raise InvalidState(_("The semifinal is already published; it cannot be "
+                                     "redrawn."))
             if kind != Kind.QUALIFIER:
-                raise InvalidState(f"The {kind} is already published; it cannot be redrawn.")
+                raise InvalidState(_("The final is already published; it cannot be redrawn."))
             return None
     if target is not None and target.status != SittingStatus.DRAWN:
-        raise InvalidState(f"{sitting_label(target.kind, target.number)} is {target.status}; "
-                           f"a published sitting cannot be redrawn.")
+        raise InvalidState(_("{sitting} is {status}; a published sitting cannot be "
+                             "redrawn.").format(sitting=sitting_title(target.kind, target.number),
+                                                status=_(target.status)))
     return target
 
 
@@ -217,14 +225,14 @@ def _waiting(waiting: Any, draw: Any, kind: str) -> list[int]:
     if not ids:
         return []
     if kind != Kind.QUALIFIER:
-        raise TournamentError("Only a qualifier sitting has a waiting list.")
+        raise TournamentError(_("Only a qualifier sitting has a waiting list."))
     if len(set(ids)) != len(ids):
-        raise TournamentError("The waiting list names a player twice.")
+        raise TournamentError(_("The waiting list names a player twice."))
     drawn = {int(p) for p in draw.seats["player_id"]} | {int(p) for p in draw.sit_outs or ()}
     both = sorted(drawn.intersection(ids))
     if both:
-        raise TournamentError(f"Players {', '.join(map(str, both))} are both drawn and "
-                              f"waiting.")
+        raise TournamentError(_("Players {players} are both drawn and waiting.").format(
+            players=", ".join(map(str, both))))
     return ids
 
 
@@ -235,8 +243,9 @@ def discard_draw(engine: Engine, sitting_id: int, *, actor: Actor) -> dict:
     def work(conn: Connection) -> dict:
         s = db.lock_row(conn, sittings_t, int(sitting_id), "sitting")
         if s.status != SittingStatus.DRAWN:
-            raise InvalidState(f"{sitting_label(s.kind, s.number)} is {s.status}; only an "
-                               f"unpublished draw can be discarded.")
+            raise InvalidState(_("{sitting} is {status}; only an unpublished draw can be "
+                                 "discarded.").format(sitting=sitting_title(s.kind, s.number),
+                                                      status=_(s.status)))
         audit.log(conn, actor, Action.SITTING_DISCARD, f"sitting {s.id}",
                   before=drop_sitting(conn, s))
         return _sitting_dict(s)
@@ -255,7 +264,8 @@ def mark_published(engine: Engine, sitting_id: int, *, actor: Actor) -> dict:
     def work(conn: Connection) -> dict:
         s = db.lock_row(conn, sittings_t, int(sitting_id), "sitting")
         if s.status != SittingStatus.DRAWN:
-            raise InvalidState(f"{sitting_label(s.kind, s.number)} is already {s.status}.")
+            raise InvalidState(_("{sitting} is already {status}.").format(
+                sitting=sitting_title(s.kind, s.number), status=_(s.status)))
         at = db.now()
         conn.execute(sa.update(sittings_t).where(sittings_t.c.id == s.id)
                      .values(status=SittingStatus.PUBLISHED.value, published_at=at))
@@ -290,11 +300,12 @@ def set_rule_change(engine: Engine, sitting_id: int, name: str, points: str, *,
 
     def work(conn: Connection) -> dict:
         s = db.lock_row(conn, sittings_t, int(sitting_id), "sitting")
-        label = sitting_label(s.kind, s.number)
-        after = checks.rule_change(name, points, label)
+        after = checks.rule_change(name, points, sitting_title(s.kind, s.number))
         if s.status != SittingStatus.DRAWN:
-            raise InvalidState(f"{label} is already {s.status}: a rule change is set before "
-                               f"the sitting is published. Nothing was changed.")
+            raise InvalidState(_("{sitting} is already {status}: a rule change is set before the "
+                                 "sitting is published. Nothing was changed.").format(
+                                     sitting=sitting_title(s.kind, s.number),
+                                     status=_(s.status)))
         before = {"rule_change": s.rule_change, "rule_change_points": s.rule_change_points}
         if after != before:
             conn.execute(sa.update(sittings_t).where(sittings_t.c.id == s.id).values(**after))
@@ -354,15 +365,17 @@ def mark_complete(engine: Engine, sitting_id: int, *, actor: Actor) -> tuple[dic
 
     def work(conn: Connection) -> tuple[dict, bool]:
         s = db.lock_row(conn, sittings_t, int(sitting_id), "sitting")
-        label = sitting_label(s.kind, s.number)
         if s.status == SittingStatus.DRAWN:
-            raise InvalidState(f"{label} is not published yet.")
+            raise InvalidState(_("{sitting} is not published yet.").format(
+                sitting=sitting_title(s.kind, s.number)))
         done = False
         if s.status == SittingStatus.PUBLISHED:
             without = _tables_without_result(conn, s.id)
             if without:
-                raise InvalidState(f"{label} cannot be completed: tables "
-                                   f"{', '.join(map(str, without))} have no result yet.")
+                raise InvalidState(_("{sitting} cannot be completed: tables {tables} have no "
+                                     "result yet.").format(
+                                         sitting=sitting_title(s.kind, s.number),
+                                         tables=", ".join(map(str, without))))
             done = try_complete(conn, s.id, actor)
         return _reread(conn, s.id), done
 
@@ -381,12 +394,12 @@ def override_setup(engine: Engine, table_id: int, setup_id: str, *, reason: str,
     require(actor, Role.ORGANIZER, action="change a table's setup")
     setup_id = str(setup_id or "").strip()
     if not setup_id:
-        raise TournamentError("Choose a setup for the override.")
+        raise TournamentError(_("Choose a setup for the override."))
     reason = " ".join(str(reason or "").split())
     if not reason:
-        raise TournamentError("Give a reason for the setup override.")
+        raise TournamentError(_("Give a reason for the setup override."))
     if len(reason) > 500:
-        raise TournamentError("The override reason is longer than 500 characters.")
+        raise TournamentError(_("The override reason is longer than 500 characters."))
     avail = None if available_leaders is None else checks.leader_list(
         available_leaders, "The available leaders")
     removed = None if removed_leaders is None else checks.leader_list(
@@ -423,7 +436,7 @@ def sitting(engine: Engine, sitting_id: int) -> dict:
         row = conn.execute(sa.select(sittings_t)
                            .where(sittings_t.c.id == int(sitting_id))).first()
     if row is None:
-        raise NotFound(f"There is no sitting with id {sitting_id}.")
+        raise NotFound(_("There is no sitting with id {sitting}.").format(sitting=sitting_id))
     return _sitting_dict(row)
 
 

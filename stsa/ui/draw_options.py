@@ -7,7 +7,7 @@ from __future__ import annotations
 import pandas as pd
 import streamlit as st
 
-from stsa.domain import plural
+from stsa.i18n import _, ngettext
 from stsa.services import draws, roster, setups
 from stsa.settings import Settings
 from stsa.ui import organizer, widgets
@@ -20,28 +20,29 @@ def who_plays(active: pd.DataFrame, sittings: pd.DataFrame) -> tuple[dict[int, s
     every active player's name by id, and who plays."""
     names = dict(zip(active["player_id"].astype(int), widgets.known_as(active)))
     checked = [int(p) for p in active.loc[active["checked_in"], "player_id"]]
-    st.markdown(f"**{plural(len(checked), 'player')} checked in** (check players in on the Roster "
-                f"page).")
+    st.markdown(ngettext("**{count} player checked in** (check players in on the Roster page).",
+                         "**{count} players checked in** (check players in on the Roster "
+                         "page).", len(checked)).format(count=len(checked)))
     stale = roster.stale_check_ins(active, sittings)
     if stale:
         st.warning(widgets.plain(stale), icon=":material/history:")
     others = [p for p in names if p not in set(checked)]
     keep_choice("draw_leave_out", checked)
     keep_choice("draw_add", others)
-    with st.expander("Change who plays this sitting"):
+    with st.expander(_("Change who plays this sitting")):
         # No "Select all": a tap on it would empty the sitting or seat everyone.
-        out = st.multiselect("Leave out", checked, format_func=widgets.labels_of(names),
+        out = st.multiselect(_("Leave out"), checked, format_func=widgets.labels_of(names),
                              select_all=False,
                              key="draw_leave_out")
-        add = st.multiselect("Also seat", others, format_func=widgets.labels_of(names),
+        add = st.multiselect(_("Also seat"), others, format_func=widgets.labels_of(names),
                              select_all=False,
                              key="draw_add")
     return names, [p for p in checked if p not in set(out)] + add
 
 
 def mode_caption(settings: Settings) -> str:
-    return (f"Draw mode: {organizer.DRAW_MODES.get(settings.draw_mode, settings.draw_mode)} "
-            f"(change it in Settings).")
+    mode = organizer.DRAW_MODES.get(settings.draw_mode, settings.draw_mode)
+    return _("Draw mode: {mode} (change it in Settings).").format(mode=_(mode) if mode else mode)
 
 
 def plan_and_pins(present: list[int], names: dict, sit_out: bool) -> tuple[bool, dict]:
@@ -64,40 +65,41 @@ def pin_choice(present: list[int], names: dict) -> dict[int, int]:
     their table number. Returns player_id → table_no."""
     keep_choice("draw_pins", present)
     pins = {}
-    with st.expander("Players who keep a table"):
-        chosen = st.multiselect("Players who cannot move", present, select_all=False,
+    with st.expander(_("Players who keep a table")):
+        chosen = st.multiselect(_("Players who cannot move"), present, select_all=False,
                                 format_func=widgets.labels_of(names),
-                                key="draw_pins", placeholder="Nobody")
+                                key="draw_pins", placeholder=_("Nobody"))
         for pid in chosen:
-            pins[pid] = int(st.number_input(f"Table for {widgets.plain(names[pid])}",
-                                            min_value=1, step=1, key=f"draw_pin_{pid}"))
+            pins[pid] = int(st.number_input(
+                _("Table for {player}").format(player=widgets.plain(names[pid])),
+                min_value=1, step=1, key=f"draw_pin_{pid}"))
     return pins
 
 
 def report_items(report) -> list[tuple[str, pd.DataFrame]]:
     """The draw report (`services.draws.draw_report`) as checklist lines and their tables;
-    an empty table means the line is fine."""
+    an empty table means the line is fine. Lines and headings in the run's language."""
     names = setups.setup_names()
-    repeats = pd.DataFrame({"Table": report.repeats["table_no"],
-                            "Player": report.repeats["name_a"],
-                            "Meets again": report.repeats["name_b"],
-                            "Met before": report.repeats["met_before"]})
-    seats = pd.DataFrame({"Table": report.seats["table_no"], "Seat": report.seats["seat"],
-                          "Player": report.seats["name"],
-                          "Had this seat": report.seats["times_before"],
-                          "Games before": report.seats["games_before"]})
-    played = pd.DataFrame({"Table": report.setups["table_no"], "Player": report.setups["name"],
-                           "Setup": report.setups["setup_id"].map(names),
-                           "Played before": report.setups["times_before"]})
-    def agrees(count: int, one: str, many: str) -> str:  # "1 player gets", "2 players get"
-        return one if count == 1 else many
-
-    return [(f"{plural(len(repeats), 'pair')} of players "
-             f"{agrees(len(repeats), 'meets', 'meet')} again", repeats),
-            (f"{plural(len(seats), 'player')} {agrees(len(seats), 'gets', 'get')} a seat "
-             f"they had most often or twice", seats),
-            (f"{plural(len(played), 'player')} {agrees(len(played), 'plays', 'play')} a setup "
-             f"again", played)]
+    repeats = pd.DataFrame({_("Table"): report.repeats["table_no"],
+                            _("Player"): report.repeats["name_a"],
+                            _("Meets again"): report.repeats["name_b"],
+                            _("Met before"): report.repeats["met_before"]})
+    seats = pd.DataFrame({_("Table"): report.seats["table_no"], _("Seat"): report.seats["seat"],
+                          _("Player"): report.seats["name"],
+                          _("Had this seat"): report.seats["times_before"],
+                          _("Games before"): report.seats["games_before"]})
+    played = pd.DataFrame({_("Table"): report.setups["table_no"],
+                           _("Player"): report.setups["name"],
+                           _("Setup"): report.setups["setup_id"].map(names),
+                           _("Played before"): report.setups["times_before"]})
+    return [(ngettext("{count} pair of players meets again",
+                      "{count} pairs of players meet again", len(repeats)).format(
+                count=len(repeats)), repeats),
+            (ngettext("{count} player gets a seat they had most often or twice",
+                      "{count} players get a seat they had most often or twice",
+                      len(seats)).format(count=len(seats)), seats),
+            (ngettext("{count} player plays a setup again", "{count} players play a setup again",
+                      len(played)).format(count=len(played)), played)]
 
 
 def show_report(report) -> None:

@@ -1,5 +1,10 @@
 """Sittings and seats on the pages: sitting choices, a choice kept across reruns, colours, the
-seat and table frames for each role (R20), and the tables waiting for a result."""
+seat and table frames for each role (R20), and the tables waiting for a result.
+
+The sitting and table choices are kept per data version for every session (`ui.data.Data`), so
+they are English, made from templates `i18n.cell` reads back: a select box shows them with
+`choice_label`. The seat and table frames are made for one run: cells in its language, English
+headings (the pages translate them: `ui.tables`)."""
 
 from __future__ import annotations
 
@@ -9,7 +14,9 @@ from typing import TYPE_CHECKING
 import pandas as pd
 import streamlit as st
 
-from stsa.domain import SITTING_STATUS_WORDS, Role, sitting_label
+from stsa import catalog, i18n
+from stsa.domain import SITTING_STATUS_WORDS, Role, SittingStatus, sitting_label
+from stsa.i18n import N_, _
 from stsa.services import results
 from stsa.ui import tables, widgets
 
@@ -31,12 +38,40 @@ OTHER_TAG = "#616161"
 TEXT_COLOURS = {"red": "red", "green": "green", "blue": "blue", "yellow": "yellow",
                 "purple": "violet", "orange": "orange"}  # Streamlit's Markdown colours
 
+# "Qualifier 2 · being played", "Table 3 · reported (version 2)": English in the shared choices,
+# read back in the run's language by `i18n.cell` (`choice_label`).
+SITTING_CHOICES = {
+    SittingStatus.DRAWN: i18n.template(N_("{sitting} · drawn, not published yet")),
+    SittingStatus.PUBLISHED: i18n.template(N_("{sitting} · being played")),
+    SittingStatus.COMPLETE: i18n.template(N_("{sitting} · complete")),
+}
+# The seat and table frames' headings (English in the frames, translated where shown).
+HEADINGS = (N_("Table"), N_("Seat"), N_("Colour"), N_("Player"), N_("Nickname"),
+            N_("Pick order"), N_("Setup"), N_("Removed leaders"))
+TABLE_REPORTED = i18n.template(N_("Table {table} · reported (version {version})"))
+TABLE_WAITING = i18n.template(N_("Table {table} · waiting for the result"))
+
+
 def sitting_choices(sittings: pd.DataFrame, statuses=None) -> dict[int, str]:
-    """sitting_id → "Qualifier 2 · published", latest first (finals, then later qualifiers)."""
+    """sitting_id → "Qualifier 2 · published", latest first (finals, then later qualifiers);
+    English (`choice_label` shows them)."""
     rows = sittings if statuses is None else sittings.loc[sittings["status"].isin(statuses)]
-    return {int(r["sitting_id"]): f"{sitting_label(r['kind'], r['number'])} · "
-                                  f"{SITTING_STATUS_WORDS.get(r['status'], r['status'])}"
-            for r in rows.iloc[::-1].to_dict("records")}
+
+    def label(row) -> str:
+        sitting = sitting_label(row["kind"], row["number"])
+        found = SITTING_CHOICES.get(row["status"])
+        return (found.format(sitting=sitting) if found else
+                f"{sitting} · {SITTING_STATUS_WORDS.get(row['status'], row['status'])}")
+    return {int(r["sitting_id"]): label(r) for r in rows.iloc[::-1].to_dict("records")}
+
+
+def choice_label(choices: dict):
+    """A select box's `format_func` for `choices` (`sitting_choices`, `table_choices`): each
+    label in the run's language."""
+    def label(key) -> str:
+        found = choices.get(key, key)
+        return found if i18n.current() == i18n.ENGLISH else str(i18n.cell(found))
+    return label
 
 
 def sitting_name(sittings: pd.DataFrame, sitting_id: int) -> str:
@@ -66,10 +101,22 @@ def keep_choice(key: str, options) -> None:
         st.session_state[key] = chosen
 
 
+def colour_word(name) -> str:
+    """A colour's name as people read it: a default colour (`catalog.COLOUR_WORDS`, any case)
+    in the run's language, its first letter as typed; another name as typed."""
+    text = str(name)
+    key = text.strip().lower()
+    if i18n.current() == i18n.ENGLISH or key not in catalog.COLOUR_WORDS:
+        return text
+    word = _(key)
+    return word[:1].upper() + word[1:] if text.strip()[:1].isupper() else word
+
+
 def colour(name: str) -> str:
     """A player's colour for Markdown: a square of that colour, then its name as plain text."""
     mark = TEXT_COLOURS.get(str(name).strip().lower())
-    return f":{mark}[■] {widgets.plain(name)}" if mark else widgets.plain(name)
+    word = widgets.plain(colour_word(name))
+    return f":{mark}[■] {word}" if mark else word
 
 
 def colour_column(colours, width: int = 84) -> ColumnConfig:
@@ -77,13 +124,13 @@ def colour_column(colours, width: int = 84) -> ColumnConfig:
     in `colours` (the colours that occur, or the settings' colours)."""
     names = list(dict.fromkeys(str(c) for c in colours))
     return st.column_config.MultiselectColumn(
-        "Colour", options=names, width=width,
+        _("Colour"), options=[colour_word(n) for n in names], width=width,
         color=[COLOUR_TAGS.get(n.strip().lower(), OTHER_TAG) for n in names] or OTHER_TAG)
 
 
 def colour_tags(colours: pd.Series) -> list[list[str]]:
     """Each colour as the one-tag list `colour_column` shows."""
-    return [[str(c)] for c in colours]
+    return [[colour_word(c)] for c in colours]
 
 
 def seat_frame(overview: pd.DataFrame, viewer: Role) -> pd.DataFrame:
@@ -111,10 +158,11 @@ def tables_frame(overview: pd.DataFrame, viewer: Role) -> pd.DataFrame:
 
 
 def table_choices(overview: pd.DataFrame) -> dict[int, str]:
-    """table_id → "Table 3 · reported (version 2)" or "Table 3 · waiting for the result"."""
+    """table_id → "Table 3 · reported (version 2)" or "Table 3 · waiting for the result";
+    English (`choice_label` shows them)."""
     tables = overview.drop_duplicates("table_id")
-    return {int(t): f"Table {n} · " + (f"reported (version {v})" if v else
-                                        "waiting for the result")
+    return {int(t): (TABLE_REPORTED.format(table=n, version=v) if v else
+                     TABLE_WAITING.format(table=n))
             for t, n, v in zip(tables["table_id"], tables["table_no"], tables["version"])}
 
 

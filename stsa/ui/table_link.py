@@ -4,7 +4,8 @@ from __future__ import annotations
 
 import streamlit as st
 
-from stsa.domain import Role, sitting_label
+from stsa.domain import Role, sitting_title
+from stsa.i18n import _
 from stsa.ui import session, widgets
 
 TABLE_PARAM = "table"
@@ -19,23 +20,25 @@ def follow_table_link(reads, role: Role, choices: dict[int, str]) -> None:
     if raw is None:
         return
     if role not in (Role.JUDGE, Role.ORGANIZER):
-        st.info("This link opens a table's result entry, for judges: sign in to enter this "
-                "table's result.", icon=":material/qr_code:")
+        st.info(_("This link opens a table's result entry, for judges: sign in to enter this "
+                  "table's result."), icon=":material/qr_code:")
         session.sign_in_link("views/results.py", {TABLE_PARAM: str(raw)[:40]})
         return
     raw = str(raw).strip()
     found = reads.table(int(raw)) if raw.isdigit() and len(raw) <= 12 else None
     if found is None or found.empty:
-        st.warning(widgets.plain(f"The link names table {raw[:20]!r}, which this tournament "
-                                 f"does not have: choose the table below."),
+        st.warning(widgets.plain(_("The link names table {table}, which this tournament does "
+                                   "not have: choose the table below.").format(
+                                       table=repr(raw[:20]))),
                    icon=":material/warning:")
         return
     row = found.iloc[0]
     sitting_id, table_id = int(row["sitting_id"]), int(row["table_id"])
     if sitting_id not in choices:
-        name = sitting_label(row["kind"], row["sitting_no"])
-        st.warning(f"Table {row['table_no']} of {name} is not published yet: its result can "
-                   f"be entered once the organizer publishes the draw.", icon=":material/lock:")
+        name = sitting_title(row["kind"], row["sitting_no"])
+        st.warning(_("Table {table} of {sitting} is not published yet: its result can be "
+                     "entered once the organizer publishes the draw.").format(
+                         table=row["table_no"], sitting=name), icon=":material/lock:")
         return
     if st.session_state.get("res_link") != raw:  # the first run with this link
         st.session_state["res_link"] = raw
