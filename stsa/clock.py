@@ -27,6 +27,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from stsa.domain import TournamentError
+from stsa.i18n import _
 
 ACTIONS = ("start", "pause", "resume", "extend", "extend_table", "call")
 
@@ -223,29 +224,30 @@ def check(actions: Iterable[ClockAction | Mapping[str, Any]], new: ClockAction, 
     when it makes no sense then ("The clock is already paused."); the rules are in this
     module's docstring. `length`: the sitting's length in seconds (it says when time is up)."""
     if new.action not in ACTIONS:
-        raise TournamentError(f"The clock cannot be told {new.action!r}.")
+        raise TournamentError(_("The clock cannot be told {action}.").format(
+            action=repr(new.action)))
     if new.action in ("extend", "extend_table") and int(new.seconds) <= 0:
-        raise TournamentError("Give more time in whole minutes, at least one.")
+        raise TournamentError(_("Give more time in whole minutes, at least one."))
     if new.action == "extend_table" and (new.table_no is None or int(new.table_no) < 1):
-        raise TournamentError("Choose the table that gets more time.")
+        raise TournamentError(_("Choose the table that gets more time."))
     before = _actions(actions)
     fold = _fold(before, int(length))
     t = _seconds(new.at) if fold.last is None else max(_seconds(new.at), fold.last)
     if fold.started is None:
         if new.action != "start":
-            raise TournamentError("The clock has not started yet: start it first.")
+            raise TournamentError(_("The clock has not started yet: start it first."))
         return
     if new.action == "start":
-        raise TournamentError("The clock has started already.")
+        raise TournamentError(_("The clock has started already."))
     if fold.everyone_up(int(length), t):
         if new.action != "extend_table":
-            raise TournamentError("Time has been called already: only one table can be given "
-                                  "more time now.")
+            raise TournamentError(_("Time has been called already: only one table can be "
+                                    "given more time now."))
         return
     if new.action == "pause" and fold.paused_since is not None:
-        raise TournamentError("The clock is already paused.")
+        raise TournamentError(_("The clock is already paused."))
     if new.action == "resume" and fold.paused_since is None:
-        raise TournamentError("The clock is running: there is nothing to resume.")
+        raise TournamentError(_("The clock is running: there is nothing to resume."))
 
 
 def minutes_words(seconds: float) -> str:

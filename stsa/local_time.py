@@ -1,7 +1,8 @@
 """The tournament's own time (R26): every time STSA shows, logs in words or prints is in the
 tournament's time zone (the `time_zone` setting; none set = this laptop's), never UTC. The
 database keeps UTC; this module turns it into the room's clock. Plain Python: every layer may
-use it.
+use it. Days are named in the run's language (`day_words`); a value kept for the log is worded
+in English (`stsa.i18n.language`).
 """
 
 from __future__ import annotations
@@ -14,7 +15,9 @@ from zoneinfo import ZoneInfo, ZoneInfoNotFoundError, available_timezones
 
 import pandas as pd
 
+from stsa import i18n
 from stsa.domain import TournamentError
+from stsa.i18n import _
 
 WEEKDAYS = ("Monday", "Tuesday", "Wednesday", "Thursday", "Friday", "Saturday", "Sunday")
 
@@ -46,8 +49,8 @@ def check_zone(value) -> str | None:
     if value is None or (isinstance(value, str) and not value.strip()):
         return None
     if not isinstance(value, str) or value.strip() not in zone_names():
-        raise TournamentError(f"must be a time zone name such as Europe/Stockholm, not "
-                              f"{str(value)[:60]!r}")
+        raise TournamentError(_("must be a time zone name such as Europe/Stockholm, not "
+                                "{value}").format(value=repr(str(value)[:60])))
     return value.strip()
 
 
@@ -67,14 +70,19 @@ def local(at: dt.datetime, tz: dt.tzinfo) -> dt.datetime:
 
 
 def clock_words(at: dt.datetime, tz: dt.tzinfo, *, seconds: bool = False) -> str:
-    """"14:00" (or "14:00:05"): the time of day in the tournament's zone."""
-    return local(at, tz).strftime("%H:%M:%S" if seconds else "%H:%M")
+    """"14:00" (or "14:00:05"): the time of day in the tournament's zone (24-hour in every
+    language)."""
+    here = local(at, tz)
+    return here.strftime("%H:%M:%S") if seconds else i18n.clock(here.time())
 
 
 def day_words(at: dt.datetime, tz: dt.tzinfo) -> str:
-    """"Saturday 14:00": the day of the week and the time, in the tournament's zone."""
+    """"Saturday 14:00" ("lördag 14:00", "samedi 14:00"): the day of the week and the time,
+    in the tournament's zone and the run's language."""
     here = local(at, tz)
-    return f"{WEEKDAYS[here.weekday()]} {here:%H:%M}"
+    if i18n.current() == i18n.ENGLISH:
+        return f"{WEEKDAYS[here.weekday()]} {here:%H:%M}"
+    return f"{i18n.day(here.date(), 'EEEE')} {i18n.clock(here.time())}"
 
 
 def date_words(at: dt.datetime, tz: dt.tzinfo) -> str:
@@ -94,6 +102,6 @@ def parse_local(text: str, tz: dt.tzinfo) -> dt.datetime:
     try:
         when = dt.datetime.fromisoformat(" ".join(str(text).split()).replace("/", "-"))
     except ValueError:
-        raise TournamentError(f"{str(text)[:40]!r} is not a date and time such as "
-                              f"2026-03-07 14:00") from None
+        raise TournamentError(_("{text} is not a date and time such as 2026-03-07 14:00")
+                              .format(text=repr(str(text)[:40]))) from None
     return when.replace(tzinfo=tz) if when.tzinfo is None else when.astimezone(tz)

@@ -13,9 +13,13 @@ from dataclasses import dataclass
 
 import pandas as pd
 
-from stsa.domain import plural
+from stsa import i18n
+from stsa.i18n import N_, _, ngettext
 
 TOP = 30  # bars in a ranked chart: readable on a phone
+# The sitting named in the shared frames ("Qualifier 2"), translated where a page shows it.
+QUALIFIER = i18n.template(N_("Qualifier {number}"))
+FINALS_NAMES = {"semifinal": N_("Semifinal"), "final": N_("Final")}
 
 
 @dataclass(frozen=True)
@@ -57,26 +61,38 @@ def distance_to_cut(table: pd.DataFrame, player_id) -> dict:
 
 
 def distance_sentence(table: pd.DataFrame, player_id) -> str:
-    """`distance_to_cut` in words, for a player's card on the Standings page."""
+    """`distance_to_cut` in words, for a player's card on the Standings page (in this run's
+    language: it is worded where the page shows it)."""
     zone = table.loc[table["player_id"] == player_id, "zone"].iloc[0]
     gaps = distance_to_cut(table, player_id)
     if gaps["final"] is None:
-        return "No cut yet: finals need at least 4 players."
+        return _("No cut yet: finals need at least 4 players.")
     if zone == "final":
-        return "In the zone straight to the final."
-    parts = [_behind(gaps["final"], "the last spot straight to the final")]
+        return _("In the zone straight to the final.")
+    to_final = _to_final(gaps["final"])
     if zone == "semifinal":
-        parts.append("in the semifinal zone")
+        text = _("{to_final}; in the semifinal zone").format(to_final=to_final)
     elif cut(table).semifinal > cut(table).direct:
-        parts.append(_behind(gaps["semifinal"], "the last semifinal spot"))
-    text = "; ".join(parts)
+        text = _("{to_final}; {to_semifinal}").format(
+            to_final=to_final, to_semifinal=_to_semifinal(gaps["semifinal"]))
+    else:
+        text = to_final
     return text[0].upper() + text[1:] + "."
 
 
-def _behind(gap: int, spot: str) -> str:
+def _to_final(gap: int) -> str:
     if gap <= 0:
-        return f"level on points with {spot} (tie-breaks decide)"
-    return f"{plural(gap, 'point')} behind {spot}"
+        return _("level on points with the last spot straight to the final (tie-breaks decide)")
+    return ngettext("{count} point behind the last spot straight to the final",
+                    "{count} points behind the last spot straight to the final",
+                    gap).format(count=gap)
+
+
+def _to_semifinal(gap: int) -> str:
+    if gap <= 0:
+        return _("level on points with the last semifinal spot (tie-breaks decide)")
+    return ngettext("{count} point behind the last semifinal spot",
+                    "{count} points behind the last semifinal spot", gap).format(count=gap)
 
 
 def score_spread(scored: pd.DataFrame) -> pd.DataFrame:
@@ -91,7 +107,7 @@ def score_spread(scored: pd.DataFrame) -> pd.DataFrame:
         "median": grouped.median(), "q3": grouped.quantile(0.75), "max": grouped.max(),
         "mean": grouped.mean().round(1),
     }).reset_index()
-    out["sitting"] = "Qualifier " + out["sitting_no"].astype(str)
+    out["sitting"] = "Qualifier " + out["sitting_no"].astype(str)  # i18n: as is (QUALIFIER)
     return out[cols]
 
 
@@ -151,27 +167,41 @@ def player_scores(scored: pd.DataFrame, player_ids) -> pd.DataFrame:
         ["name", "sitting_no", "table_no"])
     return pd.DataFrame({
         "name": rows["name"].astype(str), "sitting_no": rows["sitting_no"],
-        "sitting": "Qualifier " + rows["sitting_no"].astype(str), "table_no": rows["table_no"],
+        "sitting": "Qualifier " + rows["sitting_no"].astype(str),  # i18n: as is (QUALIFIER)
+        "table_no": rows["table_no"],
         "placing": rows["placing"], "score": rows["qualifier_score"],
     }).reset_index(drop=True)
 
 
 def sitting_progress(status: dict) -> str:
     """For the current sitting (`services.home.home_status`): how many tables have reported and
-    which are still playing."""
+    which are still playing, in this run's language."""
     sitting = status.get("sitting")
     if sitting is None:
-        return "No sitting drawn yet."
-    label = f"{str(sitting['kind']).capitalize()} {sitting['number']}"
-    if sitting["kind"] != "qualifier":
-        label = str(sitting["kind"]).capitalize()
+        return _("No sitting drawn yet.")
+    kind = str(sitting["kind"])
+    label = (_(QUALIFIER).format(number=sitting["number"]) if kind == "qualifier"
+             else _(FINALS_NAMES[kind]) if kind in FINALS_NAMES else kind.capitalize())
     if sitting["status"] == "drawn":
-        return f"{label} is drawn but not published yet."
+        return _("{sitting} is drawn but not published yet.").format(sitting=label)
     total, missing = int(sitting["tables"]), list(status.get("missing_tables") or [])
     if sitting["status"] == "complete" or not missing:
-        return f"{label}: " + ("its table has reported." if total == 1 else
-                               f"all {total} tables have reported.")
+        return (_("{sitting}: its table has reported.") if total == 1 else
+                _("{sitting}: all {count} tables have reported.")).format(sitting=label,
+                                                                         count=total)
     shown = ", ".join(str(t) for t in missing[:40]) + (" …" if len(missing) > 40 else "")
     done = total - len(missing)
-    return (f"{label}: {done} of {plural(total, 'table')} {'has' if done == 1 else 'have'} "
-            f"reported; still playing: table{'s' if len(missing) != 1 else ''} {shown}.")
+    if done == 1:
+        text = ngettext("{sitting}: {done} of {count} tables has reported; still playing: "
+                        "table {tables}.",
+                        "{sitting}: {done} of {count} tables has reported; still playing: "
+                        "tables {tables}.", len(missing))
+    elif total == 1:
+        text = _("{sitting}: {done} of {count} table have reported; still playing: table "
+                 "{tables}.")
+    else:
+        text = ngettext("{sitting}: {done} of {count} tables have reported; still playing: "
+                        "table {tables}.",
+                        "{sitting}: {done} of {count} tables have reported; still playing: "
+                        "tables {tables}.", len(missing))
+    return text.format(sitting=label, done=done, count=total, tables=shown)

@@ -6,7 +6,10 @@ The table reads again every few seconds (through the shared cache) without reloa
 
 import streamlit as st
 
-from stsa.domain import Role, plural
+from stsa import i18n
+from stsa.domain import Role
+from stsa.i18n import _, ngettext
+from stsa.services import player
 from stsa.ui import data, live, session, tables, widgets
 from stsa.ui import finals as view
 from stsa.ui import statistics as stats
@@ -14,20 +17,24 @@ from stsa.ui import statistics as stats
 # A phone shows rank, player, zone, best score and games without a swipe (`ui.tables`): narrow
 # number columns, short headings, the name taking the rest. "All columns" adds wins, the best
 # game's placing and VP (R14's tie-breaks), the qualifier rank once the final is in and the tie
-# flag; nothing is pinned, so a desktop stretches every column.
+# flag; nothing is pinned, so a desktop stretches every column. The shared table keeps its
+# English headings (the code names them); each column's label says it in the reader's words.
 COLUMNS = {
-    "Rank": st.column_config.NumberColumn(width=42),
-    "Zone": live.zone_column(help="Where this player stands at the finals cut; once the "
-                                  "finals begin, where they really play, and the podium",
+    "Rank": st.column_config.NumberColumn(_("Rank"), width=42),
+    "Player": st.column_config.TextColumn(_("Player")),
+    "Zone": live.zone_column(help=_("Where this player stands at the finals cut; once the "
+                                    "finals begin, where they really play, and the podium"),
                              width=90),
-    "Best score": st.column_config.NumberColumn("Best", width=40,
-                                                help="The best qualifier score"),
-    "Games": st.column_config.NumberColumn(width=52),
-    "Wins": st.column_config.NumberColumn(width=44),
-    "Placing": st.column_config.NumberColumn(help="Placing in the game that gave the best score"),
-    "VP": st.column_config.NumberColumn(help="VP in the game that gave the best score"),
+    "Best score": st.column_config.NumberColumn(_("Best"), width=40,
+                                                help=_("The best qualifier score")),
+    "Games": st.column_config.NumberColumn(_("Games"), width=52),
+    "Wins": st.column_config.NumberColumn(_("Wins"), width=44),
+    "Qualifier rank": st.column_config.NumberColumn(_("Qualifier rank")),
+    "Placing": st.column_config.NumberColumn(
+        _("Placing"), help=_("Placing in the game that gave the best score")),
+    "VP": st.column_config.NumberColumn(_("VP"), help=_("VP in the game that gave the best score")),
     "Tie at cut": st.column_config.CheckboxColumn(
-        help="A rank shared across a cut line: the organizer settles it"),
+        _("Tie at cut"), help=_("A rank shared across a cut line: the organizer settles it")),
 }
 COMPACT = ["Rank", "Player", "Zone", "Best score", "Games"]
 ALL_COLUMNS = [*COMPACT, "Wins", "Qualifier rank", "Placing", "VP", "Tie at cut"]
@@ -35,7 +42,7 @@ ALL_COLUMNS = [*COMPACT, "Wins", "Qualifier rank", "Placing", "VP", "Tie at cut"
 if st.query_params.get("tv") == "1":
     st.switch_page("views/tv.py")
 
-st.title("Standings")
+st.title(_("Standings"))
 widgets.flash()
 
 
@@ -47,36 +54,37 @@ def standings(every: int) -> None:
     live.follow_room(every)
     reads = data.now()  # this refresh's data version: everything below is shared, per version
     table = reads.standings()
-    progress = (stats.progress(reads)
-                + f" This page updates by itself every {every} s.")
+    progress = (stats.progress(reads) + " "
+                + _("This page updates by itself every {seconds} s.").format(seconds=every))
     if table.empty:
-        st.info("No results yet: the standings appear once the first qualifier results are in "
-                "(judges enter them on the Results page).")
+        st.info(_("No results yet: the standings appear once the first qualifier results are "
+                  "in (judges enter them on the Results page)."))
         st.caption(progress)
         return
     notes = reads.standings_notes()
     if notes.podium:
-        st.success(widgets.plain(notes.podium), icon=":material/trophy:")
-    st.caption(notes.cut)
+        st.success(widgets.plain(i18n.cell(notes.podium)), icon=":material/trophy:")
+    st.caption(i18n.cell(notes.cut))
     if notes.legend:
-        st.caption(notes.legend)
+        st.caption(i18n.cell(notes.legend))
     st.caption(progress)
     if notes.ties:
         if session.role() == Role.ORGANIZER:
             for warning in notes.ties:
-                st.warning(widgets.plain(warning), icon=":material/warning:")
+                st.warning(widgets.plain(i18n.cell(warning)), icon=":material/warning:")
         else:
-            st.caption("A rank is shared across a cut line (“Tie at cut” under All columns): "
-                       "the organizer settles it before the finals.")
+            st.caption(_("A rank is shared across a cut line (“Tie at cut” under All columns): "
+                         "the organizer settles it before the finals."))
 
-    query = st.text_input("Find a player", key="standings_search", max_chars=100,
-                          placeholder="Type part of a name")
-    every_column = st.toggle("All columns", key="standings_all_columns",
-                             help="Also wins, the placing and VP of each player's best game, "
-                                  "and once the final is in, the rank after the qualifiers")
+    query = st.text_input(_("Find a player"), key="standings_search", max_chars=100,
+                          placeholder=_("Type part of a name"))
+    every_column = st.toggle(_("All columns"), key="standings_all_columns",
+                             help=_("Also wins, the placing and VP of each player's best game, "
+                                    "and once the final is in, the rank after the qualifiers"))
     shown = view.search(table, query) if query.strip() else table
     if shown.empty:
-        st.info(f"No player's name contains “{widgets.plain(query.strip())}”.")
+        st.info(_("No player's name contains “{query}”.").format(
+            query=widgets.plain(query.strip())))
     else:
         rows = reads.standings_table() if shown is table else live.zone_tags(
             view.standings_frame(shown, reads.finals_status()))
@@ -89,20 +97,25 @@ def standings(every: int) -> None:
         for row in shown.itertuples():
             st.subheader(widgets.plain(row.name), anchor=False)
             if row.games == 0:
-                st.write("Seated in a qualifier: no result yet.")
+                st.write(_("Seated in a qualifier: no result yet."))
                 continue
+            games = ngettext("{count} game", "{count} games", row.games).format(count=row.games)
+            wins = ngettext("{count} win", "{count} wins", row.wins).format(count=row.wins)
             if finals_on:  # where the finals put the player, as on their own page (R16–R18)
-                st.write(f"Best score **{row.best_score:.0f}**, {plural(row.games, 'game')}, "
-                         f"{plural(row.wins, 'win')}.")
-                st.write(widgets.plain(reads.said_about(row.player_id)))
+                st.write(_("Best score **{score}**, {games}, {wins}.").format(
+                    score=f"{row.best_score:.0f}", games=games, wins=wins))
+                st.write(widgets.plain(player.shown(reads.said_about(row.player_id))))
             else:
-                st.write(f"Best score **{row.best_score:.0f}**, rank {row.rank}, "
-                         f"{plural(row.games, 'game')}, {plural(row.wins, 'win')}.")
+                st.write(_("Best score **{score}**, rank {rank}, {games}, {wins}.").format(
+                    score=f"{row.best_score:.0f}", rank=row.rank, games=games, wins=wins))
                 st.write(stats.distance_sentence(table, row.player_id))
-            st.dataframe(view.player_games(scored, row.player_id), hide_index=True,
-                         width="stretch", height="content")
+            games_table = view.player_games(scored, row.player_id)
+            st.dataframe(i18n.headings(games_table.assign(
+                Sitting=i18n.cells(games_table["Sitting"]))), hide_index=True,
+                width="stretch", height="content")
     elif len(shown) > 5 and query.strip():
-        st.caption(f"{len(shown)} players match: type more of a name to see their games.")
+        st.caption(_("{count} players match: type more of a name to see their games.").format(
+            count=len(shown)))
 
 
 standings(EVERY)

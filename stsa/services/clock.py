@@ -15,8 +15,9 @@ from dataclasses import dataclass
 
 import pandas as pd
 
-from stsa import clock, store
+from stsa import clock, i18n, store
 from stsa.domain import SittingStatus, sitting_label
+from stsa.i18n import _
 from stsa.services.snapshot import Snapshot
 
 
@@ -29,7 +30,9 @@ def epoch_ms(at: dt.datetime) -> int:
 class Countdown:
     """What a countdown shows at one moment (R26): `status` in words ("running", "paused",
     "not started", "time called"); `deadline_ms` when it runs (None otherwise); `left_ms`
-    the time left at `now_ms` (the server's now); `words`: the tournament's words at time."""
+    the time left at `now_ms` (the server's now); `words`: the tournament's words at time.
+    Made at each page run, so `label` (and `words` while they are the default) are in the run's
+    language."""
 
     status: str
     deadline_ms: int | None
@@ -81,10 +84,12 @@ class SittingClock:
         deadline = None
         if status is clock.Status.RUNNING:
             deadline = epoch_ms(found.now) + int(round(left * 1000))
-        label = self.label if table_no is None else f"{self.label}, table {int(table_no)}"
+        sitting = str(i18n.cell(self.label))
+        label = sitting if table_no is None else _("{sitting}, table {table}").format(
+            sitting=sitting, table=int(table_no))
         return Countdown(status=str(status), deadline_ms=deadline,
                          left_ms=int(round(left * 1000)), now_ms=epoch_ms(found.now),
-                         words=self.words, label=label)
+                         words=str(i18n.cell(self.words)), label=label)
 
     def table_times(self, now: dt.datetime | None = None) -> pd.DataFrame:
         """R26: each table's time for the judges: `table_no, left` (mm:ss), `extra` (minutes

@@ -9,13 +9,15 @@ nickname only (R22).
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from dataclasses import dataclass
 
 import numpy as np
 import pandas as pd
 
-from stsa import rules, stats, store
+from stsa import i18n, rules, stats, store
 from stsa.domain import FinalsStatus, Kind, PlayerStatus, SittingStatus, sitting_label
+from stsa.i18n import N_, _, ngettext
 from stsa.services import roster
 
 SHOWN_LIMIT = 10  # a search shows at most this many nicknames: type more to narrow it
@@ -65,7 +67,7 @@ class PlayerFacts:
     games: pd.DataFrame
     rank: int | None
     best_score: float | None
-    standing: str
+    standing: str  # `Words`: English, said in the reader's language by `shown`
 
 
 def directory(players: pd.DataFrame) -> pd.DataFrame:
@@ -113,48 +115,83 @@ def final_complete(sittings: pd.DataFrame) -> bool:
                  & (sittings["status"] == SittingStatus.COMPLETE)).any())
 
 
+class Words(str):
+    """A sentence kept once per data version for every reader: its value is the English
+    words (what tests and shared tables compare), and `shown()` says it again in this run's
+    language (`say` is called then, so nothing shared depends on who read it first)."""
+
+    say: Callable[[], str]
+
+    def __new__(cls, say: Callable[[], str]) -> Words:
+        with i18n.language(i18n.ENGLISH):
+            text = say()
+        made = super().__new__(cls, text)
+        made.say = say
+        return made
+
+    def shown(self) -> str:
+        """These words in this run's language."""
+        return str(self) if i18n.current() == i18n.ENGLISH else self.say()
+
+
+def shown(words: str) -> str:
+    """A `Words` sentence (a player's standing) in this run's language; other text as it is."""
+    return words.shown() if isinstance(words, Words) else words
+
+
 def ordinal(n: int) -> str:
-    """1st, 2nd, 3rd, 4th, 11th, 12th, 13th, 21st …"""
+    """1st, 2nd, 3rd, 4th, 11th, 12th, 13th, 21st … (Swedish 1:a, 2:a, 3:e; French 1er, 2e)
+    in this run's language."""
     n = int(n)
+    language = i18n.current()
+    if language == "sv":
+        return f"{n}:{'a' if n % 10 in (1, 2) and n % 100 not in (11, 12) else 'e'}"
+    if language == "fr":
+        return f"{n}er" if n == 1 else f"{n}e"
     suffix = "th" if 10 <= n % 100 <= 20 else {1: "st", 2: "nd", 3: "rd"}.get(n % 10, "th")
     return f"{n}{suffix}"
 
 
 def _points(gap: float) -> str:
-    number = f"{gap:g}"
-    return f"{number} point" + ("" if number == "1" else "s")
+    whole = float(gap).is_integer()
+    number = f"{gap:g}" if i18n.current() == i18n.ENGLISH else i18n.number(gap)
+    return ngettext("{count} point", "{count} points",
+                    int(gap) if whole else 2).format(count=number)
 
 
 def _behind(gap: float, rank: int) -> str:
     if gap <= 0:
-        return f"level on points with {ordinal(rank)}: the tie-breaks decide"
-    return f"{_points(gap)} behind {ordinal(rank)}"
+        return _("level on points with {place}: the tie-breaks decide").format(
+            place=ordinal(rank))
+    return _("{points} behind {place}").format(points=_points(gap), place=ordinal(rank))
 
 
 FINALS_WORDS = {
-    FinalsStatus.FINAL: "you play the final", FinalsStatus.SEMIFINAL: "you play the semifinal",
-    FinalsStatus.OUT: "you did not make the cut",
-    FinalsStatus.ABSENT: "you are marked absent for the finals: a wildcard takes your seat",
-    FinalsStatus.LOST_SEAT: "the semifinal winner took your final seat",
-    FinalsStatus.CHAMPION: "you are the champion", FinalsStatus.RUNNER_UP: "you are the runner-up",
-    FinalsStatus.THIRD: "you placed third", FinalsStatus.FINALIST: "you played the final",
+    FinalsStatus.FINAL: N_("you play the final"),
+    FinalsStatus.SEMIFINAL: N_("you play the semifinal"),
+    FinalsStatus.OUT: N_("you did not make the cut"),
+    FinalsStatus.ABSENT: N_("you are marked absent for the finals: a wildcard takes your seat"),
+    FinalsStatus.LOST_SEAT: N_("the semifinal winner took your final seat"),
+    FinalsStatus.CHAMPION: N_("you are the champion"),
+    FinalsStatus.RUNNER_UP: N_("you are the runner-up"),
+    FinalsStatus.THIRD: N_("you placed third"), FinalsStatus.FINALIST: N_("you played the final"),
 }
 # Once the final is complete (R18): where each player finished, in the past tense.
 FINISHED_WORDS = {
-    **FINALS_WORDS, FinalsStatus.SEMIFINAL: "you played the semifinal",
-    FinalsStatus.ABSENT: "you were absent for the finals",
+    **FINALS_WORDS, FinalsStatus.SEMIFINAL: N_("you played the semifinal"),
+    FinalsStatus.ABSENT: N_("you were absent for the finals"),
 }
 # The same said about a player, for others (the Standings search card).
 FINALS_ABOUT = {
-    FinalsStatus.FINAL: "plays the final", FinalsStatus.SEMIFINAL: "plays the semifinal",
-    FinalsStatus.OUT: "did not make the cut",
-    FinalsStatus.ABSENT: "marked absent for the finals: a wildcard takes their seat",
-    FinalsStatus.LOST_SEAT: "the semifinal winner took their final seat",
-    FinalsStatus.CHAMPION: "the champion", FinalsStatus.RUNNER_UP: "the runner-up",
-    FinalsStatus.THIRD: "third", FinalsStatus.FINALIST: "played the final",
+    FinalsStatus.FINAL: N_("plays the final"), FinalsStatus.SEMIFINAL: N_("plays the semifinal"),
+    FinalsStatus.OUT: N_("did not make the cut"),
+    FinalsStatus.ABSENT: N_("marked absent for the finals: a wildcard takes their seat"),
+    FinalsStatus.LOST_SEAT: N_("the semifinal winner took their final seat"),
+    FinalsStatus.CHAMPION: N_("the champion"), FinalsStatus.RUNNER_UP: N_("the runner-up"),
+    FinalsStatus.THIRD: N_("third"), FinalsStatus.FINALIST: N_("played the final"),
 }
-FINISHED_ABOUT = {**FINALS_ABOUT, FinalsStatus.SEMIFINAL: "played the semifinal",
-                  FinalsStatus.ABSENT: "absent for the finals"}
+FINISHED_ABOUT = {**FINALS_ABOUT, FinalsStatus.SEMIFINAL: N_("played the semifinal"),
+                  FinalsStatus.ABSENT: N_("absent for the finals")}
 
 
 @dataclass(frozen=True)
@@ -204,9 +241,15 @@ def said_about(book: Book, player_id) -> str:
 
 
 def _words(ranked: Ranking, player_id, said: dict = FINALS_WORDS,
-           finished: dict = FINISHED_WORDS) -> str:
+           finished: dict = FINISHED_WORDS) -> Words:
+    """Where the player stands, as `Words`: English in the shared value, said again in each
+    reader's language where a page shows it (`shown`)."""
+    return Words(lambda: _sentence(ranked, player_id, said, finished))
+
+
+def _sentence(ranked: Ranking, player_id, said: dict, finished: dict) -> str:
     if player_id not in ranked.rows.index or pd.isna(ranked.rows.at[player_id, "best_score"]):
-        return "No result yet: your rank shows once your first game is in."
+        return _("No result yet: your rank shows once your first game is in.")
     row = ranked.rows.loc[player_id]
     place, score = ordinal(row["rank"]), float(row["best_score"])
     status, wildcard = (ranked.finals or {}).get(player_id, (FinalsStatus.NONE, False))
@@ -214,28 +257,42 @@ def _words(ranked: Ranking, player_id, said: dict = FINALS_WORDS,
     if ranked.over and player_id in final_ranks:
         final = ordinal(final_ranks[player_id])
         done = finished.get(status, "")
-        return (f"{final} in the final standings{': ' + done if done else ''}"
-                f"{' (as a wildcard)' if wildcard else ''}; {place} after the qualifiers. "
-                f"The tournament is over.")
+        if done and wildcard:
+            text = _("{final} in the final standings: {finish} (as a wildcard); {place} after "
+                     "the qualifiers. The tournament is over.")
+        elif done:
+            text = _("{final} in the final standings: {finish}; {place} after the "
+                     "qualifiers. The tournament is over.")
+        elif wildcard:
+            text = _("{final} in the final standings (as a wildcard); {place} after the "
+                     "qualifiers. The tournament is over.")
+        else:
+            text = _("{final} in the final standings; {place} after the qualifiers. The "
+                     "tournament is over.")
+        return text.format(final=final, finish=_(done) if done else "", place=place)
     if status in said:
-        return (f"{place} after the qualifiers; {said[status]}"
-                f"{' (as a wildcard)' if wildcard else ''}.")
+        text = (_("{place} after the qualifiers; {finals} (as a wildcard).") if wildcard
+                else _("{place} after the qualifiers; {finals}."))
+        return text.format(place=place, finals=_(said[status]))
     if ranked.fmt is None:
-        return (f"{place} of {int((~np.isnan(ranked.scores)).sum())}; the finals need at "
-                f"least 4 players.")
+        return _("{place} of {count}; the finals need at least 4 players.").format(
+            place=place, count=int((~np.isnan(ranked.scores)).sum()))
     fmt, line = ranked.fmt, ranked.line
-    tie = " Your rank is shared across the cut line: the organizer settles it." \
+    tie = " " + _("Your rank is shared across the cut line: the organizer settles it.") \
         if bool(row["tie_at_cut"]) else ""
     if row["zone"] == "final":
-        return f"{place}; the top {fmt.direct} go straight to the final.{tie}"
+        return _("{place}; the top {count} go straight to the final.").format(
+            place=place, count=fmt.direct) + tie
     if row["zone"] == "semifinal":
         gap = ranked.scores[line.direct - 1] - score
-        return (f"{place}; places {fmt.direct + 1}–{fmt.cut} play the semifinal, "
-                f"{_behind(gap, ranked.ranks[line.direct - 1])} "
-                f"(the last place straight to the final).{tie}")
+        return _("{place}; places {first}–{last} play the semifinal, {behind} (the last place "
+                 "straight to the final).").format(
+            place=place, first=fmt.direct + 1, last=fmt.cut,
+            behind=_behind(gap, ranked.ranks[line.direct - 1])) + tie
     last = line.semifinal or line.direct
     gap = ranked.scores[last - 1] - score
-    return f"{place}; the cut is the top {last}: {_behind(gap, ranked.ranks[last - 1])}.{tie}"
+    return _("{place}; the cut is the top {count}: {behind}.").format(
+        place=place, count=last, behind=_behind(gap, ranked.ranks[last - 1])) + tie
 
 
 def waiting_place(waiting: pd.DataFrame | None, player_id) -> int | None:

@@ -4,7 +4,8 @@ changes with the warnings they call for (sittings that overlap), "running late",
 sittings and the calendar files.
 
 Times are entered and shown in the tournament's zone (the `time_zone` setting, else this
-laptop's, `Settings.zone`); the store keeps UTC.
+laptop's, `Settings.zone`); the store keeps UTC. The shared schedule frame names its items in
+English (`label`); what a page shows is named in its reader's language here (`shown_labels`).
 """
 
 from __future__ import annotations
@@ -16,18 +17,20 @@ from typing import Any
 
 import pandas as pd
 
-from stsa import local_time, store
+from stsa import i18n, local_time, store
 from stsa import schedule as plan
 from stsa.auth import Actor
-from stsa.domain import Kind, TournamentError, plural, sitting_label
+from stsa.domain import Kind, TournamentError, sitting_label
 from stsa.formats import calendar
+from stsa.i18n import N_, _, ngettext
 from stsa.settings import Settings
 
 #: What the organizer's form offers as an item's kind, in words.
-KIND_CHOICES = {Kind.QUALIFIER.value: "Qualifier", Kind.SEMIFINAL.value: "Semifinal",
-                Kind.FINAL.value: "Final", plan.OTHER: "Something else"}
+KIND_CHOICES = {Kind.QUALIFIER.value: N_("Qualifier"), Kind.SEMIFINAL.value: N_("Semifinal"),
+                Kind.FINAL.value: N_("Final"), plan.OTHER: N_("Something else")}
 #: The public schedule's columns as a day's table shows them (the day is its heading).
-SHOWN = {"starts": "Starts", "ends": "Ends", "label": "What", "minutes": "Minutes"}
+SHOWN = {"starts": N_("Starts"), "ends": N_("Ends"), "label": N_("What"),
+         "minutes": N_("Minutes")}
 
 
 @dataclass(frozen=True)
@@ -56,15 +59,36 @@ def schedule(engine) -> pd.DataFrame:
                                                                  items["updated_at"]))))
 
 
+def shown_label(title: str, kind: Any, number: Any) -> str:
+    """An item as people name it (`stsa.schedule.labels`), in this run's language: a sitting
+    named after itself by its translated name, else "Qualifier 2: Uprising only"; other items
+    by the title they were given."""
+    english = sitting_label(kind, number if pd.notna(number) else 1) if kind else ""
+    if not english:
+        return title
+    sitting = str(i18n.cell(english))
+    if title == english:
+        return sitting
+    return _("{sitting}: {title}").format(sitting=sitting, title=title)
+
+
+def shown_labels(frame: pd.DataFrame) -> pd.Series:
+    """`shown_label` of each item of a schedule frame."""
+    return pd.Series([shown_label(t, k, n) for t, k, n in zip(
+        frame["title"], frame["sitting_kind"], frame["sitting_number"])], index=frame.index,
+        dtype=object)
+
+
 def public_schedule(frame: pd.DataFrame, tz: dt.tzinfo) -> pd.DataFrame:
-    """R26: the schedule as everyone reads it, in the tournament's zone: `item_id, day`
-    ("Saturday 7 March"), `starts, ends` ("14:00"), `label, minutes`, in order."""
+    """R26: the schedule as everyone reads it, in the tournament's zone and this run's
+    language: `item_id, day` ("Saturday 7 March"), `starts, ends` ("14:00"), `label,
+    minutes`, in order."""
     starts = local_time.column(frame["starts_at"], tz)
     ends = local_time.column(frame["ends_at"], tz)
-    day = starts.dt.day_name() + " " + starts.dt.day.astype(str) + " " + starts.dt.month_name()
-    return pd.DataFrame({"item_id": frame["item_id"], "day": day,
+    days = {d: i18n.day(d, "EEEE d MMMM") for d in starts.dt.date.unique()}
+    return pd.DataFrame({"item_id": frame["item_id"], "day": starts.dt.date.map(days),
                          "starts": starts.dt.strftime("%H:%M"),
-                         "ends": ends.dt.strftime("%H:%M"), "label": frame["label"],
+                         "ends": ends.dt.strftime("%H:%M"), "label": shown_labels(frame),
                          "minutes": frame["minutes"]}).reset_index(drop=True)
 
 
@@ -77,7 +101,9 @@ def next_words(frame: pd.DataFrame, tz: dt.tzinfo, at: dt.datetime) -> str:
     start = item["starts_at"].to_pydatetime()
     same_day = local_time.local(start, tz).date() == local_time.local(at, tz).date()
     when = local_time.clock_words(start, tz) if same_day else local_time.day_words(start, tz)
-    return f"Next: {item['label']} at {when}"
+    return _("Next: {item} at {time}").format(
+        item=shown_label(item["title"], item["sitting_kind"], item["sitting_number"]),
+        time=when)
 
 
 def overlap_warnings(frame: pd.DataFrame, tz: dt.tzinfo,
@@ -91,17 +117,19 @@ def overlap_warnings(frame: pd.DataFrame, tz: dt.tzinfo,
 
     def span(i: int) -> str:
         row = by_id.loc[i]
-        return (f"{row['label']} ({local_time.day_words(row['starts_at'], tz)}–"
-                f"{local_time.clock_words(row['ends_at'], tz)})")
+        return _("{item} ({start}–{end})").format(
+            item=shown_label(row["title"], row["sitting_kind"], row["sitting_number"]),
+            start=local_time.day_words(row["starts_at"], tz),
+            end=local_time.clock_words(row["ends_at"], tz))
 
-    return tuple(f"{span(a)} overlaps {span(b)}: the same players cannot play both."
-                 for a, b in pairs.itertuples(index=False, name=None))
+    return tuple(_("{item} overlaps {other}: the same players cannot play both.").format(
+        item=span(a), other=span(b)) for a, b in pairs.itertuples(index=False, name=None))
 
 
 def start_of(day: dt.date, at: dt.time, tz: dt.tzinfo) -> dt.datetime:
     """A day and a time of day typed in the tournament's zone, as an aware time."""
     if not isinstance(day, dt.date) or not isinstance(at, dt.time):
-        raise TournamentError("Schedule item: give the day and the time it starts.")
+        raise TournamentError(_("Schedule item: give the day and the time it starts."))
     return dt.datetime.combine(day, at.replace(tzinfo=None)).replace(tzinfo=tz)
 
 
@@ -128,7 +156,8 @@ def plan_item(engine, *, kind: str, number: Any = None, title: str = "",
     item = store.add_schedule_item(engine, **_values(kind, number, title, starts_at, minutes),
                                    actor=actor)
     when = local_time.day_words(item["starts_at"], zone(engine))
-    return _changed(engine, item, f"Planned {_label(item)} for {when}.")
+    return _changed(engine, item, _("Planned {item} for {time}.").format(item=_label(item),
+                                                                           time=when))
 
 
 def edit_item(engine, item_id: int, *, kind: str, number: Any = None, title: str = "",
@@ -137,13 +166,13 @@ def edit_item(engine, item_id: int, *, kind: str, number: Any = None, title: str
     item = store.update_schedule_item(engine, item_id,
                                       **_values(kind, number, title, starts_at, minutes),
                                       actor=actor)
-    return _changed(engine, item, f"Saved {_label(item)}.")
+    return _changed(engine, item, _("Saved {item}.").format(item=_label(item)))
 
 
 def remove_item(engine, item_id: int, *, actor: Actor) -> Outcome:
     """R26: take an item off the schedule (organizer only)."""
     store.delete_schedule_item(engine, item_id, actor=actor)
-    return Outcome(done="Taken off the schedule.")
+    return Outcome(done=_("Taken off the schedule."))
 
 
 def running_late(engine, minutes: int, *, at: dt.datetime | None = None,
@@ -153,18 +182,18 @@ def running_late(engine, minutes: int, *, at: dt.datetime | None = None,
     overlaps the move leaves."""
     moved = store.shift_schedule(engine, minutes, at=at, after_item=after_item, actor=actor)
     if not moved:
-        return Outcome(done="Nothing starts later: the schedule is unchanged.")
-    way = "later" if minutes > 0 else "earlier"
-    return Outcome(done=f"Moved {plural(len(moved), 'item')} {plural(abs(minutes), 'minute')} "
-                        f"{way}.", moved=tuple(moved),
+        return Outcome(done=_("Nothing starts later: the schedule is unchanged."))
+    items = ngettext("{count} item", "{count} items", len(moved)).format(count=len(moved))
+    later = ngettext("{count} minute", "{count} minutes", abs(minutes)).format(
+        count=abs(minutes))
+    done = (_("Moved {items} {minutes} later.") if minutes > 0 else
+            _("Moved {items} {minutes} earlier.")).format(items=items, minutes=later)
+    return Outcome(done=done, moved=tuple(moved),
                    warnings=overlap_warnings(schedule(engine), zone(engine)))
 
 
 def _label(item: dict[str, Any]) -> str:
-    kind, number = item.get("sitting_kind"), item.get("sitting_number")
-    label = sitting_label(kind, number or 1) if kind else ""
-    return item["title"] if not label or item["title"] == label else \
-        f"{label}: {item['title']}"
+    return shown_label(item["title"], item.get("sitting_kind"), item.get("sitting_number") or 1)
 
 
 # --- a player's sittings and the calendars ------------------------------------------------------
@@ -208,6 +237,7 @@ def tournament_calendar(engine, frame: pd.DataFrame | None = None) -> bytes:
     """R26: the whole schedule as a calendar file (.ics), in the tournament's zone."""
     current = Settings.of(store.settings(engine))
     frame = schedule(engine) if frame is None else frame
+    frame = frame.assign(label=shown_labels(frame))  # the events named in the reader's words
     return calendar.calendar_ics(frame, tournament=current.tournament_name,
                                  calendar_name=current.tournament_name, tz=current.zone)
 
@@ -220,8 +250,9 @@ def player_calendar(engine, player_id: int, nickname: str,
     frame = schedule(engine)
     keys = player_sitting_keys(engine, player_id, frame) if include is None else include
     mine = sittings_of(frame, keys)
-    name = f"{nickname} · {current.tournament_name}"
-    notes = {int(i): f"{nickname}'s sitting at {current.tournament_name}"
-             for i in mine["item_id"]}
+    mine = mine.assign(label=shown_labels(mine))  # the events named in the reader's words
+    name = f"{nickname} · {current.tournament_name}"  # i18n: as is (two names)
+    notes = {int(i): _("{player}'s sitting at {tournament}").format(
+        player=nickname, tournament=current.tournament_name) for i in mine["item_id"]}
     return calendar.calendar_ics(mine, tournament=current.tournament_name,
                                  calendar_name=name, tz=current.zone, descriptions=notes)

@@ -15,9 +15,10 @@ from __future__ import annotations
 import sqlalchemy as sa
 from sqlalchemy.engine import Connection, Engine
 
-from stsa import clock
+from stsa import clock, i18n
 from stsa.auth import Actor, require
 from stsa.domain import Action, Role, SittingStatus, TournamentError, sitting_label
+from stsa.i18n import _
 from stsa.settings import current as current_settings
 from stsa.store import audit, db, frames
 from stsa.store.errors import InvalidState
@@ -34,7 +35,8 @@ MAX_MINUTES = 600  # one extension at most: ten hours
 def _reason(reason: str | None) -> str:
     reason = " ".join(str(reason or "").split())
     if len(reason) > MAX_REASON:
-        raise TournamentError(f"The reason is longer than {MAX_REASON} characters.")
+        raise TournamentError(_("The reason is longer than {count} characters.").format(
+            count=MAX_REASON))
     return reason
 
 
@@ -87,30 +89,34 @@ def clock_action(engine: Engine, sitting_id: int, action: str, *, actor: Actor,
     One transaction with the sitting's row locked; logged. Returns the clock after it."""
     require(actor, Role.JUDGE, Role.ORGANIZER, action="run the clock")
     if action not in clock.ACTIONS:
-        raise TournamentError(f"The clock cannot be told {action!r}.")
+        raise TournamentError(_("The clock cannot be told {action}.").format(action=repr(action)))
     extends = action in ("extend", "extend_table")
     try:
         minutes = int(minutes) if extends else 0
     except (TypeError, ValueError):
-        raise TournamentError("Give more time in whole minutes.") from None
+        raise TournamentError(_("Give more time in whole minutes.")) from None
     if extends and not 1 <= minutes <= MAX_MINUTES:
-        raise TournamentError(f"Give more time in whole minutes, 1 to {MAX_MINUTES}.")
+        raise TournamentError(_("Give more time in whole minutes, 1 to {count}.").format(
+            count=MAX_MINUTES))
     reason = _reason(reason)
     if action == "extend_table" and not reason:
-        raise TournamentError("Say why this table gets more time (the reason is logged).")
+        raise TournamentError(_("Say why this table gets more time (the reason is logged)."))
 
     def work(conn: Connection) -> clock.ClockState:
         sitting = db.lock_row(conn, sittings_t, int(sitting_id), "sitting")
-        label = sitting_label(sitting.kind, sitting.number)
+        label = sitting_label(sitting.kind, sitting.number)  # English: the log keeps it
+        shown = i18n.cell(label)  # the messages' words
         if sitting.status == SittingStatus.DRAWN:
-            raise InvalidState(f"{label} is not published yet: its clock starts once it is.")
+            raise InvalidState(_("{sitting} is not published yet: its clock starts once it "
+                                 "is.").format(sitting=shown))
         table = None
         if action == "extend_table":
             table = int(table_no) if table_no is not None else None
             known = conn.execute(sa.select(tables_t.c.table_no).where(
                 tables_t.c.sitting_id == sitting.id, tables_t.c.table_no == table)).scalar()
             if table is None or known is None:
-                raise TournamentError(f"{label} has no table {table_no}.")
+                raise TournamentError(_("{sitting} has no table {table}.").format(
+                    sitting=shown, table=table_no))
         length = sitting_seconds(conn, sitting.kind, sitting.number)
         before = _actions(conn, sitting.id)
         at = db.now()
@@ -119,7 +125,8 @@ def clock_action(engine: Engine, sitting_id: int, action: str, *, actor: Actor,
         try:
             clock.check(before, new, length=length)
         except TournamentError as exc:
-            raise InvalidState(f"{label}: {exc}") from None
+            raise InvalidState(_("{sitting}: {problem}").format(sitting=shown,
+                                                                problem=exc)) from None
         conn.execute(sa.insert(clock_t).values(
             sitting_id=sitting.id, action=action, table_no=table, seconds=minutes * 60,
             reason=reason, at=at, actor=actor.name))

@@ -17,10 +17,11 @@ import pandas as pd
 import sqlalchemy as sa
 from sqlalchemy.engine import Connection, Engine
 
-from stsa import local_time
+from stsa import i18n, local_time
 from stsa import schedule as plan
 from stsa.auth import Actor, require
 from stsa.domain import Action, Kind, Role, TournamentError, is_whole, sitting_label
+from stsa.i18n import _
 from stsa.settings import Settings
 from stsa.store import audit, checks, db, frames, schema
 from stsa.store.errors import NotFound
@@ -52,8 +53,9 @@ def _kind(value: Any, where: str) -> str | None:
     kinds = {k.value for k in Kind}
     text = value.strip().casefold() if isinstance(value, str) else value
     if text not in kinds:
-        raise TournamentError(f"{where}: {_shown(value)} is not a kind of item; choose "
-                              f"qualifier, semifinal, final or other.")
+        raise TournamentError(_("{where}: {value} is not a kind of item; choose qualifier, "
+                                "semifinal, final or other.").format(where=where,
+                                                                    value=_shown(value)))
     return str(text)
 
 
@@ -63,15 +65,16 @@ def _number(value: Any, kind: str | None, where: str) -> int | None:
     if value is None and kind != Kind.QUALIFIER:
         return 1  # the semifinal and the final are one sitting each
     if not is_whole(value) or value < 1:
-        raise TournamentError(f"{where}: the sitting's number must be a whole number from 1, "
-                              f"not {_shown(value)}.")
+        raise TournamentError(_("{where}: the sitting's number must be a whole number from 1, "
+                                "not {value}.").format(where=where, value=_shown(value)))
     return int(value)
 
 
 def _minutes(value: Any, where: str) -> int:
     if not is_whole(value) or not 1 <= value <= plan.MINUTES_MAX:
-        raise TournamentError(f"{where}: the length must be a whole number of minutes from 1 "
-                              f"to {plan.MINUTES_MAX}, not {_shown(value)}.")
+        raise TournamentError(_("{where}: the length must be a whole number of minutes from 1 "
+                                "to {most}, not {value}.").format(
+            where=where, most=plan.MINUTES_MAX, value=_shown(value)))
     return int(value)
 
 
@@ -79,8 +82,8 @@ def _start(value: Any, where: str) -> dt.datetime:
     if isinstance(value, pd.Timestamp) and value is not pd.NaT:
         value = value.to_pydatetime()
     if not isinstance(value, dt.datetime) or value.tzinfo is None:
-        raise TournamentError(f"{where}: the start must be a date and time (with its time "
-                              f"zone), not {_shown(value)}.")
+        raise TournamentError(_("{where}: the start must be a date and time (with its time "
+                                "zone), not {value}.").format(where=where, value=_shown(value)))
     return value.astimezone(dt.UTC)
 
 
@@ -89,8 +92,8 @@ def _title(value: Any, kind: str | None, number: int | None, where: str) -> str:
     if not title and kind is not None:
         return sitting_label(kind, number or 1)
     if not title:
-        raise TournamentError(f"{where}: the title is empty; say what the item is (Lunch, "
-                              f"Prize giving …).")
+        raise TournamentError(_("{where}: the title is empty; say what the item is (Lunch, "
+                                "Prize giving …).").format(where=where))
     return title
 
 
@@ -98,8 +101,8 @@ def _where(title: Any, kind: Any = None, number: Any = None) -> str:
     named = " ".join(str(title).split())[:40] if isinstance(title, str) and title.strip() \
         else ""
     if not named and kind in {k.value for k in Kind}:
-        named = sitting_label(kind, number if is_whole(number) else 1)
-    return f"Schedule item {named!r}" if named else "Schedule item"
+        named = str(i18n.cell(sitting_label(kind, number if is_whole(number) else 1)))
+    return _("Schedule item {title}").format(title=repr(named)) if named else _("Schedule item")
 
 
 def _clean(*, title, starts_at, minutes, sitting_kind, sitting_number, default_minutes: int,
@@ -117,18 +120,22 @@ def check_item(row: dict[str, Any], where: str) -> None:
     what is wrong."""
     kind = _kind(row.get("sitting_kind"), where)
     if kind is None and row.get("sitting_number") is not None:
-        raise TournamentError(f"{where}: an item that is not a sitting has no number.")
+        raise TournamentError(_("{where}: an item that is not a sitting has no number.").format(
+            where=where))
     _number(row.get("sitting_number"), kind, where)
     if not checks.text(row.get("title"), "title", TITLE_MAX, where):
-        raise TournamentError(f"{where}: the title is empty.")
+        raise TournamentError(_("{where}: the title is empty.").format(where=where))
     _minutes(row.get("minutes"), where)
 
 
 def _logged(row: dict[str, Any], tz: dt.tzinfo) -> dict[str, Any]:
-    """An item as the log keeps it: its values, and its start in the tournament's words."""
+    """An item as the log keeps it: its values, and its start in words (English: the log's
+    data is the same whoever wrote it)."""
+    with i18n.language(i18n.ENGLISH):
+        starts = local_time.day_words(row["starts_at"], tz)
     return {"title": row["title"], "sitting_kind": row["sitting_kind"],
             "sitting_number": row["sitting_number"], "starts_at": row["starts_at"],
-            "minutes": int(row["minutes"]), "starts": local_time.day_words(row["starts_at"], tz)}
+            "minutes": int(row["minutes"]), "starts": starts}
 
 
 def _taken(conn: Connection, kind: str | None, number: int | None, item_id: int | None,
@@ -140,13 +147,14 @@ def _taken(conn: Connection, kind: str | None, number: int | None, item_id: int 
     if item_id is not None:
         q = q.where(items_t.c.id != item_id)
     if conn.execute(q).first() is not None:
-        raise TournamentError(f"{where}: {sitting_label(kind, number or 1)} is on the schedule "
-                              f"already; change that item instead.")
+        raise TournamentError(_("{where}: {sitting} is on the schedule already; change that "
+                                "item instead.").format(
+            where=where, sitting=i18n.cell(sitting_label(kind, number or 1))))
 
 
 def _row(conn: Connection, item_id: Any) -> dict[str, Any]:
     if not is_whole(item_id):
-        raise NotFound(f"There is no schedule item {_shown(item_id)}.")
+        raise NotFound(_("There is no schedule item {item}.").format(item=_shown(item_id)))
     return dict(db.lock_row(conn, items_t, int(item_id), "schedule item")._mapping)
 
 
@@ -229,9 +237,9 @@ def delete_schedule_item(engine: Engine, item_id: int, *, actor: Actor) -> None:
 
 def _shift_minutes(value: Any) -> int:
     if not is_whole(value) or value == 0 or abs(value) > plan.MINUTES_MAX:
-        raise TournamentError(f"Running late: the minutes must be a whole number from 1 to "
-                              f"{plan.MINUTES_MAX} (or down to -{plan.MINUTES_MAX} to move items "
-                              f"earlier), not {_shown(value)}.")
+        raise TournamentError(_("Running late: the minutes must be a whole number from 1 to "
+                                "{most} (or down to -{most} to move items earlier), not "
+                                "{value}.").format(most=plan.MINUTES_MAX, value=_shown(value)))
     return int(value)
 
 
@@ -244,14 +252,16 @@ def shift_schedule(engine: Engine, minutes: int, *, at: dt.datetime | None = Non
     require(actor, Role.ORGANIZER, action="change the schedule")
     minutes = _shift_minutes(minutes)
     if (at is None) == (after_item is None):
-        raise TournamentError("Running late: say from when (a time or an item) the items move.")
+        raise TournamentError(_("Running late: say from when (a time or an item) the items "
+                                "move."))
     if at is not None:
-        at = _start(at, "Running late")
+        at = _start(at, _("Running late"))
 
     def work(conn: Connection) -> list[int]:
         current = frames.query_frame(conn, _select(), ITEM_COLUMNS)
         if after_item is not None and not (current["item_id"] == after_item).any():
-            raise NotFound(f"There is no schedule item {_shown(after_item)}.")
+            raise NotFound(_("There is no schedule item {item}.").format(
+                item=_shown(after_item)))
         whole = plan.schedule_frame(current)
         moved = whole.loc[plan.later_mask(whole, at=at, after_item=after_item)]
         if moved.empty:
@@ -263,9 +273,11 @@ def shift_schedule(engine: Engine, minutes: int, *, at: dt.datetime | None = Non
                 starts_at=start.to_pydatetime(), updated_by=actor.name, updated_at=stamp))
         tz = _settings(conn).zone
         titles = plan.labels(moved).tolist()
+        with i18n.language(i18n.ENGLISH):  # the log's data, the same whoever wrote it
+            since = local_time.day_words(moved["starts_at"].min().to_pydatetime(), tz)
         audit.log(conn, actor, Action.SCHEDULE_SHIFT, "schedule", at=stamp, after={
             "minutes": minutes, "items": [int(i) for i in moved["item_id"]], "titles": titles,
-            "from": local_time.day_words(moved["starts_at"].min().to_pydatetime(), tz)})
+            "from": since})
         return [int(i) for i in moved["item_id"]]
 
     return db.write(engine, work)

@@ -12,25 +12,28 @@ import pandas as pd
 import streamlit as st
 
 from stsa import clock as clock_maths
-from stsa import local_time
+from stsa import i18n, local_time
 from stsa.domain import Role, TournamentError
+from stsa.i18n import N_, _
 from stsa.services import clock as service
 from stsa.services import player
 from stsa.ui import countdown, data, live, session, widgets
 
 MAX_MINUTES = 600
-STATUS_WORDS = {clock_maths.Status.NOT_STARTED: "not started yet",
-                clock_maths.Status.RUNNING: "running",
-                clock_maths.Status.PAUSED: "paused",
-                clock_maths.Status.CALLED: "time is called"}
+STATUS_WORDS = {clock_maths.Status.NOT_STARTED: N_("not started yet"),
+                clock_maths.Status.RUNNING: N_("running"),
+                clock_maths.Status.PAUSED: N_("paused"),
+                clock_maths.Status.CALLED: N_("time is called")}
+# Each table's state in the judges' table (English in `table_times`, shown with `i18n.cells`).
+LATE, PLAYING, RESULT_IN = N_("still playing at time"), N_("playing"), N_("result in")
 
 
 def _ends(found: clock_maths.ClockState, zone: dt.tzinfo) -> str:
     """The clock in words under the countdown ("Qualifier 2: running, time at 14:05")."""
-    words = STATUS_WORDS[found.status]
     if found.status is clock_maths.Status.RUNNING and found.deadline is not None:
-        words += f", time at {local_time.clock_words(found.deadline, zone)}"
-    return words
+        return _("running, time at {time}").format(
+            time=local_time.clock_words(found.deadline, zone))
+    return _(STATUS_WORDS[found.status])
 
 
 def on_tv(reads: data.Data) -> None:
@@ -57,8 +60,9 @@ def _home(every: int) -> None:
     if sitting_clock is None:
         return
     countdown.countdown(sitting_clock.countdown(), key="clock_home")
-    st.caption(f"{widgets.plain(sitting_clock.label)}: "
-               f"{_ends(sitting_clock.state(), reads.settings().zone)}.")
+    st.caption(_("{sitting}: {clock}.").format(
+        sitting=widgets.plain(i18n.cell(sitting_clock.label)),
+        clock=_ends(sitting_clock.state(), reads.settings().zone)))
 
 
 def for_player(facts: player.PlayerFacts, reads: data.Data | None = None) -> None:
@@ -103,47 +107,49 @@ def table_times(sitting_clock: service.SittingClock) -> pd.DataFrame:
     """R26: each table's time for the judges, in words: Table, Time left (mm:ss), More
     time, Result."""
     times = sitting_clock.table_times()
-    status = ["still playing at time" if late else "playing" if playing else "result in"
+    status = [LATE if late else PLAYING if playing else RESULT_IN
               for late, playing in zip(times["at_time"], times["playing"])]
-    return pd.DataFrame({"Table": times["table_no"], "Time left": times["left"],
-                         "More time (min)": times["extra"], "Result": status})
+    return pd.DataFrame({N_("Table"): times["table_no"], N_("Time left"): times["left"],
+                         N_("More time (min)"): times["extra"], N_("Result"): status})
 
 
 def _controls(sitting_clock: service.SittingClock, found: clock_maths.ClockState) -> None:
     sid, status = sitting_clock.sitting_id, found.status
     row = st.columns(3)
     if status is clock_maths.Status.NOT_STARTED:
-        row[0].button("Start the clock", key="clock_start", icon=":material/play_arrow:",
+        row[0].button(_("Start the clock"), key="clock_start", icon=":material/play_arrow:",
                       type="primary", on_click=_do,
-                      args=(sid, "start", f"The clock of {sitting_clock.label} is running."))
+                      args=(sid, "start", _("The clock of {sitting} is running.").format(
+                          sitting=i18n.cell(sitting_clock.label))))
     elif status is clock_maths.Status.RUNNING:
-        row[0].button("Pause", key="clock_pause", icon=":material/pause:", on_click=_do,
-                      args=(sid, "pause", "The clock is paused."))
+        row[0].button(_("Pause"), key="clock_pause", icon=":material/pause:", on_click=_do,
+                      args=(sid, "pause", _("The clock is paused.")))
     elif status is clock_maths.Status.PAUSED:
-        row[0].button("Resume", key="clock_resume", icon=":material/play_arrow:",
+        row[0].button(_("Resume"), key="clock_resume", icon=":material/play_arrow:",
                       type="primary", on_click=_do,
-                      args=(sid, "resume", "The clock is running again."))
+                      args=(sid, "resume", _("The clock is running again.")))
     if status in (clock_maths.Status.RUNNING, clock_maths.Status.PAUSED):
-        row[1].number_input("Minutes for everyone", min_value=1, max_value=MAX_MINUTES,
+        row[1].number_input(_("Minutes for everyone"), min_value=1, max_value=MAX_MINUTES,
                             value=5, step=1, key="clock_extend_minutes")
-        row[1].button("Give everyone more time", key="clock_extend", icon=":material/add:",
-                      on_click=_do, args=(sid, "extend", "Everyone has {minutes} more minutes."),
+        row[1].button(_("Give everyone more time"), key="clock_extend", icon=":material/add:",
+                      on_click=_do,
+                      args=(sid, "extend", _("Everyone has {minutes} more minutes.")),
                       kwargs={"minutes": "clock_extend_minutes"})
-        sure = row[2].checkbox("Yes, call time for every table now", key="clock_call_sure")
-        row[2].button("Call time now", key="clock_call", icon=":material/timer_off:",
-                      disabled=not sure, on_click=_do, args=(sid, "call", "Time is called."))
+        sure = row[2].checkbox(_("Yes, call time for every table now"), key="clock_call_sure")
+        row[2].button(_("Call time now"), key="clock_call", icon=":material/timer_off:",
+                      disabled=not sure, on_click=_do, args=(sid, "call", _("Time is called.")))
     if status is clock_maths.Status.NOT_STARTED or not sitting_clock.tables:
         return
-    with st.expander("Give one table more time"):
-        st.selectbox("Which table", list(sitting_clock.tables), key="clock_table",
-                     format_func=lambda no: f"Table {no}")
-        st.number_input("Minutes", min_value=1, max_value=MAX_MINUTES, value=5, step=1,
+    with st.expander(_("Give one table more time")):
+        st.selectbox(_("Which table"), list(sitting_clock.tables), key="clock_table",
+                     format_func=lambda no: _("Table {number}").format(number=no))
+        st.number_input(_("Minutes"), min_value=1, max_value=MAX_MINUTES, value=5, step=1,
                         key="clock_table_minutes")
-        st.text_input("Reason", max_chars=200, key="clock_table_reason",
-                      placeholder="a rules question at the table")
-        st.button("Give this table more time", key="clock_extend_table",
+        st.text_input(_("Reason"), max_chars=200, key="clock_table_reason",
+                      placeholder=_("a rules question at the table"))
+        st.button(_("Give this table more time"), key="clock_extend_table",
                   icon=":material/more_time:", on_click=_do,
-                  args=(sid, "extend_table", "Table {table_no} has {minutes} more minutes."),
+                  args=(sid, "extend_table", _("Table {table_no} has {minutes} more minutes.")),
                   kwargs={"minutes": "clock_table_minutes", "table_no": "clock_table",
                           "reason": "clock_table_reason"})
 
@@ -165,19 +171,21 @@ def _judges(sitting_id: int, every: int) -> None:
         return
     found = sitting_clock.state()
     with st.container(border=True, key="clock_judges"):
-        st.subheader("Clock", anchor=False)
+        st.subheader(_("Clock"), anchor=False)
         countdown.countdown(sitting_clock.countdown(), key="clock_judges_countdown")
-        st.caption(f"{widgets.plain(sitting_clock.label)}: "
-                   f"{_ends(found, reads.settings().zone)}.")
+        st.caption(_("{sitting}: {clock}.").format(
+            sitting=widgets.plain(i18n.cell(sitting_clock.label)),
+            clock=_ends(found, reads.settings().zone)))
         _said()
         _controls(sitting_clock, found)
         if found.status is not clock_maths.Status.NOT_STARTED and sitting_clock.tables:
             times = table_times(sitting_clock)
-            late = times.loc[times["Result"] == "still playing at time", "Table"].tolist()
+            late = times.loc[times["Result"] == LATE, "Table"].tolist()
             if late:
-                st.warning(f"Still playing at time: table {', '.join(map(str, late))}.",
-                           icon=":material/timer_off:")
-            st.dataframe(times, hide_index=True, width="stretch", height="content")
-            st.caption(f"Each table's time as of "
-                       f"{local_time.clock_words(found.now, reads.settings().zone, seconds=True)}"
-                       f"; it updates every {every} s.")
+                st.warning(_("Still playing at time: table {tables}.").format(
+                    tables=", ".join(map(str, late))), icon=":material/timer_off:")
+            st.dataframe(i18n.headings(times.assign(Result=i18n.cells(times["Result"]))),
+                         hide_index=True, width="stretch", height="content")
+            st.caption(_("Each table's time as of {time}; it updates every {seconds} s.").format(
+                time=local_time.clock_words(found.now, reads.settings().zone, seconds=True),
+                seconds=every))

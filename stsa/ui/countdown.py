@@ -6,7 +6,8 @@ page comes back into view (`visibilitychange`, `pageshow`, `focus`), so a phone 
 shows the right time at once.
 
 It shows mm:ss (h:mm:ss from an hour up), "Paused" while paused, and the tournament's words at
-zero or when time is called. Everything it shows is set as plain text (`textContent`), never as
+zero or when time is called; its own words ("Paused", "Not started", "Sound on") come with the
+data, in the page's language. Everything it shows is set as plain text (`textContent`), never as
 markup. On TV it is large and, when the `clock_sound` setting is on, offers a "Sound on" button
 (browsers play sound only after one click on the page) and beeps at time with the Web Audio API.
 """
@@ -15,13 +16,14 @@ from __future__ import annotations
 
 import streamlit as st
 
+from stsa.i18n import _
 from stsa.services.clock import Countdown
 
 HTML = """<div class="stsa-countdown" role="timer">
 <div class="stsa-countdown-label"></div>
 <div class="stsa-countdown-time" aria-live="off"></div>
 <div class="stsa-countdown-note" aria-live="polite"></div>
-<button type="button" class="stsa-countdown-sound" hidden>Sound on</button>
+<button type="button" class="stsa-countdown-sound" hidden></button>
 </div>"""
 
 CSS = """
@@ -79,6 +81,7 @@ export default function (component) {
   const skew = Date.now() - data.now_ms;
   root.classList.toggle("large", !!data.large);
   shown.label.textContent = data.label || "";
+  shown.sound.textContent = data.sound_on || "";
   shown.sound.hidden = !data.sound || !!kept.audio;
   shown.sound.onclick = () => {
     const Audio = window.AudioContext || window.webkitAudioContext;
@@ -103,9 +106,9 @@ export default function (component) {
       wasRunning = false;
       show(data.words, "", true);
     } else if (data.status === "paused") {
-      show(words(data.left_ms), "Paused", false);
+      show(words(data.left_ms), data.paused || "", false);
     } else if (data.status === "not started") {
-      show(words(data.left_ms), "Not started", false);
+      show(words(data.left_ms), data.not_started || "", false);
     } else {
       show(data.words, "", true);
     }
@@ -135,5 +138,6 @@ _COUNTDOWN = st.components.v2.component("stsa_countdown", html=HTML, css=CSS, js
 def countdown(down: Countdown, *, key: str, large: bool = False, sound: bool = False) -> None:
     """R26: show `down` as a countdown that runs in the browser (`large` on TV; `sound`: the
     "Sound on" button and a beep at time)."""
-    _COUNTDOWN(key=key, data=down.as_data() | {"large": bool(large), "sound": bool(sound)},
-               height="content")
+    _COUNTDOWN(key=key, data=down.as_data() | {"large": bool(large), "sound": bool(sound)}
+               | {"paused": _("Paused"), "not_started": _("Not started"),
+                  "sound_on": _("Sound on")}, height="content")

@@ -1,5 +1,9 @@
 """Helpers of the live pages (Standings, Statistics, TV): refresh intervals, the zone colours of
-the standings table, and the TV page's layout style."""
+the standings table, and the TV page's layout style.
+
+The standings frames are shared per data version and hold English words (zones, headings);
+what a page shows of them is put in its reader's language here, at the edge (`zone_column`'s
+tags, `zone_styler`'s headings and cells, `zone_legend` read back by its template)."""
 
 from __future__ import annotations
 
@@ -10,6 +14,9 @@ from typing import TYPE_CHECKING
 import pandas as pd
 import pyarrow as pa
 import streamlit as st
+
+from stsa import i18n
+from stsa.i18n import N_, _
 
 if TYPE_CHECKING:
     from streamlit.elements.lib.column_types import ColumnConfig, ColumnWidth
@@ -30,11 +37,16 @@ ROW_COLOURS = {"Final": "#f3e2c4", "Semifinal": "#d6e6f2", "Out": "", "": "",
 # one column's settings (a styled table costs ~0.2 ms a row on every run).
 # Once the finals begin, the column says where each player really is (`ui.finals.STATUS_LABELS`).
 # Each tag's colour carries white text at a contrast of at least 4.5:1 (README, Accessibility).
-ZONE_TAGS = {"Final": "#946200", "Semifinal": "#2f6f9f", "Out": "#6b7379",
-             "Champion": "#7a5a00", "Runner-up": "#4a5a66", "Third": "#a0522d",
-             "Finalist": "#946200", "Lost final seat": "#6d4c41", "Absent": "#616161",
-             "Wildcard": "#7b1fa2"}
+ZONE_TAGS = {N_("Final"): "#946200", N_("Semifinal"): "#2f6f9f", N_("Out"): "#6b7379",
+             N_("Champion"): "#7a5a00", N_("Runner-up"): "#4a5a66", N_("Third"): "#a0522d",
+             N_("Finalist"): "#946200", N_("Lost final seat"): "#6d4c41",
+             N_("Absent"): "#616161", N_("Wildcard"): "#7b1fa2"}
 WILDCARD = " (wildcard)"  # as `ui.finals.WILDCARD` marks a wildcard's zone
+i18n.template(N_("{zone} (wildcard)"))  # a wildcard's zone, translated where it is shown
+# The legend of the standings' colours (worded once per version, shown in each reader's words).
+LEGEND_FINAL = i18n.template(N_("Gold: places 1–{direct} go straight to the final."))
+LEGEND_BOTH = i18n.template(N_("Gold: places 1–{direct} go straight to the final; blue: places "
+                               "{first}–{last} play the semifinal."))
 
 
 def refresh_seconds(pages: int | None = None) -> int:
@@ -72,9 +84,11 @@ def follow_room(every: int) -> None:
 
 
 def zone_column(help: str, width: ColumnWidth | None = None) -> ColumnConfig:
-    """The column settings that show the Zone column as coloured tags."""
-    return st.column_config.MultiselectColumn("Zone", options=list(ZONE_TAGS), width=width,
-                                              color=list(ZONE_TAGS.values()), help=help)
+    """The column settings that show the Zone column as coloured tags (the heading and the
+    tags in this run's language; the values stay the shared table's English)."""
+    return st.column_config.MultiselectColumn(_("Zone"), options=list(ZONE_TAGS),
+                                              width=width, color=list(ZONE_TAGS.values()),
+                                              help=help, format_func=i18n.cell)
 
 
 def zone_tags(frame: pd.DataFrame) -> pd.DataFrame:
@@ -129,22 +143,23 @@ def zone_styler(frame: pd.DataFrame) -> pd.io.formats.style.Styler | pd.DataFram
     cut lines of R16 show where the colour changes (the TV page's short table); past
     `STYLE_ROWS` rows the frame as it is (the Zone column and the legend still say where the
     lines fall)."""
+    colours = frame["Zone"].str.removesuffix(WILDCARD).map(ROW_COLOURS).fillna("")
+    frame = i18n.headings(frame.assign(Zone=i18n.cells(frame["Zone"])))  # the reader's words
     if len(frame) > STYLE_ROWS:
         return frame
-    colours = frame["Zone"].str.removesuffix(WILDCARD).map(ROW_COLOURS).fillna("")
     css = colours.map(lambda c: f"background-color: {c}" if c else "")
-    styles = pd.DataFrame({col: css for col in frame.columns}, index=frame.index)
-    return frame.style.apply(lambda _: styles, axis=None)
+    styles = pd.DataFrame(dict.fromkeys(frame.columns, css), index=frame.index)
+    return frame.style.apply(lambda _unused: styles, axis=None)
 
 
 def zone_legend(cut) -> str:
-    """One line naming the colours and where the lines fall (positions in the table)."""
+    """One line naming the colours and where the lines fall (positions in the table), in
+    English: it is shared per version; a page shows it with `i18n.cell`."""
     if not cut.direct:
         return ""
-    parts = [f"Gold: places 1–{cut.direct} go straight to the final"]
     if cut.semifinal > cut.direct:
-        parts.append(f"blue: places {cut.direct + 1}–{cut.semifinal} play the semifinal")
-    return "; ".join(parts) + "."
+        return LEGEND_BOTH.format(direct=cut.direct, first=cut.direct + 1, last=cut.semifinal)
+    return LEGEND_FINAL.format(direct=cut.direct)
 
 
 def tv_style() -> None:

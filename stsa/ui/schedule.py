@@ -12,15 +12,17 @@ from typing import Any
 import pandas as pd
 import streamlit as st
 
-from stsa import local_time
+from stsa import i18n, local_time
 from stsa import schedule as plan
 from stsa.domain import Role
 from stsa.formats.calendar import MEDIA_TYPE
+from stsa.i18n import N_, _
 from stsa.services import schedule as service
 from stsa.store.schedule import TITLE_MAX
 from stsa.ui import data, data_tools, feed, session, widgets
 
-LENGTH_HELP = "Minutes. A sitting's length starts as the Settings page's length of a sitting."
+LENGTH_HELP = N_("Minutes. A sitting's length starts as the Settings page's length of a "
+                 "sitting.")
 
 
 def current(reads: data.Data | None = None) -> tuple[pd.DataFrame, dt.tzinfo]:
@@ -48,24 +50,24 @@ def table(frame: pd.DataFrame, tz: dt.tzinfo) -> None:
     shown = service.public_schedule(frame, tz)
     for day, items in shown.groupby("day", sort=False):
         st.subheader(str(day), anchor=False)
-        st.dataframe(items[list(service.SHOWN)].rename(columns=service.SHOWN),
+        st.dataframe(items[list(service.SHOWN)].rename(columns=i18n.words_in(service.SHOWN)),
                      hide_index=True, width="stretch", height="content",
                      key=f"schedule_day_{items['item_id'].iloc[0]}")
 
 
 def calendar_download(reads: data.Data) -> None:
     """The whole schedule as a calendar file."""
-    st.download_button("Add to your calendar (.ics)", data=lambda: service.tournament_calendar(
+    st.download_button(_("Add to your calendar (.ics)"), data=lambda: service.tournament_calendar(
         session.engine()), file_name=widgets.file_name(reads.settings().tournament_name,
                                                         "schedule", "ics"),
         mime=MEDIA_TYPE, key="schedule_ics", icon=":material/calendar_month:",
-        on_click="ignore", help="Every item, in the tournament's time zone.")
+        on_click="ignore", help=_("Every item, in the tournament's time zone."))
 
 
 def my_calendar(player_id: int, reads: data.Data | None = None) -> None:
     """My seat: this player's sittings as a calendar file, named by nickname only."""
     reads = reads or data.now(Role.SPECTATOR)
-    frame, _ = current(reads)
+    frame, _zone = current(reads)
     if plan.sittings(frame).empty:
         return
     found = reads.player_directory()
@@ -73,16 +75,17 @@ def my_calendar(player_id: int, reads: data.Data | None = None) -> None:
     if nickname.empty:
         return
     name = str(nickname.iloc[0])
-    st.download_button("My sittings in my calendar (.ics)", data=lambda: service.player_calendar(
-        session.engine(), player_id, name), file_name=widgets.file_name(
-        reads.settings().tournament_name, f"sittings {name}", "ics"), mime=MEDIA_TYPE,
-        key="player_ics", icon=":material/calendar_month:", on_click="ignore",
-        help="The sittings you have a seat in and the qualifiers to come that you booked "
-             "(or that anyone may play).")
+    st.download_button(_("My sittings in my calendar (.ics)"),
+                       data=lambda: service.player_calendar(session.engine(), player_id, name),
+                       file_name=widgets.file_name(reads.settings().tournament_name,
+                                                   f"sittings {name}", "ics"), mime=MEDIA_TYPE,
+                       key="player_ics", icon=":material/calendar_month:", on_click="ignore",
+                       help=_("The sittings you have a seat in and the qualifiers to come that "
+                              "you booked (or that anyone may play)."))
     key, base = session.tournament_key(), data_tools.browser_url("player")
     if key and base:  # a calendar app that subscribes follows every change of the schedule
-        st.caption(f"Or subscribe in your calendar app, to follow changes: "
-                   f"{base}{feed.calendar_path(key, player_id)}")
+        st.caption(_("Or subscribe in your calendar app, to follow changes: {address}").format(
+            address=f"{base}{feed.calendar_path(key, player_id)}"))
 
 
 def on_my_seat(player_id: int, reads: data.Data | None = None) -> None:
@@ -98,23 +101,23 @@ def _item_fields(prefix: str, tz: dt.tzinfo, item: dict[str, Any] | None,
     kinds = list(service.KIND_CHOICES)
     kind_now = (item or {}).get("sitting_kind") or plan.OTHER
     start = local_time.local(item["starts_at"].to_pydatetime(), tz) if item else None
-    kind = st.selectbox("What", kinds, index=kinds.index(kind_now) if item else 0,
-                        format_func=widgets.labels_of(service.KIND_CHOICES),
+    kind = st.selectbox(_("What"), kinds, index=kinds.index(kind_now) if item else 0,
+                        format_func=widgets.labels_of(i18n.words_in(service.KIND_CHOICES)),
                         key=f"{prefix}_kind")
-    number = st.number_input("Qualifier number", min_value=1, max_value=99, step=1,
+    number = st.number_input(_("Qualifier number"), min_value=1, max_value=99, step=1,
                              value=int(item["sitting_number"]) if item and pd.notna(
                                  item["sitting_number"]) else 1, key=f"{prefix}_number",
-                             help="Only for a qualifier.")
-    title = st.text_input("Title", value=(item or {}).get("title", ""), max_chars=TITLE_MAX,
-                          key=f"{prefix}_title", placeholder="e.g. Lunch",
-                          help="A sitting's title may stay empty: it is named after itself.")
-    day = st.date_input("Day", value=start.date() if start else local_time.local(
+                             help=_("Only for a qualifier."))
+    title = st.text_input(_("Title"), value=(item or {}).get("title", ""), max_chars=TITLE_MAX,
+                          key=f"{prefix}_title", placeholder=_("e.g. Lunch"),
+                          help=_("A sitting's title may stay empty: it is named after itself."))
+    day = st.date_input(_("Day"), value=start.date() if start else local_time.local(
         _now(), tz).date(), key=f"{prefix}_day", format="YYYY-MM-DD")
-    at = st.time_input("Starts", value=start.time() if start else dt.time(9, 0),
+    at = st.time_input(_("Starts"), value=start.time() if start else dt.time(9, 0),
                        step=dt.timedelta(minutes=5), key=f"{prefix}_time")
-    minutes = st.number_input("Length", min_value=1, max_value=plan.MINUTES_MAX, step=5,
+    minutes = st.number_input(_("Length"), min_value=1, max_value=plan.MINUTES_MAX, step=5,
                               value=int(item["minutes"]) if item else default_minutes,
-                              key=f"{prefix}_minutes", help=LENGTH_HELP)
+                              key=f"{prefix}_minutes", help=_(LENGTH_HELP))
     return {"kind": kind, "number": int(number), "title": title, "day": day, "at": at,
             "minutes": int(minutes)}
 
@@ -128,11 +131,11 @@ def _show(outcome: service.Outcome | None) -> None:
 def plan_form(reads: data.Data) -> None:
     """The organizer: put a sitting or another item on the schedule."""
     frame, tz = current(reads)
-    with st.expander("Plan an item", expanded=frame.empty, icon=":material/add:"):
+    with st.expander(_("Plan an item"), expanded=frame.empty, icon=":material/add:"):
         with st.form("schedule_plan", clear_on_submit=False):
             got = _item_fields("schedule_new", tz, None, reads.settings().sitting_minutes)
-            save = st.form_submit_button("Put it on the schedule", key="schedule_plan_save")
-        st.caption(f"Times are in the tournament's time zone ({tz}).")
+            save = st.form_submit_button(_("Put it on the schedule"), key="schedule_plan_save")
+        st.caption(_("Times are in the tournament's time zone ({zone}).").format(zone=tz))
     if save:
         _show(widgets.act(lambda: service.plan_item(
             session.engine(), kind=got["kind"], number=got["number"], title=got["title"],
@@ -147,15 +150,15 @@ def edit_form(reads: data.Data) -> None:
         return
     labels = dict(zip(frame["item_id"].astype(int), service.public_schedule(frame, tz).pipe(
         lambda s: s["label"] + " · " + s["day"] + " " + s["starts"])))
-    with st.expander("Change or remove an item", icon=":material/edit_calendar:"):
-        chosen = st.selectbox("Item", list(labels), format_func=widgets.labels_of(labels),
+    with st.expander(_("Change or remove an item"), icon=":material/edit_calendar:"):
+        chosen = st.selectbox(_("Item"), list(labels), format_func=widgets.labels_of(labels),
                               key="schedule_edit_item")
         item = frame.loc[frame["item_id"] == chosen].iloc[0].to_dict()
         with st.form(f"schedule_edit_{chosen}"):
             got = _item_fields(f"schedule_edit_{chosen}", tz, item,
                                reads.settings().sitting_minutes)
-            save = st.form_submit_button("Save the changes", key="schedule_edit_save")
-        remove = st.button("Take it off the schedule", key="schedule_remove",
+            save = st.form_submit_button(_("Save the changes"), key="schedule_edit_save")
+        remove = st.button(_("Take it off the schedule"), key="schedule_remove",
                            icon=":material/delete:")
     if save:
         _show(widgets.act(lambda: service.edit_item(
@@ -177,16 +180,16 @@ def running_late_form(reads: data.Data) -> None:
         lambda s: s["label"] + " · " + s["starts"])))
     running = plan.running(frame, _now())
     first = int(running["item_id"].iloc[0]) if len(running) else int(frame["item_id"].iloc[0])
-    with st.expander("Running late", icon=":material/more_time:"):
+    with st.expander(_("Running late"), icon=":material/more_time:"):
         with st.form("schedule_late"):
-            after = st.selectbox("Everything that starts after", list(labels),
+            after = st.selectbox(_("Everything that starts after"), list(labels),
                                  index=list(labels).index(first),
                                  format_func=widgets.labels_of(labels), key="schedule_late_after")
-            minutes = st.number_input("moves this many minutes later", min_value=1,
+            minutes = st.number_input(_("moves this many minutes later"), min_value=1,
                                       max_value=plan.MINUTES_MAX, value=15, step=5,
                                       key="schedule_late_minutes")
-            move = st.form_submit_button("Move them", key="schedule_late_move")
-        st.caption("The chosen item keeps its start; its own length changes on its form.")
+            move = st.form_submit_button(_("Move them"), key="schedule_late_move")
+        st.caption(_("The chosen item keeps its start; its own length changes on its form."))
     if move:
         _show(widgets.act(lambda: service.running_late(
             session.engine(), int(minutes), after_item=int(after), actor=session.actor()),

@@ -4,11 +4,12 @@ run's shared reads (`ui.data.Data`), so the pages name a chart and show it."""
 from __future__ import annotations
 
 from stsa import charts, stats
+from stsa.i18n import N_, _
 from stsa.services import player
 
 TOP = stats.TOP  # the players or leaders a chart shows at most
 
-CHARTS = ("Best scores", "Sittings", "Leaders", "Seats", "Setups")
+CHARTS = (N_("Best scores"), N_("Sittings"), N_("Leaders"), N_("Seats"), N_("Setups"))
 
 
 def progress(reads) -> str:
@@ -19,7 +20,16 @@ def progress(reads) -> str:
 def top_words(players: int) -> str:
     """"top 30 of 40 players" when the best scores chart shows only the first `TOP` of the
     `players` in the standings; "" when it shows every one of them."""
-    return f"top {TOP} of {players} players" if players > TOP else ""
+    return _("top {top} of {count} players").format(top=TOP, count=players) \
+        if players > TOP else ""
+
+
+def best_scores_caption(players: int) -> str:
+    """The caption under the best scores chart (the players it leaves out, the cut lines)."""
+    if players > TOP:
+        return _("The top {top} of {count} players; the Standings page lists everyone. Dashed "
+                 "lines: the finals cut.").format(top=TOP, count=players)
+    return _("Dashed lines: the finals cut.")
 
 
 def chart(reads, name: str, *, names: bool = False):
