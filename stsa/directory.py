@@ -32,7 +32,9 @@ from typing import Any
 import numpy as np
 import pandas as pd
 
+from stsa import i18n
 from stsa.domain import Problem, TournamentError, normalize_name, require_columns
+from stsa.i18n import _
 
 ENTRY_COLUMNS = ["tournament_id", "player_id", "nickname", "email"]
 LINK_COLUMNS = ["person_id", "tournament_id", "player_id", "nickname", "email"]
@@ -143,7 +145,22 @@ def match_players(entries: pd.DataFrame, links: pd.DataFrame) -> pd.DataFrame:
 
 def _in_words(names: list[str]) -> str:
     """"A", "A and B", "A, B and C"."""
-    return names[0] if len(names) == 1 else f"{', '.join(names[:-1])} and {names[-1]}"
+    if len(names) == 1:
+        return names[0]
+    return _("{names} and {last}").format(names=", ".join(names[:-1]), last=names[-1])
+
+
+def tournament_name(tournament_names: Mapping[int, str], tournament_id: int) -> str:
+    """A tournament's name, or "tournament 7" when `tournament_names` lacks it (English: the
+    proposals that hold it are shared)."""
+    return tournament_names.get(int(tournament_id), f"tournament {int(tournament_id)}")
+
+
+def question_words(nickname: str, tournaments: Collection[str]) -> str:
+    """R27: the organizer's question in this run's language: "Spice Baron: the same player as
+    in GothCon 2026 and LinCon 2026?" (`tournaments`: the candidate tournaments' names)."""
+    return _("{nickname}: the same player as in {tournaments}?").format(
+        nickname=nickname, tournaments=_in_words(list(tournaments)))
 
 
 def confirm_question(proposal: Mapping[str, Any] | pd.Series,
@@ -155,8 +172,9 @@ def confirm_question(proposal: Mapping[str, Any] | pd.Series,
     person, tournaments = proposal["person_id"], tuple(proposal["candidate_tournaments"])
     if pd.isna(person) or not tournaments:
         return ""
-    names = [tournament_names.get(int(t), f"tournament {int(t)}") for t in tournaments]
-    return f"{proposal['nickname']}: the same player as in {_in_words(names)}?"
+    names = [tournament_name(tournament_names, t) for t in tournaments]
+    with i18n.language(i18n.ENGLISH):  # shared per data version: pages ask with question_words
+        return question_words(proposal["nickname"], names)
 
 
 def _next_person(links: pd.DataFrame) -> int:
@@ -189,7 +207,8 @@ def assign_people(entries: pd.DataFrame, links: pd.DataFrame,
 def _person_rows(links: pd.DataFrame, person_id: int) -> pd.DataFrame:
     rows = links[links["person_id"] == person_id]
     if rows.empty:
-        raise TournamentError(f"There is no person {person_id} in the player directory.")
+        raise TournamentError(_("There is no person {person} in the player directory.").format(
+            person=person_id))
     return rows
 
 
@@ -203,19 +222,22 @@ def merge_people(links: pd.DataFrame, keep: int, other: int) -> pd.DataFrame:
     """
     require_columns(links, LINK_COLUMNS, "The player directory")
     if keep == other:
-        raise TournamentError(f"Person {keep} cannot be merged with itself.")
+        raise TournamentError(_("Person {person} cannot be merged with itself.").format(
+            person=keep))
     ours = _person_rows(links, keep)[["tournament_id", "nickname"]]
     theirs = _person_rows(links, other)[["tournament_id", "nickname"]]
     shared = ours.merge(theirs, on="tournament_id", suffixes=("_keep", "_other"))
     if not shared.empty:
-        problems = [Problem(f"tournament {t}",
-                            f"{a} and {b} both played in tournament {t}, and one person plays a "
-                            "tournament only once, so they are two people")
+        problems = [Problem(_("tournament {tournament}").format(tournament=t),
+                            _("{first} and {second} both played in tournament {tournament}, and "
+                              "one person plays a tournament only once, so they are two "
+                              "people").format(first=a, second=b, tournament=t))
                     for t, a, b in shared[["tournament_id", "nickname_keep", "nickname_other"]]
                     .to_numpy().tolist()]
         raise TournamentError(
-            f"Person {keep} and person {other} cannot be merged: "
-            + "; ".join(p.what for p in problems) + ".", problems)
+            _("Person {person} and person {other} cannot be merged: {problems}.").format(
+                person=keep, other=other, problems="; ".join(p.what for p in problems)),
+            problems)
     return links.assign(person_id=links["person_id"].mask(links["person_id"] == other, keep))
 
 
@@ -226,8 +248,9 @@ def split_player(links: pd.DataFrame, tournament_id: int, player_id: int) -> pd.
     require_columns(links, LINK_COLUMNS, "The player directory")
     this = (links["tournament_id"] == tournament_id) & (links["player_id"] == player_id)
     if not this.any():
-        raise TournamentError(f"Player {player_id} of tournament {tournament_id} is not in the "
-                              "player directory.")
+        raise TournamentError(_("Player {player} of tournament {tournament} is not in the "
+                                "player directory.").format(player=player_id,
+                                                            tournament=tournament_id))
     person = links.loc[this, "person_id"].iloc[0]
     if (links["person_id"] == person).sum() == 1:
         return links.copy()
@@ -252,7 +275,7 @@ def player_record(links: pd.DataFrame, standings: pd.DataFrame, finals: pd.DataF
     require_columns(tournaments, ["tournament_id", "name", "starts_on"], "The tournaments")
     mine = links if person_id is None else _person_rows(links, person_id)
     if mine["person_id"].nunique() > 1:
-        raise TournamentError("A player's record is for one person: say which.")
+        raise TournamentError(_("A player's record is for one person: say which."))
     return (mine[[*_KEY, "nickname"]]
             .merge(standings[[*_KEY, "rank", "best_score"]], on=_KEY, how="left")
             .merge(finals[[*_KEY, "final_rank"]], on=_KEY, how="left")

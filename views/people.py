@@ -5,25 +5,26 @@ of their own. Every change is logged."""
 import streamlit as st
 
 from stsa.domain import Role
+from stsa.i18n import _
 from stsa.services import people as service
 from stsa.ui import people, session, widgets
 
-st.title("Players")
+st.title(_("Players"))
 session.only_for(Role.ORGANIZER)
 widgets.flash()
 me = session.actor()
 found = people.members(me)
-st.caption("One person a row, across every tournament here. New players join it when they "
-           "are imported or added on the Roster page, where you confirm the ones who look like "
-           "players of earlier tournaments.")
+st.caption(_("One person a row, across every tournament here. New players join it when they "
+             "are imported or added on the Roster page, where you confirm the ones who look "
+             "like players of earlier tournaments."))
 people.add_everyone(me)
 if found.empty:
-    st.info("The player directory is empty: players join it when they are imported or added "
-            "on the Roster page.")
+    st.info(_("The player directory is empty: players join it when they are imported or "
+              "added on the Roster page."))
     st.stop()
 listed = service.people(found)
-st.dataframe(listed.rename(columns={"person_id": "Person", "nicknames": "Nicknames",
-                                    "tournaments": "Tournaments", "players": "Players"}),
+st.dataframe(listed.rename(columns={"person_id": _("Person"), "nicknames": _("Nicknames"),
+                                    "tournaments": _("Tournaments"), "players": _("Players")}),
              hide_index=True)
 people.merge_form(found, listed, me)
 people.split_form(found, me)

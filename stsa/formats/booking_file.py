@@ -15,7 +15,6 @@ Nothing here writes and nothing reads the database: `stsa.services.bookings` imp
 from __future__ import annotations
 
 import datetime as dt
-import re
 import unicodedata
 from collections.abc import Iterable
 from typing import Any
@@ -24,7 +23,8 @@ import pandas as pd
 
 from stsa.formats.guards import RowProblem, SpreadsheetError, at_row, cell_text
 from stsa.formats.roster_file import HEADINGS as ROSTER_HEADINGS
-from stsa.formats.roster_file import _heading, roster_error, spreadsheet, time_cell
+from stsa.formats.roster_file import _heading, roster_error, spreadsheet, text_problems, time_cell
+from stsa.i18n import N_, _
 
 BOOKING_COLUMNS = ["row", "name", "nickname", "email", "position", "booked_at"]
 MATCH_COLUMNS = ["row", "name", "nickname", "email", "position", "booked_at", "player_id",
@@ -34,16 +34,25 @@ HEADINGS = {
     **{f: ROSTER_HEADINGS[f] for f in ("name", "nickname", "email", "first", "last")},
     "position": {"position", "order", "booking order", "booking number", "booking no",
                  "booking", "no", "nr", "number", "queue", "place", "rank", "ordning",
-                 "plats", "köplats", "#"},
+                 "plats", "köplats", "#", "nummer", "bokningsnummer", "bokningsordning",
+                 "ordre", "rang", "numéro", "n°", "numéro de réservation",
+                 "ordre de réservation"},
     "booked_at": {"booked", "booked at", "booking time", "booking date", "booked on",
                   "timestamp", "time", "registered", "registered at", "registration time",
                   "signed up", "sign up time", "created", "created at", "order date",
                   "bokad", "bokningstid", "anmäld", "anmälningstid", "tidstämpel",
-                  "tidsstämpel"},
+                  "tidsstämpel", "bokningsdatum", "bokad den", "tid", "réservé",
+                  "réservé le", "réservé à", "date de réservation", "heure de réservation",
+                  "horodatage", "horodateur", "inscription", "date d'inscription",
+                  "heure d'inscription"},
 }
+# How a row was matched (`match_bookings`'s `matched_by`), as a page shows it.
+MATCHED_BY = {"e-mail": N_("e-mail"), "nickname": N_("nickname"), "name": N_("name")}
+# Each field as a row's problem names it ("the e-mail is longer than …"), translated where used.
+FIELD_LABELS = {"name": N_("the name"), "nickname": N_("the nickname"), "email": N_("the e-mail"),
+                "first": N_("the first name"), "last": N_("the last name")}
 _HEADING_OF = {h: field for field, names in HEADINGS.items() for h in names if h}
 _WHO = ("name", "nickname", "email")
-_CONTROL = re.compile(r"[\x00-\x1f\x7f-\x9f\u200b-\u200f\u2028-\u202e\u2066-\u2069]")
 
 
 class BookingError(SpreadsheetError):
@@ -64,19 +73,15 @@ def header_map(cells: list) -> dict[str, int]:
     return {}
 
 
-def _text(value: Any, label: str, wrong: list[str]) -> str:
+def _text(value: Any, field: str, wrong: list[str]) -> str:
     text = unicodedata.normalize("NFC", cell_text(value)).strip()
-    if _CONTROL.search(text):
-        wrong.append(f"the {label} contains a control character (such as a line break or tab)")
-    text = " ".join(text.split())
-    if len(text) > TEXT_MAX:
-        wrong.append(f"the {label} is longer than {TEXT_MAX} characters ({len(text)})")
-    return text
+    return text_problems(text, _(FIELD_LABELS[field]), TEXT_MAX, wrong)
 
 
 def _booked_at(value: Any, wrong: list[str]) -> dt.datetime | None:
     """A booking time (`roster_file.time_cell`): naive, the tournament's own clock."""
-    return time_cell(value, wrong, "the booking time", "2026-03-07 10:42")
+    return time_cell(value, wrong, _("the booking time “{text}” is not a date and time (write "
+                                     "it like {example})"), "2026-03-07 10:42")
 
 
 def _position(value: Any, wrong: list[str]) -> int | None:
@@ -85,7 +90,8 @@ def _position(value: Any, wrong: list[str]) -> int | None:
         return None
     if text.isdigit() and 1 <= int(text) <= 1_000_000:
         return int(text)
-    wrong.append(f"the booking order “{text[:20]}” is not a whole number from 1")
+    wrong.append(_("the booking order “{text}” is not a whole number from 1").format(
+        text=text[:20]))
     return None
 
 
@@ -96,24 +102,24 @@ def _records(mapping: dict[str, int], rows: Iterable[tuple[int, list]]) -> pd.Da
         if all(cell_text(c).strip() == "" for c in cells):
             continue
 
-        def cell(field: str, cells: list = cells) -> Any:
+        def value_in(field: str, cells: list = cells) -> Any:
             index = mapping.get(field)
             return None if index is None or index >= len(cells) else cells[index]
 
         wrong: list[str] = []
-        texts = {f: _text(cell(f), "e-mail" if f == "email" else f, wrong) for f in _WHO}
+        texts = {f: _text(value_in(f), f, wrong) for f in _WHO}
         if "name" not in mapping and ("first" in mapping or "last" in mapping):
-            texts["name"] = " ".join(p for p in (_text(cell("first"), "first name", wrong),
-                                                 _text(cell("last"), "last name", wrong)) if p)
+            texts["name"] = " ".join(p for p in (_text(value_in("first"), "first", wrong),
+                                                 _text(value_in("last"), "last", wrong)) if p)
         if not any(texts.values()):
-            wrong.append("no name, nickname or e-mail")
-        position = _position(cell("position"), wrong)
+            wrong.append(_("no name, nickname or e-mail"))
+        position = _position(value_in("position"), wrong)
         if position is not None and position in seen_position:
-            wrong.append(f"the same booking order ({position}) as row "
-                         f"{seen_position[position]}")
+            wrong.append(_("the same booking order ({position}) as row {row}").format(
+                position=position, row=seen_position[position]))
         elif position is not None:
             seen_position[position] = number
-        booked = _booked_at(cell("booked_at"), wrong)
+        booked = _booked_at(value_in("booked_at"), wrong)
         if wrong:
             problems.append(at_row(number, "; ".join(wrong)))
         else:
@@ -159,8 +165,8 @@ def read_bookings(source: Any) -> pd.DataFrame:
                     return booking_order(_records(mapping, rows))
                 if len(seen) >= 10:
                     break
-    raise BookingError("No name, nickname or e-mail column found: the first rows need a "
-                       "heading such as Name, Nickname or E-mail.")
+    raise BookingError(_("No name, nickname or e-mail column found: the first rows need a "
+                         "heading such as Name, Nickname or E-mail."))
 
 
 # -- matching rows to players ------------------------------------------------------------------
@@ -207,8 +213,9 @@ def match_bookings(rows: pd.DataFrame, players: pd.DataFrame) -> tuple[pd.DataFr
         candidates = set(by_email) | steps[0][1] | steps[1][1]
         if len(candidates) > 1:
             who = ", ".join(sorted(label[p] for p in candidates))
-            problems.append(at_row(int(row), f"matches more than one player ({who}): add an "
-                                             f"e-mail column or use nicknames"))
+            problems.append(at_row(int(row), _("matches more than one player ({players}): add "
+                                               "an e-mail column or use nicknames").format(
+                                                   players=who)))
             ids.append(None)
             how.append("")
             continue
@@ -225,8 +232,9 @@ def match_bookings(rows: pd.DataFrame, players: pd.DataFrame) -> tuple[pd.DataFr
         if pd.isna(pid):
             continue
         if int(pid) in first:
-            problems.append(at_row(int(row), f"{label[int(pid)]} is booked twice (also in row "
-                                             f"{first[int(pid)]})"))
+            problems.append(at_row(int(row), _("{player} is booked twice (also in row "
+                                               "{row})").format(player=label[int(pid)],
+                                                                row=first[int(pid)])))
         else:
             first[int(pid)] = int(row)
     return matched[MATCH_COLUMNS], sorted(problems, key=lambda p: p.row or 0)

@@ -23,41 +23,56 @@ import openpyxl
 import pandas as pd
 from openpyxl.styles import Alignment, Font
 
-from stsa.domain import plural
 from stsa.formats import guards
 from stsa.formats.csv import csv_rows
 from stsa.formats.guards import ROSTER_LIMITS, RowProblem, SpreadsheetError, at_row, cell_text
 from stsa.formats.workbook import HEADER_FILL, HEADER_FONT, workbook_bytes
+from stsa.i18n import N_, _, ngettext
 
-EXAMPLE_NAME = "Example Player"  # the template's example row, skipped on import
+EXAMPLE_NAME = "Example Player"  # the template's example row, skipped on import (any language)
 ROSTER_COLUMNS = ["name", "nickname", "club", "city", "email", "player_id"]
 REGISTERED = "registered"  # R21: when the player registered (a datetime, or NaT), if given
-FIELD_LABELS = {"name": "name", "nickname": "nickname", "club": "club", "city": "city",
-                "email": "email",
-                "player_id": "player id", "first": "first name", "last": "last name",
-                REGISTERED: "registration time"}
+# Each field as a row's problem names it ("the name is longer than …"), translated where used.
+FIELD_LABELS = {"name": N_("the name"), "nickname": N_("the nickname"), "club": N_("the club"),
+                "city": N_("the city"), "email": N_("the email"),
+                "player_id": N_("the player id"), "first": N_("the first name"),
+                "last": N_("the last name"), REGISTERED: N_("the registration time")}
 _CONTROL = re.compile(r"[\x00-\x1f\x7f-\x9f\u200b-\u200f\u2028-\u202e\u2066-\u2069]")
 
-# Headings are compared casefolded, with punctuation and spaces collapsed ("E-mail" = "e mail").
+# Headings are compared casefolded, with punctuation and spaces collapsed ("E-mail" = "e mail"),
+# in English, Swedish and French (the template's headings in each language among them), and a
+# few other languages' common ones.
 HEADINGS = {
     "name": {"name", "player", "player name", "players", "full name", "namn", "spelare",
-             "spelarnamn", "nombre", "jugador", "participant", "deltagare", "navn", "nimi"},
+             "spelarnamn", "nombre", "jugador", "participant", "deltagare", "navn", "nimi",
+             "fullständigt namn", "nom", "joueur", "joueuse", "joueurs", "nom du joueur",
+             "nom complet", "participante"},
     "nickname": {"nickname", "nick", "nick name", "handle", "alias", "gamertag", "screen name",
-                 "username", "user name", "smeknamn", "apodo", "public name"},
+                 "username", "user name", "smeknamn", "apodo", "public name", "användarnamn",
+                 "pseudo", "pseudonyme", "surnom", "nom d'utilisateur", "nom public"},
     "club": {"club", "klubb", "club name", "klubbnamn", "team", "lag", "store", "club team",
-             "förening", "forening", "club store", "group"},
-    "city": {"city", "stad", "ort", "town", "location", "ciudad", "hometown", "hemort"},
+             "förening", "forening", "club store", "group", "équipe", "equipe", "boutique",
+             "association", "nom du club"},
+    "city": {"city", "stad", "ort", "town", "location", "ciudad", "hometown", "hemort",
+             "ville", "localité", "localite", "commune"},
     "email": {"email", "e mail", "mail", "email address", "e mail address", "e post",
-              "epost", "e postadress", "mailadress", "correo", "correo electrónico"},
+              "epost", "e postadress", "mailadress", "correo", "correo electrónico",
+              "courriel", "adresse e mail", "adresse email", "adresse électronique",
+              "adresse mail", "mél"},
     "player_id": {"player id", "playerid", "id", "player no", "player number", "member id",
                   "member number", "membership number", "spelar id", "spelarid",
-                  "medlemsnummer", "id number"},
-    "first": {"first name", "firstname", "given name", "förnamn", "fornamn"},
-    "last": {"last name", "lastname", "surname", "family name", "efternamn", "apellidos"},
+                  "medlemsnummer", "id number", "spelarnummer", "id joueur",
+                  "identifiant", "numéro de joueur", "numéro de membre",
+                  "numéro d'adhérent", "n° de joueur"},
+    "first": {"first name", "firstname", "given name", "förnamn", "fornamn", "prénom",
+              "prenom"},
+    "last": {"last name", "lastname", "surname", "family name", "efternamn", "apellidos",
+             "nom de famille"},
     REGISTERED: {"registered", "registered at", "registration", "registration time",
                  "registration date", "registration timestamp", "timestamp", "signed up",
                  "sign up time", "anmäld", "anmälningstid", "anmälningsdatum", "tidstämpel",
-                 "tidsstämpel"},
+                 "tidsstämpel", "registrerad", "inscription", "inscrit le", "inscrit à",
+                 "date d'inscription", "heure d'inscription", "horodatage", "horodateur"},
 }
 _HEADING_OF = {h: field for field, names in HEADINGS.items() for h in names}
 
@@ -111,13 +126,19 @@ def _find_header(rows: Iterator[tuple[int, list]]) -> tuple[dict[str, int], list
 # -- rows ----------------------------------------------------------------------------------------
 def _clean(value: Any, field: str, limits: Mapping[str, int], wrong: list[str]) -> str:
     text = unicodedata.normalize("NFC", cell_text(value)).strip()
-    label = FIELD_LABELS[field]
+    return text_problems(text, _(FIELD_LABELS[field]), limits.get(field, limits["name"]), wrong)
+
+
+def text_problems(text: str, label: str, limit: int, wrong: list[str]) -> str:
+    """`text` with inner spaces collapsed; a control character in it, or more than `limit`
+    characters, appended to `wrong`, naming the field as `label` ("the name", translated)."""
     if _CONTROL.search(text):
-        wrong.append(f"the {label} contains a control character (such as a line break or tab)")
+        wrong.append(_("{field} contains a control character (such as a line break or "
+                       "tab)").format(field=label))
     text = " ".join(text.split())
-    limit = limits.get(field, limits["name"])
     if len(text) > limit:
-        wrong.append(f"the {label} is longer than {limit} characters ({len(text)})")
+        wrong.append(_("{field} is longer than {limit} characters ({length})").format(
+            field=label, limit=limit, length=len(text)))
     return text
 
 
@@ -127,8 +148,10 @@ _TIME_FORMATS = ("%d.%m.%Y %H:%M:%S", "%d.%m.%Y %H:%M", "%d.%m.%Y", "%d/%m/%Y %H
 def time_cell(value: Any, wrong: list[str], what: str, example: str) -> dt.datetime | None:
     """A time from a spreadsheet (R21, R25): a date cell, or text such as 2025-03-01 10:42
     (also 2025/03/01 10:42, 01.03.2025 10:42 and 01/03/2025 10:42); None when blank; naive
-    (a time with a zone is taken in UTC). What is not a time is appended to `wrong`, named as
-    `what` ("the registration time") with an `example` of the form to write."""
+    (a time with a zone is taken in UTC). What is not a time is appended to `wrong` as the
+    message `what` (translated, with the fields `{text}` and `{example}`: "the registration
+    time “{text}” is not a date and time (write it like {example})") with an `example` of the
+    form to write."""
     if isinstance(value, dt.datetime):
         return value if value.tzinfo is None else value.astimezone(dt.UTC).replace(tzinfo=None)
     text = " ".join(cell_text(value).split())
@@ -142,14 +165,15 @@ def time_cell(value: Any, wrong: list[str], what: str, example: str) -> dt.datet
                 return dt.datetime.strptime(text, form)
             except ValueError:
                 continue
-        wrong.append(f"{what} “{text[:40]}” is not a date and time (write it like {example})")
+        wrong.append(what.format(text=text[:40], example=example))
         return None
     return when if when.tzinfo is None else when.astimezone(dt.UTC).replace(tzinfo=None)
 
 
 def _registered(value: Any, wrong: list[str]) -> dt.datetime | None:
     """A registration time (`time_cell`)."""
-    return time_cell(value, wrong, "the registration time", "2025-03-01 10:42")
+    return time_cell(value, wrong, _("the registration time “{text}” is not a date and time "
+                                     "(write it like {example})"), "2025-03-01 10:42")
 
 
 def _record(cells: list, mapping: dict[str, int], limits: Mapping[str, int],
@@ -183,17 +207,18 @@ def _roster_records(mapping: dict[str, int], rows: Iterable[tuple[int, list]],
         record = _record(cells, mapping, rules.limits, wrong)
         key = rules.name_key(record["name"])
         if not record["name"]:
-            wrong.append("no name")
+            wrong.append(_("no name"))
         elif key == example:
             continue  # the template's example row
         elif key in first_row:
-            wrong.append(f"the same name as row {first_row[key]} ({record['name']})")
+            wrong.append(_("the same name as row {row} ({player})").format(
+                row=first_row[key], player=record["name"]))
         else:
             first_row[key] = number
             nick = rules.name_key(record["nickname"] or record["name"])
             if nick in first_nick:
-                wrong.append(f"the same nickname as row {first_nick[nick]} "
-                             f"({record['nickname'] or record['name']})")
+                wrong.append(_("the same nickname as row {row} ({nickname})").format(
+                    row=first_nick[nick], nickname=record["nickname"] or record["name"]))
             else:
                 first_nick[nick] = number
         if wrong:
@@ -225,11 +250,13 @@ def roster_error(problems: list[RowProblem]) -> RosterError:
     shown = problems[:30]
     text = "; ".join(str(p) for p in shown)
     if len(problems) > len(shown):
-        text += (f"; and more in rows "
-                 f"{_ranges(sorted({p.row for p in problems[30:] if p.row is not None}))}")
+        text = _("{problems}; and more in rows {rows}").format(
+            problems=text,
+            rows=_ranges(sorted({p.row for p in problems[30:] if p.row is not None})))
     count = len({p.row for p in problems})
-    return RosterError(f"Nothing was imported: {plural(count, 'row')} "
-                       f"need{'s' if count == 1 else ''} fixing ({text}).", problems)
+    return RosterError(ngettext("Nothing was imported: {count} row needs fixing ({problems}).",
+                                "Nothing was imported: {count} rows need fixing ({problems}).",
+                                count).format(count=count, problems=text), problems)
 
 
 # -- reading -------------------------------------------------------------------------------------
@@ -286,10 +313,12 @@ def spreadsheet(source: Any, error: type[Exception], header_map: Callable
 
 def _no_header(first_rows: list | None) -> RosterError:
     found = [str(c) for c in (first_rows[0][1] if first_rows else []) if cell_text(c).strip()]
-    return RosterError(
-        "No name column found: the first rows need a heading such as Name, Player, Player "
-        "name or Namn" + (f" (the first row has: {', '.join(found[:8])[:200]})." if found
-                          else "."))
+    if found:
+        return RosterError(_("No name column found: the first rows need a heading such as "
+                             "Name, Player, Player name or Namn (the first row has: "
+                             "{headings}).").format(headings=", ".join(found[:8])[:200]))
+    return RosterError(_("No name column found: the first rows need a heading such as Name, "
+                         "Player, Player name or Namn."))
 
 
 def check_roster(frame: pd.DataFrame, rules: RosterRules) -> pd.DataFrame:
@@ -303,40 +332,49 @@ def check_roster(frame: pd.DataFrame, rules: RosterRules) -> pd.DataFrame:
 
 
 # -- the roster template -------------------------------------------------------------------------
-TEMPLATE_HEADINGS = ["Name", "Nickname", "Club", "City", "Email", "Registered"]
-TEMPLATE_EXAMPLE = [EXAMPLE_NAME, "Example Handle", "Example Club", "Arrakeen",
+# Marked here, translated when the template is made: it is written in the reader's language,
+# and its headings in every language are among `HEADINGS`.
+TEMPLATE_HEADINGS = [N_("Name"), N_("Nickname"), N_("Club"), N_("City"), N_("Email"),
+                     N_("Registered")]
+TEMPLATE_EXAMPLE = [EXAMPLE_NAME, N_("Example Handle"), N_("Example Club"), "Arrakeen",
                     "player@example.com", "2025-03-01 10:42"]
 TEMPLATE_NOTES = [
-    ("Column", "What to enter"),
-    ("Name", "Required. One player a row; each name once (case and spaces are ignored when "
-             "comparing). At most 100 characters. Also accepted as heading: Player, Player "
-             "name, Namn, Spelare; or two columns First name and Last name."),
-    ("Nickname", "Optional: the name everyone else sees (standings, TV, charts, slips and "
-                 "pairings; games may be recorded and published), so real names stay private. "
-                 "Blank: the name. Each nickname once. At most 100 characters. Also: Handle, "
-                 "Nick, Alias."),
-    ("Club", "Optional: the player's club, store or team. At most 100 characters. Also: "
-             "Klubb, Team, Store."),
-    ("City", "Optional. At most 200 characters. Also: Stad, Ort, Town."),
-    ("Email", "Optional; only the organizer and judges see it. At most 254 characters. Also: "
-              "E-mail, E-post."),
-    ("Registered", "Optional: when the player registered, as a date cell or like "
-                   "2025-03-01 10:42. Everyone in the file is pre-registered: when the "
-                   "sitting is full, seats go first to them, in this order (without times: in "
-                   "row order), then to players added on the day. Also: Timestamp, "
-                   "Registration time, Anmäld."),
-    ("Player ID", "Optional column you may add: your own player or membership number; STSA "
-                  "keeps it with the player."),
+    (N_("Column"), N_("What to enter")),
+    (N_("Name"), N_("Required. One player a row; each name once (case and spaces are ignored "
+                    "when comparing). At most 100 characters. Also accepted as heading: Player, "
+                    "Player name, Namn, Spelare; or two columns First name and Last name.")),
+    (N_("Nickname"), N_("Optional: the name everyone else sees (standings, TV, charts, slips and "
+                        "pairings; games may be recorded and published), so real names stay "
+                        "private. Blank: the name. Each nickname once. At most 100 characters. "
+                        "Also: Handle, Nick, Alias.")),
+    (N_("Club"), N_("Optional: the player's club, store or team. At most 100 characters. Also: "
+                    "Klubb, Team, Store.")),
+    (N_("City"), N_("Optional. At most 200 characters. Also: Stad, Ort, Town.")),
+    (N_("Email"), N_("Optional; only the organizer and judges see it. At most 254 characters. "
+                     "Also: E-mail, E-post.")),
+    (N_("Registered"), N_("Optional: when the player registered, as a date cell or like "
+                          "2025-03-01 10:42. Everyone in the file is pre-registered: when the "
+                          "sitting is full, seats go first to them, in this order (without "
+                          "times: in row order), then to players added on the day. Also: "
+                          "Timestamp, Registration time, Anmäld.")),
+    (N_("Player ID"), N_("Optional column you may add: your own player or membership number; "
+                         "STSA keeps it with the player.")),
     ("", ""),
-    ("Example row", f"The row named “{EXAMPLE_NAME}” is skipped on import: type over it or "
-                    f"leave it. The file may be imported untouched (it then adds nobody)."),
-    ("Blank rows", "Skipped. Other columns are ignored."),
-    ("Errors", "If any row is wrong (no name, a repeated name or nickname, a value too long, "
-               "a registration time that is not a date), nothing is imported and the message "
-               "names every row to fix."),
-    ("Saving", "Keep it as .xlsx, or save as CSV (UTF-8; comma, semicolon or tab). At most "
-               "5 MB, 20,000 rows and 50 columns."),
+    (N_("Example row"), N_("The row named “{example}” is skipped on import: type over it or "
+                           "leave it. The file may be imported untouched (it then adds "
+                           "nobody).")),
+    (N_("Blank rows"), N_("Skipped. Other columns are ignored.")),
+    (N_("Errors"), N_("If any row is wrong (no name, a repeated name or nickname, a value too "
+                      "long, a registration time that is not a date), nothing is imported and "
+                      "the message names every row to fix.")),
+    (N_("Saving"), N_("Keep it as .xlsx, or save as CSV (UTF-8; comma, semicolon or tab). At "
+                      "most 5 MB, 20,000 rows and 50 columns.")),
 ]
+
+
+def _words(text: str) -> str:
+    """A template text in the reader's language ("" stays "")."""
+    return _(text).format(example=EXAMPLE_NAME) if text else text
 
 
 def roster_template() -> bytes:
@@ -346,9 +384,9 @@ def roster_template() -> bytes:
     adds nobody."""
     wb = openpyxl.Workbook()
     ws = wb.active
-    ws.title = "Players"
-    ws.append(TEMPLATE_HEADINGS)
-    ws.append(TEMPLATE_EXAMPLE)
+    ws.title = _("Players")
+    ws.append([_(h) for h in TEMPLATE_HEADINGS])
+    ws.append([EXAMPLE_NAME, *(_(v) for v in TEMPLATE_EXAMPLE[1:3]), *TEMPLATE_EXAMPLE[3:]])
     for cell in ws[1]:
         cell.font, cell.fill = HEADER_FONT, HEADER_FILL
     for cell in ws[2]:
@@ -356,9 +394,9 @@ def roster_template() -> bytes:
     for letter, width in zip("ABCDEF", (32, 24, 28, 20, 34, 20)):
         ws.column_dimensions[letter].width = width
     ws.freeze_panes = "A2"
-    notes = wb.create_sheet("Notes")
+    notes = wb.create_sheet(_("Notes"))
     for row in TEMPLATE_NOTES:
-        notes.append(list(row))
+        notes.append([_words(t) for t in row])
     for cell in notes[1]:
         cell.font = HEADER_FONT
     for row in notes.iter_rows(min_row=2):

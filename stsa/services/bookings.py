@@ -20,15 +20,27 @@ from typing import Any
 
 import pandas as pd
 
-from stsa import local_time, store
+from stsa import i18n, local_time, store
 from stsa.auth import Actor, require
-from stsa.domain import PlayerStatus, Role, SittingStatus, TournamentError, plural
+from stsa.domain import PlayerStatus, Role, SittingStatus, TournamentError
 from stsa.formats import booking_file
 from stsa.formats.booking_file import BookingError, booking_error
 from stsa.formats.guards import at_row
+from stsa.i18n import N_, _, ngettext
 from stsa.services import sitting_plan
 from stsa.services.capacity import next_queue
 from stsa.services.snapshot import Snapshot
+
+# My seat's lines are shared per data version (`stsa.ui.data`): written in English from these
+# templates, and translated where My seat shows them (`i18n.cell`). The longer form first: the
+# short one would match it too.
+BOOKED_WITH_START = i18n.template(N_("You are booked for Qualifier {number} ({weekday} {time}); "
+                                     "check in by {deadline}."))
+BOOKED = i18n.template(N_("You are booked for Qualifier {number}."))
+WAITING_PLACE = i18n.template(N_("You are number {position} on the waiting list for Qualifier "
+                                 "{number}."))
+WEEKDAYS = (N_("Monday"), N_("Tuesday"), N_("Wednesday"), N_("Thursday"), N_("Friday"),
+            N_("Saturday"), N_("Sunday"))  # local_time.WEEKDAYS, marked for My seat's lines
 
 
 def _now() -> dt.datetime:
@@ -82,8 +94,9 @@ def import_bookings(engine, source: Any, sitting_number: int, *, add_rows=(),
                    actor=actor)
     problems = list(seen.problems)
     adding = {int(r) for r in add_rows}
-    problems += [at_row(r, "matches no player on the roster: tick it to add it as a new "
-                           "player, or fix the name") for r in seen.unmatched if r not in adding]
+    problems += [at_row(r, _("matches no player on the roster: tick it to add it as a new "
+                             "player, or fix the name")) for r in seen.unmatched
+                 if r not in adding]
     if problems:
         raise booking_error(sorted(problems, key=lambda p: p.row or 0))
     if zone is None:
@@ -109,10 +122,15 @@ def import_bookings(engine, source: Any, sitting_number: int, *, add_rows=(),
 def change_words(change: dict, total: int) -> str:
     """What importing a booking list changed, in words (R25): "12 booked: 3 added (1 new
     player), 1 removed, 2 moved"."""
-    parts = [f"{len(change['added'])} added" + (
-        f" ({plural(len(change['new_players']), 'new player')})" if change["new_players"]
-        else ""), f"{len(change['removed'])} removed", f"{len(change['moved'])} moved"]
-    return f"{total} booked: " + ", ".join(parts) + "."
+    added, removed, moved = (len(change[k]) for k in ("added", "removed", "moved"))
+    if change["new_players"]:
+        new = len(change["new_players"])
+        return ngettext("{total} booked: {added} added ({count} new player), {removed} removed, "
+                        "{moved} moved.", "{total} booked: {added} added ({count} new players), "
+                        "{removed} removed, {moved} moved.", new).format(
+            total=total, added=added, count=new, removed=removed, moved=moved)
+    return _("{total} booked: {added} added, {removed} removed, {moved} moved.").format(
+        total=total, added=added, removed=removed, moved=moved)
 
 
 def next_qualifier_number(engine) -> int:
@@ -191,10 +209,10 @@ def _offers(plan, missing_ids: list[int], waiting_ids: list[int], by_id) -> pd.D
     pairs = list(zip(open_seats, waiting_ids))
     if not pairs:
         return _no_offers()
-    return pd.DataFrame({"player_id": [a for a, _ in pairs],
-                         "name": [by_id.loc[a, "name"] for a, _ in pairs],
-                         "replacement_id": [b for _, b in pairs],
-                         "replacement": [by_id.loc[b, "name"] for _, b in pairs]})
+    return pd.DataFrame({"player_id": [a for a, _b in pairs],
+                         "name": [by_id.loc[a, "name"] for a, _b in pairs],
+                         "replacement_id": [b for _a, b in pairs],
+                         "replacement": [by_id.loc[b, "name"] for _a, b in pairs]})
 
 
 def confirm_replacement(engine, player_id: int, replacement_id: int, *, actor: Actor,
@@ -207,13 +225,13 @@ def confirm_replacement(engine, player_id: int, replacement_id: int, *, actor: A
     require(actor, Role.ORGANIZER, action="give booked seats to waiting players")
     view = check_in_view(engine, actor=actor, now=now)
     if not view.deadline_passed:
-        raise TournamentError("Check-in is still open: a booked seat is given away only "
-                              "after the check-in deadline.")
+        raise TournamentError(_("Check-in is still open: a booked seat is given away only "
+                                "after the check-in deadline."))
     offer = view.offers.loc[(view.offers["player_id"] == int(player_id))
                             & (view.offers["replacement_id"] == int(replacement_id))]
     if offer.empty:
-        raise TournamentError("That seat is no longer offered to that player (the check-in "
-                              "changed): look at the offers again.")
+        raise TournamentError(_("That seat is no longer offered to that player (the check-in "
+                                "changed): look at the offers again."))
     store.replace_booking(engine, view.plan.number, int(player_id), int(replacement_id),
                           actor=actor)
     return view.plan.number
@@ -266,11 +284,11 @@ def self_check_in(engine, player_id: int, code: str, *, client: str,
     Returns the words to show."""
     plan = open_plan(engine, now)
     if plan is None:
-        raise TournamentError("Check-in on this page is closed now: check in with the "
-                              "organizer.")
+        raise TournamentError(_("Check-in on this page is closed now: check in with the "
+                                "organizer."))
     if not store.self_check_in(engine, int(player_id), str(code or ""), client=client):
-        raise TournamentError("That code is not right: type the code shown on the TV.")
-    return f"You are checked in for Qualifier {plan.number}."
+        raise TournamentError(_("That code is not right: type the code shown on the TV."))
+    return _("You are checked in for Qualifier {number}.").format(number=plan.number)
 
 
 def open_self_check_in(engine, opened: bool, *, actor: Actor) -> bool:
@@ -297,7 +315,8 @@ def my_bookings(engine, player_id: int, *, now: dt.datetime | None = None) -> li
 
 
 def bookings_of(snap: Snapshot, player_id: int, *, now: dt.datetime | None = None) -> list[str]:
-    """`my_bookings` from a snapshot (the pages' shared one)."""
+    """`my_bookings` from a snapshot (the pages' shared one): English, from the templates
+    `BOOKED_WITH_START`, `BOOKED` and `WAITING_PLACE` (a page shows them with `i18n.cell`)."""
     now = now or _now()
     next_number = sitting_plan.next_qualifier(snap)
     mine = snap.bookings.loc[(snap.bookings["player_id"] == int(player_id))
@@ -306,11 +325,14 @@ def bookings_of(snap: Snapshot, player_id: int, *, now: dt.datetime | None = Non
     lines = []
     for number in mine["sitting_number"].astype(int):
         plan = sitting_plan.plan_of(snap, number)
-        text = f"You are booked for Qualifier {number}"
         if plan.starts_at is not None and plan.deadline is not None:
-            text += (f" ({local_time.day_words(plan.starts_at, tz)}); check in by "
-                     f"{local_time.clock_words(plan.deadline, tz)}")
-        lines.append(text + ".")
+            start = local_time.local(plan.starts_at, tz)
+            lines.append(BOOKED_WITH_START.format(
+                number=number, weekday=local_time.WEEKDAYS[start.weekday()],
+                time=local_time.clock_words(plan.starts_at, tz),
+                deadline=local_time.clock_words(plan.deadline, tz)))
+        else:
+            lines.append(BOOKED.format(number=number))
     players = snap.players
     present = players.loc[(players["status"] == PlayerStatus.ACTIVE)
                           & players["checked_in"], "player_id"]
@@ -320,6 +342,5 @@ def bookings_of(snap: Snapshot, player_id: int, *, now: dt.datetime | None = Non
         queue = next_queue(snap, present, now=now).set_index("player_id")
         waits = queue.loc[int(player_id), "waiting"]
         if not pd.isna(waits):
-            lines.append(f"You are number {int(waits)} on the waiting list for "
-                         f"Qualifier {next_number}.")
+            lines.append(WAITING_PLACE.format(position=int(waits), number=next_number))
     return lines

@@ -5,12 +5,12 @@ from __future__ import annotations
 
 import datetime as dt
 
-import numpy as np
 import pandas as pd
 
-from stsa import local_time, rules, store
+from stsa import i18n, local_time, rules, store
 from stsa.auth import Actor
-from stsa.domain import Kind, PlayerStatus, SittingStatus, TournamentError, plural
+from stsa.domain import Kind, PlayerStatus, SittingStatus, TournamentError
+from stsa.i18n import _, ngettext
 from stsa.services import sitting_plan
 from stsa.services.snapshot import Snapshot
 from stsa.settings import Settings
@@ -30,11 +30,12 @@ def queue_of(players: pd.DataFrame, player_ids, settings: Settings,
     booking order"), then drop-ins in check-in order."""
     ids = [int(p) for p in player_ids]
     if len(set(ids)) != len(ids):
-        raise TournamentError("A player is named twice among the players to seat.")
+        raise TournamentError(_("A player is named twice among the players to seat."))
     chosen = players.loc[players["player_id"].isin(ids)]
     unknown = sorted(set(ids) - set(chosen["player_id"].astype(int)))
     if unknown:
-        raise store.NotFound(f"No player with id {', '.join(map(str, unknown))}.")
+        raise store.NotFound(_("No player with id {ids}.").format(
+            ids=", ".join(map(str, unknown))))
     capacity = int(settings["capacity"])
     queue = rules.seat_queue(chosen, capacity, extra_tables, bookings=bookings,
                              deadline=deadline)
@@ -48,35 +49,40 @@ def queue_reasons(queue: pd.DataFrame, capacity: int, extra_tables: int = 0,
     """Why each player of a `rules.seat_queue` frame plays or waits, in words (R21); check-in
     times in the tournament's time zone `tz` (R26; None: this laptop's)."""
     times = local_time.column(queue["checked_in_at"], tz or local_time.zone(None)).dt.strftime(
-        "%H:%M")
-    arrived = "dropped in at " + times.fillna("")
+        "%H:%M").fillna("")
+    checked = queue["checked_in_at"].notna()
     if "priority" in queue:  # R25: the sitting has a booking list
         booked = queue["booking_order"].astype("string").fillna("")
-        priority = queue["priority"]
-        base = pd.Series(np.select(
-            [priority == "booked", priority == "late", priority == "replacement",
-             priority == "replaced", queue["checked_in_at"].notna()],
-            ["booked, number " + booked + " in booking order",
-             "booked, number " + booked + " in booking order (checked in after the deadline)",
-             "given a missing booked player's seat",
-             "booked, but the seat was given away after the deadline; " + arrived,
-             arrived],
-            "seated by hand, not checked in"), index=queue.index, dtype="str")
-        return _limit(base, queue, capacity, extra_tables)
-    order = queue["registration_order"].astype("string")
-    base = pd.Series(np.select(
-        [queue["registration_order"].notna(), queue["checked_in_at"].notna()],
-        ["pre-registered, number " + order.fillna("") + " in registration order",
-         arrived],
-        "seated by hand, not checked in"), index=queue.index, dtype="str")
-    return _limit(base, queue, capacity, extra_tables)
+        words = {"booked": _("booked, number {number} in booking order"),
+                 "late": _("booked, number {number} in booking order (checked in after the "
+                           "deadline)"),
+                 "replacement": _("given a missing booked player's seat"),
+                 "replaced": _("booked, but the seat was given away after the deadline; "
+                               "dropped in at {time}")}
+        base = [(words[p] if p in words else _("dropped in at {time}") if seen
+                 else _("seated by hand, not checked in")).format(number=n, time=t)
+                for p, n, t, seen in zip(queue["priority"], booked, times, checked)]
+        return _limit(pd.Series(base, index=queue.index, dtype="str"), queue, capacity,
+                      extra_tables)
+    order = queue["registration_order"].astype("string").fillna("")
+    base = [(_("pre-registered, number {number} in registration order") if pd.notna(r)
+             else _("dropped in at {time}") if seen
+             else _("seated by hand, not checked in")).format(number=n, time=t)
+            for r, n, t, seen in zip(queue["registration_order"], order, times, checked)]
+    return _limit(pd.Series(base, index=queue.index, dtype="str"), queue, capacity,
+                  extra_tables)
 
 
 def _limit(base: pd.Series, queue: pd.DataFrame, capacity: int, extra_tables: int) -> pd.Series:
-    limit = f"over the {capacity}-seat limit"
     if extra_tables:
-        limit += f" and {plural(extra_tables, 'extra table')}"
-    return base.where(queue["plays"], base + "; " + limit)
+        said = ngettext("{reason}; over the {capacity}-seat limit and {count} extra table",
+                        "{reason}; over the {capacity}-seat limit and {count} extra tables",
+                        extra_tables)
+    else:
+        said = _("{reason}; over the {capacity}-seat limit")
+    over = pd.Series([said.format(reason=r, capacity=capacity, count=extra_tables)
+                      for r in base], index=base.index, dtype="str")
+    return base.where(queue["plays"], over)
 
 
 def seat_queue(engine, player_ids, *, extra_tables: int = 0) -> pd.DataFrame:
@@ -100,8 +106,9 @@ def waiting_list(engine, *, actor: Actor | None = None) -> pd.DataFrame:
 
     While a qualifier sitting that `actor` may see (R20) is drawn or being played, its stored
     waiting list; before the next qualifier (none yet, or the latest complete), the live queue
-    of the players checked in; once the semifinal or final is drawn, nobody waits."""
-    with Snapshot(engine, actor=actor) as snap:
+    of the players checked in; once the semifinal or final is drawn, nobody waits. The
+    reasons are English: pages share the list per data version (`stsa.ui.data`)."""
+    with i18n.language(i18n.ENGLISH), Snapshot(engine, actor=actor) as snap:
         sitting = snap.current()
         if sitting is not None and sitting["kind"] != Kind.QUALIFIER:
             return _no_one_waits()

@@ -22,12 +22,13 @@ from sqlalchemy.engine import Engine
 
 from stsa import directory, store
 from stsa.auth import Actor
-from stsa.domain import TournamentError, plural
+from stsa.domain import TournamentError
+from stsa.i18n import ngettext
 from stsa.store import db
 
 Opener = Callable[[int], Engine]
 _KEY = ["tournament_id", "player_id"]
-PROPOSAL_COLUMNS = [*directory.PROPOSAL_COLUMNS, "question"]
+PROPOSAL_COLUMNS = [*directory.PROPOSAL_COLUMNS, "tournament_names", "question"]
 PEOPLE_COLUMNS = ["person_id", "nicknames", "tournaments", "players"]
 MEMBER_COLUMNS = ["person_id", "tournament_id", "tournament", "player_id", "nickname"]
 
@@ -79,15 +80,20 @@ def proposals(engine: Engine, opener: Opener, *, actor: Actor,
               known: pd.DataFrame | None = None) -> pd.DataFrame:
     """R27: the organizer's questions for `engine`'s tournament: one row per player not in the
     directory whom `stsa.directory.match_players` proposes as an earlier tournaments' person,
-    with `question` ("Spice Baron: the same player as in GothCon 2026?"). No proposal, no
+    with `tournament_names` (the candidate tournaments' names, a tuple) and `question` ("Spice
+    Baron: the same player as in GothCon 2026?", in English: pages share the proposals per data
+    version and ask in their own language with `directory.question_words`). No proposal, no
     row. `known`: `links` when the caller has it."""
     known = links(engine, opener, actor=actor) if known is None else known
     found = directory.match_players(unlinked(engine, opener, known, actor=actor), known)
     found = found.loc[found["person_id"].notna()].reset_index(drop=True)
     tournaments = names(opener, sorted({int(t) for ts in found["candidate_tournaments"]
                                         for t in ts}))
-    return found.assign(question=[directory.confirm_question(row, tournaments)
-                                  for row in found.to_dict("records")])[PROPOSAL_COLUMNS]
+    return found.assign(
+        tournament_names=[tuple(directory.tournament_name(tournaments, t) for t in ts)
+                          for ts in found["candidate_tournaments"]],
+        question=[directory.confirm_question(row, tournaments)
+                  for row in found.to_dict("records")])[PROPOSAL_COLUMNS]
 
 
 def link_new(engine: Engine, opener: Opener, *, actor: Actor) -> pd.DataFrame:
@@ -125,9 +131,12 @@ def answer(engine: Engine, opener: Opener, yes: Mapping[tuple[int, int], int],
     changed = [k for k, person in yes.items() if now.get(k) != int(person)]
     changed += [k for k in no if k not in now]
     if changed:
-        raise TournamentError(f"{plural(len(changed), 'proposal')} changed meanwhile (another "
-                              "change to the player directory): look at the questions again. "
-                              "Nothing was linked.")
+        raise TournamentError(ngettext(
+            "{count} proposal changed meanwhile (another change to the player directory): look "
+            "at the questions again. Nothing was linked.",
+            "{count} proposals changed meanwhile (another change to the player directory): "
+            "look at the questions again. Nothing was linked.", len(changed)).format(
+                count=len(changed)))
     rows = ([{"tournament_id": t, "player_id": p, "person_id": int(person)}
              for (t, p), person in yes.items()]
             + [{"tournament_id": t, "player_id": p, "person_id": pd.NA} for t, p in no

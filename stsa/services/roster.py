@@ -13,7 +13,8 @@ import pandas as pd
 
 from stsa import store
 from stsa.auth import Actor
-from stsa.domain import PLAYED, Kind, PlayerStatus, TournamentError, plural, sitting_label
+from stsa.domain import PLAYED, Kind, PlayerStatus, TournamentError
+from stsa.i18n import _, ngettext
 
 SHOWN_LIMIT = 200  # players listed at once on the Roster page; a search narrows the rest
 MAX_LINES = 10_000  # a pasted name list longer than this is refused
@@ -59,16 +60,17 @@ def parse_name_list(text: str) -> tuple[list[dict], list[int]]:
     the line number of each, so that errors can name lines."""
     lines = str(text or "").splitlines()
     if len(lines) > MAX_LINES:
-        raise TournamentError(f"The list has {len(lines)} lines; paste at most {MAX_LINES}.")
+        raise TournamentError(_("The list has {count} lines; paste at most {most}.").format(
+            count=len(lines), most=MAX_LINES))
     records, numbers = [], []
     for number, line in enumerate(lines, start=1):
         if not line.strip():
             continue
-        name, _, club = line.partition("\t") if "\t" in line else line.partition(",")
+        name, _comma, club = line.partition("\t") if "\t" in line else line.partition(",")
         records.append({"name": name.strip(), "club": club.strip()})
         numbers.append(number)
     if not records:
-        raise TournamentError("Paste at least one name, one player a line.")
+        raise TournamentError(_("Paste at least one name, one player a line."))
     return records, numbers
 
 
@@ -77,7 +79,7 @@ def import_names(engine, text: str, *, actor: Actor) -> pd.DataFrame:
     problem names the line it is on. Returns the players added."""
     records, lines = parse_name_list(text)
     return store.import_players(engine, records, actor=actor,
-                                labels=[f"line {n}" for n in lines])
+                                labels=[_("line {number}").format(number=n) for n in lines])
 
 
 def add_player(engine, name: str, *, nickname: str = "", club: str = "", email: str = "",
@@ -105,7 +107,8 @@ def names_in_list(players: pd.DataFrame, text: str) -> list[int]:
     (one's name, another's nickname) or a withdrawn player is refused, with its line number."""
     lines = str(text or "").splitlines()
     if len(lines) > MAX_LINES:
-        raise TournamentError(f"The list has {len(lines)} lines; paste at most {MAX_LINES}.")
+        raise TournamentError(_("The list has {count} lines; paste at most {most}.").format(
+            count=len(lines), most=MAX_LINES))
     known = pd.concat([
         players.assign(key=players[column].astype(str).map(store.normalize_name),
                        shown=players[column].astype(str))
@@ -114,7 +117,7 @@ def names_in_list(players: pd.DataFrame, text: str) -> list[int]:
               .assign(line=lambda d: d.index + 1, text=lambda d: d["text"].str.strip())
               .loc[lambda d: d["text"] != ""])
     if pasted.empty:
-        raise TournamentError("Paste at least one name or nickname, one player a line.")
+        raise TournamentError(_("Paste at least one name or nickname, one player a line."))
     whole = pasted["text"].map(store.normalize_name)
     first = pasted["text"].str.split(r"[\t,]", n=1, regex=True).str[0].map(store.normalize_name)
     pasted = pasted.assign(key=whole.where(whole.isin(known["key"]), first))
@@ -124,23 +127,30 @@ def names_in_list(players: pd.DataFrame, text: str) -> list[int]:
         _line_problems(found.loc[found["line"].isin(counts.index[counts == 0])],
                        lambda row: _unknown(row, known)),
         _line_problems(found.loc[found["line"].isin(counts.index[counts > 1])],
-                       lambda row: "two players go by that name: write the other's full name"),
+                       lambda row: _("two players go by that name: write the other's full "
+                                     "name")),
         _line_problems(found.loc[(found["status"] == PlayerStatus.WITHDRAWN)
                                  & found["line"].isin(counts.index[counts == 1])],
-                       lambda row: f"{row['name']} is withdrawn (reinstate them first)"),
+                       lambda row: _("{player} is withdrawn (reinstate them first)").format(
+                           player=row["name"])),
     ]).sort_index()
     if len(problems):
         shown = "; ".join(problems.head(SHOWN_PROBLEMS))
         more = len(problems) - SHOWN_PROBLEMS
-        raise TournamentError(f"Nobody was checked in. {shown}"
-                              + (f"; and {plural(more, 'more line')}." if more > 0 else "."))
+        if more > 0:
+            raise TournamentError(ngettext("Nobody was checked in. {problems}; and {count} more "
+                                           "line.", "Nobody was checked in. {problems}; and "
+                                           "{count} more lines.", more).format(problems=shown,
+                                                                               count=more))
+        raise TournamentError(_("Nobody was checked in. {problems}.").format(problems=shown))
     return list(dict.fromkeys(int(p) for p in found["player_id"]))
 
 
 def _line_problems(rows: pd.DataFrame, why) -> pd.Series:
     """One problem a line, indexed by line number: 'line 4, "Pual": …'."""
     rows = rows.drop_duplicates("line")
-    return pd.Series([f'line {line}, "{text}": {why(row)}' for line, text, row
+    said = _('line {number}, "{text}": {problem}')
+    return pd.Series([said.format(number=line, text=text, problem=why(row)) for line, text, row
                       in zip(rows["line"], rows["text"], rows.to_dict("records"))],
                      index=rows["line"].to_numpy(), dtype=str)
 
@@ -149,8 +159,13 @@ def _unknown(row: dict, known: pd.DataFrame) -> str:
     """Nobody by that name or nickname; the closest names as a hint."""
     close = difflib.get_close_matches(row["key"], known["key"].tolist(), n=2, cutoff=0.75)
     names = known.drop_duplicates("key").set_index("key")["shown"]
-    hint = " or ".join(f'"{names[k]}"' for k in close)
-    return "no player has that name or nickname" + (f" (did you mean {hint}?)" if hint else "")
+    if len(close) == 2:
+        return _('no player has that name or nickname (did you mean "{first}" or '
+                 '"{second}"?)').format(first=names[close[0]], second=names[close[1]])
+    if close:
+        return _('no player has that name or nickname (did you mean "{name}"?)').format(
+            name=names[close[0]])
+    return _("no player has that name or nickname")
 
 
 def check_in_list(engine, players: pd.DataFrame, text: str, *, only: bool,
@@ -190,9 +205,9 @@ def ready_lists(players: pd.DataFrame, sittings: pd.DataFrame,
     last, lists = last_played(sittings), []
     if last is not None:
         there = seats.loc[seats["sitting_id"] == last["sitting_id"], "player_id"]
-        lists.append(CheckInList(f"Same as {sitting_label(Kind.QUALIFIER, last['number'])}",
+        lists.append(CheckInList(_("Same as Qualifier {number}").format(number=last["number"]),
                                  tuple(int(p) for p in active.loc[active.isin(there)])))
-        lists.append(CheckInList("Everyone who has not played yet", tuple(
+        lists.append(CheckInList(_("Everyone who has not played yet"), tuple(
             int(p) for p in active.loc[~active.isin(seats["player_id"])])))
     return lists
 
@@ -209,8 +224,19 @@ def stale_check_ins(players: pd.DataFrame, sittings: pd.DataFrame) -> str | None
                | (checked["checked_in_at"] < last["created_at"])).sum())
     if old == 0:
         return None
-    label = sitting_label(Kind.QUALIFIER, last["number"])
-    who = (f"All {len(checked)} players checked in were" if old == len(checked) else
-           f"{old} of the {len(checked)} players checked in were")
-    return (f"{who} checked in before {label} was drawn: they may be {label}'s players. "
-            f"Check in this sitting's players, or keep them if they play again.")
+    if old == len(checked):
+        said = ngettext("All {count} players checked in were checked in before Qualifier "
+                        "{number} was drawn: they may be Qualifier {number}'s players. Check in "
+                        "this sitting's players, or keep them if they play again.",
+                        "All {count} players checked in were checked in before Qualifier "
+                        "{number} was drawn: they may be Qualifier {number}'s players. Check in "
+                        "this sitting's players, or keep them if they play again.", old)
+    else:
+        said = ngettext("{count} of the {total} players checked in were checked in before "
+                        "Qualifier {number} was drawn: they may be Qualifier {number}'s "
+                        "players. Check in this sitting's players, or keep them if they play "
+                        "again.", "{count} of the {total} players checked in were checked in "
+                        "before Qualifier {number} was drawn: they may be Qualifier {number}'s "
+                        "players. Check in this sitting's players, or keep them if they play "
+                        "again.", old)
+    return said.format(count=old, total=len(checked), number=last["number"])

@@ -18,6 +18,7 @@ from stsa.domain import Role
 from stsa.formats import roster_file
 from stsa.formats.guards import at_row
 from stsa.formats.roster_file import RosterRules, roster_error
+from stsa.i18n import _
 from stsa.store import roster
 
 RULES = RosterRules(name_key=store.normalize_name,
@@ -63,10 +64,12 @@ def _refuse_clashes(engine, frame: pd.DataFrame, actor: Actor) -> None:
                         nick_key=nicks.map(store.normalize_name))
     name_clash = rows["key"].isin(list(taken))
     nick_clash = ~name_clash & rows["nick_key"].isin(list(nick_of))
-    problems = [at_row(row, f"{name} is already on the roster as {taken[key]!r}")
+    problems = [at_row(row, _("{player} is already on the roster as {existing}").format(
+                    player=name, existing=repr(taken[key])))
                 for row, name, key in rows.loc[name_clash, ["row", "name", "key"]]
                 .itertuples(index=False, name=None)]
-    problems += [at_row(row, f"the nickname {nick!r} is already {nick_of[key]}'s")
+    problems += [at_row(row, _("the nickname {nickname} is already {player}'s").format(
+                     nickname=repr(nick), player=nick_of[key]))
                  for row, nick, key in rows.loc[nick_clash, ["row", "nick", "nick_key"]]
                  .itertuples(index=False, name=None)]
     if problems:
@@ -92,7 +95,8 @@ def import_roster(engine, source: Any, *, actor: Actor) -> pd.DataFrame:
     ordered = registration_order(frame)
     try:
         return store.import_players(engine, _entries(ordered), actor=actor, pre_registered=True,
-                                    labels=[f"row {r}" for r in ordered["row"]])
+                                    labels=[_("row {number}").format(number=r)
+                                            for r in ordered["row"]])
     except store.DuplicateName:
         _refuse_clashes(engine, frame, actor)  # a name added meanwhile: say which row
         raise

@@ -25,6 +25,7 @@ from sqlalchemy.engine import Connection, Engine
 from stsa import auth
 from stsa.auth import Actor, require
 from stsa.domain import Action, PlayerStatus, Role, TournamentError
+from stsa.i18n import _, ngettext
 from stsa.store import audit, db, frames, roster
 from stsa.store.access import SignInPaused
 from stsa.store.errors import InvalidState, NotFound
@@ -62,8 +63,8 @@ def bookings(engine: Engine | Connection, sitting_number: int | None = None) -> 
 def _check_number(sitting_number) -> int:
     if isinstance(sitting_number, bool) or not isinstance(sitting_number, int) or not (
             1 <= sitting_number <= 1000):
-        raise TournamentError(f"A booking list is for a qualifier sitting 1, 2, …, not "
-                              f"{sitting_number!r}.")
+        raise TournamentError(_("A booking list is for a qualifier sitting 1, 2, …, not "
+                                "{number}.").format(number=repr(sitting_number)))
     return sitting_number
 
 
@@ -79,9 +80,10 @@ def import_bookings(engine: Engine, sitting_number: int, booked: list[dict], *,
     require(actor, Role.ORGANIZER, action="import booking lists")
     number = _check_number(sitting_number)
     if len(booked) > MOST_PER_LIST:
-        raise TournamentError(f"A booking list holds at most {MOST_PER_LIST} players.")
-    clean = (roster._entries(new_players, [f"the new player {e.get('name', '')}"
-                                           for e in new_players])
+        raise TournamentError(_("A booking list holds at most {count} players.").format(
+            count=MOST_PER_LIST))
+    clean = (roster._entries(new_players, [_("the new player {player}").format(
+        player=e.get("name", "")) for e in new_players])
              if new_players else [])
 
     def work(conn: Connection) -> dict:
@@ -90,17 +92,17 @@ def import_bookings(engine: Engine, sitting_number: int, booked: list[dict], *,
         ids = [int(e["player_id"]) if e.get("player_id") is not None else made[int(e["new"])]
                for e in booked]
         if len(set(ids)) != len(ids):
-            raise TournamentError("Nothing was imported: a player is booked twice.")
+            raise TournamentError(_("Nothing was imported: a player is booked twice."))
         found = {r.id: r for r in conn.execute(
             sa.select(players_t.c.id, players_t.c.name, players_t.c.status)
             .where(players_t.c.id.in_(ids)))}
         missing = sorted(set(ids) - set(found))
         if missing:
-            raise NotFound(f"No player with id {', '.join(map(str, missing))}.")
+            raise NotFound(_("No player with id {ids}.").format(ids=", ".join(map(str, missing))))
         gone = [found[i].name for i in ids if found[i].status == PlayerStatus.WITHDRAWN]
         if gone:
-            raise InvalidState(f"Nothing was imported: withdrawn players cannot be booked "
-                               f"({', '.join(gone)}).")
+            raise InvalidState(_("Nothing was imported: withdrawn players cannot be booked "
+                                 "({players}).").format(players=", ".join(gone)))
         old = {r.player_id: r.position for r in conn.execute(
             sa.select(bookings_t.c.player_id, bookings_t.c.position)
             .where(bookings_t.c.sitting_number == number))}
@@ -146,13 +148,14 @@ def replace_booking(engine: Engine, sitting_number: int, player_id: int,
             bookings_t.c.sitting_number == number,
             bookings_t.c.player_id == int(player_id)).with_for_update()).first()
         if row is None:
-            raise NotFound(f"Player {player_id} is not booked for qualifier {number}.")
+            raise NotFound(_("Player {player} is not booked for qualifier {number}.").format(
+                player=player_id, number=number))
         if replacement_id is not None:
             if int(replacement_id) == int(player_id):
-                raise TournamentError("A booked player cannot replace themselves.")
+                raise TournamentError(_("A booked player cannot replace themselves."))
             if conn.execute(sa.select(players_t.c.id).where(
                     players_t.c.id == int(replacement_id))).first() is None:
-                raise NotFound(f"No player with id {replacement_id}.")
+                raise NotFound(_("No player with id {ids}.").format(ids=replacement_id))
         conn.execute(sa.update(bookings_t).where(
             bookings_t.c.sitting_number == number, bookings_t.c.player_id == int(player_id))
             .values(replaced_by=None if replacement_id is None else int(replacement_id)))
@@ -215,9 +218,9 @@ def self_check_in(engine: Engine, player_id: int, code: str, *, client: str) -> 
                                      players_t.c.checked_in)
                            .where(players_t.c.id == int(player_id))).first()
         if row is None:
-            raise NotFound(f"No player with id {player_id}.")
+            raise NotFound(_("No player with id {ids}.").format(ids=player_id))
         if row.status == PlayerStatus.WITHDRAWN:
-            raise InvalidState("A withdrawn player cannot check in.")
+            raise InvalidState(_("A withdrawn player cannot check in."))
         failure = conn.execute(sa.insert(failures_t).values(
             client=client, device=CODE_TRY, at=now)).inserted_primary_key[0]  # type: ignore[index]
         if not auth.room_code_matches(_key(conn), code, now.timestamp()):
@@ -234,9 +237,17 @@ def self_check_in(engine: Engine, player_id: int, code: str, *, client: str) -> 
     ok, wait = db.write(engine, work)
     if wait > 0:
         whole = int(wait) + 1
-        words = f"{whole} seconds" if whole < 120 else f"{(whole + 59) // 60} minutes"
-        raise SignInPaused(f"Too many wrong codes: try again in {words}, or check in with "
-                           f"the organizer.", wait)
+        if whole < 120:
+            said = ngettext("Too many wrong codes: try again in {count} second, or check in "
+                            "with the organizer.", "Too many wrong codes: try again in {count} "
+                            "seconds, or check in with the organizer.", whole).format(count=whole)
+        else:
+            minutes = (whole + 59) // 60
+            said = ngettext("Too many wrong codes: try again in {count} minute, or check in "
+                            "with the organizer.", "Too many wrong codes: try again in {count} "
+                            "minutes, or check in with the organizer.", minutes).format(
+                count=minutes)
+        raise SignInPaused(said, wait)
     return ok
 
 
@@ -249,7 +260,7 @@ def undo_self_check_in(engine: Engine, player_id: int, *, actor: Actor) -> bool:
         row = conn.execute(sa.select(players_t.c.id, players_t.c.self_check_in)
                            .where(players_t.c.id == int(player_id)).with_for_update()).first()
         if row is None:
-            raise NotFound(f"No player with id {player_id}.")
+            raise NotFound(_("No player with id {ids}.").format(ids=player_id))
         if not row.self_check_in:
             return False
         conn.execute(sa.update(players_t).where(players_t.c.id == row.id).values(

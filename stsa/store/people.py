@@ -21,6 +21,7 @@ from sqlalchemy.engine import Connection, Engine
 from stsa import directory as rules
 from stsa.auth import Actor, require
 from stsa.domain import Action, Problem, Role, TournamentError
+from stsa.i18n import _
 from stsa.store import audit, db, frames, schema
 from stsa.store.errors import NotFound
 
@@ -77,7 +78,8 @@ def _new_rows(rows) -> pd.DataFrame:
                              "player_id": pd.Series(dtype="int64")})
     missing = [c for c in _KEY if c not in frame]
     if missing:
-        raise TournamentError(f"The players to link lack {' and '.join(missing)}.")
+        raise TournamentError(_("The players to link lack {columns}.").format(
+            columns=" and ".join(missing)))  # column names, as code names them
 
     def numbers(column: str) -> np.ndarray:
         if column not in frame:
@@ -90,8 +92,9 @@ def _new_rows(rows) -> pd.DataFrame:
     whole = [(v >= 1) & (v % 1 == 0) for v in (out["tournament_id"], out["player_id"])]
     bad = ~(whole[0] & whole[1] & (np.isnan(person) | ((person >= 1) & (person % 1 == 0))))
     if bad.any():
-        raise TournamentError(f"Row {int(bad.argmax()) + 1} of the players to link: "
-                              f"tournament, player and person are whole numbers from 1.")
+        raise TournamentError(_("Row {row} of the players to link: tournament, player and "
+                                "person are whole numbers from 1.").format(
+            row=int(bad.argmax()) + 1))
     return pd.DataFrame({"person_id": pd.array(person, dtype="Int64"),
                          "tournament_id": out["tournament_id"].astype("int64"),
                          "player_id": out["player_id"].astype("int64")})
@@ -113,7 +116,8 @@ def link_players(engine: Engine, rows: Iterable[Mapping] | pd.DataFrame, *,
         known = _held(conn)
         unlisted = sorted(set(new["tournament_id"]) - _listed(conn))
         if unlisted:
-            raise NotFound(f"There is no tournament {unlisted[0]} on the list.")
+            raise NotFound(_("There is no tournament {tournament} on the list.").format(
+                tournament=unlisted[0]))
         fresh = new["person_id"].isna().to_numpy()
         start = int(known["person_id"].max()) + 1 if len(known) else 1
         start = max(start, int(new["person_id"].max()) + 1 if (~fresh).any() else start)
@@ -126,18 +130,24 @@ def link_players(engine: Engine, rows: Iterable[Mapping] | pd.DataFrame, *,
         together = pd.concat([known, added]).loc[lambda f: f.duplicated(
             ["person_id", "tournament_id"], keep=False)].drop_duplicates(
             ["person_id", "tournament_id"])
+        where = _("tournament {tournament}")
         problems = [
-            *(Problem(f"tournament {t}", f"Player {p} of tournament {t} is listed twice.")
-              for t, p in twice[_KEY].to_numpy().tolist()),
-            *(Problem(f"tournament {t}", f"Player {p} of tournament {t} is already in the "
-                      "player directory.") for t, p in linked[_KEY].to_numpy().tolist()),
-            *(Problem(f"tournament {t}", f"Person {person} would have two players in "
-                      f"tournament {t}: a person plays a tournament once.")
+            *(Problem(where.format(tournament=t), _("Player {player} of tournament {tournament} "
+                                                    "is listed twice.").format(
+                player=p, tournament=t)) for t, p in twice[_KEY].to_numpy().tolist()),
+            *(Problem(where.format(tournament=t), _("Player {player} of tournament {tournament} "
+                                                    "is already in the player directory.")
+                      .format(player=p, tournament=t))
+              for t, p in linked[_KEY].to_numpy().tolist()),
+            *(Problem(where.format(tournament=t), _("Person {person} would have two players in "
+                                                    "tournament {tournament}: a person plays a "
+                                                    "tournament once.").format(
+                person=person, tournament=t))
               for person, t in together[["person_id", "tournament_id"]].to_numpy().tolist()),
         ]
         if problems:
-            raise TournamentError(" ".join(p.what for p in problems[:5]) + " Nothing was "
-                                  "linked.", problems)
+            raise TournamentError(_("{problems} Nothing was linked.").format(
+                problems=" ".join(p.what for p in problems[:5])), problems)
         if added.empty:
             return added
         conn.execute(sa.insert(d), added.to_dict("records"))

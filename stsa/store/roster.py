@@ -15,6 +15,7 @@ from sqlalchemy.engine import Connection, Engine
 
 from stsa.auth import Actor, can_see_hidden, require
 from stsa.domain import Action, PlayerStatus, Role, TournamentError, normalize_name
+from stsa.i18n import _
 from stsa.store import audit, checks, db, frames
 from stsa.store.errors import DuplicateName, InvalidState, NotFound
 from stsa.store.schema import absences as absences_t
@@ -76,7 +77,7 @@ def add_player(engine: Engine, name: str, *, nickname: str = "", club: str = "",
     """
     require(actor, Role.ORGANIZER, action="change the roster")
     return _add(engine, [{"name": name, "nickname": nickname, "club": club, "email": email,
-                          "extra": extra}], actor, ["the new player"])[0]
+                          "extra": extra}], actor, [_("the new player")])[0]
 
 
 def import_players(engine: Engine, roster, *, actor: Actor,
@@ -98,7 +99,8 @@ def import_players(engine: Engine, roster, *, actor: Actor,
 
 
 def _label(labels: list[str] | None, i: int) -> str:
-    return labels[i - 1] if labels and 0 < i <= len(labels) else f"entry {i}"
+    return (labels[i - 1] if labels and 0 < i <= len(labels)
+            else _("entry {number}").format(number=i))
 
 
 def _capital(text: str) -> str:
@@ -109,9 +111,9 @@ def _entry(rec: Any, label: str) -> dict:
     """One roster entry as the store keeps it; other columns become extra details (R19)."""
     where = _capital(label)
     if not isinstance(rec, dict):
-        raise TournamentError(f"{where}: expected a mapping with a name.")
+        raise TournamentError(_("{entry}: expected a mapping with a name.").format(entry=where))
     name = checks.text(rec.get("name"), "name", NAME_MAX, where, required=True)
-    where = f"{where} ({name})"
+    where = _("{entry} ({player})").format(entry=where, player=name)
     extra = dict(rec["extra"]) if isinstance(rec.get("extra"), dict) else {}
     extra.update({str(k): v for k, v in rec.items()
                   if k not in ("name", "nickname", "club", "email", "extra", "player_id")})
@@ -137,19 +139,22 @@ def _entries(records: list[dict], labels: list[str] | None) -> list[tuple[str, d
             problems.append(str(exc))
             continue
         if item["name_key"] in seen:
-            problems.append(f"{_capital(label)} ({item['name']}): the same name as "
-                            f"{seen[item['name_key']]}.")
+            problems.append(_("{entry} ({player}): the same name as {other}.").format(
+                entry=_capital(label), player=item["name"], other=seen[item["name_key"]]))
             continue
         if item["nickname_key"] in seen_nick:
-            problems.append(f"{_capital(label)} ({item['name']}): the same nickname "
-                            f"({item['nickname']}) as {seen_nick[item['nickname_key']]}.")
+            problems.append(_("{entry} ({player}): the same nickname ({nickname}) as "
+                              "{other}.").format(entry=_capital(label), player=item["name"],
+                                                 nickname=item["nickname"],
+                                                 other=seen_nick[item["nickname_key"]]))
             continue
         seen[item["name_key"]], seen_nick[item["nickname_key"]] = label, label
         clean.append((label, item))
     if problems:
-        raise TournamentError("Nothing was added. " + " ".join(problems))
+        raise TournamentError(_("Nothing was added. {problems}").format(
+            problems=" ".join(problems)))
     if not clean:
-        raise TournamentError("Nothing was added: the roster is empty.")
+        raise TournamentError(_("Nothing was added: the roster is empty."))
     return clean
 
 
@@ -166,15 +171,17 @@ def _existing(conn: Connection, column: str, keys: list[str]) -> dict[str, Any]:
 
 def _check_not_taken(conn: Connection, clean: list[tuple[str, dict]]) -> None:
     """No entry repeats a stored player's name, nor a stored nickname (R22)."""
-    names = _existing(conn, "name_key", [c["name_key"] for _, c in clean])
-    nicks = _existing(conn, "nickname_key", [c["nickname_key"] for _, c in clean])
-    dupes = [f"{label} ({c['name']}) is already on the roster as {names[c['name_key']].name!r}"
+    names = _existing(conn, "name_key", [c["name_key"] for _label, c in clean])
+    nicks = _existing(conn, "nickname_key", [c["nickname_key"] for _label, c in clean])
+    dupes = [_("{entry} ({player}) is already on the roster as {existing}").format(
+                 entry=label, player=c["name"], existing=repr(names[c["name_key"]].name))
              if c["name_key"] in names else
-             f"{label} ({c['name']}): the nickname {c['nickname']!r} is already "
-             f"{nicks[c['nickname_key']].name}'s"
+             _("{entry} ({player}): the nickname {nickname} is already {other}'s").format(
+                 entry=label, player=c["name"], nickname=repr(c["nickname"]),
+                 other=nicks[c["nickname_key"]].name)
              for label, c in clean if c["name_key"] in names or c["nickname_key"] in nicks]
     if dupes:
-        raise DuplicateName("Nothing was added: " + "; ".join(dupes) + ".")
+        raise DuplicateName(_("Nothing was added: {problems}.").format(problems="; ".join(dupes)))
 
 
 def _add(engine: Engine, records: list[dict], actor: Actor,
@@ -194,7 +201,7 @@ def insert_players(conn: Connection, clean: list[tuple[str, dict]], actor: Actor
             or 0) if pre_registered else None
     rows = [{**c, "extra": frames.dumps(c["extra"]), **new, "created_by": actor.name,
              "created_at": at, "registration_order": None if last is None else last + i}
-            for i, (_, c) in enumerate(clean, start=1)]
+            for i, (_label, c) in enumerate(clean, start=1)]
     ids = list(conn.execute(
         sa.insert(players_t).returning(players_t.c.id, sort_by_parameter_order=True),
         rows).scalars())
@@ -220,7 +227,7 @@ def edit_player(engine: Engine, player_id: int, *, actor: Actor, name: str | Non
     R22: a nickname is unique like a name (`DuplicateName`); a blank one is the name, and one
     that is still the name (and left as it is) follows a new name."""
     require(actor, Role.ORGANIZER, action="change the roster")
-    where = f"Player {player_id}"
+    where = _("Player {player}").format(player=player_id)
     changes: dict[str, Any] = {}
     if name is not None:
         changes["name"] = checks.text(name, "name", NAME_MAX, where, required=True)
@@ -245,14 +252,17 @@ def edit_player(engine: Engine, player_id: int, *, actor: Actor, name: str | Non
         if "name_key" in values:
             other = _taken(conn, values["name_key"], but=old["player_id"])
             if other is not None:
-                raise DuplicateName(f"{values['name']!r} is already on the roster "
-                                    f"(player {other.id}, {other.name!r}).")
+                raise DuplicateName(_("{name} is already on the roster (player {number}, "
+                                      "{existing}).").format(name=repr(values["name"]),
+                                                             number=other.id,
+                                                             existing=repr(other.name)))
         if "nickname_key" in values:
             other = _taken(conn, values["nickname_key"], but=old["player_id"],
                            column="nickname_key")
             if other is not None:
-                raise DuplicateName(f"The nickname {values['nickname']!r} is already "
-                                    f"{other.name}'s (player {other.id}).")
+                raise DuplicateName(_("The nickname {nickname} is already {player}'s (player "
+                                      "{number}).").format(nickname=repr(values["nickname"]),
+                                                           player=other.name, number=other.id))
         if values:
             conn.execute(sa.update(players_t).where(players_t.c.id == old["player_id"])
                          .values(**values))
@@ -268,10 +278,18 @@ def edit_player(engine: Engine, player_id: int, *, actor: Actor, name: str | Non
 
 
 def _has_history(conn: Connection, player_id: int) -> str | None:
-    """Why a player cannot be deleted (seated, sat out, waited or has results), or None."""
-    for table, what in ((results_t, "results"), (seats_t, "a seat in a draw"),
-                        (sit_outs_t, "a recorded sit-out"),
-                        (waiting_t, "a place on a sitting's waiting list")):
+    """Why a player cannot be deleted (seated, sat out, waited or has results), as a message
+    with the field `{player}`, or None."""
+    for table, what in ((results_t, _("{player} has results and cannot be deleted (nothing "
+                                      "is ever erased); withdraw the player instead.")),
+                        (seats_t, _("{player} has a seat in a draw and cannot be deleted "
+                                    "(nothing is ever erased); withdraw the player instead.")),
+                        (sit_outs_t, _("{player} has a recorded sit-out and cannot be deleted "
+                                       "(nothing is ever erased); withdraw the player "
+                                       "instead.")),
+                        (waiting_t, _("{player} has a place on a sitting's waiting list and "
+                                      "cannot be deleted (nothing is ever erased); withdraw "
+                                      "the player instead."))):
         hit = conn.execute(sa.select(sa.literal(1)).select_from(table)
                            .where(table.c.player_id == player_id).limit(1)).first()
         if hit is not None:
@@ -288,8 +306,7 @@ def remove_player(engine: Engine, player_id: int, *, actor: Actor) -> dict:
         old = _row_dict(_get(conn, player_id))
         why = _has_history(conn, old["player_id"])
         if why:
-            raise InvalidState(f"{old['name']} has {why} and cannot be deleted (nothing is "
-                               f"ever erased); withdraw the player instead.")
+            raise InvalidState(why.format(player=old["name"]))
         conn.execute(sa.delete(absences_t).where(absences_t.c.player_id == old["player_id"]))
         conn.execute(sa.delete(players_t).where(players_t.c.id == old["player_id"]))
         audit.log(conn, actor, Action.PLAYER_REMOVE, f"player {player_id}", before=old)
@@ -353,11 +370,12 @@ def _check_in(conn: Connection, ids: list[int], checked_in: bool, actor: Actor) 
                   players_t.c.checked_in).where(players_t.c.id.in_(ids)).with_for_update())}
     missing = [i for i in ids if i not in found]
     if missing:
-        raise NotFound(f"No player with id {', '.join(map(str, missing))}.")
+        raise NotFound(_("No player with id {ids}.").format(ids=", ".join(map(str, missing))))
     if checked_in:
         gone = [found[i].name for i in ids if found[i].status == PlayerStatus.WITHDRAWN]
         if gone:
-            raise InvalidState(f"Withdrawn players cannot be checked in: {', '.join(gone)}.")
+            raise InvalidState(_("Withdrawn players cannot be checked in: {players}.").format(
+                players=", ".join(gone)))
     change = [i for i in ids if bool(found[i].checked_in) != checked_in]
     if change:
         at = db.now()
@@ -420,7 +438,7 @@ def player(engine: Engine, player_id: int, *, actor: Actor | None = None) -> dic
     with db.reading(engine) as conn:
         row = conn.execute(sa.select(players_t).where(players_t.c.id == int(player_id))).first()
     if row is None:
-        raise NotFound(f"There is no player with id {player_id}.")
+        raise NotFound(_("There is no player with id {ids}.").format(ids=player_id))
     out = _row_dict(row)
     return out if can_see_hidden(actor) else _public(out)
 
@@ -433,7 +451,8 @@ def mark_absent(engine: Engine, player_id: int, present: bool = False, *, actor:
     """
     require(actor, Role.ORGANIZER, action="mark absences")
     if stage not in STAGES:
-        raise TournamentError(f"Unknown stage {stage!r}; absences are for {', '.join(STAGES)}.")
+        raise TournamentError(_("Unknown stage {stage}; absences are for {stages}.").format(
+            stage=repr(stage), stages=", ".join(STAGES)))
 
     def work(conn: Connection) -> bool:
         p = _row_dict(_get(conn, player_id))

@@ -11,8 +11,10 @@ import functools
 import pandas as pd
 import streamlit as st
 
-from stsa import local_time
-from stsa.domain import Role, plural
+from stsa import i18n, local_time
+from stsa.domain import Role
+from stsa.formats import booking_file
+from stsa.i18n import _, ngettext
 from stsa.services import bookings as service
 from stsa.ui import data, people, session, widgets
 
@@ -22,15 +24,16 @@ _SHOWN = 200
 def upload(engine, me) -> None:
     """The organizer's booking list import: which qualifier, the file, a preview with the
     rows that match nobody to tick as new players, and the import."""
-    with st.expander("Import a booking list", icon=":material/event_seat:"):
-        st.caption("A booking list from the convention's booking system (.xlsx, .ods or .csv) "
-                   "for one qualifier: a name, nickname or e-mail column, and the booking "
-                   "order or booking time if it has one. Booked players get the seats of that "
-                   "qualifier first, in booking order. Importing again replaces the list.")
+    with st.expander(_("Import a booking list"), icon=":material/event_seat:"):
+        st.caption(_("A booking list from the convention's booking system (.xlsx, .ods or "
+                     ".csv) for one qualifier: a name, nickname or e-mail column, and the "
+                     "booking order or booking time if it has one. Booked players get the seats "
+                     "of that qualifier first, in booking order. Importing again replaces the "
+                     "list."))
         st.session_state.setdefault("bookings_number", service.next_qualifier_number(engine))
-        number = int(st.number_input("For qualifier", min_value=1, max_value=1000, step=1,
+        number = int(st.number_input(_("For qualifier"), min_value=1, max_value=1000, step=1,
                                      key="bookings_number"))
-        upload = st.file_uploader("Booking list", type=["xlsx", "ods", "csv"],
+        upload = st.file_uploader(_("Booking list"), type=["xlsx", "ods", "csv"],
                                   key="bookings_file")
         if upload is None:
             return
@@ -42,23 +45,29 @@ def upload(engine, me) -> None:
             st.error(widgets.plain(error), icon=":material/error:")
             return
         rows = seen.rows
-        st.write(f"{plural(len(rows), 'booking')}; {len(seen.unmatched)} match nobody on the "
-                 f"roster.")
-        st.dataframe(pd.DataFrame({"Row": rows["row"], "In the file": _who(rows),
-                                   "Player": rows["player"], "Found by": rows["matched_by"]})
+        st.write(ngettext("{count} booking; {unmatched} match nobody on the roster.",
+                          "{count} bookings; {unmatched} match nobody on the roster.",
+                          len(rows)).format(count=len(rows), unmatched=len(seen.unmatched)))
+        found_by = rows["matched_by"].map(
+            lambda how: _(booking_file.MATCHED_BY[how]) if how in booking_file.MATCHED_BY
+            else how)
+        st.dataframe(pd.DataFrame({_("Row"): rows["row"], _("In the file"): _who(rows),
+                                   _("Player"): rows["player"], _("Found by"): found_by})
                      .head(_SHOWN), hide_index=True)
         add = []
         if seen.unmatched:
-            st.markdown("**Rows that match nobody**: tick those to add as new players.")
+            st.markdown(_("**Rows that match nobody**: tick those to add as new players."))
             texts = dict(zip(rows["row"], _who(rows)))
             for row in seen.unmatched[:_SHOWN]:
-                if st.checkbox(widgets.plain(f"Row {row}: add {texts[row]} as a new player"),
+                if st.checkbox(widgets.plain(_("Row {row}: add {who} as a new player").format(
+                        row=row, who=texts[row])),
                                key=f"bookings_add_{row}"):
                     add.append(row)
-        if st.button("Import booking list", key="bookings_import", type="primary"):
+        if st.button(_("Import booking list"), key="bookings_import", type="primary"):
             done = widgets.act(lambda: people.after_import(service.import_bookings(
                 engine, seen, number, add_rows=add, actor=me)),
-                done=lambda c: f"Qualifier {number}: {c['words']}")
+                done=lambda c: _("Qualifier {number}: {changes}").format(number=number,
+                                                                         changes=c["words"]))
             if done is not None:
                 st.session_state.pop("bookings_file", None)
                 st.rerun()
@@ -82,14 +91,16 @@ def sitting_check_in(engine, me) -> None:
         _open_or_close(engine, me, plan)
     if not plan.has_list and not view.booked_here.shape[0] and not _self_ins(view):
         return
-    st.markdown(f"**Qualifier {plan.number}**"
-                + (f" starts {local_time.day_words(plan.starts_at, tz)}; check-in closes "
-                   f"{local_time.clock_words(plan.deadline, tz)}"
-                   if plan.starts_at is not None and plan.deadline is not None else ""))
+    if plan.starts_at is not None and plan.deadline is not None:
+        st.markdown(_("**Qualifier {number}** starts {start}; check-in closes {deadline}").format(
+            number=plan.number, start=local_time.day_words(plan.starts_at, tz),
+            deadline=local_time.clock_words(plan.deadline, tz)))
+    else:
+        st.markdown(_("**Qualifier {number}**").format(number=plan.number))
     if plan.has_list:
-        groups = [("Booked and here", view.booked_here), ("Booked and missing",
-                                                          view.booked_missing),
-                  ("Here, not booked", view.drop_ins), ("Waiting", view.waiting)]
+        groups = [(_("Booked and here"), view.booked_here), (_("Booked and missing"),
+                                                             view.booked_missing),
+                  (_("Here, not booked"), view.drop_ins), (_("Waiting"), view.waiting)]
         for column, (title, frame) in zip(st.columns(4), groups):
             column.markdown(f"**{title}** ({len(frame)})")
             column.markdown("  \n".join(widgets.plain(n) for n in frame["name"].head(_SHOWN))
@@ -97,28 +108,29 @@ def sitting_check_in(engine, me) -> None:
     mine = pd.concat([view.booked_here, view.drop_ins, view.waiting.drop(columns="position")])
     selves = mine.loc[mine["self_check_in"]]
     if len(selves):
-        st.markdown(f"**Checked in on My seat** ({len(selves)})")
+        st.markdown(_("**Checked in on My seat** ({count})").format(count=len(selves)))
         for pid, name in zip(selves["player_id"], selves["name"]):
             left, right = st.columns([3, 1], vertical_alignment="center")
             left.write(widgets.plain(name))
-            if right.button("Undo", key=f"self_undo_{pid}"):
+            if right.button(_("Undo"), key=f"self_undo_{pid}"):
                 if widgets.act(functools.partial(service.undo_self_check_in, engine, int(pid),
                                                  actor=me),
-                               done=f"Checked {name} out.") is not None:
+                               done=_("Checked {player} out.").format(player=name)
+                               ) is not None:
                     st.rerun()
 
 
 def _open_or_close(engine, me, plan) -> None:
-    label = ("Close check-in on My seat" if plan.opened
-             else f"Open check-in on My seat for qualifier {plan.number}")
-    st.caption("Qualifier " + str(plan.number) + " has no planned start: players can check "
-               "themselves in on My seat (with the code on TV mode and Home) while you have "
-               "it open. Closing it is the check-in deadline for booked players.")
+    label = (_("Close check-in on My seat") if plan.opened
+             else _("Open check-in on My seat for qualifier {number}").format(number=plan.number))
+    st.caption(_("Qualifier {number} has no planned start: players can check themselves in on "
+                 "My seat (with the code on TV mode and Home) while you have it open. Closing "
+                 "it is the check-in deadline for booked players.").format(number=plan.number))
     if st.button(label, key="self_check_in_open"):
         if widgets.act(functools.partial(service.open_self_check_in, engine, not plan.opened,
                                          actor=me),
-                       done="Check-in on My seat is " + ("closed." if plan.opened
-                                                        else "open.")) is not None:
+                       done=(_("Check-in on My seat is closed.") if plan.opened
+                             else _("Check-in on My seat is open."))) is not None:
             st.rerun()
 
 
@@ -137,15 +149,18 @@ def offers(engine, me) -> None:
     view = widgets.act(lambda: service.check_in_view(engine, actor=me))
     if view is None or view.offers.empty:
         return
-    st.markdown(f"**Check-in for qualifier {view.plan.number} has closed.** Booked players "
-                f"who did not check in keep their booking but not their priority:")
+    st.markdown(_("**Check-in for qualifier {number} has closed.** Booked players who did not "
+                  "check in keep their booking but not their priority:").format(
+        number=view.plan.number))
     for pid, name, rid, replacement in view.offers.itertuples(index=False, name=None):
         left, right = st.columns([3, 1], vertical_alignment="center")
-        left.write(widgets.plain(f"{name}'s seat → {replacement} (first on the waiting list)"))
-        if right.button("Give the seat", key=f"offer_{pid}_{rid}"):
+        left.write(widgets.plain(_("{player}'s seat → {replacement} (first on the waiting list)")
+                                 .format(player=name, replacement=replacement)))
+        if right.button(_("Give the seat"), key=f"offer_{pid}_{rid}"):
             if widgets.act(functools.partial(service.confirm_replacement, engine, int(pid),
                                              int(rid), actor=me),
-                           done=f"{replacement} takes {name}'s seat.") is not None:
+                           done=_("{replacement} takes {player}'s seat.").format(
+                               replacement=replacement, player=name)) is not None:
                 st.rerun()
 
 
@@ -156,10 +171,15 @@ def room_code(engine, me=None, *, reads: data.Data | None = None) -> None:
     shown = service.room_code(engine, actor=me, plan=reads.next_plan())
     if shown is None:
         return
-    until = ("" if shown.deadline is None
-             else f"; until {local_time.clock_words(shown.deadline, reads.settings().zone)}")
-    st.info(f"Check in on My seat with the code **{shown.code}** (qualifier {shown.number}"
-            f"{until}).", icon=":material/pin:")
+    if shown.deadline is None:
+        said = _("Check in on My seat with the code **{code}** (qualifier {number}).").format(
+            code=shown.code, number=shown.number)
+    else:
+        said = _("Check in on My seat with the code **{code}** (qualifier {number}; until "
+                 "{deadline}).").format(code=shown.code, number=shown.number,
+                                        deadline=local_time.clock_words(
+                                            shown.deadline, reads.settings().zone))
+    st.info(said, icon=":material/pin:")
 
 
 def my_seat(player_id: int, reads: data.Data | None = None) -> None:
@@ -168,13 +188,13 @@ def my_seat(player_id: int, reads: data.Data | None = None) -> None:
     `reads`: the page's, the public's view)."""
     engine, reads = session.engine(), reads or data.now(Role.SPECTATOR)
     for line in reads.booking_lines(player_id):
-        st.info(widgets.plain(line), icon=":material/event_seat:")
+        st.info(widgets.plain(i18n.cell(line)), icon=":material/event_seat:")
     if service.open_plan(engine, plan=reads.next_plan()) is None:
         return
     with st.form("self_check_in"):
-        code = st.text_input("Code on the TV", max_chars=12, key="self_code",
-                             placeholder="5 digits")
-        go = st.form_submit_button("Check me in", icon=":material/how_to_reg:")
+        code = st.text_input(_("Code on the TV"), max_chars=12, key="self_code",
+                             placeholder=_("5 digits"))
+        go = st.form_submit_button(_("Check me in"), icon=":material/how_to_reg:")
     if go:
         widgets.act(lambda: service.self_check_in(engine, player_id, code,
                                                   client=session.client()),

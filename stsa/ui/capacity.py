@@ -7,7 +7,7 @@ from __future__ import annotations
 import pandas as pd
 import streamlit as st
 
-from stsa.domain import plural
+from stsa.i18n import _, ngettext
 from stsa.services import capacity as capacity_service
 from stsa.ui import session, widgets
 
@@ -17,20 +17,22 @@ EXTRA = "draw_extra_tables"
 def queue_lines(queue: pd.DataFrame) -> list[str]:
     """Players of a `queue_of` frame as lines: "3. Ann Lee: pre-registered, number 3 in
     registration order" (names as typed: the page shows them as plain text)."""
-    return [f"{n}. {name}: {why}"
+    line = _("{position}. {player}: {reason}")
+    return [line.format(position=n, player=name, reason=why)
             for n, name, why in zip(queue["queue"], queue["name"], queue["reason"])]
 
 
 def waiting_frame(queue: pd.DataFrame) -> pd.DataFrame:
     """The waiting players of a `queue_of` frame: position (1 = next in line), name, why."""
     waits = queue.loc[~queue["plays"]]
-    return pd.DataFrame({"Position": waits["waiting"].astype("int64"),
-                         "Player": waits["name"], "Why": waits["reason"]}).reset_index(drop=True)
+    return pd.DataFrame({_("Position"): waits["waiting"].astype("int64"),
+                         _("Player"): waits["name"], _("Why"): waits["reason"]}
+                        ).reset_index(drop=True)
 
 
 def waits(n: int) -> str:
     """"1 waits", "3 wait"."""
-    return f"{n} {'waits' if n == 1 else 'wait'}"
+    return ngettext("{count} waits", "{count} wait", n).format(count=n)
 
 
 def _extra_tables(waiting: int) -> int:
@@ -38,15 +40,17 @@ def _extra_tables(waiting: int) -> int:
     most = waiting // 4
     if most == 0:
         st.session_state.pop(EXTRA, None)
-        st.caption(f"An extra table seats exactly four players from the front of the waiting "
-                   f"list; {plural(waiting, 'player')} {'waits' if waiting == 1 else 'wait'}.")
+        st.caption(ngettext("An extra table seats exactly four players from the front of the "
+                            "waiting list; {count} player waits.",
+                            "An extra table seats exactly four players from the front of the "
+                            "waiting list; {count} players wait.", waiting).format(count=waiting))
         return 0
     if st.session_state.get(EXTRA, 0) > most:  # fewer wait than when it was chosen
         st.session_state[EXTRA] = most
     return int(st.number_input(
-        "Extra tables of four, from the front of the waiting list", min_value=0,
+        _("Extra tables of four, from the front of the waiting list"), min_value=0,
         max_value=most, step=1, key=EXTRA,
-        help="Each extra table seats the next four players on the waiting list."))
+        help=_("Each extra table seats the next four players on the waiting list.")))
 
 
 def seats(reads, present: list[int]) -> tuple[list[int], int]:
@@ -63,16 +67,20 @@ def seats(reads, present: list[int]) -> tuple[list[int], int]:
         queue = capacity_service.seat_queue(session.engine(), present, extra_tables=extra)
     playing = set(queue.loc[queue["plays"], "player_id"])
     waiting = len(queue) - len(playing)
-    limit = f"the {capacity}-seat limit" + (f" and {plural(extra, 'extra table')}" if extra
-                                            else "")
-    first = ("players booked for this sitting in booking order" if "priority" in queue
-             else "pre-registered players in registration order")
-    st.markdown(f"**{len(playing)} play, {waits(waiting)}** ({limit}): seats go first to "
-                f"{first}, then to drop-ins in the order they checked in.")
+    limit = (ngettext("the {capacity}-seat limit and {count} extra table",
+                      "the {capacity}-seat limit and {count} extra tables", extra)
+             if extra else _("the {capacity}-seat limit")).format(capacity=capacity, count=extra)
+    head = ngettext("**{playing} play, {count} waits**", "**{playing} play, {count} wait**",
+                    waiting).format(playing=len(playing), count=waiting)
+    said = (_("{plays} ({limit}): seats go first to players booked for this sitting in booking "
+              "order, then to drop-ins in the order they checked in.") if "priority" in queue
+            else _("{plays} ({limit}): seats go first to pre-registered players in registration "
+                   "order, then to drop-ins in the order they checked in."))
+    st.markdown(said.format(plays=head, limit=limit))
     if waiting:
-        st.markdown("**Waiting list**")
+        st.markdown(_("**Waiting list**"))
         st.dataframe(waiting_frame(queue), hide_index=True)
-    with st.expander(f"Who plays, and why ({len(playing)})"):
+    with st.expander(_("Who plays, and why ({count})").format(count=len(playing))):
         st.markdown("  \n".join(map(widgets.plain, queue_lines(queue.loc[queue["plays"]]))))
     return [p for p in present if p in playing], extra
 
@@ -81,8 +89,9 @@ def left_out(sit_outs: pd.DataFrame, waiting: pd.DataFrame) -> list[str]:
     """Who a drawn sitting left out, as lines for its caption (the page shows them as plain
     text): the sit-outs (R1, `store.sit_outs`) and the waiting list in order (R21,
     `store.waiting`); none when nobody was left out."""
-    lines = ["sitting out: " + ", ".join(sit_outs["name"])] if len(sit_outs) else []
+    lines = ([_("sitting out: {players}").format(players=", ".join(sit_outs["name"]))]
+             if len(sit_outs) else [])
     if len(waiting):
-        lines.append("waiting for a seat: " + ", ".join(
-            f"{n}. {name}" for n, name in zip(waiting["position"], waiting["name"])))
+        lines.append(_("waiting for a seat: {players}").format(players=", ".join(
+            f"{n}. {name}" for n, name in zip(waiting["position"], waiting["name"]))))
     return lines
