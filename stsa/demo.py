@@ -8,6 +8,7 @@ import pandas as pd
 from stsa import rules, store
 from stsa.auth import Actor, require
 from stsa.domain import Role, TournamentError
+from stsa.i18n import N_
 from stsa.services import draws
 
 DEMO_PLAYERS = [
@@ -27,7 +28,7 @@ def load_demo(engine, *, actor: Actor, seed: int = 10191, sittings: int = 3) -> 
     Results are drawn from `seed`: plausible VP and resources, leaders from each table's
     available leaders, and any full tie settled by seat (R11).
     """
-    require(actor, Role.ORGANIZER, action="load the demo tournament")
+    require(actor, Role.ORGANIZER, action=N_("load the demo tournament"))
     if len(store.players(engine)) or len(store.sittings(engine, actor=actor)):
         raise TournamentError("The demo tournament can only be loaded into an empty database; "
                               "this one already holds players or sittings.")

@@ -66,7 +66,7 @@ class Preview:
 def preview(engine, source: Any, *, actor: Actor) -> Preview:
     """R25: read a booking file (`booking_file.read_bookings`; a bad file raises
     `BookingError`) and match its rows to the roster. Organizer only; writes nothing."""
-    require(actor, Role.ORGANIZER, action="import booking lists")
+    require(actor, Role.ORGANIZER, action=N_("import booking lists"))
     rows = (source if isinstance(source, pd.DataFrame)
             else booking_file.read_bookings(source))
     players = store.players(engine, actor=actor)
@@ -89,7 +89,7 @@ def import_bookings(engine, source: Any, sitting_number: int, *, add_rows=(),
     that match nobody to add as new players (in the same transaction); any other unmatched
     row refuses the import, named by row. Booking times are taken in the tournament's zone
     (`zone`). Returns `store.import_bookings`'s changes, and `words`: what changed in words."""
-    require(actor, Role.ORGANIZER, action="import booking lists")
+    require(actor, Role.ORGANIZER, action=N_("import booking lists"))
     seen = preview(engine, source.rows if isinstance(source, Preview) else source,
                    actor=actor)
     problems = list(seen.problems)
@@ -160,7 +160,7 @@ class CheckInView:
 def check_in_view(engine, *, actor: Actor, now: dt.datetime | None = None) -> CheckInView:
     """R25: who is booked for the next qualifier and here, booked and missing, here without a
     booking, and waiting (the queue as the draw would take it now). The organizer's."""
-    require(actor, Role.ORGANIZER, action="see the check-in")
+    require(actor, Role.ORGANIZER, action=N_("see the check-in"))
     now = now or _now()
     with Snapshot(engine, actor=actor) as snap:
         plan = sitting_plan.plan_of(snap, sitting_plan.next_qualifier(snap))
@@ -222,7 +222,7 @@ def confirm_replacement(engine, player_id: int, replacement_id: int, *, actor: A
     player's priority in the queue the Draw page seats by. Only the seat offered (the first
     waiting player for it) may be confirmed; organizer only; logged. Returns the sitting's
     number."""
-    require(actor, Role.ORGANIZER, action="give booked seats to waiting players")
+    require(actor, Role.ORGANIZER, action=N_("give booked seats to waiting players"))
     view = check_in_view(engine, actor=actor, now=now)
     if not view.deadline_passed:
         raise TournamentError(_("Check-in is still open: a booked seat is given away only "

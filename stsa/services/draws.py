@@ -11,7 +11,7 @@ import pandas as pd
 from stsa import draw, fairness, rules, store
 from stsa.auth import Actor, require
 from stsa.domain import PLAYED, DrawMode, Kind, Role, SittingStatus, TournamentError
-from stsa.i18n import _, ngettext
+from stsa.i18n import N_, _, ngettext
 from stsa.services import finals, setups
 from stsa.services.capacity import next_queue
 from stsa.services.sittings import unfinished_warning
@@ -94,7 +94,7 @@ def draw_qualifier(engine, player_ids, *, seed: int, sit_out: bool = False,
     published sitting still waits for results (`unfinished_warning`), nothing is drawn unless
     `confirm` is given.
     """
-    require(actor, Role.ORGANIZER, action="save draws")
+    require(actor, Role.ORGANIZER, action=N_("save draws"))
     with Snapshot(engine) as snap:
         warning = unfinished_warning(snap.sittings)
         if warning and not confirm:
@@ -173,7 +173,7 @@ def publish(engine, sitting_id: int, *, actor: Actor) -> dict:
     """Publish a drawn sitting (R20): spectators see it and judges can enter its results. A
     semifinal or final is refused when it no longer seats who plays (an absence or a result
     changed since it was drawn, R16, R17): it must be drawn again."""
-    require(actor, Role.ORGANIZER, action="publish sittings")
+    require(actor, Role.ORGANIZER, action=N_("publish sittings"))
     with Snapshot(engine) as snap:
         sitting = snap.sitting(sitting_id)
         if sitting["kind"] != Kind.QUALIFIER and sitting["status"] == SittingStatus.DRAWN:

@@ -276,7 +276,7 @@ def absence_changes(before, after) -> list[tuple[int, bool]]:
 def save_absences(engine, absent, *, actor: Actor) -> list[tuple[int, bool]]:
     """R17: make `absent` the players absent for the finals; returns what changed. Refused
     once a finals sitting is published (its seats are fixed)."""
-    require(actor, Role.ORGANIZER, action="mark absences")
+    require(actor, Role.ORGANIZER, action=N_("mark absences"))
     with Snapshot(engine) as snap:
         if view_of(snap).absences_locked:
             raise store.InvalidState(_("Absences are fixed once a finals sitting is published. "
@@ -289,7 +289,7 @@ def save_absences(engine, absent, *, actor: Actor) -> list[tuple[int, bool]]:
 
 def _before_a_draw(engine, actor: Actor) -> tuple[Snapshot, Finals]:
     """The snapshot and finals view a finals draw starts from (organizer only, R20)."""
-    require(actor, Role.ORGANIZER, action="save draws")
+    require(actor, Role.ORGANIZER, action=N_("save draws"))
     with Snapshot(engine) as snap:
         view = view_of(snap)
         if view.format is None:

@@ -676,7 +676,7 @@ def events(engine, *, actor: Actor, action: str | None = None, by: str | None = 
            limit: int | None = None) -> pd.DataFrame:
     """R19, R20: the audit log as the Log page reads it (`store.events`): the organizer
     only, checked for the person asking, not for a shared read."""
-    require(actor, Role.ORGANIZER, action="read the log")
+    require(actor, Role.ORGANIZER, action=N_("read the log"))
     return store.events(engine, actor=actor, action=action, by=by, limit=limit)
 
 
@@ -720,7 +720,7 @@ def late_corrections(engine, *, actor: Actor) -> list[str]:
     """R19, R20: every qualifier result corrected after the finals were drawn, in words
     (`late_lines`), newest first, for the organizer and the judges (Home). Reads only the
     corrections of the log, as the system (judges may not read the whole log)."""
-    require(actor, Role.ORGANIZER, Role.JUDGE, action="see late corrections")
+    require(actor, Role.ORGANIZER, Role.JUDGE, action=N_("see late corrections"))
     return late_lines(late_of(store.events(engine, action=Action.RESULT_CORRECT, actor=SYSTEM)),
                       Settings.of(store.settings(engine)).zone)
 

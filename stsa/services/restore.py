@@ -43,7 +43,7 @@ from stsa.domain import (
 from stsa.formats import workbook
 from stsa.formats.guards import at_row
 from stsa.formats.workbook import HEADING_OF, SHEET_OF, RestoreError
-from stsa.i18n import _, ngettext
+from stsa.i18n import N_, _, ngettext
 from stsa.settings import REGISTRY
 from stsa.store import draws, game_results, roster, schema
 from stsa.store import schedule as store_schedule
@@ -92,7 +92,7 @@ def restore_workbook(engine, source: Any, *, actor: Actor,
     history (R19). The log gains one `tournament.restore` event. Returns how many rows each
     table received and `source`, the file's name.
     """
-    require(actor, Role.ORGANIZER, action="restore a tournament")
+    require(actor, Role.ORGANIZER, action=N_("restore a tournament"))
     tell = progress or (lambda _fraction, _words: None)
     tell(0.0, _("Reading the workbook…"))
     sheets = len(SHEET_OF)
@@ -126,7 +126,7 @@ def restore_as_new(installation, restore: Callable[[Any], Any], name: str, *,
     named `name` (with " (restored)" when another has that name) is created, `restore(engine)`
     fills it, and the restored name is set again; on failure the half-made tournament is
     deleted and the error raised. Returns (its id, its name, what `restore` returned)."""
-    require(actor, Role.ORGANIZER, action="restore a tournament")
+    require(actor, Role.ORGANIZER, action=N_("restore a tournament"))
     taken = {str(n).casefold() for n in _names(installation)}
     wanted = " ".join(str(name or "").split()) or _("Restored tournament")
     if wanted.casefold() in taken:

@@ -18,7 +18,7 @@ from stsa.domain import Role
 from stsa.formats import roster_file
 from stsa.formats.guards import at_row
 from stsa.formats.roster_file import RosterRules, roster_error
-from stsa.i18n import _
+from stsa.i18n import N_, _
 from stsa.store import roster
 
 RULES = RosterRules(name_key=store.normalize_name,
@@ -86,7 +86,7 @@ def import_roster(engine, source: Any, *, actor: Actor) -> pd.DataFrame:
     on the roster is named by spreadsheet row. Returns the added players as a `store.players`
     frame; empty, writing nothing, when the file holds no players (e.g. the untouched
     template)."""
-    require(actor, Role.ORGANIZER, action="change the roster")
+    require(actor, Role.ORGANIZER, action=N_("change the roster"))
     frame = (roster_file.check_roster(source, RULES) if isinstance(source, pd.DataFrame)
              else read_roster(source))
     if frame.empty:

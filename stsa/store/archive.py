@@ -24,7 +24,7 @@ from sqlalchemy.engine import Connection, Engine
 
 from stsa.auth import Actor, require
 from stsa.domain import Action, Role, TournamentError
-from stsa.i18n import _
+from stsa.i18n import N_, _
 from stsa.store import audit, db, frames, schema
 from stsa.store.errors import NotABackup
 
@@ -243,7 +243,7 @@ def restore(engine: Engine, path: str | os.PathLike, *, actor: Actor) -> dict:
     Returns `restored_from`, `safety_backup` (paths) and `rows` (how many were restored).
     `store.restore` also completes the sittings the backup left finished.
     """
-    require(actor, Role.ORGANIZER, action="restore backups")
+    require(actor, Role.ORGANIZER, action=N_("restore backups"))
     path = Path(path)
     data = _read_backup(path)
     safety = backup(engine, label="before-restore")

@@ -13,6 +13,7 @@ from sqlalchemy.engine import Connection, Engine
 
 from stsa.auth import Actor, require
 from stsa.domain import Action, Role
+from stsa.i18n import N_
 from stsa.store import db, frames, schema
 from stsa.store.db import now
 from stsa.store.errors import InvalidState, PermissionDenied
@@ -122,7 +123,7 @@ def events(engine: Engine | Connection, *, actor: Actor | None, action: str | No
     pages read for judges only what they show them. Filters: `action` (exact, or a prefix
     ending in "." such as "result."), `by` (who acted), `subject` ("table 12"), `since_id`,
     `limit` (the latest n)."""
-    require(actor, Role.ORGANIZER, action="read the log")
+    require(actor, Role.ORGANIZER, action=N_("read the log"))
     q = sa.select(events_t)
     if action:
         if action.endswith("."):

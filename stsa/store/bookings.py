@@ -25,7 +25,7 @@ from sqlalchemy.engine import Connection, Engine
 from stsa import auth
 from stsa.auth import Actor, require
 from stsa.domain import Action, PlayerStatus, Role, TournamentError
-from stsa.i18n import _, ngettext
+from stsa.i18n import N_, _, ngettext
 from stsa.store import audit, db, frames, roster
 from stsa.store.access import SignInPaused
 from stsa.store.errors import InvalidState, NotFound
@@ -77,7 +77,7 @@ def import_bookings(engine: Engine, sitting_number: int, booked: list[dict], *,
     `new` (an index into `new_players`, roster entries as `import_players` takes them), and
     optional `booked_at`. A player booked twice, an unknown or withdrawn player refuses the
     whole list. Returns {"added", "removed", "moved": [player ids], "new_players": [ids]}."""
-    require(actor, Role.ORGANIZER, action="import booking lists")
+    require(actor, Role.ORGANIZER, action=N_("import booking lists"))
     number = _check_number(sitting_number)
     if len(booked) > MOST_PER_LIST:
         raise TournamentError(_("A booking list holds at most {count} players.").format(
@@ -140,7 +140,7 @@ def replace_booking(engine: Engine, sitting_number: int, player_id: int,
     in qualifier `sitting_number` to waiting player `replacement_id` (None takes it back). The
     booking stays; the replacement takes its place in the booking order for this sitting.
     Organizer only; logged."""
-    require(actor, Role.ORGANIZER, action="give booked seats to waiting players")
+    require(actor, Role.ORGANIZER, action=N_("give booked seats to waiting players"))
     number = _check_number(sitting_number)
 
     def work(conn: Connection) -> None:
@@ -254,7 +254,7 @@ def self_check_in(engine: Engine, player_id: int, code: str, *, client: str) -> 
 def undo_self_check_in(engine: Engine, player_id: int, *, actor: Actor) -> bool:
     """R25: the organizer undoes a player's check-in on My seat (the player is checked out).
     Returns False when the player had not checked themselves in. Logged."""
-    require(actor, Role.ORGANIZER, action="check players in")
+    require(actor, Role.ORGANIZER, action=N_("check players in"))
 
     def work(conn: Connection) -> bool:
         row = conn.execute(sa.select(players_t.c.id, players_t.c.self_check_in)

@@ -18,7 +18,7 @@ from sqlalchemy.engine import Connection, Engine
 from stsa import clock, i18n
 from stsa.auth import Actor, require
 from stsa.domain import Action, Role, SittingStatus, TournamentError, sitting_label
-from stsa.i18n import _
+from stsa.i18n import N_, _
 from stsa.settings import current as current_settings
 from stsa.store import audit, db, frames
 from stsa.store.errors import InvalidState
@@ -87,7 +87,7 @@ def clock_action(engine: Engine, sitting_id: int, action: str, *, actor: Actor,
     the extensions, `table_no` and a `reason` for one table's. Judges and the organizer only;
     refused in plain words when it makes no sense after the actions so far (`clock.check`).
     One transaction with the sitting's row locked; logged. Returns the clock after it."""
-    require(actor, Role.JUDGE, Role.ORGANIZER, action="run the clock")
+    require(actor, Role.JUDGE, Role.ORGANIZER, action=N_("run the clock"))
     if action not in clock.ACTIONS:
         raise TournamentError(_("The clock cannot be told {action}.").format(action=repr(action)))
     extends = action in ("extend", "extend_table")

@@ -24,7 +24,7 @@ from stsa.domain import (
     TournamentError,
     sitting_title,
 )
-from stsa.i18n import _
+from stsa.i18n import N_, _
 from stsa.store import audit, checks, db, frames
 from stsa.store.errors import InvalidState, NotFound
 from stsa.store.schema import KINDS
@@ -184,7 +184,7 @@ def save_draw(engine: Engine, draw: Any, *, kind: str, actor: Actor,
     waiting list (R21): `waiting`, the player ids without a seat, next in line first. Returns
     the sitting.
     """
-    require(actor, Role.ORGANIZER, action="save draws")
+    require(actor, Role.ORGANIZER, action=N_("save draws"))
     kind = checks.check_kind(kind)
     clean = {**checks.check_draw(draw), "waiting": _waiting(waiting, draw, kind)}
     # R3: the seed, the mode and the pins re-check the draw (the history is the database).
@@ -238,7 +238,7 @@ def _waiting(waiting: Any, draw: Any, kind: str) -> list[int]:
 
 def discard_draw(engine: Engine, sitting_id: int, *, actor: Actor) -> dict:
     """Delete an unpublished sitting (organizer, R20); the draw stays in the log (R19)."""
-    require(actor, Role.ORGANIZER, action="discard draws")
+    require(actor, Role.ORGANIZER, action=N_("discard draws"))
 
     def work(conn: Connection) -> dict:
         s = db.lock_row(conn, sittings_t, int(sitting_id), "sitting")
@@ -259,7 +259,7 @@ def mark_published(engine: Engine, sitting_id: int, *, actor: Actor) -> dict:
     Organizer only; logged (R19). Returns the sitting. The database step only:
     `store.publish_sitting` also writes the automatic backup.
     """
-    require(actor, Role.ORGANIZER, action="publish sittings")
+    require(actor, Role.ORGANIZER, action=N_("publish sittings"))
 
     def work(conn: Connection) -> dict:
         s = db.lock_row(conn, sittings_t, int(sitting_id), "sitting")
@@ -296,7 +296,7 @@ def set_rule_change(engine: Engine, sitting_id: int, name: str, points: str, *,
     both empty for none. Organizer only (R20), while the sitting is drawn and not yet
     published: players see it with the draw. Texts as `checks.rule_change` keeps them; a
     change is logged with the values before and after (R19). Returns the sitting."""
-    require(actor, Role.ORGANIZER, action="set a sitting's rule change")
+    require(actor, Role.ORGANIZER, action=N_("set a sitting's rule change"))
 
     def work(conn: Connection) -> dict:
         s = db.lock_row(conn, sittings_t, int(sitting_id), "sitting")
@@ -361,7 +361,7 @@ def mark_complete(engine: Engine, sitting_id: int, *, actor: Actor) -> tuple[dic
     lacks a result. Logged (R19). Returns the sitting and whether this call completed it (a
     complete sitting stays as it is). The database step only: `store.complete_sitting` also
     writes the automatic backup."""
-    require(actor, Role.ORGANIZER, action="complete sittings")
+    require(actor, Role.ORGANIZER, action=N_("complete sittings"))
 
     def work(conn: Connection) -> tuple[dict, bool]:
         s = db.lock_row(conn, sittings_t, int(sitting_id), "sitting")
@@ -391,7 +391,7 @@ def override_setup(engine: Engine, table_id: int, setup_id: str, *, reason: str,
     rule this breaks) is computed elsewhere. New leader lists may come with it (R7, R9);
     otherwise the table keeps its lists. Returns the table as a row of `tables`.
     """
-    require(actor, Role.ORGANIZER, action="change a table's setup")
+    require(actor, Role.ORGANIZER, action=N_("change a table's setup"))
     setup_id = str(setup_id or "").strip()
     if not setup_id:
         raise TournamentError(_("Choose a setup for the override."))

@@ -21,7 +21,7 @@ from sqlalchemy.engine import Connection, Engine
 from stsa import auth
 from stsa.auth import Actor, require
 from stsa.domain import Action, Role, TournamentError
-from stsa.i18n import _
+from stsa.i18n import N_, _
 from stsa.store import audit, db, frames
 from stsa.store.schema import overlays as overlays_t
 
@@ -55,7 +55,7 @@ def create_overlay(engine: Engine, kind: str, *, table_no: int | None = None,
     the filmed table of the sitting being played), "standings" or "next"; `label` says which
     camera or scene (at most 100 characters). Returns (its id, its token): show the token
     once, in the overlay's address; only its hash is stored. Logged without the token."""
-    require(actor, Role.ORGANIZER, action="make stream overlays")
+    require(actor, Role.ORGANIZER, action=N_("make stream overlays"))
     kind, table_no, label = _checked(kind, table_no, label)
     token, tid = auth.new_token(), db.tournament_id(engine)
     if tid is None:
@@ -78,7 +78,7 @@ def create_overlay(engine: Engine, kind: str, *, table_no: int | None = None,
 def overlays(engine: Engine, *, actor: Actor) -> pd.DataFrame:
     """This tournament's overlays, newest first (organizer only): `id, kind, table_no,
     label, created_at, revoked` (no token, no hash)."""
-    require(actor, Role.ORGANIZER, action="see the stream overlays")
+    require(actor, Role.ORGANIZER, action=N_("see the stream overlays"))
     t = overlays_t
     with db.reading(db.installation(engine)) as conn:
         return frames.query_frame(conn, sa.select(
@@ -91,7 +91,7 @@ def overlays(engine: Engine, *, actor: Actor) -> pd.DataFrame:
 def revoke_overlay(engine: Engine, overlay_id: int, *, actor: Actor) -> bool:
     """Withdraw an overlay (organizer only): its address shows nothing from now on. Logged;
     False (and nothing logged) when it was withdrawn already."""
-    require(actor, Role.ORGANIZER, action="withdraw stream overlays")
+    require(actor, Role.ORGANIZER, action=N_("withdraw stream overlays"))
 
     def work(conn: Connection) -> bool:
         row = db.lock_row(conn, overlays_t, int(overlay_id), "overlay")

@@ -21,7 +21,7 @@ from sqlalchemy.engine import Connection, Engine
 from stsa import directory as rules
 from stsa.auth import Actor, require
 from stsa.domain import Action, Problem, Role, TournamentError
-from stsa.i18n import _
+from stsa.i18n import N_, _
 from stsa.store import audit, db, frames, schema
 from stsa.store.errors import NotFound
 
@@ -109,7 +109,7 @@ def link_players(engine: Engine, rows: Iterable[Mapping] | pd.DataFrame, *,
     a tournament is not on the list, a player is already linked or listed twice, or a person
     would have two players in one tournament. Organizer only; logged. Returns the rows added
     (`person_id, tournament_id, player_id`)."""
-    require(actor, Role.ORGANIZER, action="link players across tournaments")
+    require(actor, Role.ORGANIZER, action=N_("link players across tournaments"))
     new = _new_rows(rows)
 
     def work(conn: Connection) -> pd.DataFrame:
@@ -176,7 +176,7 @@ def merge_people(engine: Engine, keep: int, other: int, *, actor: Actor,
     played one tournament). `nicknames` (`tournament_id, player_id, nickname`) lets the refusal
     name the players; without, they read "player 12". Organizer only; logged. Returns how
     many tournament players moved."""
-    require(actor, Role.ORGANIZER, action="merge players across tournaments")
+    require(actor, Role.ORGANIZER, action=N_("merge players across tournaments"))
 
     def work(conn: Connection) -> int:
         known = _held(conn)
@@ -194,7 +194,7 @@ def split_player(engine: Engine, tournament_id: int, player_id: int, *, actor: A
     """R27: tournament `tournament_id`'s player `player_id` taken out of its person into a new
     person of its own (`stsa.directory.split_player`); unchanged, and not logged, when it is
     alone already. Organizer only; logged. Returns the player's person id (the new one)."""
-    require(actor, Role.ORGANIZER, action="split players across tournaments")
+    require(actor, Role.ORGANIZER, action=N_("split players across tournaments"))
 
     def work(conn: Connection) -> int:
         known = _held(conn)

@@ -15,7 +15,7 @@ from sqlalchemy.engine import Connection, Engine
 
 from stsa.auth import Actor, can_see_hidden, require
 from stsa.domain import Action, PlayerStatus, Role, TournamentError, normalize_name
-from stsa.i18n import _
+from stsa.i18n import N_, _
 from stsa.store import audit, checks, db, frames
 from stsa.store.errors import DuplicateName, InvalidState, NotFound
 from stsa.store.schema import absences as absences_t
@@ -75,7 +75,7 @@ def add_player(engine: Engine, name: str, *, nickname: str = "", club: str = "",
     R22: the nickname (the player's name in public) is unique the same way; blank, it is the
     name.
     """
-    require(actor, Role.ORGANIZER, action="change the roster")
+    require(actor, Role.ORGANIZER, action=N_("change the roster"))
     return _add(engine, [{"name": name, "nickname": nickname, "club": club, "email": email,
                           "extra": extra}], actor, [_("the new player")])[0]
 
@@ -93,7 +93,7 @@ def import_players(engine: Engine, roster, *, actor: Actor,
     after any already on the roster; otherwise they are drop-ins. Returns the new players as a
     `players` frame.
     """
-    require(actor, Role.ORGANIZER, action="change the roster")
+    require(actor, Role.ORGANIZER, action=N_("change the roster"))
     records = (roster.to_dict("records") if isinstance(roster, pd.DataFrame) else list(roster))
     return _frame(_add(engine, records, actor, labels, pre_registered))
 
@@ -226,7 +226,7 @@ def edit_player(engine: Engine, player_id: int, *, actor: Actor, name: str | Non
 
     R22: a nickname is unique like a name (`DuplicateName`); a blank one is the name, and one
     that is still the name (and left as it is) follows a new name."""
-    require(actor, Role.ORGANIZER, action="change the roster")
+    require(actor, Role.ORGANIZER, action=N_("change the roster"))
     where = _("Player {player}").format(player=player_id)
     changes: dict[str, Any] = {}
     if name is not None:
@@ -300,7 +300,7 @@ def _has_history(conn: Connection, player_id: int) -> str | None:
 def remove_player(engine: Engine, player_id: int, *, actor: Actor) -> dict:
     """Delete a player who was never drawn (organizer, R20). R19: a player with results or a
     seat cannot be deleted, only withdrawn (`InvalidState` says so). Logged."""
-    require(actor, Role.ORGANIZER, action="change the roster")
+    require(actor, Role.ORGANIZER, action=N_("change the roster"))
 
     def work(conn: Connection) -> dict:
         old = _row_dict(_get(conn, player_id))
@@ -319,7 +319,7 @@ def withdraw_player(engine: Engine, player_id: int, *, actor: Actor,
                     withdrawn: bool = True) -> dict:
     """Withdraw a player (or reinstate with `withdrawn=False`): results stay (R19); a withdrawn
     player is not checked in and is not drawn again. Organizer only (R20); logged."""
-    require(actor, Role.ORGANIZER, action="change the roster")
+    require(actor, Role.ORGANIZER, action=N_("change the roster"))
     status = (PlayerStatus.WITHDRAWN if withdrawn else PlayerStatus.ACTIVE).value
 
     def work(conn: Connection) -> dict:
@@ -342,7 +342,7 @@ def check_in(engine: Engine, player_ids: Iterable[int], *, checked_in: bool = Tr
     """Check players in for the next sitting (or out, `checked_in=False`); organizer only (R2,
     R20). Withdrawn players cannot be checked in. R21: checking in records the time (drop-ins
     take seats in check-in order), checking out clears it. Returns how many changed; logged."""
-    require(actor, Role.ORGANIZER, action="check players in")
+    require(actor, Role.ORGANIZER, action=N_("check players in"))
     ids = sorted({int(p) for p in player_ids})
     return db.write(engine, lambda conn: _check_in(conn, ids, checked_in, actor))
 
@@ -351,7 +351,7 @@ def set_check_ins(engine: Engine, player_ids: Iterable[int], *, actor: Actor) ->
     """Exactly `player_ids` checked in for the next sitting (R2): they are checked in, everyone
     else out, in one transaction (a refusal changes nothing). Organizer only (R20); logged as
     `check_in` logs. Returns how many were checked in and how many out."""
-    require(actor, Role.ORGANIZER, action="check players in")
+    require(actor, Role.ORGANIZER, action=N_("check players in"))
     ids = sorted({int(p) for p in player_ids})
 
     def work(conn: Connection) -> tuple[int, int]:
@@ -390,7 +390,7 @@ def _check_in(conn: Connection, ids: list[int], checked_in: bool, actor: Actor) 
 def clear_check_ins(engine: Engine, *, actor: Actor) -> int:
     """Check everyone out before checking in the next sitting (R2); organizer only (R20).
     Logged (R19)."""
-    require(actor, Role.ORGANIZER, action="check players in")
+    require(actor, Role.ORGANIZER, action=N_("check players in"))
 
     def work(conn: Connection) -> int:
         ids = list(conn.execute(sa.select(players_t.c.id)
@@ -449,7 +449,7 @@ def mark_absent(engine: Engine, player_id: int, present: bool = False, *, actor:
 
     Organizer only (R20); logged (R19). Returns True if anything changed.
     """
-    require(actor, Role.ORGANIZER, action="mark absences")
+    require(actor, Role.ORGANIZER, action=N_("mark absences"))
     if stage not in STAGES:
         raise TournamentError(_("Unknown stage {stage}; absences are for {stages}.").format(
             stage=repr(stage), stages=", ".join(STAGES)))

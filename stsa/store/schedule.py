@@ -21,7 +21,7 @@ from stsa import i18n, local_time
 from stsa import schedule as plan
 from stsa.auth import Actor, require
 from stsa.domain import Action, Kind, Role, TournamentError, is_whole, sitting_label
-from stsa.i18n import _
+from stsa.i18n import N_, _
 from stsa.settings import Settings
 from stsa.store import audit, checks, db, frames, schema
 from stsa.store.errors import NotFound
@@ -167,7 +167,7 @@ def add_schedule_item(engine: Engine, *, title: str = "", starts_at: dt.datetime
     `minutes` defaults to the `sitting_minutes` setting. A bad value or a sitting already
     planned raises `TournamentError` and nothing is written. Logged. Returns the item
     (`item_id`, its columns)."""
-    require(actor, Role.ORGANIZER, action="plan the schedule")
+    require(actor, Role.ORGANIZER, action=N_("plan the schedule"))
     where = _where(title, sitting_kind, sitting_number)
 
     def work(conn: Connection) -> dict[str, Any]:
@@ -194,7 +194,7 @@ def update_schedule_item(engine: Engine, item_id: int, *, title: Any = _KEEP,
     """R26: change an item (organizer only): whatever is given, the rest kept. Checked as
     `add_schedule_item` checks; nothing changes on a bad value. Logged with before and
     after (R19). Returns the item."""
-    require(actor, Role.ORGANIZER, action="change the schedule")
+    require(actor, Role.ORGANIZER, action=N_("change the schedule"))
 
     def work(conn: Connection) -> dict[str, Any]:
         current = _settings(conn)
@@ -224,7 +224,7 @@ def update_schedule_item(engine: Engine, item_id: int, *, title: Any = _KEEP,
 
 def delete_schedule_item(engine: Engine, item_id: int, *, actor: Actor) -> None:
     """R26: take an item off the schedule (organizer only). Logged with what it was."""
-    require(actor, Role.ORGANIZER, action="change the schedule")
+    require(actor, Role.ORGANIZER, action=N_("change the schedule"))
 
     def work(conn: Connection) -> None:
         old = _row(conn, item_id)
@@ -249,7 +249,7 @@ def shift_schedule(engine: Engine, minutes: int, *, at: dt.datetime | None = Non
     `at`, or after the item `after_item` starts (`stsa.schedule.later_mask`), moves `minutes`
     later (negative: earlier), lengths kept. One transaction, one log entry naming the items
     moved. Returns their ids (none: nothing written)."""
-    require(actor, Role.ORGANIZER, action="change the schedule")
+    require(actor, Role.ORGANIZER, action=N_("change the schedule"))
     minutes = _shift_minutes(minutes)
     if (at is None) == (after_item is None):
         raise TournamentError(_("Running late: say from when (a time or an item) the items "

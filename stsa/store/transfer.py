@@ -33,7 +33,7 @@ from stsa.domain import (
     TournamentError,
     table_label,
 )
-from stsa.i18n import _, ngettext
+from stsa.i18n import N_, _, ngettext
 from stsa.settings import REGISTRY
 from stsa.store import audit, checks, db, roster, schema
 from stsa.store.errors import InvalidState
@@ -93,7 +93,7 @@ def load_tournament(engine: Engine, data: Mapping[str, Any], *, actor: Actor,
     Settings in the file replace the same settings here. A database that already holds a
     tournament raises `InvalidState`. Returns how many rows each table received.
     """
-    require(actor, Role.ORGANIZER, action="restore a tournament")
+    require(actor, Role.ORGANIZER, action=N_("restore a tournament"))
     rows = check_tournament_rows(data)
 
     def work(conn: Connection) -> dict[str, int]:
