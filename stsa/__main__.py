@@ -22,7 +22,6 @@ from pathlib import Path
 
 from stsa import store
 from stsa.domain import TournamentError
-from stsa.i18n import N_
 
 ROOT = Path(__file__).resolve().parents[1]
 TRUSTED_PROXY_ENV = "STSA_TRUSTED_PROXY"
@@ -216,16 +215,16 @@ def main(argv: list[str] | None = None) -> int:
     run = commands.add_parser("serve", help="prepare the database and run the app")
     run.add_argument("--port", type=int, default=int(os.environ.get("STSA_PORT", "8501")))
     run.add_argument("--address", default=os.environ.get("STSA_ADDRESS"))
-    run.add_argument("--plain-http", action=N_("store_true"),
+    run.add_argument("--plain-http", action="store_true",
                      help="no HTTPS even with a certificate (behind a proxy that does TLS)")
     pins = commands.add_parser("pins", help="new PINs, or sign-in open again")
     what = pins.add_mutually_exclusive_group(required=True)
-    what.add_argument("--reset", action=N_("store_true"),
+    what.add_argument("--reset", action="store_true",
                       help="set both PINs anew and sign everyone out")
-    what.add_argument("--unlock", action=N_("store_true"),
+    what.add_argument("--unlock", action="store_true",
                       help="lift a pause after many wrong PINs, keeping the PINs")
     certificate = commands.add_parser("tls", help="make this laptop's HTTPS certificate")
-    certificate.add_argument("--force", action=N_("store_true"), help="replace an existing one")
+    certificate.add_argument("--force", action="store_true", help="replace an existing one")
     args = parser.parse_args(argv)
     if not (ROOT / "app.py").is_file():
         print("STSA cannot start: this installation has the library but not the app's files "
