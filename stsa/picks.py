@@ -19,10 +19,10 @@ from stsa.domain import (
     TournamentError,
     draw_seed,
     is_whole,
-    plural,
     quoted,
     require_columns,
 )
+from stsa.i18n import N_, _, ngettext
 
 #: How Vote Off decided each removed leader (R10), as `vote_off_removals` reports it.
 MOST_VOTES, ORGANIZER_CHOICE, RANDOM_CHOICE = (Decided.MOST_VOTES, Decided.ORGANIZER_CHOICE,
@@ -32,6 +32,19 @@ VOTE_OFF_REMOVES = 2
 # Each R10 draw at a table has its own random stream, derived from the sitting's seed.
 _VOTE_OFF_STREAM, _WILD_CARD_STREAM = 1, 2
 _MAX_LISTED = 5
+_DECK, _REMOVED = N_("The leader deck"), N_("The removed leaders")
+# What `wild_card_draws` says of a seat row lacking a value, or listing one twice, by column.
+_SEAT_LACKS = {"seat": N_("The seats lack a seat for a player."),
+               "player_id": N_("The seats lack a player id for a player."),
+               "leader": N_("The seats lack a leader for a player.")}
+_SEAT_TWICE = {"seat": N_("The seats list seat {value} twice."),
+               "player_id": N_("The seats list player id {value} twice."),
+               "leader": N_("The seats list leader {value} twice.")}
+
+
+def _player(player) -> str:
+    """"Player 7": a player the messages have no name for."""
+    return _("Player {player}").format(player=player)
 
 
 def vote_off_removals(
@@ -63,16 +76,22 @@ def vote_off_removals(
     `RANDOM_CHOICE`. Bad votes raise a `TournamentError` whose message names each player and
     what is wrong; its `problems` list them one by one.
     """
-    names = _leader_list(deck, "The leader deck")
+    names = _leader_list(deck, _DECK)
     if not is_whole(x) or not 1 <= x <= len(names):
-        raise TournamentError(f"Each player votes off X leaders, X a whole number from 1 to the "
-                              f"{plural(len(names), 'leader')} of the deck, not {x!r}.")
-    require_columns(votes, ["player_id", "leader"], "The votes")
+        raise TournamentError(ngettext(
+            "Each player votes off X leaders, X a whole number from 1 to the {count} leader of "
+            "the deck, not {value}.",
+            "Each player votes off X leaders, X a whole number from 1 to the {count} leaders of "
+            "the deck, not {value}.", len(names)).format(count=len(names), value=repr(x)))
+    require_columns(votes, ["player_id", "leader"], _("The votes"))
     voters = _check_votes(votes, names, x, players)
     if len(names) - VOTE_OFF_REMOVES < voters:
-        raise TournamentError(f"The deck of {plural(len(names), 'leader')} minus the "
-                              f"{VOTE_OFF_REMOVES} voted off leaves fewer leaders than the "
-                              f"{voters} players at the table: add leaders to the deck.")
+        raise TournamentError(ngettext(
+            "The deck of {count} leader minus the {removed} voted off leaves fewer leaders than "
+            "the {players} players at the table: add leaders to the deck.",
+            "The deck of {count} leaders minus the {removed} voted off leaves fewer leaders "
+            "than the {players} players at the table: add leaders to the deck.",
+            len(names)).format(count=len(names), removed=VOTE_OFF_REMOVES, players=voters))
     rng = _table_rng(seed, table_no, _VOTE_OFF_STREAM)
 
     # Every leader of the deck with its votes: most first, equal votes in deck order.
@@ -124,21 +143,24 @@ def wild_card_draws(
     Returns `seat, player_id, leader, swapped, original_leader` by seat, `leader` being the
     final one.
     """
-    require_columns(seats, ["seat", "player_id", "leader"], "The seats")
+    require_columns(seats, ["seat", "player_id", "leader"], _("The seats"))
     table = seats[["seat", "player_id", "leader"]].sort_values("seat", ignore_index=True)
     for column in ("seat", "player_id", "leader"):
         if table[column].isna().any():
-            raise TournamentError(f"The seats lack a {column.replace('_', ' ')} for a player.")
+            raise TournamentError(_(_SEAT_LACKS[column]))
         twice = table[column].duplicated()
         if twice.any():
-            raise TournamentError(f"The seats list {column.replace('_', ' ')} "
-                                  f"{table.loc[twice, column].iat[0]} twice.")
-    pool = sorted(_leader_list(removed_leaders, "The removed leaders", at_least=0))
+            raise TournamentError(_(_SEAT_TWICE[column]).format(
+                value=table.loc[twice, column].iat[0]))
+    pool = sorted(_leader_list(removed_leaders, _REMOVED, at_least=0))
     picked_too = table.loc[table["leader"].isin(pool), "leader"].tolist()
     if picked_too:
-        raise TournamentError(f"{quoted(picked_too)} cannot be both picked and removed.")
+        raise TournamentError(_("{leaders} cannot be both picked and removed.").format(
+            leaders=quoted(picked_too)))
+    known = names or {}
+
     def who(player) -> str:
-        return str((names or {}).get(player, f"Player {player}"))
+        return str(known[player]) if player in known else _player(player)
 
     swapping = _swap_choices(swaps, table["player_id"], who)
     rng = _table_rng(seed, table_no, _WILD_CARD_STREAM)
@@ -148,11 +170,13 @@ def wild_card_draws(
     short = swapping & (turn >= len(pool))
     if short.any():
         first = int(np.flatnonzero(short)[0])
-        raise TournamentError(
-            f"{who(table['player_id'].iat[first])} (seat {table['seat'].iat[first]}) wants to "
-            f"swap, but the {plural(len(pool), 'removed leader')} "
-            f"{'is' if len(pool) == 1 else 'are'} already taken by the players before."
-        )
+        raise TournamentError(ngettext(
+            "{player} (seat {seat}) wants to swap, but the {count} removed leader is already "
+            "taken by the players before.",
+            "{player} (seat {seat}) wants to swap, but the {count} removed leaders are already "
+            "taken by the players before.", len(pool)).format(
+                player=who(table["player_id"].iat[first]), seat=table["seat"].iat[first],
+                count=len(pool)))
     drawn = np.asarray(pool, dtype=object)[order[turn[swapping]]]
     result = table.assign(original_leader=table["leader"], swapped=swapping)
     result.loc[swapping, "leader"] = drawn
@@ -167,26 +191,30 @@ def _table_rng(seed, table_no, stream: int) -> np.random.Generator:
     """
     draw_seed(seed)
     if not is_whole(table_no) or table_no < 0:
-        raise TournamentError(f"The table number must be a whole number of at least 0, not "
-                              f"{table_no!r}.")
+        raise TournamentError(_("The table number must be a whole number of at least 0, not "
+                                "{value}.").format(value=repr(table_no)))
     return np.random.default_rng([int(seed), int(table_no), stream])
 
 
 def _leader_list(names, what: str, at_least: int = VOTE_OFF_REMOVES) -> list[str]:
-    """Leader names as a list of str: each once, none blank, at least `at_least` of them."""
+    """Leader names as a list of str: each once, none blank, at least `at_least` of them
+    (`what`: `_DECK` or `_REMOVED`, the English words, translated when a message says them)."""
     if isinstance(names, str) or not isinstance(names, Iterable):
-        raise TournamentError(f"{what} must be a list of leader names.")
+        raise TournamentError(_("{what} must be a list of leader names.").format(what=_(what)))
     listed = pd.Series(list(names), dtype="object")
     blank = listed.isna() | (listed.astype("str").str.strip() == "")
     if blank.any():
-        raise TournamentError(f"{what} list a blank leader name.")
+        raise TournamentError(_("{what} list a blank leader name.").format(what=_(what)))
     listed = listed.astype("str")
     twice = listed[listed.duplicated()].unique().tolist()
     if twice:
-        raise TournamentError(f"{what} list {quoted(twice)} more than once.")
+        raise TournamentError(_("{what} list {leaders} more than once.").format(
+            what=_(what), leaders=quoted(twice)))
     if len(listed) < at_least:
-        raise TournamentError(f"{what} hold {plural(len(listed), 'leader')}; Vote Off needs at "
-                              f"least {at_least}.")
+        raise TournamentError(ngettext(
+            "{what} hold {count} leader; Vote Off needs at least {least}.",
+            "{what} hold {count} leaders; Vote Off needs at least {least}.",
+            len(listed)).format(what=_(what), count=len(listed), least=at_least))
     return listed.tolist()
 
 
@@ -198,42 +226,53 @@ def _check_votes(votes: pd.DataFrame, deck: list[str], x: int, players: Collecti
     names = players if isinstance(players, Mapping) else {}
 
     def who(player) -> str:
-        return str(names.get(player, f"Player {player}"))
+        return str(names[player]) if player in names else _player(player)
 
     blank = (votes["player_id"].isna() | votes["leader"].isna()
              | (votes["leader"].astype("str").str.strip() == "")).to_numpy()
     if blank.any():
         row = int(np.flatnonzero(blank)[0]) + 1
-        raise TournamentError(f"Vote {row} lacks its player or its leader: every vote names both.")
+        raise TournamentError(_("Vote {row} lacks its player or its leader: every vote names "
+                                "both.").format(row=row))
     cast = votes.assign(leader=votes["leader"].astype("str"))
     count = cast.groupby("player_id", sort=False).size()
     outside = cast.loc[~cast["leader"].isin(deck)]
     repeated = cast.loc[cast.duplicated(["player_id", "leader"])]
     problems = [
-        *(Problem(who(player), f"voted for {quoted(pd.unique(leaders))}, not in this "
-                                      "table's leader deck")
+        *(Problem(who(player), _("voted for {leaders}, not in this table's leader deck").format(
+            leaders=quoted(pd.unique(leaders))))
           for player, leaders in outside.groupby("player_id", sort=False)["leader"]),
-        *(Problem(who(player), f"voted for {quoted(pd.unique(leaders))} more than once; "
-                                      f"the {x} votes must name different leaders")
+        *(Problem(who(player), ngettext(
+            "voted for {leaders} more than once; the {count} votes must name different leaders",
+            "voted for {leaders} more than once; the {count} votes must name different leaders",
+            x).format(leaders=quoted(pd.unique(leaders)), count=x))
           for player, leaders in repeated.groupby("player_id", sort=False)["leader"]),
-        *(Problem(who(player), f"cast {plural(int(n), 'vote')}, not {x}")
+        *(Problem(who(player), ngettext("cast {count} vote, not {expected}",
+                                        "cast {count} votes, not {expected}", int(n)).format(
+                                            count=int(n), expected=x))
           for player, n in count[count != x].items()),
     ]
     if players is not None:
         seated = pd.Index(list(players))
-        problems += [Problem(who(p), "has not voted")
+        problems += [Problem(who(p), _("has not voted"))
                      for p in seated.difference(count.index, sort=False)]
-        problems += [Problem(who(p), "voted but does not sit at this table")
+        problems += [Problem(who(p), _("voted but does not sit at this table"))
                      for p in count.index.difference(seated, sort=False)]
     if count.empty and not problems:
-        problems.append(Problem(None, f"no votes recorded; each player votes off "
-                                      f"{plural(x, 'leader')}"))
+        problems.append(Problem(None, ngettext(
+            "no votes recorded; each player votes off {count} leader",
+            "no votes recorded; each player votes off {count} leaders", x).format(count=x)))
     if problems:
         more = len(problems) - _MAX_LISTED
-        raise TournamentError(
-            f"Vote Off: {'; '.join(map(str, problems[:_MAX_LISTED]))}"
-            f"{f' (and {more} more)' if more > 0 else ''}. Each player votes off exactly "
-            f"{plural(x, 'different leader')} of the table's deck.", problems)
+        listed = "; ".join(map(str, problems[:_MAX_LISTED]))
+        if more > 0:
+            listed = ngettext("{problems} (and {count} more)", "{problems} (and {count} more)",
+                              more).format(problems=listed, count=more)
+        raise TournamentError(ngettext(
+            "Vote Off: {problems}. Each player votes off exactly {count} different leader of "
+            "the table's deck.",
+            "Vote Off: {problems}. Each player votes off exactly {count} different leaders of "
+            "the table's deck.", x).format(problems=listed, count=x), problems)
     return len(count)
 
 
@@ -242,14 +281,16 @@ def _organizer_choice(tied: pd.DataFrame, choice: Sequence[str], needed: int) ->
     if isinstance(choice, str):
         choice = [choice]
     named = list(dict.fromkeys(map(str, choice)))
-    votes = plural(int(tied["votes"].iat[0]), "vote")
+    n = int(tied["votes"].iat[0])
+    votes = ngettext("{count} vote", "{count} votes", n).format(count=n)
     stray = [name for name in named if name not in set(tied["leader"])]
     if stray:
-        raise TournamentError(f"{quoted(stray)}: not among the leaders tied at {votes}; choose "
-                              f"from {quoted(tied['leader'])}.")
+        raise TournamentError(_("{leaders}: not among the leaders tied at {votes}; choose from "
+                                "{tied}.").format(leaders=quoted(stray), votes=votes,
+                                                  tied=quoted(tied["leader"])))
     if len(named) < needed:
-        raise TournamentError(f"Choose {needed} of the leaders tied at {votes}: "
-                              f"{quoted(tied['leader'])}.")
+        raise TournamentError(_("Choose {needed} of the leaders tied at {votes}: {tied}.").format(
+            needed=needed, votes=votes, tied=quoted(tied["leader"])))
     return tied.set_index("leader").loc[named[:needed]].reset_index()
 
 
@@ -257,21 +298,22 @@ def _swap_choices(swaps, player_ids: pd.Series, who) -> np.ndarray:
     """R10: each seated player's keep (False) or swap (True) choice, in the order of
     `player_ids`; every player has exactly one and nobody else."""
     if not isinstance(swaps, (Mapping, pd.Series)):
-        raise TournamentError("The wild-card choices must map each player to True (swap) or "
-                              "False (keep).")
+        raise TournamentError(_("The wild-card choices must map each player to True (swap) or "
+                                "False (keep)."))
     choices = pd.Series(swaps, dtype="object") if isinstance(swaps, Mapping) else swaps
     problems = [
-        *(Problem(who(p), "has no keep-or-swap choice")
+        *(Problem(who(p), _("has no keep-or-swap choice"))
           for p in pd.Index(player_ids).difference(choices.index, sort=False)),
-        *(Problem(who(p), "made a choice but does not sit at this table")
+        *(Problem(who(p), _("made a choice but does not sit at this table"))
           for p in choices.index.difference(pd.Index(player_ids), sort=False)),
-        *(Problem(who(p), f"chose {v!r}: True to swap or False to keep")
+        *(Problem(who(p), _("chose {value}: True to swap or False to keep").format(
+            value=repr(v)))
           for p, v in choices[~choices.isin([True, False]) | choices.isna()].items()),
     ]
     if choices.index.duplicated().any():
         problems.append(Problem(who(choices.index[choices.index.duplicated()][0]),
-                                "has more than one choice"))
+                                _("has more than one choice")))
     if problems:
-        raise TournamentError(f"Wild Card: {'; '.join(map(str, problems[:_MAX_LISTED]))}.",
-                              problems)
+        raise TournamentError(_("Wild Card: {problems}.").format(
+            problems="; ".join(map(str, problems[:_MAX_LISTED]))), problems)
     return choices.reindex(player_ids).astype("bool").to_numpy()

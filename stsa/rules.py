@@ -14,7 +14,8 @@ from dataclasses import dataclass
 import numpy as np
 import pandas as pd
 
-from stsa.domain import TournamentError, plural
+from stsa.domain import TournamentError
+from stsa.i18n import N_, _, ngettext
 
 #: The tournament's order of strength within a game (R11): higher is better in each, in this
 #: order. Note that it differs from the rulebooks' (troops before water).
@@ -36,24 +37,27 @@ def table_sizes(n_players: int) -> list[int]:
     what the organizer can do.
     """
     if isinstance(n_players, bool) or not isinstance(n_players, numbers.Integral):
-        raise TournamentError(f"The number of players must be a whole number, not {n_players!r}.")
+        raise TournamentError(_("The number of players must be a whole number, not "
+                                "{value}.").format(value=repr(n_players)))
     n = int(n_players)
     if n < 0:
-        raise TournamentError(f"The number of players cannot be negative ({n}).")
+        raise TournamentError(_("The number of players cannot be negative ({count}).").format(
+            count=n))
     if n == 0:
-        raise TournamentError("No players to seat: check in at least 3 players.")
+        raise TournamentError(_("No players to seat: check in at least 3 players."))
     tables = -(-n // 4)
     threes = 4 * tables - n
     if threes > tables:
         if n == 5:
-            hint = ("add a player, or let the draw pick one checked-in player to sit this sitting "
-                    "out")
+            hint = _("add a player, or let the draw pick one checked-in player to sit this "
+                     "sitting out")
         else:
-            hint = f"check in at least {plural(3 - n, 'more player')}"
-        raise TournamentError(
-            f"{plural(n, 'player')} cannot be seated: every table needs 3 or 4 "
-            f"players; {hint}."
-        )
+            hint = ngettext("check in at least {count} more player",
+                            "check in at least {count} more players", 3 - n).format(count=3 - n)
+        raise TournamentError(ngettext(
+            "{count} player cannot be seated: every table needs 3 or 4 players; {hint}.",
+            "{count} players cannot be seated: every table needs 3 or 4 players; {hint}.",
+            n).format(count=n, hint=hint))
     return [4] * (tables - threes) + [3] * threes
 
 
@@ -99,10 +103,11 @@ def seat_queue(players: pd.DataFrame, capacity: int, extra_tables: int = 0, *,
     Returns the players in queue order with `queue` (1, 2, …), `plays` (bool) and `waiting`
     (Int64: 1 = next in line; NA for a player who plays).
     """
-    _require_columns(players, QUEUE_COLUMNS, "The players to seat")
-    for value, what in ((capacity, "The capacity"), (extra_tables, "The extra tables")):
+    _require_columns(players, QUEUE_COLUMNS, N_("The players to seat"))
+    for value, what in ((capacity, N_("The capacity")), (extra_tables, N_("The extra tables"))):
         if isinstance(value, bool) or not isinstance(value, numbers.Integral) or value < 0:
-            raise TournamentError(f"{what} must be a whole number, 0 or more, not {value!r}.")
+            raise TournamentError(_("{what} must be a whole number, 0 or more, not "
+                                    "{value}.").format(what=_(what), value=repr(value)))
     held, ordered = 0, None
     if bookings is not None:
         ordered, held = _booked_order(players[QUEUE_COLUMNS], bookings, deadline)
@@ -110,11 +115,14 @@ def seat_queue(players: pd.DataFrame, capacity: int, extra_tables: int = 0, *,
     over = len(players) - free
     if extra_tables and 4 * int(extra_tables) > over:
         waiting = max(over, 0)
-        raise TournamentError(
-            f"{extra_tables} extra table{'s' if extra_tables != 1 else ''} of four need"
-            f"{'s' if extra_tables == 1 else ''} {4 * extra_tables} players from the waiting "
-            f"list, and {waiting} player{' is' if waiting == 1 else 's are'} waiting: an "
-            f"extra table seats exactly four.")
+        waits = ngettext("{count} player is waiting", "{count} players are waiting",
+                         waiting).format(count=waiting)
+        raise TournamentError(ngettext(
+            "{count} extra table of four needs {players} players from the waiting list, and "
+            "{waiting}: an extra table seats exactly four.",
+            "{count} extra tables of four need {players} players from the waiting list, and "
+            "{waiting}: an extra table seats exactly four.", int(extra_tables)).format(
+                count=extra_tables, players=4 * extra_tables, waiting=waits))
     seats = free + 4 * int(extra_tables)
     if ordered is None:
         ordered = _queue_order(players[QUEUE_COLUMNS]).reset_index(drop=True)
@@ -131,7 +139,7 @@ def _booked_order(players: pd.DataFrame, bookings: pd.DataFrame,
                   deadline: pd.Timestamp | None) -> tuple[pd.DataFrame, int]:
     """R25: the queue order of a sitting with a booking list (see `seat_queue`), and how many
     seats are held for booked players not here (whose seats nobody was given)."""
-    _require_columns(bookings, BOOKING_COLUMNS, "The bookings")
+    _require_columns(bookings, BOOKING_COLUMNS, N_("The bookings"))
     here = set(players["player_id"])
     given = (bookings["replaced_by"].notna() & bookings["replaced_by"].isin(here)
              if deadline is not None and "replaced_by" in bookings
@@ -165,19 +173,25 @@ def _booked_order(players: pd.DataFrame, bookings: pd.DataFrame,
 def _where(frame: pd.DataFrame, mask: np.ndarray) -> str:
     """'game 7, player 3; game 9, player 1 (and 4 more)' for the rows where `mask` holds."""
     bad = frame.loc[mask, ["game_id", "player_id"]].head(_MAX_LISTED)
-    places = "; ".join(f"game {g}, player {p}" for g, p in zip(bad["game_id"], bad["player_id"]))
+    places = "; ".join(_("game {game}, player {player}").format(game=g, player=p)
+                       for g, p in zip(bad["game_id"], bad["player_id"]))
     more = int(np.count_nonzero(mask)) - len(bad)
-    return places + (f" (and {more} more)" if more > 0 else "")
+    return ngettext("{places} (and {count} more)", "{places} (and {count} more)", more).format(
+        places=places, count=more) if more > 0 else places
 
 
 def _require_columns(frame: object, columns: list[str], what: str) -> None:
+    """`frame` is a table with every one of `columns`; `what` names it (the English words,
+    marked with `N_`: translated when a message says them)."""
     if not isinstance(frame, pd.DataFrame):
-        raise TournamentError(f"{what} must be a table (DataFrame), not {type(frame).__name__}.")
+        raise TournamentError(_("{what} must be a table (DataFrame), not {type}.").format(
+            what=_(what), type=type(frame).__name__))
     missing = [c for c in columns if c not in frame.columns]
     if missing:
-        raise TournamentError(
-            f"{what} lack the column{'s' if len(missing) > 1 else ''} {', '.join(missing)}."
-        )
+        raise TournamentError(ngettext("{what} lack the column {columns}.",
+                                       "{what} lack the columns {columns}.",
+                                       len(missing)).format(what=_(what),
+                                                            columns=", ".join(missing)))
 
 
 def _whole_numbers(frame: pd.DataFrame, column: str, *, allow_negative: bool = False) -> np.ndarray:
@@ -188,14 +202,17 @@ def _whole_numbers(frame: pd.DataFrame, column: str, *, allow_negative: bool = F
     else:
         missing = raw.isna().to_numpy()
         if missing.any():
-            raise TournamentError(f"{_where(frame, missing)}: {column} is missing.")
+            raise TournamentError(_("{where}: {column} is missing.").format(
+                where=_where(frame, missing), column=column))
         number = pd.to_numeric(raw, errors="coerce").to_numpy(dtype="float64", na_value=np.nan)
         not_whole = ~np.isfinite(number) | (np.floor(number) != number)
         if not_whole.any():
-            raise TournamentError(f"{_where(frame, not_whole)}: {column} must be a whole number.")
+            raise TournamentError(_("{where}: {column} must be a whole number.").format(
+                where=_where(frame, not_whole), column=column))
         values = number.astype("int64")
     if not allow_negative and (values < 0).any():
-        raise TournamentError(f"{_where(frame, values < 0)}: {column} cannot be negative.")
+        raise TournamentError(_("{where}: {column} cannot be negative.").format(
+            where=_where(frame, values < 0), column=column))
     return values
 
 
@@ -221,17 +238,18 @@ def _seats_by_game(frame: pd.DataFrame) -> np.ndarray:
                     if frame["player_id"].dtype.kind in "iu" else _codes(frame["player_id"]))
     for column in ("game_id", "player_id"):
         if frame[column].hasnans:
-            raise TournamentError(f"{_where(frame, frame[column].isna().to_numpy())}: "
-                                  f"{column} is missing.")
+            raise TournamentError(_("{where}: {column} is missing.").format(
+                where=_where(frame, frame[column].isna().to_numpy()), column=column))
     counts = np.bincount(game_codes)
     wrong = (counts < 3) | (counts > 4)
     if wrong.any():
         games = frame["game_id"].to_numpy()[np.unique(game_codes, return_index=True)[1]]
         detail = "; ".join(
-            f"game {g} has {plural(n, 'player')}"
+            ngettext("game {game} has {count} player", "game {game} has {count} players",
+                     int(n)).format(game=g, count=n)
             for g, n in list(zip(games[wrong], counts[wrong]))[:_MAX_LISTED]
         )
-        raise TournamentError(f"{detail}: a game has 3 or 4 players.")
+        raise TournamentError(_("{games}: a game has 3 or 4 players.").format(games=detail))
 
     n = len(game_codes)
     in_order = bool((game_codes[1:] >= game_codes[:-1]).all())
@@ -249,8 +267,8 @@ def _seats_by_game(frame: pd.DataFrame) -> np.ndarray:
     for a, b in ((0, 1), (0, 2), (0, 3), (1, 2), (1, 3), (2, 3)):
         if ((players[a] == players[b]) & seated[a] & seated[b]).any():
             repeated = frame.duplicated(["game_id", "player_id"], keep="first").to_numpy()
-            raise TournamentError(f"{_where(frame, repeated)}: the player appears twice in the "
-                                  f"game.")
+            raise TournamentError(_("{where}: the player appears twice in the game.").format(
+                where=_where(frame, repeated)))
     return seats
 
 
@@ -284,7 +302,7 @@ def _sort_key(*keys: tuple[np.ndarray, bool]) -> np.ndarray:
     rows are sorted once and numbered, equal rows sharing a number.
     """
     spans = []
-    for values, _ in keys:
+    for values, _descending in keys:
         low, high = (int(values.min()), int(values.max())) if len(values) else (0, 0)
         spans.append((low, high, (high - low).bit_length()))
     if sum(bits for *_, bits in spans) <= 62:
@@ -323,9 +341,9 @@ def score_games(results: pd.DataFrame, base_points: tuple[int, ...] = BASE_POINT
 
     Returns a copy of `results` (same index and row order) with the three columns added.
     """
-    _require_columns(results, RESULT_COLUMNS, "Results")
+    _require_columns(results, RESULT_COLUMNS, N_("Results"))
     if len(base_points) != 4:
-        raise TournamentError("Base points need four numbers: 1st, 2nd, 3rd and 4th place.")
+        raise TournamentError(_("Base points need four numbers: 1st, 2nd, 3rd and 4th place."))
     if results.empty:
         return results.assign(placing=pd.Series(dtype="int64"),
                               qualifier_score=pd.Series(dtype="int64"),
@@ -491,7 +509,7 @@ def standings(scored: pd.DataFrame) -> pd.DataFrame:
     share a rank. `wins` counts games placed 1st: a winning player (R15) has at least one.
     Pass the scored qualifier games (from `score_games`); unscored results are scored first.
     """
-    scored = _scored(scored, "Scored results")
+    scored = _scored(scored, N_("Scored results"))
     if scored.empty:
         return pd.DataFrame({c: pd.Series(dtype="int64") for c in STANDINGS_COLUMNS}).astype(
             {"player_id": scored["player_id"].dtype if "player_id" in scored else "int64"})
@@ -536,12 +554,13 @@ def finals_format(n_players: int) -> FinalsFormat:
     Fewer than 4 players: no finals (`TournamentError`).
     """
     if isinstance(n_players, bool) or not isinstance(n_players, numbers.Integral):
-        raise TournamentError(f"The number of players must be a whole number, not {n_players!r}.")
+        raise TournamentError(_("The number of players must be a whole number, not "
+                                "{value}.").format(value=repr(n_players)))
     n = int(n_players)
     if n < 4:
-        raise TournamentError(
-            f"{plural(n, 'qualifier player')}: finals need at least 4."
-        )
+        raise TournamentError(ngettext("{count} qualifier player: finals need at least 4.",
+                                       "{count} qualifier players: finals need at least 4.",
+                                       n).format(count=n))
     if n <= 16:
         semifinal = 4 if n >= 8 else (n - 4 if n - 4 >= 3 else 0)
         tables = 1 if semifinal else 0
@@ -552,10 +571,10 @@ def finals_format(n_players: int) -> FinalsFormat:
 
 
 def _in_rank_order(standings_frame: pd.DataFrame) -> pd.DataFrame:
-    _require_columns(standings_frame, ["player_id", "rank"], "Standings")
+    _require_columns(standings_frame, ["player_id", "rank"], N_("Standings"))
     if standings_frame["player_id"].duplicated().any():
         dup = standings_frame.loc[standings_frame["player_id"].duplicated(), "player_id"].iloc[0]
-        raise TournamentError(f"Standings list player {dup} twice.")
+        raise TournamentError(_("Standings list player {player} twice.").format(player=dup))
     return standings_frame.sort_values("rank", kind="stable", ignore_index=True)
 
 
@@ -572,7 +591,7 @@ def finals_entrants(standings: pd.DataFrame, present: Collection | None = None) 
     in seat order (by standing, a wildcard in the place of the player they replace).
     """
     ranked = _in_rank_order(standings)
-    _require_columns(ranked, ["wins"], "Standings")
+    _require_columns(ranked, ["wins"], N_("Standings"))
     fmt = finals_format(len(ranked))
     is_present = (np.ones(len(ranked), dtype=bool) if present is None
                   else ranked["player_id"].isin(list(present)).to_numpy())
@@ -625,8 +644,8 @@ def _game_winners(semifinal_scored: pd.DataFrame, ranked: pd.DataFrame) -> pd.Da
     unsettled = semifinal_scored["tied"].astype(bool) & (semifinal_scored["placing"] == 1)
     if unsettled.any():
         games = ", ".join(str(g) for g in pd.unique(semifinal_scored.loc[unsettled, "game_id"]))
-        raise TournamentError(f"Semifinal game {games}: first place is tied; settle the order "
-                              f"before the final table is set.")
+        raise TournamentError(_("Semifinal game {games}: first place is tied; settle the order "
+                                "before the final table is set.").format(games=games))
     standing = pd.Series(np.arange(len(ranked)), index=ranked["player_id"].to_numpy())
     return (semifinal_scored.loc[semifinal_scored["placing"] == 1]
             .assign(_standing=lambda d: d["player_id"].map(standing))
@@ -644,13 +663,13 @@ def weakest_finalist(standings: pd.DataFrame, entrants: pd.DataFrame):
     the lowest best score of the final.
     """
     ranked = _in_rank_order(standings)
-    _require_columns(ranked, ["best_score"], "Standings")
-    _require_columns(entrants, ["player_id", "stage"], "Finals entrants")
+    _require_columns(ranked, ["best_score"], N_("Standings"))
+    _require_columns(entrants, ["player_id", "stage"], N_("Finals entrants"))
     finalists = entrants.loc[entrants["stage"] == "final", "player_id"]
     unknown = finalists[~finalists.isin(ranked["player_id"])].tolist()
     if unknown:
-        raise TournamentError(f"Finalist {', '.join(map(str, unknown))} has no qualifier "
-                              f"standing.")
+        raise TournamentError(_("Finalist {players} has no qualifier standing.").format(
+            players=", ".join(map(str, unknown))))
     seated = (ranked.assign(_position=np.arange(len(ranked)))
               .loc[lambda d: d["player_id"].isin(finalists)]
               .sort_values(["best_score", "_position"], ascending=[True, False], kind="stable"))
@@ -677,23 +696,24 @@ def final_table(standings: pd.DataFrame, entrants: pd.DataFrame,
     A semifinal whose first place is tied must be settled first (R11).
     """
     ranked = _in_rank_order(standings)
-    _require_columns(ranked, ["best_score"], "Standings")
-    _require_columns(entrants, ["player_id", "stage"], "Finals entrants")
+    _require_columns(ranked, ["best_score"], N_("Standings"))
+    _require_columns(entrants, ["player_id", "stage"], N_("Finals entrants"))
     fmt = finals_format(len(ranked))
     finalists = entrants.loc[entrants["stage"] == "final", "player_id"].tolist()
     semifinalists = set(entrants.loc[entrants["stage"] == "semifinal", "player_id"].tolist())
     if fmt.semifinal == 0 or not semifinalists:
         return finalists
 
-    semifinal_scored = _scored(semifinal_scored, "Semifinal results")
+    semifinal_scored = _scored(semifinal_scored, N_("Semifinal results"))
     if semifinal_scored.empty:
-        raise TournamentError("The semifinal has no results yet: enter them before the final "
-                              "table is set.")
+        raise TournamentError(_("The semifinal has no results yet: enter them before the final "
+                                "table is set."))
     strangers = set(semifinal_scored["player_id"].tolist()) - semifinalists
     if strangers:
-        raise TournamentError(f"Semifinal results name player{'s' if len(strangers) > 1 else ''} "
-                              f"{', '.join(map(str, sorted(strangers, key=str)))} who "
-                              f"{'are' if len(strangers) > 1 else 'is'} not a semifinalist.")
+        raise TournamentError(ngettext(
+            "Semifinal results name player {players} who is not a semifinalist.",
+            "Semifinal results name players {players} who are not a semifinalist.",
+            len(strangers)).format(players=", ".join(map(str, sorted(strangers, key=str)))))
     winners = _game_winners(semifinal_scored, ranked)
 
     if not fmt.challenge:
@@ -731,16 +751,18 @@ def final_standings(standings: pd.DataFrame, semifinal_scored: pd.DataFrame | No
     `stage` is "final", "semifinal" or "qualifier" (the last stage the player played).
     """
     ranked = _in_rank_order(standings)
-    _require_columns(ranked, ["best_score"], "Standings")
-    final = _scored(final_scored, "Final results")
-    semifinal = _scored(semifinal_scored, "Semifinal results")
+    _require_columns(ranked, ["best_score"], N_("Standings"))
+    final = _scored(final_scored, N_("Final results"))
+    semifinal = _scored(semifinal_scored, N_("Semifinal results"))
     known = set(ranked["player_id"].tolist())
-    for frame, what in ((final, "Final"), (semifinal, "Semifinal")):
+    for frame, what in ((final, N_("Final results name player {players}, who has no qualifier "
+                                   "standing.")),
+                        (semifinal, N_("Semifinal results name player {players}, who has no "
+                                       "qualifier standing."))):
         strangers = set(frame["player_id"].tolist()) - known
         if strangers:
-            raise TournamentError(f"{what} results name player "
-                                  f"{', '.join(map(str, sorted(strangers, key=str)))}, "
-                                  f"who has no qualifier standing.")
+            raise TournamentError(_(what).format(
+                players=", ".join(map(str, sorted(strangers, key=str)))))
 
     standing = ranked[["player_id", "best_score"]].assign(_standing=ranked["rank"].astype("int64"))
     finalists = (standing.merge(final[["player_id", "placing"]], on="player_id")

@@ -14,9 +14,9 @@ from stsa.domain import (
     Role,
     SittingStatus,
     TournamentError,
-    plural,
     sitting_label,
 )
+from stsa.i18n import _, ngettext
 from stsa.services import setups
 from stsa.services.snapshot import Snapshot
 
@@ -28,16 +28,20 @@ def void_problem(sittings: pd.DataFrame, sitting_id: int) -> str | None:
     row = sittings.loc[sittings["sitting_id"] == int(sitting_id)].iloc[0]
     label = sitting_label(row["kind"], row["number"])
     if row["status"] == SittingStatus.DRAWN:
-        return f"{label} is not published yet: discard the draft instead."
+        return _("{sitting} is not published yet: discard the draft instead.").format(
+            sitting=label)
     if row["results"]:
-        return (f"{label} cannot be voided: {plural(int(row['results']), 'table')} already "
-                f"{'has' if row['results'] == 1 else 'have'} a result. Correct a wrong result "
-                f"on the Results page instead.")
+        n = int(row["results"])
+        return ngettext("{sitting} cannot be voided: {count} table already has a result. "
+                        "Correct a wrong result on the Results page instead.",
+                        "{sitting} cannot be voided: {count} tables already have a result. "
+                        "Correct a wrong result on the Results page instead.", n).format(
+                            sitting=label, count=n)
     later = sittings.loc[sittings["sitting_id"] > int(sitting_id)]
     if len(later):
         last = later.sort_values("sitting_id").iloc[-1]
-        return (f"{sitting_label(last['kind'], last['number'])} was drawn after {label}: "
-                f"discard or void it first.")
+        return _("{later} was drawn after {sitting}: discard or void it first.").format(
+            later=sitting_label(last["kind"], last["number"]), sitting=label)
     return None
 
 
@@ -74,7 +78,7 @@ def replace_no_show(engine, table_id: int, seat: int, player_id: int | None, *,
 def _table(snap: Snapshot, table_id: int) -> pd.Series:
     found = snap.table(table_id)
     if found.empty:
-        raise TournamentError(f"There is no table with id {table_id}.")
+        raise TournamentError(_("There is no table with id {id}.").format(id=table_id))
     return found.iloc[0]
 
 
@@ -92,8 +96,9 @@ def override_warnings(engine, table_id: int, setup_id: str) -> list[str]:
         names = setups.setup_names()
         warnings = []
         if setup_id in set(others) and len(enabled) >= len(sitting_tables):
-            warnings.append(f"Another table of this sitting already plays {names.get(setup_id)}, "
-                            f"and there are enough enabled setups for every table to differ.")
+            warnings.append(_("Another table of this sitting already plays {setup}, and there "
+                              "are enough enabled setups for every table to differ.").format(
+                                  setup=names.get(setup_id)))
         if table["kind"] == Kind.QUALIFIER:
             counts = pd.Series(snap.setup_counts(include_drawn=True), dtype="int64")
             counts = counts.reindex(enabled, fill_value=0)
@@ -102,10 +107,12 @@ def override_warnings(engine, table_id: int, setup_id: str) -> list[str]:
             if setup_id in counts.index:
                 counts[setup_id] += 1
             if len(counts) and counts.max() - counts.min() > 1:
-                warnings.append(f"Setup uses would then range from {counts.min()} to "
-                                f"{counts.max()}: more than one apart.")
+                warnings.append(_("Setup uses would then range from {lowest} to {highest}: "
+                                  "more than one apart.").format(lowest=counts.min(),
+                                                                 highest=counts.max()))
             if setup_id not in enabled:
-                warnings.append(f"{names.get(setup_id, setup_id)} is not an enabled setup.")
+                warnings.append(_("{setup} is not an enabled setup.").format(
+                    setup=names.get(setup_id, setup_id)))
         return warnings
 
 
@@ -125,9 +132,11 @@ def override_setup(engine, table_id: int, setup_id: str, *, reason: str, actor: 
         chosen = enabled.loc[enabled["setup_id"] == setup_id]
         name = setups.setup_names().get(setup_id, setup_id)
         if chosen.empty:
-            raise TournamentError(f"{name} is not an enabled setup: enable it in Settings first.")
+            raise TournamentError(_("{setup} is not an enabled setup: enable it in Settings "
+                                    "first.").format(setup=name))
         if setup_id == old["setup_id"]:
-            raise TournamentError(f"Table {old['table_no']} already plays {name}.")
+            raise TournamentError(_("Table {table} already plays {setup}.").format(
+                table=old["table_no"], setup=name))
         new = chosen.iloc[0]
         old_deck = sorted([*old["removed_leaders"], *old["available_leaders"]])
         if old_deck == sorted(new["leader_deck"]) and len(old["removed_leaders"]) == new[

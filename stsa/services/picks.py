@@ -18,6 +18,7 @@ import pandas as pd
 from stsa import picks, store
 from stsa.auth import Actor, require
 from stsa.domain import PickMethod, Role, Sitting, TournamentError, table_label
+from stsa.i18n import _
 from stsa.services import setups
 from stsa.services.snapshot import Snapshot
 from stsa.settings import Settings
@@ -32,7 +33,7 @@ def _table(snap: Snapshot, table_id: int) -> tuple[dict, pd.DataFrame, Sitting, 
     """The table (a dict), its seats, its sitting and how people name it."""
     found = snap.table(table_id)
     if found.empty:
-        raise store.NotFound(f"There is no table with id {table_id}.")
+        raise store.NotFound(_("There is no table with id {id}.").format(id=table_id))
     table = found.iloc[0].to_dict()
     sitting = snap.sitting(int(table["sitting_id"]))
     where = table_label(sitting["kind"], int(sitting["number"]), int(table["table_no"]))
@@ -59,8 +60,8 @@ def enter_votes(engine, table_id: int, votes: pd.DataFrame, *, actor: Actor,
     with Snapshot(engine, actor=actor) as snap:
         settings = snap.settings
         if not uses_vote_off(settings):
-            raise TournamentError("This tournament removes leaders by Hidden Picks: there are "
-                                  "no votes to enter.")
+            raise TournamentError(_("This tournament removes leaders by Hidden Picks: there "
+                                    "are no votes to enter."))
         table, seats, sitting, where = _table(snap, table_id)
     removed = picks.vote_off_removals(
         _deck(settings, table), votes, seed=int(sitting["seed"]), table_no=int(table["table_no"]),
@@ -81,7 +82,7 @@ def draw_wild_cards(engine, table_id: int, picked: Mapping[int, str | None],
     require(actor, Role.JUDGE, Role.ORGANIZER, action="enter Wild Card choices")
     with Snapshot(engine, actor=actor) as snap:
         if not snap.settings.wild_card:
-            raise TournamentError("Wild Card is off for this tournament.")
+            raise TournamentError(_("Wild Card is off for this tournament."))
         table, seats, sitting, where = _table(snap, table_id)
     chosen = seats[["seat", "player_id"]].assign(
         leader=seats["player_id"].map(lambda p: picked.get(int(p))))
@@ -98,15 +99,16 @@ def _check_picks(picks: pd.DataFrame, table: dict, where: str) -> None:
     """Every seat picked a leader of the table's available ones, each leader once (R9)."""
     missing = picks.loc[picks["leader"].isna() | (picks["leader"] == ""), "seat"].tolist()
     if missing:
-        raise TournamentError(f"{where}: enter the leader seat {', '.join(map(str, missing))} "
-                              f"picked.")
+        raise TournamentError(_("{table}: enter the leader seat {seats} picked.").format(
+            table=where, seats=", ".join(map(str, missing))))
     offered = set(table["available_leaders"] or [])
     strange = sorted(set(picks["leader"]) - offered)
     if strange:
-        raise TournamentError(f"{where}: {', '.join(strange)} was not among this table's "
-                              f"leaders to pick from.")
+        raise TournamentError(_("{table}: {leaders} was not among this table's leaders to pick "
+                                "from.").format(table=where, leaders=", ".join(strange)))
     if picks["leader"].duplicated().any():
-        raise TournamentError(f"{where}: two players cannot pick the same leader.")
+        raise TournamentError(_("{table}: two players cannot pick the same leader.").format(
+            table=where))
 
 
 def table_picks(engine, table_id: int, *, actor: Actor) -> dict:

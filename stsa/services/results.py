@@ -21,10 +21,13 @@ from stsa.domain import (
     sitting_label,
     table_label,
 )
+from stsa.i18n import N_, _
 from stsa.services.snapshot import Snapshot
 from stsa.store import checks
 
 STATS = tuple(rules.PLACING_ORDER)  # vp, spice, solari, troops, water (R11)
+
+
 STANDINGS_COLUMNS = ["rank", "player_id", "name", "best_score", "games", "wins", "placing",
                      *rules.PLACING_ORDER, "zone", "tie_at_cut"]
 
@@ -160,10 +163,13 @@ def unsettled_tie(rows: pd.DataFrame, seats: pd.DataFrame, where: str,
     if not open_:
         return None
     seated = seats.set_index("player_id")
-    who = " and ".join(f"seat {seated.at[p, 'seat']} ({seated.at[p, 'name']})"
-                       if p in seated.index else f"player {p}" for p in open_)
-    return (f"{where}: {who} are equal on VP, spice, solari, troops and water: enter their "
-            f"settled order (1, 2, …) before saving. Nothing was saved.")
+    who = checks.and_list(_("seat {seat} ({player})").format(seat=seated.at[p, "seat"],
+                                                       player=seated.at[p, "name"])
+                   if p in seated.index else _("player {player}").format(player=p)
+                   for p in open_)
+    return _("{table}: {players} are equal on VP, spice, solari, troops and water: enter their "
+             "settled order (1, 2, …) before saving. Nothing was saved.").format(
+                 table=where, players=who)
 
 
 #: The most one player usually ends a game with (a Legacy or Uprising game ends near 10 VP):
@@ -189,8 +195,10 @@ def unusual_numbers(rows: pd.DataFrame, names: dict | None = None) -> list[str]:
     players = players.to_numpy()[order]
     found_rows, found_cols = np.nonzero(high[order])
     names = names or {}
-    return [f"seat {seats[r]}" + (f" ({names[players[r]]})" if players[r] in names else "")
-            + f": {checks.NUMBER_WORDS[fields[c]]} {int(numbers[order][r, c])}"
+    return [(_("seat {seat} ({player}): {field} {number}") if players[r] in names
+             else _("seat {seat}: {field} {number}")).format(
+                seat=seats[r], player=names.get(players[r]),
+                field=_(checks.NUMBER_WORDS[fields[c]]), number=int(numbers[order][r, c]))
             for r, c in zip(found_rows, found_cols)]
 
 
@@ -199,8 +207,8 @@ def unusual_problem(rows) -> str | None:
     found = unusual_numbers(rows) if isinstance(rows, pd.DataFrame) else []
     if not found:
         return None
-    return (f"Unusually high for one game: {'; '.join(found)}. Check these numbers; if they "
-            f"are right, confirm them and save again. Nothing was saved.")
+    return _("Unusually high for one game: {numbers}. Check these numbers; if they are right, "
+             "confirm them and save again. Nothing was saved.").format(numbers="; ".join(found))
 
 
 def _plain_number(value) -> bool:
@@ -267,10 +275,15 @@ def _variant_points_problem(snap: Snapshot, table_id: int, given: list[dict]) ->
     seat_of: dict[int | None, tuple] = {
         int(p): (s, n) for p, s, n in zip(seats["player_id"], seats["seat"], seats["name"])}
     who = [seat_of.get(checks.whole_number(r.get("player_id"))) for r in given]
-    named = ", ".join(f"seat {s} ({n})" for s, n in sorted(w for w in who if w is not None))
+    named = ", ".join(_("seat {seat} ({player})").format(seat=s, player=n)
+                      for s, n in sorted(w for w in who if w is not None))
     where = table_label(sitting["kind"], int(sitting["number"]), int(table["table_no"].iloc[0]))
-    return (f"{where}: this sitting has no rule change, so nobody earns variant points: enter "
-            f"0 variant points{' for ' + named if named else ''}. Nothing was saved.")
+    if named:
+        return _("{table}: this sitting has no rule change, so nobody earns variant points: "
+                 "enter 0 variant points for {players}. Nothing was saved.").format(
+                     table=where, players=named)
+    return _("{table}: this sitting has no rule change, so nobody earns variant points: enter "
+             "0 variant points. Nothing was saved.").format(table=where)
 
 
 def _tie_problem(snap: Snapshot, table_id: int, entered: pd.DataFrame) -> str | None:
@@ -278,7 +291,7 @@ def _tie_problem(snap: Snapshot, table_id: int, entered: pd.DataFrame) -> str | 
     players' names in the message); an unknown table is `NotFound`."""
     seats = snap.table_seats(table_id)
     if seats.empty:
-        raise store.NotFound(f"There is no table with id {table_id}.")
+        raise store.NotFound(_("There is no table with id {id}.").format(id=table_id))
     first = seats.iloc[0]
     where = table_label(first["kind"], int(first["sitting_no"]), int(first["table_no"]))
     return unsettled_tie(entered, seats, where, snap.settings.base_points)
@@ -345,17 +358,19 @@ def submit_result(engine, table_id: int, rows: pd.DataFrame, *, expected_version
             with Snapshot(engine) as snap:
                 unknown = snap.table_seats(table_id).empty
         if unknown:
-            raise store.NotFound(f"There is no table with id {table_id}.") from None
+            raise store.NotFound(_("There is no table with id {id}.").format(
+                id=table_id)) from None
         raise
 
 
 # --- a correction once the finals are drawn (R14–R17, R20) -----------------------------------
 
 FINALS_KINDS = (Kind.SEMIFINAL, Kind.FINAL)
-STAGE_WORDS = {Stage.FINAL.value: "the final", Stage.SEMIFINAL.value: "the semifinal",
-               Stage.OUT.value: "out of the finals", "": "not ranked yet"}
-IMPACT_COLUMNS = ["Player", "Rank before", "Rank after", "Cut before", "Cut after",
-                  "Finals before", "Finals after"]
+STAGE_WORDS = {Stage.FINAL.value: N_("the final"), Stage.SEMIFINAL.value: N_("the semifinal"),
+               Stage.OUT.value: N_("out of the finals"), "": N_("not ranked yet")}
+# The changes' headings, used by code in English (a page shows them with `i18n.headings`).
+IMPACT_COLUMNS = [N_("Player"), N_("Rank before"), N_("Rank after"), N_("Cut before"),
+                  N_("Cut after"), N_("Finals before"), N_("Finals after")]
 
 
 @dataclass(frozen=True)
@@ -375,6 +390,14 @@ def finals_drawn(sittings: pd.DataFrame) -> list[str]:
     too), in words: "Semifinal (published)"."""
     drawn = sittings.loc[sittings["kind"].isin(FINALS_KINDS)]
     return [f"{sitting_label(k, n)} ({SITTING_STATUS_WORDS.get(s, s)})"
+            for k, n, s in zip(drawn["kind"], drawn["number"], drawn["status"])]
+
+
+def _finals_in_words(sittings: pd.DataFrame) -> list[str]:
+    """`finals_drawn` in this run's language (`finals_drawn` is kept once per data version
+    for everyone, so it stays English)."""
+    drawn = sittings.loc[sittings["kind"].isin(FINALS_KINDS)]
+    return [f"{sitting_label(k, n)} ({_(SITTING_STATUS_WORDS.get(s, s))})"
             for k, n, s in zip(drawn["kind"], drawn["number"], drawn["status"])]
 
 
@@ -418,8 +441,14 @@ def _where_each_stands(table: pd.DataFrame, absent) -> pd.DataFrame:
 
 
 def _stage_words(value: str) -> str:
-    stage, _, wildcard = str(value).partition(" ")
-    return STAGE_WORDS.get(stage, stage) + (f" {wildcard}" if wildcard else "")
+    """"the final", "the final (wildcard)": a finals place in this run's language."""
+    stage, _space, wildcard = str(value).partition(" ")
+    words = _(STAGE_WORDS[stage]) if stage in STAGE_WORDS else stage
+    return _("{stage} (wildcard)").format(stage=words) if wildcard else words
+
+
+def _finals_words(value: str) -> str:
+    return _stage_words(value) if value else _("no finals seat")
 
 
 def impact_of(before: pd.DataFrame, after: pd.DataFrame, absent) -> pd.DataFrame:
@@ -438,10 +467,8 @@ def impact_of(before: pd.DataFrame, after: pd.DataFrame, absent) -> pd.DataFrame
         "Rank after": moved["rank_after"].astype("Int64").to_numpy(),
         "Cut before": moved["zone_before"].map(_stage_words).to_numpy(),
         "Cut after": moved["zone_after"].map(_stage_words).to_numpy(),
-        "Finals before": moved["finals_before"].map(
-            lambda v: _stage_words(v) if v else "no finals seat").to_numpy(),
-        "Finals after": moved["finals_after"].map(
-            lambda v: _stage_words(v) if v else "no finals seat").to_numpy()},
+        "Finals before": moved["finals_before"].map(_finals_words).to_numpy(),
+        "Finals after": moved["finals_after"].map(_finals_words).to_numpy()},
         columns=IMPACT_COLUMNS)
 
 
@@ -449,18 +476,21 @@ def impact_words(changes: pd.DataFrame) -> str:
     """R14–R17: `impact_of` in one sentence: "It moves rank 4 → 5 and the final → the
     semifinal for Ann; rank 5 → 4 for Bo.", or that nothing moves."""
     if changes.empty:
-        return "The standings, the cut and the finals seats stay as they are."
+        return _("The standings, the cut and the finals seats stay as they are.")
     parts = []
     for rec in changes.to_dict("records"):
         moves = []
         if rec["Rank before"] != rec["Rank after"]:
-            moves.append(f"rank {rec['Rank before']} → {rec['Rank after']}")
+            moves.append(_("rank {before} → {after}").format(before=rec["Rank before"],
+                                                             after=rec["Rank after"]))
         if rec["Cut before"] != rec["Cut after"]:
-            moves.append(f"at the cut {rec['Cut before']} → {rec['Cut after']}")
+            moves.append(_("at the cut {before} → {after}").format(before=rec["Cut before"],
+                                                                   after=rec["Cut after"]))
         if rec["Finals before"] != rec["Finals after"]:
             moves.append(f"{rec['Finals before']} → {rec['Finals after']}")
-        parts.append(f"{' and '.join(moves)} for {rec['Player']}")
-    return f"It moves {'; '.join(parts)}."
+        parts.append(_("{changes} for {player}").format(changes=checks.and_list(moves),
+                                                        player=rec["Player"]))
+    return _("It moves {changes}.").format(changes="; ".join(parts))
 
 
 def correction_impact(engine, table_id: int, rows: pd.DataFrame) -> CorrectionImpact | None:
@@ -477,7 +507,7 @@ def _impact(snap: Snapshot, table_id: int, rows: pd.DataFrame) -> CorrectionImpa
     table = snap.table(int(table_id))
     if table.empty or table["kind"].iloc[0] != Kind.QUALIFIER:
         return None
-    finals = finals_drawn(snap.sittings)
+    finals = _finals_in_words(snap.sittings)
     if not finals:
         return None
     stored = snap.results_of(Kind.QUALIFIER)

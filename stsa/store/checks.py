@@ -18,7 +18,8 @@ from typing import Any
 import numpy as np
 import pandas as pd
 
-from stsa.domain import PlayerStatus, Problem, SittingStatus, TournamentError, plural, sitting_label
+from stsa.domain import PlayerStatus, Problem, SittingStatus, TournamentError, sitting_label
+from stsa.i18n import N_, _, ngettext
 from stsa.store.schema import KINDS
 
 STATS = ("vp", "spice", "solari", "troops", "water")  # R11's order
@@ -28,11 +29,23 @@ MAX_NUMBER = 100_000
 NUMBER_RANGES = {**{c: (0, MAX_NUMBER) for c in STATS},
                  "variant_points": (-MAX_NUMBER, MAX_NUMBER), "tiebreak": (1, MAX_NUMBER)}
 # Each number as the result form names it, so a refusal reads in the form's own words.
-NUMBER_WORDS = {"vp": "VP", "spice": "spice", "solari": "solari", "troops": "troops",
-                "water": "water", "variant_points": "rule change points",
-                "tiebreak": "settled order"}
+NUMBER_WORDS = {"vp": N_("VP"), "spice": N_("spice"), "solari": N_("solari"),
+                "troops": N_("troops"), "water": N_("water"),
+                "variant_points": N_("rule change points"), "tiebreak": N_("settled order")}
+#: The words `text` is given for its field by the roster and the schedule (translated where a
+#: message names the field).
+TEXT_FIELDS = (N_("name"), N_("nickname"), N_("club"), N_("email"), N_("title"))
 _WHOLE = re.compile(r"^[+-]?\d+$")
 _CONTROL = re.compile(r"[\x00-\x1f\x7f-\x9f\u200b-\u200f\u2028-\u202e\u2066-\u2069]")
+
+
+def and_list(parts) -> str:
+    """"A and B" (and "A and B and C"): parts of a message in this run's language."""
+    parts = list(parts)
+    out = parts[0] if parts else ""
+    for part in parts[1:]:
+        out = _("{first} and {second}").format(first=out, second=part)
+    return out
 
 
 # -- single values -----------------------------------------------------------------------------
@@ -62,24 +75,30 @@ def whole_number(value: Any) -> int | None:
 
 
 def whole(value: Any, what: str) -> int:
-    """`value` as an int, or a `TournamentError` saying `what` must be a whole number."""
+    """`value` as an int, or a `TournamentError` saying `what` must be a whole number (`what`
+    the English words, marked with `N_`, translated here)."""
     n = whole_number(value)
     if n is None:
-        raise TournamentError(f"{what} must be a whole number, not {value!r}.")
+        raise TournamentError(_("{what} must be a whole number, not {value}.").format(
+            what=_(what), value=repr(value)))
     return n
 
 
 def text(value: Any, field: str, limit: int, where: str, *, required: bool = False) -> str:
     """Roster text (a name, club or email) as entry keeps it: spaces collapsed, no control
-    characters, at most `limit` characters, not empty when `required` (R19, R22)."""
+    characters, at most `limit` characters, not empty when `required` (R19, R22). `field` is
+    the English word (`TEXT_FIELDS`), translated when a message names it."""
     value = "" if missing(value) else value if isinstance(value, str) else str(value)
     if _CONTROL.search(value):
-        raise TournamentError(f"{where}: the {field} contains a control character.")
+        raise TournamentError(_("{where}: the {field} contains a control character.").format(
+            where=where, field=_(field)))
     value = " ".join(value.split())
     if required and not value:
-        raise TournamentError(f"{where}: the {field} is empty.")
+        raise TournamentError(_("{where}: the {field} is empty.").format(where=where,
+                                                                         field=_(field)))
     if len(value) > limit:
-        raise TournamentError(f"{where}: the {field} is longer than {limit} characters.")
+        raise TournamentError(_("{where}: the {field} is longer than {limit} characters.").format(
+            where=where, field=_(field), limit=limit))
     return value
 
 
@@ -91,12 +110,13 @@ def rule_change(name: Any, points: Any, where: str) -> dict[str, str]:
     """R24: a sitting's rule change as the store keeps it: `rule_change` (its name) and
     `rule_change_points` (how its extra points are earned), spaces collapsed, within
     `RULE_CHANGE_LIMITS`; both empty for none. A points line needs a name."""
-    out = {"rule_change": text(name, "rule change's name", RULE_CHANGE_LIMITS["rule_change"],
-                               where),
-           "rule_change_points": text(points, "line on the extra points",
+    out = {"rule_change": text(name, N_("rule change's name"),
+                               RULE_CHANGE_LIMITS["rule_change"], where),
+           "rule_change_points": text(points, N_("line on the extra points"),
                                       RULE_CHANGE_LIMITS["rule_change_points"], where)}
     if out["rule_change_points"] and not out["rule_change"]:
-        raise TournamentError(f"{where}: name the rule change its extra points belong to.")
+        raise TournamentError(_("{where}: name the rule change its extra points belong "
+                                "to.").format(where=where))
     return out
 
 
@@ -106,7 +126,8 @@ def extra_details(value: Any, where: str) -> dict:
     if missing(value):
         return {}
     if not isinstance(value, dict):
-        raise TournamentError(f"{where}: extra details must be a mapping of column to value.")
+        raise TournamentError(_("{where}: extra details must be a mapping of column to "
+                                "value.").format(where=where))
     out = {}
     for key, item in value.items():
         if missing(item):
@@ -120,7 +141,8 @@ def extra_details(value: Any, where: str) -> dict:
 def check_kind(kind: Any) -> str:
     """A sitting's kind (R2, R16): qualifier, semifinal or final."""
     if kind not in KINDS:
-        raise TournamentError(f"Unknown sitting kind {kind!r}: use {', '.join(KINDS)}.")
+        raise TournamentError(_("Unknown sitting kind {kind}: use {kinds}.").format(
+            kind=repr(kind), kinds=", ".join(KINDS)))
     return str(kind)
 
 
@@ -128,15 +150,16 @@ def check_status(status: Any, words: type[SittingStatus] | type[PlayerStatus]) -
     """A sitting's or a player's status, one of `words` (`SittingStatus`, `PlayerStatus`)."""
     allowed = [w.value for w in words]
     if status not in allowed:
-        raise TournamentError(f"The status must be {', '.join(allowed)}, not {status!r}.")
+        raise TournamentError(_("The status must be {allowed}, not {status}.").format(
+            allowed=", ".join(allowed), status=repr(status)))
     return str(status)
 
 
 def check_seed(value: Any) -> int:
     """R3: a draw's recorded seed, a whole number of 0 or more (of any size)."""
-    seed = whole(value, "The draw's seed")
+    seed = whole(value, N_("The draw's seed"))
     if seed < 0:
-        raise TournamentError("The draw's seed cannot be negative.")
+        raise TournamentError(_("The draw's seed cannot be negative."))
     return seed
 
 
@@ -145,17 +168,21 @@ def result_number(field: str, value: Any) -> int | None:
     and water from 0, variant points either way (blank = 0), a settled order from 1 (blank =
     none), none beyond `MAX_NUMBER`. The `TournamentError` names the field."""
     low, high = NUMBER_RANGES[field]
-    words = NUMBER_WORDS.get(field, field)
+    words = _(NUMBER_WORDS[field]) if field in NUMBER_WORDS else field
     if blank(value):
         if field in STATS:
-            raise TournamentError(f"{words} is missing")
+            raise TournamentError(_("{field} is missing").format(field=words))
         return 0 if field == "variant_points" else None
     n = whole_number(value)
     if n is not None and n < 0 <= low:
-        raise TournamentError(f"{words} cannot be negative, not {n}")
+        raise TournamentError(_("{field} cannot be negative, not {value}").format(field=words,
+                                                                                  value=n))
     if n is None or not low <= n <= high:
-        rule = "a whole number" if low < 0 else f"a whole number of {low} or more"
-        raise TournamentError(f"{words} must be {rule} (up to {high}), not {value!r}")
+        rule = (_("{field} must be a whole number (up to {highest}), not {value}") if low < 0
+                else _("{field} must be a whole number of {lowest} or more (up to {highest}), "
+                       "not {value}"))
+        raise TournamentError(rule.format(field=words, lowest=low, highest=high,
+                                          value=repr(value)))
     return n
 
 
@@ -165,25 +192,27 @@ def status_problem(kind: str, number: int, status: str, tables_with_results: int
     every table has a result. What is wrong with a sitting's status, or None."""
     label = sitting_label(kind, number)
     if status == SittingStatus.DRAWN and tables_with_results:
-        return (f"{label} is drawn (not published) but has results; results are entered once "
-                f"a sitting is published")
+        return _("{sitting} is drawn (not published) but has results; results are entered "
+                 "once a sitting is published").format(sitting=label)
     if status == SittingStatus.COMPLETE and tables_without:
-        one = len(tables_without) == 1
-        return (f"{label} is complete but {'table' if one else 'tables'} "
-                f"{', '.join(map(str, tables_without))} {'has' if one else 'have'} no result")
+        return ngettext("{sitting} is complete but table {tables} has no result",
+                        "{sitting} is complete but tables {tables} have no result",
+                        len(tables_without)).format(
+                            sitting=label, tables=", ".join(map(str, tables_without)))
     return None
 
 
 # -- a draw (R1, R3, R9) ---------------------------------------------------------------------------
 def leader_list(value: Any, what: str) -> list[str]:
-    """A list of leader names (R7, R9), none of them empty; None is an empty list."""
+    """A list of leader names (R7, R9), none of them empty; None is an empty list. `what`
+    names the list in words (the English ones, marked with `N_`, or already translated)."""
     if value is None:
         return []
     if isinstance(value, str) or not hasattr(value, "__iter__"):
-        raise TournamentError(f"{what} must be a list of leader names.")
+        raise TournamentError(_("{what} must be a list of leader names.").format(what=_(what)))
     out = [str(v) for v in value]
     if any(not v.strip() for v in out):
-        raise TournamentError(f"{what} contains an empty leader name.")
+        raise TournamentError(_("{what} contains an empty leader name.").format(what=_(what)))
     return out
 
 
@@ -191,47 +220,53 @@ def _draw_frames(draw: Any):
     try:
         seats, tables, seed, sit_outs = draw.seats, draw.tables, draw.seed, draw.sit_outs
     except AttributeError as exc:
-        raise TournamentError(f"A draw needs seats, tables, seed and sit_outs ({exc}).") from exc
+        raise TournamentError(_("A draw needs seats, tables, seed and sit_outs "
+                                "({error}).").format(error=exc)) from exc
     need_s = {"table_no", "seat", "player_id", "colour", "pick_order"}
     need_t = {"table_no", "setup_id", "removed_leaders", "available_leaders"}
-    for frame, need, what in ((seats, need_s, "seats"), (tables, need_t, "tables")):
+    for frame, need, what in ((seats, need_s, N_("The draw's seats lack {columns}.")),
+                              (tables, need_t, N_("The draw's tables lack {columns}."))):
         lacking = need - set(getattr(frame, "columns", []))
         if lacking:
-            raise TournamentError(f"The draw's {what} lack {', '.join(sorted(lacking))}.")
+            raise TournamentError(_(what).format(columns=", ".join(sorted(lacking))))
     return seats, tables, seed, sit_outs
+
+
+_LEADER_LISTS = {"removed_leaders": N_("Table {table}'s removed leaders"),
+                 "available_leaders": N_("Table {table}'s available leaders")}
 
 
 def _draw_tables(tables: pd.DataFrame) -> list[dict]:
     rows: list[dict[str, Any]] = []
     for rec in tables.to_dict("records"):
-        no = whole(rec["table_no"], "A table number")
-        where = f"Table {no}"
+        no = whole(rec["table_no"], N_("A table number"))
         setup = str(rec["setup_id"] or "").strip()
         if not setup:
-            raise TournamentError(f"{where} has no setup.")
+            raise TournamentError(_("Table {table} has no setup.").format(table=no))
         rows.append({"table_no": no, "setup_id": setup, **{
-            col: leader_list(rec[col], f"{where}'s {col.replace('_', ' ')}")
+            col: leader_list(rec[col], _(_LEADER_LISTS[col]).format(table=no))
             for col in ("removed_leaders", "available_leaders")}})
     numbers_ = [t["table_no"] for t in rows]
     if not rows:
-        raise TournamentError("The draw has no tables.")
+        raise TournamentError(_("The draw has no tables."))
     if len(set(numbers_)) != len(numbers_) or min(numbers_) < 1:
-        raise TournamentError("The draw's table numbers must be distinct and start at 1.")
+        raise TournamentError(_("The draw's table numbers must be distinct and start at 1."))
     return sorted(rows, key=lambda t: t["table_no"])
 
 
 def _draw_seats(seats: pd.DataFrame, table_numbers: list[int]) -> list[dict]:
-    rows = [{"table_no": whole(rec["table_no"], "A seat's table number"),
-             "seat": whole(rec["seat"], "A seat number"),
-             "player_id": whole(rec["player_id"], "A seated player id"),
+    rows = [{"table_no": whole(rec["table_no"], N_("A seat's table number")),
+             "seat": whole(rec["seat"], N_("A seat number")),
+             "player_id": whole(rec["player_id"], N_("A seated player id")),
              "colour": str(rec["colour"] or "").strip(),
-             "pick_order": whole(rec["pick_order"], "A pick order")}
+             "pick_order": whole(rec["pick_order"], N_("A pick order"))}
             for rec in seats.to_dict("records")]
     known = set(table_numbers)
     at: dict[int, list[dict]] = {}  # each table's seats, in order (a pass, not one per table)
     for s in rows:
         if s["table_no"] not in known:
-            raise TournamentError(f"A seat is at table {s['table_no']}, which the draw lacks.")
+            raise TournamentError(_("A seat is at table {table}, which the draw lacks.").format(
+                table=s["table_no"]))
         at.setdefault(s["table_no"], []).append(s)
     for no in table_numbers:
         _check_table_seats(no, at.get(no, []))
@@ -242,14 +277,20 @@ def _check_table_seats(no: int, at: list[dict]) -> None:
     """R1, R3, R9: 3 or 4 players, seats and pick order 1..n, a colour each, all different."""
     n = len(at)
     if not 3 <= n <= 4:
-        raise TournamentError(f"Table {no} has {plural(n, 'player')}; every table seats 3 or 4.")
+        raise TournamentError(ngettext("Table {table} has {count} player; every table seats 3 "
+                                       "or 4.",
+                                       "Table {table} has {count} players; every table seats 3 "
+                                       "or 4.", n).format(table=no, count=n))
     if sorted(s["seat"] for s in at) != list(range(1, n + 1)):
-        raise TournamentError(f"Table {no}'s seats must be numbered 1 to {n}.")
+        raise TournamentError(_("Table {table}'s seats must be numbered 1 to {count}.").format(
+            table=no, count=n))
     if sorted(s["pick_order"] for s in at) != list(range(1, n + 1)):
-        raise TournamentError(f"Table {no}'s pick order must run 1 to {n}.")
+        raise TournamentError(_("Table {table}'s pick order must run 1 to {count}.").format(
+            table=no, count=n))
     colours = [s["colour"] for s in at]
     if not all(colours) or len(set(colours)) != n:
-        raise TournamentError(f"Table {no} needs a different colour for each player.")
+        raise TournamentError(_("Table {table} needs a different colour for each "
+                                "player.").format(table=no))
 
 
 def _sit_outs(seat_rows: list[dict], sit_outs: Any) -> list[int]:
@@ -257,11 +298,13 @@ def _sit_outs(seat_rows: list[dict], sit_outs: Any) -> list[int]:
     ids = [s["player_id"] for s in seat_rows]
     twice = sorted({p for p in ids if ids.count(p) > 1}) if len(set(ids)) != len(ids) else []
     if twice:
-        raise TournamentError(f"Players seated twice in one sitting: {twice}.")
-    outs = sorted({whole(p, "A sit-out player id") for p in (sit_outs or [])})
+        raise TournamentError(_("Players seated twice in one sitting: {players}.").format(
+            players=twice))
+    outs = sorted({whole(p, N_("A sit-out player id")) for p in (sit_outs or [])})
     both = sorted(set(outs) & set(ids))
     if both:
-        raise TournamentError(f"Players both seated and sitting out: {both}.")
+        raise TournamentError(_("Players both seated and sitting out: {players}.").format(
+            players=both))
     return outs
 
 
@@ -297,7 +340,7 @@ def records(rows: Any) -> list[dict]:
     try:
         return [dict(r) for r in rows]
     except (TypeError, ValueError) as exc:
-        raise TournamentError("A result is a list of rows, one per player.") from exc
+        raise TournamentError(_("A result is a list of rows, one per player.")) from exc
 
 
 def _rows_by_player(records: list[dict], seated: Mapping[int, Any],
@@ -307,18 +350,19 @@ def _rows_by_player(records: list[dict], seated: Mapping[int, Any],
     for i, rec in enumerate(records, start=1):
         pid = whole_number(rec.get("player_id"))
         if pid is None or pid not in seated:
-            problems.append(f"row {i}: player {rec.get('player_id')!r} is not seated at this "
-                            f"table")
+            problems.append(_("row {row}: player {player} is not seated at this table").format(
+                row=i, player=repr(rec.get("player_id"))))
         elif pid in by_player:
-            problems.append(f"{_who(seated[pid])} has more than one row")
+            problems.append(_("{player} has more than one row").format(player=_who(seated[pid])))
         else:
             by_player[pid] = rec
-    problems += [f"{_who(s)} has no result" for pid, s in seated.items() if pid not in by_player]
+    problems += [_("{player} has no result").format(player=_who(s))
+                 for pid, s in seated.items() if pid not in by_player]
     return by_player
 
 
 def _who(s: Any) -> str:
-    return f"seat {s.seat} ({s.name})"
+    return _("seat {seat} ({player})").format(seat=s.seat, player=s.name)
 
 
 def _numbers(rec: dict, who: str, problems: list[str]) -> dict:
@@ -338,11 +382,13 @@ def _leader(rec: dict, who: str, allowed: set[str], taken: dict[str, str],
     """R9, R10: a leader of this table (removed ones too with the wild card), once a table."""
     leader = "" if blank(rec.get("leader")) else " ".join(str(rec["leader"]).split())
     if not leader:
-        problems.append(f"{who}: leader is missing")
+        problems.append(_("{player}: leader is missing").format(player=who))
     elif allowed and leader not in allowed:
-        problems.append(f"{who}: leader {leader!r} is not one of this table's leaders")
+        problems.append(_("{player}: leader {leader} is not one of this table's leaders").format(
+            player=who, leader=repr(leader)))
     elif leader in taken:
-        problems.append(f"{who}: leader {leader!r} is already taken by {taken[leader]}")
+        problems.append(_("{player}: leader {leader} is already taken by {other}").format(
+            player=who, leader=repr(leader), other=taken[leader]))
     else:
         taken[leader] = who
     return leader
@@ -369,10 +415,10 @@ def tie_problem(rows: list[dict], seated: Mapping[int, Any]) -> str | None:
     open_ = set(unsettled_ties(complete))
     if not open_:
         return None
-    who = " and ".join(_who(seated[r["player_id"]])
-                       for r in sorted(complete, key=lambda r: r["seat"]) if r["seat"] in open_)
-    return (f"{who} are equal on VP, spice, solari, troops and water: enter their settled "
-            f"order (1, 2, …) before saving")
+    who = and_list(_who(seated[r["player_id"]])
+                   for r in sorted(complete, key=lambda r: r["seat"]) if r["seat"] in open_)
+    return _("{players} are equal on VP, spice, solari, troops and water: enter their settled "
+             "order (1, 2, …) before saving").format(players=who)
 
 
 def check_result_rows(records: list[dict], seated: Mapping[int, Any], available: list[str],
@@ -398,6 +444,7 @@ def check_result_rows(records: list[dict], seated: Mapping[int, Any], available:
     tie = tie_problem(clean, seated)
     problems += [tie] if tie else []
     if problems:
-        raise TournamentError(f"{where}: " + "; ".join(problems) + ". Nothing was saved.",
+        raise TournamentError(_("{table}: {problems}. Nothing was saved.").format(
+                                  table=where, problems="; ".join(problems)),
                               [Problem(where, p) for p in problems])
     return clean

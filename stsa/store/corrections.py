@@ -20,6 +20,7 @@ from stsa.domain import (
     sitting_label,
     table_label,
 )
+from stsa.i18n import _, ngettext
 from stsa.store import audit, db, draws
 from stsa.store.errors import InvalidState, NotFound
 from stsa.store.schema import leader_votes as votes_t
@@ -38,7 +39,8 @@ SMALLEST_TABLE = 3  # R1: a table seats 3 or 4 players
 def _reason(reason: str | None) -> str:
     reason = " ".join(str(reason or "").split())
     if len(reason) > MAX_REASON:
-        raise TournamentError(f"The reason is longer than {MAX_REASON} characters.")
+        raise TournamentError(_("The reason is longer than {limit} characters.").format(
+            limit=MAX_REASON))
     return reason
 
 
@@ -65,18 +67,22 @@ def void_sitting(engine: Engine, sitting_id: int, *, reason: str = "",
         s = db.lock_row(conn, sittings_t, int(sitting_id), "sitting")
         label = sitting_label(s.kind, s.number)
         if s.status == SittingStatus.DRAWN:
-            raise InvalidState(f"{label} is not published yet: discard the draft instead.")
+            raise InvalidState(_("{sitting} is not published yet: discard the draft "
+                                 "instead.").format(sitting=label))
         reported = _tables_with_results(conn, s.id)
         if reported:
-            raise InvalidState(
-                f"{label} cannot be voided: table{'s' if len(reported) > 1 else ''} "
-                f"{', '.join(map(str, reported))} already {'have' if len(reported) > 1 else 'has'}"
-                f" a result. Correct a wrong result on the Results page instead.")
+            raise InvalidState(ngettext(
+                "{sitting} cannot be voided: table {tables} already has a result. Correct a "
+                "wrong result on the Results page instead.",
+                "{sitting} cannot be voided: tables {tables} already have a result. Correct a "
+                "wrong result on the Results page instead.", len(reported)).format(
+                    sitting=label, tables=", ".join(map(str, reported))))
         later = conn.execute(sa.select(sittings_t).where(sittings_t.c.id > s.id)
                              .order_by(sittings_t.c.id.desc()).limit(1)).first()
         if later is not None:
-            raise InvalidState(f"{sitting_label(later.kind, later.number)} was drawn after "
-                               f"{label}: discard or void it first.")
+            raise InvalidState(_("{later} was drawn after {sitting}: discard or void it "
+                                 "first.").format(later=sitting_label(later.kind, later.number),
+                                                  sitting=label))
         before = draws.drop_sitting(conn, s)
         audit.log(conn, actor, Action.SITTING_VOID, f"sitting {s.id}", before=before,
                after={"sitting": label, "status": "void", "reason": reason})
@@ -89,7 +95,7 @@ def _player(conn: Connection, player_id: int):
     row = conn.execute(sa.select(players_t).where(players_t.c.id == int(player_id))
                        .with_for_update()).first()
     if row is None:
-        raise NotFound(f"There is no player with id {player_id}.")
+        raise NotFound(_("There is no player with id {id}.").format(id=player_id))
     return row
 
 
@@ -101,24 +107,27 @@ def _open_seat(conn: Connection, table_id: int, seat: int):
     s = conn.execute(sa.select(sittings_t).where(sittings_t.c.id == t.sitting_id)).one()
     where = table_label(s.kind, s.number, t.table_no)
     if s.kind != Kind.QUALIFIER:
-        label = sitting_label(s.kind, s.number)
-        raise InvalidState(
-            f"The {label.lower()}'s seats follow the cut: to replace a player who is not there, "
-            f"void the {label.lower()}, mark the player absent on the Finals page (a wildcard "
-            f"takes the seat) and draw it again.")
+        raise InvalidState(_(
+            "The final's seats follow the cut: to replace a player who is not there, void the "
+            "final, mark the player absent on the Finals page (a wildcard takes the seat) and "
+            "draw it again.") if s.kind == Kind.FINAL else _(
+            "The semifinal's seats follow the cut: to replace a player who is not there, void "
+            "the semifinal, mark the player absent on the Finals page (a wildcard takes the "
+            "seat) and draw it again."))
     if t.result_version or s.status == SittingStatus.COMPLETE:
-        raise InvalidState(f"{where} already has a result: its players can no longer change.")
+        raise InvalidState(_("{table} already has a result: its players can no longer "
+                             "change.").format(table=where))
     row = conn.execute(sa.select(seats_t).where(seats_t.c.table_id == t.id,
                                                 seats_t.c.seat == int(seat))).first()
     if row is None:
-        raise NotFound(f"{where} has no seat {seat}.")
+        raise NotFound(_("{table} has no seat {seat}.").format(table=where, seat=seat))
     if conn.execute(sa.select(wild_t.c.player_id).where(wild_t.c.table_id == t.id)).first():
-        raise InvalidState(f"{where} has drawn its wild cards: its players can no longer "
-                           f"change.")
+        raise InvalidState(_("{table} has drawn its wild cards: its players can no longer "
+                             "change.").format(table=where))
     if conn.execute(sa.select(votes_t.c.leader).where(
             votes_t.c.table_id == t.id, votes_t.c.player_id == row.player_id)).first():
-        raise InvalidState(f"Seat {seat} at {where} has voted leaders off: that player was "
-                           f"there, so the seat cannot change.")
+        raise InvalidState(_("Seat {seat} at {table} has voted leaders off: that player was "
+                             "there, so the seat cannot change.").format(seat=seat, table=where))
     return t, s, row, where
 
 
@@ -134,13 +143,17 @@ def _check_newcomer(conn: Connection, p, sitting_id: int) -> None:
         .join(tables_t, tables_t.c.id == seats_t.c.table_id)
         .where(seats_t.c.sitting_id == sitting_id, seats_t.c.player_id == p.id)).first()
     if seated is not None:
-        raise InvalidState(f"{p.name} already plays in this sitting, at table "
-                           f"{seated.table_no}, seat {seated.seat}.")
+        raise InvalidState(_("{player} already plays in this sitting, at table {table}, seat "
+                             "{seat}.").format(player=p.name, table=seated.table_no,
+                                               seat=seated.seat))
     if p.status != PlayerStatus.ACTIVE:
-        raise InvalidState(f"{p.name} is {p.status}: only active players take a seat.")
+        raise InvalidState((_("{player} is withdrawn: only active players take a seat.")
+                            if p.status == PlayerStatus.WITHDRAWN else
+                            _("{player} is {status}: only active players take a seat.")).format(
+                                player=p.name, status=p.status))
     if not p.checked_in:
-        raise InvalidState(f"{p.name} is not checked in: check them in on the Roster page "
-                           f"first.")
+        raise InvalidState(_("{player} is not checked in: check them in on the Roster page "
+                             "first.").format(player=p.name))
 
 
 def _off_the_lists(conn: Connection, sitting_id: int, player_id: int) -> dict:
@@ -215,9 +228,12 @@ def leave_seat_empty(engine: Engine, table_id: int, seat: int, *, reason: str = 
             .join(players_t, players_t.c.id == seats_t.c.player_id)
             .where(seats_t.c.table_id == t.id).order_by(seats_t.c.seat)).fetchall()
         if len(seated) <= SMALLEST_TABLE:
-            raise InvalidState(f"{where} has only {len(seated)} players, the fewest a table "
-                               f"can play with: its seat cannot be left empty. Choose a "
-                               f"player to take it instead.")
+            raise InvalidState(ngettext(
+                "{table} has only {count} player, the fewest a table can play with: its seat "
+                "cannot be left empty. Choose a player to take it instead.",
+                "{table} has only {count} players, the fewest a table can play with: its seat "
+                "cannot be left empty. Choose a player to take it instead.",
+                len(seated)).format(table=where, count=len(seated)))
         conn.execute(sa.delete(seats_t).where(seats_t.c.table_id == t.id,
                                               seats_t.c.seat == row.seat))
         stay = [r for r in seated if r.seat != row.seat]

@@ -18,6 +18,7 @@ from sqlalchemy.engine import Connection, Engine
 
 from stsa.auth import Actor, require
 from stsa.domain import Action, Role, TournamentError
+from stsa.i18n import _
 from stsa.store import audit, checks, db, frames
 from stsa.store.schema import result_drafts as drafts_t
 
@@ -44,12 +45,13 @@ def _clean_rows(rows: Any) -> list[dict]:
     numbers or None; anything else is no form's entry and is refused."""
     records = checks.records(rows)
     if len(records) > MAX_ROWS:
-        raise TournamentError(f"A draft holds at most {MAX_ROWS} players.")
+        raise TournamentError(_("A draft holds at most {count} players.").format(
+            count=MAX_ROWS))
     clean = []
     for rec in records:
         pid = checks.whole_number(rec.get("player_id"))
         if pid is None:
-            raise TournamentError("A draft's row names no player.")
+            raise TournamentError(_("A draft's row names no player."))
         leader = rec.get("leader")
         leader = None if leader is None or leader != leader else str(leader)[:100]
         numbers = {}
@@ -73,7 +75,7 @@ def save_draft(engine: Engine, table_id: int, rows: Any, *, base_version: int,
     require(actor, Role.JUDGE, Role.ORGANIZER, action="enter results")
     clean, version = _clean_rows(rows), checks.whole_number(base_version)
     if version is None or version < 0:
-        raise TournamentError("A draft's base version is a whole number ≥ 0.")
+        raise TournamentError(_("A draft's base version is a whole number ≥ 0."))
     values = {"table_id": int(table_id), "judge": actor.name, "role": actor.role.value,
               "base_version": version, "rows": frames.dumps(clean),
               "seating": frames.dumps({str(int(s)): int(p) for s, p in seating.items()}),

@@ -40,6 +40,7 @@ from stsa.domain import (
     sitting_label,
     table_label,
 )
+from stsa.i18n import N_, _
 from stsa.settings import Settings
 from stsa.store import audit, checks, db, drafts, draws, frames
 from stsa.store.checks import MAX_NUMBER, STATS  # noqa: F401 - MAX_NUMBER: the pages' bound
@@ -69,8 +70,8 @@ _check_rows = checks.check_result_rows
 
 FINALS_KINDS = (Kind.SEMIFINAL.value, Kind.FINAL.value)
 MAX_FINALS_NOTE = 2000  # characters of the words on what a late correction changed
-ONLY_THE_ORGANIZER = ("Only the organizer can correct a qualifier result once the finals are "
-                      "drawn.")
+ONLY_THE_ORGANIZER = N_("Only the organizer can correct a qualifier result once the finals "
+                        "are drawn. {table} stays as it is; nothing was saved.")
 
 
 class SeatingChanged(ConflictError):
@@ -94,8 +95,10 @@ def seating_changes(opened: Mapping[int, int], now: Mapping[int, int],
         was, is_ = opened.get(seat), now.get(seat)
         if was == is_:
             continue
-        changes.append(f"seat {seat} is empty now" if is_ is None else
-                       f"seat {seat} is now {names.get(is_) or f'player {is_}'}")
+        changes.append(_("seat {seat} is empty now").format(seat=seat) if is_ is None else
+                       _("seat {seat} is now {player}").format(
+                           seat=seat,
+                           player=names.get(is_) or _("player {player}").format(player=is_)))
     return changes
 
 
@@ -104,11 +107,11 @@ def _seating(value: Any) -> dict[int, int] | None:
     if value is None:
         return None
     if not isinstance(value, Mapping):
-        raise TournamentError("The seating must map each seat to its player's id.")
-    out = {checks.whole(seat, "A seat number"): checks.whole(player, "A seated player id")
+        raise TournamentError(_("The seating must map each seat to its player's id."))
+    out = {checks.whole(seat, N_("A seat number")): checks.whole(player, N_("A seated player id"))
            for seat, player in value.items()}
     if len(set(out.values())) != len(out):
-        raise TournamentError("The seating names a player twice.")
+        raise TournamentError(_("The seating names a player twice."))
     return out
 
 
@@ -120,15 +123,16 @@ def _check_seating(seated: dict, opened: dict[int, int] | None, where: str) -> N
     changes = seating_changes(opened, now, {int(p): r.name for p, r in seated.items()})
     if changes:
         raise SeatingChanged(
-            f"The table changed since you opened it ({where}): {', '.join(changes)}. Nothing "
-            f"was saved: check each player's numbers and save again.", now, changes)
+            _("The table changed since you opened it ({table}): {changes}. Nothing was saved: "
+              "check each player's numbers and save again.").format(
+                  table=where, changes=", ".join(changes)), now, changes)
 
 
 def _finals_note(value: Any) -> str:
     note = " ".join(str(value or "").split())
     if len(note) > MAX_FINALS_NOTE:
-        raise TournamentError(f"The words on what the correction changes are longer than "
-                              f"{MAX_FINALS_NOTE} characters.")
+        raise TournamentError(_("The words on what the correction changes are longer than "
+                                "{limit} characters.").format(limit=MAX_FINALS_NOTE))
     return note
 
 
@@ -152,12 +156,12 @@ def _after_finals(conn: Connection, t, expected: int, actor: Actor, where: str,
     if not finals:
         return None
     if actor.role != Role.ORGANIZER:
-        raise PermissionDenied(f"{ONLY_THE_ORGANIZER} {where} stays as it is; nothing was "
-                               f"saved.")
+        raise PermissionDenied(_(ONLY_THE_ORGANIZER).format(table=where))
     if not confirmed:
-        raise InvalidState(f"{where}: the finals are drawn ({', '.join(finals)}), so this "
-                           f"correction may move the standings and the cut under them. Check "
-                           f"what it changes and confirm it. Nothing was saved.")
+        raise InvalidState(_("{table}: the finals are drawn ({finals}), so this correction may "
+                             "move the standings and the cut under them. Check what it changes "
+                             "and confirm it. Nothing was saved.").format(
+                                 table=where, finals=", ".join(finals)))
     return {"table": where, "finals": finals, "changes": note}
 
 
@@ -216,7 +220,7 @@ def table_result(engine: Engine, table_id: int) -> TableResult:
         version = conn.execute(sa.select(tables_t.c.result_version)
                                .where(tables_t.c.id == int(table_id))).scalar()
         if version is None:
-            raise NotFound(f"There is no table with id {table_id}.")
+            raise NotFound(_("There is no table with id {id}.").format(id=table_id))
         return _current(conn, int(table_id), version)
 
 
@@ -257,7 +261,7 @@ def _entry(conn: Connection, table_id: int, sid: str):
     ("Qualifier 2, table 3")."""
     found = conn.execute(_ENTRY, {"table_id": table_id, "sid": sid}).fetchall()
     if not found:
-        raise NotFound(f"There is no table with id {table_id}.")
+        raise NotFound(_("There is no table with id {id}.").format(id=table_id))
     t = found[0]
     seated = {r.player_id: r for r in found if r.player_id is not None}
     return t, seated, table_label(t.kind, t.number, t.table_no)
@@ -283,15 +287,16 @@ def _write_rows(conn: Connection, t, rows: list[dict], version: int, actor: Acto
 def _conflict(conn: Connection, t, where: str, expected: int) -> ConflictError:
     current = _current(conn, t.id, t.result_version)
     if t.result_version == 0:
-        msg = (f"{where} has no result yet, but this save expected version {expected}. "
-               f"Nothing was saved.")
+        msg = _("{table} has no result yet, but this save expected version {version}. Nothing "
+                "was saved.").format(table=where, version=expected)
     else:
         stored = {r.key: frames.loads(r.value) for r in conn.execute(sa.select(settings_t))}
         when = local_time.clock_words(current.saved_at, Settings.of(stored).zone, seconds=True) \
             if current.saved_at else "?"  # in the tournament's time zone (R26)
-        msg = (f"{where} was saved by {current.saved_by} at {when} (version "
-               f"{current.version}) after you opened it; nothing was overwritten. Check their "
-               f"result and correct it if needed.")
+        msg = _("{table} was saved by {judge} at {time} (version {version}) after you opened "
+                "it; nothing was overwritten. Check their result and correct it if "
+                "needed.").format(table=where, judge=current.saved_by, time=when,
+                                  version=current.version)
     return ConflictError(msg, current)
 
 
@@ -299,11 +304,11 @@ def _request(expected_version: Any, submission_id: Any) -> tuple[int, str]:
     """The version a save is based on and its submission id (a new one if none is given)."""
     expected = checks.whole_number(expected_version)
     if expected is None or expected < 0:
-        raise TournamentError(f"expected_version must be a whole number ≥ 0, not "
-                              f"{expected_version!r}.")
+        raise TournamentError(_("expected_version must be a whole number ≥ 0, not "
+                                "{value}.").format(value=repr(expected_version)))
     sid = str(submission_id).strip() if submission_id is not None else uuid.uuid4().hex
     if not sid or len(sid) > 100:
-        raise TournamentError("A submission id has 1 to 100 characters.")
+        raise TournamentError(_("A submission id has 1 to 100 characters."))
     return expected, sid
 
 
@@ -317,8 +322,9 @@ def _stored_before(conn: Connection, sid: str, t) -> dict | None:
     if prior is None:
         return None
     if prior.table_id != t.id:
-        raise TournamentError(f"Submission {sid} was already used for another table "
-                              f"(id {prior.table_id}); nothing was saved.")
+        raise TournamentError(_("Submission {submission} was already used for another table "
+                                "(id {id}); nothing was saved.").format(submission=sid,
+                                                                       id=prior.table_id))
     return {"table_id": t.id, "version": prior.version, "rows": frames.loads(prior.outcome),
             "saved_by": prior.saved_by, "saved_at": prior.saved_at, "submission_id": sid,
             "duplicate": True, "sitting_id": t.sitting_id}
@@ -386,15 +392,16 @@ def save_table_result(engine: Engine, table_id: int, rows: Any, *, expected_vers
         if stored is not None:
             return stored
         if t.status == SittingStatus.DRAWN:
-            raise InvalidState(f"{where}: the sitting is not published yet; results can be "
-                               f"entered once it is.")
+            raise InvalidState(_("{table}: the sitting is not published yet; results can be "
+                                 "entered once it is.").format(table=where))
         _check_seating(seated, opened, where)
         flag = _after_finals(conn, t, expected, actor, where, confirm_after_finals, note)
         if t.result_version != expected:
             raise _conflict(conn, t, where, expected)
         if expected and t.status == SittingStatus.COMPLETE and not confirm_complete:
-            raise InvalidState(f"{sitting_label(t.kind, t.number)} is complete: confirm that "
-                               f"you want to correct the result of {where}. Nothing was saved.")
+            raise InvalidState(_("{sitting} is complete: confirm that you want to correct the "
+                                 "result of {table}. Nothing was saved.").format(
+                                     sitting=sitting_label(t.kind, t.number), table=where))
         clean = checks.check_result_rows(records, seated, frames.loads(t.available_leaders),
                                          frames.loads(t.removed_leaders), where, _wild_card(t))
         return _save(conn, t, clean, expected, sid, actor, flag, over_theirs)

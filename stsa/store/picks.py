@@ -15,6 +15,7 @@ from sqlalchemy.engine import Connection, Engine
 
 from stsa.auth import Actor, can_see_hidden, require
 from stsa.domain import Action, Role, SittingStatus, TournamentError, table_label
+from stsa.i18n import _
 from stsa.store import audit, db, frames
 from stsa.store.errors import InvalidState, PermissionDenied
 from stsa.store.schema import leader_votes as votes_t
@@ -38,9 +39,11 @@ def _open_table(conn: Connection, table_id: int) -> dict:
         sittings_t.c.id == table.sitting_id)).one()
     where = table_label(sitting.kind, sitting.number, table.table_no)
     if sitting.status == SittingStatus.DRAWN:
-        raise InvalidState(f"{where} is not published yet: publish the draw first.")
+        raise InvalidState(_("{table} is not published yet: publish the draw first.").format(
+            table=where))
     if table.result_version:
-        raise InvalidState(f"{where} has a result already: its leaders are fixed.")
+        raise InvalidState(_("{table} has a result already: its leaders are fixed.").format(
+            table=where))
     seated = set(conn.execute(sa.select(seats_t.c.player_id)
                               .where(seats_t.c.table_id == table.id)).scalars())
     return {"row": table, "where": where, "seated": seated}
@@ -49,8 +52,8 @@ def _open_table(conn: Connection, table_id: int) -> dict:
 def _check_players(found: set, seated: set, where: str) -> None:
     strangers = sorted(found - seated)
     if strangers:
-        raise TournamentError(f"{where}: player {', '.join(map(str, strangers))} is not seated "
-                              f"at this table.")
+        raise TournamentError(_("{table}: player {players} is not seated at this table.").format(
+            table=where, players=", ".join(map(str, strangers))))
 
 
 def save_vote_off(engine: Engine, table_id: int, votes: pd.DataFrame, removed: list[str], *,
@@ -70,8 +73,9 @@ def save_vote_off(engine: Engine, table_id: int, votes: pd.DataFrame, removed: l
         deck = frames.loads(row.available_leaders) + frames.loads(row.removed_leaders)
         unknown = sorted((set(rows["leader"]) | set(removed)) - set(deck))
         if unknown:
-            raise TournamentError(f"{table['where']}: {', '.join(unknown)} is not in this "
-                                  f"table's leader deck.")
+            raise TournamentError(_("{table}: {leaders} is not in this table's leader "
+                                    "deck.").format(table=table["where"],
+                                                    leaders=", ".join(unknown)))
         before = _votes(conn, table_id)
         conn.execute(sa.delete(votes_t).where(votes_t.c.table_id == int(table_id)))
         at = db.now()
@@ -102,7 +106,7 @@ def vote_off_votes(engine: Engine, table_id: int, *, actor: Actor | None) -> pd.
     """R10, R20: a table's votes (`player_id, leader, entered_by, entered_at`), for judges
     and the organizer only: spectators never see votes."""
     if not can_see_hidden(actor):
-        raise PermissionDenied("Only judges and the organizer see the votes.")
+        raise PermissionDenied(_("Only judges and the organizer see the votes."))
     with db.reading(engine) as conn:
         return frames.query_frame(conn, sa.select(*[votes_t.c[c] for c in VOTE_COLUMNS])
                               .where(votes_t.c.table_id == int(table_id))
@@ -122,8 +126,8 @@ def save_wild_cards(engine: Engine, table_id: int, chosen: pd.DataFrame, *,
         _check_players(set(chosen["player_id"].astype(int)), table["seated"], table["where"])
         if conn.execute(sa.select(sa.func.count()).select_from(wild_t)
                         .where(wild_t.c.table_id == int(table_id))).scalar():
-            raise InvalidState(f"{table['where']}: the Wild Card choices are made already; "
-                               f"they are final.")
+            raise InvalidState(_("{table}: the Wild Card choices are made already; they are "
+                                 "final.").format(table=table["where"]))
         at = db.now()
         rows = [{"table_id": int(table_id), "seat": int(r["seat"]),
                  "player_id": int(r["player_id"]), "picked_leader": str(r["original_leader"]),
@@ -146,7 +150,7 @@ def _plain(value: Any) -> Any:
 def wild_card_choices(engine: Engine, table_id: int, *, actor: Actor | None) -> pd.DataFrame:
     """R10, R20: a table's Wild Card choices by seat, for judges and the organizer only."""
     if not can_see_hidden(actor):
-        raise PermissionDenied("Only judges and the organizer see the Wild Card draws.")
+        raise PermissionDenied(_("Only judges and the organizer see the Wild Card draws."))
     with db.reading(engine) as conn:
         return frames.query_frame(conn, sa.select(*[wild_t.c[c] for c in WILD_CARD_COLUMNS])
                               .where(wild_t.c.table_id == int(table_id))

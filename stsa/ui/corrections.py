@@ -10,6 +10,7 @@ import pandas as pd
 import streamlit as st
 
 from stsa.domain import Kind, SittingStatus, sitting_label
+from stsa.i18n import _, ngettext
 from stsa.services import corrections
 from stsa.services import finals as finals_service
 from stsa.services import sittings as service
@@ -26,31 +27,33 @@ def setup_change(reads, sitting, overview: pd.DataFrame) -> None:
     open_tables = overview.loc[overview["version"] == 0].drop_duplicates("table_id")
     if open_tables.empty:
         return
-    with st.expander("Change a table's setup"):
+    with st.expander(_("Change a table's setup")):
         numbers = dict(zip(open_tables["table_id"].astype(int), open_tables["table_no"]))
-        labels = {int(t): f"Table {n} · {s}" for t, n, s in
+        labels = {int(t): _("Table {table} · {setup}").format(table=n, setup=s) for t, n, s in
                   zip(open_tables["table_id"], open_tables["table_no"], open_tables["setup"])}
         keep_choice("draw_ovr_table", labels)
-        table_id = st.selectbox("Table", list(labels), format_func=widgets.labels_of(labels),
+        table_id = st.selectbox(_("Table"), list(labels), format_func=widgets.labels_of(labels),
                                 key="draw_ovr_table")
         setups = reads.enabled_setups(sitting["kind"])
         setup_names = dict(zip(setups["setup_id"], setups["name"]))
-        setup_id = st.selectbox("New setup", list(setup_names),
+        setup_id = st.selectbox(_("New setup"), list(setup_names),
                                 format_func=widgets.labels_of(setup_names),
-                                index=None, placeholder="Choose the new setup",
+                                index=None, placeholder=_("Choose the new setup"),
                                 key="draw_ovr_setup")
         if setup_id:
             warnings = corrections.override_warnings(session.engine(), table_id, setup_id)
             for warning in warnings:
                 st.warning(widgets.plain(warning), icon=":material/warning:")
             if not warnings:
-                st.caption("This setup breaks no setup rule.")
-        reason = st.text_input("Reason (goes into the log)", key="draw_ovr_reason",
+                st.caption(_("This setup breaks no setup rule."))
+        reason = st.text_input(_("Reason (goes into the log)"), key="draw_ovr_reason",
                                max_chars=MAX_REASON)
-        if st.button("Change the setup", key="draw_ovr_go", disabled=not setup_id) and setup_id:
+        if st.button(_("Change the setup"), key="draw_ovr_go",
+                     disabled=not setup_id) and setup_id:
             if widgets.act(lambda: corrections.override_setup(
                     session.engine(), table_id, setup_id, reason=reason, actor=session.actor()),
-                    done=f"Table {numbers[table_id]} now plays {setup_names.get(setup_id)}."):
+                    done=_("Table {table} now plays {setup}.").format(
+                        table=numbers[table_id], setup=setup_names.get(setup_id))):
                 st.rerun()
 
 
@@ -82,7 +85,7 @@ def confirm_draw(sittings: pd.DataFrame) -> bool:
     if not warning:
         return True
     st.warning(widgets.plain(warning), icon=":material/hourglass_top:")
-    return st.checkbox("Draw the next qualifier anyway", key="draw_confirm")
+    return st.checkbox(_("Draw the next qualifier anyway"), key="draw_confirm")
 
 
 def sitting_fixes(sittings: pd.DataFrame, sitting, overview: pd.DataFrame,
@@ -102,15 +105,16 @@ def no_show_form(overview: pd.DataFrame, players: pd.DataFrame) -> None:
     if open_.empty:
         return
     keys = _keys("draw_noshow", "draw_noshow", "draw_taker", "draw_noshow_reason")
-    with st.expander("A player did not come", expanded=_started(keys)):
+    with st.expander(_("A player did not come"), expanded=_started(keys)):
         seats = open_.set_index("player_id", drop=False)
-        labels = {int(p): f"{name} · table {table}, seat {seat}" for p, name, table, seat
+        labels = {int(p): _("{player} · table {table}, seat {seat}").format(
+                      player=name, table=table, seat=seat) for p, name, table, seat
                   in zip(seats["player_id"], widgets.known_as(seats), seats["table_no"],
                          seats["seat"])}
         keep_choice(keys["draw_noshow"], labels)
-        gone = st.selectbox("Who did not come", list(labels),
+        gone = st.selectbox(_("Who did not come"), list(labels),
                             format_func=widgets.labels_of(labels), index=None,
-                            placeholder="Choose the player",
+                            placeholder=_("Choose the player"),
                             key=keys["draw_noshow"])
         if gone is None:
             return
@@ -119,22 +123,23 @@ def no_show_form(overview: pd.DataFrame, players: pd.DataFrame) -> None:
         candidates = corrections.replacement_candidates(players, overview)
         takers = dict(zip(candidates["player_id"].astype(int), widgets.known_as(candidates)))
         if at_table > 3:
-            takers = {EMPTY: f"Nobody: table {row['table_no']} plays with 3", **takers}
+            takers = {EMPTY: _("Nobody: table {table} plays with 3").format(
+                table=row["table_no"]), **takers}
         else:
-            st.caption(f"Table {row['table_no']} has 3 players, the fewest a table can play "
-                       f"with: someone has to take the seat.")
+            st.caption(_("Table {table} has 3 players, the fewest a table can play with: "
+                         "someone has to take the seat.").format(table=row["table_no"]))
         if not takers:
-            st.info("No checked-in player is free to take the seat: check a player in on the "
-                    "Roster page first.")
+            st.info(_("No checked-in player is free to take the seat: check a player in on the "
+                      "Roster page first."))
             return
         keep_choice(keys["draw_taker"], takers)
-        taker = st.selectbox("Who takes the seat", list(takers),
+        taker = st.selectbox(_("Who takes the seat"), list(takers),
                              format_func=widgets.labels_of(takers), index=None,
-                             placeholder="Choose a checked-in player",
+                             placeholder=_("Choose a checked-in player"),
                              key=keys["draw_taker"])
-        reason = st.text_input("Reason for the change (goes into the log)",
+        reason = st.text_input(_("Reason for the change (goes into the log)"),
                                key=keys["draw_noshow_reason"], max_chars=MAX_REASON)
-        if st.button("Change the table", key="draw_noshow_go", disabled=taker is None):
+        if st.button(_("Change the table"), key="draw_noshow_go", disabled=taker is None):
             done = widgets.act(lambda: corrections.replace_no_show(
                 session.engine(), int(row["table_id"]), int(row["seat"]),
                 None if taker == EMPTY else taker, reason=reason, actor=session.actor()),
@@ -146,9 +151,12 @@ def no_show_form(overview: pd.DataFrame, players: pd.DataFrame) -> None:
 
 def _replaced(done: dict) -> str:
     if "came" in done:
-        return (f"{done['came']} takes seat {done['seat']} at {done['where']} in place of "
-                f"{done['left']}.")
-    return f"{done['left']} left {done['where']}: the table now plays with {done['players']}."
+        return _("{player} takes seat {seat} at {table} in place of {absent}.").format(
+            player=done["came"], seat=done["seat"], table=done["where"], absent=done["left"])
+    return ngettext("{absent} left {table}: the table now plays with {count}.",
+                    "{absent} left {table}: the table now plays with {count}.",
+                    done["players"]).format(absent=done["left"], table=done["where"],
+                                            count=done["players"])
 
 
 def void_form(sittings: pd.DataFrame, sitting) -> None:
@@ -156,21 +164,24 @@ def void_form(sittings: pd.DataFrame, sitting) -> None:
     takes its number; its seed and seating stay in the log (R3, R19)."""
     label = sitting_label(sitting["kind"], sitting["number"])
     keys = _keys("draw_void", "draw_void_reason", "draw_void_sure")
-    with st.expander(f"Void {label}", expanded=_started(keys)):
+    with st.expander(_("Void {sitting}").format(sitting=label), expanded=_started(keys)):
         problem = corrections.void_problem(sittings, int(sitting["sitting_id"]))
         if problem:
             st.info(widgets.plain(problem))
             return
-        st.caption(f"For a sitting published by mistake: {label} disappears for everyone, "
-                   f"its setups no longer count, and the next draw takes its number again. "
-                   f"Its seed and seating stay in the log.")
-        reason = st.text_input("Reason for voiding (goes into the log)",
+        st.caption(_("For a sitting published by mistake: {sitting} disappears for everyone, "
+                     "its setups no longer count, and the next draw takes its number again. "
+                     "Its seed and seating stay in the log.").format(sitting=label))
+        reason = st.text_input(_("Reason for voiding (goes into the log)"),
                                key=keys["draw_void_reason"], max_chars=MAX_REASON)
-        sure = st.checkbox(f"Yes, void {label}", key=keys["draw_void_sure"])
-        if st.button(f"Void {label}", key="draw_void_go", disabled=not sure):
+        sure = st.checkbox(_("Yes, void {sitting}").format(sitting=label),
+                           key=keys["draw_void_sure"])
+        if st.button(_("Void {sitting}").format(sitting=label), key="draw_void_go",
+                     disabled=not sure):
             if widgets.act(lambda: corrections.void(session.engine(), int(sitting["sitting_id"]),
                                                 reason=reason, actor=session.actor()),
-                           done=f"{label} was voided; its seed and seating stay in the log."):
+                           done=_("{sitting} was voided; its seed and seating stay in the "
+                                  "log.").format(sitting=label)):
                 _done("draw_void")
                 st.rerun()
 
@@ -178,19 +189,21 @@ def void_form(sittings: pd.DataFrame, sitting) -> None:
 def absences_form(finals, names: dict) -> None:
     """R17: the players absent for the finals (wildcards take their seats), chosen one by one
     and saved together; fixed once a finals sitting is published (the service says so too)."""
-    with st.expander("Absences", expanded=bool(finals.absent)):
+    with st.expander(_("Absences"), expanded=bool(finals.absent)):
         if finals.absences_locked:
-            st.caption("Absences are fixed once a finals sitting is published.")
+            st.caption(_("Absences are fixed once a finals sitting is published."))
             return
         options = finals.standings["player_id"].tolist()
         chosen = st.multiselect(
-            "Players absent for the finals", options, key="finals_absent",
+            _("Players absent for the finals"), options, key="finals_absent",
             select_all=False,  # one by one: never everyone absent in one tap
             default=[p for p in finals.absent if p in set(options)],
             format_func=lambda p: names.get(p, str(p)))
-        if st.button("Save absences", key="finals_save_absences"):
+        if st.button(_("Save absences"), key="finals_save_absences"):
             saved = widgets.act(lambda: finals_service.save_absences(
                 session.engine(), chosen, actor=session.actor()),
-                done=lambda changes: f"Absences saved ({len(changes)} changed).")
+                done=lambda changes: ngettext("Absences saved ({count} changed).",
+                                              "Absences saved ({count} changed).",
+                                              len(changes)).format(count=len(changes)))
             if saved is not None:
                 st.rerun()

@@ -9,16 +9,24 @@ import pandas as pd
 import streamlit as st
 
 from stsa import catalog
-from stsa.domain import Action, Decided, plural
+from stsa.domain import Action, Decided
+from stsa.i18n import N_, _, ngettext
 from stsa.services import picks
 from stsa.settings import Settings
+from stsa.store.checks import and_list
 from stsa.ui import result_form, widgets
 
-DECIDED = {Decided.MOST_VOTES: "most votes",
-           Decided.ORGANIZER_CHOICE: "your choice among the tied",
-           Decided.RANDOM_CHOICE: "drawn at random among the tied"}
+DECIDED = {Decided.MOST_VOTES: N_("most votes"),
+           Decided.ORGANIZER_CHOICE: N_("your choice among the tied"),
+           Decided.RANDOM_CHOICE: N_("drawn at random among the tied")}
+BY_THE_VOTES = N_("by the votes")
 KEEP, TAKE = False, True
-SWAP_WORDS = {KEEP: "Keep", TAKE: "Take a random one"}
+SWAP_WORDS = {KEEP: N_("Keep"), TAKE: N_("Take a random one")}
+
+
+def _seat_of(name, seat) -> str:
+    """"Ann (seat 2)": a player as the picks name them."""
+    return _("{player} (seat {seat})").format(player=widgets.plain(name), seat=int(seat))
 
 
 def key(table_id: int, field: str, seat: int | None = None) -> str:
@@ -42,16 +50,16 @@ def table_picks(engine, reads, table_id: int, seats: pd.DataFrame, *, actor,
           if done else st.container()):
         if vote_off:
             with st.container(border=not done):
-                st.markdown("**Leader votes**")
+                st.markdown(_("**Leader votes**"))
                 if not votes.empty:
                     _removal(reads, table_id, seats, votes)
                 if not has_result and cards.empty:
                     _vote_form(engine, table_id, seats, votes, settings, actor)
                 elif votes.empty:
-                    st.caption("No votes were entered at this table.")
+                    st.caption(_("No votes were entered at this table."))
         if wild and (not vote_off or not votes.empty):
             with st.container(border=not done):
-                st.markdown("**Wild Card**")
+                st.markdown("**Wild Card**")  # i18n: as is (the pick method's name)
                 if not cards.empty:
                     _cards(cards, seats)
                 elif not has_result:
@@ -65,15 +73,17 @@ def done_line(seats: pd.DataFrame, votes: pd.DataFrame, cards: pd.DataFrame, vot
     parts = []
     if vote_off:
         removed = catalog.by_name(seats.iloc[0]["removed_leaders"] or [])
-        parts.append(f"removed {' and '.join(removed)}" if len(votes) else "no votes")
+        parts.append(_("removed {leaders}").format(leaders=and_list(removed)) if len(votes)
+                     else _("no votes"))
     if wild:
         drawn = int(cards["swapped"].sum()) if len(cards) else 0
-        parts.append(f"{plural(drawn, 'wild card')} drawn" if len(cards) else "no wild cards")
-    return "Leader picks: " + " · ".join(parts)
+        parts.append(ngettext("{count} wild card drawn", "{count} wild cards drawn", drawn)
+                     .format(count=drawn) if len(cards) else _("no wild cards"))
+    return _("Leader picks: {picks}").format(picks=" · ".join(parts))
 
 
 def _name(seats: pd.DataFrame) -> dict[int, str]:
-    return {int(p): f"{widgets.plain(n)} (seat {int(s)})"
+    return {int(p): _seat_of(n, s)
             for p, n, s in zip(seats["player_id"], seats["name"], seats["seat"])}
 
 
@@ -86,21 +96,26 @@ def _removal(reads, table_id: int, seats: pd.DataFrame, votes: pd.DataFrame) -> 
     for leader in first["removed_leaders"] or []:
         how = decided.get(leader, {})
         n = how.get("votes", int((votes["leader"] == leader).sum()))
-        st.markdown(f"Removed: **{widgets.plain(leader)}** · {plural(n, 'vote')} · "
-                    f"{DECIDED.get(how.get('decided'), 'by the votes')}")
+        st.markdown(_("Removed: **{leader}** · {votes} · {decided}").format(
+            leader=widgets.plain(leader),
+            votes=ngettext("{count} vote", "{count} votes", n).format(count=n),
+            decided=_(DECIDED.get(how.get("decided"), BY_THE_VOTES))))
     names = _name(seats)
     by_player = (votes.merge(seats[["player_id", "seat"]], on="player_id", how="left")
                  .sort_values(["seat", "leader"])
                  .groupby(["seat", "player_id"], sort=True, dropna=False)["leader"]
                  .agg(", ".join).reset_index())
-    st.dataframe(pd.DataFrame({"Player": [names.get(int(p), str(p))
-                                          for p in by_player["player_id"]],
-                               "Votes": by_player["leader"].to_numpy()}), hide_index=True)
-    st.markdown("Leaders to pick from: " + ", ".join(
-        widgets.plain(n) for n in first["available_leaders"] or []))
+    st.dataframe(pd.DataFrame({_("Player"): [names.get(int(p), str(p))
+                                             for p in by_player["player_id"]],
+                               _("Votes"): by_player["leader"].to_numpy()}), hide_index=True)
+    st.markdown(_("Leaders to pick from: {leaders}").format(leaders=", ".join(
+        widgets.plain(n) for n in first["available_leaders"] or [])))
     order = seats.sort_values("pick_order")
-    st.caption("Pick order: " + ", then ".join(
-        f"{widgets.plain(n)} (seat {int(s)})" for n, s in zip(order["name"], order["seat"])))
+    turns = [_seat_of(n, s) for n, s in zip(order["name"], order["seat"])]
+    listed = turns[0] if turns else ""
+    for turn in turns[1:]:
+        listed = _("{first}, then {second}").format(first=listed, second=turn)
+    st.caption(_("Pick order: {players}").format(players=listed))
 
 
 def _vote_form(engine, table_id: int, seats: pd.DataFrame, votes: pd.DataFrame,
@@ -112,22 +127,24 @@ def _vote_form(engine, table_id: int, seats: pd.DataFrame, votes: pd.DataFrame,
                                                                        or []))
     x = settings.vote_off_votes
     with st.form(key(table_id, "votes_form")):
-        st.caption(f"Each player votes off {plural(x, 'leader')}. Entering the "
-                   f"votes again before the result replaces them.")
+        st.caption(ngettext("Each player votes off {count} leader. Entering the votes again "
+                            "before the result replaces them.",
+                            "Each player votes off {count} leaders. Entering the votes again "
+                            "before the result replaces them.", x).format(count=x))
         chosen = {}
         for seat in seats.sort_values("seat").itertuples():
             before = votes.loc[votes["player_id"] == seat.player_id, "leader"].tolist()
             chosen[int(seat.player_id)] = st.multiselect(
-                f"{widgets.plain(seat.name)} (seat {seat.seat})", deck, max_selections=x,
+                _seat_of(seat.name, seat.seat), deck, max_selections=x,
                 select_all=False,
                 default=[v for v in before if v in deck], key=key(table_id, "vote", seat.seat),
-                placeholder=f"Choose {x}")
-        tie = st.multiselect("Tie choice (optional)", deck, key=key(table_id, "tie"),
+                placeholder=_("Choose {count}").format(count=x))
+        tie = st.multiselect(_("Tie choice (optional)"), deck, key=key(table_id, "tie"),
                              select_all=False,
-                             placeholder="If votes tie: the leaders to remove",
-                             help="Used only when leaders tie on votes; without it STSA draws "
-                                  "among the tied at random from the sitting's seed.")
-        go = st.form_submit_button("Remove leaders", type="primary",
+                             placeholder=_("If votes tie: the leaders to remove"),
+                             help=_("Used only when leaders tie on votes; without it STSA draws "
+                                    "among the tied at random from the sitting's seed."))
+        go = st.form_submit_button(_("Remove leaders"), type="primary",
                                    key=key(table_id, "votes_save"))
     if go:
         frame = pd.DataFrame([{"player_id": p, "leader": leader}
@@ -135,7 +152,8 @@ def _vote_form(engine, table_id: int, seats: pd.DataFrame, votes: pd.DataFrame,
                              columns=["player_id", "leader"])
         done = widgets.act(lambda: picks.enter_votes(engine, table_id, frame, actor=actor,
                                                      organizer_choice=tie or None),
-                           done=lambda r: f"Removed {' and '.join(r['leader'])}.")
+                           done=lambda r: _("Removed {leaders}.").format(
+                               leaders=and_list(r["leader"])))
         if done is not None:
             st.rerun()
 
@@ -144,22 +162,25 @@ def _wild_form(engine, table_id: int, seats: pd.DataFrame, actor) -> None:
     """Each player's picked leader and Keep / Take a random one, then draw (final)."""
     options = catalog.by_name(seats.iloc[0]["available_leaders"] or [])
     with st.form(key(table_id, "wild_form")):
-        st.caption("In play order from the first player. The draw is final.")
+        st.caption(_("In play order from the first player. The draw is final."))
         picked, swaps = {}, {}
         for seat in seats.sort_values("seat").itertuples():
             pid = int(seat.player_id)
-            picked[pid] = st.selectbox(f"{widgets.plain(seat.name)} (seat {seat.seat}) picked",
-                                       options, index=None, placeholder="Choose the leader",
+            picked[pid] = st.selectbox(_("{player} (seat {seat}) picked").format(
+                                           player=widgets.plain(seat.name), seat=seat.seat),
+                                       options, index=None, placeholder=_("Choose the leader"),
                                        key=key(table_id, "picked", seat.seat))
-            swaps[pid] = st.radio("Wild card", [KEEP, TAKE], format_func=SWAP_WORDS.get,
+            swaps[pid] = st.radio(_("Wild card"), [KEEP, TAKE],
+                                  format_func=lambda v: _(SWAP_WORDS[v]),
                                   horizontal=True, key=key(table_id, "swap", seat.seat),
                                   label_visibility="collapsed")
-        go = st.form_submit_button("Draw wild cards", type="primary",
+        go = st.form_submit_button(_("Draw wild cards"), type="primary",
                                    key=key(table_id, "wild_save"))
     if go:
         drawn = widgets.act(lambda: picks.draw_wild_cards(engine, table_id, picked, swaps,
                                                           actor=actor),
-                            done="Wild cards drawn: the result form starts from these leaders.")
+                            done=_("Wild cards drawn: the result form starts from these "
+                                   "leaders."))
         if drawn is not None:
             for player, leader in zip(drawn["player_id"], drawn["leader"]):  # keyed by player
                 st.session_state[result_form.key(table_id, int(player), "leader")] = leader
@@ -172,7 +193,9 @@ def _cards(cards: pd.DataFrame, seats: pd.DataFrame) -> None:
     for card in cards.sort_values("seat").itertuples():
         who = names.get(int(card.player_id), str(card.player_id))
         if card.swapped:
-            st.markdown(f"{who}: :orange-background[**{widgets.plain(card.leader)}**] drawn "
-                        f"(gave up {widgets.plain(card.picked_leader)})")
+            st.markdown(_("{player}: :orange-background[**{leader}**] drawn (gave up "
+                          "{picked})").format(player=who, leader=widgets.plain(card.leader),
+                                              picked=widgets.plain(card.picked_leader)))
         else:
-            st.markdown(f"{who}: {widgets.plain(card.leader)} (kept)")
+            st.markdown(_("{player}: {leader} (kept)").format(
+                player=who, leader=widgets.plain(card.leader)))

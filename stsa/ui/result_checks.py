@@ -23,7 +23,9 @@ from dataclasses import dataclass, field
 import pandas as pd
 import streamlit as st
 
+from stsa import i18n
 from stsa.domain import Kind, Role, SittingStatus
+from stsa.i18n import _
 from stsa.services import log as log_service
 from stsa.services import results
 from stsa.ui import data, session, widgets
@@ -37,9 +39,11 @@ def newer_sitting(choices: dict[int, str], sitting_id: int, names: dict[int, str
     newest = next(iter(choices), None)
     if newest is None or newest == sitting_id:
         return
-    st.warning(f"{names[newest]} is published now; this page shows {names[sitting_id]}. "
-               f"Results of {names[newest]} are entered there.", icon=":material/update:")
-    st.button(f"Go to {names[newest]}", key="res_go_newest", icon=":material/arrow_forward:",
+    newer, shown = i18n.cell(names[newest]), i18n.cell(names[sitting_id])
+    st.warning(_("{newer} is published now; this page shows {shown}. Results of {newer} are "
+                 "entered there.").format(newer=newer, shown=shown), icon=":material/update:")
+    st.button(_("Go to {sitting}").format(sitting=newer), key="res_go_newest",
+              icon=":material/arrow_forward:",
               on_click=lambda: st.session_state.update({key: newest}))
 
 
@@ -47,9 +51,10 @@ def seating_note(changes: list[str]) -> None:
     """The table changed since the form was opened (R3, R19): how, and what to do."""
     if changes:
         st.warning(widgets.plain(
-            f"The table changed since you opened this form: {', '.join(changes)}. Each "
-            f"player's numbers stay with that player: check them before you save; the first "
-            f"save after the change is refused so that you can."), icon=":material/group:")
+            _("The table changed since you opened this form: {changes}. Each player's numbers "
+              "stay with that player: check them before you save; the first save after the "
+              "change is refused so that you can.").format(changes=", ".join(changes))),
+            icon=":material/group:")
 
 
 @dataclass(frozen=True)
@@ -74,35 +79,37 @@ def save_guard(reads, seats: pd.DataFrame, version: int, rows: pd.DataFrame) -> 
     confirmed, allowed = {}, True
     unusual = results.unusual_numbers(rows, dict(zip(seats["player_id"], seats["name"])))
     if unusual:  # a tick for these numbers: other numbers ask again
-        st.warning(widgets.plain(f"Unusually high for one game: {'; '.join(unusual)}. Check "
-                                 f"them before saving."), icon=":material/warning:")
+        st.warning(widgets.plain(_("Unusually high for one game: {numbers}. Check them before "
+                                   "saving.").format(numbers="; ".join(unusual))),
+                   icon=":material/warning:")
         these = zlib.crc32(str(unusual).encode())
         confirmed["confirm_unusual"] = allowed = st.checkbox(
-            "These numbers are right", key=f"res_unusual_{table_id}_{these}")
+            _("These numbers are right"), key=f"res_unusual_{table_id}_{these}")
     if not version:
         return Guard(allowed=allowed, confirmed=confirmed)
     sitting = reads.sitting_rows()[int(first["sitting_id"])]
     finals = reads.finals_drawn() if first["kind"] == Kind.QUALIFIER else []
     if finals:
         if session.role() is not Role.ORGANIZER:
-            st.info("Only the organizer can correct a qualifier result once the finals are "
-                    "drawn: ask the organizer if this result is wrong.", icon=":material/lock:")
+            st.info(_("Only the organizer can correct a qualifier result once the finals are "
+                      "drawn: ask the organizer if this result is wrong."), icon=":material/lock:")
             return Guard(allowed=False)
         impact = results.correction_impact(session.engine(), table_id, rows)
         if impact is not None:
-            st.warning(f"The finals are drawn: {'; '.join(impact.finals)}. This correction may "
-                       f"move the standings and the cut under them. {impact.words}",
+            st.warning(_("The finals are drawn: {finals}. This correction may move the "
+                         "standings and the cut under them. {changes}").format(
+                           finals="; ".join(impact.finals), changes=impact.words),
                        icon=":material/warning:")
             if not impact.changes.empty:
-                st.dataframe(impact.changes, hide_index=True)
+                st.dataframe(i18n.headings(impact.changes), hide_index=True)
         confirmed["confirm_after_finals"] = st.checkbox(
-            "I have checked what this changes: save the correction anyway",
+            _("I have checked what this changes: save the correction anyway"),
             key=f"res_late_{table_id}_{version}")
         allowed = allowed and confirmed["confirm_after_finals"]
     if sitting["status"] == SittingStatus.COMPLETE:
-        name = reads.sitting_names()[int(sitting["sitting_id"])]
+        name = i18n.cell(reads.sitting_names()[int(sitting["sitting_id"])])
         confirmed["confirm_complete"] = st.checkbox(
-            f"{name} is complete: yes, correct this result",
+            _("{sitting} is complete: yes, correct this result").format(sitting=name),
             key=f"res_sure_{table_id}_{version}")
         allowed = allowed and confirmed["confirm_complete"]
     return Guard(allowed=allowed, confirmed=confirmed)

@@ -14,18 +14,20 @@ import streamlit as st
 
 from stsa import catalog, local_time, store
 from stsa.domain import TournamentError, rule_change_line
+from stsa.i18n import N_, _, ngettext
 from stsa.services import results
 from stsa.ui import data, widgets
 from stsa.ui.sittings import colour
 
 STATS = results.STATS  # vp, spice, solari, troops, water (R11)
-NUMBERS = {"vp": "VP", "spice": "Spice", "solari": "Solari", "troops": "Troops in garrison",
-           "water": "Water", "variant_points": "Variant points"}
+NUMBERS = {"vp": N_("VP"), "spice": N_("Spice"), "solari": N_("Solari"),
+           "troops": N_("Troops in garrison"), "water": N_("Water"),
+           "variant_points": N_("Variant points")}
 # The form's labels, short so a seat's numbers fit one row on a phone; the variant points are
 # the points of the sitting's rule change (R24), named above the seats (`rule_change_caption`).
-SHORT = {**NUMBERS, "troops": "Troops", "variant_points": "Rule pts"}
-HELP = {"variant_points": "Points from this sitting's rule change (named above the seats); "
-                          "0 for none"}
+SHORT = {**NUMBERS, "troops": N_("Troops"), "variant_points": N_("Rule pts")}
+HELP = {"variant_points": N_("Points from this sitting's rule change (named above the seats); "
+                             "0 for none")}
 FORM, CONFLICT = "res_form", "res_conflict"
 MAX_NUMBER = store.game_results.MAX_NUMBER
 
@@ -161,8 +163,9 @@ def rule_change_caption(sitting: dict | None) -> str:
     """The sitting's rule change as the form names it above the seats (R24): its name, how its
     points are earned, and the field they go in; "" for a sitting without one (or none)."""
     line = rule_change_line(sitting) if sitting else ""
-    return (f"Rule change: {line}. Each player's points from it go in “{SHORT['variant_points']}”."
-            if line else "")
+    field = SHORT["variant_points"]
+    return (_("Rule change: {rule_change}. Each player's points from it go in “{field}”.").format(
+        rule_change=line, field=_(field)) if line else "")
 
 
 def number_fields(sitting: dict | None, table_id: int, seats: pd.DataFrame) -> list[str]:
@@ -194,20 +197,22 @@ def seat_block(table_id: int, seat, options: list[str], fields: list[str]) -> No
     """One seat's entry on a phone's width: its player, the leader, then every number of
     `fields` side by side in one row (labels short, so the row never wraps)."""
     with st.container(border=True, gap="small", key=f"res_seat_{table_id}_{seat.player_id}"):
-        st.markdown(f"**Seat {seat.seat}** · {colour(seat.colour)} · {widgets.plain(seat.name)}")
+        st.markdown(_("**Seat {seat}** · {colour} · {player}").format(
+            seat=seat.seat, colour=colour(seat.colour), player=widgets.plain(seat.name)))
         leader_key = key(table_id, seat.player_id, "leader")
         stored = st.session_state.get(leader_key)
-        st.selectbox("Leader", options + ([stored] if stored and stored not in options else []),
-                     index=None, placeholder="Choose the leader", key=leader_key,
+        st.selectbox(_("Leader"),
+                     options + ([stored] if stored and stored not in options else []),
+                     index=None, placeholder=_("Choose the leader"), key=leader_key,
                      label_visibility="collapsed")
         with st.container(horizontal=True, wrap=False, gap="small"):
             for field in fields:
                 # No lower limit in the browser: a negative number reaches the save, which
                 # says what is wrong in words, instead of a field silently left blank.
-                st.number_input(SHORT[field], min_value=-MAX_NUMBER, max_value=MAX_NUMBER,
+                st.number_input(_(SHORT[field]), min_value=-MAX_NUMBER, max_value=MAX_NUMBER,
                                 step=1,
                                 value=None, key=key(table_id, seat.player_id, field),
-                                help=HELP.get(field))
+                                help=_(HELP[field]) if field in HELP else None)
 
 
 def form_rows(table_id: int, seats: pd.DataFrame) -> tuple[pd.DataFrame, list[int]]:
@@ -248,11 +253,12 @@ def settled_order(table_id: int, seats: pd.DataFrame, tied: list[int]) -> None:
     """R11: the settled order of the seats in a full tie (for example by a roll-off)."""
     if not tied:
         return
-    st.warning(f"Seats {', '.join(map(str, tied))} are equal on VP, spice, solari, troops "
-               f"and water. Settle their order (for example by a roll-off) and enter it: 1 "
-               f"places highest.")
+    st.warning(_("Seats {seats} are equal on VP, spice, solari, troops and water. Settle their "
+                 "order (for example by a roll-off) and enter it: 1 places highest.").format(
+                   seats=", ".join(map(str, tied))))
     for seat in seats.loc[seats["seat"].isin(tied)].itertuples():
-        st.number_input(f"Settled order of seat {seat.seat} ({widgets.plain(seat.name)})",
+        st.number_input(_("Settled order of seat {seat} ({player})").format(
+                            seat=seat.seat, player=widgets.plain(seat.name)),
                         min_value=1, max_value=len(seats), step=1, value=None,
                         key=key(table_id, seat.player_id, "tiebreak"))
 
@@ -262,24 +268,30 @@ def blanks(rows: pd.DataFrame, fields: list[str]) -> list[str]:
     blank, so the preview waits for them too (one rule for both)."""
     blank = rows[fields].isna().to_numpy()  # the form's rows, in seat order
     seats = rows["seat"].to_numpy()
-    return [f"seat {seats[r]} {SHORT[fields[c]]}" for r, c in zip(*np.nonzero(blank))]
+    return [_("seat {seat} {field}").format(seat=seats[r], field=_(SHORT[fields[c]]))
+            for r, c in zip(*np.nonzero(blank))]
 
 
 def preview(rows: pd.DataFrame, seats: pd.DataFrame, base_points, fields: list[str]) -> None:
     """R11, R12: the placings and qualifier scores the form would save, once every number
     is in; until then, which numbers are still blank."""
-    st.markdown("**Preview** · placings and qualifier scores")
+    st.markdown(_("**Preview** · placings and qualifier scores"))
     missing = blanks(rows, fields)
     if missing:
-        more = f" and {len(missing) - 6} more" if len(missing) > 6 else ""
-        st.caption(f"The preview shows once every number is in. Still blank: "
-                   f"{', '.join(missing[:6])}{more}.")
+        listed = ", ".join(missing[:6])
+        st.caption(ngettext(
+            "The preview shows once every number is in. Still blank: {fields} and {count} more.",
+            "The preview shows once every number is in. Still blank: {fields} and {count} more.",
+            len(missing) - 6).format(fields=listed, count=len(missing) - 6)
+            if len(missing) > 6 else
+            _("The preview shows once every number is in. Still blank: {fields}.").format(
+                fields=listed))
         return
     shown = preview_frame(rows, seats, base_points)
     if shown is None:
-        st.caption("No preview while a number cannot be scored: Save says which one.")
+        st.caption(_("No preview while a number cannot be scored: Save says which one."))
     else:
-        st.dataframe(shown, hide_index=True, column_config=PREVIEW_COLUMNS)
+        st.dataframe(shown, hide_index=True, column_config=preview_columns())
 
 
 def go_on(tables, table_key: str) -> str:
@@ -291,8 +303,9 @@ def go_on(tables, table_key: str) -> str:
         return ""
     st.session_state[table_key] = following
     done = tables.seats[saved]["table_no"].iloc[0] if saved in tables.seats else "?"
-    return (f"Table {done} is saved. This is table "
-            f"{tables.seats[following]['table_no'].iloc[0]}, the next waiting for a result.")
+    return _("Table {saved_table} is saved. This is table {next_table}, the next waiting for a "
+             "result.").format(saved_table=done,
+                               next_table=tables.seats[following]["table_no"].iloc[0])
 
 
 def preview_frame(rows: pd.DataFrame, seats: pd.DataFrame, base_points) -> pd.DataFrame | None:
@@ -308,9 +321,17 @@ def preview_frame(rows: pd.DataFrame, seats: pd.DataFrame, base_points) -> pd.Da
                         ).sort_values(["Placing", "Seat"]).reset_index(drop=True)
 
 
-#: The preview's narrow columns, so that it fits a phone's width with the player's name.
-PREVIEW_COLUMNS = {name: st.column_config.Column(width=40 if name != "Placing" else 56)
-                   for name in ("Placing", "Seat", "VP", "Score", "Tied")}
+#: The preview's headings (the frame keeps the English ones), and its narrow columns, so that
+#: it fits a phone's width with the player's name.
+PREVIEW_HEADINGS = {"Placing": N_("Placing"), "Seat": N_("Seat"), "Player": N_("Player"),
+                    "VP": N_("VP"), "Score": N_("Score"), "Tied": N_("Tied")}
+PREVIEW_WIDTHS = {"Placing": 56, "Seat": 40, "VP": 40, "Score": 40, "Tied": 40}
+
+
+def preview_columns() -> dict:
+    """The preview's column settings, each heading in this run's language."""
+    return {name: st.column_config.Column(_(heading), width=PREVIEW_WIDTHS.get(name))
+            for name, heading in PREVIEW_HEADINGS.items()}
 
 
 def _comparable(rows: pd.DataFrame) -> list[tuple]:
@@ -331,7 +352,8 @@ def save(engine, table_id: int, rows: pd.DataFrame, where: str, *, actor,
     unchanged values stores nothing."""
     form = st.session_state[FORM]
     if over_version is None and form["version"] and _comparable(rows) == form["rows"]:
-        st.info(f"{where}: nothing changed since version {form['version']}; nothing was saved.")
+        st.info(_("{table}: nothing changed since version {version}; nothing was saved.").format(
+            table=where, version=form["version"]))
         return None
 
     def submit():
@@ -354,7 +376,8 @@ def save(engine, table_id: int, rows: pd.DataFrame, where: str, *, actor,
             return None
 
     out = widgets.act(submit, done=lambda r: r and (
-        f"{where}: saved as version {r.version}" + (" (a correction)." if r.version > 1 else ".")))
+        _("{table}: saved as version {version} (a correction).") if r.version > 1 else
+        _("{table}: saved as version {version}.")).format(table=where, version=r.version))
     if out is not None:
         st.session_state[FORM] = _meta(table_id, out, out.rows, seating(out.rows))
         st.session_state.pop(CONFLICT, None)
@@ -376,7 +399,7 @@ def keep_theirs(table_id: int, seats: pd.DataFrame) -> None:
                                    st.session_state[FORM].get("seating", seating(seats)))
 
 
-FIELDS = {"leader": "Leader", **NUMBERS, "tiebreak": "Settled order"}
+FIELDS = {"leader": N_("Leader"), **NUMBERS, "tiebreak": N_("Settled order")}
 
 
 def _long(rows: pd.DataFrame, side: str) -> pd.DataFrame:
@@ -399,21 +422,27 @@ def differences(theirs: pd.DataFrame, mine: pd.DataFrame, seats: pd.DataFrame) -
             .assign(rank=lambda d: d["field"].map(order.index))
             .sort_values(["seat", "rank"])
             .pipe(lambda d: pd.DataFrame({
-                "Player": d["name"].to_numpy(), "Field": d["field"].map(FIELDS).to_numpy(),
+                "Player": d["name"].to_numpy(),
+                "Field": d["field"].map(lambda f: _(FIELDS[f])).to_numpy(),
                 "Theirs": d["Theirs"].to_numpy(), "Yours": d["Yours"].to_numpy()})))
 
 
 THEIRS_COLOUR, YOURS_COLOUR = "#fde2b3", "#cfe8fc"
+DIFFERENCE_HEADINGS = {"Player": N_("Player"), "Field": N_("Field"), "Theirs": N_("Theirs"),
+                       "Yours": N_("Yours")}
 
 
 def differences_table(found: pd.DataFrame):
     """`differences` for the page: the two versions' values highlighted, each side its own
-    colour (a few rows only, so a styled table costs nothing)."""
-    return (found.style
-            .set_properties(subset=["Theirs"], **{"background-color": THEIRS_COLOUR,
-                                                  "color": "black", "font-weight": "bold"})
-            .set_properties(subset=["Yours"], **{"background-color": YOURS_COLOUR,
-                                                 "color": "black", "font-weight": "bold"}))
+    colour (a few rows only, so a styled table costs nothing); its headings in this run's
+    language."""
+    shown = found.rename(columns={c: _(DIFFERENCE_HEADINGS[c]) for c in DIFFERENCE_HEADINGS})
+    theirs, yours = _(DIFFERENCE_HEADINGS["Theirs"]), _(DIFFERENCE_HEADINGS["Yours"])
+    return (shown.style
+            .set_properties(subset=[theirs], **{"background-color": THEIRS_COLOUR,
+                                                "color": "black", "font-weight": "bold"})
+            .set_properties(subset=[yours], **{"background-color": YOURS_COLOUR,
+                                               "color": "black", "font-weight": "bold"}))
 
 
 def when(saved_at) -> str:

@@ -8,6 +8,7 @@ from __future__ import annotations
 import streamlit as st
 
 from stsa.domain import Role, SittingStatus, rule_change_line
+from stsa.i18n import _
 from stsa.services import draws
 from stsa.store.checks import RULE_CHANGE_LIMITS
 from stsa.ui import session, widgets
@@ -18,7 +19,8 @@ def part(sitting, viewer: Role) -> None:
     before publishing."""
     line = rule_change_line(sitting)
     if line:
-        st.info(widgets.plain(f"Rule change for this sitting: {line}"), icon=":material/rule:")
+        st.info(widgets.plain(_("Rule change for this sitting: {rule_change}").format(
+            rule_change=line)), icon=":material/rule:")
     if viewer is Role.ORGANIZER and sitting["status"] == SittingStatus.DRAWN:
         _form(sitting)
 
@@ -31,31 +33,34 @@ def on_tv(status: dict) -> None:
         return
     line = rule_change_line(sitting)
     if line:
-        st.info(widgets.plain(f"Rule change this sitting: {line}"), icon=":material/rule:")
+        st.info(widgets.plain(_("Rule change this sitting: {rule_change}").format(
+            rule_change=line)), icon=":material/rule:")
 
 
 def _form(sitting) -> None:
     sitting_id = int(sitting["sitting_id"])
-    with st.expander("Rule change for this sitting", expanded=False):
+    with st.expander(_("Rule change for this sitting"), expanded=False):
         with st.form(f"rule_change_{sitting_id}"):
             name = st.text_input(
-                "Name of the rule change", value=sitting["rule_change"] or "",
+                _("Name of the rule change"), value=sitting["rule_change"] or "",
                 max_chars=RULE_CHANGE_LIMITS["rule_change"],
                 key=f"draw_rule_change_{sitting_id}",
-                placeholder="e.g. Spice must flow", help="Leave both fields empty for none.")
+                placeholder=_("e.g. Spice must flow"),
+                help=_("Leave both fields empty for none."))
             points = st.text_area(
-                "How its extra points are earned", value=sitting["rule_change_points"] or "",
+                _("How its extra points are earned"), value=sitting["rule_change_points"] or "",
                 max_chars=RULE_CHANGE_LIMITS["rule_change_points"], height=80,
                 key=f"draw_rule_change_points_{sitting_id}",
-                placeholder="e.g. 1 point for each spice left at the end of the game",
-                help="Judges enter each player's extra points as variant points.")
-            save = st.form_submit_button("Save the rule change",
+                placeholder=_("e.g. 1 point for each spice left at the end of the game"),
+                help=_("Judges enter each player's extra points as variant points."))
+            save = st.form_submit_button(_("Save the rule change"),
                                          key=f"draw_rule_change_save_{sitting_id}")
-        st.caption("Players see it with the draw, on the table slips and on TV once you "
-                   "publish; it cannot be changed after publishing.")
+        st.caption(_("Players see it with the draw, on the table slips and on TV once you "
+                     "publish; it cannot be changed after publishing."))
     if save and widgets.act(
             lambda: draws.set_rule_change(session.engine(), sitting_id, name, points,
                                             actor=session.actor()),
-            done=lambda s: (f"Rule change saved: {rule_change_line(s)}."
-                            if s["rule_change"] else "This sitting has no rule change.")):
+            done=lambda s: (_("Rule change saved: {rule_change}.").format(
+                rule_change=rule_change_line(s)) if s["rule_change"]
+                else _("This sitting has no rule change."))):
         st.rerun()
