@@ -16,7 +16,7 @@ from stsa.domain import (
     TournamentError,
     sitting_label,
 )
-from stsa.i18n import _, ngettext
+from stsa.i18n import N_, _, ngettext
 from stsa.services import setups
 from stsa.services.snapshot import Snapshot
 
@@ -125,7 +125,7 @@ def override_setup(engine, table_id: int, setup_id: str, *, reason: str, actor: 
     picks are drawn afresh (from `seed`, a fresh one if None), so that the removed and
     available leaders the judges see belong to the setup being played.
     """
-    require(actor, Role.ORGANIZER, action="change a table's setup")
+    require(actor, Role.ORGANIZER, action=N_("change a table's setup"))
     with Snapshot(engine) as snap:
         old = _table(snap, table_id)
         enabled = setups.from_settings(snap.settings, old["kind"])

@@ -18,7 +18,7 @@ import pandas as pd
 from stsa import picks, store
 from stsa.auth import Actor, require
 from stsa.domain import PickMethod, Role, Sitting, TournamentError, table_label
-from stsa.i18n import _
+from stsa.i18n import N_, _
 from stsa.services import setups
 from stsa.services.snapshot import Snapshot
 from stsa.settings import Settings
@@ -56,7 +56,7 @@ def enter_votes(engine, table_id: int, votes: pd.DataFrame, *, actor: Actor,
     player (the `vote_off_votes` setting). Removes the two leaders with the most votes (ties by
     `organizer_choice`, else at random from the sitting's seed) and returns them as
     `leader, votes, decided`. Entering the votes again before the result replaces them."""
-    require(actor, Role.JUDGE, Role.ORGANIZER, action="enter Vote Off votes")
+    require(actor, Role.JUDGE, Role.ORGANIZER, action=N_("enter Vote Off votes"))
     with Snapshot(engine, actor=actor) as snap:
         settings = snap.settings
         if not uses_vote_off(settings):
@@ -79,7 +79,7 @@ def draw_wild_cards(engine, table_id: int, picked: Mapping[int, str | None],
     first player, each swap draws a leader from the table's removed leaders, reproducibly from
     the sitting's seed; the choices are stored and final. Returns `seat, player_id, leader,
     swapped, original_leader`."""
-    require(actor, Role.JUDGE, Role.ORGANIZER, action="enter Wild Card choices")
+    require(actor, Role.JUDGE, Role.ORGANIZER, action=N_("enter Wild Card choices"))
     with Snapshot(engine, actor=actor) as snap:
         if not snap.settings.wild_card:
             raise TournamentError(_("Wild Card is off for this tournament."))
@@ -113,6 +113,6 @@ def _check_picks(picks: pd.DataFrame, table: dict, where: str) -> None:
 
 def table_picks(engine, table_id: int, *, actor: Actor) -> dict:
     """What a judge sees of a table's picks (R20): its votes, removed leaders and wild cards."""
-    require(actor, Role.JUDGE, Role.ORGANIZER, action="see leader picks")
+    require(actor, Role.JUDGE, Role.ORGANIZER, action=N_("see leader picks"))
     return {"votes": store.vote_off_votes(engine, table_id, actor=actor),
             "wild_cards": store.wild_card_choices(engine, table_id, actor=actor)}

@@ -323,7 +323,7 @@ def submit_result(engine, table_id: int, rows: pd.DataFrame, *, expected_version
     changed (`correction_impact`) with its flag. Numbers above a usual game's
     (`unusual_problem`) need `confirm_unusual`; `over_theirs` marks a save the judge chose
     over another judge's that came first (the log says whose version it replaced)."""
-    require(actor, Role.JUDGE, Role.ORGANIZER, action="enter results")
+    require(actor, Role.JUDGE, Role.ORGANIZER, action=N_("enter results"))
     unusual = None if confirm_unusual else unusual_problem(rows)
     if unusual:
         raise TournamentError(unusual)

@@ -20,7 +20,7 @@ from stsa.domain import (
     sitting_label,
     table_label,
 )
-from stsa.i18n import _, ngettext
+from stsa.i18n import N_, _, ngettext
 from stsa.store import audit, db, draws
 from stsa.store.errors import InvalidState, NotFound
 from stsa.store.schema import leader_votes as votes_t
@@ -60,7 +60,7 @@ def void_sitting(engine: Engine, sitting_id: int, *, reason: str = "",
     Refused, with nothing changed, once any of its tables has a result, for an unpublished
     draft (discard it) and while a later sitting exists (void or discard that one first).
     Returns the sitting as it was."""
-    require(actor, Role.ORGANIZER, action="void sittings")
+    require(actor, Role.ORGANIZER, action=N_("void sittings"))
     reason = _reason(reason)
 
     def work(conn: Connection) -> dict:
@@ -188,7 +188,7 @@ def replace_player(engine: Engine, table_id: int, seat: int, player_id: int, *,
     checked in or already seated in this sitting. A newcomer who sat out (R1) or was waiting
     (R21) leaves those lists. Logged with who left and who came (R19). Returns
     `{"where", "seat", "left", "came"}` (names)."""
-    require(actor, Role.ORGANIZER, action="change a table's players")
+    require(actor, Role.ORGANIZER, action=N_("change a table's players"))
     reason = _reason(reason)
 
     def work(conn: Connection) -> dict:
@@ -218,7 +218,7 @@ def leave_seat_empty(engine: Engine, table_id: int, seat: int, *, reason: str = 
     first). Organizer only (R20); refused at a table of three (two cannot play) and once the
     table has a result. Logged with the table's seats before and after (R19). Returns
     `{"where", "seat", "left", "players"}`."""
-    require(actor, Role.ORGANIZER, action="change a table's players")
+    require(actor, Role.ORGANIZER, action=N_("change a table's players"))
     reason = _reason(reason)
 
     def work(conn: Connection) -> dict:

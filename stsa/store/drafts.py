@@ -18,7 +18,7 @@ from sqlalchemy.engine import Connection, Engine
 
 from stsa.auth import Actor, require
 from stsa.domain import Action, Role, TournamentError
-from stsa.i18n import _
+from stsa.i18n import N_, _
 from stsa.store import audit, checks, db, frames
 from stsa.store.schema import result_drafts as drafts_t
 
@@ -72,7 +72,7 @@ def save_draft(engine: Engine, table_id: int, rows: Any, *, base_version: int,
     only; not logged (a save is), but refused like a logged write in an archived tournament
     (`InvalidState`) or by another tournament's judge (`PermissionDenied`, R27). A table gone
     since (a voided sitting) keeps nothing."""
-    require(actor, Role.JUDGE, Role.ORGANIZER, action="enter results")
+    require(actor, Role.JUDGE, Role.ORGANIZER, action=N_("enter results"))
     clean, version = _clean_rows(rows), checks.whole_number(base_version)
     if version is None or version < 0:
         raise TournamentError(_("A draft's base version is a whole number ≥ 0."))
@@ -97,7 +97,7 @@ def save_draft(engine: Engine, table_id: int, rows: Any, *, base_version: int,
 
 def draft(engine: Engine, table_id: int, *, actor: Actor) -> Draft | None:
     """`actor`'s unsaved entry for the table, or None. Only ever the asker's own."""
-    require(actor, Role.JUDGE, Role.ORGANIZER, action="enter results")
+    require(actor, Role.JUDGE, Role.ORGANIZER, action=N_("enter results"))
     with db.reading(engine) as conn:
         row = conn.execute(sa.select(drafts_t).where(
             (drafts_t.c.table_id == int(table_id)) & (drafts_t.c.judge == actor.name))).first()
@@ -117,7 +117,7 @@ def clear_draft(engine: Engine | Connection, table_id: int, *, actor: Actor) -> 
     key = (drafts_t.c.table_id == int(table_id)) & (drafts_t.c.judge == actor.name)
     if isinstance(engine, Connection):
         return bool(engine.execute(sa.delete(drafts_t).where(key)).rowcount)
-    require(actor, Role.JUDGE, Role.ORGANIZER, action="enter results")
+    require(actor, Role.JUDGE, Role.ORGANIZER, action=N_("enter results"))
 
     def work(conn: Connection) -> bool:
         audit.may_change_unlogged(conn, actor, Action.RESULT_SUBMIT)  # R27

@@ -221,7 +221,7 @@ def drop_sitting(conn: Connection, s) -> dict:
 def _waiting(waiting: Any, draw: Any, kind: str) -> list[int]:
     """R21: the waiting list as player ids in order: whole numbers, each once, none seated or
     sitting out; only a qualifier has one."""
-    ids = [checks.whole(p, "A waiting player id") for p in (waiting or ())]
+    ids = [checks.whole(p, N_("A waiting player id")) for p in (waiting or ())]
     if not ids:
         return []
     if kind != Kind.QUALIFIER:
@@ -401,9 +401,9 @@ def override_setup(engine: Engine, table_id: int, setup_id: str, *, reason: str,
     if len(reason) > 500:
         raise TournamentError(_("The override reason is longer than 500 characters."))
     avail = None if available_leaders is None else checks.leader_list(
-        available_leaders, "The available leaders")
+        available_leaders, N_("The available leaders"))
     removed = None if removed_leaders is None else checks.leader_list(
-        removed_leaders, "The removed leaders")
+        removed_leaders, N_("The removed leaders"))
 
     def work(conn: Connection) -> int:
         t = db.lock_row(conn, tables_t, int(table_id), "table")

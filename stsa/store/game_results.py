@@ -381,7 +381,7 @@ def save_table_result(engine: Engine, table_id: int, rows: Any, *, expected_vers
     Both confirmations default to given, for scripts; the services ask for them.
     `over_theirs`: the judge chose this save over another judge's that came first (R19); the
     log names the version and the judge it replaced."""
-    require(actor, Role.JUDGE, Role.ORGANIZER, action="enter results")
+    require(actor, Role.JUDGE, Role.ORGANIZER, action=N_("enter results"))
     expected, sid = _request(expected_version, submission_id)
     opened, note = _seating(seating), _finals_note(finals_note)
     records = checks.records(rows)

@@ -15,7 +15,7 @@ from sqlalchemy.engine import Connection, Engine
 
 from stsa.auth import Actor, can_see_hidden, require
 from stsa.domain import Action, Role, SittingStatus, TournamentError, table_label
-from stsa.i18n import _
+from stsa.i18n import N_, _
 from stsa.store import audit, db, frames
 from stsa.store.errors import InvalidState, PermissionDenied
 from stsa.store.schema import leader_votes as votes_t
@@ -63,7 +63,7 @@ def save_vote_off(engine: Engine, table_id: int, votes: pd.DataFrame, removed: l
     of its deck is what the players pick from. Judges and the organizer only; entering the votes
     again replaces them (logged with the earlier ones). Returns the table's removed and
     available leaders."""
-    require(actor, Role.JUDGE, Role.ORGANIZER, action="enter Vote Off votes")
+    require(actor, Role.JUDGE, Role.ORGANIZER, action=N_("enter Vote Off votes"))
     rows = votes[["player_id", "leader"]].astype({"player_id": "int64", "leader": "str"})
 
     def work(conn: Connection) -> dict:
@@ -119,7 +119,7 @@ def save_wild_cards(engine: Engine, table_id: int, chosen: pd.DataFrame, *,
     original_leader` as picked, `swapped`, `leader` as now played, from
     `picks.wild_card_draws`). The choice is final: a table's wild cards are entered once.
     Judges and the organizer only; logged. Returns the stored choices."""
-    require(actor, Role.JUDGE, Role.ORGANIZER, action="enter Wild Card choices")
+    require(actor, Role.JUDGE, Role.ORGANIZER, action=N_("enter Wild Card choices"))
 
     def work(conn: Connection) -> None:
         table = _open_table(conn, table_id)

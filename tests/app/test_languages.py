@@ -10,8 +10,8 @@ import pytest
 
 from stsa import catalog, demo, i18n
 from stsa.auth import Role
-from stsa.ui import navigation
 from stsa.services import admin
+from stsa.ui import navigation
 from tests.app.conftest import JUDGE, ORGANIZER
 from tests.app.test_plain_words import CHARTS, RULING, TV_SLIDES, everything_shown
 
@@ -21,7 +21,7 @@ ENGLISH_ONLY = {"the", "and", "you", "your", "this", "that", "with", "from", "no
                 "has", "will", "when", "which", "what", "there", "here", "been", "was", "were",
                 "are", "of", "to", "can", "who", "it", "they", "their", "than", "then", "into",
                 "only", "would", "should", "each", "every", "its", "these", "those", "yet",
-                "no", "been", "does", "did", "must", "may", "now", "nothing", "nobody"}
+                "no", "does", "did", "must", "may", "now", "nothing", "nobody"}
 WORD = re.compile(r"[A-Za-zÀ-ÿ']+")
 ROLES = [(None, Role.SPECTATOR), (JUDGE, Role.JUDGE), (ORGANIZER, Role.ORGANIZER)]
 

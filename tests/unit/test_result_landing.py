@@ -263,13 +263,19 @@ JUDGES_MAY = {"enter results", "enter Vote Off votes", "enter Wild Card choices"
               "run the clock"}  # R26: judges start, pause and extend a sitting's clock
 
 
+def _words(node: ast.expr) -> str:
+    """The action's English words: a literal, or one marked for translation (N_("…"))."""
+    return node.args[0].value if isinstance(node, ast.Call) else node.value
+
+
 def _require_calls():
     for path in sorted([*(ROOT / "stsa" / "store").glob("*.py"),
                         *(ROOT / "stsa" / "services").glob("*.py")]):
         for node in ast.walk(ast.parse(path.read_text())):
             if isinstance(node, ast.Call) and getattr(node.func, "id", None) == "require":
                 roles = {a.attr for a in node.args[1:] if isinstance(a, ast.Attribute)}
-                action = next((k.value.value for k in node.keywords if k.arg == "action"), "")
+                action = next((_words(k.value) for k in node.keywords if k.arg == "action"),
+                              "")
                 yield path.relative_to(ROOT), node.lineno, roles, action
 
 
