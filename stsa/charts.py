@@ -157,7 +157,7 @@ def seats(stats: pd.DataFrame) -> alt.LayerChart:
                        legend=alt.Legend(orient="top"))
     bars = alt.Chart(data).mark_bar().encode(
         x=alt.X("seat:O", title=_("Seat (1 = first player)"), axis=alt.Axis(labelAngle=0)),
-        xOffset=alt.XOffset("size:N", sort=[shown(s) for s in present]),
+        xOffset=alt.XOffset("size:N", sort=[shown(s) or s for s in present]),
         y=alt.Y("win_rate:Q", title=_("Win rate"), axis=alt.Axis(format="%")),
         color=colour,
         tooltip=[alt.Tooltip("size:N", title=_("Table")), alt.Tooltip("seat:O", title=_("Seat")),

@@ -17,7 +17,7 @@ import numbers
 import unicodedata
 from collections.abc import Iterable, Iterator, Mapping
 from dataclasses import dataclass
-from typing import Any
+from typing import Any, cast
 
 from stsa import i18n
 from stsa.i18n import N_, _, ngettext
@@ -340,7 +340,7 @@ def sitting_title(kind: str, number: int) -> str:
     """`sitting_label` in the run's language ("Kvalomgång 2", "Demi-finale")."""
     if kind == Kind.QUALIFIER:
         return _(QUALIFIER_LABEL).format(number=number)
-    label = KIND_LABELS.get(kind)
+    label = KIND_LABELS.get(cast(Kind, kind))  # a str enum: a stored "semifinal" finds it
     return _(label) if label else str(kind).capitalize()
 
 

@@ -455,7 +455,7 @@ def standings_sheet(standings: pd.DataFrame,
 def _split_long(columns: list[tuple[str, str | None, str]], rows: list[list]) -> list[list]:
     """A JSON text longer than a cell holds continues in the rows below, which repeat the
     first column (the id) and leave the others blank; `_join_long` puts it back together."""
-    long = [i for i, (_x, _x, kind) in enumerate(columns) if kind == "json"]
+    long = [i for i, (_title, _sheet, kind) in enumerate(columns) if kind == "json"]
     if not any(isinstance(row[i], str) and len(row[i]) > EXCEL_TEXT_MAX
                for row in rows for i in long):
         return rows

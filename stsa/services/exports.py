@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import json
 from collections.abc import Callable
+from typing import cast
 
 import pandas as pd
 
@@ -130,7 +131,7 @@ def _status(status: str) -> str:
     words = {SittingStatus.DRAWN: pgettext("sitting status", "Drawn"),
              SittingStatus.PUBLISHED: pgettext("sitting status", "Published"),
              SittingStatus.COMPLETE: pgettext("sitting status", "Complete")}
-    return words.get(status) or str(status).capitalize()
+    return words.get(cast(SittingStatus, status)) or str(status).capitalize()
 
 
 def _frame(rows: list[dict], spec: dict[str, str]) -> pd.DataFrame:

@@ -63,7 +63,8 @@ def shown_label(title: str, kind: Any, number: Any) -> str:
     """An item as people name it (`stsa.schedule.labels`), in this run's language: a sitting
     named after itself by its translated name, else "Qualifier 2: Uprising only"; other items
     by the title they were given."""
-    english = sitting_label(kind, number if pd.notna(number) else 1) if kind else ""
+    english = (sitting_label(kind, int(number) if pd.notna(number) else 1)
+               if isinstance(kind, str) and kind else "")  # no sitting: NaN or None
     if not english:
         return title
     sitting = str(i18n.cell(english))

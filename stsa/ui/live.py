@@ -88,7 +88,8 @@ def zone_column(help: str, width: ColumnWidth | None = None) -> ColumnConfig:
     tags in this run's language; the values stay the shared table's English)."""
     return st.column_config.MultiselectColumn(_("Zone"), options=list(ZONE_TAGS),
                                               width=width, color=list(ZONE_TAGS.values()),
-                                              help=help, format_func=i18n.cell)
+                                              help=help,
+                                              format_func=lambda tag: str(i18n.cell(tag)))
 
 
 def zone_tags(frame: pd.DataFrame) -> pd.DataFrame:

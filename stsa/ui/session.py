@@ -299,7 +299,7 @@ def role() -> Role:
 
 def role_word(who: Role | str) -> str:
     """A role as a word in this run's language, for the pages ("judge", "domare")."""
-    return auth_role_word(who)
+    return auth_role_word(Role(who))
 
 
 def client() -> str:

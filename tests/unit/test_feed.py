@@ -98,7 +98,8 @@ def test_a_swedish_schedule_reads_its_days_in_swedish_and_keeps_its_times():
     from stsa.services import schedule as schedule_service
     zone = "Europe/Stockholm"
     frame = pd.DataFrame({
-        "item_id": [1, 2], "label": ["Qualifier 1", "Lunch"], "sitting_kind": ["qualifier", None],
+        "item_id": [1, 2], "label": ["Qualifier 1", "Lunch"], "title": ["Qualifier 1", "Lunch"],
+        "sitting_kind": ["qualifier", None], "sitting_number": [1, None],
         "starts_at": pd.to_datetime(["2026-03-07 08:00", "2026-03-07 11:00"], utc=True),
         "ends_at": pd.to_datetime(["2026-03-07 10:30", "2026-03-07 12:00"], utc=True),
         "minutes": [150, 60]})

@@ -26,6 +26,9 @@ def boxes(path: Path) -> list[tuple[int, str, ast.Call]]:
                 and node.func.attr in BOXES:
             label = node.args[0] if node.args else next(
                 (k.value for k in node.keywords if k.arg == "label"), None)
+            if isinstance(label, ast.Call) and getattr(label.func, "id", "") == "_" \
+                    and label.args and isinstance(label.args[0], ast.Constant):
+                label = label.args[0]  # a translated label: its English words
             text = label.value if isinstance(label, ast.Constant) else ast.unparse(label) \
                 if label is not None else "?"
             found.append((node.lineno, text, node))

@@ -143,7 +143,7 @@ def test_restore_names_the_french_sheet_and_column(demo_engine, sqlite_engine):
     with pytest.raises(excel.RestoreError, match="Joueurs sheet, row 3: Nom is missing"):
         excel.restore_workbook(sqlite_engine, out.getvalue(), actor=ORGANIZER)
     with i18n.language("fr"), pytest.raises(
-            excel.RestoreError, match="Feuille Joueurs, ligne 3: Nom manque"):
+            excel.RestoreError, match="Feuille Joueurs, ligne 3 : Nom manque"):
         excel.restore_workbook(sqlite_engine, out.getvalue(), actor=ORGANIZER)
 
 
