@@ -102,3 +102,16 @@ def test_without_the_font_swedish_and_french_letters_still_print(engine, catalog
     slip, by_name, _by_table = paper(engine, "fr")
     assert "Scannez pour saisir le résultat" in slip and "Où suis-je assis" in by_name
     assert "coeur" in slip  # outside Latin-1: spelled out, never a crash
+
+
+@pytest.mark.parametrize("code", ["sv", "fr"])
+def test_with_stsas_own_catalogs_the_paper_has_no_english_sentence(engine, code):
+    """The app's catalogs, not this test's: a Swedish (French) tournament's slips and pairing
+    lists read Swedish (French) throughout, names as printed aside."""
+    from tests.support.english import english_sentences
+
+    printed = paper(engine, code, page="en")
+    with i18n.language(code):
+        scan = i18n._("Scan to enter the result")
+    assert scan != "Scan to enter the result" and scan in printed[0]
+    assert [english_sentences([p]) for p in printed] == [[], [], []]

@@ -175,3 +175,19 @@ def test_names_fit_a_sheet_and_read_back_one_way(code):
             for word_code in words:
                 assert workbook._word_code(family, workbook.word_label(family, word_code)) \
                     == word_code
+
+
+@pytest.mark.parametrize("code", ["sv", "fr"])
+def test_a_workbook_in_swedish_or_french_has_no_english_sentence(demo_engine, code):
+    """Every sheet's headings and labels are in the tournament's language; what stays English
+    is data (names as printed, ids, stored JSON) and the log's raw values beside its words."""
+    from tests.support.english import english_sentences
+
+    store.set_settings(demo_engine, {"language": code}, actor=ORGANIZER)
+    found = {}
+    for title, rows in sheets_of(excel.tournament_workbook(demo_engine)).items():
+        texts = [c for row in rows for c in row
+                 if isinstance(c, str) and not c.lstrip().startswith(("{", "["))]
+        if english_sentences(texts):
+            found[title] = english_sentences(texts)[:3]
+    assert found == {}
