@@ -158,14 +158,26 @@ def rerun(page, what: str = "the app to answer"):
     wait_idle(page, before, what)
 
 
+def sign_in_words() -> list[str]:
+    """The Sign in page's title in every language (the last link of app.py's navigation)."""
+    from stsa import i18n
+
+    words = []
+    for code in i18n.LANGUAGES:
+        with i18n.language(code):
+            words.append(i18n._("Sign in"))
+    return words
+
+
 def wait_ready(page) -> None:
     """Wait until the app has drawn its own navigation (app.py's, not the pages-folder list
     Streamlit shows before the script runs) and is no longer running a script."""
     page.locator('[data-testid="stAppViewContainer"]').wait_for()
     page.wait_for_function(
-        """() => [...document.querySelectorAll(
+        """words => [...document.querySelectorAll(
                     '[data-testid="stSidebarNavLink"], [data-testid="stTopNavLink"]')]
-                 .some(a => a.textContent.trim().endsWith('Sign in'))""")
+                 .some(a => words.some(w => a.textContent.trim().endsWith(w)))""",
+        arg=sign_in_words())
     if hasattr(page, "_stsa_runs"):
         wait_idle(page)
     else:
