@@ -65,11 +65,11 @@ def workbook_text(data: bytes) -> str:
                      if cell is not None)
 
 
-@pytest.mark.slow
-def test_no_slip_list_or_file_names_a_ruling(demo_copy):
-    engine = demo_copy(sittings=3)
+def printed_files(engine) -> dict[str, str]:
+    """The text of everything printed or downloaded about the last sitting: slips (both
+    copies), pairing lists, the CSVs and the workbook."""
     sitting = int(store.sittings(engine, actor=ORGANIZER)["sitting_id"].iloc[-1])
-    files = {
+    return {
         "players' slips": pdf_text(printing.table_slips(engine, sitting, judges_copy=False,
                                                         result_url="http://stsa.example")),
         "judges' slips": pdf_text(printing.table_slips(engine, sitting, judges_copy=True,
@@ -80,6 +80,12 @@ def test_no_slip_list_or_file_names_a_ruling(demo_copy):
         "results CSV": exports.results_csv(engine).decode("utf-8-sig"),
         "workbook": workbook_text(exports.tournament_workbook(engine)),
     }
+
+
+@pytest.mark.slow
+def test_no_slip_list_or_file_names_a_ruling(demo_copy):
+    engine = demo_copy(sittings=3)
+    files = printed_files(engine)
     for name, text in files.items():
         assert len(text) > 100, name
         assert not RULING.findall(text), (name, RULING.findall(text))

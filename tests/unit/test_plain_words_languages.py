@@ -7,11 +7,10 @@ from __future__ import annotations
 import pytest
 from babel.messages.pofile import read_po
 
-from stsa import i18n, printing, rules, stats, store
+from stsa import i18n, rules, stats, store
 from stsa.auth import Actor, Role
 from stsa.domain import TournamentError
-from stsa.services import exports
-from tests.unit.test_plain_words import RULING, pdf_text, workbook_text
+from tests.unit.test_plain_words import RULING, printed_files
 
 ORGANIZER = Actor("Olivia", Role.ORGANIZER)
 
@@ -30,17 +29,8 @@ def test_no_translation_names_a_ruling(code):
 def test_no_slip_list_or_file_of_a_translated_tournament_names_a_ruling(demo_copy, code):
     engine = demo_copy(sittings=3)
     store.set_settings(engine, {"language": code}, actor=ORGANIZER)
-    sitting = int(store.sittings(engine, actor=ORGANIZER)["sitting_id"].iloc[-1])
     with i18n.language(code):  # the CSVs follow their reader: one who reads this language
-        files = {
-            "judges' slips": pdf_text(printing.table_slips(engine, sitting, judges_copy=True,
-                                                           result_url="http://stsa.example")),
-            "pairings by name": pdf_text(exports.pairings_by_name(engine, sitting)),
-            "pairings by table": pdf_text(exports.pairings_by_table(engine, sitting)),
-            "standings CSV": exports.standings_csv(engine).decode("utf-8-sig"),
-            "results CSV": exports.results_csv(engine).decode("utf-8-sig"),
-            "workbook": workbook_text(exports.tournament_workbook(engine)),
-        }
+        files = printed_files(engine)
         steps = i18n._("Setup steps, in this order")
     for name, text in files.items():
         assert len(text) > 100, name
