@@ -91,17 +91,7 @@ def show_sitting(sitting) -> None:
         st.warning(_("Not published yet: players do not see this draw."),
                    icon=":material/lock:")
         if organizer:
-            publish, discard = st.columns(2)
-            if publish.button(_("Publish"), key="draw_publish", type="primary"):
-                if widgets.act(lambda: draws.publish(
-                        session.engine(), sitting_id, actor=session.actor()),
-                        done=_("Published: everyone now sees this draw.")):
-                    st.rerun()
-            if discard.button(_("Discard draft"), key="draw_discard"):
-                if widgets.act(lambda: draws.discard(
-                        session.engine(), sitting_id, actor=session.actor()),
-                        done=_("The draft was discarded (it stays in the log).")):
-                    st.rerun()
+            draw_options.publish_or_discard(sitting_id)
     if staff:  # R20: the slips and lists read drafts; the judges' copy lists removed leaders
         data_tools.paper(session.engine(), reads.settings(), sitting_id,
                          sitting_label(sitting["kind"], sitting["number"]),

@@ -6,7 +6,7 @@ import streamlit as st
 
 from stsa import i18n
 from stsa.domain import Role
-from stsa.i18n import _, ngettext
+from stsa.i18n import _
 from stsa.services import admin
 from stsa.services import setups as setup_service
 from stsa.ui import access, data, organizer, session, widgets
@@ -137,16 +137,4 @@ if change:
 
 access.invite_judges(engine, me, current)
 
-st.subheader(_("Who is signed in"), anchor=False)
-signed_in = admin.open_sessions(engine, actor=me)
-st.dataframe(signed_in.assign(role=signed_in["role"].map(session.role_word)).rename(columns={
-    "actor": _("Name"), "role": _("Role"), "client": _("From"), "created_at": _("Signed in"),
-    "last_seen_at": _("Last seen")}), hide_index=True, width="stretch")
-if st.button(_("Sign everyone out"), key="sign_everyone_out",
-             help=_("Ends every open session but yours (you stay signed in): use it if a PIN "
-                    "may have leaked.")):
-    if widgets.act(lambda: admin.sign_everyone_out(engine, actor=me,
-                                                   keep=session.current_session_id()),
-                   done=lambda n: ngettext("{count} session ended.", "{count} sessions ended.",
-                                           n).format(count=n)) is not None:
-        st.rerun()
+access.signed_in(engine, me)  # who is signed in, and signing everyone out

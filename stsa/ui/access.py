@@ -21,8 +21,9 @@ from stsa import store
 from stsa.auth import Actor
 from stsa.i18n import _, ngettext
 from stsa.local_time import clock_words, zone
+from stsa.services import admin
 from stsa.settings import Settings
-from stsa.ui import data_tools, widgets
+from stsa.ui import data_tools, session, widgets
 
 _SHOWN = "_invitation_shown"  # the QR code on screen: {"id", "name", "url", "until"}
 JOIN_PAGE = "join"
@@ -138,4 +139,22 @@ def sign_in_pause(engine, me: Actor) -> None:
                            "not change.",
                            "Sign-in is open again ({count} wrong PINs forgotten); the PINs did "
                            "not change.", n).format(count=n)) is not None:
+            st.rerun()
+
+
+def signed_in(engine, me: Actor) -> None:
+    """Who is signed in (the organizer's view, R20: the service checks the role), and a button
+    that ends every session but this one, for a PIN that may have leaked."""
+    st.subheader(_("Who is signed in"), anchor=False)
+    found = admin.open_sessions(engine, actor=me)
+    st.dataframe(found.assign(role=found["role"].map(session.role_word)).rename(columns={
+        "actor": _("Name"), "role": _("Role"), "client": _("From"), "created_at": _("Signed in"),
+        "last_seen_at": _("Last seen")}), hide_index=True, width="stretch")
+    if st.button(_("Sign everyone out"), key="sign_everyone_out",
+                 help=_("Ends every open session but yours (you stay signed in): use it if a PIN "
+                        "may have leaked.")):
+        if widgets.act(lambda: admin.sign_everyone_out(engine, actor=me,
+                                                       keep=session.current_session_id()),
+                       done=lambda n: ngettext("{count} session ended.", "{count} sessions ended.",
+                                               n).format(count=n)) is not None:
             st.rerun()

@@ -10,7 +10,7 @@ import streamlit as st
 from stsa.i18n import _, ngettext
 from stsa.services import draws, roster, setups
 from stsa.settings import Settings
-from stsa.ui import organizer, widgets
+from stsa.ui import organizer, session, widgets
 from stsa.ui.sittings import keep_choice
 
 
@@ -110,3 +110,19 @@ def show_report(report) -> None:
         else:
             st.markdown(f":material/warning: {line}")
             st.dataframe(frame.reset_index(drop=True), hide_index=True)
+
+
+def publish_or_discard(sitting_id: int) -> None:
+    """The organizer's two buttons under an unpublished draw (R20: the service checks the
+    role): publish it for everyone, or discard the draft (the log keeps it)."""
+    publish, discard = st.columns(2)
+    if publish.button(_("Publish"), key="draw_publish", type="primary"):
+        if widgets.act(lambda: draws.publish(session.engine(), sitting_id,
+                                             actor=session.actor()),
+                       done=_("Published: everyone now sees this draw.")):
+            st.rerun()
+    if discard.button(_("Discard draft"), key="draw_discard"):
+        if widgets.act(lambda: draws.discard(session.engine(), sitting_id,
+                                             actor=session.actor()),
+                       done=_("The draft was discarded (it stays in the log).")):
+            st.rerun()
