@@ -53,6 +53,9 @@ The protocol, as Streamlit 1.67's server (Starlette) and frontend use it:
   `FINISHED_FRAGMENT_RUN_SUCCESSFULLY`; the rest of the page stays as it was, and elements of
   the fragment that were not sent again disappear. `stop_auto_rerun` cancels timers. A rerun
   asked for a fragment the session no longer holds is dropped by the server without an answer.
+- Over https:// the websocket is `wss://`, and the client's reads and writes take turns
+  (`TurnTakingTLS`): websockets reads in a thread of its own, and a TLS connection entered by
+  two threads at once now and then loses what is being written.
 
 Use (each `Session` is one person: its own connection, its own Streamlit session; use one
 Session from one thread at a time, and as many Sessions in parallel as you like):
@@ -78,7 +81,11 @@ timers are not run by themselves: call `rerun_fragment()` when the browser's tim
 
 from __future__ import annotations
 
+import functools
 import re
+import select
+import ssl as ssl_module
+import threading
 import time
 import urllib.parse
 from collections.abc import Iterable, Mapping
@@ -114,6 +121,85 @@ _WIDGET_KINDS = (_STRING_WIDGETS | _TRIGGER_WIDGETS
                     "data_editor", "menu_button"})
 # An unescaped Markdown link: `[text](target)` whose `[` is not escaped by a backslash.
 MARKDOWN_LINK = re.compile(r"(?<!\\)\[[^\]\n]*\]\([^)\n]*\)")
+
+
+class TurnTakingTLS:
+    """A TLS socket whose reads and writes take turns.
+
+    websockets' client reads in a thread of its own while others write (the opening request,
+    pings, messages), and one TLS connection must not be entered by two threads at once: over
+    TLS 1.3 the reader meets the server's session tickets while the opening request is being
+    written, and now and then that request never leaves (the server then closes the
+    connection for headers that never came). A browser keeps each connection to one thread;
+    so does this: every call into TLS holds a lock, never across a wait for the network.
+    """
+
+    WAIT_STEP = 0.1  # seconds between looks at whether the socket was closed meanwhile
+
+    def __init__(self, sock: ssl_module.SSLSocket):
+        self._sock = sock
+        self._lock = threading.Lock()
+        self._timeout: float | None = sock.gettimeout()
+        sock.setblocking(False)
+
+    def __getattr__(self, name: str) -> Any:  # fileno, getpeername, … of the socket
+        return getattr(self._sock, name)
+
+    def settimeout(self, value: float | None) -> None:
+        self._timeout = value
+
+    def gettimeout(self) -> float | None:
+        return self._timeout
+
+    def recv(self, size: int) -> bytes:
+        return self._take_turn(lambda: self._sock.recv(size))
+
+    def sendall(self, data: bytes) -> None:
+        view = memoryview(data).cast("B")
+        deadline = self._deadline()
+        while view:
+            view = view[self._take_turn(functools.partial(self._sock.send, view), deadline):]
+
+    def shutdown(self, how: int) -> None:
+        with self._lock:
+            self._sock.shutdown(how)
+
+    def close(self) -> None:
+        with self._lock:
+            self._sock.close()
+
+    def _deadline(self) -> float | None:
+        return None if self._timeout is None else time.monotonic() + self._timeout
+
+    def _take_turn(self, call, deadline: float | None = None):
+        deadline = self._deadline() if deadline is None else deadline
+        while True:
+            with self._lock:
+                try:
+                    return call()
+                except ssl_module.SSLWantReadError:
+                    readable = True
+                except ssl_module.SSLWantWriteError:
+                    readable = False
+            step = self.WAIT_STEP
+            if deadline is not None:
+                step = min(step, deadline - time.monotonic())
+                if step <= 0:
+                    raise TimeoutError("timed out")
+            descriptor = self._sock.fileno()
+            if descriptor < 0:
+                raise OSError("the connection was closed")
+            select.select([descriptor] if readable else [], [] if readable else [descriptor],
+                          [], step)
+
+
+class TurnTakingConnection(ClientConnection):
+    """websockets' client connection over a `TurnTakingTLS` socket when it speaks TLS."""
+
+    def __init__(self, sock, *args, **kwargs):
+        if isinstance(sock, ssl_module.SSLSocket):
+            sock = TurnTakingTLS(sock)
+        super().__init__(sock, *args, **kwargs)
 
 
 class ProtocolError(RuntimeError):
@@ -392,6 +478,7 @@ class Session:
             self._ws = connect(self.ws_url, subprotocols=[SUBPROTOCOL], max_size=None,
                                open_timeout=self.timeout, compression=None,
                                additional_headers=self.headers or None,
+                               create_connection=TurnTakingConnection,
                                **({"ssl": self.ssl} if self.ssl is not None else {})
                                ).__enter__()
         return self
