@@ -84,6 +84,7 @@ from __future__ import annotations
 import functools
 import re
 import select
+import socket
 import ssl as ssl_module
 import threading
 import time
@@ -134,12 +135,12 @@ class TurnTakingTLS:
     so does this: every call into TLS holds a lock, never across a wait for the network.
     """
 
-    WAIT_STEP = 0.1  # seconds between looks at whether the socket was closed meanwhile
-
     def __init__(self, sock: ssl_module.SSLSocket):
         self._sock = sock
         self._lock = threading.Lock()
         self._timeout: float | None = sock.gettimeout()
+        # Closing a socket does not wake a thread waiting on it; closing this pair's one end does.
+        self._woken, self._wake = socket.socketpair()
         sock.setblocking(False)
 
     def __getattr__(self, name: str) -> Any:  # fileno, getpeername, … of the socket
@@ -167,6 +168,8 @@ class TurnTakingTLS:
     def close(self) -> None:
         with self._lock:
             self._sock.close()
+            self._wake.close()  # wakes a reader waiting on the pair
+            self._woken.close()
 
     def _deadline(self) -> float | None:
         return None if self._timeout is None else time.monotonic() + self._timeout
@@ -181,16 +184,15 @@ class TurnTakingTLS:
                     readable = True
                 except ssl_module.SSLWantWriteError:
                     readable = False
-            step = self.WAIT_STEP
-            if deadline is not None:
-                step = min(step, deadline - time.monotonic())
-                if step <= 0:
-                    raise TimeoutError("timed out")
+            left = None if deadline is None else deadline - time.monotonic()
+            if left is not None and left <= 0:
+                raise TimeoutError("timed out")
             descriptor = self._sock.fileno()
-            if descriptor < 0:
-                raise OSError("the connection was closed")
-            select.select([descriptor] if readable else [], [] if readable else [descriptor],
-                          [], step)
+            try:
+                select.select([self._woken, descriptor] if readable else [self._woken],
+                              [] if readable else [descriptor], [], left)
+            except ValueError:  # closed meanwhile: no descriptor to wait on
+                raise OSError("the connection was closed") from None
 
 
 class TurnTakingConnection(ClientConnection):
