@@ -272,10 +272,36 @@ def _guard_streamlit() -> None:
         AppSession._create_new_session_message, AppSession._stsa_guarded = without_path, True  # type: ignore[method-assign,attr-defined]
 
 
+RUNS_ENV = "STSA_LOG_RUNS"  # "1": one line per script run in the server's output (tests)
+RUN_LINE = "STSA script run:"
+
+
+def _log_runs() -> None:
+    """With `STSA_LOG_RUNS=1`, print one line for every script run the server starts, a whole
+    page's or a fragment's (`RUN_LINE page` / `RUN_LINE fragment`): the browser tests count
+    them to show that a live page costs the server no run while it polls the feed. Off by
+    default (nothing is printed)."""
+    from streamlit.runtime.app_session import AppSession
+    from streamlit.runtime.scriptrunner import ScriptRunnerEvent
+
+    if os.environ.get(RUNS_ENV) != "1" or getattr(AppSession, "_stsa_counted", False):
+        return
+    handle = AppSession._on_scriptrunner_event
+
+    def counted(self, sender, event, *args, **kwargs):
+        if event == ScriptRunnerEvent.SCRIPT_STARTED:
+            kind = "fragment" if kwargs.get("fragment_ids_this_run") else "page"
+            print(f"{RUN_LINE} {kind}", flush=True)
+        return handle(self, sender, event, *args, **kwargs)
+
+    AppSession._on_scriptrunner_event, AppSession._stsa_counted = counted, True  # type: ignore[method-assign,attr-defined]
+
+
 def build_app(feed=None) -> st.App:
     """The ASGI app: app.py's pages, STSA's routes, the guard in front of all of them, and
     `feed` (the data feed's ASGI app, `stsa.ui.feed.asgi`) in the guard's hands."""
     _guard_streamlit()
+    _log_runs()
     web.engine_source = session.engine
     web.feed_app = feed
     return st.App(str(ENTRY), routes=web.routes(), middleware=[Middleware(web.Guard)])

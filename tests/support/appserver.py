@@ -42,6 +42,14 @@ class AppServer:
     def output(self) -> str:
         return self.log_path.read_text(errors="replace") if self.log_path.exists() else ""
 
+    def script_runs(self, kind: str | None = None) -> int:
+        """How many script runs the server has started so far (a page's or a fragment's;
+        `kind` "page" or "fragment" for one of them): served with `STSA_LOG_RUNS=1`, which
+        `run_app(count_runs=True)` sets."""
+        lines = [line.split(":", 1)[1].strip() for line in self.output().splitlines()
+                 if line.startswith("STSA script run:")]
+        return sum(1 for line in lines if kind is None or line == kind)
+
 
 def free_port() -> int:
     with socket.socket(socket.AF_INET, socket.SOCK_STREAM) as s:
@@ -76,10 +84,13 @@ def server_command(port: int) -> list[str]:
 
 @contextlib.contextmanager
 def run_app(root: Path, *, timeout: float = START_TIMEOUT, env: Mapping[str, str] | None = None,
-            database_url: str | None = None, tls: Path | None = None) -> Iterator[AppServer]:
+            database_url: str | None = None, tls: Path | None = None,
+            count_runs: bool = False) -> Iterator[AppServer]:
     """Start the app with a fresh SQLite database under `root` (or on `database_url`); stop it
     after. `env` overrides the server's environment (PINs, backups, …) last. `tls`: a folder
     with a certificate made by `stsa.tls` to serve HTTPS from (default: plain HTTP).
+
+    `count_runs`: the server logs each script run it starts (`AppServer.script_runs`).
 
     Raises RuntimeError with the app's output if it exits or does not answer in `timeout` s.
     """
@@ -89,7 +100,8 @@ def run_app(root: Path, *, timeout: float = START_TIMEOUT, env: Mapping[str, str
     server_env = {**os.environ, "STSA_DATABASE_URL": database_url,
                   "STSA_ORGANIZER_PIN": ORGANIZER_PIN, "STSA_JUDGE_PIN": JUDGE_PIN,
                   "STSA_BACKUP_DIR": str(root / "backups"), "PYTHONUNBUFFERED": "1",
-                  "STSA_TLS_DIR": str(tls or root / "no-tls"), **(env or {})}
+                  "STSA_TLS_DIR": str(tls or root / "no-tls"),
+                  **({"STSA_LOG_RUNS": "1"} if count_runs else {}), **(env or {})}
     log_path = root / "server.log"
     with open(log_path, "wb") as log:
         process = subprocess.Popen(server_command(port), cwd=ROOT, env=server_env, stdout=log,
