@@ -88,6 +88,27 @@ FIELDS: dict[str, frozenset[str]] = {
         "standings[].zone", "standings[].below_cut", "more",
         "items[].title", "items[].day", "items[].starts", "items[].ends",
         "items[].starts_at"}),
+    # the live elements of the spectators' pages (`stsa.ui.live_answers`): what each page
+    # shows, polled by its element in the browser
+    "live_standings": frozenset({
+        "tournament", "podium", "cut", "legend", "progress", "tie_at_cut", "columns",
+        "standings[].rank", "standings[].qualifier_rank", "standings[].player",
+        "standings[].best_score", "standings[].zone", "standings[].games", "standings[].wins",
+        "standings[].placing", "standings[].vp", "standings[].tie_at_cut"}),
+    "live_cards": frozenset({
+        "tournament", "players[].player", "players[].line", "players[].said",
+        "players[].games[].sitting", "players[].games[].table", "players[].games[].placing",
+        "players[].games[].vp", "players[].games[].score"}),
+    "live_home": frozenset({
+        "tournament", "champion", "podium", "players", "checked_in", "sitting",
+        "sitting_line", "missing", "next_step", "clock.status", "clock.deadline_ms",
+        "clock.left_ms", "clock.words", "clock.label", "clock.caption",
+        *(f"coming[].{f}" for f in ("starts_at", "date", "today", "later"))}),
+    "live_schedule": frozenset({
+        "tournament", "time_zone", "zone_note", "items[].starts_at", "items[].ends_at",
+        "items[].day", "items[].starts", "items[].ends", "items[].title", "items[].minutes",
+        "items[].sitting",
+        *(f"coming[].{f}" for f in ("starts_at", "date", "today", "later"))}),
 }
 # Words that must never be a field of any answer, whatever an allow-list says (tested).
 NEVER = ("name_key", "email", "club", "real", "removed", "vote", "pin", "session", "extra",
@@ -375,6 +396,49 @@ def season(season_id: int, name: str, points, keys: list[str], table: pd.DataFra
         "points": None if not points else [int(points[r]) for r in sorted(points)],
         "tournaments": keys,
         "standings": records(shown, {c: f for c, f in SEASON_FIELDS.items() if c in shown})})
+
+
+# --- the live elements ------------------------------------------------------------------------
+
+def live_standings(key: str, shown: pd.DataFrame, *, cut: str, podium: str, legend: str,
+                   progress: str) -> dict:
+    """R14–R18: the Standings page's live element: the standings as the page shows them
+    (`ui.finals.standings_frame`, each zone a list of tags: `ui.live.zone_tags`; the tags'
+    English are machine values, named in each language by the page), the columns there are,
+    the podium, the cut, the colours' legend and the sitting's progress in words, and whether
+    a rank is shared across a cut line."""
+    columns = {c: f for c, f in STANDING_FIELDS.items() if c in shown}
+    return check("live_standings", {
+        "tournament": key, "podium": words(podium) or None, "cut": words(cut) or None,
+        "legend": words(legend) or None, "progress": progress,
+        "tie_at_cut": bool("Tie at cut" in shown and shown["Tie at cut"].any()),
+        "columns": list(columns.values()), "standings": records(shown, columns)})
+
+
+CARD_GAMES = {"Sitting": "sitting", "Table": "table", "Placing": "placing", "VP": "vp",
+              "Score": "score"}
+
+
+def live_cards(key: str, cards: list[dict[str, Any]]) -> dict:
+    """R12–R18: each player's card as the Standings search shows it (nickname, best score
+    and rank in one line, where they stand in a sentence, their games)."""
+    return check("live_cards", {"tournament": key, "players": cards})
+
+
+def live_home(key: str, fields: Mapping[str, Any], coming: list[dict[str, str]]) -> dict:
+    """The public parts of Home as its live element shows them: the podium, the players and
+    the checked in, the sitting and its tables in words, its clock (R26: the status, the
+    deadline or the time left, the words at time), the tables still missing, what comes
+    next for everyone, and the schedule's next lines (`services.schedule.coming_up`)."""
+    return check("live_home", {"tournament": key, **fields, "coming": coming})
+
+
+def live_schedule(key: str, frame: pd.DataFrame, public: pd.DataFrame, zone_name: str,
+                  coming: list[dict[str, str]], zone_note: str) -> dict:
+    """R26: the Schedule page's live element: the schedule answer's items, the line under
+    them and the next lines (`services.schedule.coming_up`)."""
+    return check("live_schedule", {**schedule(key, frame, public, zone_name),
+                                   "zone_note": zone_note, "coming": coming})
 
 
 # --- stream overlays ------------------------------------------------------------------------

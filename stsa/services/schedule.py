@@ -11,7 +11,7 @@ English (`label`); what a page shows is named in its reader's language here (`sh
 from __future__ import annotations
 
 import datetime as dt
-from collections.abc import Iterable
+from collections.abc import Iterable, Mapping
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -101,10 +101,29 @@ def next_words(frame: pd.DataFrame, tz: dt.tzinfo, at: dt.datetime) -> str:
         return ""
     start = item["starts_at"].to_pydatetime()
     same_day = local_time.local(start, tz).date() == local_time.local(at, tz).date()
+    return _next_sentence(item, tz, same_day)
+
+
+def _next_sentence(item: Mapping[str, Any], tz: dt.tzinfo, same_day: bool) -> str:
+    start = pd.Timestamp(item["starts_at"]).to_pydatetime()
     when = local_time.clock_words(start, tz) if same_day else local_time.day_words(start, tz)
     return _("Next: {item} at {time}").format(
         item=shown_label(item["title"], item["sitting_kind"], item["sitting_number"]),
         time=when)
+
+
+def coming_up(frame: pd.DataFrame, tz: dt.tzinfo) -> list[dict[str, str]]:
+    """R26: `next_words` for a browser to choose by its own clock: each item in schedule
+    order with its start (`starts_at`, ISO with offset), its day in the tournament's zone
+    (`date`, "2027-03-06") and the line said on that day (`today`: "Next: Lunch at 12:30")
+    or on another (`later`: "Next: Final at Sunday 10:00"). The next item is the first
+    that starts at or after now (`stsa.schedule.next_item`)."""
+    items = frame.sort_values(["starts_at", "item_id"], kind="stable").to_dict("records")
+    return [{"starts_at": pd.Timestamp(item["starts_at"]).isoformat(),
+             "date": local_time.local(pd.Timestamp(item["starts_at"]).to_pydatetime(),
+                                      tz).date().isoformat(),
+             "today": _next_sentence(item, tz, True), "later": _next_sentence(item, tz, False)}
+            for item in items]
 
 
 def overlap_warnings(frame: pd.DataFrame, tz: dt.tzinfo,

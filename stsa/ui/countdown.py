@@ -42,9 +42,12 @@ CSS = """
   color: inherit; cursor: pointer; }
 """
 
-# Every value comes from the `data` the server sends; text goes in as textContent only.
-JS = """
-function words(ms) {
+# The countdown's logic, shared with the live elements that show a clock (`ui.live_element`):
+# `countdownRun(root, data, now, kept)` counts down in `root` (the HTML above) from `data`
+# (`Countdown.as_data()` and the words) by the clock `now()` (epoch ms on the server's clock),
+# and returns what stops it. Every value comes from the data; text goes in as textContent only.
+CLOCK_JS = """
+function countdownWords(ms) {
   const whole = Math.max(0, Math.ceil(ms / 1000));
   const h = Math.floor(whole / 3600), m = Math.floor((whole % 3600) / 60), s = whole % 60;
   const two = (n) => String(n).padStart(2, "0");
@@ -66,19 +69,13 @@ function beep(audio) {
   }
 }
 
-export default function (component) {
-  const { data, parentElement } = component;
-  const root = parentElement.querySelector(".stsa-countdown");
+function countdownRun(root, data, now, kept) {
   const shown = {
     label: root.querySelector(".stsa-countdown-label"),
     time: root.querySelector(".stsa-countdown-time"),
     note: root.querySelector(".stsa-countdown-note"),
     sound: root.querySelector(".stsa-countdown-sound"),
   };
-  const kept = root.__stsa || (root.__stsa = { audio: null, rang: false });
-  if (kept.stop) kept.stop();
-  // How far this browser's clock is off the server's, measured now (each run syncs again).
-  const skew = Date.now() - data.now_ms;
   root.classList.toggle("large", !!data.large);
   shown.label.textContent = data.label || "";
   shown.sound.textContent = data.sound_on || "";
@@ -100,15 +97,15 @@ export default function (component) {
 
   function tick() {
     if (data.status === "running" && data.deadline_ms !== null) {
-      const left = data.deadline_ms - (Date.now() - skew);
-      if (left > 0) { show(words(left), "", false); return; }
+      const left = data.deadline_ms - now();
+      if (left > 0) { show(countdownWords(left), "", false); return; }
       if (wasRunning && !kept.rang && data.sound) { kept.rang = true; beep(kept.audio); }
       wasRunning = false;
       show(data.words, "", true);
     } else if (data.status === "paused") {
-      show(words(data.left_ms), data.paused || "", false);
+      show(countdownWords(data.left_ms), data.paused || "", false);
     } else if (data.status === "not started") {
-      show(words(data.left_ms), data.not_started || "", false);
+      show(countdownWords(data.left_ms), data.not_started || "", false);
     } else {
       show(data.words, "", true);
     }
@@ -121,13 +118,25 @@ export default function (component) {
   document.addEventListener("visibilitychange", again);
   window.addEventListener("pageshow", again);
   window.addEventListener("focus", again);
-  kept.stop = () => {
+  return () => {
     clearInterval(every);
     document.removeEventListener("visibilitychange", again);
     window.removeEventListener("pageshow", again);
     window.removeEventListener("focus", again);
-    kept.stop = null;
   };
+}
+"""
+
+JS = CLOCK_JS + """
+export default function (component) {
+  const { data, parentElement } = component;
+  const root = parentElement.querySelector(".stsa-countdown");
+  const kept = root.__stsa || (root.__stsa = { audio: null, rang: false });
+  if (kept.stop) kept.stop();
+  // How far this browser's clock is off the server's, measured now (each run syncs again).
+  const skew = Date.now() - data.now_ms;
+  const stop = countdownRun(root, data, () => Date.now() - skew, kept);
+  kept.stop = () => { stop(); kept.stop = null; };
   return kept.stop;
 }
 """
@@ -135,9 +144,13 @@ export default function (component) {
 _COUNTDOWN = st.components.v2.component("stsa_countdown", html=HTML, css=CSS, js=JS)
 
 
+def words() -> dict[str, str]:
+    """The countdown's own words, in this run's language (with its data)."""
+    return {"paused": _("Paused"), "not_started": _("Not started"), "sound_on": _("Sound on")}
+
+
 def countdown(down: Countdown, *, key: str, large: bool = False, sound: bool = False) -> None:
     """R26: show `down` as a countdown that runs in the browser (`large` on TV; `sound`: the
     "Sound on" button and a beep at time)."""
     _COUNTDOWN(key=key, data=down.as_data() | {"large": bool(large), "sound": bool(sound)}
-               | {"paused": _("Paused"), "not_started": _("Not started"),
-                  "sound_on": _("Sound on")}, height="content")
+               | words(), height="content")
