@@ -35,8 +35,17 @@ def playing(engine):
 
 
 def countdowns(at) -> list[dict]:
-    """The data each countdown on the page was given (the browser counts down from it)."""
-    return [json.loads(e.proto.json) for e in at.get("bidi_component")]
+    """The data each countdown on the page was given (the browser counts down from it): a
+    countdown's own, or the clock in the answer a live element starts from (Home's)."""
+    found = []
+    for element in at.get("bidi_component"):
+        data = json.loads(element.proto.json)
+        if element.proto.component_name == "stsa_countdown":
+            found.append(data)
+        elif data.get("live", {}).get("body"):
+            clock = json.loads(data["live"]["body"]).get("clock")
+            found.extend([clock] if clock else [])
+    return found
 
 
 def press(at, key: str):

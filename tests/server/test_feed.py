@@ -25,6 +25,7 @@ pytestmark = pytest.mark.server
 
 WHO = Actor("Olivia", Role.ORGANIZER)
 API = feed.PREFIX
+LIVE = ("standings", "cards", "home", "schedule")  # the live elements' answers
 PEOPLE = [(f"Realname Number{i}", f"Nick{i}", f"Club{i}", f"player{i}@mail.example")
           for i in range(1, 9)]
 
@@ -119,6 +120,7 @@ def endpoints(season: int) -> dict[str, str]:
             f"{s}/qualifier-1/results": "results", f"{s}/qualifier-1/results.csv": None,
             f"{t}/standings": "standings", f"{t}/standings.csv": None,
             f"{t}/finals": "finals", f"{API}/seasons": "seasons",
+            **{f"{t}/live/{name}": f"live_{name}" for name in LIVE},
             f"{API}/seasons/{season}": "season", f"{API}/seasons/{season}/standings.csv": None}
 
 
