@@ -290,6 +290,7 @@ export default function (component) {
   const W = component.data.words;
   ui.findLabel.textContent = W.find;
   ui.find.placeholder = W.placeholder;
+  ui.find.setAttribute("aria-label", W.find);  // as Streamlit's own inputs are named
   ui.allLabel.textContent = W.all_columns;
   ui.all.title = W.all_columns_help;
   ui.rowsLabel.textContent = W.rows_shown;
