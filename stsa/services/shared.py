@@ -263,26 +263,29 @@ class Answers:
         self._building: dict[Hashable, threading.Lock] = {}
         self._lock = threading.Lock()
 
-    def peek(self, key: Hashable, stamp: Hashable) -> Answer | None:
+    def peek(self, key: Hashable, stamp: Hashable, every: float | None = None
+             ) -> Answer | None:
         """The kept answer of `key` when it may be given now without a build (it is of
         `stamp`, or a newer build must wait: one is under way, or the last one is younger
-        than `rebuild_seconds`); else None. No work: safe on the server's event loop."""
+        than `every` seconds, default `rebuild_seconds`); else None. No work: safe on the
+        server's event loop."""
         kept = self._kept.get(key)
         if kept is None:
             return None
         if kept.stamp == stamp:
             return kept
         busy = self._building.get(key)
-        if (busy is not None and busy.locked()) or \
-                self.clock() - kept.built < self.rebuild_seconds:
+        wait = self.rebuild_seconds if every is None else every
+        if (busy is not None and busy.locked()) or self.clock() - kept.built < wait:
             return kept
         return None
 
-    def get(self, key: Hashable, stamp: Hashable, build: Callable[[], Answer]) -> Answer:
+    def get(self, key: Hashable, stamp: Hashable, build: Callable[[], Answer],
+            every: float | None = None) -> Answer:
         """The answer of `key` for `stamp`: the kept one when `peek` gives it, else built now
         by `build` (one thread per key; another asking meanwhile gets the kept answer, or,
         when there is none yet, waits for this build)."""
-        found = self.peek(key, stamp)
+        found = self.peek(key, stamp, every)
         if found is not None:
             return found
         with self._lock:
@@ -290,7 +293,7 @@ class Answers:
         if not busy.acquire(blocking=key not in self._kept):
             return self._kept[key]  # another thread is building it: the answer as it was
         try:
-            found = self.peek(key, stamp)
+            found = self.peek(key, stamp, every)
             if found is not None and found.stamp == stamp:
                 return found
             made = build()

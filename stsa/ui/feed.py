@@ -64,7 +64,7 @@ CSV = "text/csv; charset=utf-8"
 # Any origin may read (no Vary: Origin, the answer is the same for all), and a reverse proxy
 # may keep an answer for a second (README, "More than one process").
 _HEADERS = {"Access-Control-Allow-Origin": "*",
-            "Access-Control-Expose-Headers": "ETag, X-STSA-Now",
+            "Access-Control-Expose-Headers": "ETag, X-STSA-Now, X-STSA-Version",
             "Cache-Control": "public, max-age=1"}
 # Answers are built again at most this often, however fast the versions move;
 # STSA_FEED_REBUILD_SECONDS=0 builds each new version at once (tests that check a write).
@@ -112,6 +112,8 @@ def _reply(request: Request, kept: Answer) -> Response:
     takes it and it is worth it)."""
     headers = dict(_HEADERS, ETag=kept.etag)
     headers["X-STSA-Now"] = str(int(time.time() * 1000))  # overlays count down from it
+    if isinstance(kept.stamp, int):  # the tournament's data version the answer was built at
+        headers["X-STSA-Version"] = str(kept.stamp)
     if kept.gzipped is not None:
         headers["Vary"] = "Accept-Encoding"
     held = request.headers.get("if-none-match", "")
@@ -124,13 +126,15 @@ def _reply(request: Request, kept: Answer) -> Response:
 
 
 def _answer(key: Hashable, stamp: Hashable, lang: str,
-            make: Callable[[], tuple[bytes, str]]) -> Answer:
+            make: Callable[[], tuple[bytes, str]], every: float | None = None) -> Answer:
     """The answer under `key` for the data versions `stamp`: kept, or built by `make` in
-    language `lang` (`ANSWERS`: once per stamp, at most once every `REBUILD_SECONDS`)."""
+    language `lang` (`ANSWERS`: once per stamp, at most once every `REBUILD_SECONDS`, or
+    every `every` seconds for an answer that is dear to build and need not follow each
+    save)."""
     def build() -> Answer:
         body, media = _in(lang, make)()
         return make_answer(stamp, body, media, salt=(shape.VERSION, lang))
-    return ANSWERS.get(key, stamp, build)
+    return ANSWERS.get(key, stamp, build, every=every)
 
 
 def _served(name: str, fast: Callable[[Request], Answer | None],
@@ -240,17 +244,22 @@ def shared_answer(reads: data.Data, key: str, name: str, params: dict | None = N
     tid = int(reads.tournament) if reads.tournament is not None else _tournament_id(key)
     lang_used = _language(i18n.known(lang), reads.settings())
     found = _answer(_answer_key(name, tid, params, i18n.known(lang)), reads.version, lang_used,
-                    lambda: build(reads, key, params))
+                    lambda: build(reads, key, params), _EVERY.get(name))
     return found.etag, found.body
 
 
 _TOURNAMENT_BUILDS: dict[str, Build] = {}
+_EVERY: dict[str, float | None] = {}
 
 
-def _tournament_route(name: str, build: Build):
+def _tournament_route(name: str, build: Build, *, every: float | None = None):
     """A GET route of one tournament: its answer kept per data version and language asked
-    for, built on the tournament's shared reads (the shelf its pages fill)."""
+    for, built on the tournament's shared reads (the shelf its pages fill); built again at
+    most every `every` seconds when given (default `REBUILD_SECONDS`)."""
     _TOURNAMENT_BUILDS[name] = build
+    if REBUILD_SECONDS <= 0:  # tests: every write shows at once, for every answer
+        every = None
+    _EVERY[name] = every
 
     def fast(request: Request) -> Answer | None:
         params = dict(request.path_params)
@@ -262,7 +271,8 @@ def _tournament_route(name: str, build: Build):
         version = data.VERSIONS.fresh(session.engine_of(tid))
         if version is None:
             return None
-        return ANSWERS.peek(_answer_key(name, tid, params, asked(request)), version)
+        return ANSWERS.peek(_answer_key(name, tid, params, asked(request)), version,
+                            every=every)
 
     def slow(request: Request) -> Response:
         params = dict(request.path_params)
@@ -281,7 +291,7 @@ def _tournament_route(name: str, build: Build):
             return _missing(str(gone))
         return _reply(request, _answer(_answer_key(name, tid, params, asked(request)),
                                        reads.version, lang,
-                                       lambda: build(reads, key, params)))
+                                       lambda: build(reads, key, params), every))
     return _served(name, fast, slow)
 
 

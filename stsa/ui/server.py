@@ -42,7 +42,9 @@ ROOT = Path(__file__).resolve().parents[2]
 ENTRY = ROOT / "app.py"
 MESSAGE_BYTES = 1024 * 1024  # a client message: widget values, a search, a form (not uploads)
 HEADER_SECONDS = 10.0  # a request's headers must be complete by then (slow-header attacks)
-KEEP_ALIVE_SECONDS = 5
+# A live page polls the feed every 5 s: its connection stays open between polls (no new TCP
+# or TLS handshake for each), and an idle one is closed after three missed polls.
+KEEP_ALIVE_SECONDS = 15
 CONNECTIONS_ENV = "STSA_CONNECTIONS_PER_ADDRESS"
 CONNECTIONS_PER_ADDRESS = 40  # a phone uses 2–6; a person with three tabs about 15
 LOG_REPEATS = 5  # identical log lines a minute before the rest are counted, not written
