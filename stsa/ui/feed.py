@@ -48,9 +48,11 @@ from stsa.ui import data, session
 
 JSON = "application/json"
 CSV = "text/csv; charset=utf-8"
+# Public for a second: a reverse-proxy cache (`make serve-cluster`) may answer the polls for it;
+# no Vary: Origin, every origin gets the same answer.
 _HEADERS = {"Access-Control-Allow-Origin": "*",
             "Access-Control-Expose-Headers": "ETag, X-STSA-Now",
-            "Cache-Control": "no-cache", "Vary": "Origin"}
+            "Cache-Control": "public, max-age=1"}
 _installation = Latest()  # answers over every tournament, by their versions together
 
 
