@@ -7,7 +7,10 @@ uses it alone, ten thousand at once.
 Why asyncio and raw HTTP/1.1: ten thousand pollers with a thread each would measure the
 client's own scheduler, and a Python HTTP library's parsing costs more than the server's 304.
 Each phone is a coroutine on one event loop (uvloop where installed) in a thread of its own;
-`Phones.add` starts one at any moment (after its page opened), `Phones.stop` ends them all.
+`Phones.add` starts one at any moment (after its page opened), `Phones.wait` waits for them
+all. A phone keeps its connection open between polls, as a browser does while the server keeps
+it alive; `keep_alive=False` opens a new one for each poll (a room larger than the machine's
+open-file limit lets a proxy hold at once: the proxy's worst case, a handshake per poll).
 
 Each phone binds its connection to its own loopback address (127.a.b.c: Linux answers every
 address of 127.0.0.0/8 on the loopback), so the server's per-address limits see a room of
@@ -95,8 +98,9 @@ class Target:
 class Phones:
     """Many phones polling on one event loop in a background thread."""
 
-    def __init__(self, ssl: ssl_module.SSLContext | None = None, timeout: float = 30.0):
-        self.ssl, self.timeout = ssl, timeout
+    def __init__(self, ssl: ssl_module.SSLContext | None = None, timeout: float = 30.0,
+                 keep_alive: bool = True):
+        self.ssl, self.timeout, self.keep_alive = ssl, timeout, keep_alive
         self.polls = Polls()
         self._stop: asyncio.Event | None = None
         self._tasks: set[asyncio.Future] = set()
@@ -162,7 +166,7 @@ class Phones:
                 else:
                     polls.errors.append(f"phone {number}: HTTP {status}")
                     status = 0
-                if headers.get("connection", "").lower() == "close":
+                if not self.keep_alive or headers.get("connection", "").lower() == "close":
                     writer.close()
                     writer = None
             except (TimeoutError, OSError, asyncio.IncompleteReadError, ValueError) as exc:
