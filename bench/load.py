@@ -846,7 +846,7 @@ def _version_reader(database: Path) -> Callable[[], int]:
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(prog="python -m bench.load",
                                      description=__doc__.split("\n")[0])
-    parser.add_argument("--room", choices=sorted(ROOMS), default=None,
+    parser.add_argument("--room", choices=sorted([*ROOMS, "cluster"]), default=None,
                         help="a named scenario: its people, pages and targets (the flags below "
                              "then change only what they name)")
     parser.add_argument("--spectators", type=int, default=None, help="default 100")
@@ -868,6 +868,16 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--out", type=Path, default=BUILD / "bench.json")
     args = parser.parse_args(argv)
     log = lambda message: print(message, file=sys.stderr, flush=True)  # noqa: E731
+    if args.room == "cluster":  # the proxy's cache, two processes, PostgreSQL (bench.cluster)
+        from bench import cluster
+        figures = cluster.run(**{k: v for k, v in (("phones", args.spectators),
+                                                   ("judges", args.judges),
+                                                   ("seconds", args.seconds)) if v is not None},
+                              https=args.https, arrival=args.arrival, log=log)
+        prefix = "load_cluster" + ("_https" if args.https else "")
+        named = {prefix + key[len("load_cluster"):]: value for key, value in figures.items()}
+        return _report(named, prefix, cluster.TARGETS_MS, args.out,
+                       figures["load_cluster_errors"] > 0)
     room = ROOMS.get(args.room or "")
     given: dict[str, float] = {"spectators": 100, "judges": 12, "players": 120, "sittings": 5,
                                "seconds": 60}
@@ -890,12 +900,17 @@ def main(argv: list[str] | None = None) -> int:
               + ("_https" if args.https else "")
               + ("_no_clock" if args.clock is False and room and room.clock else ""))
     named = {prefix + key[len("load"):]: value for key, value in figures.items()}
-    args.out.parent.mkdir(parents=True, exist_ok=True)
-    merged = json.loads(args.out.read_text()) if args.out.exists() else {}
-    merged.update(named, python=platform.python_version(), machine=platform.machine())
-    args.out.write_text(json.dumps(merged, indent=2) + "\n")
+    return _report(named, prefix, targets, args.out, figures["load_errors"] > 0)
 
-    failed = figures["load_errors"] > 0
+
+def _report(named: dict, prefix: str, targets: dict[str, float], out: Path,
+            failed: bool) -> int:
+    """Merge the figures into `out` (build/bench.json), print them with their targets; 1 when
+    `failed` (errors) or a target was missed."""
+    out.parent.mkdir(parents=True, exist_ok=True)
+    merged = json.loads(out.read_text()) if out.exists() else {}
+    merged.update(named, python=platform.python_version(), machine=platform.machine())
+    out.write_text(json.dumps(merged, indent=2) + "\n")
     print(f"{'figure':<52}{'value':>12}  target")
     for key, value in named.items():
         if key.endswith("error_samples"):
@@ -908,9 +923,9 @@ def main(argv: list[str] | None = None) -> int:
             mark = f"< {bound:.0f}  {'ok' if ok else 'MISSED'}"
         shown = "-" if value is None else value if isinstance(value, int | float) else str(value)
         print(f"{key:<52}{shown:>12}  {mark}")
-    for sample in figures["load_error_samples"]:
+    for sample in next((v for k, v in named.items() if k.endswith("error_samples")), []):
         print(f"error: {sample}")
-    print(f"written to {args.out}")
+    print(f"written to {out}")
     return 1 if failed else 0
 
 

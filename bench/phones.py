@@ -55,6 +55,7 @@ class Polls:
     version: dict[int, list[int]] = field(default_factory=dict)  # X-STSA-Version, -1 if none
     errors: list[str] = field(default_factory=list)
     received: int = 0  # body bytes
+    cached: int = 0  # answers a proxy's cache gave (`X-Cache: HIT`)
 
     def durations(self) -> np.ndarray:
         return np.array(list(itertools.chain.from_iterable(self.seconds.values())))
@@ -121,10 +122,12 @@ class Phones:
         self._ready.set()
         loop.run_forever()
 
-    def add(self, number: int, target: Target, until: float) -> None:
+    def add(self, number: int, target: Target, until: float, start: float | None = None
+            ) -> None:
         """Start phone `number` polling `target` until the monotonic time `until`; its first
-        poll at a random moment of its first interval, as the live elements do."""
-        future = asyncio.run_coroutine_threadsafe(self._phone(number, target, until),
+        poll at `start`, else at a random moment of its first interval, as the live elements
+        do."""
+        future = asyncio.run_coroutine_threadsafe(self._phone(number, target, until, start),
                                                   self._loop)
         self._tasks.add(future)
 
@@ -138,7 +141,8 @@ class Phones:
                 self.polls.errors.append(f"phone: {type(exc).__name__}: {exc}")
         self._loop.call_soon_threadsafe(self._loop.stop)
 
-    async def _phone(self, number: int, target: Target, until: float) -> None:
+    async def _phone(self, number: int, target: Target, until: float,
+                     start: float | None = None) -> None:
         polls = self.polls
         for kept in (polls.sent, polls.seconds, polls.status, polls.version):
             kept[number] = []
@@ -147,7 +151,7 @@ class Phones:
                                                                     "https" else 80)
         secure = parts.scheme == "https"
         etag, reader, writer = target.etag, None, None
-        due = time.monotonic() + random.uniform(0, target.every)
+        due = start if start is not None else time.monotonic() + random.uniform(0, target.every)
         while due < until:
             await asyncio.sleep(max(0.0, due - time.monotonic()))
             sent = time.monotonic()
@@ -163,6 +167,7 @@ class Phones:
                     etag = headers.get("etag", etag)
                     version = int(headers.get("x-stsa-version", -1))
                     polls.received += len(body)
+                    polls.cached += headers.get("x-cache") == "HIT"
                 else:
                     polls.errors.append(f"phone {number}: HTTP {status}")
                     status = 0
