@@ -136,6 +136,16 @@ def table_heights(monkeypatch):
 
 
 @pytest.fixture
+def answers_at_once(monkeypatch):
+    """The feed builds each answer again at once for a new data version (not at most once a
+    second), as a page run a second after a write finds it: a test that writes, then reads
+    what the page hands its live element, reads the write."""
+    from stsa.ui import feed
+
+    monkeypatch.setattr(feed.ANSWERS, "rebuild_seconds", 0)
+
+
+@pytest.fixture
 def timers(monkeypatch):
     """The `run_every` of each fragment the page declares (a timer that reruns Python): a
     live page declares none. The real fragment is still made."""

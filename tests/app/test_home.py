@@ -19,6 +19,8 @@ from tests.app.test_finals import enter, play, qualifier
 from tests.app.test_nicknames import sent
 
 ORGANIZER_ONLY = {"Roster and check-in", "Settings", "Log"}
+# a page run right after a write hands its element the new answer (in use: within a poll)
+pytestmark = pytest.mark.usefixtures("answers_at_once")
 
 
 def links(at):

@@ -20,6 +20,8 @@ from stsa.services import schedule
 from tests.app.conftest import JUDGE, ORGANIZER, live_data, shown
 
 PAGE = "views/schedule.py"
+# a page run right after a write hands its element the new answer (in use: within a poll)
+pytestmark = pytest.mark.usefixtures("answers_at_once")
 ROOM = ZoneInfo("Europe/Stockholm")
 TITLE = "Lunch *at* [the bar](http://x.example)"  # typed markup shows as typed
 

@@ -18,6 +18,8 @@ from tests.app.conftest import JUDGE, ORGANIZER, PINS, count_calls, live_data
 from tests.support import feed_routes
 
 PAGE = "views/standings.py"
+# a page run right after a write hands its element the new answer (in use: within a poll)
+pytestmark = pytest.mark.usefixtures("answers_at_once")
 
 
 def play_qualifier(engine, names, vps):

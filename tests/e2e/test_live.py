@@ -165,12 +165,14 @@ def test_a_hidden_tab_stops_polling_and_catches_up_when_shown(open_app, counted_
     demo.load_demo(engine_of, actor=ORGANIZER)
     phone = open_app(viewport=PHONE, app=counted_server)
     phone.clock.install()
+    polls, answered = [], []
+    phone.on("request", lambda r: polls.append(r.url) if LIVE.search(r.url) else None)
+    phone.on("response", lambda r: answered.append(r.status) if LIVE.search(r.url) else None)
     phone.goto(f"{counted_server.url}/standings")
     phone.get_by_text(CUT).wait_for()
-    polls = []
-    phone.on("request", lambda r: polls.append(r.url) if LIVE.search(r.url) else None)
     phone.clock.run_for(6_000)  # the first poll, at a random moment of the first 5 s
     expect(phone.locator(".stsa-live")).to_have_attribute("data-polls", re.compile(r"\d"))
+    assert answered[:1] == [304], "the page's run handed the element the feed's very answer"
 
     set_visibility(phone, "hidden")
     hidden = len(polls)
