@@ -15,6 +15,7 @@ import pytest
 from stsa import demo, store, tournament
 from stsa.ui import live, live_standings, tables
 from tests.app.conftest import JUDGE, ORGANIZER, PINS, count_calls, live_data
+from tests.app.test_home import final_in_play  # noqa: F401  (a fixture)
 from tests.support import feed_routes
 
 PAGE = "views/standings.py"
@@ -280,3 +281,18 @@ def test_a_write_makes_every_session_see_the_new_data_once(open_page, engine, st
     for at in (first, second):
         assert sorted(shown_table(at)["player"]) == ["Ann", "Ben", "Cy", "Di", "Eve", "Fay",
                                                      "Gil"]
+
+
+@pytest.mark.usefixtures("final_in_play")
+def test_once_the_finals_begin_a_card_says_where_the_finals_put_the_player(engine):
+    """R16–R18: no rank and no distance to the cut once a finals sitting is played: where
+    the player stands in the finals, as their own page says it."""
+    import re
+
+    key = store.tournaments(engine)["key"].iloc[0]
+    answer = feed_routes.answer("/api/v1/tournaments/{key}/live/cards", key=key)
+    found = json.loads(bytes(answer.body))["players"]
+    assert found and all(re.fullmatch(r"Best score \*\*\d+\*\*, \d+ games?, \d+ wins?\.",
+                                      p["line"]) for p in found)
+    assert all("after the qualifiers" in p["said"] for p in found)
+    assert any(g["sitting"] == "Semifinal" for p in found for g in p["games"])
