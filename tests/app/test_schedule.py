@@ -159,3 +159,14 @@ def test_my_seat_says_what_comes_next_and_offers_my_sittings(open_page, day, dow
     assert "Sandrider" in text and "Ann Lee" not in text and "ann@example.com" not in text
     assert [str(e["SUMMARY"]) for e in icalendar.Calendar.from_ical(text).walk("VEVENT")] == [
         "Qualifier 1"]
+
+
+@pytest.mark.parametrize("who", [None, JUDGE, ORGANIZER], ids=["spectator", "judge", "organizer"])
+def test_the_plan_is_a_live_element_with_no_timer_that_reruns_the_page(open_page, day, who,
+                                                                      timers):
+    at = open_page(PAGE, as_=who)
+    assert not at.exception
+    found = live_data(at, "schedule")
+    assert found["live"]["url"].endswith("/live/schedule?lang=en")
+    assert [i["title"] for i in found["answer"]["items"]] == ["Qualifier 1", TITLE]
+    assert timers == []
