@@ -288,6 +288,10 @@ export default function (component) {
   const body = component.parentElement.querySelector(".stsa-live-body");
   const ui = body.__standings || (body.__standings = standingsParts(body));
   const W = component.data.words;
+  if (ui.cards_url !== component.data.cards_url) {  // another language: its own cards
+    Object.assign(ui, {cards_url: component.data.cards_url, cards_answer: null,
+                       cards_etag: null, cards_for: undefined});
+  }
   ui.findLabel.textContent = W.find;
   ui.find.placeholder = W.placeholder;
   ui.find.setAttribute("aria-label", W.find);  // as Streamlit's own inputs are named
