@@ -18,10 +18,9 @@ from functools import reduce
 import pandas as pd
 
 from stsa import i18n, rules
-from stsa.domain import FINALS_STATUS_LABELS, FinalsStatus, Kind, Role, Stage, sitting_title
+from stsa.domain import FINALS_STATUS_LABELS, FinalsStatus, Kind, Role, Stage
 from stsa.formats import csv as csv_format
 from stsa.i18n import N_, _, ngettext
-from stsa.services import roster
 from stsa.services.finals import podium, stage_players, too_few
 from stsa.ui import tables
 from stsa.ui.sittings import colour_word
@@ -178,11 +177,6 @@ def podium_words(top: tuple[tuple[FinalsStatus, str], ...]) -> tuple[str, str]:
     return (lines[0], " · ".join(lines[1:])) if lines else ("", "")
 
 
-def search(table: pd.DataFrame, query: str) -> pd.DataFrame:
-    """The rows whose name contains `query` (as typed, any case; not a pattern)."""
-    return table.loc[roster.name_matches(table["name"], query)]
-
-
 def standings_frame(table: pd.DataFrame, status: pd.DataFrame | None = None) -> pd.DataFrame:
     """The standings as shown: rank, player, best score, the zone (first, so that a phone
     shows it without scrolling), games, wins, the best game's placing and VP, and the tie flag
@@ -211,23 +205,6 @@ def standings_frame(table: pd.DataFrame, status: pd.DataFrame | None = None) -> 
     if table["tie_at_cut"].any():
         shown["Tie at cut"] = table["tie_at_cut"].astype(bool)
     return shown.reset_index(drop=True)
-
-
-def player_games(scored: pd.DataFrame, player_id) -> pd.DataFrame:
-    """One player's games (R12, R13), the qualifiers first, then the semifinal and the final
-    once played: sitting, table, placing, VP, score (headings and sittings in the run's
-    language: a page shows this frame as it is)."""
-    order = {Kind.QUALIFIER: 0, Kind.SEMIFINAL: 1, Kind.FINAL: 2}
-    games = (scored.loc[scored["player_id"] == player_id]
-             .assign(stage=lambda d: d["kind"].map(order) if "kind" in d else 0)
-             .sort_values(["stage", "sitting_no", "table_no"]))
-    kinds = games["kind"] if "kind" in games else [Kind.QUALIFIER] * len(games)
-    return pd.DataFrame({
-        _("Sitting"): [sitting_title(k, n) for k, n in zip(kinds, games["sitting_no"])],
-        _("Table"): games["table_no"],
-        _("Placing"): games["placing"], _("VP"): games["vp"],
-        _("Score"): games["qualifier_score"],
-    }).reset_index(drop=True)
 
 
 # --- finals -----------------------------------------------------------------------------------

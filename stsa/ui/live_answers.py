@@ -47,8 +47,8 @@ def standings(reads: data.Data, key: str, params: dict) -> tuple[bytes, str]:
 
 
 def _games(scored: pd.DataFrame) -> dict[Any, list[dict]]:
-    """Every player's games as a card lists them (`ui.finals.player_games`: the qualifiers,
-    then the semifinal and the final; sittings in this run's language), by player id."""
+    """Every player's games as a card lists them (R12, R13: the qualifiers, then the
+    semifinal and the final; sittings in this run's language), by player id."""
     order = {Kind.QUALIFIER: 0, Kind.SEMIFINAL: 1, Kind.FINAL: 2}
     games = (scored.assign(stage=scored["kind"].map(order))
              .sort_values(["player_id", "stage", "sitting_no", "table_no"]))

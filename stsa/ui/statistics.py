@@ -50,13 +50,9 @@ def player_chart(reads, player_ids: list):
     return charts.player_scores(stats.player_scores(reads.scored_results(), player_ids))
 
 
-def distance_sentence(table, player_id) -> str:
-    """How far a player stands from the cut lines, in words (the Standings search card)."""
-    return stats.distance_sentence(table, player_id)
-
-
 def distance_sentences(table):
-    """`distance_sentence` of every player at once, by player id (every card at once)."""
+    """How far each player stands from the cut lines, in words, by player id (the Standings
+    search's cards: `stats.distance_sentences`)."""
     return stats.distance_sentences(table)
 
 
