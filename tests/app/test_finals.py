@@ -388,6 +388,7 @@ def test_csv_neutralises_formula_cells():
             ("'", "\"'"))
 
 
+@pytest.mark.usefixtures("answers_at_once")  # the page opened again right after a write
 @pytest.mark.parametrize("who", [None, ORGANIZER])
 def test_standings_and_tv_show_the_finals_as_they_happen(open_page, eight_players, who):
     """After the cut the Standings and TV pages show who really plays where: the finalist who
