@@ -10,6 +10,9 @@ zero or when time is called; its own words ("Paused", "Not started", "Sound on")
 data, in the page's language. Everything it shows is set as plain text (`textContent`), never as
 markup. On TV it is large and, when the `clock_sound` setting is on, offers a "Sound on" button
 (browsers play sound only after one click on the page) and beeps at time with the Web Audio API.
+
+The live elements that show a clock (My seat, TV: `stsa.ui.live_element`) count down with the
+same script (`CLOCK_JS`, `HTML`, `CSS`, `words`), from the clock in their answer.
 """
 
 from __future__ import annotations
@@ -42,16 +45,20 @@ CSS = """
   color: inherit; cursor: pointer; }
 """
 
-# Every value comes from the `data` the server sends; text goes in as textContent only.
-JS = """
-function words(ms) {
+# The countdown's logic, shared by this component and the live elements that show a clock
+# (`ui.live_element`: My seat, TV): `countdownShow(root, data, now)` draws `data`
+# (`Countdown.as_data` and the words) into a `HTML` block and counts down every second from
+# `now()`, the server's time as this browser reckons it. Every value comes from the server;
+# text goes in as textContent only.
+CLOCK_JS = """
+function countdownText(ms) {
   const whole = Math.max(0, Math.ceil(ms / 1000));
   const h = Math.floor(whole / 3600), m = Math.floor((whole % 3600) / 60), s = whole % 60;
   const two = (n) => String(n).padStart(2, "0");
   return h ? `${h}:${two(m)}:${two(s)}` : `${two(m)}:${two(s)}`;
 }
 
-function beep(audio) {
+function countdownBeep(audio) {
   if (!audio) return;
   const start = audio.currentTime;
   for (let i = 0; i < 3; i++) {
@@ -66,9 +73,10 @@ function beep(audio) {
   }
 }
 
-export default function (component) {
-  const { data, parentElement } = component;
-  const root = parentElement.querySelector(".stsa-countdown");
+// Draw `data` into `root` (a .stsa-countdown block) and count down from `now()`; returns the
+// function that stops it. What it keeps (the sound, whether it rang) stays on `root`, so drawing
+// a new answer into the same block neither asks for the sound again nor rings twice.
+function countdownShow(root, data, now) {
   const shown = {
     label: root.querySelector(".stsa-countdown-label"),
     time: root.querySelector(".stsa-countdown-time"),
@@ -77,8 +85,6 @@ export default function (component) {
   };
   const kept = root.__stsa || (root.__stsa = { audio: null, rang: false });
   if (kept.stop) kept.stop();
-  // How far this browser's clock is off the server's, measured now (each run syncs again).
-  const skew = Date.now() - data.now_ms;
   root.classList.toggle("large", !!data.large);
   shown.label.textContent = data.label || "";
   shown.sound.textContent = data.sound_on || "";
@@ -89,7 +95,8 @@ export default function (component) {
     if (kept.audio && kept.audio.resume) kept.audio.resume();
     shown.sound.hidden = true;
   };
-  let wasRunning = data.status === "running" && data.left_ms > 0;
+  let wasRunning = data.status === "running" && data.deadline_ms !== null
+    && data.deadline_ms > now();
 
   function show(time, note, up) {
     if (shown.time.textContent !== time) shown.time.textContent = time;
@@ -100,21 +107,21 @@ export default function (component) {
 
   function tick() {
     if (data.status === "running" && data.deadline_ms !== null) {
-      const left = data.deadline_ms - (Date.now() - skew);
-      if (left > 0) { show(words(left), "", false); return; }
-      if (wasRunning && !kept.rang && data.sound) { kept.rang = true; beep(kept.audio); }
+      const left = data.deadline_ms - now();
+      if (left > 0) { show(countdownText(left), "", false); return; }
+      if (wasRunning && !kept.rang && data.sound) { kept.rang = true; countdownBeep(kept.audio); }
       wasRunning = false;
       show(data.words, "", true);
     } else if (data.status === "paused") {
-      show(words(data.left_ms), data.paused || "", false);
+      show(countdownText(data.left_ms), data.paused || "", false);
     } else if (data.status === "not started") {
-      show(words(data.left_ms), data.not_started || "", false);
+      show(countdownText(data.left_ms), data.not_started || "", false);
     } else {
       show(data.words, "", true);
     }
   }
 
-  if (data.status === "running") kept.rang = false;
+  if (data.status === "running" && wasRunning) kept.rang = false;
   tick();
   const every = setInterval(tick, 250);
   const again = () => tick();
@@ -132,6 +139,16 @@ export default function (component) {
 }
 """
 
+JS = CLOCK_JS + """
+export default function (component) {
+  const { data, parentElement } = component;
+  // How far this browser's clock is off the server's, measured now (each run syncs again).
+  const skew = Date.now() - data.now_ms;
+  return countdownShow(parentElement.querySelector(".stsa-countdown"), data,
+                       () => Date.now() - skew);
+}
+"""
+
 _COUNTDOWN = st.components.v2.component("stsa_countdown", html=HTML, css=CSS, js=JS)
 
 
@@ -139,5 +156,10 @@ def countdown(down: Countdown, *, key: str, large: bool = False, sound: bool = F
     """R26: show `down` as a countdown that runs in the browser (`large` on TV; `sound`: the
     "Sound on" button and a beep at time)."""
     _COUNTDOWN(key=key, data=down.as_data() | {"large": bool(large), "sound": bool(sound)}
-               | {"paused": _("Paused"), "not_started": _("Not started"),
-                  "sound_on": _("Sound on")}, height="content")
+               | words(), height="content")
+
+
+def words() -> dict[str, str]:
+    """The countdown's own words, in this run's language (a live element's clock gets them
+    in its data from Python)."""
+    return {"paused": _("Paused"), "not_started": _("Not started"), "sound_on": _("Sound on")}
