@@ -107,6 +107,25 @@ def next_words(frame: pd.DataFrame, tz: dt.tzinfo, at: dt.datetime) -> str:
         time=when)
 
 
+def next_lines(frame: pd.DataFrame, tz: dt.tzinfo, at: dt.datetime,
+               most: int = 50) -> pd.DataFrame:
+    """R26: "Next: Lunch at 12:30" for each of the next `most` items from `at` on, for a
+    browser that picks the next one itself as time passes: `starts_at` (UTC), `date` (its day
+    in the zone `tz`, ISO), `today` (the line said on its own day) and `later` (with the day
+    of the week: "Next: Final at Sunday 10:00"), in this run's language."""
+    ahead = plan.coming(frame, at).head(most)
+    starts = [item.to_pydatetime() for item in ahead["starts_at"]]
+    labels = shown_labels(ahead)
+    said = _("Next: {item} at {time}")
+    return pd.DataFrame({
+        "starts_at": ahead["starts_at"].to_numpy(),
+        "date": [local_time.local(s, tz).date().isoformat() for s in starts],
+        "today": [said.format(item=item, time=local_time.clock_words(s, tz))
+                  for item, s in zip(labels, starts)],
+        "later": [said.format(item=item, time=local_time.day_words(s, tz))
+                  for item, s in zip(labels, starts)]})
+
+
 def overlap_warnings(frame: pd.DataFrame, tz: dt.tzinfo,
                      item_id: int | None = None) -> tuple[str, ...]:
     """R26: each pair of overlapping sittings in words ("Qualifier 2 (11:00–13:30) overlaps

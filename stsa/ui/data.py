@@ -348,9 +348,10 @@ class Data:
 
     def player_book(self) -> player.Book:
         """`services.player.prepare`: what every player's own page reads, as the public sees
-        it, prepared once per version from the values every page shares."""
+        it, prepared once per version from the values every page shares (no words in it: its
+        sentences are said in each reader's language when read, so one book serves all)."""
         def compute() -> player.Book:
-            public = Data(self.url, False, self.version)
+            public = Data(self.url, False, self.version, self.tournament)
             sittings_ = public.sittings()
             playing = [int(s) for s in player.in_play(sittings_)["sitting_id"]]
             return player.prepare(
@@ -360,7 +361,7 @@ class Data:
                 scored=self.scored_results(), standings=self.standings(),
                 finals=self.finals_status() if player.finals_started(sittings_) else None,
                 waiting=capacity.waiting_list(self.engine))  # R21, as public
-        return self._worded("player_book", compute)
+        return self._get("player_book", compute)
 
     def said_about(self, player_id: int) -> str:
         """`services.player.said_about`: a player's standing in words, for others."""

@@ -44,7 +44,7 @@ from stsa.services import season as season_service
 from stsa.services import tournaments as tournament_service
 from stsa.services.shared import Latest
 from stsa.settings import Settings
-from stsa.ui import data, session
+from stsa.ui import data, live_answers, session
 
 JSON = "application/json"
 CSV = "text/csv; charset=utf-8"
@@ -529,6 +529,12 @@ def routes() -> list[Route]:
         Route(f"{t}/standings.csv", _tournament_route("standings.csv", _standings_csv),
               methods=get),
         Route(f"{t}/finals", _tournament_route("finals", _finals), methods=get),
+        Route(f"{t}/live/players", _tournament_route("live_players", live_answers.players),
+              methods=get),
+        Route(f"{t}/live/tv", _tournament_route("live_tv", live_answers.tv), methods=get),
+        *(Route(f"{t}/live/charts/{chart}.svg",
+                _tournament_route(f"live_chart_{chart}", live_answers.chart_svg(chart)),
+                methods=get) for chart in live_answers.CHARTS),
         Route(f"{shape.PREFIX}/seasons", _installation_route("seasons", _seasons),
               methods=get),
         Route(f"{shape.PREFIX}/seasons/{{season}}", _installation_route("season", _season),

@@ -118,7 +118,9 @@ def endpoints(season: int) -> dict[str, str]:
             f"{t}/sittings": "sittings", f"{s}/qualifier-1": "sitting",
             f"{s}/qualifier-1/results": "results", f"{s}/qualifier-1/results.csv": None,
             f"{t}/standings": "standings", f"{t}/standings.csv": None,
-            f"{t}/finals": "finals", f"{API}/seasons": "seasons",
+            f"{t}/finals": "finals", f"{t}/live/players": "live_players",
+            f"{t}/live/tv": "live_tv", f"{t}/live/charts/best-scores.svg": None,
+            f"{t}/live/charts/sittings.svg": None, f"{API}/seasons": "seasons",
             f"{API}/seasons/{season}": "season", f"{API}/seasons/{season}/standings.csv": None}
 
 
@@ -223,6 +225,8 @@ def test_what_is_not_there_is_a_404_in_words_and_nothing_but_get_is_taken(app):
                          "There is no published sitting “final-1”"),
                         (f"{API}/seasons/999", "There is no season “999”"),
                         (f"{API}/seasons/x", "There is no season “x”"),
+                        (f"{API}/tournaments/gothcon-2026/live/charts/x.svg",
+                         "There is no /api/v1/tournaments/gothcon-2026/live/charts/x.svg"),
                         (f"{API}/players", "There is no /api/v1/players")):
         status, headers, body = get(app, path)
         assert status == 404, path

@@ -12,12 +12,13 @@ from starlette.responses import Response
 from stsa.ui import feed
 
 
-def answer(path: str, **params) -> Response:
+def answer(path: str, query: str = "", **params) -> Response:
     """The feed's answer at route `path` ("/api/v1/tournaments/{key}/standings") with
-    `params`. The endpoint is a coroutine: it runs on an event loop of its own thread, since
-    this thread may hold one already (the browser tests' Playwright keeps one running)."""
+    `params` (and `query`: "lang=sv"). The endpoint is a coroutine: it runs on an event loop
+    of its own thread, since this thread may hold one already (the browser tests' Playwright
+    keeps one running)."""
     route = next(r for r in feed.routes() if r.path == path)
     request = Request({"type": "http", "method": "GET", "path": path.format(**params),
-                       "headers": [], "query_string": b"", "path_params": params})
+                       "headers": [], "query_string": query.encode(), "path_params": params})
     with concurrent.futures.ThreadPoolExecutor(1) as pool:
         return pool.submit(asyncio.run, route.endpoint(request)).result()
