@@ -79,16 +79,10 @@ def ends_before_start(frame: pd.DataFrame) -> pd.DataFrame:
     return frame.loc[frame["minutes"].lt(1) | frame["ends_at"].le(frame["starts_at"])]
 
 
-def coming(frame: pd.DataFrame, at: dt.datetime) -> pd.DataFrame:
-    """R26: the items that start at or after `at`, in order (by start, then id): the first is
-    the next one."""
-    return frame.loc[frame["starts_at"].ge(pd.Timestamp(at))].pipe(_ordered)
-
-
 def next_item(frame: pd.DataFrame, at: dt.datetime) -> pd.Series | None:
     """R26: the next item at time `at`: the first (by start, then id) that starts at or after
     `at`; None when nothing is left."""
-    ahead = coming(frame, at)
+    ahead = frame.loc[frame["starts_at"].ge(pd.Timestamp(at))].pipe(_ordered)
     return None if ahead.empty else ahead.iloc[0]
 
 

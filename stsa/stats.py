@@ -11,6 +11,7 @@ from __future__ import annotations
 from collections.abc import Mapping
 from dataclasses import dataclass
 
+import numpy as np
 import pandas as pd
 
 from stsa import i18n
@@ -63,21 +64,39 @@ def distance_to_cut(table: pd.DataFrame, player_id) -> dict:
 def distance_sentence(table: pd.DataFrame, player_id) -> str:
     """`distance_to_cut` in words, for a player's card on the Standings page (in this run's
     language: it is worded where the page shows it)."""
-    zone = table.loc[table["player_id"] == player_id, "zone"].iloc[0]
-    gaps = distance_to_cut(table, player_id)
-    if gaps["final"] is None:
-        return _("No cut yet: finals need at least 4 players.")
-    if zone == "final":
-        return _("In the zone straight to the final.")
-    to_final = _to_final(gaps["final"])
-    if zone == "semifinal":
-        text = _("{to_final}; in the semifinal zone").format(to_final=to_final)
-    elif cut(table).semifinal > cut(table).direct:
-        text = _("{to_final}; {to_semifinal}").format(
-            to_final=to_final, to_semifinal=_to_semifinal(gaps["semifinal"]))
-    else:
-        text = to_final
-    return text[0].upper() + text[1:] + "."
+    return distance_sentences(table).get(player_id, "")
+
+
+def distance_sentences(table: pd.DataFrame) -> pd.Series:
+    """`distance_sentence` of every player in `table` at once, by player id ("" for a
+    player with no result yet): the Standings cards of every player in one pass (R16)."""
+    line = cut(table)
+    scores = table["best_score"].to_numpy(dtype=float)
+    if not line.direct:
+        said = [_("No cut yet: finals need at least 4 players.")] * len(table)
+        return pd.Series(said, index=table["player_id"].to_numpy(), dtype=object)
+    to_final = scores[line.direct - 1] - scores
+    to_semifinal = scores[line.semifinal - 1] - scores
+    both = line.semifinal > line.direct
+
+    def sentence(zone: str, final_gap: float, semifinal_gap: float) -> str:
+        if np.isnan(final_gap):
+            return ""
+        if zone == "final":
+            return _("In the zone straight to the final.")
+        final = _to_final(int(final_gap))
+        if zone == "semifinal":
+            text = _("{to_final}; in the semifinal zone").format(to_final=final)
+        elif both:
+            text = _("{to_final}; {to_semifinal}").format(
+                to_final=final, to_semifinal=_to_semifinal(int(semifinal_gap)))
+        else:
+            text = final
+        return text[0].upper() + text[1:] + "."
+
+    return pd.Series([sentence(z, f, s) for z, f, s in zip(table["zone"], to_final,
+                                                          to_semifinal)],
+                     index=table["player_id"].to_numpy(), dtype=object)
 
 
 def _to_final(gap: int) -> str:

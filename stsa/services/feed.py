@@ -89,6 +89,27 @@ FIELDS: dict[str, frozenset[str]] = {
         "standings[].zone", "standings[].below_cut", "more",
         "items[].title", "items[].day", "items[].starts", "items[].ends",
         "items[].starts_at"}),
+    # the live elements of the spectators' pages (`stsa.ui.live_answers`): what each page
+    # shows, polled by its element in the browser
+    "live_standings": frozenset({
+        "tournament", "podium", "cut", "legend", "progress", "tie_at_cut", "columns",
+        "standings[].rank", "standings[].qualifier_rank", "standings[].player",
+        "standings[].best_score", "standings[].zone", "standings[].games", "standings[].wins",
+        "standings[].placing", "standings[].vp", "standings[].tie_at_cut"}),
+    "live_cards": frozenset({
+        "tournament", "players[].player", "players[].line", "players[].said",
+        "players[].games[].sitting", "players[].games[].table", "players[].games[].placing",
+        "players[].games[].vp", "players[].games[].score"}),
+    "live_home": frozenset({
+        "tournament", "champion", "podium", "players", "checked_in", "sitting",
+        "sitting_line", "missing", "next_step", "clock.status", "clock.deadline_ms",
+        "clock.left_ms", "clock.words", "clock.label", "clock.caption",
+        *(f"coming[].{f}" for f in ("starts_at", "date", "today", "later"))}),
+    "live_schedule": frozenset({
+        "tournament", "time_zone", "zone_note", "items[].starts_at", "items[].ends_at",
+        "items[].day", "items[].starts", "items[].ends", "items[].title", "items[].minutes",
+        "items[].sitting",
+        *(f"coming[].{f}" for f in ("starts_at", "date", "today", "later"))}),
 }
 # Words that must never be a field of any answer, whatever an allow-list says (tested).
 NEVER = ("name_key", "email", "club", "real", "removed", "vote", "pin", "session", "extra",
@@ -405,6 +426,49 @@ def season(season_id: int, name: str, points, keys: list[str], table: pd.DataFra
         "standings": records(shown, {c: f for c, f in SEASON_FIELDS.items() if c in shown})})
 
 
+# --- the live elements ------------------------------------------------------------------------
+
+def live_standings(key: str, shown: pd.DataFrame, *, cut: str, podium: str, legend: str,
+                   progress: str) -> dict:
+    """R14–R18: the Standings page's live element: the standings as the page shows them
+    (`ui.finals.standings_frame`, each zone a list of tags: `ui.live.zone_tags`; the tags'
+    English are machine values, named in each language by the page), the columns there are,
+    the podium, the cut, the colours' legend and the sitting's progress in words, and whether
+    a rank is shared across a cut line."""
+    columns = {c: f for c, f in STANDING_FIELDS.items() if c in shown}
+    return check("live_standings", {
+        "tournament": key, "podium": words(podium) or None, "cut": words(cut) or None,
+        "legend": words(legend) or None, "progress": progress,
+        "tie_at_cut": bool("Tie at cut" in shown and shown["Tie at cut"].any()),
+        "columns": list(columns.values()), "standings": records(shown, columns)})
+
+
+CARD_GAMES = {"Sitting": "sitting", "Table": "table", "Placing": "placing", "VP": "vp",
+              "Score": "score"}
+
+
+def live_cards(key: str, cards: list[dict[str, Any]]) -> dict:
+    """R12–R18: each player's card as the Standings search shows it (nickname, best score
+    and rank in one line, where they stand in a sentence, their games)."""
+    return check("live_cards", {"tournament": key, "players": cards})
+
+
+def live_home(key: str, fields: Mapping[str, Any], coming: list[dict[str, str]]) -> dict:
+    """The public parts of Home as its live element shows them: the podium, the players and
+    the checked in, the sitting and its tables in words, its clock (R26: the status, the
+    deadline or the time left, the words at time), the tables still missing, what comes
+    next for everyone, and the schedule's next lines (`services.schedule.coming_up`)."""
+    return check("live_home", {"tournament": key, **fields, "coming": coming})
+
+
+def live_schedule(key: str, frame: pd.DataFrame, public: pd.DataFrame, zone_name: str,
+                  coming: list[dict[str, str]], zone_note: str) -> dict:
+    """R26: the Schedule page's live element: the schedule answer's items, the line under
+    them and the next lines (`services.schedule.coming_up`)."""
+    return check("live_schedule", {**schedule(key, frame, public, zone_name),
+                                   "zone_note": zone_note, "coming": coming})
+
+
 # --- stream overlays ------------------------------------------------------------------------
 
 OVERLAY_STANDINGS = 16  # rows a standings overlay shows (a stream's corner, not the room)
@@ -457,18 +521,17 @@ def overlay_next(overlay: Mapping[str, Any], name: str, frame: pd.DataFrame,
 # --- the live elements (`stsa.ui.live_answers`): My seat and TV -----------------------------
 # What a live page draws by itself in the browser, one answer for every phone or screen: the
 # clock (R26) as its deadline (the browser counts down; each answer's `X-STSA-Now` header says
-# the server's time), what comes next as the schedule's coming items (the browser picks the
-# next one as time passes), and self check-in's window (R25), so a page knows when its form
-# opens or closes. Nothing that moves with the time alone is in an answer: it is kept per data
-# version.
+# the server's time), what comes next as the schedule's items (the browser picks the next one
+# as time passes), and self check-in's window (R25), so a page knows when its form opens or
+# closes. Nothing that moves with the time alone is in an answer: it is kept per data version.
 
-LIVE_CLOCK = ("clock.sitting", "clock.status", "clock.deadline_ms", "clock.left_ms",
-              "clock.words", "clock.sound", "clock.tables[].table", "clock.tables[].status",
-              "clock.tables[].deadline_ms", "clock.tables[].left_ms")
-LIVE_NEXT = ("next[].starts_ms", "next[].date", "next[].today", "next[].later")
+LIVE_CLOCK = ("clock.label", "clock.status", "clock.deadline_ms", "clock.left_ms",
+              "clock.words", "clock.caption", "clock.sound", "clock.tables[].table",
+              "clock.tables[].status", "clock.tables[].deadline_ms", "clock.tables[].left_ms")
+LIVE_COMING = tuple(f"coming[].{f}" for f in ("starts_at", "date", "today", "later"))
 LIVE_CHECK_IN = ("check_in.number", "check_in.open", "check_in.from_ms", "check_in.until_ms")
 FIELDS["live_players"] = frozenset({
-    "tournament", "time_zone", "sitting", *LIVE_CLOCK, *LIVE_NEXT, *LIVE_CHECK_IN,
+    "tournament", "time_zone", "sitting", *LIVE_CLOCK, *LIVE_COMING, *LIVE_CHECK_IN,
     "colours[].colour", "colours[].word", "game_fields",
     "players[].id", "players[].player", "players[].withdrawn", "players[].now",
     "players[].sitting", "players[].table", "players[].seat", "players[].colour",
@@ -476,7 +539,7 @@ FIELDS["live_players"] = frozenset({
     "players[].sat_out_by_draw", "players[].waiting", "players[].rank",
     "players[].best_score", "players[].games", "players[].standing"})
 FIELDS["live_tv"] = frozenset({
-    "tournament", "name", "time_zone", "progress", "rule_change", *LIVE_CLOCK, *LIVE_NEXT,
+    "tournament", "name", "time_zone", "progress", "rule_change", *LIVE_CLOCK, *LIVE_COMING,
     *LIVE_CHECK_IN, "players", "standings[].rank", "standings[].player",
     "standings[].best_score", "standings[].zone", "standings[].games", "standings[].wins",
     "standings[].tint", "podium", "cut", "slides[].kind", "slides[].heading",
@@ -506,9 +569,9 @@ def live_players(key: str, *, zone_name: str, sitting: str, clock: dict | None,
     that every phone shares (`services.player.everyone` as the public sees it, nicknames
     only): where each sits in the sitting being played (`sitting` unless their own differs),
     their waiting-list number, rank, best score, games (`game_fields` lists), where they
-    stand in words; and the sitting's clock with each table's own time, what comes next and
-    self check-in's window. A field a player has nothing in (no seat, not withdrawn) is left
-    out: the answer stays small at 2,000 players."""
+    stand in words; and the sitting's clock with each table's own time, the schedule's items
+    (`coming`: what comes next) and self check-in's window. A field a player has nothing in
+    (no seat, not withdrawn) is left out: the answer stays small at 2,000 players."""
     frame = everyone.assign(sitting=everyone["sitting"].where(everyone["sitting"] != sitting,
                                                               ""))
     columns = [(field, _values(frame[column])) for column, field in LIVE_PLAYER_FIELDS.items()]
@@ -521,7 +584,7 @@ def live_players(key: str, *, zone_name: str, sitting: str, clock: dict | None,
         row["standing"] = said
     return check("live_players", {
         "tournament": key, "time_zone": zone_name, "sitting": sitting or None,
-        "clock": clock, "next": coming, "check_in": check_in, "colours": colours,
+        "clock": clock, "coming": coming, "check_in": check_in, "colours": colours,
         "game_fields": list(player.GAME_FIELDS), "players": rows})
 
 
@@ -541,7 +604,7 @@ def live_tv(key: str, *, name: str | None, zone_name: str, progress: str,
     top when the tournament is in one."""
     return check("live_tv", {
         "tournament": key, "name": name or None, "time_zone": zone_name, "progress": progress,
-        "rule_change": rule_change or None, "clock": clock, "next": coming,
+        "rule_change": rule_change or None, "clock": clock, "coming": coming,
         "check_in": check_in, "players": int(players),
         "standings": records(_zones(shown), {c: f for c, f in TV_STANDING_FIELDS.items()
                                              if c in shown}),

@@ -11,7 +11,7 @@ English (`label`); what a page shows is named in its reader's language here (`sh
 from __future__ import annotations
 
 import datetime as dt
-from collections.abc import Iterable
+from collections.abc import Iterable, Mapping
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -101,29 +101,29 @@ def next_words(frame: pd.DataFrame, tz: dt.tzinfo, at: dt.datetime) -> str:
         return ""
     start = item["starts_at"].to_pydatetime()
     same_day = local_time.local(start, tz).date() == local_time.local(at, tz).date()
+    return _next_sentence(item, tz, same_day)
+
+
+def _next_sentence(item: Mapping[str, Any], tz: dt.tzinfo, same_day: bool) -> str:
+    start = pd.Timestamp(item["starts_at"]).to_pydatetime()
     when = local_time.clock_words(start, tz) if same_day else local_time.day_words(start, tz)
     return _("Next: {item} at {time}").format(
         item=shown_label(item["title"], item["sitting_kind"], item["sitting_number"]),
         time=when)
 
 
-def next_lines(frame: pd.DataFrame, tz: dt.tzinfo, at: dt.datetime,
-               most: int = 50) -> pd.DataFrame:
-    """R26: "Next: Lunch at 12:30" for each of the next `most` items from `at` on, for a
-    browser that picks the next one itself as time passes: `starts_at` (UTC), `date` (its day
-    in the zone `tz`, ISO), `today` (the line said on its own day) and `later` (with the day
-    of the week: "Next: Final at Sunday 10:00"), in this run's language."""
-    ahead = plan.coming(frame, at).head(most)
-    starts = [item.to_pydatetime() for item in ahead["starts_at"]]
-    labels = shown_labels(ahead)
-    said = _("Next: {item} at {time}")
-    return pd.DataFrame({
-        "starts_at": ahead["starts_at"].to_numpy(),
-        "date": [local_time.local(s, tz).date().isoformat() for s in starts],
-        "today": [said.format(item=item, time=local_time.clock_words(s, tz))
-                  for item, s in zip(labels, starts)],
-        "later": [said.format(item=item, time=local_time.day_words(s, tz))
-                  for item, s in zip(labels, starts)]})
+def coming_up(frame: pd.DataFrame, tz: dt.tzinfo) -> list[dict[str, str]]:
+    """R26: `next_words` for a browser to choose by its own clock: each item in schedule
+    order with its start (`starts_at`, ISO with offset), its day in the tournament's zone
+    (`date`, "2027-03-06") and the line said on that day (`today`: "Next: Lunch at 12:30")
+    or on another (`later`: "Next: Final at Sunday 10:00"). The next item is the first
+    that starts at or after now (`stsa.schedule.next_item`)."""
+    items = frame.sort_values(["starts_at", "item_id"], kind="stable").to_dict("records")
+    return [{"starts_at": pd.Timestamp(item["starts_at"]).isoformat(),
+             "date": local_time.local(pd.Timestamp(item["starts_at"]).to_pydatetime(),
+                                      tz).date().isoformat(),
+             "today": _next_sentence(item, tz, True), "later": _next_sentence(item, tz, False)}
+            for item in items]
 
 
 def overlap_warnings(frame: pd.DataFrame, tz: dt.tzinfo,

@@ -1,7 +1,8 @@
-"""The sitting's clock on the pages (R26): the countdown on TV (large), Home and My seat (the
-player's own table), and on the Results page the judges' and organizer's controls (start,
-pause, resume, more time for everyone or one table, call time) with each table's time left.
-Each page makes one call; the countdown itself runs in the browser (`ui.countdown`)."""
+"""The sitting's clock on the pages (R26): the countdown on TV (large) and My seat (the player's
+own table), the line under a countdown (Home's live element shows both from its answer:
+`ui.live_home`), and on the Results page the judges' and organizer's controls (start, pause,
+resume, more time for everyone or one table, call time) with each table's time left. Each page
+makes one call; the countdown itself runs in the browser (`ui.countdown`)."""
 
 from __future__ import annotations
 
@@ -36,6 +37,13 @@ def _ends(found: clock_maths.ClockState, zone: dt.tzinfo) -> str:
     return _(STATUS_WORDS[found.status])
 
 
+def caption(sitting_clock: service.SittingClock, zone: dt.tzinfo) -> str:
+    """R26: the line under a countdown: "Qualifier 2: running, time at 14:05." (the sitting
+    as typed: shown as plain text)."""
+    return _("{sitting}: {clock}.").format(sitting=i18n.cell(sitting_clock.label),
+                                           clock=_ends(sitting_clock.state(), zone))
+
+
 def on_tv(reads: data.Data) -> None:
     """R26, TV: the sitting's countdown in large type (with "Sound on" when the clock sound is
     on); nothing without a running sitting."""
@@ -44,25 +52,6 @@ def on_tv(reads: data.Data) -> None:
         return
     countdown.countdown(sitting_clock.countdown(), key="clock_tv", large=True,
                         sound=sitting_clock.sound)
-
-
-def on_home() -> None:
-    """R26, Home: the sitting's countdown, read again with every refresh of the room's
-    interval (`live.refresh_seconds`: spaced in a very full room)."""
-    every = live.refresh_seconds()
-    st.fragment(run_every=every)(_home)(every)
-
-
-def _home(every: int) -> None:
-    live.follow_room(every)
-    reads = data.now()
-    sitting_clock = reads.clock()
-    if sitting_clock is None:
-        return
-    countdown.countdown(sitting_clock.countdown(), key="clock_home")
-    st.caption(_("{sitting}: {clock}.").format(
-        sitting=widgets.plain(i18n.cell(sitting_clock.label)),
-        clock=_ends(sitting_clock.state(), reads.settings().zone)))
 
 
 def for_player(facts: player.PlayerFacts, reads: data.Data | None = None) -> None:

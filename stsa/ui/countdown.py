@@ -10,9 +10,6 @@ zero or when time is called; its own words ("Paused", "Not started", "Sound on")
 data, in the page's language. Everything it shows is set as plain text (`textContent`), never as
 markup. On TV it is large and, when the `clock_sound` setting is on, offers a "Sound on" button
 (browsers play sound only after one click on the page) and beeps at time with the Web Audio API.
-
-The live elements that show a clock (My seat, TV: `stsa.ui.live_element`) count down with the
-same script (`CLOCK_JS`, `HTML`, `CSS`, `words`), from the clock in their answer.
 """
 
 from __future__ import annotations
@@ -45,20 +42,19 @@ CSS = """
   color: inherit; cursor: pointer; }
 """
 
-# The countdown's logic, shared by this component and the live elements that show a clock
-# (`ui.live_element`: My seat, TV): `countdownShow(root, data, now)` draws `data`
-# (`Countdown.as_data` and the words) into a `HTML` block and counts down every second from
-# `now()`, the server's time as this browser reckons it. Every value comes from the server;
-# text goes in as textContent only.
+# The countdown's logic, shared with the live elements that show a clock (`ui.live_element`):
+# `countdownRun(root, data, now, kept)` counts down in `root` (the HTML above) from `data`
+# (`Countdown.as_data()` and the words) by the clock `now()` (epoch ms on the server's clock),
+# and returns what stops it. Every value comes from the data; text goes in as textContent only.
 CLOCK_JS = """
-function countdownText(ms) {
+function countdownWords(ms) {
   const whole = Math.max(0, Math.ceil(ms / 1000));
   const h = Math.floor(whole / 3600), m = Math.floor((whole % 3600) / 60), s = whole % 60;
   const two = (n) => String(n).padStart(2, "0");
   return h ? `${h}:${two(m)}:${two(s)}` : `${two(m)}:${two(s)}`;
 }
 
-function countdownBeep(audio) {
+function beep(audio) {
   if (!audio) return;
   const start = audio.currentTime;
   for (let i = 0; i < 3; i++) {
@@ -73,18 +69,13 @@ function countdownBeep(audio) {
   }
 }
 
-// Draw `data` into `root` (a .stsa-countdown block) and count down from `now()`; returns the
-// function that stops it. What it keeps (the sound, whether it rang) stays on `root`, so drawing
-// a new answer into the same block neither asks for the sound again nor rings twice.
-function countdownShow(root, data, now) {
+function countdownRun(root, data, now, kept) {
   const shown = {
     label: root.querySelector(".stsa-countdown-label"),
     time: root.querySelector(".stsa-countdown-time"),
     note: root.querySelector(".stsa-countdown-note"),
     sound: root.querySelector(".stsa-countdown-sound"),
   };
-  const kept = root.__stsa || (root.__stsa = { audio: null, rang: false });
-  if (kept.stop) kept.stop();
   root.classList.toggle("large", !!data.large);
   shown.label.textContent = data.label || "";
   shown.sound.textContent = data.sound_on || "";
@@ -95,6 +86,8 @@ function countdownShow(root, data, now) {
     if (kept.audio && kept.audio.resume) kept.audio.resume();
     shown.sound.hidden = true;
   };
+  // Running when drawn (an answer kept a while may reach the browser after its deadline:
+  // it must not ring again, nor ring for a time already called).
   let wasRunning = data.status === "running" && data.deadline_ms !== null
     && data.deadline_ms > now();
 
@@ -108,48 +101,55 @@ function countdownShow(root, data, now) {
   function tick() {
     if (data.status === "running" && data.deadline_ms !== null) {
       const left = data.deadline_ms - now();
-      if (left > 0) { show(countdownText(left), "", false); return; }
-      if (wasRunning && !kept.rang && data.sound) { kept.rang = true; countdownBeep(kept.audio); }
+      if (left > 0) { show(countdownWords(left), "", false); return; }
+      if (wasRunning && !kept.rang && data.sound) { kept.rang = true; beep(kept.audio); }
       wasRunning = false;
       show(data.words, "", true);
     } else if (data.status === "paused") {
-      show(countdownText(data.left_ms), data.paused || "", false);
+      show(countdownWords(data.left_ms), data.paused || "", false);
     } else if (data.status === "not started") {
-      show(countdownText(data.left_ms), data.not_started || "", false);
+      show(countdownWords(data.left_ms), data.not_started || "", false);
     } else {
       show(data.words, "", true);
     }
   }
 
-  if (data.status === "running" && wasRunning) kept.rang = false;
+  if (wasRunning) kept.rang = false;
   tick();
   const every = setInterval(tick, 250);
   const again = () => tick();
   document.addEventListener("visibilitychange", again);
   window.addEventListener("pageshow", again);
   window.addEventListener("focus", again);
-  kept.stop = () => {
+  return () => {
     clearInterval(every);
     document.removeEventListener("visibilitychange", again);
     window.removeEventListener("pageshow", again);
     window.removeEventListener("focus", again);
-    kept.stop = null;
   };
-  return kept.stop;
 }
 """
 
 JS = CLOCK_JS + """
 export default function (component) {
   const { data, parentElement } = component;
+  const root = parentElement.querySelector(".stsa-countdown");
+  const kept = root.__stsa || (root.__stsa = { audio: null, rang: false });
+  if (kept.stop) kept.stop();
   // How far this browser's clock is off the server's, measured now (each run syncs again).
   const skew = Date.now() - data.now_ms;
-  return countdownShow(parentElement.querySelector(".stsa-countdown"), data,
-                       () => Date.now() - skew);
+  const stop = countdownRun(root, data, () => Date.now() - skew, kept);
+  kept.stop = () => { stop(); kept.stop = null; };
+  return kept.stop;
 }
 """
 
 _COUNTDOWN = st.components.v2.component("stsa_countdown", html=HTML, css=CSS, js=JS)
+
+
+def words() -> dict[str, str]:
+    """The countdown's own words, in this run's language (with its data)."""
+    return {"paused": _("Paused"), "not_started": _("Not started"), "sound_on": _("Sound on")}
 
 
 def countdown(down: Countdown, *, key: str, large: bool = False, sound: bool = False) -> None:
@@ -157,9 +157,3 @@ def countdown(down: Countdown, *, key: str, large: bool = False, sound: bool = F
     "Sound on" button and a beep at time)."""
     _COUNTDOWN(key=key, data=down.as_data() | {"large": bool(large), "sound": bool(sound)}
                | words(), height="content")
-
-
-def words() -> dict[str, str]:
-    """The countdown's own words, in this run's language (a live element's clock gets them
-    in its data from Python)."""
-    return {"paused": _("Paused"), "not_started": _("Not started"), "sound_on": _("Sound on")}

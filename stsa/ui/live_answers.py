@@ -1,12 +1,19 @@
-"""The live elements' answers in the data feed (`/api/v1/tournaments/{key}/live/…`): what each
-spectator page draws in the browser, built from the pages' shared reads (`stsa.ui.data.Data`,
-once per data version and language) and shaped and allow-listed by `stsa.services.feed`
-(R20, R22: the public's view, nicknames only). Each builder has the feed's signature
-`build(reads, key, params) -> (bytes, media)` (`stsa.ui.feed` serves them).
+"""The answers the live elements poll (`/api/v1/tournaments/{key}/live/…`, README "Data
+feed"): what the spectators' pages show, built from the shared public reads
+(`stsa.ui.data.public`, as the rest of the feed) in the language asked for, shaped and
+allow-listed by `stsa.services.feed` (nicknames only, the public view: R20, R22).
 
-My seat and TV: `players` (every player's seat, games and standing, one answer for every
-phone), `tv` (the TV's slides besides the charts) and `chart_svg` (a TV chart as SVG).
-"""
+Each builder is `build(reads, key, params) -> (bytes, media)`, the feed's `_tournament_route`
+form: the feed keeps each answer once per data version and language, and a page's run hands
+its element the same answer (`page_answer`), so a phone's first poll finds nothing new.
+
+What changes with the clock alone is never in an answer: the countdown counts in the browser
+from the clock's deadline, and "Next: Lunch at 12:30" is chosen there from every item's start
+(`services.schedule.coming_up`).
+
+My seat and TV: `players` (every player's seat, games and standing, one answer that every
+phone shares: the element picks its player), `tv` (the TV's slides besides the charts) and
+`chart_svg` (a TV chart drawn as SVG, shown with `<img>`)."""
 
 from __future__ import annotations
 
@@ -20,23 +27,139 @@ import pandas as pd
 import vl_convert
 
 from stsa import i18n
-from stsa.i18n import N_, _
+from stsa.domain import SITTING_STATUS_WORDS, Kind, Role, sitting_title
+from stsa.i18n import N_, _, ngettext
 from stsa.services import feed as shape
 from stsa.services import player
 from stsa.services import schedule as schedule_service
 from stsa.services import season as season_service
 from stsa.services.clock import epoch_ms
-from stsa.ui import data, live, rule_change, session, sittings
-from stsa.ui import finals as finals_view
+from stsa.ui import clock, data, finals, live, live_element, organizer, rule_change, session
+from stsa.ui import sittings as sitting_view
 from stsa.ui import statistics as stats
 
 JSON = "application/json"
 SVG = "image/svg+xml"
+Build = Callable[[data.Data, str, dict], tuple[bytes, str]]
 
 
 def _json(payload: Any) -> tuple[bytes, str]:
     return json.dumps(payload, ensure_ascii=False, separators=(",", ":")).encode(), JSON
 
+
+# --- Standings ----------------------------------------------------------------------------------
+
+def standings(reads: data.Data, key: str, params: dict) -> tuple[bytes, str]:
+    """`live/standings`: the Standings page's element (`services.feed.live_standings`)."""
+    notes = reads.standings_notes()
+    return _json(shape.live_standings(key, live.zone_tags(reads.standings_shown()),
+                                      cut=notes.cut, podium=notes.podium, legend=notes.legend,
+                                      progress=stats.progress(reads)))
+
+
+def _games(scored: pd.DataFrame) -> dict[Any, list[dict]]:
+    """Every player's games as a card lists them (`ui.finals.player_games`: the qualifiers,
+    then the semifinal and the final; sittings in this run's language), by player id."""
+    order = {Kind.QUALIFIER: 0, Kind.SEMIFINAL: 1, Kind.FINAL: 2}
+    games = (scored.assign(stage=scored["kind"].map(order))
+             .sort_values(["player_id", "stage", "sitting_no", "table_no"]))
+    titles = {(k, n): sitting_title(k, n)
+              for k, n in games[["kind", "sitting_no"]].drop_duplicates().itertuples(
+                  index=False)}
+    rows = shape.records(games.assign(
+        Sitting=[titles[k, n] for k, n in zip(games["kind"], games["sitting_no"])],
+        Table=games["table_no"], Placing=games["placing"], VP=games["vp"],
+        Score=games["qualifier_score"]), shape.CARD_GAMES)
+    found: dict[Any, list[dict]] = {}
+    for player_id, row in zip(games["player_id"], rows):
+        found.setdefault(player_id, []).append(row)
+    return found
+
+
+def cards(reads: data.Data, key: str, params: dict) -> tuple[bytes, str]:
+    """`live/cards`: every player's card as the Standings search shows one (R12–R18): best
+    score, rank, games and wins in one line, how far from the cut (or, once the finals
+    begin, where they stand in them), and their games. An element asks for it only while a
+    search leaves a few players."""
+    table = reads.standings()
+    finals_on = stats.finals_started(reads)
+    games = _games(reads.scored_results(None))  # the finals' games too, once played
+    book = reads.player_book() if finals_on else None
+    distance = None if finals_on else stats.distance_sentences(table)
+    found: list[dict[str, Any]] = []
+    for row in table.itertuples():
+        if row.games == 0:
+            found.append({"player": str(row.name), "line": _("Seated in a qualifier: no "
+                                                            "result yet."), "said": None,
+                          "games": []})
+            continue
+        played = ngettext("{count} game", "{count} games", row.games).format(count=row.games)
+        wins = ngettext("{count} win", "{count} wins", row.wins).format(count=row.wins)
+        if book is not None:  # where the finals put the player, as on their own page (R16–R18)
+            line = _("Best score **{score}**, {games}, {wins}.").format(
+                score=f"{row.best_score:.0f}", games=played, wins=wins)
+            said = player.shown(player.said_about(book, row.player_id))
+        else:
+            line = _("Best score **{score}**, rank {rank}, {games}, {wins}.").format(
+                score=f"{row.best_score:.0f}", rank=row.rank, games=played, wins=wins)
+            said = distance.get(row.player_id, "") if distance is not None else ""
+        found.append({"player": str(row.name), "line": line, "said": said or None,
+                      "games": games.get(row.player_id, [])})
+    return _json(shape.live_cards(key, found))
+
+
+# --- Home ---------------------------------------------------------------------------------------
+
+def _clock(reads: data.Data) -> dict | None:
+    """R26: the sitting's clock for a countdown in the browser (no `now_ms`: the element
+    counts from the server's time its polls bring), and the line under it."""
+    sitting_clock = reads.clock()
+    if sitting_clock is None:
+        return None
+    down = sitting_clock.countdown().as_data()
+    return {"status": down["status"], "deadline_ms": down["deadline_ms"],
+            "left_ms": down["left_ms"], "words": down["words"], "label": down["label"],
+            "caption": clock.caption(sitting_clock, reads.settings().zone)}
+
+
+def home(reads: data.Data, key: str, params: dict) -> tuple[bytes, str]:
+    """`live/home`: the public parts of Home (`services.feed.live_home`)."""
+    status = reads.home_status()
+    sitting = status.sitting
+    champion, others = finals.podium_words(status.podium)
+    sitting_line = None
+    if sitting:
+        sitting_line = ngettext(
+            "**{sitting}** is {status} ({done} of {count} table reported).",
+            "**{sitting}** is {status} ({done} of {count} tables reported).",
+            sitting.tables).format(sitting=i18n.cell(sitting.label),
+                                   status=_(SITTING_STATUS_WORDS[sitting.status]),
+                                   done=sitting.results, count=sitting.tables)
+    missing = (_("Tables still missing results: {tables}.").format(
+        tables=organizer.listed(list(status.missing_tables))) if status.missing_tables
+        else None)
+    frame = reads.schedule()
+    return _json(shape.live_home(key, {
+        "champion": champion or None, "podium": others or None,
+        "players": int(status.players), "checked_in": int(status.checked_in),
+        "sitting": i18n.cell(sitting.label) if sitting else _("None yet"),
+        "sitting_line": sitting_line, "missing": missing, "clock": _clock(reads),
+        "next_step": organizer.next_step(status, Role.SPECTATOR)},
+        schedule_service.coming_up(frame, reads.settings().zone)))
+
+
+# --- Schedule -----------------------------------------------------------------------------------
+
+def schedule(reads: data.Data, key: str, params: dict) -> tuple[bytes, str]:
+    """`live/schedule`: the Schedule page's element (`services.feed.live_schedule`)."""
+    settings = reads.settings()
+    frame, zone = reads.schedule(), settings.zone
+    return _json(shape.live_schedule(
+        key, frame, schedule_service.public_schedule(frame, zone), str(zone),
+        schedule_service.coming_up(frame, zone),
+        _("Times are in the tournament's time zone ({zone}).").format(zone=zone)))
+
+# --- My seat and TV -------------------------------------------------------------------------------
 
 def _kept(reads: data.Data, name: str, compute: Callable[[], Any]) -> Any:
     """`compute()` kept once per data version and this run's language."""
@@ -48,38 +171,23 @@ def _kept(reads: data.Data, name: str, compute: Callable[[], Any]) -> Any:
     return reads.kept(("live", name, lang), said)
 
 
-# --- what several live pages show ---------------------------------------------------------------
-
-def clock(reads: data.Data, *, tables: bool = False) -> dict | None:
-    """R26: the sitting's clock as the browser counts it down: its status, deadline (epoch
-    ms, the server's clock) or the time left while it is not running, the tournament's words
-    at time and whether it sounds; with `tables`, each table with time of its own (given to
-    it alone) as its own countdown. None without a sitting being played."""
-    found = reads.clock()
-    if found is None:
+def _seat_clock(reads: data.Data, *, tables: bool = False) -> dict | None:
+    """R26: the sitting's clock as Home's (`_clock`), whether it sounds at time (TV), and
+    with `tables` each table with time of its own (given to it alone) as its own countdown,
+    so My seat counts down each player's own table."""
+    found = _clock(reads)
+    sitting_clock = reads.clock()
+    if found is None or sitting_clock is None:
         return None
-    everyone = found.countdown()
     own = [] if not tables else [
         {"table": int(no), "status": down.status, "deadline_ms": down.deadline_ms,
          "left_ms": down.left_ms}
-        for no in sorted(found.state().table_extra)
-        for down in [found.countdown(table_no=int(no))]]
-    return {"sitting": everyone.label, "status": everyone.status,
-            "deadline_ms": everyone.deadline_ms, "left_ms": everyone.left_ms,
-            "words": everyone.words, "sound": bool(found.sound), "tables": own}
+        for no in sorted(sitting_clock.state().table_extra)
+        for down in [sitting_clock.countdown(table_no=int(no))]]
+    return {**found, "sound": bool(sitting_clock.sound), "tables": own}
 
 
-def coming(reads: data.Data) -> list[dict]:
-    """R26: the schedule's coming items as "Next: Lunch at 12:30" lines, for the browser to
-    show the next one as time passes (`services.schedule.next_lines`)."""
-    lines = schedule_service.next_lines(reads.schedule(), reads.settings().zone,
-                                        pd.Timestamp.now(tz="UTC").to_pydatetime())
-    return [{"starts_ms": epoch_ms(at.to_pydatetime()), "date": d, "today": t, "later": la}
-            for at, d, t, la in zip(pd.to_datetime(lines["starts_at"], utc=True),
-                                    lines["date"], lines["today"], lines["later"])]
-
-
-def check_in(reads: data.Data) -> dict:
+def _check_in(reads: data.Data) -> dict:
     """R25: the next qualifier's self check-in window (epoch ms; none without a planned start:
     then `open` says whether the organizer has opened it), so a page knows when its check-in
     form and the room's code come and go."""
@@ -89,8 +197,6 @@ def check_in(reads: data.Data) -> dict:
             "from_ms": None if window is None else epoch_ms(window[0]),
             "until_ms": None if window is None else epoch_ms(window[1])}
 
-
-# --- My seat --------------------------------------------------------------------------------------
 
 def players_payload(reads: data.Data, key: str) -> dict:
     """R3, R12, R14, R16, R21, R22, R26: My seat's answer for every player
@@ -104,17 +210,19 @@ def _players(reads: data.Data, key: str) -> dict:
     ids = everyone["player_id"].tolist()
     shown = everyone.assign(sitting=i18n.cells(everyone["sitting"]),
                             setup=i18n.cells(everyone["setup"]))
-    colours = [{"colour": c, "word": sittings.colour_word(c)}
+    colours = [{"colour": c, "word": sitting_view.colour_word(c)}
                for c in sorted(everyone["colour"].dropna().astype(str).unique())]
+    zone = reads.settings().zone
     return shape.live_players(
-        key, zone_name=str(reads.settings().zone), sitting=str(i18n.cell(book.sitting)),
-        clock=clock(reads, tables=True), coming=coming(reads), check_in=check_in(reads),
+        key, zone_name=str(zone), sitting=str(i18n.cell(book.sitting)),
+        clock=_seat_clock(reads, tables=True),
+        coming=schedule_service.coming_up(reads.schedule(), zone), check_in=_check_in(reads),
         everyone=shown, games=player.everyone_games(book, ids),
         standing=player.sentences(book.ranking, ids), colours=colours)
 
 
 def players(reads: data.Data, key: str, params: dict) -> tuple[bytes, str]:
-    """The feed's `live/players`."""
+    """`live/players`: My seat's element (`players_payload`)."""
     return _json(players_payload(reads, key))
 
 
@@ -123,8 +231,6 @@ def one_player(payload: dict, player_id: int) -> dict:
     (the element's first poll then brings everyone's)."""
     return {**payload, "players": [p for p in payload["players"] if p["id"] == player_id]}
 
-
-# --- TV -----------------------------------------------------------------------------------------
 
 CHARTS = {"best-scores": "Best scores", "sittings": "Sittings"}  # address → `stats.chart` name
 CHART_HEADINGS = {"best-scores": N_("Best scores"), "sittings": N_("Scores per sitting")}
@@ -166,14 +272,15 @@ def _tv(reads: data.Data, key: str) -> dict:
     tinted = top.assign(
         tint=top["Zone"].str.removesuffix(live.WILDCARD).map(live.ROW_COLOURS).fillna(""),
         **{"Best score": top["Best score"].astype("Int64")})
-    cut = str(i18n.cell(finals_view.cut_caption(table))) + (
+    cut = str(i18n.cell(notes.cut)) + (
         " " + _("{count} more on the Standings page.").format(count=more) if more else "")
     settings = reads.settings()
     return shape.live_tv(
         key, name=settings.tournament_name, zone_name=str(settings.zone),
         progress=stats.progress(reads), rule_change=rule_change.tv_line(reads.home_status()),
-        clock=clock(reads), coming=coming(reads), check_in=check_in(reads),
-        shown=tinted, players=len(table), slides=slides,
+        clock=_seat_clock(reads), coming=schedule_service.coming_up(reads.schedule(),
+                                                                    settings.zone),
+        check_in=_check_in(reads), shown=tinted, players=len(table), slides=slides,
         podium=str(i18n.cell(notes.podium)) if notes.podium else "", cut=cut, season=season)
 
 
@@ -197,27 +304,27 @@ def _season(reads: data.Data) -> dict | None:
                 "rows": []}
     sheet = i18n.headings(season_service.season_sheet(found.head(live.TV_ROWS))
                           .drop(columns=["Games", "Wins"]))
-    rows = sheet.astype(object).where(sheet.notna(), "").to_numpy().tolist()
+    rows = shape.records(sheet, {c: c for c in sheet.columns})  # plain JSON values
     return {"columns": [str(c) for c in sheet.columns],
-            "rows": [[shape._plain(v) for v in row] for row in rows]}
+            "rows": [list(row.values()) for row in rows]}
 
 
 def tv(reads: data.Data, key: str, params: dict) -> tuple[bytes, str]:
-    """The feed's `live/tv`."""
+    """`live/tv`: the TV's element (`tv_payload`)."""
     return _json(tv_payload(reads, key))
 
 
 class _Drawn:
     """The charts as last drawn, by database, chart and language: drawn again at most every
-    `CHART_SECONDS`, however often saves move the data version (a chart costs ~0.1 s to draw;
-    only saves work, like every cache here)."""
+    `CHART_SECONDS`, however often saves move the data version (a chart costs ~0.1 s to
+    draw); like every cache here it only saves work."""
 
     def __init__(self) -> None:
         self._lock = threading.Lock()
         self._kept: dict[tuple, tuple[float, bytes]] = {}
 
     def get(self, key: tuple, draw: Callable[[], bytes]) -> bytes:
-        with self._lock:
+        with self._lock:  # one chart drawn at a time: the server has other work
             kept = self._kept.get(key)
             if kept is not None and time.monotonic() - kept[0] < CHART_SECONDS:
                 return kept[1]
@@ -233,10 +340,10 @@ class _Drawn:
 _drawn = _Drawn()
 
 
-def chart_svg(name: str) -> Callable[[data.Data, str, dict], tuple[bytes, str]]:
-    """The feed's `live/charts/{name}.svg`: one of the TV's charts (`stats.chart`, players
-    named under their bars) at the TV's size, as SVG (drawn with no network: no other
-    address may be read)."""
+def chart_svg(name: str) -> Build:
+    """`live/charts/{name}.svg`: one of the TV's charts (`stats.chart`, the players named
+    under their bars) at the TV's size, as SVG, drawn with no network (no other address may
+    be read)."""
     def build(reads: data.Data, key: str, params: dict) -> tuple[bytes, str]:
         def draw() -> bytes:
             chart = (stats.chart(reads, CHARTS[name], names=True)
@@ -254,6 +361,27 @@ def forget_charts() -> None:
     _drawn.clear()
 
 
-def empty_words() -> str:
-    """What the TV's standings and chart slides say before any result."""
-    return _("No results yet: the standings appear once the first qualifier results are in.")
+# --- the answers, by name; a page's own copy ------------------------------------------------------
+
+ANSWERS: dict[str, Build] = {"standings": standings, "cards": cards, "home": home,
+                             "schedule": schedule, "players": players, "tv": tv,
+                             **{f"charts/{chart}.svg": chart_svg(chart) for chart in CHARTS}}
+
+
+def page_answer(name: str, reads: data.Data | None = None) -> live_element.Answer:
+    """The live answer `name` ("standings") as this page's run hands it to its element: the
+    public view of the tournament this run shows, in this run's language, the same answer
+    the feed gives (kept once per data version and language, whoever asks first)."""
+    reads = reads or data.now()
+    key = session.tournament_key() or ""
+    lang = i18n.current()
+    tournament = session.tournament_id()
+    public = reads if tournament is None else data.public(tournament, version=reads.version)
+    build = ANSWERS[name]
+
+    def made() -> tuple[bytes, str]:
+        with i18n.language(lang):
+            return build(public, key, {})
+    body, _media = public.kept(("feed", f"live_{name}", (), lang), made)
+    return live_element.Answer(live_element.url(key, name, lang), None,
+                               live_element.body_text(body))

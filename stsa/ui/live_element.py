@@ -24,14 +24,16 @@ The runtime (`RUNTIME_JS`), for every element alike:
 - never puts data in as markup: `el(tag, text, cls)` builds a node and sets its `textContent`.
 
 What `render(answer, view)` gets: the answer (parsed JSON) and `view` = `{root, body, data,
-now(), ask(value), redraw()}`: `body` is the element's own HTML (draw into it), `data` the
-component's data from Python (words, settings), `now()` the server's time (epoch ms),
-`ask(value)` one Python run of the page (`setTriggerValue("run", value)`, at a random moment
-of the next `ASK_WITHIN_MS`, so a room does not run at once; only for what the element cannot
-show itself, and only when mounted with `on_run`), `redraw()` draws the answer held again (an
-element whose controls, like a search box, change what it shows). Helpers for every element:
+now(), etag(), ask(value), redraw()}`: `body` is the element's own HTML (draw into it), `data`
+the component's data from Python (words, settings), `now()` the server's time (epoch ms),
+`etag()` the answer's ETag (null for the page's own copy), `ask(value)` one Python run of the
+page (`setTriggerValue("run", value)`, at a random moment of the next `ASK_WITHIN_MS`, so a
+room does not run at once; only for what the element cannot show itself, and only when
+mounted with `on_run`), `redraw()` draws the answer held again (an element whose controls,
+like a search box, change what it shows). Helpers for every element:
 `el`, `fill(template, values)` ("Updated {time}"), `clockWords(ms, zone)` ("14:05:03"),
-`boldParts(node, text)` (a sentence with **bold** parts, as text).
+`boldParts(node, text)` (a sentence with **bold** parts, as text), `comingNext(coming, now,
+zone)` ("Next: Lunch at 12:30" from `services.schedule.coming_up`, by the server's clock).
 """
 
 from __future__ import annotations
@@ -110,6 +112,22 @@ function clockWords(ms, zone) {  // "14:05:03" in the tournament's time zone (24
   return liveFormats[key].format(new Date(ms));
 }
 
+// "Next: Lunch at 12:30" by the browser's clock (`services.schedule.coming_up`'s items): the
+// first item that starts at or after `now` (epoch ms, the server's clock), said as on its own
+// day or on another day in the tournament's time zone; "" when nothing is left.
+const liveDays = {};
+function comingNext(coming, now, zone) {
+  const next = (coming || []).find((item) => Date.parse(item.starts_at) >= now);
+  if (!next) return "";
+  const key = zone || "";
+  if (!liveDays[key]) {
+    const options = {year: "numeric", month: "2-digit", day: "2-digit"};
+    try { liveDays[key] = new Intl.DateTimeFormat("en-CA", {...options, timeZone: zone}); }
+    catch (e) { liveDays[key] = new Intl.DateTimeFormat("en-CA", options); }
+  }
+  return liveDays[key].format(new Date(now)) === next.date ? next.today : next.later;
+}
+
 function follow(component, options) {
   const { data, parentElement } = component;
   const live = data.live;
@@ -133,6 +151,7 @@ function follow(component, options) {
   const view = {
     root, body, data,
     now: () => Date.now() + kept.offset,
+    etag: () => kept.etag,
     redraw: () => draw(),
     ask: (value) => {
       if (!component.setTriggerValue) return;

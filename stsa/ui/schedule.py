@@ -45,16 +45,6 @@ def next_up(reads: data.Data | None = None) -> None:
         st.markdown(f":material/schedule: {widgets.plain(words)}")
 
 
-def table(frame: pd.DataFrame, tz: dt.tzinfo) -> None:
-    """The schedule as everyone reads it, a heading per day."""
-    shown = service.public_schedule(frame, tz)
-    for day, items in shown.groupby("day", sort=False):
-        st.subheader(str(day), anchor=False)
-        st.dataframe(items[list(service.SHOWN)].rename(columns=i18n.words_in(service.SHOWN)),
-                     hide_index=True, width="stretch", height="content",
-                     key=f"schedule_day_{items['item_id'].iloc[0]}")
-
-
 def calendar_download(reads: data.Data) -> None:
     """The whole schedule as a calendar file."""
     st.download_button(_("Add to your calendar (.ics)"), data=lambda: service.tournament_calendar(

@@ -55,6 +55,11 @@ def distance_sentence(table, player_id) -> str:
     return stats.distance_sentence(table, player_id)
 
 
+def distance_sentences(table):
+    """`distance_sentence` of every player at once, by player id (every card at once)."""
+    return stats.distance_sentences(table)
+
+
 def finals_started(reads) -> bool:
     """Whether a semifinal or final is published: where a player stands is then the finals'
     word, not the cut's (R16–R18)."""

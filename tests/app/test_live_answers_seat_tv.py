@@ -82,11 +82,11 @@ def test_R3_R26_my_seat_answer_holds_every_player_in_the_pages_language(in_play,
     assert "table" not in out and "withdrawn" not in out  # nothing sent for nothing
     assert {c["colour"] for c in answer["colours"]} == set(seats["colour"])
     clock = answer["clock"]
-    assert clock["sitting"] == sitting and clock["status"] == Status.RUNNING
+    assert clock["label"] == sitting and clock["status"] == Status.RUNNING
     (table,) = clock["tables"]
     added = table["deadline_ms"] - clock["deadline_ms"]
     assert table["table"] == 2 and abs(added - 5 * 60_000) <= 1  # ms, rounded apart
-    (lunch,) = answer["next"]
+    (lunch,) = answer["coming"]
     assert "Lunch" in lunch["today"] and "Lunch" in lunch["later"] and lunch["date"]
     english = _get(PLAYERS, "en", key=key)[2]
     assert shape.paths(answer) == shape.paths(english)  # the same fields in every language
