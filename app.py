@@ -14,12 +14,8 @@ where = session.choose_tournament()  # R27: the tournament every page shows, fro
 language.choose(data.now().settings().language)  # before any text: this run's language
 role = session.check().role
 session.keep_signed_in()
-closed = {navigation.url_path(p): p for p in navigation.closed(role)}
-page = st.navigation(
-    [st.Page(p.path, title=navigation.title(p.path), icon=p.icon,
-             default=(p.path == navigation.HOME)) for p in navigation.pages(role)]
-    + [st.Page(p.path, title=navigation.title(p.path), visibility="hidden")
-       for p in closed.values()])
+shown, closed = navigation.navigation_pages(role)
+page = st.navigation(shown)
 tournaments.shown_on_every_page(where)
 language.switch()
 if page.url_path in closed:  # an organizer page's address: Home says why, the page never runs

@@ -10,6 +10,7 @@ from __future__ import annotations
 import datetime as dt
 import functools
 import os
+import time
 from pathlib import Path
 from zoneinfo import ZoneInfo, ZoneInfoNotFoundError, available_timezones
 
@@ -28,9 +29,22 @@ def zone_names() -> tuple[str, ...]:
     return tuple(sorted(n for n in available_timezones() if "/" in n or n == "UTC"))
 
 
+_LAPTOP_ZONE_SECONDS = 60.0  # the laptop's zone is looked up again after this long
+_laptop_zone: dict[str, tuple[float, str]] = {}  # by `TZ`: (when looked up, the name)
+
+
 def laptop_zone_name() -> str:
     """The IANA name of this laptop's time zone: `TZ`, else where /etc/localtime points, else
-    /etc/timezone, else "UTC" (a machine that says nothing runs on UTC)."""
+    /etc/timezone, else "UTC" (a machine that says nothing runs on UTC). Looked up at most
+    once a minute (every page run asks, and it is a few file system calls)."""
+    told = os.environ.get("TZ", "")
+    kept = _laptop_zone.get(told)
+    if kept is None or time.monotonic() - kept[0] > _LAPTOP_ZONE_SECONDS:
+        kept = _laptop_zone[told] = (time.monotonic(), _look_up_laptop_zone())
+    return kept[1]
+
+
+def _look_up_laptop_zone() -> str:
     candidates = [os.environ.get("TZ", "").lstrip(":")]
     localtime = Path("/etc/localtime")
     if localtime.is_symlink():

@@ -1,13 +1,22 @@
-"""What the pages' shared reads keep from one page run to the next, for every session of an app
-process (DESIGN.md, "Shared state"): values computed once per data version (`Shelf`), and every
-stored result, read again only where saves changed it (`ResultsLog`). Caches that only save
-work: nothing here guards access, and a dropped one is filled again. No Streamlit: `stsa.ui.data`
-holds one of each per database."""
+"""What the pages' shared reads and the data feed keep from one run or request to the next, for
+every session of an app process (DESIGN.md, "Shared state", "The crowd"): values computed once
+per data version (`Shelf`), every stored result, read again only where saves changed it
+(`ResultsLog`), each database's data version read at most every moment (`Versions`), and the
+feed's answers, built at most once a second each (`Answers`). Caches that only save work:
+nothing here guards access, and a dropped one is filled again. No Streamlit: `stsa.ui.data`
+holds one shelf and results log per database; the process holds one `Versions`."""
 
 from __future__ import annotations
 
+import dataclasses
+import gzip
+import hashlib
+import math
 import threading
+import time
+import weakref
 from collections.abc import Callable, Hashable
+from dataclasses import dataclass
 from typing import Any
 
 import pandas as pd
@@ -142,3 +151,163 @@ def _entry(events: pd.DataFrame) -> tuple | None:
         return None
     row = events.iloc[0]
     return (int(row["event_id"]), str(row["at"]), row["actor"], row["action"], row["subject"])
+
+
+class Versions:
+    """Each database's data version (`store.data_version`) as this process last read it,
+    read again at most every `seconds` (DESIGN.md, "The crowd": a thousand pollers and page
+    openings cost a few reads a second, not one each), and at once after a write this process
+    committed (`store.db.on_write`, through any engine on the same database), so a person who
+    saves sees their save on the next run. A write by another process (a cluster on
+    PostgreSQL) shows within `seconds`. Concurrent readers of a stale version wait for one
+    read instead of making their own. A cache that only saves work: dropping it costs
+    reads."""
+
+    def __init__(self, seconds: float, read: Callable[[Any], int] | None = None,
+                 clock: Callable[[], float] = time.monotonic) -> None:
+        self.seconds, self.clock = seconds, clock
+        self._read = read or store.data_version
+        self._kept: dict[Hashable, tuple[float, int]] = {}
+        self._locks: dict[Hashable, threading.Lock] = {}
+        self._lock = threading.Lock()
+        self._which_of: weakref.WeakKeyDictionary[Any, Hashable] = weakref.WeakKeyDictionary()
+
+    def _which(self, engine) -> Hashable:
+        """The database (and tournament) an engine reads: engines on the same one share it."""
+        try:
+            return self._which_of[engine]
+        except (KeyError, TypeError):
+            pass
+        url = getattr(engine, "url", None)
+        if url is None:  # a test's stand-in
+            return id(engine)
+        which = (str(url), store.db.tournament_id(engine))
+        if which[1] is not None:  # an engine is told its tournament once it is open
+            self._which_of[engine] = which
+        return which
+
+    def fresh(self, engine) -> int | None:
+        """The kept version of `engine` if it was read less than `seconds` ago, else None
+        (no database read: safe on the server's event loop)."""
+        kept = self._kept.get(self._which(engine))
+        if kept is None or self.clock() - kept[0] >= self.seconds:
+            return None
+        return kept[1]
+
+    def current(self, engine) -> int:
+        """`engine`'s data version, read again only when the kept one is older than
+        `seconds` (or a write moved it)."""
+        found = self.fresh(engine)
+        if found is not None:
+            return found
+        which = self._which(engine)
+        with self._lock:
+            lock = self._locks.setdefault(which, threading.Lock())
+        with lock:
+            found = self.fresh(engine)  # another thread read it while this one waited
+            if found is not None:
+                return found
+            at = self.clock()
+            version = int(self._read(engine))
+            self._kept[which] = (at, version)
+            return version
+
+    def moved(self, engine) -> None:
+        """A write committed on `engine` in this process: its next `current` reads again."""
+        self._kept.pop(self._which(engine), None)
+
+    def forget(self) -> None:
+        """Read every version again at its next use (tests: a write made elsewhere)."""
+        self._kept.clear()
+
+
+@dataclass(frozen=True)
+class Answer:
+    """One answer as the feed gives it: what it was built from (`stamp`: data versions),
+    when (`built`, a monotonic time), its ETag (from its content: an answer that did not
+    change keeps its ETag across versions), its body, the body gzipped (None when too small
+    to be worth it) and its media type."""
+
+    stamp: Hashable
+    built: float
+    etag: str
+    body: bytes
+    gzipped: bytes | None
+    media: str
+
+
+GZIP_FROM = 1024  # bytes: smaller answers go as they are
+
+
+def make_answer(stamp: Hashable, body: bytes, media: str, *, salt: Hashable = "",
+                clock: Callable[[], float] = time.monotonic) -> Answer:
+    """`Answer` of `body`: its ETag a hash of `salt` (the feed's version, the answer's
+    language) and the body, its gzipped body made once here."""
+    digest = hashlib.blake2b(repr(salt).encode() + b"\0" + body, digest_size=12)
+    gzipped = gzip.compress(body, compresslevel=6, mtime=0) if len(body) >= GZIP_FROM else None
+    return Answer(stamp, clock(), f'"{digest.hexdigest()}"', body, gzipped, media)
+
+
+class Answers:
+    """The feed's answers by key (route, tournament, parameters, language), each built once
+    per stamp of data versions, at most once every `rebuild_seconds` however fast the
+    versions move (judges saving), and by one thread at a time: while one builds, or within
+    `rebuild_seconds` of the last build, readers get the answer as it was (it catches up at
+    the next poll). A key with no answer yet waits for its first build. At most `most` keys
+    are kept (a client inventing parameters only costs time)."""
+
+    def __init__(self, rebuild_seconds: float, most: int = 20_000,
+                 clock: Callable[[], float] = time.monotonic) -> None:
+        self.rebuild_seconds, self.most, self.clock = rebuild_seconds, most, clock
+        self._kept: dict[Hashable, Answer] = {}
+        self._building: dict[Hashable, threading.Lock] = {}
+        self._lock = threading.Lock()
+
+    def peek(self, key: Hashable, stamp: Hashable, every: float | None = None
+             ) -> Answer | None:
+        """The kept answer of `key` when it may be given now without a build (it is of
+        `stamp`, or a newer build must wait: one is under way, or the last one is younger
+        than `every` seconds, default `rebuild_seconds`); else None. No work: safe on the
+        server's event loop."""
+        kept = self._kept.get(key)
+        if kept is None:
+            return None
+        if kept.stamp == stamp:
+            return kept
+        busy = self._building.get(key)
+        wait = self.rebuild_seconds if every is None else every
+        if (busy is not None and busy.locked()) or self.clock() - kept.built < wait:
+            return kept
+        return None
+
+    def get(self, key: Hashable, stamp: Hashable, build: Callable[[], Answer],
+            every: float | None = None) -> Answer:
+        """The answer of `key` for `stamp`: the kept one when `peek` gives it, else built now
+        by `build` (one thread per key; another asking meanwhile gets the kept answer, or,
+        when there is none yet, waits for this build)."""
+        found = self.peek(key, stamp, every)
+        if found is not None:
+            return found
+        with self._lock:
+            busy = self._building.setdefault(key, threading.Lock())
+        if not busy.acquire(blocking=key not in self._kept):
+            return self._kept[key]  # another thread is building it: the answer as it was
+        try:
+            found = self.peek(key, stamp, every)
+            if found is not None and found.stamp == stamp:
+                return found
+            made = build()
+            with self._lock:
+                if len(self._kept) >= self.most and key not in self._kept:
+                    self._kept.clear()
+                self._kept[key] = made
+            return made
+        finally:
+            busy.release()
+
+    def expire(self) -> None:
+        """Let every kept answer be built again at once for a new stamp (tests: a write must
+        show at the next request); an answer of the same stamp is still given as it is."""
+        with self._lock:
+            self._kept = {key: dataclasses.replace(kept, built=-math.inf)
+                          for key, kept in self._kept.items()}

@@ -254,21 +254,38 @@ def _retryable(engine: Engine, exc: sa.exc.DBAPIError) -> bool:
     return state in ("40001", "40P01", "55P03", "23505")
 
 
+# Called with the engine after every committed write (`on_write`): the process's caches of
+# data versions hear of a write at once instead of at their next read.
+_written: list[Callable[[Engine], None]] = []
+
+
+def on_write(callback: Callable[[Engine], None]) -> None:
+    """Call `callback(engine)` after every write committed through `write` in this process
+    (once per callback, however often it is registered)."""
+    if callback not in _written:
+        _written.append(callback)
+
+
 def write(engine: Engine, work: Callable[[Connection], T], *, attempts: int = WRITE_ATTEMPTS) -> T:
     """Run `work(conn)` in one write transaction: all of it is committed, or none of it.
 
     Retries when the database reports a transient conflict (a lock timeout on SQLite, a
     serialization failure, deadlock or unique-key race on PostgreSQL); `work` re-reads
-    everything it checks, so a retry sees the other transaction's outcome.
+    everything it checks, so a retry sees the other transaction's outcome. After the commit,
+    every `on_write` callback hears of it.
     """
     for attempt in range(1, attempts + 1):
         try:
             with engine.begin() as conn:
-                return work(conn)
+                done = work(conn)
         except sa.exc.DBAPIError as exc:
             if attempt == attempts or not _retryable(engine, exc):
                 raise
             time.sleep(random.uniform(0.005, 0.02) * attempt)
+            continue
+        for callback in _written:
+            callback(engine)
+        return done
     raise AssertionError("unreachable")
 
 

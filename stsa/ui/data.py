@@ -48,6 +48,8 @@ from stsa.ui import finals as finals_view
 from stsa.ui import live, session, sittings
 from stsa.ui.sittings import ResultTables
 
+VERSIONS = session.VERSIONS  # each tournament's data version, read a moment ago at most
+
 
 @st.cache_resource(show_spinner=False)
 def _shelf(url: str) -> Shelf:
@@ -74,9 +76,10 @@ def clear() -> None:
 
 def now(role: Role | None = None) -> Data:
     """The tournament as it stands for this run, as `role` (default: the signed-in person's)
-    may see it (R20): reads the data version once."""
+    may see it (R20): its data version as this process read it a moment ago
+    (`VERSIONS`)."""
     url = session.data_key()
-    version = store.data_version(session.engine())
+    version = VERSIONS.current(session.engine())
     staff = (session.role() if role is None else role) in (Role.ORGANIZER, Role.JUDGE)
     return Data(url, staff, version, session.tournament_id())
 
@@ -86,7 +89,7 @@ def public(tournament_id: int, version: int | None = None) -> Data:
     feed, R22): the same shared reads, under the same keys, as its pages' spectators use.
     `version`: its data version when the caller has just read it."""
     if version is None:
-        version = store.data_version(session.engine_of(int(tournament_id)))
+        version = VERSIONS.current(session.engine_of(int(tournament_id)))
     return Data(session.data_key_of(int(tournament_id)), False, version, int(tournament_id))
 
 

@@ -1,14 +1,29 @@
 """The data feed over HTTP (`/api/v1/…`, README "Data feed"): read-only JSON (and CSV where
 the answer is a table, a calendar for the schedule) on the app's own port, in the app's own
 process, beside Streamlit's routes (`st.App(routes=…)`): one process per port, so the feed
-reads the very shelf the pages fill and costs no second server.
+reads the very shelf the pages fill and costs no second server. The spectators' live pages
+poll it from the browser (DESIGN.md, "The crowd").
 
-Each answer is built once per data version of what it shows (a tournament's, or every
-tournament's and the installation's for the list and the seasons) and kept with its ETag: a
-client that sends the ETag back gets 304 and no body; a thousand pollers of an unchanged
-tournament cost one version read each. GET only, for any origin (CORS: a club's website
-embeds the standings); nothing here reads a session, so nothing here can show what a
-spectator may not see (`services.feed`'s allow-lists).
+What a poll costs (README, "Performance"):
+
+- Each answer is kept (`services.shared.Answers`) under its route, tournament, parameters and
+  the language asked for, with the data versions it was built from. A poll whose tournament's
+  version this process read a moment ago (`data.VERSIONS`, at most every `VERSION_SECONDS`,
+  and at once after a write of its own) and whose answer is kept for that version is answered
+  on the event loop with no database read and no thread.
+- A moved version builds the answer again in a worker thread, once, at most once every
+  `REBUILD_SECONDS` however fast judges save: meanwhile, and while one thread builds, every
+  other poll gets the answer as it was (a phone catches up at its next poll).
+- The ETag is a hash of the answer's content (and the feed's version and language), so an
+  answer that a save did not change keeps its ETag: its pollers keep getting 304 and no body.
+  Answers over a kilobyte go gzipped to clients that take it (compressed once per build).
+- `Cache-Control: public, max-age=1`: a reverse proxy (`make serve-cluster`) may answer every
+  poll for a second from its cache; browsers' live elements ask with `cache: "no-store"` and
+  their own `If-None-Match`.
+
+GET only, for any origin (CORS: a club's website embeds the standings); nothing here reads a
+session, so nothing here can show what a spectator may not see (`services.feed`'s
+allow-lists).
 
 The words meant for people in an answer (not its field names or machine values) follow
 `?lang=sv|fr|en`, else the tournament's language setting, else English; each answer is kept per
@@ -17,12 +32,10 @@ data version and language, and the language is part of its ETag.
 
 from __future__ import annotations
 
-import hashlib
 import json
 import os
 import time
-from collections.abc import Callable
-from dataclasses import dataclass
+from collections.abc import Callable, Hashable
 from typing import Any
 
 import pandas as pd
@@ -42,16 +55,21 @@ from stsa.services import player as player_service
 from stsa.services import schedule as schedule_service
 from stsa.services import season as season_service
 from stsa.services import tournaments as tournament_service
-from stsa.services.shared import Latest
+from stsa.services.shared import Answer, Answers, make_answer
 from stsa.settings import Settings
 from stsa.ui import data, live_answers, session
 
 JSON = "application/json"
 CSV = "text/csv; charset=utf-8"
+# Any origin may read (no Vary: Origin, the answer is the same for all), and a reverse proxy
+# may keep an answer for a second (README, "More than one process").
 _HEADERS = {"Access-Control-Allow-Origin": "*",
-            "Access-Control-Expose-Headers": "ETag, X-STSA-Now",
-            "Cache-Control": "no-cache", "Vary": "Origin"}
-_installation = Latest()  # answers over every tournament, by their versions together
+            "Access-Control-Expose-Headers": "ETag, X-STSA-Now, X-STSA-Version",
+            "Cache-Control": "public, max-age=1"}
+# Answers are built again at most this often, however fast the versions move;
+# STSA_FEED_REBUILD_SECONDS=0 builds each new version at once (tests that check a write).
+REBUILD_SECONDS = float(os.environ.get("STSA_FEED_REBUILD_SECONDS", "1"))
+ANSWERS = Answers(REBUILD_SECONDS)
 
 
 class Missing(LookupError):
@@ -60,31 +78,6 @@ class Missing(LookupError):
 
 def _body(payload: Any) -> bytes:
     return json.dumps(payload, ensure_ascii=False, separators=(",", ":")).encode()
-
-
-def _etag(*parts: Any) -> str:
-    digest = hashlib.blake2b(repr((shape.VERSION, *parts)).encode(), digest_size=12)
-    return f'"{digest.hexdigest()}"'
-
-
-@dataclass(frozen=True)
-class _Recent:
-    """An answer as last given, and when its version was last read."""
-
-    at: float
-    etag: str
-    body: bytes
-    media: str
-
-
-# The answers given in the last FRESH_SECONDS, by address and language asked for: given again
-# with no database read (a poller a second, two hundred overlays: one version read per address
-# per FRESH_SECONDS).
-# A save shows in the feed within this (overlays: within 2 s); STSA_FEED_FRESH_SECONDS=0 reads
-# the version for every request (the feed's tests, which check each write at once).
-FRESH_SECONDS = float(os.environ.get("STSA_FEED_FRESH_SECONDS", "0.5"))
-_RECENT_MOST = 10_000  # addresses kept at most (a client inventing addresses only costs time)
-_recent: dict[tuple[str, str], _Recent] = {}  # by (address, the language asked for)
 
 
 def asked(request: Request) -> str | None:
@@ -96,14 +89,14 @@ def asked(request: Request) -> str | None:
 def language_of(request: Request, settings: Settings | None = None) -> str:
     """The language of an answer's words: the one asked for, else the tournament's
     (`settings.language`), else English."""
-    found = asked(request)
+    return _language(asked(request), settings)
+
+
+def _language(asked_for: str | None, settings: Settings | None) -> str:
+    found = asked_for
     if found is None and settings is not None:
         found = i18n.known(getattr(settings, "language", None))
     return found or i18n.ENGLISH
-
-
-def _recent_key(request: Request) -> tuple[str, str]:
-    return request.url.path, asked(request) or ""
 
 
 def _in(lang: str, make: Callable[[], tuple[bytes, str]]) -> Callable[[], tuple[bytes, str]]:
@@ -114,43 +107,55 @@ def _in(lang: str, make: Callable[[], tuple[bytes, str]]) -> Callable[[], tuple[
     return made
 
 
-def _reply(request: Request, kept: _Recent) -> Response:
-    """304 when the client holds the answer's ETag, else the answer."""
+def _reply(request: Request, kept: Answer) -> Response:
+    """304 when the client holds the answer's ETag, else the answer (gzipped when the client
+    takes it and it is worth it)."""
     headers = dict(_HEADERS, ETag=kept.etag)
     headers["X-STSA-Now"] = str(int(time.time() * 1000))  # overlays count down from it
-    asked = request.headers.get("if-none-match", "")
-    if kept.etag in {tag.strip().removeprefix("W/") for tag in asked.split(",")}:
+    if isinstance(kept.stamp, int):  # the tournament's data version the answer was built at
+        headers["X-STSA-Version"] = str(kept.stamp)
+    if kept.gzipped is not None:
+        headers["Vary"] = "Accept-Encoding"
+    held = request.headers.get("if-none-match", "")
+    if held and kept.etag in {tag.strip().removeprefix("W/") for tag in held.split(",")}:
         return Response(status_code=304, headers=headers)
+    if kept.gzipped is not None and "gzip" in request.headers.get("accept-encoding", ""):
+        headers["Content-Encoding"] = "gzip"
+        return Response(kept.gzipped, media_type=kept.media, headers=headers)
     return Response(kept.body, media_type=kept.media, headers=headers)
 
 
-def _answer(request: Request, etag: str, make: Callable[[], tuple[bytes, str]],
-            keep: Callable[[Callable[[], tuple[bytes, str]]], tuple[bytes, str]]) -> Response:
-    """The kept (body, media type) under `etag`, made once per version; remembered as the
-    address's recent answer."""
-    body, media = keep(make)
-    kept = _Recent(time.monotonic(), etag, body, media)
-    if len(_recent) >= _RECENT_MOST:
-        _recent.clear()
-    _recent[_recent_key(request)] = kept
-    return _reply(request, kept)
+def _answer(key: Hashable, stamp: Hashable, lang: str,
+            make: Callable[[], tuple[bytes, str]], every: float | None = None) -> Answer:
+    """The answer under `key` for the data versions `stamp`: kept, or built by `make` in
+    language `lang` (`ANSWERS`: once per stamp, at most once every `REBUILD_SECONDS`, or
+    every `every` seconds for an answer that is dear to build and need not follow each
+    save)."""
+    def build() -> Answer:
+        body, media = _in(lang, make)()
+        return make_answer(stamp, body, media, salt=(shape.VERSION, lang))
+    return ANSWERS.get(key, stamp, build, every=every)
 
 
-def _served(name: str, answer: Callable[[Request], Response]):
-    """The route's endpoint: an answer given in the last FRESH_SECONDS is given again from
-    memory on the event loop; anything else reads (and maybe computes) in a worker thread."""
+def _served(name: str, fast: Callable[[Request], Answer | None],
+            slow: Callable[[Request], Response]):
+    """The route's endpoint: an answer `fast` finds kept is given on the event loop (no
+    database read, no thread); anything else is read (and maybe built) by `slow` in a worker
+    thread."""
     async def endpoint(request: Request) -> Response:
-        kept = _recent.get(_recent_key(request))
-        if kept is not None and time.monotonic() - kept.at < FRESH_SECONDS:
+        kept = fast(request)
+        if kept is not None:
             return _reply(request, kept)
-        return await run_in_threadpool(answer, request)
+        return await run_in_threadpool(slow, request)
     endpoint.__name__ = f"feed_{name}"
     return endpoint
 
 
 def forget_recent() -> None:
-    """Forget the recent answers (tests: a write must show at once)."""
-    _recent.clear()
+    """Read every version again at its next use and let every answer be built again at once
+    for a new version (tests: a write must show at the next request)."""
+    data.VERSIONS.forget()
+    ANSWERS.expire()
 
 
 def _missing(words: str) -> Response:
@@ -159,26 +164,49 @@ def _missing(words: str) -> Response:
 
 
 # --- which tournament, which sitting --------------------------------------------------------
+# Small lookups kept for the stamp (data versions) they were made at: the tournaments by key,
+# the live overlays by token hash.
+
+
+_by_stamp: dict[tuple[str, str], tuple[Hashable, Any]] = {}
+
+
+def _kept(name: str, stamp: Hashable, make: Callable[[], Any]) -> Any:
+    """The lookup `name` of this installation made at `stamp` (made now if it was not)."""
+    key = (session.database_url(), name)
+    found = _by_stamp.get(key)
+    if found is None or found[0] != stamp:
+        found = _by_stamp[key] = (stamp, make())
+    return found[1]
+
+
+def _peek(name: str, stamp: Hashable | None) -> Any:
+    """The lookup `name` if it is kept for `stamp` (no work), else None."""
+    found = _by_stamp.get((session.database_url(), name))
+    return found[1] if found is not None and stamp is not None and found[0] == stamp else None
+
 
 def _listed() -> pd.DataFrame:
-    return store.tournaments(session.installation())
+    return session.listed()
 
 
-def _tournament_id(key: str) -> tuple[int, int | None]:
-    """The id of the tournament `key` names, from a dict kept per installation data version
-    (the list is logged there), so an answer costs no read of the list; and, for the
-    installation's own tournament, that version, which is its own too."""
-    inst = session.installation()
-    version = store.data_version(inst)
+def _keys_of(version: int) -> dict[str, int]:
+    """The tournaments' ids by key, kept per installation data version (the list is logged
+    there)."""
     def by_key() -> dict[str, int]:
         listed = _listed()
         return {str(k): int(t) for k, t in zip(listed["key"], listed["tournament_id"])}
-    keys = _installation.get("keys", version, by_key)
-    found = keys.get(str(key).strip().lower())
+    return _kept("keys", version, by_key)
+
+
+def _tournament_id(key: str) -> int:
+    """The id of the tournament `key` names (`Missing` when there is none)."""
+    found = _keys_of(data.VERSIONS.current(session.installation())).get(
+        str(key).strip().lower())
     if found is None:
         raise Missing(_("There is no tournament “{key}” here. The list is at {address}.")
                       .format(key=key, address=f"{shape.PREFIX}/tournaments"))
-    return found, version if found == store.db.tournament_id(inst) else None
+    return found
 
 
 def _refs(reads: data.Data) -> dict[str, dict]:
@@ -198,47 +226,112 @@ def _sitting_row(reads: data.Data, ref: str) -> dict:
     return found
 
 
-def _tournament_route(name: str, build: Callable[[data.Data, str, dict], tuple[bytes, str]]):
-    """A GET route of one tournament: its ETag from the tournament's data version, the answer
-    kept on its pages' shelf for that version."""
-    def endpoint(request: Request) -> Response:
+Build = Callable[[data.Data, str, dict], tuple[bytes, str]]
+
+
+def _answer_key(name: str, tid: int, params: dict, asked_for: str | None) -> Hashable:
+    return (name, session.data_key_of(tid), tuple(sorted(params.items())), asked_for or "")
+
+
+def shared_answer(reads: data.Data, key: str, name: str, params: dict | None = None,
+                  lang: str | None = None) -> tuple[str, bytes]:
+    """The feed's answer `name` of the tournament `reads` shows (`key`: its address key), as
+    the feed gives it now to a client asking for `lang`: (ETag, body). A page run hands it to
+    its live element, whose first poll then gets 304 (DESIGN.md, "The crowd": a page opens
+    with the answer the feed gives)."""
+    params = dict(params or {})
+    build = _TOURNAMENT_BUILDS[name]
+    tid = int(reads.tournament) if reads.tournament is not None else _tournament_id(key)
+    lang_used = _language(i18n.known(lang), reads.settings())
+    found = _answer(_answer_key(name, tid, params, i18n.known(lang)), reads.version, lang_used,
+                    lambda: build(reads, key, params), _EVERY.get(name))
+    return found.etag, found.body
+
+
+_TOURNAMENT_BUILDS: dict[str, Build] = {}
+_EVERY: dict[str, float | None] = {}
+
+
+def _tournament_route(name: str, build: Build, *, every: float | None = None):
+    """A GET route of one tournament: its answer kept per data version and language asked
+    for, built on the tournament's shared reads (the shelf its pages fill); built again at
+    most every `every` seconds when given (default `REBUILD_SECONDS`)."""
+    _TOURNAMENT_BUILDS[name] = build
+    if REBUILD_SECONDS <= 0:  # tests: every write shows at once, for every answer
+        every = None
+    _EVERY[name] = every
+
+    def fast(request: Request) -> Answer | None:
+        params = dict(request.path_params)
+        inst = session.installation()
+        keys = _peek("keys", data.VERSIONS.fresh(inst))
+        tid = keys.get(str(params.pop("key")).strip().lower()) if keys else None
+        if tid is None:
+            return None
+        version = data.VERSIONS.fresh(session.engine_of(tid))
+        if version is None:
+            return None
+        return ANSWERS.peek(_answer_key(name, tid, params, asked(request)), version,
+                            every=every)
+
+    def slow(request: Request) -> Response:
         params = dict(request.path_params)
         key = params.pop("key")
-        lang = language_of(request)
         try:
-            with i18n.language(lang):  # the tournament unknown yet: the language asked for
-                tid, own = _tournament_id(key)
-            reads = data.public(tid, version=own)
+            with i18n.language(language_of(request)):  # the tournament unknown yet
+                tid = _tournament_id(key)
+            reads = data.public(tid)
             lang = language_of(request, reads.settings())
             with i18n.language(lang):
                 if "ref" in params:
-                    _sitting_row(reads, params["ref"])  # 404 before an ETag
+                    _sitting_row(reads, params["ref"])  # 404 before an answer
                 if "player" in params:
                     _nickname(reads, params["player"])
         except Missing as gone:
             return _missing(str(gone))
-        return _answer(request, _etag(name, tid, reads.version, sorted(params.items()), lang),
-                       _in(lang, lambda: build(reads, key, params)),
-                       lambda make: reads.kept(
-                           ("feed", name, tuple(sorted(params.items())), lang), make))
-    return _served(name, endpoint)
+        return _reply(request, _answer(_answer_key(name, tid, params, asked(request)),
+                                       reads.version, lang,
+                                       lambda: build(reads, key, params), every))
+    return _served(name, fast, slow)
 
 
-def _everywhere_stamp() -> tuple:
+def _everywhere_stamp(fresh: bool = False) -> tuple | None:
     """Every tournament's data version, then the installation's: what the list and the
-    seasons are computed from."""
-    listed = _listed()
-    return (*((int(t), store.data_version(session.engine_of(int(t))))
-              for t in listed["tournament_id"]),
-            ("installation", store.data_version(session.installation())))
+    seasons are computed from. `fresh`: only from versions read a moment ago (None when one
+    is not)."""
+    inst = session.installation()
+    own = data.VERSIONS.fresh(inst) if fresh else data.VERSIONS.current(inst)
+    if own is None:
+        return None
+    listed = _peek("listed", own) if fresh else _kept("listed", own, _listed)
+    if listed is None:
+        return None
+    versions = []
+    for t in listed["tournament_id"]:
+        engine = session.engine_of(int(t))
+        found = data.VERSIONS.fresh(engine) if fresh else data.VERSIONS.current(engine)
+        if found is None:
+            return None
+        versions.append((int(t), found))
+    return (*versions, ("installation", own))
 
 
 def _installation_route(name: str, build: Callable[[dict], tuple[bytes, str]]):
     """A GET route over every tournament (the list, the seasons): in the language asked for,
     else English (no one tournament's setting speaks for them all)."""
-    def endpoint(request: Request) -> Response:
+    def key_of(request: Request, params: dict) -> Hashable:
+        return (name, session.database_url(), tuple(sorted(params.items())),
+                asked(request) or "")
+
+    def fast(request: Request) -> Answer | None:
+        stamp = _everywhere_stamp(fresh=True)
+        return None if stamp is None else ANSWERS.peek(
+            key_of(request, dict(request.path_params)), stamp)
+
+    def slow(request: Request) -> Response:
         params = dict(request.path_params)
         lang = language_of(request)
+        raw = dict(params)
         try:
             stamp = _everywhere_stamp()
             if "season" in params:
@@ -246,11 +339,9 @@ def _installation_route(name: str, build: Callable[[dict], tuple[bytes, str]]):
                     params["season"] = _season_id(params["season"])
         except Missing as gone:
             return _missing(str(gone))
-        return _answer(request, _etag(name, stamp, sorted(params.items()), lang),
-                       _in(lang, lambda: build(params)),
-                       lambda make: _installation.get(
-                           (name, tuple(sorted(params.items())), lang), stamp, make))
-    return _served(name, endpoint)
+        return _reply(request, _answer(key_of(request, raw), stamp, lang,
+                                       lambda: build(params)))
+    return _served(name, fast, slow)
 
 
 def _season_id(raw: str) -> int:
@@ -396,19 +487,19 @@ def _season_csv(params: dict) -> tuple[bytes, str]:
 
 # --- stream overlays --------------------------------------------------------------------------
 
-def _overlay(token: str) -> tuple[dict, int | None]:
-    """The overlay `token` opens, from the live overlays kept per installation data version;
-    and that version when the overlay is of the installation's own tournament (its own
-    version too)."""
-    inst = session.installation()
-    version = store.data_version(inst)
-    live = _installation.get("overlays", version, lambda: store.live_overlays(inst))
+def _overlays(version: int) -> dict:
+    """The live overlays by their token's hash, kept per installation data version."""
+    return _kept("overlays", version, lambda: store.live_overlays(session.installation()))
+
+
+def _overlay(token: str) -> dict:
+    """The overlay `token` opens (`Missing` when it was withdrawn or never made)."""
+    live = _overlays(data.VERSIONS.current(session.installation()))
     found = live.get(auth.token_hash(str(token)))
     if found is None:
         raise Missing(_("This overlay was withdrawn, or never made: the organizer makes a new "
                         "one on the Data page."))
-    own = found["tournament_id"] == store.db.tournament_id(inst)
-    return found, version if own else None
+    return found
 
 
 def _table_clock(reads: data.Data, sitting_id: int, table_no: int) -> dict | None:
@@ -454,25 +545,45 @@ def _overlay_answer(overlay: dict, reads: data.Data) -> tuple[bytes, str]:
     return _json(shape.overlay_table(overlay, name, words, table, clock))
 
 
+def _overlay_key(overlay: dict, request: Request) -> tuple[Hashable, Hashable]:
+    """An overlay answer's key and the part of its stamp beside the data version: the minute
+    for "next up" (what is next moves on with the time, not only with saves)."""
+    minute = int(time.time() // 60) if overlay["kind"] == "next" else 0
+    return ("overlay", session.database_url(), int(overlay["id"]), asked(request) or ""), minute
+
+
+def _overlay_fast(request: Request) -> Answer | None:
+    inst_version = data.VERSIONS.fresh(session.installation())
+    live = _peek("overlays", inst_version)
+    found = live.get(auth.token_hash(str(request.path_params["token"]))) if live else None
+    if found is None:
+        return None
+    try:
+        version = data.VERSIONS.fresh(session.engine_of(int(found["tournament_id"])))
+    except TournamentError:  # its tournament was deleted: the slow path says so
+        return None
+    if version is None:
+        return None
+    key, minute = _overlay_key(found, request)
+    return ANSWERS.peek(key, (version, minute))
+
+
 def _overlay_data(request: Request) -> Response:
     token = request.path_params["token"]
     lang = language_of(request)
     with i18n.language(lang):  # its tournament unknown yet: the language asked for
         try:
-            overlay, own = _overlay(token)
+            overlay = _overlay(token)
         except Missing as gone:
             return _missing(str(gone))
-        tid = int(overlay["tournament_id"])
         try:
-            reads = data.public(tid, version=own)
+            reads = data.public(int(overlay["tournament_id"]))
         except TournamentError:  # its tournament was deleted
             return _missing(_("This overlay's tournament is no longer here."))
     lang = language_of(request, reads.settings())
-    # the minute too, for "next up": what is next moves on with the time, not only with saves
-    minute = int(time.time() // 60) if overlay["kind"] == "next" else 0
-    return _answer(request, _etag("overlay", overlay["id"], tid, reads.version, minute, lang),
-                   _in(lang, lambda: _overlay_answer(overlay, reads)),
-                   lambda make: reads.kept(("overlay", overlay["id"], minute, lang), make))
+    key, minute = _overlay_key(overlay, request)
+    return _reply(request, _answer(key, (reads.version, minute), lang,
+                                   lambda: _overlay_answer(overlay, reads)))
 
 
 def _overlay_page(request: Request) -> Response:
@@ -481,12 +592,12 @@ def _overlay_page(request: Request) -> Response:
     lang = language_of(request)
     try:
         with i18n.language(lang):
-            overlay, own = _overlay(request.path_params["token"])
+            overlay = _overlay(request.path_params["token"])
     except Missing as gone:
         return Response(overlay_page.gone(str(gone), lang), status_code=404,
                         media_type="text/html; charset=utf-8", headers=_HEADERS)
     try:
-        settings = data.public(int(overlay["tournament_id"]), version=own).settings()
+        settings = data.public(int(overlay["tournament_id"])).settings()
     except TournamentError:  # its tournament was deleted: the answers say so
         settings = None
     return Response(overlay_page.page(language_of(request, settings)),
@@ -537,8 +648,9 @@ def routes() -> list[Route]:
               methods=get),
         Route(f"{shape.PREFIX}/seasons/{{season}}/standings.csv",
               _installation_route("season.csv", _season_csv), methods=get),
-        Route(f"{shape.PREFIX}/overlays/{{token}}", _served("overlay", _overlay_data),
-              methods=get),
-        Route("/overlay/{token}", _served("overlay_page", _overlay_page), methods=get),
+        Route(f"{shape.PREFIX}/overlays/{{token}}",
+              _served("overlay", _overlay_fast, _overlay_data), methods=get),
+        Route("/overlay/{token}", _served("overlay_page", lambda _request: None,
+                                          _overlay_page), methods=get),
         Route("/api/{rest:path}", _not_found, methods=get),
     ]

@@ -2,11 +2,13 @@
 
 from __future__ import annotations
 
+import copy
 from dataclasses import dataclass
 from pathlib import Path
 
 import streamlit as st
 
+from stsa import i18n
 from stsa.domain import Role
 from stsa.i18n import N_, _
 
@@ -58,6 +60,31 @@ def title(path: str) -> str:
     """The title of the page in file `path` ("views/results.py" → "Results"), in this run's
     language."""
     return _(next(p.title for p in PAGES if p.path == path))
+
+
+_made: dict[tuple[str, str, bool], st.Page] = {}
+
+
+def _page(page: Page, *, default: bool = False, hidden: bool = False) -> st.Page:
+    """`st.Page` of `page` (its title in this run's language): made once per language and
+    copied for each run. Making one looks its file up on disk, and every run of every page
+    builds the navigation; each run gets its own copy, since a run marks the page it runs."""
+    key = (page.path, i18n.current(), hidden)
+    made = _made.get(key)
+    if made is None:
+        made = _made[key] = (st.Page(page.path, title=title(page.path), visibility="hidden")
+                             if hidden else st.Page(page.path, title=title(page.path),
+                                                    icon=page.icon, default=page.path == HOME))
+    return copy.copy(made)
+
+
+def navigation_pages(role: Role) -> tuple[list[st.Page], dict[str, Page]]:
+    """What `st.navigation` gets for `role` (R20): the pages it may open, in order, then the
+    pages it may not, hidden (their address reaches `refuse` instead of Streamlit's silent
+    fallback to Home); and those closed ones by their address."""
+    shut = {url_path(p): p for p in closed(role)}
+    return [_page(p) for p in pages(role)] + [_page(p, hidden=True) for p in shut.values()], \
+        shut
 
 
 def closed(role: Role) -> list[Page]:

@@ -14,7 +14,7 @@ import streamlit as st
 from stsa import rating, store
 from stsa.services import season as service
 from stsa.services.shared import Shelf
-from stsa.ui import session
+from stsa.ui import data, session
 
 
 @st.cache_resource(show_spinner=False)
@@ -25,9 +25,9 @@ def _shelf(url: str) -> Shelf:
 def _versions(tournament_ids) -> tuple:
     """What the reads are keyed by: (tournament id, its data version) of each tournament
     involved, then the installation's own data version."""
-    return (*((int(t), store.data_version(session.engine_of(int(t))))
+    return (*((int(t), data.VERSIONS.current(session.engine_of(int(t))))
               for t in tournament_ids),
-            ("installation", store.data_version(session.installation())))
+            ("installation", data.VERSIONS.current(session.installation())))
 
 
 def seasons() -> pd.DataFrame:
@@ -54,7 +54,7 @@ def everywhere(name: Hashable, compute: Callable[[], Any]) -> Any:
     """`compute()`'s value, shared per data version of every tournament and of the
     installation: for reads over all the tournaments (the rating, the player records, the
     directory)."""
-    key = (name, _versions(store.tournaments(session.installation())["tournament_id"]))
+    key = (name, _versions(session.listed()["tournament_id"]))
     return _shelf(session.database_url()).get(key, 0, compute)
 
 

@@ -29,6 +29,11 @@ import streamlit as st
 import uvicorn
 from starlette.middleware import Middleware
 from uvicorn.protocols.http.h11_impl import H11Protocol
+
+try:  # the fast parser (C) where the platform has it; h11 (pure Python) otherwise
+    from uvicorn.protocols.http.httptools_impl import HttpToolsProtocol
+except ImportError:  # pragma: no cover - httptools is pinned in requirements.txt
+    HttpToolsProtocol = None  # type: ignore[assignment,misc]
 from uvicorn.protocols.websockets.websockets_sansio_impl import WebSocketsSansIOProtocol
 
 from stsa.ui import session, web
@@ -37,7 +42,9 @@ ROOT = Path(__file__).resolve().parents[2]
 ENTRY = ROOT / "app.py"
 MESSAGE_BYTES = 1024 * 1024  # a client message: widget values, a search, a form (not uploads)
 HEADER_SECONDS = 10.0  # a request's headers must be complete by then (slow-header attacks)
-KEEP_ALIVE_SECONDS = 5
+# A live page polls the feed every 5 s: its connection stays open between polls (no new TCP
+# or TLS handshake for each), and an idle one is closed after three missed polls.
+KEEP_ALIVE_SECONDS = 15
 CONNECTIONS_ENV = "STSA_CONNECTIONS_PER_ADDRESS"
 CONNECTIONS_PER_ADDRESS = 40  # a phone uses 2–6; a person with three tabs about 15
 LOG_REPEATS = 5  # identical log lines a minute before the rest are counted, not written
@@ -94,24 +101,29 @@ def _address(transport) -> str:
     return str(peer[0]) if isinstance(peer, tuple) and peer else "local"
 
 
-class GuardedHTTP(H11Protocol):
-    """uvicorn's HTTP/1.1 protocol, with the connection cap and a deadline for headers."""
+class _Guarded:
+    """The connection cap and a deadline for a request's headers, on either of uvicorn's
+    HTTP/1.1 protocols (`GuardedHTTP`, `GuardedHttpTools`): a request whose headers have not
+    all arrived `HEADER_SECONDS` after the connection opened, or after the last answer on a
+    kept-alive connection, is dropped."""
 
     _stsa_address: str
     _stsa_seen: Any  # the request cycle whose headers arrived last
     _stsa_deadline: asyncio.TimerHandle | None
 
     def connection_made(self, transport) -> None:
-        super().connection_made(transport)
+        super().connection_made(transport)  # type: ignore[misc]
         self._stsa_address, self._stsa_seen = _address(transport), None
         if not ROOM.enter(self._stsa_address, id(transport)):
             transport.abort()
             return
-        self._stsa_deadline = self.loop.call_later(HEADER_SECONDS, self._stsa_too_slow)
+        self._stsa_deadline = self.loop.call_later(  # type: ignore[attr-defined]
+            HEADER_SECONDS, self._stsa_too_slow)
 
     def _stsa_too_slow(self) -> None:
-        if not self.transport.is_closing() and self.cycle is self._stsa_seen:
-            self.transport.abort()
+        transport = self.transport  # type: ignore[attr-defined]
+        if not transport.is_closing() and self.cycle is self._stsa_seen:  # type: ignore[attr-defined]
+            transport.abort()
 
     def _stsa_cancel(self) -> None:
         deadline = getattr(self, "_stsa_deadline", None)
@@ -119,31 +131,65 @@ class GuardedHTTP(H11Protocol):
             deadline.cancel()
             self._stsa_deadline = None
 
-    def handle_events(self) -> None:
-        super().handle_events()
-        if self.cycle is not None and self.cycle is not self._stsa_seen:
-            self._stsa_seen = self.cycle  # a whole request head arrived
+    def _stsa_arrived(self) -> None:
+        """After the parser had its say: a whole request head arrived when a new cycle began."""
+        cycle = self.cycle  # type: ignore[attr-defined]
+        if cycle is not None and cycle is not self._stsa_seen:
+            self._stsa_seen = cycle
             self._stsa_cancel()
 
     def on_response_complete(self) -> None:
         # The next request's headers get their deadline, set before uvicorn handles a request
         # already waiting (pipelined): its arrival then cancels the deadline, as for any other.
         self._stsa_cancel()
-        if not self.transport.is_closing():
-            self._stsa_seen = self.cycle
-            self._stsa_deadline = self.loop.call_later(HEADER_SECONDS, self._stsa_too_slow)
-        super().on_response_complete()
+        if not self.transport.is_closing():  # type: ignore[attr-defined]
+            self._stsa_seen = self.cycle  # type: ignore[attr-defined]
+            self._stsa_deadline = self.loop.call_later(  # type: ignore[attr-defined]
+                HEADER_SECONDS, self._stsa_too_slow)
+        super().on_response_complete()  # type: ignore[misc]
 
-    def handle_websocket_upgrade(self, event) -> None:
+    def handle_websocket_upgrade(self, *event) -> None:
         self._stsa_cancel()
-        super().handle_websocket_upgrade(event)
+        super().handle_websocket_upgrade(*event)  # type: ignore[misc]
 
     def connection_lost(self, exc) -> None:
         try:
             self._stsa_cancel()
-            ROOM.leave(getattr(self, "_stsa_address", "local"), id(self.transport))
+            ROOM.leave(getattr(self, "_stsa_address", "local"),
+                       id(self.transport))  # type: ignore[attr-defined]
         finally:
-            super().connection_lost(exc)
+            super().connection_lost(exc)  # type: ignore[misc]
+
+
+class GuardedHTTP(_Guarded, H11Protocol):
+    """uvicorn's pure-Python HTTP/1.1 protocol (h11), guarded: where httptools is missing."""
+
+    def handle_events(self) -> None:
+        super().handle_events()
+        self._stsa_arrived()
+
+
+if HttpToolsProtocol is not None:
+    class GuardedHttpTools(_Guarded, HttpToolsProtocol):
+        """uvicorn's fast HTTP/1.1 protocol (the httptools parser, written in C), guarded."""
+
+        def on_headers_complete(self) -> None:
+            super().on_headers_complete()
+            self._stsa_arrived()
+
+
+def http_protocol() -> type:
+    """The fastest guarded HTTP protocol this platform has: httptools', else h11's."""
+    return GuardedHttpTools if HttpToolsProtocol is not None else GuardedHTTP
+
+
+def event_loop() -> str:
+    """uvicorn's event loop: uvloop (libuv) where it is installed, else asyncio's own."""
+    try:
+        import uvloop  # noqa: F401
+    except ImportError:
+        return "asyncio"
+    return "uvloop"
 
 
 class GuardedWebSocket(WebSocketsSansIOProtocol):
@@ -411,10 +457,12 @@ def _prepare_streamlit(served: Served) -> None:
 
 
 def uvicorn_config(app, served: Served, *, trusted: list[str]):
-    """uvicorn's settings: STSA's protocols, 1 MB client messages, timeouts, TLS."""
+    """uvicorn's settings: STSA's guarded protocols (httptools' parser and uvloop where the
+    platform has them), 1 MB client messages, timeouts, TLS."""
     tls = served.certificate
     return uvicorn.Config(
-        app, host=served.address, port=served.port, http=GuardedHTTP, ws=GuardedWebSocket,
+        app, host=served.address, port=served.port, http=http_protocol(), ws=GuardedWebSocket,
+        loop=event_loop(),
         ws_max_size=MESSAGE_BYTES, ws_ping_interval=30, ws_ping_timeout=30,
         ws_per_message_deflate=False, timeout_keep_alive=KEEP_ALIVE_SECONDS,
         h11_max_incomplete_event_size=32 * 1024, server_header=False, access_log=False,
@@ -442,7 +490,7 @@ def run(served: Served, *, trusted: list[str], ready: Callable[[], None] | None 
           f"({limit} descriptors; at most {cap or 'any number of'} connections per address).",
           flush=True)
     server = _Server(config, ready)
-    asyncio.run(server.serve())
+    server.run()
     return 0 if server.started else 1
 
 

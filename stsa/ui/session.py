@@ -16,9 +16,11 @@ from __future__ import annotations
 import json
 import os
 import threading
-from collections.abc import Callable
+from collections.abc import Callable, Hashable
 from pathlib import Path
+from typing import Any
 
+import pandas as pd
 import streamlit as st
 from sqlalchemy.engine import Engine
 from streamlit.runtime.scriptrunner import get_script_run_ctx
@@ -28,6 +30,7 @@ from stsa.auth import Actor
 from stsa.auth import role_word as auth_role_word
 from stsa.domain import Role
 from stsa.i18n import N_, _
+from stsa.services.shared import Versions
 from stsa.ui import navigation, web
 
 SPECTATOR = Actor("spectator", Role.SPECTATOR)
@@ -65,6 +68,32 @@ def _shared(key: tuple[str, int | None], make: Callable[[], Engine]) -> Engine:
             if found is None:
                 found = _engines[key] = make()
     return found
+
+
+# Each database's data version, read at most every VERSION_SECONDS per process and at once
+# after a write this process made (`services.shared.Versions`): every page run and feed poll
+# looks its version up here instead of asking the database (DESIGN.md, "The crowd").
+# STSA_VERSION_SECONDS=0 reads it every time (tests that write from another process).
+VERSION_SECONDS = float(os.environ.get("STSA_VERSION_SECONDS", "0.25"))
+VERSIONS = Versions(VERSION_SECONDS)
+store.db.on_write(VERSIONS.moved)
+_listings: dict[str, tuple[Hashable, Any]] = {}
+
+
+def _per_version(name: str, stamp: Hashable, make: Callable[[], Any]) -> Any:
+    """`make()` kept per installation (this process serves one) and `stamp` of versions."""
+    key = f"{database_url()}#{name}"
+    kept = _listings.get(key)
+    if kept is None or kept[0] != stamp:
+        kept = _listings[key] = (stamp, make())
+    return kept[1]
+
+
+def listed() -> pd.DataFrame:
+    """R27: the installation's tournaments (`store.tournaments`), read once per installation
+    data version for the whole process (every page run asks). Shared: read-only."""
+    inst = installation()
+    return _per_version("listed", VERSIONS.current(inst), lambda: store.tournaments(inst))
 
 
 def installation() -> Engine:
@@ -134,8 +163,8 @@ def choose_tournament() -> str | None:
     tournament, else the newest). With several tournaments the address then carries its key,
     so a bookmark or a shared link opens the same one. Returns a message for an address naming
     no tournament here (the default is shown instead), else None."""
-    listed = store.tournaments(installation())
-    keys = dict(zip(listed["key"], listed["tournament_id"].astype(int)))
+    found = listed()
+    keys = dict(zip(found["key"], found["tournament_id"].astype(int)))
     asked, note = st.query_params.get(TOURNAMENT_PARAM), None
     chosen = keys.get(str(asked).strip().lower()) if asked else None
     if asked and chosen is None:
@@ -143,10 +172,10 @@ def choose_tournament() -> str | None:
         note = N_("That address names no tournament here, so this is the default one.")
     if chosen is None and st.session_state.get(_TOURNAMENT) in keys.values():
         chosen = st.session_state[_TOURNAMENT]
-    if chosen is None and not listed.empty:
-        chosen = _default(listed)
+    if chosen is None and not found.empty:
+        chosen = _default(found)
     st.session_state[_TOURNAMENT] = chosen
-    if len(listed) > 1 and chosen is not None:
+    if len(found) > 1 and chosen is not None:
         key = next(k for k, v in keys.items() if v == chosen)
         if st.query_params.get(TOURNAMENT_PARAM) != key:
             st.query_params[TOURNAMENT_PARAM] = key
@@ -156,18 +185,18 @@ def choose_tournament() -> str | None:
 def tournament_query() -> dict[str, str]:
     """R27: what an address outside the app (a slip's QR code, a pairing list's) adds to name
     the tournament this run shows: {"t": key} when the installation holds several, else {}."""
-    listed = store.tournaments(installation())
+    found = listed()
     chosen = _chosen()
-    if len(listed) < 2 or chosen is None:
+    if len(found) < 2 or chosen is None:
         return {}
-    keys = dict(zip(listed["tournament_id"].astype(int), listed["key"]))
+    keys = dict(zip(found["tournament_id"].astype(int), found["key"]))
     return {TOURNAMENT_PARAM: keys[chosen]} if chosen in keys else {}
 
 
 def tournament_key() -> str | None:
     """The address key of the tournament this run shows ("gothcon-2026"), or None."""
-    listed = store.tournaments(installation())
-    found = listed.loc[listed["tournament_id"] == _chosen(), "key"]
+    every = listed()
+    found = every.loc[every["tournament_id"] == _chosen(), "key"]
     return None if found.empty else str(found.iloc[0])
 
 
@@ -182,16 +211,22 @@ def open_default() -> None:
     st.query_params.pop(TOURNAMENT_PARAM, None)
 
 
-def _default(listed) -> int:
+def _default(found: pd.DataFrame) -> int:
     """The tournament a new visitor sees (R27): the newest one that is not archived and has
-    players; else the installation's own; else the newest."""
-    ids = [int(t) for t in listed["tournament_id"]]
-    for tid in reversed(ids):
-        found = engine_of(tid)
-        if store.archived(found) is None and not store.tournament_is_empty(found):
-            return tid
-    own = listed.loc[listed["location"] == "", "tournament_id"]
-    return int(own.iloc[0]) if len(own) else ids[-1]
+    players; else the installation's own; else the newest. Worked out once per data versions
+    of the tournaments (every new visitor asks)."""
+    ids = [int(t) for t in found["tournament_id"]]
+
+    def newest() -> int:
+        for tid in reversed(ids):
+            engine = engine_of(tid)
+            if store.archived(engine) is None and not store.tournament_is_empty(engine):
+                return tid
+        own = found.loc[found["location"] == "", "tournament_id"]
+        return int(own.iloc[0]) if len(own) else ids[-1]
+
+    stamp = tuple((tid, VERSIONS.current(engine_of(tid))) for tid in ids)
+    return _per_version("default", stamp, newest)
 
 
 def open_tournament(tournament_id: int) -> None:

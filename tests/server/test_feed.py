@@ -6,6 +6,7 @@ nicknames, with a draw not yet published."""
 from __future__ import annotations
 
 import datetime as dt
+import gzip
 import json
 import urllib.error
 import urllib.request
@@ -87,15 +88,18 @@ def app(tmp_path_factory):
     url = f"sqlite:///{root / 'stsa.db'}"
     made = _prepare(url)
     # every request reads the version: each write below shows at once
-    with started(root, database_url=url, env={"STSA_FEED_FRESH_SECONDS": "0"}) as running:
+    with started(root, database_url=url, env={"STSA_VERSION_SECONDS": "0",
+                                              "STSA_FEED_REBUILD_SECONDS": "0"}) as running:
         running.made = made
         yield running
 
 
-def get(app, path: str, *, etag: str | None = None, method: str = "GET"):
+def get(app, path: str, *, etag: str | None = None, method: str = "GET",
+        headers: dict[str, str] | None = None):
     """(status, headers, body) of one plain HTTP request."""
     request = urllib.request.Request(app.url + path, method=method,
-                                     headers={"If-None-Match": etag} if etag else {})
+                                     headers={**({"If-None-Match": etag} if etag else {}),
+                                              **(headers or {})})
     try:
         with urllib.request.urlopen(request, timeout=30) as answer:
             return answer.status, answer.headers, answer.read()
@@ -208,15 +212,31 @@ def test_an_etag_answers_304_until_its_own_tournament_changes(app):
     assert get(app, path, etag=tag)[0] == 304
     assert get(app, f"{API}/tournaments/lincon-2026/standings", etag=tag)[0] == 200
     listed_tag = get(app, f"{API}/tournaments")[1]["ETag"]
+    at_a_glance = get(app, f"{API}/tournaments/gothcon-2026")[1]["ETag"]
     engine = store.connect(app.database_url, tournament="gothcon-2026")
     try:
         store.add_player(engine, "Late Comer", actor=WHO)
     finally:
         engine.dispose()
-    status, changed, body = get(app, path, etag=tag)
-    assert status == 200 and changed["ETag"] != tag
-    assert len(json.loads(body)["standings"]) == len(json.loads(first)["standings"])
+    # The ETag follows what an answer holds: a player with no game is not in the standings,
+    # so their pollers keep their 304; the answers that count players change.
+    assert get(app, path, etag=tag)[0] == 304
+    status, changed, body = get(app, f"{API}/tournaments/gothcon-2026", etag=at_a_glance)
+    assert status == 200 and changed["ETag"] != at_a_glance and json.loads(body)["players"] == 9
     assert get(app, f"{API}/tournaments", etag=listed_tag)[0] == 200  # 9 players now
+
+
+def test_answers_may_be_kept_by_a_proxy_for_a_second_and_go_gzipped_to_who_takes_it(app):
+    path = f"{API}/tournaments/gothcon-2026/sittings/qualifier-1"
+    status, plain, body = get(app, path)
+    assert status == 200 and len(body) > 1024 and "Content-Encoding" not in plain
+    assert plain["Cache-Control"] == "public, max-age=1" and "Origin" not in plain.get("Vary", "")
+    status, packed, squeezed = get(app, path, headers={"Accept-Encoding": "gzip, br"})
+    assert status == 200 and packed["Content-Encoding"] == "gzip"
+    assert packed["Vary"] == "Accept-Encoding" and packed["ETag"] == plain["ETag"]
+    assert gzip.decompress(squeezed) == body and len(squeezed) < len(body)
+    status, held, nothing = get(app, path, etag=plain["ETag"], headers={"Accept-Encoding": "gzip"})
+    assert status == 304 and nothing == b"" and held["ETag"] == plain["ETag"]
 
 
 def test_what_is_not_there_is_a_404_in_words_and_nothing_but_get_is_taken(app):

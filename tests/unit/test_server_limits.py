@@ -74,7 +74,9 @@ def test_the_descriptor_limit_is_raised_to_what_the_system_allows():
 def test_uvicorn_gets_the_limits(tmp_path):
     config = server.uvicorn_config(object(), server.Served("127.0.0.1", 8501), trusted=[])
     assert config.ws_max_size == server.MESSAGE_BYTES == 1024 * 1024
-    assert config.http is server.GuardedHTTP and config.ws is server.GuardedWebSocket
+    # the fast parser and event loop where the platform has them (pinned: they are here)
+    assert config.http is server.GuardedHttpTools and config.ws is server.GuardedWebSocket
+    assert config.loop == "uvloop"
     assert config.timeout_keep_alive == server.KEEP_ALIVE_SECONDS
     assert not config.server_header and not config.proxy_headers
     proxied = server.uvicorn_config(object(), server.Served("127.0.0.1", 8501),
