@@ -18,8 +18,6 @@ phone shares: the element picks its player), `tv` (the TV's slides besides the c
 from __future__ import annotations
 
 import json
-import threading
-import time
 from collections.abc import Callable
 from typing import Any
 
@@ -44,7 +42,12 @@ Build = Callable[[data.Data, str, dict], tuple[bytes, str]]
 
 
 def _json(payload: Any) -> tuple[bytes, str]:
-    return json.dumps(payload, ensure_ascii=False, separators=(",", ":")).encode(), JSON
+    return body_of(payload).encode(), JSON
+
+
+def body_of(payload: Any) -> str:
+    """An answer's JSON text, as the feed sends it."""
+    return json.dumps(payload, ensure_ascii=False, separators=(",", ":"))
 
 
 # --- Standings ----------------------------------------------------------------------------------
@@ -239,7 +242,9 @@ CHART_ALT = {"best-scores": N_("A bar for each player's best qualifier score, be
              "sittings": N_("How the qualifier scores spread in each sitting.")}
 CHART_HEIGHT = 680  # px, title, legend and names included: most of a 1080-line projector
 CHART_WIDTH = 1700  # px: the SVG scales to the screen; this sets its proportions
-CHART_SECONDS = 15  # a chart is drawn again at most this often (one slide's time on the TV)
+# A chart is drawn again at most this often, however often saves move the data version (it
+# costs ~0.1 s to draw; a TV shows it for one slide's time).
+CHART_SECONDS = 15
 
 
 def tv_payload(reads: data.Data, key: str) -> dict:
@@ -314,51 +319,18 @@ def tv(reads: data.Data, key: str, params: dict) -> tuple[bytes, str]:
     return _json(tv_payload(reads, key))
 
 
-class _Drawn:
-    """The charts as last drawn, by database, chart and language: drawn again at most every
-    `CHART_SECONDS`, however often saves move the data version (a chart costs ~0.1 s to
-    draw); like every cache here it only saves work."""
-
-    def __init__(self) -> None:
-        self._lock = threading.Lock()
-        self._kept: dict[tuple, tuple[float, bytes]] = {}
-
-    def get(self, key: tuple, draw: Callable[[], bytes]) -> bytes:
-        with self._lock:  # one chart drawn at a time: the server has other work
-            kept = self._kept.get(key)
-            if kept is not None and time.monotonic() - kept[0] < CHART_SECONDS:
-                return kept[1]
-            drawn = draw()
-            self._kept[key] = (time.monotonic(), drawn)
-            return drawn
-
-    def clear(self) -> None:
-        with self._lock:
-            self._kept.clear()
-
-
-_drawn = _Drawn()
-
-
 def chart_svg(name: str) -> Build:
     """`live/charts/{name}.svg`: one of the TV's charts (`stats.chart`, the players named
     under their bars) at the TV's size, as SVG, drawn with no network (no other address may
     be read)."""
     def build(reads: data.Data, key: str, params: dict) -> tuple[bytes, str]:
-        def draw() -> bytes:
-            chart = (stats.chart(reads, CHARTS[name], names=True)
-                     .properties(height=CHART_HEIGHT, width=CHART_WIDTH)
-                     .configure_axis(labelFontSize=18, titleFontSize=20)
-                     .configure_title(fontSize=26)
-                     .configure_legend(labelFontSize=18, titleFontSize=18))
-            return vl_convert.vegalite_to_svg(chart.to_dict(), allowed_base_urls=[]).encode()
-        return _drawn.get((reads.url, name, i18n.current()), draw), SVG
+        chart = (stats.chart(reads, CHARTS[name], names=True)
+                 .properties(height=CHART_HEIGHT, width=CHART_WIDTH)
+                 .configure_axis(labelFontSize=18, titleFontSize=20)
+                 .configure_title(fontSize=26)
+                 .configure_legend(labelFontSize=18, titleFontSize=18))
+        return vl_convert.vegalite_to_svg(chart.to_dict(), allowed_base_urls=[]).encode(), SVG
     return build
-
-
-def forget_charts() -> None:
-    """Forget the charts drawn (tests: a save must show at once)."""
-    _drawn.clear()
 
 
 # --- the answers, by name; a page's own copy ------------------------------------------------------
@@ -366,6 +338,8 @@ def forget_charts() -> None:
 ANSWERS: dict[str, Build] = {"standings": standings, "cards": cards, "home": home,
                              "schedule": schedule, "players": players, "tv": tv,
                              **{f"charts/{chart}.svg": chart_svg(chart) for chart in CHARTS}}
+# Answers built again at most every so many seconds (default: the feed's `REBUILD_SECONDS`).
+EVERY: dict[str, float] = {f"charts/{chart}.svg": CHART_SECONDS for chart in CHARTS}
 
 
 def page_answer(name: str, reads: data.Data | None = None) -> live_element.Answer:
