@@ -135,7 +135,7 @@ function colourNode(answer, colour, data) {
   return node;
 }
 
-function checkInOpen(window, now) {  // R25: the check-in form shows while this is true
+function checkInOpen(window, now) {  // self check-in is open now
   if (!window) return false;
   if (window.from_ms === null || window.until_ms === null) return !!window.open;
   return window.from_ms <= now && now < window.until_ms;
@@ -175,7 +175,7 @@ function seatDraw(ui, answer, view) {
     const words = comingNext(answer.coming, view.now(), data.zone);
     ui.nextWords.textContent = words;
     ui.next.hidden = !words;
-    // R25: the check-in form is the page's: a run shows or hides it when check-in opens or
+    // self check-in: its form is the page's: a run shows or hides it when check-in opens or
     // closes (asked once for each change, again a minute later if the page did not follow)
     const now = view.now(), open = checkInOpen(answer.check_in, now);
     if (open !== data.check_in_open && (ui.asked !== open || now - ui.askedAt > 60000)) {

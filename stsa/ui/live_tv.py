@@ -29,12 +29,14 @@ COLUMNS = ("rank", "player", "best_score", "zone", "games", "wins")
 NUMBERS = ("rank", "best_score", "games", "wins")
 
 HTML = f"""<div class="tv">
+<div class="top"><div class="words">
 <h1 class="heading"></h1>
 <p class="progress"></p>
 <p class="next" hidden>{SCHEDULE}<span class="next-words"></span></p>
 <div class="rule info" hidden></div>
-<div class="clock" hidden>{countdown.HTML}</div>
 <div class="room info" hidden></div>
+</div>
+<div class="clock" hidden>{countdown.HTML}</div></div>
 <div class="slide">
 <div class="empty info" hidden></div>
 <div class="columns" hidden></div>
@@ -46,10 +48,16 @@ HTML = f"""<div class="tv">
 <p class="caption count"></p>
 </div>"""
 
-# Sizes follow the screen's height (vh): a standings slide's heading and 14 rows fill about
-# two thirds of any projector, 4.4 % of its height each (`live.TV_STYLE` frames the page).
+# Sizes follow the screen's height (vh): a standings slide's 14 rows fill about two thirds of
+# any projector, 4.4 % of its height each, below the heading with the clock at its right
+# (`live.TV_STYLE` frames the page).
 CSS = countdown.CSS + """
 .tv [hidden] { display: none !important; }
+.tv .top { display: flex; gap: 2vw; align-items: flex-start; }
+.tv .words { flex: 1 1 auto; min-width: 0; }
+.tv .clock { flex: none; text-align: right; }
+.tv .stsa-countdown.large .stsa-countdown-time { font-size: 12vh; }
+.tv .stsa-countdown.large.up .stsa-countdown-time { font-size: 7vh; }
 .tv h1 { font-size: 5vh; font-weight: 700; line-height: 1.2; margin: 0 0 1vh 0;
   overflow-wrap: anywhere; }
 .tv p, .tv .info { font-size: 2.6vh; margin: 0 0 1vh; }
@@ -66,7 +74,7 @@ CSS = countdown.CSS + """
 .tv th { font-weight: 600; }
 .tv td.num, .tv th.num { text-align: right; font-variant-numeric: tabular-nums; }
 .tv tr.tinted td { color: #31333f; }
-.tv .chart { display: block; width: 100%; max-height: 66vh; object-fit: contain;
+.tv .chart { display: block; width: 100%; max-height: 62vh; object-fit: contain;
   background: #fff; border-radius: 0.5rem; }
 """
 
@@ -81,6 +89,7 @@ function tvParts(body) {
     season: q(".season"), count: q(".count"),
     clockKept: {audio: null, rang: false}, clockStop: null, slide: 0, answer: null,
     view: null, cycle: null, minute: null, asked: null, askedAt: 0, shownChart: null,
+    preload: new Image(),
   };
 }
 
@@ -107,7 +116,7 @@ function table(columns, headings, rows) {  // a standings column: a table of its
   return made;
 }
 
-function checkInOpen(window, now) {  // R25: the room's code shows while this is true
+function checkInOpen(window, now) {  // self check-in is open now
   if (!window) return false;
   if (window.from_ms === null || window.until_ms === null) return !!window.open;
   return window.from_ms <= now && now < window.until_ms;
@@ -134,6 +143,12 @@ function tvMinute(ui) {  // what moves with the time: next up, the room's code
   }
 }
 
+// The image of a chart slide for the answer held: its address changes with the answer, so a
+// new chart is fetched and an unchanged one comes from the browser's cache.
+function chartSource(ui, slide) {
+  return ui.view.data.charts[slide.chart] + "&v=" + encodeURIComponent(ui.view.etag() || "");
+}
+
 function tvSlide(ui) {  // the slide `ui.slide` of the answer held
   const answer = ui.answer, data = ui.view.data, W = data.words;
   const slides = answer.slides;
@@ -154,12 +169,12 @@ function tvSlide(ui) {  // the slide `ui.slide` of the answer held
   const chart = !empty && slide.kind === "chart";
   ui.chart.hidden = !chart;
   if (chart) {
-    // the image of this answer's chart (the address changes with the answer: a new one is
-    // fetched, an unchanged one comes from the browser's cache)
-    const source = data.charts[slide.chart] + "&v=" + encodeURIComponent(ui.view.etag() || "");
+    const source = chartSource(ui, slide);
     if (ui.shownChart !== source) { ui.chart.src = source; ui.shownChart = source; }
     ui.chart.alt = slide.heading + ": " + slide.alt;
   }
+  const coming = slides[(at + 1) % slides.length];  // fetched now, shown from the cache
+  if (coming.kind === "chart" && answer.standings.length) ui.preload.src = chartSource(ui, coming);
   const season = slide.kind === "season" && answer.season;
   ui.season.hidden = !season;
   if (season) {
