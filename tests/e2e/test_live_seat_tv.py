@@ -170,3 +170,27 @@ def test_an_offline_tv_says_how_old_its_data_is_and_recovers(browser, in_play):
     tv.evaluate("() => window.dispatchEvent(new Event('online'))")
     tv.get_by_text(re.compile(r"^Updated \d\d:\d\d:\d\d$")).wait_for()
     tv.get_by_text(re.compile(r"Qualifier 4: 1 of \d tables has reported")).wait_for()
+
+
+def test_my_seat_and_every_tv_slide_have_no_serious_accessibility_violation(browser, in_play):
+    from tests.e2e.test_accessibility import severe_violations
+
+    app, engine, seats = in_play
+    mine = seats.loc[seats["seat"] == 1].iloc[0]
+    sitting_id = int(store.sittings(engine, actor=ORGANIZER)["sitting_id"].iloc[-1])
+    store.clock_action(engine, sitting_id, "start", actor=JUDGE)
+    store.set_settings(engine, {"clock_sound": True}, actor=ORGANIZER)
+    problems = {}
+    phone = new_page(browser, PHONE)
+    load(phone, f"{app.url}/player?player={mine['player_id']}")
+    phone.locator("table.games tbody tr").first.wait_for()
+    phone.locator('.stsa-countdown[data-state="running"]').wait_for()
+    problems["my seat"] = severe_violations(phone)
+    tv = new_page(browser, TV)
+    tv.clock.install()
+    load(tv, f"{app.url}/tv")
+    for slide in ("Standings", "Best scores", "Scores per sitting"):
+        tv.get_by_role("heading", name=f"Demo: Swordmasters Open · {slide}").wait_for()
+        problems[slide] = severe_violations(tv)
+        tv.clock.run_for(15_000)
+    assert not any(problems.values()), problems
