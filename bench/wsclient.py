@@ -443,14 +443,17 @@ class Session:
 
     `url` is the app's address (`http://host:port`, with a base path if any); `path` the page
     the address opens (`"sign_in"`, `"/"` for the default page); `query` its query string
-    (`"session=…"`, with or without `?`). Connects on `connect()` or `with`.
+    (`"session=…"`, with or without `?`); `source` the local address to connect from (each
+    simulated phone its own, 127.x.y.z). Connects on `connect()` or `with`.
     """
 
     def __init__(self, url: str, path: str = "/", query: str = "", *,
                  timeout: float = DEFAULT_TIMEOUT, locale: str = "en-GB",
                  timezone: str = "UTC", headers: Mapping[str, str] | None = None,
-                 cookies: Mapping[str, str] | None = None, ssl: Any = None):
+                 cookies: Mapping[str, str] | None = None, ssl: Any = None,
+                 source: str | None = None):
         parts = urllib.parse.urlsplit(url)
+        self.source = source  # the local address to connect from (a phone of its own)
         self.headers = dict(headers or {})  # extra HTTP headers of the websocket handshake
         if cookies:  # what a browser sends with the handshake (STSA's session cookie)
             self.headers["Cookie"] = "; ".join(f"{k}={v}" for k, v in cookies.items())
@@ -481,7 +484,8 @@ class Session:
                                open_timeout=self.timeout, compression=None,
                                additional_headers=self.headers or None,
                                create_connection=TurnTakingConnection,
-                               **({"ssl": self.ssl} if self.ssl is not None else {})
+                               **({"ssl": self.ssl} if self.ssl is not None else {}),
+                               **({"source_address": (self.source, 0)} if self.source else {})
                                ).__enter__()
         return self
 

@@ -108,7 +108,14 @@ def waiting_list(engine, *, actor: Actor | None = None) -> pd.DataFrame:
     waiting list; before the next qualifier (none yet, or the latest complete), the live queue
     of the players checked in; once the semifinal or final is drawn, nobody waits. The
     reasons are English: pages share the list per data version (`stsa.ui.data`)."""
-    with i18n.language(i18n.ENGLISH), Snapshot(engine, actor=actor) as snap:
+    with Snapshot(engine, actor=actor) as snap:
+        return waiting_of(snap, actor=actor)
+
+
+def waiting_of(snap: Snapshot, *, actor: Actor | None = None) -> pd.DataFrame:
+    """`waiting_list` from the reads of `snap` (a snapshot `actor` may read: the pages'
+    shared one per data version reads nothing twice)."""
+    with i18n.language(i18n.ENGLISH):
         sitting = snap.current()
         if sitting is not None and sitting["kind"] != Kind.QUALIFIER:
             return _no_one_waits()

@@ -263,13 +263,12 @@ def _tournament_route(name: str, build: Build, *, every: float | None = None):
 
     def fast(request: Request) -> Answer | None:
         params = dict(request.path_params)
-        inst = session.installation()
-        keys = _peek("keys", data.VERSIONS.fresh(inst))
+        inst = session.opened_engine_of(None)
+        keys = _peek("keys", data.VERSIONS.fresh(inst)) if inst is not None else None
         tid = keys.get(str(params.pop("key")).strip().lower()) if keys else None
-        if tid is None:
-            return None
-        version = data.VERSIONS.fresh(session.engine_of(tid))
-        if version is None:
+        engine = session.opened_engine_of(tid) if tid is not None else None
+        version = data.VERSIONS.fresh(engine) if engine is not None else None
+        if tid is None or version is None:
             return None
         return ANSWERS.peek(_answer_key(name, tid, params, asked(request)), version,
                             every=every)
@@ -299,8 +298,9 @@ def _everywhere_stamp(fresh: bool = False) -> tuple | None:
     """Every tournament's data version, then the installation's: what the list and the
     seasons are computed from. `fresh`: only from versions read a moment ago (None when one
     is not)."""
-    inst = session.installation()
-    own = data.VERSIONS.fresh(inst) if fresh else data.VERSIONS.current(inst)
+    inst = session.opened_engine_of(None) if fresh else session.installation()
+    own = (data.VERSIONS.fresh(inst) if inst is not None else None) if fresh \
+        else data.VERSIONS.current(inst)
     if own is None:
         return None
     listed = _peek("listed", own) if fresh else _kept("listed", own, _listed)
@@ -308,7 +308,9 @@ def _everywhere_stamp(fresh: bool = False) -> tuple | None:
         return None
     versions = []
     for t in listed["tournament_id"]:
-        engine = session.engine_of(int(t))
+        engine = session.opened_engine_of(int(t)) if fresh else session.engine_of(int(t))
+        if engine is None:
+            return None
         found = data.VERSIONS.fresh(engine) if fresh else data.VERSIONS.current(engine)
         if found is None:
             return None
@@ -553,16 +555,12 @@ def _overlay_key(overlay: dict, request: Request) -> tuple[Hashable, Hashable]:
 
 
 def _overlay_fast(request: Request) -> Answer | None:
-    inst_version = data.VERSIONS.fresh(session.installation())
-    live = _peek("overlays", inst_version)
+    inst = session.opened_engine_of(None)
+    live = _peek("overlays", data.VERSIONS.fresh(inst)) if inst is not None else None
     found = live.get(auth.token_hash(str(request.path_params["token"]))) if live else None
-    if found is None:
-        return None
-    try:
-        version = data.VERSIONS.fresh(session.engine_of(int(found["tournament_id"])))
-    except TournamentError:  # its tournament was deleted: the slow path says so
-        return None
-    if version is None:
+    engine = session.opened_engine_of(int(found["tournament_id"])) if found else None
+    version = data.VERSIONS.fresh(engine) if engine is not None else None
+    if found is None or version is None:
         return None
     key, minute = _overlay_key(found, request)
     return ANSWERS.peek(key, (version, minute))

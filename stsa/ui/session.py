@@ -131,6 +131,15 @@ def engine_of(chosen: int | None) -> Engine:
     return _shared((database_url(), chosen), make)
 
 
+def opened_engine_of(chosen: int | None) -> Engine | None:
+    """The engine of tournament `chosen` if this process has opened it already, else None
+    (no database touched: the feed's event loop asks)."""
+    inst = _engines.get((database_url(), None))
+    if inst is None or chosen is None or chosen == store.db.tournament_id(inst):
+        return inst
+    return _engines.get((database_url(), chosen))
+
+
 def _chosen() -> int | None:
     try:
         return st.session_state.get(_TOURNAMENT)

@@ -1,20 +1,20 @@
 """The HAProxy recipe of `make serve-cluster` (scripts/serve_cluster.py): HTTPS with this
-laptop's certificate (plain HTTP without one), timeouts, a body size cap and per-address limits.
+laptop's certificate (plain HTTP without one), timeouts, a body size cap, per-address limits,
+the cache in front of the data feed, and the connections it takes.
 
 The rendered configuration is checked line by line, validated by `haproxy -c`, and run: a real
 HAProxy in front of a small stand-in app (this test's own HTTP server, so no app process
 starts) answers over TLS with HSTS, refuses big and chunked bodies, drops forged forwarding
-headers, and limits each address (with the limits made small for the test)."""
+headers, limits each address (with the limits made small for the test), answers the feed's
+polls from its cache, and starts on a system that allows fewer open files.
+tests/server/test_proxy_cache.py runs it in front of two real app processes."""
 
 from __future__ import annotations
 
 import hashlib
 import http.client
 import http.server
-import os
-import shutil
-import signal
-import socket
+import resource
 import ssl
 import stat
 import subprocess
@@ -26,11 +26,8 @@ import pytest
 
 from scripts import serve_cluster
 from stsa import tls
-
-HAPROXY = shutil.which("haproxy") or next(
-    (p for p in ("/usr/sbin/haproxy",) if os.access(p, os.X_OK)), None)
-needs_haproxy = pytest.mark.skipif(HAPROXY is None, reason="HAProxy is not installed: "
-                                   "scripts/test-deps.sh installs it")
+from tests.support.appserver import free_port
+from tests.support.haproxy import HAPROXY, needs_haproxy, running, until
 
 
 def lines(config: str) -> list[str]:
@@ -94,12 +91,71 @@ def test_no_certificate_no_file(tmp_path):
     assert not (tmp_path / "run").exists()
 
 
+def test_the_feed_and_the_overlays_are_cached_for_a_second():
+    config = lines(serve_cluster.haproxy_config(8501, [8601, 8602], "0.0.0.0"))
+    cache = config[config.index("cache feed"):config.index("frontend stsa")]
+    assert cache == ["cache feed", "total-max-size 64", "max-object-size 4194304",
+                     "max-age 1", "process-vary on"]
+    frontend = config[config.index("frontend stsa"):config.index("backend apps")]
+    backend = config[config.index("backend apps"):]
+    assert "http-request set-var(txn.cached) bool(true) if { path_beg /api/ /overlay/ }" \
+        in frontend
+    assert "acl cached var(txn.cached) -m bool" in frontend
+    assert "http-request cache-use feed if cached" in frontend
+    # the per-address limits come first: a flood is refused, not answered from the cache
+    assert frontend.index("http-request cache-use feed if cached") > max(
+        i for i, line in enumerate(frontend) if "deny" in line or "reject" in line)
+    for line in ("http-after-response set-header X-Cache HIT if cached hit",
+                 "http-after-response set-header X-Cache MISS if cached !hit",
+                 "http-after-response set-header X-STSA-Now %[date(0,ms)] if hit clock_sent"):
+        assert line in frontend, line
+    # only a miss reaches the backend: there, without the client's ETag, the app answers 200,
+    # which the cache keeps (it keeps no 304); a hit still answers 304 from the cache
+    assert "http-request del-header If-None-Match if { var(txn.cached) -m bool }" in backend
+    assert "http-response cache-store feed if { var(txn.cached) -m bool }" in backend
+    assert not any("If-None-Match" in line for line in frontend)
+
+
+def test_websockets_stay_on_one_process_per_client():
+    config = lines(serve_cluster.haproxy_config(8501, [8601, 8602], "0.0.0.0"))
+    assert "balance source" in config and "hash-type consistent" in config
+    assert "timeout tunnel 1h" in config
+
+
+def test_ten_thousand_phones_fit_where_the_system_allows_the_files():
+    """HAProxy computes its maxconn from its open-file limit, up to fd-hard-limit: two files a
+    connection, two connections a phone, and a quarter more for pages opening."""
+    config = lines(serve_cluster.haproxy_config(8501, [8601, 8602], "0.0.0.0"))
+    assert f"fd-hard-limit {serve_cluster.FD_HARD_LIMIT}" in config
+    assert not any(line.startswith("maxconn") for line in config)  # computed, never refused
+    assert serve_cluster.MAXCONN >= 2 * serve_cluster.PHONES * 5 // 4
+    assert serve_cluster.FD_HARD_LIMIT > 2 * serve_cluster.MAXCONN
+    # a phone at rest: two connections, two polls per 10 s, far inside its address's limits
+    assert serve_cluster.MAX_OPEN >= 2 * 6 and serve_cluster.MAX_REQUESTS_PER_10S >= 100
+
+
+def test_the_limits_said_when_haproxy_starts():
+    short = serve_cluster.capacity(9_986)
+    assert "9,986 connections" in short and "50,100 files" in short and "ulimit -Hn" in short
+    enough = serve_cluster.capacity(25_036)
+    assert "25,036 connections" in enough and "ulimit" not in enough
+
+
+def test_the_stats_socket_is_the_owner_s_only(tmp_path):
+    config = lines(serve_cluster.haproxy_config(8501, [8601], "0.0.0.0",
+                                                stats=tmp_path / "haproxy.sock"))
+    assert f"stats socket {tmp_path / 'haproxy.sock'} mode 600 level operator" in config
+    assert not any("stats socket" in line
+                   for line in lines(serve_cluster.haproxy_config(8501, [8601], "0.0.0.0")))
+
+
 @needs_haproxy
 @pytest.mark.parametrize("with_tls", [False, True], ids=["http", "https"])
 def test_haproxy_accepts_the_configuration(tmp_path, pem, with_tls):
     config = tmp_path / "haproxy.cfg"
     config.write_text(serve_cluster.haproxy_config(8501, [8601, 8602], "0.0.0.0",
-                                                   pem if with_tls else None))
+                                                   pem if with_tls else None,
+                                                   tmp_path / "haproxy.sock"))
     checked = subprocess.run([HAPROXY, "-c", "-f", str(config)], capture_output=True, text=True)
     assert checked.returncode == 0, checked.stdout + checked.stderr
     assert "WARNING" not in checked.stdout + checked.stderr, checked.stderr
@@ -107,19 +163,33 @@ def test_haproxy_accepts_the_configuration(tmp_path, pem, with_tls):
 
 # -- a real HAProxy ------------------------------------------------------------------------------
 class _Echo(http.server.BaseHTTPRequestHandler):
-    """The stand-in app: answers every request with the headers it received."""
+    """The stand-in app: answers every request with the headers it received. Under /api/ it
+    answers as the data feed does: an ETag, public for a second, its clock, and 304 to a
+    client holding the ETag. Each request it gets is noted (`server.seen`: path and
+    If-None-Match)."""
 
     protocol_version = "HTTP/1.1"
+    ETAG = '"v1"'
 
     def do_GET(self):  # the standard library's name
         length = int(self.headers.get("Content-Length") or 0)
         if length:
             self.rfile.read(length)
+        self.server.seen.append((self.path, self.headers.get("If-None-Match")))
         body = "\n".join(f"{k.lower()}: {v}" for k, v in self.headers.items()).encode()
-        self.send_response(200)
-        self.send_header("Content-Length", str(len(body)))
+        kept = self.headers.get("If-None-Match") == self.ETAG
+        self.send_response(304 if kept else 200)
+        if self.path.startswith("/api/"):
+            for name, value in (("ETag", self.ETAG), ("Cache-Control", "public, max-age=1"),
+                                ("X-STSA-Now", "1")):  # an old clock: a hit shows its own
+                self.send_header(name, value)
+        else:  # a page says it may be kept too: still not cached, only the feed is
+            self.send_header("Cache-Control", "public, max-age=60")
+        if not kept:
+            self.send_header("Content-Length", str(len(body)))
         self.end_headers()
-        self.wfile.write(body)
+        if not kept:
+            self.wfile.write(body)
 
     do_POST = do_GET
 
@@ -130,37 +200,28 @@ class _Echo(http.server.BaseHTTPRequestHandler):
 class _Quiet(http.server.ThreadingHTTPServer):
     daemon_threads = True
 
+    def __init__(self, *args):
+        super().__init__(*args)
+        self.seen: list[tuple[str, str | None]] = []
+
     def handle_error(self, request, client_address):
         pass  # HAProxy's health checks and refused clients hang up early
 
 
-def _free_port() -> int:
-    with socket.socket() as s:
-        s.bind(("127.0.0.1", 0))
-        return s.getsockname()[1]
-
-
 @contextmanager
 def proxy(tmp_path: Path, pem: Path | None, monkeypatch, **limits):
-    """HAProxy (daemonised: it listens once `haproxy -D` returns) with `serve_cluster`'s
-    configuration, `limits` set on the module, in front of the stand-in app; yields its
-    port, and stops both after."""
+    """HAProxy with `serve_cluster`'s configuration, `limits` set on the module, in front of
+    the stand-in app; yields its port and the app, and stops both after."""
     for name, value in limits.items():
         monkeypatch.setattr(serve_cluster, name, value)
     app = _Quiet(("127.0.0.1", 0), _Echo)
     threading.Thread(target=app.serve_forever, daemon=True).start()
-    port = _free_port()
-    config, pid_file = tmp_path / "haproxy.cfg", tmp_path / "haproxy.pid"
-    config.write_text(serve_cluster.haproxy_config(port, [app.server_address[1]], "127.0.0.1",
-                                                   pem))
-    started = subprocess.run([HAPROXY, "-D", "-p", str(pid_file), "-f", str(config)],
-                             capture_output=True, text=True, timeout=60)
-    assert started.returncode == 0, started.stdout + started.stderr
-    pid = int(pid_file.read_text().split()[0])
+    port = free_port()
     try:
-        yield port
+        with running(serve_cluster.haproxy_config(port, [app.server_address[1]], "127.0.0.1",
+                                                  pem), tmp_path):
+            yield port, app
     finally:
-        os.kill(pid, signal.SIGTERM)
         app.shutdown()
         app.server_close()
 
@@ -171,6 +232,7 @@ def _https(port: int, certificate: tls.Certificate) -> http.client.HTTPSConnecti
 
 
 def _get(connection, path="/", headers=None) -> tuple[int, dict, str]:
+    """(status, headers by their names in lower case as HAProxy sends them, body)."""
     connection.request("GET", path, headers=headers or {})
     reply = connection.getresponse()
     return reply.status, dict(reply.getheaders()), reply.read().decode()
@@ -180,7 +242,7 @@ def _get(connection, path="/", headers=None) -> tuple[int, dict, str]:
 @needs_haproxy
 def test_https_answers_with_hsts_and_only_haproxy_s_forwarding_headers(tmp_path, certificate,
                                                                        pem, monkeypatch):
-    with proxy(tmp_path, pem, monkeypatch) as port:
+    with proxy(tmp_path, pem, monkeypatch) as (port, _):
         connection = _https(port, certificate)
         status, headers, seen = _get(connection, headers={"X-Forwarded-For": "203.0.113.9",
                                                           "Forwarded": "for=203.0.113.9"})
@@ -196,7 +258,7 @@ def test_https_answers_with_hsts_and_only_haproxy_s_forwarding_headers(tmp_path,
 @pytest.mark.slow
 @needs_haproxy
 def test_big_and_chunked_bodies_are_refused(tmp_path, certificate, pem, monkeypatch):
-    with proxy(tmp_path, pem, monkeypatch) as port:
+    with proxy(tmp_path, pem, monkeypatch) as (port, _):
         big = _https(port, certificate)
         big.putrequest("POST", "/_stcore/upload_file")
         big.putheader("Content-Length", str(serve_cluster.MAX_BODY_BYTES + 1))
@@ -230,7 +292,7 @@ def _answer(port: int) -> int | None:
 @pytest.mark.slow
 @needs_haproxy
 def test_an_address_sending_too_many_requests_gets_429(tmp_path, monkeypatch):
-    with proxy(tmp_path, None, monkeypatch, MAX_REQUESTS_PER_10S=10) as port:
+    with proxy(tmp_path, None, monkeypatch, MAX_REQUESTS_PER_10S=10) as (port, _):
         connection = http.client.HTTPConnection("127.0.0.1", port, timeout=30)
         statuses = [_get(connection)[0] for _ in range(16)]
         connection.close()
@@ -240,7 +302,7 @@ def test_an_address_sending_too_many_requests_gets_429(tmp_path, monkeypatch):
 @pytest.mark.slow
 @needs_haproxy
 def test_an_address_holding_too_many_connections_is_refused_more(tmp_path, monkeypatch):
-    with proxy(tmp_path, None, monkeypatch, MAX_OPEN=3) as port:
+    with proxy(tmp_path, None, monkeypatch, MAX_OPEN=3) as (port, _):
         held = [http.client.HTTPConnection("127.0.0.1", port, timeout=30) for _ in range(3)]
         assert [_get(c)[0] for c in held] == [200] * 3  # three open, each answered
         assert _answer(port) is None
@@ -252,6 +314,66 @@ def test_an_address_holding_too_many_connections_is_refused_more(tmp_path, monke
 @pytest.mark.slow
 @needs_haproxy
 def test_an_address_opening_connections_too_fast_is_refused(tmp_path, monkeypatch):
-    with proxy(tmp_path, None, monkeypatch, MAX_NEW_PER_10S=4) as port:
+    with proxy(tmp_path, None, monkeypatch, MAX_NEW_PER_10S=4) as (port, _):
         statuses = [_answer(port) for _ in range(10)]
     assert statuses[:4] == [200] * 4 and statuses[-1] is None
+
+
+# -- the cache -----------------------------------------------------------------------------------
+@pytest.mark.slow
+@needs_haproxy
+def test_a_poll_is_answered_from_the_cache_and_pages_are_not(tmp_path, monkeypatch):
+    poll = "/api/v1/tournaments/gothcon/standings"
+    with proxy(tmp_path, None, monkeypatch) as (port, app):
+        connection = http.client.HTTPConnection("127.0.0.1", port, timeout=30)
+
+        def asked(path: str):
+            """The answer, and how many times the app got `path` for it."""
+            before = [p for p, _ in app.seen].count(path)
+            answer = _get(connection, path)
+            return answer, [p for p, _ in app.seen].count(path) - before
+
+        (status, headers, body), reached = until(
+            lambda: asked(poll), lambda a: a[0][1].get("x-cache") == "HIT",
+            "poll answered from the cache")
+        pages = [asked("/") for _ in range(3)]
+        connection.close()
+    assert reached == 0, "the app answered a poll the cache answered"
+    assert status == 200 and headers["etag"] == '"v1"' and "age" in headers and body
+    assert int(headers["x-stsa-now"]) > 10**12  # the proxy's clock in ms, not the kept "1"
+    assert all(reached == 1 and "x-cache" not in headers
+               for (_, headers, _), reached in pages), "a page was answered from the cache"
+
+
+@pytest.mark.slow
+@needs_haproxy
+def test_polls_that_all_send_their_etag_still_fill_the_cache(tmp_path, monkeypatch):
+    """The cache keeps only 200s: a miss reaches the app without the ETag, gets the whole
+    answer (kept), and the next polls are answered 304 by the cache itself."""
+    with proxy(tmp_path, None, monkeypatch) as (port, app):
+        connection = http.client.HTTPConnection("127.0.0.1", port, timeout=30)
+        poll = "/api/v1/overlays/a-token"
+        answers: list = []
+        until(lambda: answers.append(_get(connection, poll, {"If-None-Match": '"v1"'}))
+              or answers[-1], lambda a: a[0] == 304 and a[1].get("x-cache") == "HIT",
+              "304 from the cache")
+        connection.close()
+    misses = [a for a in answers if a[1]["x-cache"] == "MISS"]
+    assert misses and all(status == 200 and body for status, _, body in misses)
+    assert answers[-1][1]["etag"] == '"v1"' and answers[-1][2] == ""
+    assert app.seen and all(etag is None for path, etag in app.seen if path == poll)
+
+
+@pytest.mark.slow
+@needs_haproxy
+def test_haproxy_takes_the_connections_the_open_file_limit_allows(tmp_path):
+    """On a system allowing fewer files than `FD_HARD_LIMIT` HAProxy starts all the same,
+    with a maxconn of about half that limit, and says so on its stats socket."""
+    stats = tmp_path / "haproxy.sock"
+    config = serve_cluster.haproxy_config(free_port(), [free_port()], "127.0.0.1", None, stats)
+    with running(config, tmp_path,
+                 preexec_fn=lambda: resource.setrlimit(resource.RLIMIT_NOFILE, (4000, 4000))):
+        info = serve_cluster.haproxy_info(stats)
+    assert int(info["Ulimit-n"]) <= 4000
+    assert 1900 < int(info["Maxconn"]) <= 2000
+    assert stat.S_IMODE(stats.stat().st_mode) == 0o600
