@@ -371,12 +371,6 @@ class Data:
         return self._worded(("said_about", int(player_id)),
                          lambda: player.said_about(self.player_book(), int(player_id)))
 
-    def player_facts(self, player_id: int) -> player.PlayerFacts | None:
-        """`services.player.player_facts` of one player (a few lookups in `player_book`),
-        kept per player and version."""
-        return self._worded(("player_facts", int(player_id)),
-                         lambda: player.player_facts(self.player_book(), int(player_id)))
-
     # --- for every role, from the system's view -----------------------------------------------
 
     def finals(self) -> finals_service.Finals:
