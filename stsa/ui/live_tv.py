@@ -12,13 +12,14 @@ sizes its frame.
 Everything but the room's code comes from the `live/tv` answer. The code changes every few
 minutes with no data version moving, and proves a player is in the room, so it is not in the
 feed: it comes with the page's run, and while the answer says check-in is open the element
-asks for one run when its code's time is up, or when it has none (check-in just opened), at a
-random moment of the next few seconds, so a room of screens does not run at once.
+asks for one run when its code's time is up (it shows the old one until the new one comes:
+the one before is still taken), or when it has none (check-in just opened), at a random
+moment of the next few seconds, so a room of screens does not run at once.
 """
 
 from __future__ import annotations
 
-from stsa import i18n
+from stsa import auth, i18n
 from stsa.i18n import _
 from stsa.ui import bookings, countdown, data, live, live_answers, live_element, session
 
@@ -128,12 +129,13 @@ function tvMinute(ui) {  // what moves with the time: next up, the room's code
   ui.next.hidden = !ui.nextWords.textContent;
   const open = checkInOpen(answer.check_in, now);
   const room = data.room;
-  const current = open && room && now < room.until_ms;
+  // a code is still taken for a while after its time (`taken_ms`): it shows until the new one
+  const current = open && room && now < room.taken_ms;
   ui.room.hidden = !current;
   if (current) boldParts(ui.room, room.line);
   // check-in is open and this run's code (if any) has had its time: the page's run knows
   // the new one (asked once for each code, again a minute later if none came)
-  if (open && !current) {
+  if (open && !(room && now < room.until_ms)) {
     const asking = room ? room.until_ms : 0;
     if (ui.asked !== asking || now - ui.askedAt > 60000) {
       ui.asked = asking;
@@ -250,5 +252,6 @@ def show(reads: data.Data) -> None:
                 "charts": {chart: live_element.url(key, f"charts/{chart}.svg", lang)
                            for chart in live_answers.CHARTS},
                 "clock_words": countdown.words(),
-                "room": None if room is None else {"line": room[0],
-                                                   "until_ms": int(room[1] * 1000)}})
+                "room": None if room is None else {
+                    "line": room[0], "until_ms": int(room[1] * 1000),
+                    "taken_ms": int((room[1] + auth.ROOM_CODE_SECONDS) * 1000)}})

@@ -9,6 +9,7 @@ once when shown; a phone that was offline for a minute says how old its data is 
 from __future__ import annotations
 
 import re
+import time
 
 import pytest
 
@@ -55,6 +56,14 @@ def save_table(engine, table_id: int) -> None:
                                                             offered)]
     store.submit_table_result(engine, table_id, rows, expected_version=0,
                               submission_id=None, actor=JUDGE)
+
+
+def runs_reach(app, page, count: int) -> None:
+    """Wait until the server has started `count` script runs (a failure after 20 s)."""
+    deadline = time.monotonic() + 20
+    while app.script_runs() < count:
+        assert time.monotonic() < deadline, f"{app.script_runs()} runs, not {count}"
+        page.wait_for_timeout(50)
 
 
 def games(page) -> int:
@@ -194,3 +203,39 @@ def test_my_seat_and_every_tv_slide_have_no_serious_accessibility_violation(brow
         problems[slide] = severe_violations(tv)
         tv.clock.run_for(15_000)
     assert not any(problems.values()), problems
+
+
+def test_check_in_opening_runs_each_page_once(browser, in_play):
+    """R25: the organizer opens check-in on My seat: the player's page shows its form and the
+    TV the room's code, each after one run it asks for; when the code's time is up the TV asks
+    for one more run (the old code shows meanwhile: it is still taken)."""
+    from stsa import auth
+
+    app, engine, seats = in_play  # the fourth qualifier is played: check-in is for the fifth
+    mine = seats.loc[seats["seat"] == 2].iloc[0]
+    phone, tv = new_page(browser, PHONE), new_page(browser, TV)
+    for page, path in ((phone, f"player?player={mine['player_id']}"), (tv, "tv")):
+        page.clock.install()
+        load(page, f"{app.url}/{path}")
+    phone.get_by_role("heading", name=f"Table {mine['table_no']} · seat 2").wait_for()
+    tv.get_by_role("heading", name="Demo: Swordmasters Open · Standings").wait_for()
+    assert not phone.get_by_label("Code on the TV").count()
+    opened = app.script_runs()
+
+    store.set_settings(engine, {"self_check_in_open": True}, actor=ORGANIZER)
+    for page in (phone, tv):
+        page.clock.run_for(6_000)  # the next poll brings the answer: check-in is open…
+        page.wait_for_function(
+            "() => [...document.querySelectorAll('*')].some(e => e.shadowRoot && "
+            "e.shadowRoot.querySelector('.stsa-live[data-etag^=\"\\\\\"\"]'))")
+        page.clock.run_for(11_000)  # …and the element asks for its run within 10 s
+    phone.get_by_label("Code on the TV").wait_for()
+    shown = tv.get_by_text(re.compile(r"Check in on My seat with the code \d{5}"))
+    shown.wait_for()
+    assert app.script_runs() == opened + 2, "one run each"
+
+    tv.clock.fast_forward(auth.ROOM_CODE_SECONDS * 1000)  # the code's time is up…
+    tv.clock.run_for(11_000)  # …and the TV asks for the new one within 10 s
+    runs_reach(app, tv, opened + 3)
+    shown.wait_for()  # the code shows all along (the old one is still taken)
+    assert app.script_runs() == opened + 3
