@@ -62,13 +62,16 @@ MAIN = '[data-testid="stMainBlockContainer"]'
 
 def settle(page) -> None:
     """Wait until every visible table has painted (tables draw on a canvas after the text
-    loads; one inside a folded section, or with a heading and no rows, has no cell to paint)."""
+    loads; one inside a folded section, or with a heading and no rows, has no cell to paint)
+    and every live element has drawn."""
     wait_ready(page)
     page.wait_for_function(
         """() => [...document.querySelectorAll('[data-testid="stDataFrame"]')]
                  .filter(t => t.checkVisibility() && !t.closest('details:not([open])')
                               && t.getBoundingClientRect().height > 80)
                  .every(t => t.querySelector('[data-testid^="glide-cell-"]'))""")
+    for element in page.locator(".stsa-live").all():  # a live element has drawn its answer
+        element.and_(page.locator("[data-state]")).wait_for()
     page.mouse.move(0, 0)  # no table toolbar shown for a hovering mouse
     page.evaluate("document.activeElement && document.activeElement.blur()")  # no focus ring
     page.wait_for_timeout(500)  # the canvas paints on the next frames

@@ -104,6 +104,16 @@ def fresh_server(tmp_path):
 
 
 @pytest.fixture
+def counted_server(tmp_path):
+    """A running app with a database of this test's own that logs each script run it starts
+    (`AppServer.script_runs`): a live page's test counts the Python runs it costs."""
+    from tests.support.appserver import started
+
+    with started(tmp_path / "app", count_runs=True) as app:
+        yield app
+
+
+@pytest.fixture
 def two_servers(pg_server, tmp_path) -> Iterator[tuple[AppServer, AppServer]]:
     """Two app processes serving one new PostgreSQL database (the cluster's tests, the clock
     seen from two processes)."""

@@ -123,10 +123,10 @@ def _controls(sitting_clock: service.SittingClock, found: clock_maths.ClockState
 def judges(sitting_id: int) -> None:
     """R26, the Results page, judges and the organizer: the clock of the sitting chosen, its
     controls and each table's time (tables without a result when their time is up marked);
-    refreshed with the room, and at once after each action."""
+    refreshed every `live.REFRESH_SECONDS`, and at once after each action."""
     if session.role() not in (Role.JUDGE, Role.ORGANIZER):
         return
-    every = live.refresh_seconds()
+    every = live.REFRESH_SECONDS  # a few judges: the room's phones poll the feed instead
     st.fragment(run_every=every)(_judges)(int(sitting_id), every)
 
 

@@ -4,8 +4,8 @@ feed"): what the spectators' pages show, built from the shared public reads
 allow-listed by `stsa.services.feed` (nicknames only, the public view: R20, R22).
 
 Each builder is `build(reads, key, params) -> (bytes, media)`, the feed's `_tournament_route`
-form: the feed keeps each answer once per data version and language, and a page's run hands
-its element the same answer (`page_answer`), so a phone's first poll finds nothing new.
+form: the feed keeps each answer per data version and language, and a page's run hands its
+element the same answer (`live_element.page_answer`), so a phone's first poll gets a 304.
 
 What changes with the clock alone is never in an answer: the countdown counts in the browser
 from the clock's deadline, and "Next: Lunch at 12:30" is chosen there from every item's start
@@ -32,7 +32,7 @@ from stsa.services import player
 from stsa.services import schedule as schedule_service
 from stsa.services import season as season_service
 from stsa.services.clock import epoch_ms
-from stsa.ui import clock, data, finals, live, live_element, organizer, rule_change, session
+from stsa.ui import clock, data, finals, live, organizer, rule_change, session
 from stsa.ui import sittings as sitting_view
 from stsa.ui import statistics as stats
 
@@ -161,6 +161,7 @@ def schedule(reads: data.Data, key: str, params: dict) -> tuple[bytes, str]:
         key, frame, schedule_service.public_schedule(frame, zone), str(zone),
         schedule_service.coming_up(frame, zone),
         _("Times are in the tournament's time zone ({zone}).").format(zone=zone)))
+
 
 # --- My seat and TV -------------------------------------------------------------------------------
 
@@ -333,29 +334,10 @@ def chart_svg(name: str) -> Build:
     return build
 
 
-# --- the answers, by name; a page's own copy ------------------------------------------------------
+# --- the answers, by name (`stsa.ui.feed` serves each as `live/{name}`) -----------------------
 
 ANSWERS: dict[str, Build] = {"standings": standings, "cards": cards, "home": home,
                              "schedule": schedule, "players": players, "tv": tv,
                              **{f"charts/{chart}.svg": chart_svg(chart) for chart in CHARTS}}
 # Answers built again at most every so many seconds (default: the feed's `REBUILD_SECONDS`).
 EVERY: dict[str, float] = {f"charts/{chart}.svg": CHART_SECONDS for chart in CHARTS}
-
-
-def page_answer(name: str, reads: data.Data | None = None) -> live_element.Answer:
-    """The live answer `name` ("standings") as this page's run hands it to its element: the
-    public view of the tournament this run shows, in this run's language, the same answer
-    the feed gives (kept once per data version and language, whoever asks first)."""
-    reads = reads or data.now()
-    key = session.tournament_key() or ""
-    lang = i18n.current()
-    tournament = session.tournament_id()
-    public = reads if tournament is None else data.public(tournament, version=reads.version)
-    build = ANSWERS[name]
-
-    def made() -> tuple[bytes, str]:
-        with i18n.language(lang):
-            return build(public, key, {})
-    body, _media = public.kept(("feed", f"live_{name}", (), lang), made)
-    return live_element.Answer(live_element.url(key, name, lang), None,
-                               live_element.body_text(body))

@@ -15,6 +15,9 @@ The runtime (`RUNTIME_JS`), for every element alike:
   interval, so a room of phones opened together spreads out) with
   `fetch(url, {cache: "no-store", headers: {"If-None-Match": etag}})`, and calls `render` only
   on a 200 with a new ETag;
+- after a run of the page (a person acted: the element is handed a new answer), polls again
+  as soon as the feed may have built its answer anew (`feed.REBUILD_SECONDS`), so the person
+  sees what they did even when the run was handed the answer of a moment before;
 - pauses while the tab is hidden and polls at once when it shows again, comes back online, or
   is shown from the back-forward cache or focused;
 - on an error (no network, a server that does not answer) tries again later and later, up to
@@ -38,6 +41,7 @@ zone)` ("Next: Lunch at 12:30" from `services.schedule.coming_up`, by the server
 
 from __future__ import annotations
 
+import functools
 import json
 import time
 from collections.abc import Callable
@@ -48,10 +52,12 @@ import streamlit as st
 
 from stsa import i18n
 from stsa.i18n import _
+from stsa.ui import data, feed, session
 
 EVERY_MS = 5_000  # an element polls its answer this often while its tab shows
 BACKOFF_MS = 30_000  # after errors, it tries again at most this far apart
 ASK_WITHIN_MS = 10_000  # a Python run an element asks for starts within this, at random
+RERUN_MARGIN_MS = 250  # after a page run, poll this long after the feed may build again
 PREFIX = "/api/v1/tournaments"
 
 # The runtime's own nodes around each element's HTML: the element draws into the body; the
@@ -229,7 +235,11 @@ function follow(component, options) {
 
   draw();
   say();
-  later(Math.random() * every);  // phones opened together spread their polls
+  // Phones opened together spread their first polls over the interval; after a run of the
+  // page (a person acted), poll once the feed may have built its answer again, so what they
+  // did shows at once even if the run was handed the answer of a moment before.
+  later(kept.mounted ? live.rerun_ms : Math.random() * every);
+  kept.mounted = true;
   document.addEventListener("visibilitychange", wake);
   window.addEventListener("online", wake);
   window.addEventListener("pageshow", wake);
@@ -291,6 +301,7 @@ class Element:
         none. Returns the component's result (its `run` trigger: the value asked with)."""
         live = {"url": answer.url, "etag": answer.etag, "body": answer.body,
                 "every_ms": int(every_ms), "now_ms": int(time.time() * 1000),
+                "rerun_ms": int(feed.REBUILD_SECONDS * 1000) + RERUN_MARGIN_MS,
                 "time_zone": time_zone or None, "words": words()}
         payload = {**(data or {}), "live": live}
         if on_run is None:
@@ -303,6 +314,28 @@ def element(name: str, *, html: str, css: str = "", js: str) -> Element:
     body holds at first), CSS and JavaScript (an ES module whose default export returns
     `follow(component, {render})`)."""
     return Element(name, html=html, css=css, js=js)
+
+
+@functools.cache
+def _feed_routes() -> None:
+    """The feed's answers are registered with its routes: made once per process, so a page
+    that runs before the server has made them (a test's page run) finds its answer."""
+    feed.routes()
+
+
+def page_answer(name: str, reads: data.Data) -> Answer:
+    """The live answer `name` ("standings": `live/standings`, `stsa.ui.live_answers`) as this
+    page's run hands it to its element: of the tournament the run shows (`reads`: the run's,
+    at its data version), as everyone may see it, in the run's language: the very answer
+    and ETag the feed gives now (`feed.shared_answer`), so the element's first poll gets a
+    304."""
+    key = session.tournament_key() or ""
+    lang = i18n.current()
+    tournament = session.tournament_id()
+    public = reads if tournament is None else data.public(tournament, version=reads.version)
+    _feed_routes()
+    etag, body = feed.shared_answer(public, key, f"live_{name}", {}, lang)
+    return Answer(url(key, name, lang), etag, body_text(body))
 
 
 def body_text(body: bytes | str) -> str:

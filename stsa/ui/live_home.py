@@ -10,7 +10,7 @@ from __future__ import annotations
 
 from stsa.domain import Role
 from stsa.i18n import _
-from stsa.ui import countdown, data, live_answers, live_element, navigation
+from stsa.ui import countdown, data, live_element, navigation
 
 TROPHY = ('<svg class="icon" viewBox="0 0 24 24" aria-hidden="true"><path d="M19 5h-2V3H7v2H5c'
           '-1.1 0-2 .9-2 2v1c0 2.55 1.92 4.63 4.39 4.94A5.01 5.01 0 0 0 11 15.9V19H7v2h10v-2h-'
@@ -139,7 +139,7 @@ FINALS = next(p for p in navigation.PAGES if p.path == "views/finals.py")  # the
 def show(reads: data.Data, role: Role) -> None:
     """Home's live element, following `live/home` in this run's language; what comes next
     for spectators in it too (the staff's next step is the page's)."""
-    ELEMENT(live_answers.page_answer("home", reads), key="live_home",
+    ELEMENT(live_element.page_answer("home", reads), key="live_home",
             time_zone=str(reads.settings().zone), data={
                 "zone": str(reads.settings().zone), "next_step": role is Role.SPECTATOR,
                 "finals_page": navigation.url_path(FINALS),

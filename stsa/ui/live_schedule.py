@@ -9,7 +9,7 @@ from __future__ import annotations
 from stsa.domain import Role
 from stsa.i18n import _
 from stsa.services import schedule as service
-from stsa.ui import data, live_answers, live_element, live_home
+from stsa.ui import data, live_element, live_home
 
 HTML = f"""<div class="plan">
 <div class="empty info" hidden>{live_home.SCHEDULE}<span class="empty-words"></span></div>
@@ -104,7 +104,7 @@ def show(reads: data.Data, role: Role) -> None:
     empty = (_("Nothing is on the schedule yet. Plan the sittings and the rest of the day "
                "above.") if role is Role.ORGANIZER else
              _("Nothing is on the schedule yet. The organizer's plan for the day shows here."))
-    ELEMENT(live_answers.page_answer("schedule", reads), key="live_schedule",
+    ELEMENT(live_element.page_answer("schedule", reads), key="live_schedule",
             time_zone=str(reads.settings().zone),
             data={"words": {"empty": empty,
                             "columns": [_(w) for w in service.SHOWN.values()]}})

@@ -16,7 +16,7 @@ from __future__ import annotations
 from stsa import i18n
 from stsa.domain import Role
 from stsa.i18n import N_, _
-from stsa.ui import data, live, live_answers, live_element, session, tables
+from stsa.ui import data, live, live_element, session, tables
 
 # The table's columns in order: the answer's field, the heading, its help and its width on a
 # phone (None: what the others leave); the first five show without "All columns".
@@ -290,6 +290,7 @@ export default function (component) {
   const W = component.data.words;
   ui.findLabel.textContent = W.find;
   ui.find.placeholder = W.placeholder;
+  ui.find.setAttribute("aria-label", W.find);  // as Streamlit's own inputs are named
   ui.allLabel.textContent = W.all_columns;
   ui.all.title = W.all_columns_help;
   ui.rowsLabel.textContent = W.rows_shown;
@@ -329,7 +330,7 @@ def words(role: Role) -> dict:
 
 def show(reads: data.Data) -> None:
     """The Standings page's live element, following `live/standings` in this run's language."""
-    answer = live_answers.page_answer("standings", reads)
+    answer = live_element.page_answer("standings", reads)
     key = session.tournament_key() or ""
     numbers = {"rank", "best_score", "games", "wins", "qualifier_rank", "placing", "vp"}
     ELEMENT(answer, key="live_standings", time_zone=str(reads.settings().zone), data={

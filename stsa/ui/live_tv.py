@@ -245,7 +245,7 @@ def show(reads: data.Data) -> None:
     lang = i18n.current()
     zone = str(reads.settings().zone)
     room = bookings.room_line(session.engine(), reads=reads)
-    ELEMENT(live_answers.page_answer("tv", reads), key="live_tv", time_zone=zone,
+    ELEMENT(live_element.page_answer("tv", reads), key="live_tv", time_zone=zone,
             on_run=lambda: None, data={
                 "zone": zone, "seconds": live.TV_SECONDS, "words": words(),
                 "columns": [{"key": c, "number": c in NUMBERS} for c in COLUMNS],

@@ -67,6 +67,18 @@ def shown(elements) -> list[str]:
     return [re.sub(r"\\(.)", r"\1", e.value) for e in elements]
 
 
+def live_data(at, name: str) -> dict:
+    """The data the page's live element `name` ("standings": `stsa_live_standings`) carries,
+    as the browser gets it: its words and settings, and under `answer` the feed's answer it
+    starts from (`ui.live_element`)."""
+    from stsa.ui import live_element
+
+    found = [e for e in at.get("bidi_component")
+             if e.proto.component_name == f"stsa_live_{name}"]
+    assert len(found) == 1, [e.proto.component_name for e in at.get("bidi_component")]
+    return live_element.data_of(found[0].proto.json)
+
+
 def session_for(db_url: str, who: Actor) -> str:
     """A real session for `who`, opened with their role's PIN: what a sign-in leaves behind."""
     eng = store.connect(db_url)
@@ -121,6 +133,29 @@ def table_heights(monkeypatch):
         return real(data, *args, **kwargs)
     monkeypatch.setattr(st, "dataframe", spy)
     return heights
+
+
+@pytest.fixture
+def answers_at_once(monkeypatch):
+    """The feed builds each answer again at once for a new data version (not at most once a
+    second), as a page run a second after a write finds it: a test that writes, then reads
+    what the page hands its live element, reads the write."""
+    from stsa.ui import feed
+
+    monkeypatch.setattr(feed.ANSWERS, "rebuild_seconds", 0)
+
+
+@pytest.fixture
+def timers(monkeypatch):
+    """The `run_every` of each fragment the page declares (a timer that reruns Python): a
+    live page declares none. The real fragment is still made."""
+    found, real = [], st.fragment
+
+    def spy(func=None, *, run_every=None):
+        found.append(run_every)
+        return real(func, run_every=run_every)
+    monkeypatch.setattr(st, "fragment", spy)
+    return found
 
 
 def count_calls(monkeypatch, owner, name: str) -> list:

@@ -15,6 +15,8 @@ from stsa.auth import Actor, Role
 from tests.app.conftest import JUDGE, ORGANIZER
 
 RESULTS = "views/results.py"
+# a page run right after a write hands its element the new answer (in use: within a poll)
+pytestmark = pytest.mark.usefixtures("answers_at_once")
 
 
 @pytest.fixture

@@ -1,7 +1,10 @@
 """Home (everyone): the tournament at a glance, the champion and podium first once the final is
 in (R18, R22), the next step per role, quick links by role (R20), qualifier results corrected
 after the finals were drawn (organizer and judges), and the demo tournament for an empty
-database."""
+database.
+
+Its public parts are a live element (`ui.live_home`) drawn in the browser from the feed's
+`live/home` answer, which the page's run hands it: those are read from the element's data."""
 
 import dataclasses
 
@@ -11,23 +14,36 @@ from stsa import demo, store, tournament
 from stsa.domain import Sitting, sitting_label
 from stsa.services.home import HomeStatus
 from stsa.ui import organizer, widgets
-from tests.app.conftest import JUDGE, ORGANIZER, corrected_after_the_finals, shown
+from tests.app.conftest import JUDGE, ORGANIZER, corrected_after_the_finals, live_data, shown
 from tests.app.test_finals import enter, play, qualifier
 from tests.app.test_nicknames import sent
 
 ORGANIZER_ONLY = {"Roster and check-in", "Settings", "Log"}
+# a page run right after a write hands its element the new answer (in use: within a poll)
+pytestmark = pytest.mark.usefixtures("answers_at_once")
 
 
 def links(at):
     return {link.value for link in at.get("page_link")}
 
 
+def home(at) -> dict:
+    """The live element's answer: what Home shows of the tournament."""
+    return live_data(at, "home")["answer"]
+
+
 def infos(at):
-    return " ".join(i.value for i in at.info)
+    """What the page says to do next: the staff's on the page, the spectators' in the
+    element."""
+    said = [i.value for i in at.info]
+    if live_data(at, "home")["next_step"]:
+        said.append(home(at)["next_step"])
+    return " ".join(said)
 
 
 def metric(at, label):
-    return next(m.value for m in at.metric if m.label == label)
+    return str(home(at)[{"Players": "players", "Checked in": "checked_in",
+                         "Sitting": "sitting"}[label]])
 
 
 @pytest.fixture
@@ -70,7 +86,7 @@ def test_before_the_final_is_in_home_shows_no_podium(open_page, final_in_play):
     at = open_page()
     assert not at.exception
     assert shown(at.subheader) == ["Go to"]
-    assert "Final standings" not in links(at)
+    assert home(at)["champion"] is None and home(at)["podium"] is None
     assert metric(at, "Sitting") == "Final"
 
 
@@ -85,11 +101,13 @@ def test_once_the_final_is_in_home_opens_with_the_champion_and_podium(open_page,
     champion, second, third = roster[final["player_id"]].head(3)
     at = open_page(as_=who)
     assert not at.exception
-    assert shown(at.subheader)[0] == f":material/trophy: Champion: {champion}"
-    assert f"Runner-up: {second} · Third: {third}" in shown(at.markdown)
-    assert "Final standings" in links(at)
+    assert home(at)["champion"] == f"Champion: {champion}"
+    assert home(at)["podium"] == f"Runner-up: {second} · Third: {third}"
+    found = live_data(at, "home")
+    assert found["words"]["final_standings"] == "Final standings"
+    assert found["finals_page"] == "finals"
     kinds = [e.type for e in in_order(at.main)]
-    assert kinds.index("subheader") < kinds.index("metric"), kinds
+    assert kinds.index("bidi_component") < kinds.index("subheader"), kinds  # before "Go to"
     assert "Realname" not in sent(at)
     assert infos(at).startswith("The tournament is over")
 
@@ -169,8 +187,7 @@ def test_completed_sittings_and_check_ins(open_page, demo_loaded):
     store.check_in(demo_loaded, ids[:9], actor=ORGANIZER)
     at = open_page(as_=ORGANIZER)
     assert metric(at, "Checked in") == "9"
-    text = " ".join(m.value for m in at.markdown)
-    assert "**Qualifier 3** is complete (6 of 6 tables reported)." in text
+    assert home(at)["sitting_line"] == "**Qualifier 3** is complete (6 of 6 tables reported)."
     assert "9 players are checked in: draw the next sitting" in infos(at)
     spectator = open_page()
     assert "See the Standings page" in infos(spectator)
@@ -179,7 +196,7 @@ def test_completed_sittings_and_check_ins(open_page, demo_loaded):
 def test_published_sitting_lists_missing_tables_per_role(open_page, sitting_in_play):
     missing = "Tables still missing results: 1, 2, 3, 4, 5, 6."
     organizer_view = open_page(as_=ORGANIZER)
-    assert missing in [m.value for m in organizer_view.markdown]
+    assert home(organizer_view)["missing"] == missing
     assert "judges still have to enter tables 1, 2, 3, 4, 5, 6" in infos(organizer_view)
     judge = open_page(as_=JUDGE)
     assert "Enter results on the Results page: tables 1, 2, 3, 4, 5, 6 of Qualifier 4" \
@@ -194,7 +211,7 @@ def test_unpublished_draw_is_hidden_from_spectators(open_page, demo_loaded):
     tournament.draw_qualifier(demo_loaded, ids, seed=7, actor=ORGANIZER)
     spectator = open_page()
     assert metric(spectator, "Sitting") == "Qualifier 3"  # R20: the draw is not public yet
-    assert "Qualifier 4" not in " ".join(m.value for m in spectator.markdown) + infos(spectator)
+    assert "Qualifier 4" not in str(home(spectator)) + infos(spectator)
     judge = open_page(as_=JUDGE)
     assert "Qualifier 4 is drawn; results can be entered once the organizer publishes it." \
         in infos(judge)
@@ -237,3 +254,37 @@ def test_a_qualifier_corrected_after_the_finals_are_drawn_is_flagged_for_staff(o
         assert len(flags) == 1 and flags[0].endswith(".")
     spectator = open_page()
     assert not [w for w in spectator.warning if "after the finals" in w.value]
+
+
+@pytest.mark.parametrize("who", [None, JUDGE, ORGANIZER])
+def test_home_has_no_timer_that_reruns_it(open_page, sitting_in_play, who, timers):
+    """The element follows the feed by itself: opening Home is the one Python run."""
+    at = open_page(as_=who)
+    assert not at.exception
+    assert home(at)["sitting"] == "Qualifier 4"
+    assert timers == []
+
+
+def test_the_clocks_state_comes_with_the_answer_so_a_pause_shows(open_page, sitting_in_play):
+    """R26: the answer carries the clock's state (the deadline while it runs, the time left
+    while paused): a judge's pause changes the feed's answer, which the element's next poll
+    brings, with no run of the page."""
+    import json
+
+    from stsa.ui import feed
+    from tests.support import feed_routes
+
+    engine = sitting_in_play
+    sitting_id = int(store.sittings(engine, actor=ORGANIZER)["sitting_id"].iloc[-1])
+    store.clock_action(engine, sitting_id, "start", actor=JUDGE)
+    running = home(open_page())["clock"]
+    assert running["status"] == "running" and running["deadline_ms"] > 0
+    assert running["caption"].startswith("Qualifier 4: running, time at ")
+    store.clock_action(engine, sitting_id, "pause", actor=JUDGE)
+    feed.forget_recent()
+    key = store.tournaments(engine)["key"].iloc[0]
+    answer = feed_routes.answer("/api/v1/tournaments/{key}/live/home", key=key)
+    paused = json.loads(bytes(answer.body))["clock"]
+    assert paused["status"] == "paused" and paused["deadline_ms"] is None
+    assert 0 < paused["left_ms"] <= running["left_ms"]
+    assert paused["caption"] == "Qualifier 4: paused."

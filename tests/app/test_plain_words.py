@@ -9,7 +9,6 @@ import re
 
 import pytest
 from google.protobuf.descriptor import FieldDescriptor
-from streamlit.proto.BidiComponent_pb2 import BidiComponent
 
 from stsa import demo
 from stsa.auth import Role
@@ -41,23 +40,23 @@ def texts(message) -> list[str]:
     return found
 
 
-def values(data) -> list[str]:
-    """Every string value in JSON `data` (not its field names), nested ones too."""
-    if isinstance(data, dict):
-        return [v for item in data.values() for v in values(item)]
-    if isinstance(data, list):
-        return [v for item in data for v in values(item)]
-    return [data] if isinstance(data, str) else []
+def data_texts(value) -> list[str]:
+    """Every string in a component's JSON data (its words, and a live element's answer)."""
+    if isinstance(value, dict):
+        return [t for v in value.values() for t in data_texts(v)]
+    if isinstance(value, list):
+        return [t for v in value for t in data_texts(v)]
+    return [value] if isinstance(value, str) else []
 
 
-def element_texts(proto) -> list[str]:
-    """What a browser element (`st.components.v2`) shows: the words in its data from Python
-    and in the answer it follows (a live element's), one text each; not its code (HTML, CSS,
-    JavaScript and their comments are not shown) nor the field names of its data."""
-    data = json.loads(proto.json or "{}")
-    live = data.pop("live", None) or {}
-    body = live.pop("body", None)
-    return values(data) + values(live) + (values(json.loads(body)) if body else [])
+def component_texts(proto) -> list[str]:
+    """What a browser component shows: the words of its data (a live element's answer read
+    as the browser reads it), not its code."""
+    data = json.loads(proto.json) if proto.json else {}
+    live = data.get("live") or {}
+    if live.get("body"):
+        data = {**data, "live": {**live, "body": json.loads(live["body"])}}
+    return data_texts(data)
 
 
 def everything_shown(at) -> list[str]:
@@ -67,8 +66,8 @@ def everything_shown(at) -> list[str]:
         node = stack.pop()
         stack.extend(getattr(node, "children", {}).values())
         proto = getattr(node, "proto", None)
-        if isinstance(proto, BidiComponent):
-            found.extend(element_texts(proto))
+        if getattr(node, "type", "") == "bidi_component":
+            found.extend(component_texts(proto))
         elif proto is not None and not isinstance(proto, (bytes, str)):
             found.extend(texts(proto))
         if getattr(node, "type", "") in ("dataframe", "table"):

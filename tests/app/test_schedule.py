@@ -1,7 +1,11 @@
 """The Schedule page (R26) for each role: everyone reads the plan in the tournament's time zone
 with titles as typed (plain text) and can download it as a calendar; only the organizer plans,
 changes, removes and moves items (running late), each logged; overlapping sittings warn. Home,
-TV and My seat say what comes next."""
+TV and My seat say what comes next.
+
+The plan and "next" are a live element (`ui.live_schedule`, and Home's `ui.live_home`) drawn in
+the browser from the feed's answer the page's run hands it: read here from its data; which
+item is next is chosen in the browser by its clock (tests/e2e)."""
 
 from __future__ import annotations
 
@@ -13,9 +17,11 @@ import pytest
 
 from stsa import store
 from stsa.services import schedule
-from tests.app.conftest import JUDGE, ORGANIZER, shown
+from tests.app.conftest import JUDGE, ORGANIZER, live_data, shown
 
 PAGE = "views/schedule.py"
+# a page run right after a write hands its element the new answer (in use: within a poll)
+pytestmark = pytest.mark.usefixtures("answers_at_once")
 ROOM = ZoneInfo("Europe/Stockholm")
 TITLE = "Lunch *at* [the bar](http://x.example)"  # typed markup shows as typed
 
@@ -36,7 +42,9 @@ def day(engine):
 
 
 def cells(at) -> list[list]:
-    return [row for frame in at.dataframe for row in frame.value.values.tolist()]
+    """The plan's rows as the element starts from them: starts, ends, what, minutes."""
+    return [[i["starts"], i["ends"], i["title"], i["minutes"]]
+            for i in live_data(at, "schedule")["answer"]["items"]]
 
 
 @pytest.mark.parametrize("who", [None, JUDGE], ids=["spectator", "judge"])
@@ -47,7 +55,8 @@ def test_everyone_reads_the_plan_but_only_the_organizer_changes_it(open_page, da
     assert [r[:3] for r in cells(at)] == [["09:00", "11:30", "Qualifier 1"],
                                           ["12:30", "13:30", TITLE]]
     assert not at.expander and not at.button  # no forms
-    assert any("Europe/Stockholm" in c for c in shown(at.caption))
+    assert "Europe/Stockholm" in live_data(at, "schedule")["answer"]["zone_note"]
+    assert not at.dataframe  # the element draws the tables
     name, make = downloads["schedule_ics"]
     assert name.endswith(".ics")
     events = list(icalendar.Calendar.from_ical(make()).walk("VEVENT"))
@@ -55,9 +64,13 @@ def test_everyone_reads_the_plan_but_only_the_organizer_changes_it(open_page, da
 
 
 def test_an_empty_schedule_says_so(open_page, engine):
-    at = open_page(PAGE)
-    assert shown(at.info) == ["Nothing is on the schedule yet. The organizer's plan for the "
-                              "day shows here."]
+    found = live_data(open_page(PAGE), "schedule")
+    assert found["answer"]["items"] == []
+    assert found["words"]["empty"] == ("Nothing is on the schedule yet. The organizer's plan "
+                                       "for the day shows here.")
+    organizer = live_data(open_page(PAGE, as_=ORGANIZER), "schedule")
+    assert organizer["words"]["empty"].endswith("Plan the sittings and the rest of the day "
+                                                "above.")
 
 
 def test_the_organizer_plans_a_day_and_is_warned_of_an_overlap(open_page, engine):
@@ -111,9 +124,24 @@ def test_a_bad_item_is_refused_on_the_page_and_nothing_is_saved(open_page, engin
     assert store.schedule_items(engine).empty
 
 
-@pytest.mark.parametrize("page", ["views/home.py", "views/tv.py"])
-def test_home_and_tv_say_what_comes_next(open_page, day, page):
-    at = open_page(page)
+@pytest.mark.parametrize("name", ["home", "schedule"])
+def test_home_and_the_schedule_say_what_comes_next_by_the_browsers_clock(open_page, day,
+                                                                         name):
+    """Every item with its start, its day and both ways of saying it: the browser says the
+    first one still ahead, "at 09:00" on its own day, "at Saturday 09:00" before it."""
+    at = open_page(f"views/{name}.py")
+    assert not at.exception
+    coming = live_data(at, name)["answer"]["coming"]
+    assert [dt.datetime.fromisoformat(c["starts_at"]) for c in coming] == [
+        tomorrow(9), tomorrow(12, 30)]
+    assert coming[0]["date"] == tomorrow(9).date().isoformat()
+    assert coming[0]["today"] == "Next: Qualifier 1 at 09:00"
+    assert coming[0]["later"] == "Next: Qualifier 1 at " + tomorrow(9).strftime("%A") + " 09:00"
+    assert coming[1]["today"] == f"Next: {TITLE} at 12:30"
+
+
+def test_tv_says_what_comes_next(open_page, day):
+    at = open_page("views/tv.py")
     assert not at.exception
     assert any(t.endswith("Next: Qualifier 1 at " + tomorrow(9).strftime("%A") + " 09:00")
                for t in shown(at.markdown))
@@ -131,3 +159,14 @@ def test_my_seat_says_what_comes_next_and_offers_my_sittings(open_page, day, dow
     assert "Sandrider" in text and "Ann Lee" not in text and "ann@example.com" not in text
     assert [str(e["SUMMARY"]) for e in icalendar.Calendar.from_ical(text).walk("VEVENT")] == [
         "Qualifier 1"]
+
+
+@pytest.mark.parametrize("who", [None, JUDGE, ORGANIZER], ids=["spectator", "judge", "organizer"])
+def test_the_plan_is_a_live_element_with_no_timer_that_reruns_the_page(open_page, day, who,
+                                                                      timers):
+    at = open_page(PAGE, as_=who)
+    assert not at.exception
+    found = live_data(at, "schedule")
+    assert found["live"]["url"].endswith("/live/schedule?lang=en")
+    assert [i["title"] for i in found["answer"]["items"]] == ["Qualifier 1", TITLE]
+    assert timers == []

@@ -1,5 +1,11 @@
 """Standings page (R14–R16, R20): ranks for everyone, the finals cut, ties at a cut line for the
-organizer, a player search with that player's games; names shown as text."""
+organizer, a player search with that player's games; names shown as text.
+
+The page is a live element (`ui.live_standings`) that the browser draws from the feed's
+`live/standings` answer, and searches in: a page's run hands it that answer, its words and its
+columns, with no fragment that reruns Python. What the browser does with them (the search,
+All columns, pages of rows) is tested in tests/e2e; here, what the page gives it and what the
+cards' answer (`live/cards`) says of a player."""
 
 import json
 
@@ -7,10 +13,14 @@ import pandas as pd
 import pytest
 
 from stsa import demo, store, tournament
-from stsa.ui import tables
-from tests.app.conftest import JUDGE, ORGANIZER, PINS, count_calls
+from stsa.ui import live, live_standings, tables
+from tests.app.conftest import JUDGE, ORGANIZER, PINS, count_calls, live_data
+from tests.app.test_home import final_in_play  # noqa: F401  (a fixture)
+from tests.support import feed_routes
 
 PAGE = "views/standings.py"
+# a page run right after a write hands its element the new answer (in use: within a poll)
+pytestmark = pytest.mark.usefixtures("answers_at_once")
 
 
 def play_qualifier(engine, names, vps):
@@ -46,45 +56,65 @@ def tournament_with_tie_at_cut(engine):
     return engine
 
 
-def shown_table(at):
-    """The standings table as shown, its Zone tags read as text ("" before there is a cut)."""
-    table = at.dataframe[0].value
-    return table.assign(Zone=[", ".join(tags) for tags in table["Zone"]])
+def standings(at) -> dict:
+    """The standings element's data (its answer under `answer`)."""
+    return live_data(at, "standings")
+
+
+def shown_table(at) -> pd.DataFrame:
+    """The standings the element starts from, one row per player, its zone tags joined ("" before
+    there is a cut)."""
+    rows = pd.DataFrame(standings(at)["answer"]["standings"])
+    return rows.assign(zone=[", ".join(tags) for tags in rows["zone"]]) if len(rows) else rows
+
+
+def card(engine, name: str) -> dict:
+    """The card a search for `name` shows (the `live/cards` answer's, as the feed gives it)."""
+    key = store.tournaments(engine)["key"].iloc[0]
+    answer = feed_routes.answer("/api/v1/tournaments/{key}/live/cards", key=key)
+    assert answer.status_code == 200
+    return next(p for p in json.loads(bytes(answer.body))["players"] if p["player"] == name)
 
 
 @pytest.mark.parametrize("who", [None, JUDGE, ORGANIZER])
-def test_empty_tournament_says_what_comes_next(open_page, who):
+def test_empty_tournament_says_what_comes_next(open_page, who, timers):
     at = open_page(PAGE, as_=who)
     assert not at.exception
-    assert "No results yet" in at.info[0].value
-    assert not at.dataframe and not at.text_input
+    found = standings(at)
+    assert found["answer"]["standings"] == [] and "No results yet" in found["words"]["empty"]
+    assert not at.dataframe and not at.text_input  # the search is the element's
+    assert timers == []  # nothing reruns the page: the element polls the feed
 
 
 def test_fewer_than_four_players_have_no_cut(open_page, engine):
     play_qualifier(engine, ["Ann", "Ben", "Cy"], [[9, 6, 3]])
     at = open_page(PAGE)
     assert not at.exception
-    assert at.caption[1].value == "3 players so far: finals need at least 4."
+    assert standings(at)["answer"]["cut"] == "3 players so far: finals need at least 4."
     table = shown_table(at)
-    assert sorted(table["Player"]) == ["Ann", "Ben", "Cy"]
-    assert table["Best score"].tolist() == [23, 18, 10]
-    assert (table["Zone"] == "").all()
+    assert sorted(table["player"]) == ["Ann", "Ben", "Cy"]
+    assert table["best_score"].tolist() == [23, 18, 10]
+    assert (table["zone"] == "").all()
 
 
 @pytest.mark.parametrize("who", [None, JUDGE, ORGANIZER])
-def test_demo_standings_show_ranks_and_the_cut(open_page, demo_tournament, who):
+def test_demo_standings_show_ranks_and_the_cut(open_page, demo_tournament, who, timers):
     at = open_page(PAGE, as_=who)
     assert not at.exception
-    assert at.caption[1].value == ("24 players: the top 3 go straight to the final, the next 8 "
-                                   "play the semifinal, 13 are out.")
+    found = standings(at)
+    answer = found["answer"]
+    assert answer["cut"] == ("24 players: the top 3 go straight to the final, the next 8 play "
+                             "the semifinal, 13 are out.")
+    assert answer["progress"] == "Qualifier 3: all 6 tables have reported."
+    assert found["live"]["url"].endswith("/live/standings?lang=en")
     table = shown_table(at)
     expected = tournament.standings_table(demo_tournament)
-    assert list(table.columns) == ["Rank", "Player", "Best score", "Zone", "Games", "Wins",
-                                   "Placing", "VP"]
-    assert table["Player"].tolist() == expected["name"].tolist()
-    assert table["Best score"].tolist() == expected["best_score"].tolist()
-    assert table["Zone"].tolist() == ["Final"] * 3 + ["Semifinal"] * 8 + ["Out"] * 13
-    assert not at.warning
+    assert answer["columns"] == ["rank", "player", "best_score", "zone", "games", "wins",
+                                 "placing", "vp"]
+    assert table["player"].tolist() == expected["name"].tolist()
+    assert table["best_score"].tolist() == expected["best_score"].tolist()
+    assert table["zone"].tolist() == ["Final"] * 3 + ["Semifinal"] * 8 + ["Out"] * 13
+    assert not at.warning and timers == []
 
 
 def test_tie_at_cut_warns_the_organizer(open_page, tournament_with_tie_at_cut):
@@ -94,8 +124,9 @@ def test_tie_at_cut_warns_the_organizer(open_page, tournament_with_tie_at_cut):
     assert len(warnings) == 2
     assert warnings[0].startswith("Rank 4 is shared across the final cut line by")
     assert warnings[1].startswith("Rank 7 is shared across the semifinal cut line by")
+    assert standings(at)["words"]["tie"] == ""  # the warnings say it, naming the players
     table = shown_table(at)
-    assert table["Tie at cut"].tolist() == [False] * 3 + [True] * 6 + [False] * 3
+    assert table["tie_at_cut"].tolist() == [False] * 3 + [True] * 6 + [False] * 3
 
 
 @pytest.mark.parametrize("who", [None, JUDGE])
@@ -103,145 +134,79 @@ def test_tie_at_cut_is_flagged_but_not_a_warning_for_others(open_page, who,
                                                              tournament_with_tie_at_cut):
     at = open_page(PAGE, as_=who)
     assert not at.warning
-    assert shown_table(at)["Tie at cut"].sum() == 6
+    found = standings(at)
+    assert found["answer"]["tie_at_cut"] is True
+    assert found["words"]["tie"].startswith("A rank is shared across a cut line")
+    assert shown_table(at)["tie_at_cut"].sum() == 6
 
 
-def test_search_shows_a_players_games_and_best_score(open_page, demo_tournament,
-                                                     table_heights):
-    at = open_page(PAGE)
-    table_heights.clear()
-    at.text_input(key="standings_search").input("  aLIa ").run()
-    assert not at.exception
-    table = shown_table(at)
-    assert table["Player"].tolist() == ["Alia Brandt"]
-    assert at.subheader[0].value.replace("\\", "") == "Alia Brandt"
+def test_a_search_card_shows_a_players_games_and_best_score(demo_tournament):
     row = tournament.standings_table(demo_tournament).set_index("name").loc["Alia Brandt"]
-    assert f"Best score **{row['best_score']}**, rank {row['rank']}, 3 games" in \
-        at.markdown[0].value
-    games = at.dataframe[1].value
-    assert list(games.columns) == ["Sitting", "Table", "Placing", "VP", "Score"]
-    assert games["Sitting"].tolist() == ["Qualifier 1", "Qualifier 2", "Qualifier 3"]
-    assert games["Score"].max() == row["best_score"]
-    assert table_heights == ["content", "content"]  # the match, then their games: all rows
+    found = card(demo_tournament, "Alia Brandt")
+    assert found["line"].startswith(f"Best score **{row['best_score']}**, rank {row['rank']}, "
+                                    f"3 games")
+    assert [g["sitting"] for g in found["games"]] == ["Qualifier 1", "Qualifier 2",
+                                                      "Qualifier 3"]
+    assert max(g["score"] for g in found["games"]) == row["best_score"]
+    assert set(found["games"][0]) == {"sitting", "table", "placing", "vp", "score"}
 
 
-def test_search_without_match_says_so(open_page, demo_tournament):
-    at = open_page(PAGE)
-    at.text_input(key="standings_search").input("Zebedee (").run()
-    assert not at.exception
-    assert "No player's name contains" in at.info[0].value
-    assert not at.dataframe
+def test_the_element_gets_its_search_words_and_when_to_show_cards(open_page, demo_tournament):
+    found = standings(open_page(PAGE))
+    words = found["words"]
+    assert words["find"] == "Find a player" and words["placeholder"] == "Type part of a name"
+    assert words["no_match"] == "No player's name contains “{query}”."
+    assert words["many"] == "{count} players match: type more of a name to see their games."
+    assert words["games"] == ["Sitting", "Table", "Placing", "VP", "Score"]
+    assert found["cards"] == live_standings.CARDS == 5
+    assert found["cards_url"].endswith("/live/cards?lang=en")
 
 
-def test_broad_search_lists_players_without_their_games(open_page, demo_tournament):
-    at = open_page(PAGE)
-    at.text_input(key="standings_search").input("a").run()
-    assert len(at.dataframe) == 1 and len(shown_table(at)) > 5
-    assert "type more of a name" in at.caption[-1].value
-
-
-def test_names_with_markup_show_as_text(open_page, engine):
+def test_names_with_markup_are_sent_as_typed_for_the_browser_to_set_as_text(open_page, engine):
     hostile = "**Bold** <b>x</b> [link](http://x)"
     play_qualifier(engine, [hostile, "Ben", "Cy", "Di"], [[9, 7, 5, 3]])
     at = open_page(PAGE)
-    assert hostile in shown_table(at)["Player"].tolist()
-    at.text_input(key="standings_search").input("bold").run()
-    assert at.subheader[0].value == r"\*\*Bold\*\* \<b\>x\</b\> \[link\](http\://x)"
+    assert hostile in shown_table(at)["player"].tolist()
+    assert card(engine, hostile)["player"] == hostile
 
 
 # --- live standings: cut-line colours, distance to the cut, the sitting in progress -----------
 
-def phone_fit(frame) -> list[str]:
-    """The columns of a shown table in the order shown, checking that their widths add up to
-    the width a phone shows of a table (every column given one: none is cut at the edge)."""
-    widths = json.loads(frame.proto.columns)
-    order = list(frame.proto.column_order)
-    assert sum(widths[c]["width"] for c in order) == tables.PHONE_WIDTH, widths
-    return order
+def test_a_phone_shows_rank_player_zone_best_score_and_games(open_page, demo_tournament):
+    """A 390 px phone: the five columns a player looks for fill the table's width, the name
+    taking what the others leave; the rest after "All columns"."""
+    found = standings(open_page(PAGE))
+    columns = found["columns"]
+    first = columns[:found["compact"]]
+    assert [c["key"] for c in first] == ["rank", "player", "zone", "best_score", "games"]
+    assert [c["label"] for c in first] == ["Rank", "Player", "Zone", "Best", "Games"]
+    rest = sum(c["width"] for c in first if c["key"] != "player")
+    assert tables.PHONE_WIDTH - rest >= 120, "long names keep most of their letters"
+    assert [c["key"] for c in columns[found["compact"]:]] == [
+        "wins", "qualifier_rank", "placing", "vp", "tie_at_cut"]
+    assert found["page_rows"] == tables.PAGE_ROWS
 
 
-def test_a_phone_shows_rank_player_zone_best_score_and_games_at_full_height(
-        open_page, demo_tournament, table_heights):
-    """A 390 px phone: the five columns a player looks for fill the table's width, nothing
-    after them to swipe to; every row shows, the page scrolls and no box inside it."""
-    at = open_page(PAGE)
-    frame = at.dataframe[0]
-    assert phone_fit(frame) == ["Rank", "Player", "Zone", "Best score", "Games"]
-    config = json.loads(frame.proto.columns)
-    assert config["Best score"]["label"] == "Best"
-    assert config["Player"]["width"] >= 120, "long names keep most of their letters"
-    assert table_heights == ["content"]
-    assert len(frame.value) == 24
-
-
-def test_all_columns_add_wins_and_the_tie_breaks_after_the_five(open_page, demo_tournament):
-    at = open_page(PAGE)
-    at.toggle(key="standings_all_columns").set_value(True).run()
-    assert not at.exception
-    frame = at.dataframe[0]
-    order = list(frame.proto.column_order)
-    assert order[:5] == ["Rank", "Player", "Zone", "Best score", "Games"]
-    assert set(frame.value.columns) <= set(order)  # nothing hidden
-    assert {"Wins", "Placing", "VP"} <= set(order)
-
-
-def test_a_long_table_shows_a_page_of_rows_at_a_time(open_page, demo_tournament, monkeypatch,
-                                                     table_heights):
-    """Past `ui.tables.PAGE_ROWS` rows (here 10 of 24) the table shows one page of rows at its
-    full height, chosen above it; a search shows its own rows the same way."""
-    monkeypatch.setattr(tables, "PAGE_ROWS", 10)
-    expected = tournament.standings_table(demo_tournament)["name"].tolist()
-    at = open_page(PAGE)
-    box = at.selectbox(key="standings_rows")
-    assert box.options == [
-        "1–10 of 24", "11–20 of 24", "21–24 of 24"]
-    assert shown_table(at)["Player"].tolist() == expected[:10]
-    box.set_value(20).run()
-    assert not at.exception
-    assert shown_table(at)["Player"].tolist() == expected[20:]
-    assert shown_table(at)["Rank"].tolist() == list(range(21, 25))
-    assert set(table_heights) == {"content"}
-
-
-def zone_column(at) -> dict:
-    """The Zone column's settings as the page sends them to the browser."""
-    config = json.loads(at.dataframe[0].proto.columns)
-    return config["Zone"]
-
-
-@pytest.mark.parametrize("query", ["", "a"])
-def test_zones_are_coloured_so_the_cut_lines_show(open_page, demo_tournament, query):
-    """Each zone is a coloured tag (gold, blue, grey): the colour changes at a cut line, for
-    the whole table and for a search alike, without styling every cell."""
-    from stsa.ui import live
-    at = open_page(PAGE)
-    at.text_input(key="standings_search").input(query).run()
-    column = zone_column(at)
-    assert column["type_config"]["type"] == "multiselect"
-    colours = {o["value"]: o["color"] for o in column["type_config"]["options"]}
+def test_zones_are_coloured_so_the_cut_lines_show(open_page, demo_tournament):
+    """Each zone is a coloured tag (gold, blue, grey): the colour changes at a cut line."""
+    found = standings(open_page(PAGE))
+    colours = {tag: t["colour"] for tag, t in found["tags"].items()}
     assert colours == live.ZONE_TAGS
     assert colours["Final"] != colours["Semifinal"] != colours["Out"]
-    assert not at.dataframe[0].proto.arrow_data.styler.styles
-    tags = at.dataframe[0].value["Zone"].map(list).tolist()
-    assert tags and all(len(t) == 1 and t[0] in colours for t in tags)
-    if not query:
-        assert tags[:4] == [["Final"]] * 3 + [["Semifinal"]]
-    assert ("Gold: places 1–3 go straight to the final; blue: places 4–11 play the semifinal."
-            in [c.value for c in at.caption])
+    assert found["answer"]["legend"] == ("Gold: places 1–3 go straight to the final; blue: "
+                                         "places 4–11 play the semifinal.")
 
 
-def test_search_shows_the_distance_to_the_cut(open_page, demo_tournament):
+def test_a_card_shows_the_distance_to_the_cut(demo_tournament):
     table = tournament.standings_table(demo_tournament)
     last = table.iloc[-1]
-    at = open_page(PAGE)
-    at.text_input(key="standings_search").input(last["name"]).run()
     gap_final = int(table["best_score"].iloc[2] - last["best_score"])
     gap_semi = int(table["best_score"].iloc[10] - last["best_score"])
-    assert at.markdown[1].value == (
+    assert card(demo_tournament, last["name"])["said"] == (
         f"{gap_final} points behind the last spot straight to the final; {gap_semi} points "
         f"behind the last semifinal spot.")
-    at.text_input(key="standings_search").input(table["name"].iloc[0]).run()
-    assert at.markdown[1].value == "In the zone straight to the final."
+    assert card(demo_tournament, table["name"].iloc[0])["said"] == \
+        "In the zone straight to the final."
 
 
 @pytest.mark.parametrize("who", [None, ORGANIZER])
@@ -251,18 +216,26 @@ def test_tables_still_playing_are_listed(open_page, engine, who):
     store.publish_sitting(engine, sitting["sitting_id"], actor=ORGANIZER)
     at = open_page(PAGE, as_=who)
     assert not at.exception
-    assert any(c.value.startswith("Qualifier 2: 0 of 2 tables have reported; still playing: "
-                                  "tables 1, 2.") for c in at.caption)
+    assert standings(at)["answer"]["progress"].startswith(
+        "Qualifier 2: 0 of 2 tables have reported; still playing: tables 1, 2.")
+    waiting = tournament.standings_table(engine).iloc[-1]["name"]  # seated, no result yet
+    assert card(engine, waiting)["line"] == "Seated in a qualifier: no result yet."
 
 
-def test_new_results_show_on_the_next_refresh(open_page, engine):
-    """The fragment reruns every few seconds; a write moves the data version, so the next run
-    reads what changed (nothing is cleared, nothing waits for an expiry)."""
+def test_the_page_hands_its_element_the_feeds_answer(open_page, engine):
+    """The element starts from the answer the feed gives at that moment, so its first poll
+    brings nothing new; a write moves the feed's answer, which the element's next poll
+    fetches (tests/e2e: with no Python run)."""
     at = open_page(PAGE)
-    assert "No results yet" in at.info[0].value
+    key = store.tournaments(engine)["key"].iloc[0]
+    route = "/api/v1/tournaments/{key}/live/standings"
+    assert standings(at)["answer"] == json.loads(bytes(feed_routes.answer(route, key=key).body))
     play_qualifier(engine, ["Ann", "Ben", "Cy", "Di"], [[9, 7, 5, 3]])
-    at.run()
-    assert sorted(shown_table(at)["Player"]) == ["Ann", "Ben", "Cy", "Di"]
+    from stsa.ui import feed
+    feed.forget_recent()
+    moved = json.loads(bytes(feed_routes.answer(route, key=key).body))
+    assert sorted(r["player"] for r in moved["standings"]) == ["Ann", "Ben", "Cy", "Di"]
+    assert sorted(shown_table(at.run())["player"]) == ["Ann", "Ben", "Cy", "Di"]
 
 
 # --- shared work: computed once per data version, for every session ---------------------------
@@ -283,7 +256,7 @@ def test_a_second_session_reuses_the_standings_of_an_unchanged_version(
     second.run()
     assert not first.exception and not second.exception
     assert len(standings_spy) == 1
-    assert shown_table(second)["Player"].tolist() == shown_table(first)["Player"].tolist()
+    assert shown_table(second)["player"].tolist() == shown_table(first)["player"].tolist()
 
 
 def test_a_sign_in_leaves_the_shared_standings_warm(open_page, demo_tournament, standings_spy):
@@ -306,5 +279,20 @@ def test_a_write_makes_every_session_see_the_new_data_once(open_page, engine, st
     second.run()
     assert len(standings_spy) == 2
     for at in (first, second):
-        assert sorted(shown_table(at)["Player"]) == ["Ann", "Ben", "Cy", "Di", "Eve", "Fay",
+        assert sorted(shown_table(at)["player"]) == ["Ann", "Ben", "Cy", "Di", "Eve", "Fay",
                                                      "Gil"]
+
+
+@pytest.mark.usefixtures("final_in_play")
+def test_once_the_finals_begin_a_card_says_where_the_finals_put_the_player(engine):
+    """R16–R18: no rank and no distance to the cut once a finals sitting is played: where
+    the player stands in the finals, as their own page says it."""
+    import re
+
+    key = store.tournaments(engine)["key"].iloc[0]
+    answer = feed_routes.answer("/api/v1/tournaments/{key}/live/cards", key=key)
+    found = json.loads(bytes(answer.body))["players"]
+    assert found and all(re.fullmatch(r"Best score \*\*\d+\*\*, \d+ games?, \d+ wins?\.",
+                                      p["line"]) for p in found)
+    assert all("after the qualifiers" in p["said"] for p in found)
+    assert any(g["sitting"] == "Semifinal" for p in found for g in p["games"])

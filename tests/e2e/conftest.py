@@ -10,9 +10,9 @@ with its own empty database and known PINs, and Debian's Chromium driven by Play
 - Helpers for journeys: `new_page`, `load` (open an address, or refresh), `wait_ready`,
   `go_to` (a click in the navigation, as a person moves between pages), `sign_in`, `field`
   (an input by its label); widgets: `click`, `type_text`, `number`, `choose`, `options`,
-  `grid` (a table's rows as text); the Results page: `open_table`, `fill_seat`,
-  `enter_result`, `confirm_unusual`; `published_qualifier` arranges a published sitting
-  through the store.
+  `grid` (a table's rows as text), `live_grid` (a live element's table's rows); the Results
+  page: `open_table`, `fill_seat`, `enter_result`, `confirm_unusual`; `published_qualifier`
+  arranges a published sitting through the store.
 
 Streamlit renders asynchronously: wait for text (`page.get_by_text(...).wait_for()`) or for
 the run an action starts (`rerun`, which the widget helpers use: each page counts the app's
@@ -394,6 +394,35 @@ def grid(scope, *columns: str, rows: int | None = None, nth: int = 0) -> list[di
             raise AssertionError(f"No table with columns {columns}"
                                  + (f" and {rows} rows" if rows else "") + " showed: "
                                  + repr([(h, len(r)) for h, r in grids(scope)]))
+        page.wait_for_timeout(50)
+
+
+_TABLE_JS = """table => {
+    const heads = [...table.querySelectorAll('thead th')].map(h => h.textContent.trim());
+    return [heads, [...table.querySelectorAll('tbody tr')].map(tr => Object.fromEntries(
+        [...tr.children].map((td, i) => [heads[i], td.textContent.trim()])))];
+}"""
+
+
+def live_tables(scope) -> list[tuple[list[str], list[dict]]]:
+    """Every table a live element shows (`stsa.ui.live_element`: HTML tables in the page):
+    its headings and its rows as {heading: text}."""
+    return [table.evaluate(_TABLE_JS) for table in scope.locator(".stsa-live table").all()
+            if table.is_visible()]
+
+
+def live_grid(scope, *columns: str, rows: int | None = None, nth: int = 0) -> list[dict]:
+    """The rows of the first (`nth`) live element's table with all of `columns`, waiting until
+    it shows (and, with `rows`, until it has that many rows): `grid` for live elements."""
+    page, deadline = _page(scope), time.monotonic() + TIMEOUT_MS / 1000
+    while True:
+        matching = [found for heads, found in live_tables(scope) if set(columns) <= set(heads)]
+        if len(matching) > nth and (rows is None or len(matching[nth]) == rows):
+            return matching[nth]
+        if time.monotonic() > deadline:
+            raise AssertionError(f"No live table with columns {columns}"
+                                 + (f" and {rows} rows" if rows else "") + " showed: "
+                                 + repr([(h, len(r)) for h, r in live_tables(scope)]))
         page.wait_for_timeout(50)
 
 

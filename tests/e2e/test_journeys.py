@@ -29,6 +29,7 @@ from tests.e2e.conftest import (
     go_to,
     grid,
     grids,
+    live_grid,
     load,
     number,
     open_table,
@@ -123,7 +124,7 @@ def test_a_whole_12_player_tournament_through_the_pages(fresh_server, open_app):
     go_to(spectator, "Standings")
     spectator.get_by_text("12 players: the top 4 go straight to the final, the next 4 play "
                           "the semifinal, 4 are out.").wait_for()
-    standings = grid(spectator, "Rank", "Player", "Best", "Zone", rows=12)
+    standings = live_grid(spectator, "Rank", "Player", "Best", "Zone", rows=12)
     assert [r["Rank"] for r in standings] == [str(n) for n in range(1, 13)]
     assert zones(standings) == {"Final": 4, "Semifinal": 4, "Out": 4}
     assert [r["Zone"] for r in standings] == ["Final"] * 4 + ["Semifinal"] * 4 + ["Out"] * 4

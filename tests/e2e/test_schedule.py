@@ -16,7 +16,7 @@ from tests.e2e.conftest import (
     PHONE,
     click,
     go_to,
-    grid,
+    live_grid,
 )
 
 pytestmark = pytest.mark.e2e
@@ -88,14 +88,14 @@ def test_the_organizer_plans_a_day_and_a_spectator_sees_it(fresh_server, open_ap
     set_time(form, "Starts", 12, 30)
     fill(form, "Length", "45")
     click(organizer, "Put it on the schedule", expect=f"Planned Lunch for {tomorrow:%A} 12:30.")
-    rows = grid(organizer, "Starts", "Ends", "What", rows=2)
+    rows = live_grid(organizer, "Starts", "Ends", "What", rows=2)
     assert [(r["Starts"], r["Ends"], r["What"]) for r in rows] == [
         ("09:00", "11:30", "Qualifier 1"), ("12:30", "13:15", "Lunch")]
 
     spectator = open_app(viewport=PHONE, app=app)
     spectator.get_by_text(f"Next: Qualifier 1 at {tomorrow:%A} 09:00").wait_for()  # Home
     go_to(spectator, "Schedule")
-    rows = grid(spectator, "Starts", "What", rows=2)
+    rows = live_grid(spectator, "Starts", "What", rows=2)
     assert [r["What"] for r in rows] == ["Qualifier 1", "Lunch"]
     spectator.get_by_text(f"Times are in the tournament's time zone ({ROOM}).").wait_for()
     assert spectator.get_by_role("button", name="Plan an item").count() == 0

@@ -43,7 +43,7 @@ def test_spectator_sees_standings_after_the_organizer_loads_the_demo(open_app):
     field(spectator, "Find a player").fill("Alia")
     field(spectator, "Find a player").press("Enter")
     spectator.get_by_role("heading", name="Alia Brandt").wait_for()
-    spectator.locator('[data-testid="stMarkdownContainer"]', has_text="Best score").wait_for()
+    spectator.locator(".card", has_text="Best score").wait_for()  # drawn in the browser
 
 
 def test_a_first_deep_link_still_goes_through_the_role_check(browser, fresh_server):

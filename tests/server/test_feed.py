@@ -26,6 +26,7 @@ pytestmark = pytest.mark.server
 
 WHO = Actor("Olivia", Role.ORGANIZER)
 API = feed.PREFIX
+LIVE = ("standings", "cards", "home", "schedule", "players", "tv")  # the live elements' answers
 PEOPLE = [(f"Realname Number{i}", f"Nick{i}", f"Club{i}", f"player{i}@mail.example")
           for i in range(1, 9)]
 
@@ -122,9 +123,9 @@ def endpoints(season: int) -> dict[str, str]:
             f"{t}/sittings": "sittings", f"{s}/qualifier-1": "sitting",
             f"{s}/qualifier-1/results": "results", f"{s}/qualifier-1/results.csv": None,
             f"{t}/standings": "standings", f"{t}/standings.csv": None,
-            f"{t}/finals": "finals", f"{t}/live/players": "live_players",
-            f"{t}/live/tv": "live_tv", f"{t}/live/charts/best-scores.svg": None,
-            f"{t}/live/charts/sittings.svg": None, f"{API}/seasons": "seasons",
+            f"{t}/finals": "finals", f"{API}/seasons": "seasons",
+            **{f"{t}/live/{name}": f"live_{name}" for name in LIVE},
+            f"{t}/live/charts/best-scores.svg": None, f"{t}/live/charts/sittings.svg": None,
             f"{API}/seasons/{season}": "season", f"{API}/seasons/{season}/standings.csv": None}
 
 

@@ -1,11 +1,15 @@
-"""A very full room: the live pages space their refreshes as more pages open, and close them up
-again as the room empties (stsa.ui.live.refresh_seconds), against a real server. The room's
-share is set low (`STSA_ROOM_REFRESHES`) so that a dozen pages make a full room."""
+"""A very full room: My seat (the one page still refreshed by a Python fragment) spaces its
+refreshes as more pages open, and closes them up again as the room empties
+(stsa.ui.live.refresh_seconds), against a real server. The room's share is set low
+(`STSA_ROOM_REFRESHES`) so that a dozen pages make a full room. (Standings, Home and Schedule
+are live elements that poll the feed: they have no refresh to space.)"""
 
 from __future__ import annotations
 
 import pytest
 
+from stsa import store
+from stsa.auth import Actor, Role
 from tests.server.conftest import assert_clean
 from tests.support.appserver import started
 
@@ -21,12 +25,18 @@ def test_live_pages_refresh_less_often_as_the_room_fills_and_more_as_it_empties(
         tmp_path, connect):
     # one refresh a second for the process: up to 10 pages every 10 s, 11–15 every 15 s
     with started(tmp_path, env={"STSA_ROOM_REFRESHES": "1"}) as app:
-        first = connect(app, path="standings")
+        engine = store.connect(app.database_url)
+        try:
+            ann = store.add_player(engine, "Ann", actor=Actor("Olivia", Role.ORGANIZER))
+        finally:
+            engine.dispose()
+        mine = f"player={ann['player_id']}"
+        first = connect(app, path="player", query=mine)
         opened = assert_clean(first.run())
         assert interval(opened) == 10
         assert "updates by itself every 10 s" in opened.text()
 
-        crowd = [connect(app, path="standings") for _ in range(11)]
+        crowd = [connect(app, path="player", query=mine) for _ in range(11)]
         for tab in crowd:
             assert_clean(tab.run())
         assert interval(crowd[-1].last) == 15, "the 12th page opened in a fuller room"

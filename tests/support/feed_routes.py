@@ -12,15 +12,16 @@ from starlette.responses import Response
 from stsa.ui import feed
 
 
-def answer(path: str, headers: dict[str, str] | None = None, query: str = "",
+def answer(path: str, headers: dict[str, str] | None = None, lang: str | None = None,
            **params) -> Response:
     """The feed's answer at route `path` ("/api/v1/tournaments/{key}/standings") with
-    `params`, request `headers` (lower-case names) and `query` ("lang=sv"). The endpoint is a
-    coroutine: it runs on an event loop of its own thread, since this thread may hold one
+    `params`, request `headers` (lower-case names) and `?lang=`, given `lang`. The endpoint is
+    a coroutine: it runs on an event loop of its own thread, since this thread may hold one
     already (the browser tests' Playwright keeps one running)."""
     route = next(r for r in feed.routes() if r.path == path)
+    query = f"lang={lang}".encode() if lang else b""
     request = Request({"type": "http", "method": "GET", "path": path.format(**params),
                        "headers": [(k.encode(), v.encode()) for k, v in (headers or {}).items()],
-                       "query_string": query.encode(), "path_params": params})
+                       "query_string": query, "path_params": params})
     with concurrent.futures.ThreadPoolExecutor(1) as pool:
         return pool.submit(asyncio.run, route.endpoint(request)).result()
