@@ -25,7 +25,7 @@ LANGUAGES = ("en", "sv", "fr")
 
 
 def _get(path: str, lang: str = "", **params) -> tuple[int, dict, dict | bytes]:
-    answer = feed_routes.answer(path, query=f"lang={lang}" if lang else "", **params)
+    answer = feed_routes.answer(path, lang=lang or None, **params)
     body = bytes(answer.body)
     media = answer.headers.get("content-type", "")
     return answer.status_code, dict(answer.headers), \
