@@ -17,10 +17,16 @@ from stsa.services import finals as finals_service
 from stsa.store import schema
 from stsa.ui import finals as finals_view
 from stsa.ui import tables
-from tests.app.conftest import JUDGE, ORGANIZER, shown
+from tests.app.conftest import JUDGE, ORGANIZER, live_data, shown
+from tests.support import feed_routes
 
 PAGE = "views/finals.py"
 PHONE_WIDTH = tables.PHONE_WIDTH  # px: what a phone shows of a table without a swipe
+
+
+def standings_rows(at) -> list[dict]:
+    """The standings the Standings page's live element starts from (its answer's rows)."""
+    return live_data(at, "standings")["answer"]["standings"]
 
 
 def phone_columns(frame) -> list[str]:
@@ -395,22 +401,22 @@ def test_standings_and_tv_show_the_finals_as_they_happen(open_page, eight_player
         "player_id"].iloc[-1]]
     at = open_page("views/standings.py", as_=who)
     assert not at.exception
-    zones = dict(zip(at.dataframe[0].value["Player"], at.dataframe[0].value["Zone"]))
-    assert list(zones[weakest]) == ["Lost final seat"]
-    assert list(zones[winner]) == ["Final"]
+    zones = {r["player"]: r["zone"] for r in standings_rows(at)}
+    assert zones[weakest] == ["Lost final seat"]
+    assert zones[winner] == ["Final"]
 
     play(eight_players, tournament.draw_final, [[11, 8, 6, 4]])
     final = store.results(eight_players, "final").sort_values("vp", ascending=False)
     podium = [names[p] for p in final["player_id"]]
     at = open_page("views/standings.py", as_=who)
     assert not at.exception
-    shown = at.dataframe[0].value
-    assert shown["Player"].head(4).tolist() == podium
-    assert [list(z) for z in shown["Zone"].head(4)] == [["Champion"], ["Runner-up"], ["Third"],
-                                                        ["Finalist"]]
-    assert shown["Rank"].tolist() == list(range(1, 9))
-    assert shown["Player"].iloc[-1] == weakest
-    assert at.success[0].value.replace("\\", "") == (
+    shown = standings_rows(at)
+    assert [r["player"] for r in shown[:4]] == podium
+    assert [r["zone"] for r in shown[:4]] == [["Champion"], ["Runner-up"], ["Third"],
+                                              ["Finalist"]]
+    assert [r["rank"] for r in shown] == list(range(1, 9))
+    assert shown[-1]["player"] == weakest
+    assert live_data(at, "standings")["answer"]["podium"] == (
         f"Champion: {podium[0]}; Runner-up: {podium[1]}; Third: {podium[2]}.")
 
     tv = open_page("views/tv.py", as_=who)
@@ -434,8 +440,7 @@ def test_standings_mark_an_absent_player_and_the_wildcard(open_page, demo_tourna
             zones = dict(zip(at.table[0].value["Player"], at.table[0].value["Zone"]))
             assert zones.get(names[wildcard], "Final (wildcard)") == "Final (wildcard)"
         else:
-            zones = {p: list(z) for p, z in zip(at.dataframe[0].value["Player"],
-                                                at.dataframe[0].value["Zone"])}
+            zones = {r["player"]: r["zone"] for r in standings_rows(at)}
             assert zones[names[wildcard]] == ["Final", "Wildcard"]
         assert "Absent" in str(zones[table["name"].iloc[0]])
 
@@ -471,12 +476,12 @@ def test_after_the_final_the_standings_search_card_agrees_with_the_table(open_pa
     play(eight_players, tournament.draw_semifinal, [[14, 9, 5, 3]])
     play(eight_players, tournament.draw_final, [[11, 8, 6, 4]])
     at = open_page("views/standings.py")
-    table = at.dataframe[0].value
-    champion = table["Player"].iloc[0]
-    at.text_input(key="standings_search").input(champion).run()
-    assert not at.exception
-    card = " ".join(m.value.replace("\\", "") for m in at.markdown)
+    champion = standings_rows(at)[0]["player"]
+    key = store.tournaments(eight_players)["key"].iloc[0]  # the cards the search shows
+    answer = feed_routes.answer("/api/v1/tournaments/{key}/live/cards", key=key)
+    found = next(p for p in json.loads(bytes(answer.body))["players"]
+                 if p["player"] == champion)
+    card = f"{found['line']} {found['said']}"
     assert "1st in the final standings: the champion" in card, card
     assert "rank " not in card and "zone" not in card and "you " not in card
-    games = at.dataframe[1].value
-    assert games["Sitting"].tolist()[-1] == "Final"
+    assert found["games"][-1]["sitting"] == "Final"
