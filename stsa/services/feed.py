@@ -26,6 +26,7 @@ import pandas as pd
 from stsa import i18n
 from stsa.domain import Kind, SittingStatus
 from stsa.i18n import N_, _
+from stsa.services import player
 
 VERSION = "v1"
 PREFIX = f"/api/{VERSION}"
@@ -121,17 +122,44 @@ class Refused(ValueError):
 
 def paths(payload: Any, prefix: str = "") -> set[str]:
     """Every field path in `payload` (`a.b`, lists as `a[].b`), as `FIELDS` names them."""
-    if isinstance(payload, Mapping):
-        found: set[str] = set()
-        for key, value in payload.items():
-            path = f"{prefix}.{key}" if prefix else str(key)
-            inner = paths(value, path)
-            found |= inner if inner else {path}
-        return found
-    if isinstance(payload, list):
-        return set().union(*(paths(item, f"{prefix}[]") for item in payload)) if payload \
-            else set()
-    return set()
+    return _paths([payload], prefix)
+
+
+def _paths(values: list, path: str) -> set[str]:
+    """The field paths under `path` of all the `values` found there (the rows of a list
+    looked at together: an answer of 2,000 players is walked key by key, not row by row)."""
+    maps: list[Mapping] = []
+    items: list = []
+    for value in values:  # answers are plain JSON: dicts, lists and scalars
+        if isinstance(value, dict):
+            maps.append(value)
+        elif isinstance(value, list):
+            items.extend(value)
+    found: set[str] = set()
+    if maps:
+        by_key: dict[Any, list] = {}
+        for row in maps:
+            for key, value in row.items():
+                by_key.setdefault(key, []).append(value)
+        for key, inner_values in by_key.items():
+            inner_path = f"{path}.{key}" if path else str(key)
+            inner = _paths(inner_values, inner_path)
+            # a row with nothing under the key (null, an empty list) names the key itself
+            found |= inner | {inner_path} if not inner or any(map(_bare, inner_values)) \
+                else inner
+    if items:
+        found |= _paths(items, f"{path}[]")
+    return found
+
+
+def _bare(value: Any) -> bool:
+    """Whether `value` holds no field of its own (a scalar, null, an empty object, a list of
+    such)."""
+    if isinstance(value, dict):
+        return not value
+    if isinstance(value, list):
+        return all(map(_bare, value))
+    return True
 
 
 def check(endpoint: str, payload: dict[str, Any]) -> dict[str, Any]:
@@ -488,3 +516,96 @@ def overlay_next(overlay: Mapping[str, Any], name: str, frame: pd.DataFrame,
                              "tournament": name, "items": records(part, {
                                  "label": "title", "day": "day", "starts": "starts",
                                  "ends": "ends", "starts_at": "starts_at"})})
+
+
+# --- the live elements (`stsa.ui.live_answers`): My seat and TV -----------------------------
+# What a live page draws by itself in the browser, one answer for every phone or screen: the
+# clock (R26) as its deadline (the browser counts down; each answer's `X-STSA-Now` header says
+# the server's time), what comes next as the schedule's items (the browser picks the next one
+# as time passes), and self check-in's window (R25), so a page knows when its form opens or
+# closes. Nothing that moves with the time alone is in an answer: it is kept per data version.
+
+LIVE_CLOCK = ("clock.label", "clock.status", "clock.deadline_ms", "clock.left_ms",
+              "clock.words", "clock.caption", "clock.sound", "clock.tables[].table",
+              "clock.tables[].status", "clock.tables[].deadline_ms", "clock.tables[].left_ms")
+LIVE_COMING = tuple(f"coming[].{f}" for f in ("starts_at", "date", "today", "later"))
+LIVE_CHECK_IN = ("check_in.number", "check_in.open", "check_in.from_ms", "check_in.until_ms")
+FIELDS["live_players"] = frozenset({
+    "tournament", "time_zone", "sitting", *LIVE_CLOCK, *LIVE_COMING, *LIVE_CHECK_IN,
+    "colours[].colour", "colours[].word", "game_fields",
+    "players[].id", "players[].player", "players[].withdrawn", "players[].now",
+    "players[].sitting", "players[].table", "players[].seat", "players[].colour",
+    "players[].first_player", "players[].setup", "players[].players",
+    "players[].sat_out_by_draw", "players[].waiting", "players[].rank",
+    "players[].best_score", "players[].games", "players[].standing"})
+FIELDS["live_tv"] = frozenset({
+    "tournament", "name", "time_zone", "progress", "rule_change", *LIVE_CLOCK, *LIVE_COMING,
+    *LIVE_CHECK_IN, "players", "standings[].rank", "standings[].player",
+    "standings[].best_score", "standings[].zone", "standings[].games", "standings[].wins",
+    "standings[].tint", "podium", "cut", "slides[].kind", "slides[].heading",
+    "slides[].columns", "slides[].chart", "slides[].alt", "season.columns", "season.rows",
+    "season.empty"})
+
+# A player's row in the live answer: frame column → field (`services.player.everyone`)
+LIVE_PLAYER_FIELDS = {"player_id": "id", "nickname": "player", "withdrawn": "withdrawn",
+                      "now": "now", "sitting": "sitting", "table_no": "table", "seat": "seat",
+                      "colour": "colour", "first_player": "first_player", "setup": "setup",
+                      "players": "players", "sat_out_by_draw": "sat_out_by_draw",
+                      "waiting": "waiting", "rank": "rank", "best_score": "best_score"}
+
+
+def _values(column: pd.Series) -> list:
+    """A column as plain JSON values: NA as None, whole floats as ints (a score of 21)."""
+    found = column.astype(object).where(column.notna(), None).tolist()
+    if column.dtype.kind != "f":
+        return found
+    return [int(v) if v is not None and float(v).is_integer() else v for v in found]
+
+
+def live_players(key: str, *, zone_name: str, sitting: str, clock: dict | None,
+                 coming: list[dict], check_in: dict | None, everyone: pd.DataFrame,
+                 games: list, standing: list[str], colours: list[dict]) -> dict:
+    """R3, R12, R14, R16, R21, R22, R26: what My seat shows of every player, in one answer
+    that every phone shares (`services.player.everyone` as the public sees it, nicknames
+    only): where each sits in the sitting being played (`sitting` unless their own differs),
+    their waiting-list number, rank, best score, games (`game_fields` lists), where they
+    stand in words; and the sitting's clock with each table's own time, the schedule's items
+    (`coming`: what comes next) and self check-in's window. A field a player has nothing in
+    (no seat, not withdrawn) is left out: the answer stays small at 2,000 players."""
+    frame = everyone.assign(sitting=everyone["sitting"].where(everyone["sitting"] != sitting,
+                                                              ""))
+    columns = [(field, _values(frame[column])) for column, field in LIVE_PLAYER_FIELDS.items()]
+    rows = [{field: values[i] for field, values in columns
+             if values[i] is not None and values[i] is not False and values[i] != ""}
+            for i in range(len(frame))]
+    for row, played, said in zip(rows, games, standing):
+        if played:
+            row["games"] = played
+        row["standing"] = said
+    return check("live_players", {
+        "tournament": key, "time_zone": zone_name, "sitting": sitting or None,
+        "clock": clock, "coming": coming, "check_in": check_in, "colours": colours,
+        "game_fields": list(player.GAME_FIELDS), "players": rows})
+
+
+TV_STANDING_FIELDS = {"Rank": "rank", "Player": "player", "Best score": "best_score",
+                      "Zone": "zone", "Games": "games", "Wins": "wins", "tint": "tint"}
+
+
+def live_tv(key: str, *, name: str | None, zone_name: str, progress: str,
+            rule_change: str | None, clock: dict | None, coming: list[dict],
+            check_in: dict | None, shown: pd.DataFrame, players: int, slides: list[dict],
+            podium: str, cut: str, season: dict | None) -> dict:
+    """R14–R18, R24–R27: what the TV shows besides its charts (`live/charts/…`): the
+    tournament's name, where it stands, the rule change, the clock, what comes next and
+    self check-in's window; the standings its slides show (`shown`: the first rows of the
+    Standings page's frame, each with its zone's `tint`), the slides in order (their
+    headings; a standings slide's rows by column), the podium, the cut, and the season's
+    top when the tournament is in one."""
+    return check("live_tv", {
+        "tournament": key, "name": name or None, "time_zone": zone_name, "progress": progress,
+        "rule_change": rule_change or None, "clock": clock, "coming": coming,
+        "check_in": check_in, "players": int(players),
+        "standings": records(_zones(shown), {c: f for c, f in TV_STANDING_FIELDS.items()
+                                             if c in shown}),
+        "slides": slides, "podium": podium or None, "cut": cut or None, "season": season})

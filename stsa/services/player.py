@@ -248,14 +248,36 @@ def _words(ranked: Ranking, player_id, said: dict = FINALS_WORDS,
 
 
 def _sentence(ranked: Ranking, player_id, said: dict, finished: dict) -> str:
-    if player_id not in ranked.rows.index or pd.isna(ranked.rows.at[player_id, "best_score"]):
+    return sentences(ranked, [player_id], said, finished)[0]
+
+
+def sentences(ranked: Ranking, player_ids, said: dict = FINALS_WORDS,
+              finished: dict = FINISHED_WORDS) -> list[str]:
+    """R14, R16, R18: where each of `player_ids` stands, in this run's language (what
+    `standing_words` says of one player), for a whole roster at once: the standings are
+    looked up once for all of them, then each sentence is worded from plain values."""
+    rows = ranked.rows.reindex(list(player_ids))
+    finals = ranked.finals or {}
+    final_ranks = (ranked.final_ranks or {}) if ranked.over else {}
+    count = int((~np.isnan(ranked.scores)).sum())
+    none = (FinalsStatus.NONE, False)
+    return [_say(ranked, count, rank, score, zone, tie, finals.get(pid, none),
+                 final_ranks.get(pid), said, finished)
+            for pid, rank, score, zone, tie in zip(
+                rows.index, rows["rank"].tolist(), rows["best_score"].tolist(),
+                rows["zone"].tolist(), rows["tie_at_cut"].tolist())]
+
+
+def _say(ranked: Ranking, count: int, rank, score, zone, tie, in_finals: tuple, final_rank,
+         said: dict, finished: dict) -> str:
+    """One player's sentence of `sentences`, from their row's plain values (`in_finals`:
+    their finals status and whether as a wildcard)."""
+    status, wildcard = in_finals
+    if pd.isna(score):
         return _("No result yet: your rank shows once your first game is in.")
-    row = ranked.rows.loc[player_id]
-    place, score = ordinal(row["rank"]), float(row["best_score"])
-    status, wildcard = (ranked.finals or {}).get(player_id, (FinalsStatus.NONE, False))
-    final_ranks = ranked.final_ranks or {}
-    if ranked.over and player_id in final_ranks:
-        final = ordinal(final_ranks[player_id])
+    place, score = ordinal(rank), float(score)
+    if final_rank is not None:
+        final = ordinal(final_rank)
         done = finished.get(status, "")
         if done and wildcard:
             text = _("{final} in the final standings: {finish} (as a wildcard); {place} after "
@@ -276,14 +298,14 @@ def _sentence(ranked: Ranking, player_id, said: dict, finished: dict) -> str:
         return text.format(place=place, finals=_(said[status]))
     if ranked.fmt is None:
         return _("{place} of {count}; the finals need at least 4 players.").format(
-            place=place, count=int((~np.isnan(ranked.scores)).sum()))
+            place=place, count=count)
     fmt, line = ranked.fmt, ranked.line
     tie = " " + _("Your rank is shared across the cut line: the organizer settles it.") \
-        if bool(row["tie_at_cut"]) else ""
-    if row["zone"] == "final":
+        if bool(tie) else ""
+    if zone == "final":
         return _("{place}; the top {count} go straight to the final.").format(
             place=place, count=fmt.direct) + tie
-    if row["zone"] == "semifinal":
+    if zone == "semifinal":
         gap = ranked.scores[line.direct - 1] - score
         return _("{place}; places {first}–{last} play the semifinal, {behind} (the last place "
                  "straight to the final).").format(
@@ -401,3 +423,49 @@ def player_facts(book: Book, player_id: int) -> PlayerFacts | None:
         rank=int(rows.at[player_id, "rank"]) if ranked else None,
         best_score=float(rows.at[player_id, "best_score"]) if ranked else None,
         standing=_words(book.ranking, player_id))
+
+
+GAME_FIELDS = ("sitting", "table", "placing", "vp", "score")  # a game in `everyone_games`
+
+
+def everyone(book: Book) -> pd.DataFrame:
+    """Every player's `PlayerFacts` at once (My seat's one answer for every phone: R3, R14,
+    R21, R22), one row per player in roster order: `player_id, nickname, withdrawn, now,
+    sitting, table_no, seat, colour, first_player, setup, players` (the seat columns empty
+    unless seated), `sat_out_by_draw, waiting` (None unless on the waiting list), `rank,
+    best_score` (empty before a first result). Their games: `everyone_games`; their standing:
+    `sentences(book.ranking, …)`."""
+    me = book.players
+    seats = book.seats.reindex(me.index)
+    seated = seats["table_no"].notna().to_numpy()
+    now = np.select([seated, np.full(len(me), bool(book.sitting)),
+                     np.full(len(me), book.ranking.over)],
+                    [Now.SEATED, Now.SITTING_OUT, Now.OVER], Now.NOT_DRAWN)
+    queue = (pd.Series(dtype="Int64") if book.waiting is None or book.waiting.empty else
+             book.waiting.sort_values("position", kind="stable")
+             .assign(number=lambda d: np.arange(1, len(d) + 1))
+             .drop_duplicates("player_id").set_index("player_id")["number"])
+    ranked = book.ranking.rows.reindex(me.index)
+    has_score = ranked["best_score"].notna()
+    return pd.DataFrame({
+        "player_id": me.index.astype(int), "nickname": me["nickname"].astype(str).to_numpy(),
+        "withdrawn": (me["status"] == PlayerStatus.WITHDRAWN).to_numpy(), "now": now,
+        "sitting": np.where(seated, seats["sitting"].fillna(""), book.sitting),
+        **{c: seats[c].to_numpy() for c in SEAT_COLUMNS[1:]},
+        "sat_out_by_draw": (now == Now.SITTING_OUT) & me.index.isin(list(book.sat_out)),
+        "waiting": np.where(now != Now.SEATED, queue.reindex(me.index).astype("Int64"), pd.NA),
+        "rank": ranked["rank"].where(has_score).astype("Int64").to_numpy(),
+        "best_score": ranked["best_score"].where(has_score).to_numpy(dtype=float)})
+
+
+def everyone_games(book: Book, player_ids) -> list[list[list[int]]]:
+    """R12: each of `player_ids`' qualifier games in order, as `GAME_FIELDS` lists (the
+    qualifier's number, table, placing, VP, qualifier score): one plain list per player."""
+    games = book.games
+    rows = np.column_stack([games[c].to_numpy(dtype="int64") for c in (
+        "sitting_no", "table_no", "placing", "vp", "qualifier_score")]).tolist() \
+        if len(games) else []
+    ids = np.asarray(list(player_ids))
+    starts = np.searchsorted(book.game_ids, ids, side="left").tolist()
+    stops = np.searchsorted(book.game_ids, ids, side="right").tolist()
+    return [rows[a:b] for a, b in zip(starts, stops)]

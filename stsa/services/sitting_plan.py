@@ -40,13 +40,22 @@ class SittingPlan:
             return not self.opened
         return now >= self.deadline
 
+    def window(self) -> tuple[dt.datetime, dt.datetime] | None:
+        """R25: when self check-in opens and closes (`WINDOW_MINUTES` before the planned start
+        until the deadline); None for a sitting without a planned start (the organizer opens
+        and closes it: `opened`)."""
+        if self.starts_at is None or self.deadline is None:
+            return None
+        return self.starts_at - dt.timedelta(minutes=WINDOW_MINUTES), self.deadline
+
     def window_open(self, now: dt.datetime) -> bool:
         """R25: self check-in is open from `WINDOW_MINUTES` before the planned start until
         the deadline; for a sitting without a planned start, while the organizer has opened
         it (Roster page)."""
-        if self.starts_at is None or self.deadline is None:
+        window = self.window()
+        if window is None:
             return self.opened
-        return self.starts_at - dt.timedelta(minutes=WINDOW_MINUTES) <= now < self.deadline
+        return window[0] <= now < window[1]
 
 
 def next_qualifier(snap: Snapshot) -> int:

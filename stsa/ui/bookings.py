@@ -7,11 +7,12 @@ self check-in. The rules live in `stsa.services.bookings`."""
 from __future__ import annotations
 
 import functools
+import time
 
 import pandas as pd
 import streamlit as st
 
-from stsa import i18n, local_time
+from stsa import auth, i18n, local_time
 from stsa.domain import Role
 from stsa.formats import booking_file
 from stsa.i18n import _, ngettext
@@ -164,13 +165,16 @@ def offers(engine, me) -> None:
                 st.rerun()
 
 
-def room_code(engine, me=None, *, reads: data.Data | None = None) -> None:
-    """The room's check-in code while self check-in is open (TV, the staff's Home), from the
-    next qualifier's plan as every session shares it (read once per data version)."""
+def room_line(engine, me=None, *, reads: data.Data | None = None) -> tuple[str, float] | None:
+    """R25: the room's check-in code in a line while self check-in is open ("Check in on My
+    seat with the code **12345** (qualifier 3; until 14:00)."), and until when it holds
+    (epoch seconds: the code's time slot ends, or check-in closes); None while it is closed.
+    From the next qualifier's plan as every session shares it (read once per data version)."""
     reads = reads or data.now()
     shown = service.room_code(engine, actor=me, plan=reads.next_plan())
     if shown is None:
-        return
+        return None
+    until = float((auth.code_slot(time.time()) + 1) * auth.ROOM_CODE_SECONDS)
     if shown.deadline is None:
         said = _("Check in on My seat with the code **{code}** (qualifier {number}).").format(
             code=shown.code, number=shown.number)
@@ -179,7 +183,16 @@ def room_code(engine, me=None, *, reads: data.Data | None = None) -> None:
                  "{deadline}).").format(code=shown.code, number=shown.number,
                                         deadline=local_time.clock_words(
                                             shown.deadline, reads.settings().zone))
-    st.info(said, icon=":material/pin:")
+        until = min(until, shown.deadline.timestamp())
+    return said, until
+
+
+def room_code(engine, me=None, *, reads: data.Data | None = None) -> None:
+    """The room's check-in code while self check-in is open (the staff's Home), as
+    `room_line` says it."""
+    found = room_line(engine, me, reads=reads)
+    if found is not None:
+        st.info(found[0], icon=":material/pin:")
 
 
 def my_seat(player_id: int, reads: data.Data | None = None) -> None:

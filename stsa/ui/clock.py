@@ -1,8 +1,8 @@
-"""The sitting's clock on the pages (R26): the countdown on TV (large) and My seat (the player's
-own table), the line under a countdown (Home's live element shows both from its answer:
-`ui.live_home`), and on the Results page the judges' and organizer's controls (start, pause,
-resume, more time for everyone or one table, call time) with each table's time left. Each page
-makes one call; the countdown itself runs in the browser (`ui.countdown`)."""
+"""The sitting's clock on the pages (R26): the line under a countdown (the live elements show
+the countdown from their answers: Home's `ui.live_home`, TV's `ui.live_tv` large, My seat's
+`ui.live_seat` for the player's own table), and on the Results page the judges' and
+organizer's controls (start, pause, resume, more time for everyone or one table, call time)
+with each table's time left. The countdown itself runs in the browser (`ui.countdown`)."""
 
 from __future__ import annotations
 
@@ -17,7 +17,6 @@ from stsa import i18n, local_time
 from stsa.domain import Role, TournamentError
 from stsa.i18n import N_, _
 from stsa.services import clock as service
-from stsa.services import player
 from stsa.ui import countdown, data, live, session, widgets
 
 MAX_MINUTES = 600
@@ -42,28 +41,6 @@ def caption(sitting_clock: service.SittingClock, zone: dt.tzinfo) -> str:
     as typed: shown as plain text)."""
     return _("{sitting}: {clock}.").format(sitting=i18n.cell(sitting_clock.label),
                                            clock=_ends(sitting_clock.state(), zone))
-
-
-def on_tv(reads: data.Data) -> None:
-    """R26, TV: the sitting's countdown in large type (with "Sound on" when the clock sound is
-    on); nothing without a running sitting."""
-    sitting_clock = reads.clock()
-    if sitting_clock is None:
-        return
-    countdown.countdown(sitting_clock.countdown(), key="clock_tv", large=True,
-                        sound=sitting_clock.sound)
-
-
-def for_player(facts: player.PlayerFacts, reads: data.Data | None = None) -> None:
-    """R26, My seat: the clock of the player's own table (its extensions included), inside the
-    page's own refreshing fragment."""
-    if facts.now != player.Now.SEATED or facts.seat is None:
-        return
-    sitting_clock = (reads or data.now(Role.SPECTATOR)).clock()
-    if sitting_clock is None or sitting_clock.label != facts.sitting:
-        return
-    countdown.countdown(sitting_clock.countdown(table_no=facts.seat.table_no),
-                        key="clock_player")
 
 
 def _do(sitting_id: int, action: str, done: str, **keys: str) -> None:

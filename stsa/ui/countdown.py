@@ -86,7 +86,10 @@ function countdownRun(root, data, now, kept) {
     if (kept.audio && kept.audio.resume) kept.audio.resume();
     shown.sound.hidden = true;
   };
-  let wasRunning = data.status === "running" && data.left_ms > 0;
+  // Running when drawn (an answer kept a while may reach the browser after its deadline:
+  // it must not ring again, nor ring for a time already called).
+  let wasRunning = data.status === "running" && data.deadline_ms !== null
+    && data.deadline_ms > now();
 
   function show(time, note, up) {
     if (shown.time.textContent !== time) shown.time.textContent = time;
@@ -111,7 +114,7 @@ function countdownRun(root, data, now, kept) {
     }
   }
 
-  if (data.status === "running") kept.rang = false;
+  if (wasRunning) kept.rang = false;
   tick();
   const every = setInterval(tick, 250);
   const again = () => tick();

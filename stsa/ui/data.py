@@ -351,9 +351,10 @@ class Data:
 
     def player_book(self) -> player.Book:
         """`services.player.prepare`: what every player's own page reads, as the public sees
-        it, prepared once per version from the values every page shares."""
+        it, prepared once per version from the values every page shares (no words in it: its
+        sentences are said in each reader's language when read, so one book serves all)."""
         def compute() -> player.Book:
-            public = Data(self.url, False, self.version)
+            public = Data(self.url, False, self.version, self.tournament)
             sittings_ = public.sittings()
             playing = [int(s) for s in player.in_play(sittings_)["sitting_id"]]
             return player.prepare(
@@ -363,18 +364,12 @@ class Data:
                 scored=self.scored_results(), standings=self.standings(),
                 finals=self.finals_status() if player.finals_started(sittings_) else None,
                 waiting=capacity.waiting_of(self._snap(False)))  # R21, as public
-        return self._worded("player_book", compute)
+        return self._get("player_book", compute)
 
     def said_about(self, player_id: int) -> str:
         """`services.player.said_about`: a player's standing in words, for others."""
         return self._worded(("said_about", int(player_id)),
                          lambda: player.said_about(self.player_book(), int(player_id)))
-
-    def player_facts(self, player_id: int) -> player.PlayerFacts | None:
-        """`services.player.player_facts` of one player (a few lookups in `player_book`),
-        kept per player and version."""
-        return self._worded(("player_facts", int(player_id)),
-                         lambda: player.player_facts(self.player_book(), int(player_id)))
 
     # --- for every role, from the system's view -----------------------------------------------
 

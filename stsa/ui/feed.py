@@ -638,7 +638,8 @@ def routes() -> list[Route]:
         Route(f"{t}/standings.csv", _tournament_route("standings.csv", _standings_csv),
               methods=get),
         Route(f"{t}/finals", _tournament_route("finals", _finals), methods=get),
-        *(Route(f"{t}/live/{name}", _tournament_route(f"live_{name}", build), methods=get)
+        *(Route(f"{t}/live/{name}", _tournament_route(
+            f"live_{name}", build, every=live_answers.EVERY.get(name)), methods=get)
           for name, build in live_answers.ANSWERS.items()),
         Route(f"{shape.PREFIX}/seasons", _installation_route("seasons", _seasons),
               methods=get),

@@ -1,9 +1,9 @@
 """Helpers of the live pages (Standings, Statistics, TV): refresh intervals, the zone colours of
-the standings table, and the TV page's layout style.
+the standings table, and the TV's slides and layout style.
 
 The standings frames are shared per data version and hold English words (zones, headings);
 what a page shows of them is put in its reader's language here, at the edge (`zone_column`'s
-tags, `zone_styler`'s headings and cells, `zone_legend` read back by its template)."""
+tags, `zone_legend` read back by its template; the TV's rows by `ui.live_answers`)."""
 
 from __future__ import annotations
 
@@ -26,7 +26,6 @@ ROOM_REFRESHES = 40  # ...until their refreshes would pass this many a second in
 ROOM_REFRESHES_ENV = "STSA_ROOM_REFRESHES"  # a slower (or faster) laptop's own figure
 REFRESH_STEP = 5  # a fuller room's interval, in whole steps of this many seconds
 TV_SECONDS = 15  # the TV page shows each slide this long
-STYLE_ROWS = 500  # tint rows by zone up to this many rows (a styled table costs ~0.2 ms a row)
 
 # Light versions of the chart palette's zone colours: the cut lines show as a change of colour.
 ROW_COLOURS = {"Final": "#f3e2c4", "Semifinal": "#d6e6f2", "Out": "", "": "",
@@ -50,8 +49,9 @@ LEGEND_BOTH = i18n.template(N_("Gold: places 1–{direct} go straight to the fin
 
 
 def refresh_seconds(pages: int | None = None) -> int:
-    """How often a live page (Standings, My seat) reads again, in a room of `pages` open
-    browser pages (default: those this process serves now): every `REFRESH_SECONDS` up to
+    """How often a page's refreshing part (the judges' clock on the Results page) reads again,
+    in a room of `pages` open browser pages (default: those this process serves now): every
+    `REFRESH_SECONDS` up to
     400 pages; in a fuller room spaced, in whole `REFRESH_STEP`s, so that the process serves
     about `ROOM_REFRESHES` refreshes a second and the judges' saves stay quick (1,000 pages:
     every 25 s; README, Performance)."""
@@ -70,17 +70,6 @@ def room_refreshes() -> float:
     except ValueError:
         return ROOM_REFRESHES
     return value if 0 < value < math.inf else ROOM_REFRESHES
-
-
-def follow_room(every: int) -> None:
-    """Inside a live fragment that refreshes `every` seconds: when the room has grown past
-    that interval's share, or emptied by a fifth more than the shorter interval needs (so a
-    room at a step's edge does not swing to and fro), run the whole page again: that sets the
-    room's interval."""
-    from stsa.ui import server
-    pages = server.PAGES.count()
-    if refresh_seconds(pages) > every or refresh_seconds(math.ceil(pages * 1.25)) < every:
-        st.rerun(scope="app")
 
 
 def zone_column(help: str, width: ColumnWidth | None = None) -> ColumnConfig:
@@ -108,19 +97,13 @@ TV_ROWS = 14  # rows in each of a TV standings slide's two columns (R16's zones 
 TV_COLUMNS = 2
 TV_PAGES = 4  # standings slides at most in one round of the TV; the rest: the Standings page
 
-# Layout only (no user data): the TV page hides the sidebar and the header, and sizes its type to
-# the screen's height (vh), so a standings slide's heading and 14 rows fill about two thirds of
-# any projector, 4.4 % of its height each.
+# Layout only (no user data): the TV page hides the sidebar and the header and gives its live
+# element the whole screen (`ui.live_tv` sizes its type to the screen's height).
 TV_STYLE = """<style>
 [data-testid="stSidebar"], [data-testid="stSidebarCollapsedControl"],
 [data-testid="stExpandSidebarButton"], [data-testid="stHeader"],
 [data-testid="stToolbar"] { display: none !important; }
 [data-testid="stMainBlockContainer"] { padding-top: 1.5vh; padding-bottom: 1vh; max-width: 100%; }
-[data-testid="stTable"] td, [data-testid="stTable"] th {
-  font-size: 2.3vh; line-height: 1.15; padding: 0.88vh 0.8vw; }
-[data-testid="stMarkdownContainer"] p { font-size: 2.6vh; }
-[data-testid="stCaptionContainer"] p { font-size: 1.8vh; }
-h1 { font-size: 5vh !important; padding: 0 0 1vh 0 !important; }
 </style>"""
 
 
@@ -137,20 +120,6 @@ def tv_columns(frame: pd.DataFrame) -> list[pd.DataFrame]:
     """One TV slide's rows split into its columns, the first ones filled evenly from the top."""
     rows = max(1, -(-len(frame) // TV_COLUMNS))
     return [frame.iloc[i:i + rows] for i in range(0, len(frame), rows)]
-
-
-def zone_styler(frame: pd.DataFrame) -> pd.io.formats.style.Styler | pd.DataFrame:
-    """A few standings rows (with a `Zone` column) with each row tinted by its zone, so the
-    cut lines of R16 show where the colour changes (the TV page's short table); past
-    `STYLE_ROWS` rows the frame as it is (the Zone column and the legend still say where the
-    lines fall)."""
-    colours = frame["Zone"].str.removesuffix(WILDCARD).map(ROW_COLOURS).fillna("")
-    frame = i18n.headings(frame.assign(Zone=i18n.cells(frame["Zone"])))  # the reader's words
-    if len(frame) > STYLE_ROWS:
-        return frame
-    css = colours.map(lambda c: f"background-color: {c}" if c else "")
-    styles = pd.DataFrame(dict.fromkeys(frame.columns, css), index=frame.index)
-    return frame.style.apply(lambda _unused: styles, axis=None)
 
 
 def zone_legend(cut) -> str:

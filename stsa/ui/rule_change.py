@@ -1,6 +1,7 @@
 """A sitting's rule change (R24) on the Draw page and on TV: everyone who sees the sitting reads
 it with the draw; the organizer names it, and says how its extra points are earned, while the
-sitting is drawn and not yet published; TV shows the current sitting's once it is published.
+sitting is drawn and not yet published; TV shows the current sitting's once it is published
+(`tv_line`, in the TV's answer).
 The rules live in `stsa.services.draws`."""
 
 from __future__ import annotations
@@ -25,16 +26,14 @@ def part(sitting, viewer: Role) -> None:
         _form(sitting)
 
 
-def on_tv(status: dict) -> None:
-    """The current sitting's rule change (`services.home.home_status`), once published: TV
-    is for the room, so never a draft's (R20)."""
+def tv_line(status) -> str:
+    """The current sitting's rule change in a line (`services.home.home_status`), once
+    published: TV is for the room, so never a draft's (R20); "" when there is none."""
     sitting = status.get("sitting")
     if sitting is None or sitting["status"] == SittingStatus.DRAWN:
-        return
+        return ""
     line = rule_change_line(sitting)
-    if line:
-        st.info(widgets.plain(_("Rule change this sitting: {rule_change}").format(
-            rule_change=line)), icon=":material/rule:")
+    return _("Rule change this sitting: {rule_change}").format(rule_change=line) if line else ""
 
 
 def _form(sitting) -> None:

@@ -1,7 +1,8 @@
-"""The schedule on the pages (R26): the public Schedule page's table and calendar download,
-the organizer's forms (plan an item, change or remove one, running late), the one line "Next:
-Lunch at 12:30" on Home, TV and My seat, and a player's own calendar on My seat. Every time
-reads in the tournament's time zone; titles people typed show as plain text. The rules live
+"""The schedule on the pages (R26): the public Schedule page's calendar download, the
+organizer's forms (plan an item, change or remove one, running late) and a player's own
+calendar on My seat ("Next: Lunch at 12:30" on Home, TV and My seat is in their live
+elements). Every time reads in the tournament's time zone; titles people typed show as plain
+text. The rules live
 in `stsa.services.schedule`."""
 
 from __future__ import annotations
@@ -37,14 +38,6 @@ def _now() -> dt.datetime:
     return dt.datetime.now(dt.UTC)
 
 
-def next_up(reads: data.Data | None = None) -> None:
-    """"Next: Lunch at 12:30" as one line, when anything is left on the schedule."""
-    frame, tz = current(reads)
-    words = service.next_words(frame, tz, _now())
-    if words:
-        st.markdown(f":material/schedule: {widgets.plain(words)}")
-
-
 def calendar_download(reads: data.Data) -> None:
     """The whole schedule as a calendar file."""
     st.download_button(_("Add to your calendar (.ics)"), data=lambda: service.tournament_calendar(
@@ -76,14 +69,6 @@ def my_calendar(player_id: int, reads: data.Data | None = None) -> None:
     if key and base:  # a calendar app that subscribes follows every change of the schedule
         st.caption(_("Or subscribe in your calendar app, to follow changes: {address}").format(
             address=f"{base}{feed.calendar_path(key, player_id)}"))
-
-
-def on_my_seat(player_id: int, reads: data.Data | None = None) -> None:
-    """My seat: what comes next, and this player's sittings as a calendar file (`reads`: the
-    page's, the public's view)."""
-    reads = reads or data.now(Role.SPECTATOR)
-    next_up(reads)
-    my_calendar(player_id, reads)
 
 
 def _item_fields(prefix: str, tz: dt.tzinfo, item: dict[str, Any] | None,

@@ -422,10 +422,10 @@ def test_standings_and_tv_show_the_finals_as_they_happen(open_page, eight_player
 
     tv = open_page("views/tv.py", as_=who)
     assert not tv.exception
-    rows = tv.table[0].value
-    assert rows["Player"].head(3).tolist() == podium[:3]
-    assert rows["Zone"].head(3).tolist() == ["Champion", "Runner-up", "Third"]
-    assert f"Champion: {podium[0]}" in " ".join(m.value.replace("\\", "") for m in tv.markdown)
+    answer = live_data(tv, "tv")["answer"]
+    assert [r["player"] for r in answer["standings"][:3]] == podium[:3]
+    assert [r["zone"] for r in answer["standings"][:3]] == ["Champion", "Runner-up", "Third"]
+    assert answer["podium"].startswith(f"Champion: {podium[0]}")
 
 
 def test_standings_mark_an_absent_player_and_the_wildcard(open_page, demo_tournament):
@@ -438,7 +438,7 @@ def test_standings_mark_an_absent_player_and_the_wildcard(open_page, demo_tourna
         at = open_page(page)
         assert not at.exception
         if page == "views/tv.py":
-            zones = dict(zip(at.table[0].value["Player"], at.table[0].value["Zone"]))
+            zones = {r["player"]: r["zone"] for r in live_data(at, "tv")["answer"]["standings"]}
             assert zones.get(names[wildcard], "Final (wildcard)") == "Final (wildcard)"
         else:
             zones = {r["player"]: r["zone"] for r in standings_rows(at)}
@@ -450,8 +450,7 @@ def test_after_the_final_my_seat_says_it_is_over_with_the_final_place(db_url,
                                                                        eight_players):
     """Once the final is in, a player's own page says the tournament is over and gives their
     place in the final standings, never "Not drawn yet" or "you play the semifinal"."""
-    from tests.app.test_player import open_link
-    from tests.app.test_player import text as page_text
+    from tests.app.test_player import element, open_link
     play(eight_players, tournament.draw_semifinal, [[14, 9, 5, 3]])
     play(eight_players, tournament.draw_final, [[11, 8, 6, 4]])
     final = store.results(eight_players, "final").sort_values("vp", ascending=False)
@@ -461,10 +460,11 @@ def test_after_the_final_my_seat_says_it_is_over_with_the_final_place(db_url,
                              "player_id"].iloc[0])
     at = open_link(db_url, champion)
     assert not at.exception
-    words = page_text(at)
-    assert "The tournament is over" in " ".join(texts(at.success)) and "Not drawn yet" not in words
-    assert "1st in the final standings: you are the champion" in words
-    loser = page_text(open_link(db_url, lost))
+    shown_ = element(at)  # My seat's live element: "over" says the tournament is over
+    assert shown_["me"]["now"] == "over" and shown_["words"]["over"].startswith(
+        "The tournament is over")
+    assert "1st in the final standings: you are the champion" in shown_["me"]["standing"]
+    loser = element(open_link(db_url, lost))["me"]["standing"]
     assert "in the final standings: you played the semifinal" in loser
     assert "you play the semifinal" not in loser
 

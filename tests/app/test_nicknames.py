@@ -95,13 +95,10 @@ def no_secret(text: str, where: str) -> None:
 
 
 def _views(open_page, page: str, sitting_ids: list[int]):
-    """The page, and the same page after each choice a spectator can make on it."""
+    """The page, and the same page after each choice a spectator can make on it (a live
+    element holds everything it can show in its data: TV's slides, My seat's player)."""
     at = open_page(page)
     yield page, at
-    if page == "views/tv.py":  # the slides cycle by themselves: one run per slide
-        for n in range(2):
-            at.run()
-            yield f"{page}, slide {n + 2}", at
     if page == "views/statistics.py":
         for chart in ["Sittings", "Players", "Leaders", "Seats", "Setups"]:
             at.segmented_control(key="stats_chart").set_value(chart).run()  # Players: 3 shown

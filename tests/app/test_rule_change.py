@@ -8,6 +8,7 @@ from stsa import store
 from stsa.services import draws
 from tests.app.conftest import JUDGE, ORGANIZER, shown
 from tests.app.test_draw import _drawn
+from tests.app.test_tv import element as tv_element
 
 DRAW, TV = "views/draw.py", "views/tv.py"
 NAME = "Spice *must* flow"  # typed markup shows as typed
@@ -74,14 +75,14 @@ def test_tv_shows_the_current_sittings_rule_change_once_published(open_page, eng
     _with_rule_change(engine, publish=True)
     at = open_page(TV, as_=who)
     assert not at.exception
-    assert f"Rule change this sitting: {NAME}: {POINTS}" in shown(at.info)
+    answer = tv_element(at)["answer"]  # the TV's live element sets it as plain text
+    assert answer["rule_change"] == f"Rule change this sitting: {NAME}: {POINTS}"
     # Everyone is seated, nobody has a result yet: all share the rank after the scored ones.
-    # (the TV's two columns of standings, read one after the other)
-    assert [r for table in at.table for r in table.value["Rank"].tolist()] == [1] * 8
+    assert [r["rank"] for r in answer["standings"]] == [1] * 8
 
 
 def test_tv_never_shows_a_drafts_rule_change(open_page, engine):
     _with_rule_change(engine, publish=False)
     at = open_page(TV, as_=ORGANIZER)
     assert not at.exception
-    assert not any(NAME in text for text in shown(at.info))
+    assert tv_element(at)["answer"]["rule_change"] is None

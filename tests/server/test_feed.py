@@ -26,7 +26,7 @@ pytestmark = pytest.mark.server
 
 WHO = Actor("Olivia", Role.ORGANIZER)
 API = feed.PREFIX
-LIVE = ("standings", "cards", "home", "schedule")  # the live elements' answers
+LIVE = ("standings", "cards", "home", "schedule", "players", "tv")  # the live elements' answers
 PEOPLE = [(f"Realname Number{i}", f"Nick{i}", f"Club{i}", f"player{i}@mail.example")
           for i in range(1, 9)]
 
@@ -125,6 +125,7 @@ def endpoints(season: int) -> dict[str, str]:
             f"{t}/standings": "standings", f"{t}/standings.csv": None,
             f"{t}/finals": "finals", f"{API}/seasons": "seasons",
             **{f"{t}/live/{name}": f"live_{name}" for name in LIVE},
+            f"{t}/live/charts/best-scores.svg": None, f"{t}/live/charts/sittings.svg": None,
             f"{API}/seasons/{season}": "season", f"{API}/seasons/{season}/standings.csv": None}
 
 
@@ -245,6 +246,8 @@ def test_what_is_not_there_is_a_404_in_words_and_nothing_but_get_is_taken(app):
                          "There is no published sitting “final-1”"),
                         (f"{API}/seasons/999", "There is no season “999”"),
                         (f"{API}/seasons/x", "There is no season “x”"),
+                        (f"{API}/tournaments/gothcon-2026/live/charts/x.svg",
+                         "There is no /api/v1/tournaments/gothcon-2026/live/charts/x.svg"),
                         (f"{API}/players", "There is no /api/v1/players")):
         status, headers, body = get(app, path)
         assert status == 404, path

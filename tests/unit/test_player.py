@@ -13,18 +13,23 @@ from stsa.services.snapshot import Snapshot
 ORGANIZER = Actor("Olivia", Role.ORGANIZER)
 
 
-def facts(engine, player_id):
-    """The page's facts as the public sees them, from the frames the pages share."""
+def book_of(engine, waiting=None):
+    """The pages' book as the public sees it, from the frames the pages share."""
     snap = Snapshot(engine, actor=None)
     scored = results.scored(snap)
     table = results.standings(scored, snap.names, results.qualifier_players(snap))
     playing = [int(s) for s in player.in_play(snap.sittings)["sitting_id"]]
-    book = player.prepare(
+    return player.prepare(
         players=snap.players, sittings=snap.sittings,
         seats={s: sittings.overview_of(snap, s) for s in playing},
         sit_outs={s: store.sit_outs(engine, s) for s in playing}, scored=scored,
-        standings=table, finals=finals.finals_status(finals.view_of(Snapshot(engine), table)))
-    return player.player_facts(book, player_id)
+        standings=table, finals=finals.finals_status(finals.view_of(Snapshot(engine), table)),
+        waiting=waiting)
+
+
+def facts(engine, player_id):
+    """The page's facts as the public sees them, from the frames the pages share."""
+    return player.player_facts(book_of(engine), player_id)
 
 
 def draw(engine, ids, *, publish=True, sit_out=False):
@@ -205,3 +210,68 @@ def test_R18_once_the_final_is_complete_a_player_reads_their_final_place_and_tha
     while_playing = player.ranking(standings(SCORES), status, over=False)
     assert player._words(while_playing, 9) == (
         "9th after the qualifiers; you play the semifinal (as a wildcard).")
+
+
+# --- every player at once (My seat's one answer for every phone) ---------------------------------
+
+def same_as_each_page(book):
+    """`everyone`, `everyone_games` and `sentences` say of every player what their own page
+    (`player_facts`) says."""
+    frame = player.everyone(book)
+    ids = frame["player_id"].tolist()
+    games = player.everyone_games(book, ids)
+    said = player.sentences(book.ranking, ids)
+    assert ids == book.players.index.tolist()
+    for row, played, words in zip(frame.to_dict("records"), games, said):
+        one = player.player_facts(book, row["player_id"])
+        seat = one.seat
+        assert (row["nickname"], row["withdrawn"], row["now"], row["sitting"]) == (
+            one.nickname, one.withdrawn, one.now, one.sitting)
+        if seat is None:
+            assert pd.isna(row["table_no"]) and pd.isna(row["colour"])
+        else:
+            assert (row["table_no"], row["seat"], row["colour"], row["first_player"],
+                    row["setup"], row["players"]) == (seat.table_no, seat.seat, seat.colour,
+                                                      seat.first_player, seat.setup,
+                                                      seat.players)
+        assert row["sat_out_by_draw"] == one.sat_out_by_draw
+        assert (None if pd.isna(row["waiting"]) else row["waiting"]) == one.waiting
+        assert (None if pd.isna(row["rank"]) else row["rank"]) == one.rank
+        assert (None if pd.isna(row["best_score"]) else row["best_score"]) == one.best_score
+        assert played == one.games.assign(sitting=[int(s.split()[-1]) for s in
+                                                   one.games["sitting"]]).values.tolist()
+        assert words == one.standing
+    return frame
+
+
+def test_R1_R3_R21_everyone_at_once_is_what_each_players_page_says(demo_copy):
+    engine = demo_copy(3)
+    ids = ids_of(engine)
+    store.withdraw_player(engine, ids[-1], actor=ORGANIZER)
+    draw(engine, ids[:5], sit_out=True)
+    waiting = pd.DataFrame({"player_id": [ids[15], ids[14], ids[15]], "position": [2, 1, 3]})
+    frame = same_as_each_page(book_of(engine, waiting))
+    assert set(frame["now"]) == {Now.SEATED, Now.SITTING_OUT}
+    assert frame["sat_out_by_draw"].sum() == 1 and frame["withdrawn"].sum() == 1
+    assert frame.set_index("player_id").loc[[ids[14], ids[15]], "waiting"].tolist() == [1, 2]
+
+
+@pytest.mark.parametrize("stage", ["final", "over"])
+def test_R16_R18_everyone_at_once_in_the_finals_and_after(tmp_path, stage):
+    from tests.support import finished as done
+    engine = store.connect(f"sqlite:///{tmp_path / 'f.db'}", backup_dir=tmp_path / "b")
+    try:
+        store.set_settings(engine, {"auto_backup": False}, actor=ORGANIZER)
+        (done.up_to_the_final if stage == "final" else done.finished)(engine)
+        frame = same_as_each_page(book_of(engine))
+        assert set(frame["now"]) == ({Now.OVER} if stage == "over"
+                                     else {Now.SEATED, Now.SITTING_OUT})
+    finally:
+        engine.dispose()
+
+
+def test_everyone_at_once_before_any_player_or_game(sqlite_engine):
+    assert player.everyone(book_of(sqlite_engine)).empty
+    store.import_players(sqlite_engine, pd.DataFrame({"name": list("ABCD")}), actor=ORGANIZER)
+    frame = same_as_each_page(book_of(sqlite_engine))
+    assert set(frame["now"]) == {Now.NOT_DRAWN} and frame["rank"].isna().all()
