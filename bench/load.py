@@ -16,11 +16,13 @@ The scenario (all on 127.0.0.1, bounded in count and time, it stops by itself):
   does: the page's `st.fragment(run_every=…)` announces its interval (`auto_rerun`) and the
   browser's timer asks for a rerun of that fragment alone, every interval after opening;
 - each judge opens the Sign in page and signs in with a name and the judge PIN, opens Results,
-  then every `period` seconds enters a result of the latest qualifier: chooses one of their own
-  tables (judges get disjoint tables, so no two save the same table), types each seat's VP (one
-  run per field, as the browser sends each change) and presses Save. A table already has a
-  result, so each save is a correction with new VPs: a new version in the database. At the end
-  the database is read to check that every save is there (versions and log entries);
+  then every `period` seconds enters a result of the latest qualifier as the entry in their
+  browser does: chooses one of their own tables (one run; judges get disjoint tables, so no
+  two save the same table), types the seats' VPs (in the browser: no run) and presses Save,
+  which sends the whole entry once (one run, `Session.trigger`), with the tick a correction of
+  a complete sitting asks for before typing. A table already has a result, so each save is a
+  correction with new VPs: a new version in the database. At the end the database is read to
+  check that every save is there (versions and log entries);
 - starts are staggered evenly over the first interval, so the rates are steady
   (100 spectators every 10 s = 10 refreshes a second; 12 judges = 1.2 saves a second).
 
@@ -82,7 +84,7 @@ from pathlib import Path
 
 import numpy as np
 
-from bench.wsclient import ProtocolError, Run, RunTimeout, Session
+from bench.wsclient import Element, ProtocolError, Run, RunTimeout, Session
 from tests.support.appserver import JUDGE_PIN, ORGANIZER_PIN, run_app
 
 ROOT = Path(__file__).resolve().parents[1]
@@ -161,6 +163,7 @@ ROOMS = {
                                  "feed_per_s_short": 10.0}),  # 95 % of the 200 asked
 }
 SAVED = re.compile(r"saved as version (\d+)")
+ENTRY = "stsa_result_entry"  # the Results page's entry (a component: typing costs no run)
 TABLE = re.compile(r"^Table (\d+) ·")
 
 
@@ -418,11 +421,30 @@ class Together:
         return True
 
 
+def table_entry(entry: Element, vps: list[int]) -> dict:
+    """What the Results page's entry (`ui.result_entry`) sends on Save once `vps` (one per
+    seat, in seat order) were typed over what it shows: each seat's leader as shown (or a
+    different one of the table's, for a first result), the other numbers as shown (0 when
+    blank), and the ticks it asks for before typing (a correction of a complete sitting)."""
+    data = entry.data
+    rows = []
+    for n, (seat, vp) in enumerate(zip(data["seats"], vps)):
+        shown = data["values"][str(seat["player_id"])]
+        rows.append({**{f: shown.get(f) or 0 for f in ("spice", "solari", "troops", "water",
+                                                       "variant_points")},
+                     "player_id": seat["player_id"], "vp": vp, "tiebreak": None,
+                     "leader": shown.get("leader") or data["leaders"][n]})
+    ticks = {tick["name"]: True for tick in data["ticks"]}
+    return {"sent": data["answered"] + 1, "token": data["token"], "base": data["base"],
+            "rows": rows, "confirm": {"unusual": False, "after_finals": False, **ticks}}
+
+
 def judge(number: int, judges: int, url: str, clock: Clock, offset: float, period: float,
           timeout: float, tally: Tally, tls=None, together: Together | None = None) -> None:
     """Sign in, open Results, then every `period` seconds correct one of this judge's tables
-    of the latest qualifier (tables number, number + judges, …): choose it, type new VPs, Save.
-    After an error, start again (sign in anew, on one's own) at the next due time."""
+    of the latest qualifier (tables number, number + judges, …) as the entry in the browser
+    does: choose it (one run), type new VPs (no run), Save (one run: the whole entry). After
+    an error, start again (sign in anew, on one's own) at the next due time."""
     who = f"judge {number + 1}"
     due = clock.start + offset
     saves = 0
@@ -462,23 +484,13 @@ def judge(number: int, judges: int, url: str, clock: Clock, offset: float, perio
                     if _chosen(box) != label:
                         chosen = session.run(widgets={box.key: label})
                         tally.time("judge_open_table", _check(chosen, "choosing a table"))
-                    fields = sorted(w.key for w in session.last.widgets
-                                    if w.kind == "number_input" and (w.key or "").endswith("_vp"))
-                    if not fields:
-                        raise Problem(f"table {table_no}: no VP fields")
+                    entry = session.last.component(ENTRY)
                     # Plausible VPs (a usual game's, so no "unusual" tick), four apart at a
                     # table (no ties), and a table's next save never repeats its last one.
                     again = (k // len(mine)) % 4
-                    for seat, key in enumerate(fields):
-                        tally.time("judge_edit", _check(
-                            session.run(widgets={key: 2 + 4 * seat + again}), "typing a VP"))
-                    # High VPs and a correction of a complete sitting are confirmed first.
-                    for prefix in ("res_unusual_", "res_sure_"):
-                        sure = [w.key for w in session.last.widgets if w.kind == "checkbox"
-                                and (w.key or "").startswith(prefix)]
-                        if sure:
-                            _check(session.run(widgets={sure[0]: True}), "confirming")
-                    run = _check(session.click("res_save"), "saving")
+                    vps = [2 + 4 * seat + again for seat in range(len(entry.data["seats"]))]
+                    run = _check(session.trigger(entry, "save", table_entry(entry, vps)),
+                                 "saving")
                     found = [m for text in run.alerts["success"] if (m := SAVED.search(text))]
                     if not found:
                         raise Problem(f"saving table {table_no}: no 'saved' message: "
@@ -763,8 +775,6 @@ def run(spectators: int = 100, judges: int = 12, seconds: float = 60, players: i
         "judge_save_p50_ms": _ms(t["judge_save"], 50),
         "judge_save_p95_ms": _ms(t["judge_save"], 95),
         "judge_save_max_ms": _ms(t["judge_save"], 100),
-        "judge_edit_p50_ms": _ms(t["judge_edit"], 50),
-        "judge_edit_p95_ms": _ms(t["judge_edit"], 95),
         "judge_open_table_p95_ms": _ms(t["judge_open_table"], 95),
         "judge_open_page_p95_ms": _ms(t["judge_open_page"], 95),
         "spectator_p50_ms": _ms(t["spectator_refresh"], 50),

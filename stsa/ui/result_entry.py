@@ -113,7 +113,7 @@ def show(form: dict, seats: pd.DataFrame, *, leaders: list[str], fields: list[st
     shown = {str(p): values.get(str(p)) or blank_row() for p in seats["player_id"].astype(int)}
     reset = bool(form.pop("reset", False))
     _ENTRY(key=key(table_id), height="content", on_save_change=on_save, data={
-        "token": form["token"], "reset": reset, "answered": int(form.get("answered", 0)),
+        "table_id": table_id, "token": form["token"], "reset": reset, "answered": int(form.get("answered", 0)),
         "draft_key": draft_key(table_id), "forget": forget,
         "base": {"version": int(form["version"]),
                  "seating": {str(s): int(p) for s, p in form["seating"].items()}},

@@ -241,6 +241,7 @@ export default function (component) {
   const kept = root.__stsa || (root.__stsa = { token: null, sent: 0, busy: false });
   const seats = data.seats;
   const part = (name) => root.querySelector(name);
+  root.dataset.table = String(data.table_id);
 
   // --- the values: the server's, or the judge's draft kept in this browser --------------------
   function fromData() {
@@ -301,7 +302,7 @@ export default function (component) {
     kept.restoredAt = null;
     if (data.reset || !draft) {
       if (draft) dropDraft(data.draft_key);
-      kept.values = given;
+      kept.values = current(given, given);
       kept.base = data.base;
     } else if (draft.token === data.token) {  // the element was drawn again: go on silently
       kept.values = current(draft.values, given);
@@ -312,7 +313,7 @@ export default function (component) {
       kept.restoredAt = draft.at;
     } else {
       dropDraft(data.draft_key);
-      kept.values = given;
+      kept.values = current(given, given);
       kept.base = data.base;
     }
     kept.token = data.token;
@@ -544,6 +545,7 @@ export default function (component) {
     save.setAttribute("aria-busy", kept.busy ? "true" : "false");
     const fields = "[data-field], .stsa-ticks input, .stsa-unusual-tick";
     for (const field of root.querySelectorAll(fields)) field.disabled = !!data.frozen;
+    part(".stsa-ticks").hidden = !!data.frozen;  // the choice of which result stands asks them
     const unsaved = signature(kept.values) !== signature(given);
     part(".stsa-unsaved").hidden = !unsaved;
     part(".stsa-unsaved").textContent = say.unsaved;
@@ -576,7 +578,7 @@ export default function (component) {
   root.onchange = root.oninput;
   part(".stsa-discard").onclick = () => {
     dropDraft(data.draft_key);
-    kept.values = given;
+    kept.values = current(given, given);
     kept.base = data.base;
     kept.restoredAt = null;
     kept.changed = false;
