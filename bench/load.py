@@ -392,7 +392,16 @@ def _table_box(run: Run):
     return run.widget("Table", kind="selectbox")
 
 
-def _chosen(box) -> str:
+def choose(session: Session, box: Element, label: str) -> Run:
+    """Choose `label` in the select box `box` as the browser does: a box inside a fragment
+    reruns that fragment alone."""
+    if box.fragment_id:
+        return session.rerun_fragment(box.fragment_id, {box.key: label}, auto=False)
+    return session.run(widgets={box.key: label})
+
+
+def chosen(box) -> str:
+    """The option a select box shows."""
     p = box.proto
     if p.set_value and p.HasField("raw_value"):
         return p.raw_value
@@ -481,9 +490,9 @@ def judge(number: int, judges: int, url: str, clock: Clock, offset: float, perio
                     box = _table_box(session.last)
                     label = next(o for o in box.proto.options
                                  if o.startswith(f"Table {table_no} ·"))
-                    if _chosen(box) != label:
-                        chosen = session.run(widgets={box.key: label})
-                        tally.time("judge_open_table", _check(chosen, "choosing a table"))
+                    if chosen(box) != label:
+                        opened = choose(session, box, label)
+                        tally.time("judge_open_table", _check(opened, "choosing a table"))
                     entry = session.last.component(ENTRY)
                     # Plausible VPs (a usual game's, so no "unusual" tick), four apart at a
                     # table (no ties), and a table's next save never repeats its last one.

@@ -657,7 +657,8 @@ class Session:
                 timeout: float | None = None) -> Run:
         """What a component's `setTriggerValue(event, value)` sends: one run with the
         widget values the browser keeps and `value` under the component's trigger
-        aggregator (`component`: an Element of the last run, or its key or id)."""
+        aggregator (`component`: an Element of the last run, or its key or id). A component
+        inside a fragment reruns that fragment alone, as in the browser."""
         element = component if isinstance(component, Element) else self._lookup(component)
         if element.kind != "bidi_component":
             raise LookupError(f"{element!r} is no component.")
@@ -665,7 +666,7 @@ class Session:
         states[element.trigger_id] = WidgetState(
             id=element.trigger_id,
             json_trigger_value=json.dumps([{"event": event, "value": value}]))
-        return self._run(states, timeout=timeout)
+        return self._run(states, timeout=timeout, fragment_id=element.fragment_id or None)
 
     def set_state(self, component: Element | str, name: str, value: Any, *,
                   timeout: float | None = None) -> Run:

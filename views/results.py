@@ -1,7 +1,8 @@
 """Results: judges and the organizer enter each table's result, see placings and scores before
 saving, settle full ties and resolve conflicting saves (R11–R13, R19); everyone sees the results
-of published sittings (R20). The entry is typed in the browser (`ui.result_entry`): a save is
-this page's one run for it."""
+of published sittings (R20). The entry is typed in the browser (`ui.result_entry`) and lives in
+a fragment with the table box: choosing a table is one short run of that part, a save another;
+the sitting's results below are drawn again at the page's next run."""
 
 import functools
 
@@ -9,7 +10,7 @@ import streamlit as st
 
 from stsa import i18n
 from stsa.domain import Role, SittingStatus
-from stsa.i18n import _, ngettext
+from stsa.i18n import _
 from stsa.ui import clock as clock_view
 from stsa.ui import (
     data,
@@ -20,16 +21,13 @@ from stsa.ui import (
     session,
     sittings,
     table_link,
-    tournaments,
     widgets,
 )
 
 st.title(_("Results"))
 role, reads = session.role(), data.now()
 staff = role in (Role.JUDGE, Role.ORGANIZER)
-entering = staff and not tournaments.read_only()  # an archived tournament takes no result
-if result_form.take_save(reads, entering):  # what the entry's Save sent, checked and saved
-    reads = data.now()
+entering = staff and not reads.archived()  # an archived tournament takes no result
 widgets.flash()
 
 choices = reads.sitting_choices((SittingStatus.PUBLISHED, SittingStatus.COMPLETE))
@@ -42,12 +40,18 @@ sittings.keep_choice("res_sitting", choices)
 sitting_id = st.selectbox(_("Sitting"), list(choices), format_func=lambda s: i18n.cell(choices[s]),
                           key="res_sitting")
 result_checks.newer_sitting(choices, sitting_id, reads.sitting_names())
-clock_view.judges(sitting_id)  # judges and the organizer: the clock and each table's time
-tables = reads.result_tables(sitting_id)
+clock_view.judges(sitting_id, reads)  # judges and the organizer: the clock, each table's time
 
 
-def enter_result() -> None:
-    """One table's entry, typed in the browser, then what its save answered."""
+@st.fragment
+def enter_result(sitting_id: int) -> None:
+    """One table's entry, typed in the browser, then what its save answered, and the tables
+    still waiting."""
+    reads = data.now()
+    if result_form.take_save(reads):  # what the entry's Save sent, checked and saved
+        reads = data.now()
+    widgets.flash()
+    tables = reads.result_tables(sitting_id)
     table_key = f"res_table_{sitting_id}"
     sittings.keep_choice(table_key, tables.choices)
     st.session_state.setdefault(table_key, tables.waiting[0] if tables.waiting
@@ -79,7 +83,8 @@ def enter_result() -> None:
         result_checks.locked_note()
     clash = result_form.conflict(table_id)  # R19: another judge saved first
     result_entry.show(
-        form, seats, leaders=result_form.leader_options(seats, settings.wild_card),
+        form, seats, tournament=settings.tournament_name,
+        leaders=result_form.leader_options(seats, settings.wild_card),
         fields=fields, base_points=settings.base_points, zone=getattr(settings.zone, "key", ""),
         ticks=result_form.ticks_before(reads, seats, form["version"]), locked=locked,
         frozen=clash is not None, impact=(form.get("impact") or {}).get("token"),
@@ -87,12 +92,15 @@ def enter_result() -> None:
     result_checks.answered(form)
     if clash:
         result_checks.conflict(reads, form, seats, clash)
+    sittings.waiting_for(tables)
 
 
 if entering:
     st.subheader(_("Enter a result"), anchor=False)
-    enter_result()
+    enter_result(sitting_id)
     st.divider()
+else:
+    result_form.take_save(reads)  # a Save sent from an entry shown before: nothing is taken
 
 st.subheader(_("{sitting}: results").format(sitting=i18n.cell(reads.sitting_names()[sitting_id])),
              anchor=False)
@@ -101,6 +109,5 @@ if frame.num_rows == 0:
     st.info(_("No table of this sitting has reported yet."))
 else:
     sittings.show_results(frame, sitting_id)
-if missing := tables.missing:
-    st.caption(ngettext("Waiting for table {tables}.", "Waiting for tables {tables}.",
-                        len(missing)).format(tables=", ".join(map(str, missing))))
+if not entering:
+    sittings.waiting_for(reads.result_tables(sitting_id))

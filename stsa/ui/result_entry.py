@@ -48,12 +48,12 @@ def key(table_id: int) -> str:
     return f"res_entry_{int(table_id)}"
 
 
-def draft_key(table_id: int) -> str:
+def draft_key(table_id: int, tournament: str) -> str:
     """Where the browser keeps a person's unsaved entry of a table: under the tournament (its
-    key and id), the table and the person, so that nothing typed for another tournament,
-    table or person is ever put back here."""
-    return (f"stsa.result/{session.tournament_key() or ''}#{session.tournament_id() or ''}/"
-            f"{int(table_id)}/{session.actor().name}")
+    id and `tournament`, its name), the table and the person, so that nothing typed for
+    another tournament, table or person is ever put back here."""
+    return (f"stsa.result/{session.tournament_id() or ''}:{tournament}/{int(table_id)}/"
+            f"{session.actor().name}")
 
 
 def words(version: int) -> dict:
@@ -99,22 +99,27 @@ def seat_rows(seats: pd.DataFrame) -> list[dict]:
                                   seats["colour"])]
 
 
-def show(form: dict, seats: pd.DataFrame, *, leaders: list[str], fields: list[str],
-         base_points, zone: str, ticks: list[dict], locked: bool, frozen: bool,
-         impact: str | None, forget: list[str], on_save: Callable[[], None]) -> None:
-    """Draw the element for the form `form` (`ui.result_form`): `leaders` the table's options,
+def show(form: dict, seats: pd.DataFrame, *, tournament: str, leaders: list[str],
+         fields: list[str], base_points, zone: str, ticks: list[dict], locked: bool,
+         frozen: bool, impact: str | None, forget: list[int],
+         on_save: Callable[[], None]) -> None:
+    """Draw the element for the form `form` (`ui.result_form`) of a table of `tournament` (its
+    name): `leaders` the table's options,
     `fields` the numbers asked for, `ticks` the confirmations the save needs that are known
     now ({name, label}), `locked` Save refused (a judge once the finals are drawn), `frozen`
     nothing to change (a conflict to settle first), `impact` the organizer's tick after the
-    finals are drawn, offered for the values last sent, `forget` drafts of tables saved
-    meanwhile; `on_save` is called (before the next run) when Save sends the entry."""
+    finals are drawn, offered for the values last sent, `forget` tables saved meanwhile
+    (their drafts are dropped); `on_save` is called (before the next run) when Save sends
+    the entry."""
     table_id = int(form["table_id"])
     values = form["values"]
     shown = {str(p): values.get(str(p)) or blank_row() for p in seats["player_id"].astype(int)}
     reset = bool(form.pop("reset", False))
     _ENTRY(key=key(table_id), height="content", on_save_change=on_save, data={
-        "table_id": table_id, "token": form["token"], "reset": reset, "answered": int(form.get("answered", 0)),
-        "draft_key": draft_key(table_id), "forget": forget,
+        "table_id": table_id, "token": form["token"], "reset": reset,
+        "answered": int(form.get("answered", 0)),
+        "draft_key": draft_key(table_id, tournament),
+        "forget": [draft_key(t, tournament) for t in forget],
         "base": {"version": int(form["version"]),
                  "seating": {str(s): int(p) for s, p in form["seating"].items()}},
         "seats": seat_rows(seats), "leaders": leaders, "fields": fields, "values": shown,

@@ -54,15 +54,24 @@ def form_values(rows: pd.DataFrame, leaders: dict[int, str] | None = None) -> di
     """Stored or sent rows as the form's values, by player id (as text, for JSON): the leader
     (or the Wild Card one from `leaders`, player → leader), the numbers and the settled
     order."""
-    values = {}
-    for rec in rows.to_dict("records"):
-        row = {field: _plain(rec.get(field)) for field in VALUES}
-        row["leader"] = None if row["leader"] is None else str(row["leader"])
-        values[str(int(rec["player_id"]))] = row
+    values = {str(int(rec["player_id"])): _values_of(rec) for rec in _records(rows)}
     for pid, leader in (leaders or {}).items():
-        values.setdefault(str(int(pid)), result_entry.blank_row())
-        values[str(int(pid))]["leader"] = values[str(int(pid))]["leader"] or leader
+        row = values.setdefault(str(int(pid)), result_entry.blank_row())
+        row["leader"] = row["leader"] or leader
     return values
+
+
+def _records(rows: pd.DataFrame) -> list[dict]:
+    """A table's few rows as plain dicts (a frame's machinery costs more than its rows)."""
+    columns = [c for c in ("player_id", *VALUES) if c in rows.columns]
+    return [dict(zip(columns, values))
+            for values in zip(*(rows[c].tolist() for c in columns))]
+
+
+def _values_of(rec: dict) -> dict:
+    row = {field: _plain(rec.get(field)) for field in VALUES}
+    row["leader"] = None if row["leader"] is None else str(row["leader"])
+    return row
 
 
 def _meta(table_id: int, sitting_id: int, result, rows: pd.DataFrame, seated: dict[int, int],
@@ -93,7 +102,10 @@ def ensure_form(engine, table_id: int, seats: pd.DataFrame,
     form = st.session_state.get(FORM)
     if form is None or form["table_id"] != table_id \
             or result_entry.key(table_id) not in st.session_state:
-        result = store.table_result(engine, table_id)
+        # a table waiting for its first result (as this run reads it) has nothing to load
+        result = store.table_result(engine, table_id) if int(seats["version"].iloc[0]) else \
+            store.TableResult(table_id=table_id, version=0,
+                              rows=pd.DataFrame(columns=store.game_results.ROW_COLUMNS))
         form = _meta(table_id, int(seats["sitting_id"].iloc[0]), result, result.rows,
                      seating(seats), leaders=leaders,
                      answered=form.get("answered", 0) if form else 0)
@@ -135,22 +147,22 @@ def rows_from(sent_rows: Any, seats: pd.DataFrame) -> pd.DataFrame:
         if isinstance(row, dict) and checks.whole_number(row.get("player_id")) is not None:
             sent[checks.whole_number(row.get("player_id"))] = row
     players = seats["player_id"].astype("int64").tolist()
-
-    def column(field: str) -> Any:
-        values = [_plain(sent.get(p, {}).get(field, 0 if field == "variant_points" else None))
-                  for p in players]
-        if all(v is None or isinstance(v, int) for v in values):
-            return pd.array(values, dtype="Int64")
-        return pd.array(values, dtype=object)
-
+    values = {field: [_plain(sent.get(p, {}).get(field, 0 if field == "variant_points" else None))
+                      for p in players] for field in (*STATS, "variant_points", "tiebreak")}
+    # R11: a settled order only where a full tie needs it (as `services.results.full_ties`)
+    five = [tuple(values[f][i] for f in STATS) for i in range(len(players))]
+    filled = [all(type(v) is int for v in row) for row in five]
+    tied = [filled[i] and sum(filled[j] and five[j] == five[i] for j in range(len(five))) > 1
+            for i in range(len(five))]
+    values["tiebreak"] = [v if tied[i] else None for i, v in enumerate(values["tiebreak"])]
     leaders = [sent.get(p, {}).get("leader") for p in players]
-    rows = pd.DataFrame({
+    return pd.DataFrame({
         "player_id": pd.array(players, dtype="int64"),
         "seat": seats["seat"].astype("int64").to_numpy(),
         "leader": [str(v)[:100] if isinstance(v, str) and v else None for v in leaders],
-        **{field: column(field) for field in (*STATS, "variant_points", "tiebreak")}})
-    rows.loc[~rows["seat"].isin(results.full_ties(rows)), "tiebreak"] = pd.NA
-    return rows
+        **{field: pd.array(column, dtype="Int64" if all(v is None or type(v) is int
+                                                         for v in column) else object)
+           for field, column in values.items()}})
 
 
 def _base(form: dict, sent: dict) -> tuple[int, dict[int, int]]:
@@ -190,17 +202,20 @@ def ticks_before(reads, seats: pd.DataFrame, version: int) -> list[dict]:
              "label": _("{sitting} is complete: yes, correct this result").format(sitting=name)}]
 
 
-def take_save(reads, entering: bool = True) -> bool:
+def take_save(reads) -> bool:
     """The one run a Save costs: take what the element sent (`stash`) for the form's table of
     check it as any save is checked and save it (`save`); what it answered is
     kept for the page to show after the entry (`said`). A correction of a qualifier once the
     finals are drawn is first weighed for the organizer (`services.results.correction_impact`,
-    shown with a tick), and saved once it was confirmed for these very values. Nothing is
-    taken when the person may not enter results here (`entering` False: a spectator, an
-    archived tournament). True when something was written (the page then reads again)."""
+    shown with a tick), and saved once it was confirmed for these very values. The person's
+    session is checked again first (the entry's part of the page runs alone): nothing is
+    taken from a spectator, a person signed out meanwhile, or in an archived tournament.
+    True when something was written (the page then reads again)."""
     pending = st.session_state.pop(PENDING, None)
     form = st.session_state.get(FORM)
-    if not entering or pending is None or form is None or pending[0] != form["table_id"]:
+    if pending is None or form is None or pending[0] != form["table_id"]:
+        return False
+    if session.check().role not in (Role.JUDGE, Role.ORGANIZER) or reads.archived():
         return False
     table_id, sent = pending
     form["answered"] = max(int(form.get("answered", 0)), _whole(sent.get("sent")))
@@ -242,9 +257,8 @@ def next_waiting(tables, saved_table_id: int) -> int | None:
     """The table after `saved_table_id` still waiting for a result (by table number, from
     the first again after the last), or None when none is: where a judge goes on after a
     first result (`sittings.ResultTables`)."""
-    numbers = {t: int(tables.seats[t]["table_no"].iloc[0]) for t in tables.waiting}
-    after = int(tables.seats[saved_table_id]["table_no"].iloc[0]) \
-        if saved_table_id in tables.seats else 0
+    numbers = {t: tables.numbers[t] for t in tables.waiting}
+    after = tables.numbers.get(saved_table_id, 0)
     later = sorted(numbers, key=lambda t: (numbers[t] <= after, numbers[t]))
     return later[0] if later else None
 
@@ -294,18 +308,16 @@ def go_on(tables, table_key: str) -> str:
     if following is None:
         return ""
     st.session_state[table_key] = following
-    done = tables.seats[saved]["table_no"].iloc[0] if saved in tables.seats else "?"
+    done = tables.numbers.get(saved, "?")
     return _("Table {saved_table} is saved. This is table {next_table}, the next waiting for a "
              "result.").format(saved_table=done,
-                               next_table=tables.seats[following]["table_no"].iloc[0])
+                               next_table=tables.numbers[following])
 
 
 def _comparable(rows: pd.DataFrame) -> list[tuple]:
-    cols = ["player_id", "leader", *STATS, "variant_points", "tiebreak"]
-    frame = rows.reindex(columns=cols).astype(object)
-    return sorted(tuple(None if v is None or (not isinstance(v, str) and pd.isna(v))
-                        else (str(v) if c == "leader" or isinstance(v, str) else int(v))
-                        for c, v in zip(cols, r)) for r in frame.itertuples(index=False))
+    """A table's values in a form two entries compare by (row order and types aside)."""
+    return sorted((int(rec["player_id"]), *(_values_of(rec)[f] for f in VALUES))
+                  for rec in _records(rows))
 
 
 def save(engine, table_id: int, rows: pd.DataFrame, where: str, *, actor,
@@ -355,7 +367,7 @@ def save(engine, table_id: int, rows: pd.DataFrame, where: str, *, actor,
     st.session_state[FORM] = _meta(table_id, form["sitting_id"], out, out.rows,
                                    seating(out.rows), reset=True,
                                    answered=form.get("answered", 0))
-    st.session_state.setdefault("res_forget", []).append(result_entry.draft_key(table_id))
+    st.session_state.setdefault("res_forget", []).append(int(table_id))
     st.session_state.pop(CONFLICT, None)
     return out
 
@@ -365,8 +377,8 @@ def said(form: dict) -> tuple[str, str] | None:
     return form.pop("said", None)
 
 
-def forget() -> list[str]:
-    """The browser drafts of tables saved in this session, to drop (once)."""
+def forget() -> list[int]:
+    """The tables saved in this session whose browser drafts are to be dropped (once)."""
     return st.session_state.pop("res_forget", [])
 
 

@@ -125,15 +125,18 @@ def test_judge_enters_a_result_and_one_run_saves_it(open_page, engine, sitting):
     at = save_entry(at, _fill(engine, table, VALUES))
     assert not at.exception and not at.error
     assert "saved as version 1" in at.success[0].value
+    assert "Table 1 is saved. This is table 2, the next waiting for a result." in \
+        [i.value for i in at.info]
     stored = store.table_result(engine, tid)
     assert stored.version == 1 and stored.saved_by == JUDGE.name
     assert stored.rows["vp"].tolist() == [10, 7, 5, 2]
-    assert at.dataframe[-1].value["Score"].tolist() == [23, 17, 13, 0]
+    assert [c.value for c in at.caption if "Waiting for" in c.value] == ["Waiting for table 2."]
+    # The sitting's results below the entry are drawn again at the page's next run (the save
+    # ran the entry's part alone).
+    assert at.run().dataframe[-1].value["Score"].tolist() == [23, 17, 13, 0]
     # On to the next table waiting for its result: the judge walks there, the entry is ready.
     other, _ = _table(engine, sitting, table_no=2)
     assert at.selectbox(key=f"res_table_{sitting}").value == int(other["table_id"])
-    assert "Table 1 is saved. This is table 2, the next waiting for a result." in \
-        [i.value for i in at.info]
     assert entry_data(at)["words"]["save"] == "Save result"
     at.selectbox(key=f"res_table_{sitting}").set_value(tid).run()
     assert entry_data(at)["words"]["save"] == "Save correction"
@@ -271,7 +274,7 @@ def test_R24_a_sittings_rule_change_asks_for_extra_points(open_page, engine, sit
     assert not at.error
     rows = store.table_result(engine, tid).rows.sort_values("seat")
     assert rows["variant_points"].tolist() == [0, 0, 0, 3]
-    shown_scores = at.dataframe[-1].value.set_index("VP")["Score"]
+    shown_scores = at.run().dataframe[-1].value.set_index("VP")["Score"]
     assert shown_scores[2] == 3  # 0 for 4th + 3 (R12)
 
 
