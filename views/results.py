@@ -88,7 +88,8 @@ def enter_result(sitting_id: int) -> None:
         fields=fields, base_points=settings.base_points, zone=getattr(settings.zone, "key", ""),
         ticks=result_form.ticks_before(reads, seats, form["version"]), locked=locked,
         frozen=clash is not None, impact=(form.get("impact") or {}).get("token"),
-        forget=result_form.forget(), on_save=functools.partial(result_form.stash, table_id))
+        forget=result_form.forget(), waiting=tables.missing,
+        on_save=functools.partial(result_form.stash, table_id))
     result_checks.answered(form)
     if clash:
         result_checks.conflict(reads, form, seats, clash)

@@ -101,7 +101,7 @@ def seat_rows(seats: pd.DataFrame) -> list[dict]:
 
 def show(form: dict, seats: pd.DataFrame, *, tournament: str, leaders: list[str],
          fields: list[str], base_points, zone: str, ticks: list[dict], locked: bool,
-         frozen: bool, impact: str | None, forget: list[int],
+         frozen: bool, impact: str | None, forget: list[int], waiting: list[int],
          on_save: Callable[[], None]) -> None:
     """Draw the element for the form `form` (`ui.result_form`) of a table of `tournament` (its
     name): `leaders` the table's options,
@@ -109,8 +109,9 @@ def show(form: dict, seats: pd.DataFrame, *, tournament: str, leaders: list[str]
     now ({name, label}), `locked` Save refused (a judge once the finals are drawn), `frozen`
     nothing to change (a conflict to settle first), `impact` the organizer's tick after the
     finals are drawn, offered for the values last sent, `forget` tables saved meanwhile
-    (their drafts are dropped); `on_save` is called (before the next run) when Save sends
-    the entry."""
+    (their drafts are dropped), `waiting` the numbers of the sitting's tables still waiting
+    for a result as this run reads them (told to the judges' table times on the page);
+    `on_save` is called (before the next run) when Save sends the entry."""
     table_id = int(form["table_id"])
     values = form["values"]
     shown = {str(p): values.get(str(p)) or blank_row() for p in seats["player_id"].astype(int)}
@@ -118,6 +119,7 @@ def show(form: dict, seats: pd.DataFrame, *, tournament: str, leaders: list[str]
     _ENTRY(key=key(table_id), height="content", on_save_change=on_save, data={
         "table_id": table_id, "token": form["token"], "reset": reset,
         "answered": int(form.get("answered", 0)),
+        "sitting_id": int(form["sitting_id"]), "waiting": [int(n) for n in waiting],
         "draft_key": draft_key(table_id, tournament),
         "forget": [draft_key(t, tournament) for t in forget],
         "base": {"version": int(form["version"]),

@@ -242,6 +242,9 @@ export default function (component) {
   const seats = data.seats;
   const part = (name) => root.querySelector(name);
   root.dataset.table = String(data.table_id);
+  // The judges' table times on the page (`ui.table_clock`) learn which tables still wait.
+  window.__stsaWaiting = { sitting: data.sitting_id, tables: data.waiting };
+  window.dispatchEvent(new CustomEvent("stsa-waiting", { detail: window.__stsaWaiting }));
 
   // --- the values: the server's, or the judge's draft kept in this browser --------------------
   function fromData() {

@@ -3,7 +3,9 @@ every table of the sitting with its time left, the minutes given to it alone and
 result is in, and says which tables are still playing at time. The times count down in the
 browser from what the page's run gave (the server's "now" included, so a browser clock that
 is off does not matter): no Streamlit run on a timer. They sync again whenever the page runs
-(a judge's save or a clock button) and when the page comes back into view.
+(choosing the sitting, a clock button) and when the page comes back into view; which tables
+still wait for a result they also learn from the result entry on the same page each time it
+runs (a save runs the entry's part alone), so a table just saved is no longer "playing".
 
 Its words come with the data, in the page's language; everything it shows is set as text."""
 
@@ -71,6 +73,15 @@ export default function (component) {
     return { table: t, left: out[1], result: out[3] };
   });
 
+  // The result entry says which tables still wait, each time its part of the page runs.
+  function waiting(detail) {
+    if (!detail || detail.sitting !== data.sitting_id) return;
+    const still = new Set(detail.tables);
+    for (const cell of cells) cell.table.playing = still.has(cell.table.table);
+    tick();
+  }
+  const told = (event) => waiting(event.detail);
+
   function tick() {
     const now = Date.now() - skew;
     const late = [];
@@ -96,10 +107,12 @@ export default function (component) {
   const again = () => tick();
   document.addEventListener("visibilitychange", again);
   window.addEventListener("pageshow", again);
+  window.addEventListener("stsa-waiting", told);
   kept.stop = () => {
     clearInterval(every);
     document.removeEventListener("visibilitychange", again);
     window.removeEventListener("pageshow", again);
+    window.removeEventListener("stsa-waiting", told);
     kept.stop = null;
   };
   return kept.stop;
@@ -120,7 +133,7 @@ def table_times(sitting_clock: SittingClock, *, key: str) -> None:
     now = dt.datetime.now(dt.UTC)
     tables = sitting_clock.table_countdowns(now)
     _TIMES(key=key, height="content", data={
-        "now_ms": epoch_ms(now), "tables": tables,
+        "now_ms": epoch_ms(now), "tables": tables, "sitting_id": int(sitting_clock.sitting_id),
         "words": {"headings": {k: _(w) for k, w in HEADINGS.items()}, "late": _(LATE),
                   "playing": _(PLAYING), "result_in": _(RESULT_IN),
                   "late_note": _("Still playing at time: table {tables}.")}})
