@@ -164,6 +164,7 @@ ROOMS = {
 }
 SAVED = re.compile(r"saved as version (\d+)")
 ENTRY = "stsa_result_entry"  # the Results page's entry (a component: typing costs no run)
+FRAGMENT_OR_PAGE = ("finished", "fragment_finished")  # the entry's part of the page runs alone
 TABLE = re.compile(r"^Table (\d+) ·")
 
 
@@ -492,14 +493,15 @@ def judge(number: int, judges: int, url: str, clock: Clock, offset: float, perio
                                  if o.startswith(f"Table {table_no} ·"))
                     if chosen(box) != label:
                         opened = choose(session, box, label)
-                        tally.time("judge_open_table", _check(opened, "choosing a table"))
+                        tally.time("judge_open_table", _check(opened, "choosing a table",
+                                                              FRAGMENT_OR_PAGE))
                     entry = session.last.component(ENTRY)
                     # Plausible VPs (a usual game's, so no "unusual" tick), four apart at a
                     # table (no ties), and a table's next save never repeats its last one.
                     again = (k // len(mine)) % 4
                     vps = [2 + 4 * seat + again for seat in range(len(entry.data["seats"]))]
                     run = _check(session.trigger(entry, "save", table_entry(entry, vps)),
-                                 "saving")
+                                 "saving", FRAGMENT_OR_PAGE)
                     found = [m for text in run.alerts["success"] if (m := SAVED.search(text))]
                     if not found:
                         raise Problem(f"saving table {table_no}: no 'saved' message: "
