@@ -42,10 +42,17 @@ def seating(seats: pd.DataFrame) -> dict[int, int]:
     return {int(s): int(p) for s, p in zip(seats["seat"], seats["player_id"])}
 
 
+MOST_SENT = 40  # characters of a value the browser sent that are kept (the save names it)
+
+
 def _plain(value: Any) -> Any:
-    """A value as the browser gets it: None for a blank, an int, or text as it was typed."""
-    if value is None or (not isinstance(value, str) and pd.isna(value)):
-        return None
+    """A value as the browser gets it: None for a blank, an int, or text as it was typed
+    (cut short: no number has that many digits)."""
+    if isinstance(value, str) and len(value) > MOST_SENT:
+        return value[:MOST_SENT] + "…"
+    if value is None or isinstance(value, (dict, list)) \
+            or (not isinstance(value, str) and pd.isna(value)):
+        return None if value is None else str(value)[:MOST_SENT]
     number = checks.whole_number(value)
     return str(value) if number is None else number
 
@@ -143,7 +150,7 @@ def rows_from(sent_rows: Any, seats: pd.DataFrame) -> pd.DataFrame:
     number a whole number, None for a blank, or the text as typed (the save names it). A
     settled order is kept only for the seats in a full tie (R11)."""
     sent = {}
-    for row in sent_rows if isinstance(sent_rows, list) else []:
+    for row in sent_rows[:2 * len(seats)] if isinstance(sent_rows, list) else []:
         if isinstance(row, dict) and checks.whole_number(row.get("player_id")) is not None:
             sent[checks.whole_number(row.get("player_id"))] = row
     players = seats["player_id"].astype("int64").tolist()

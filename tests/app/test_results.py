@@ -174,6 +174,18 @@ def test_text_that_is_no_number_is_refused_in_words(open_page, engine, sitting):
     assert store.table_result(engine, int(table["table_id"])).version == 0
 
 
+def test_whatever_a_browser_sends_is_refused_in_words_and_saves_nothing(open_page, engine,
+                                                                        sitting):
+    """A hostile or broken browser: junk numbers, a huge text, rows of nobody at the table."""
+    table, _ = _table(engine, sitting)
+    values = _fill(engine, table, VALUES)
+    values[1].update(vp="9" * 5000, spice=[1, 2], solari={"a": 1}, troops=True)
+    at = save_entry(_open_table(open_page, JUDGE, table), values)
+    assert not at.exception and at.error, [e.value for e in at.error]
+    assert "VP must be a whole number" in at.error[0].value
+    assert store.table_result(engine, int(table["table_id"])).version == 0
+
+
 def test_a_leader_can_be_picked_once(open_page, engine, sitting):
     table, _ = _table(engine, sitting)
     at = _open_table(open_page, JUDGE, table)
