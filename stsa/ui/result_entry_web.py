@@ -29,7 +29,7 @@ HTML = """<div class="stsa-entry">
 <label class="stsa-tick"><input type="checkbox" class="stsa-unusual-tick">
 <span class="stsa-unusual-label"></span></label></div>
 <div class="stsa-ticks"></div>
-<button type="button" class="stsa-save"></button>
+<button type="button" class="stsa-save" hidden></button>
 <p class="stsa-caption stsa-unsaved" hidden></p>
 </div>"""
 
@@ -421,6 +421,7 @@ export default function (component) {
     part(".stsa-discard").textContent = say.discard;
   }
   part(".stsa-save").textContent = say.save;
+  part(".stsa-save").hidden = false;  // named now: no nameless button before the script runs
 
   // --- values into the fields (only where they differ: a caret stays where it is) -----------
   for (const input of root.querySelectorAll(".stsa-seats [data-field]")) {
