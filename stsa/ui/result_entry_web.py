@@ -34,6 +34,7 @@ HTML = """<div class="stsa-entry">
 </div>"""
 
 CSS = """
+.stsa-entry [hidden] { display: none !important; }
 .stsa-entry { font-family: var(--st-font, inherit); color: var(--st-text-color, inherit);
   font-size: 1rem; line-height: 1.4; }
 .stsa-entry p { margin: 0.3rem 0; }

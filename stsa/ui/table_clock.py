@@ -24,6 +24,7 @@ HTML = """<div class="stsa-times">
 </div>"""
 
 CSS = """
+.stsa-times [hidden] { display: none !important; }
 .stsa-times { font-family: var(--st-font, inherit); color: var(--st-text-color, inherit); }
 .stsa-times-late { background: var(--st-yellow-background-color, #fffce7);
   color: var(--st-yellow-text-color, #926c05); border-radius: var(--st-base-radius, 0.5rem);

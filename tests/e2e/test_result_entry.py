@@ -91,6 +91,8 @@ def test_a_whole_table_of_four_is_typed_with_no_run_and_saved_with_one(open_app,
                                 (7, 5, 0, 3, 0)], start=1):
         fill_seat(judge, n, values, offered[n - 1])
     assert [r["Player"] for r in preview(judge)][0] == seat_names(judge)[1]  # 12 VP won
+    ticks = judge.locator(ENTRY).get_by_role("checkbox")
+    assert not [t for t in ticks.all() if t.is_visible()], "a first result asks for no tick"
     assert counted.script_runs() == before, "typing a whole table runs nothing on the server"
     click(judge, "Save result", expect=re.compile(r"saved as version 1"))
     wait_ready(judge)
