@@ -78,7 +78,7 @@ def enter_result(sitting_id: int) -> None:
     if rule_change and "variant_points" in fields:  # R24: whose extra points these are
         st.caption(widgets.plain(rule_change))
     locked = result_form.late_correction(reads, seats, form["version"]) \
-        and role is not Role.ORGANIZER
+        and session.role() is not Role.ORGANIZER
     if locked:  # R20: once the finals are drawn, the organizer's to correct
         result_checks.locked_note()
     clash = result_form.conflict(table_id)  # R19: another judge saved first
