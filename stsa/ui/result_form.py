@@ -34,7 +34,6 @@ NUMBERS = {"vp": N_("VP"), "spice": N_("Spice"), "solari": N_("Solari"),
            "variant_points": N_("Variant points")}
 VALUES = ("leader", *STATS, "variant_points", "tiebreak")  # a row's values, as the form keeps them
 FORM, CONFLICT, PENDING = "res_form", "res_conflict", "res_pending"
-MAX_NUMBER = store.game_results.MAX_NUMBER
 
 
 def seating(seats: pd.DataFrame) -> dict[int, int]:
