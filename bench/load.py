@@ -22,14 +22,16 @@ The scenario (all on the loopback interface, bounded in count and time, it stops
   304 while the answer is the same, the new answer (gzipped) when it changed. No poll is a
   script run: the server's own count of script runs (`STSA_LOG_RUNS`) checks it;
 - each judge opens the Sign in page and signs in with a name and the judge PIN, opens Results,
-  then every `period` seconds enters a result of the latest qualifier on one of their own
-  tables (judges get disjoint tables, so no two save the same table) the way the Results page
-  takes it, and saves. A table already has a result, so each save is a correction with new
-  VPs: a new version in the database. At the end the database is read to check that every
-  save is there (versions and log entries). Each acknowledged save is stamped with the data
-  version right after it; a phone has "seen" it at its first poll whose answer was built at
-  that version or later (`X-STSA-Version`): `seen_p95_ms` is how long after the
-  acknowledgement (the bar: 6 s);
+  then every `period` seconds enters a result of the latest qualifier as the entry in their
+  browser does: chooses one of their own tables (one run; judges get disjoint tables, so no
+  two save the same table), types the seats' VPs (in the browser: no run) and presses Save,
+  which sends the whole entry once (one run, `Session.trigger`), with the tick a correction of
+  a complete sitting asks for before typing. A table already has a result, so each save is a
+  correction with new VPs: a new version in the database. At the end the database is read to
+  check that every save is there (versions and log entries). Each acknowledged save is
+  stamped with the data version right after it; a phone has "seen" it at its first poll whose
+  answer was built at that version or later (`X-STSA-Version`): `seen_p95_ms` is how long
+  after the acknowledgement (the bar: 6 s);
 - starts are staggered evenly over the first interval (or `--arrival` seconds), so the rates
   are steady (100 phones polling every 5 s = 20 polls a second; 12 judges = 1.2 saves a
   second).
@@ -85,7 +87,7 @@ import numpy as np
 
 from bench.phones import Phones, element_target
 from bench.phones import address as phones_address
-from bench.wsclient import ProtocolError, Run, RunTimeout, Session
+from bench.wsclient import Element, ProtocolError, Run, RunTimeout, Session
 from tests.support.appserver import JUDGE_PIN, ORGANIZER_PIN, run_app
 
 ROOT = Path(__file__).resolve().parents[1]
@@ -167,6 +169,8 @@ ROOMS = {
 }
 SAVED = re.compile(r"saved as version (\d+)")
 JUDGES_FROM = 500_000  # judges' loopback addresses come after any room's phones
+ENTRY = "stsa_result_entry"  # the Results page's entry (a component: typing costs no run)
+FRAGMENT_OR_PAGE = ("finished", "fragment_finished")  # the entry's part of the page runs alone
 TABLE = re.compile(r"^Table (\d+) ·")
 
 
@@ -383,7 +387,16 @@ def _table_box(run: Run):
     return run.widget("Table", kind="selectbox")
 
 
-def _chosen(box) -> str:
+def choose(session: Session, box: Element, label: str) -> Run:
+    """Choose `label` in the select box `box` as the browser does: a box inside a fragment
+    reruns that fragment alone."""
+    if box.fragment_id:
+        return session.rerun_fragment(box.fragment_id, {box.key: label}, auto=False)
+    return session.run(widgets={box.key: label})
+
+
+def chosen(box) -> str:
+    """The option a select box shows."""
     p = box.proto
     if p.set_value and p.HasField("raw_value"):
         return p.raw_value
@@ -412,11 +425,30 @@ class Together:
         return True
 
 
+def table_entry(entry: Element, vps: list[int]) -> dict:
+    """What the Results page's entry (`ui.result_entry`) sends on Save once `vps` (one per
+    seat, in seat order) were typed over what it shows: each seat's leader as shown (or a
+    different one of the table's, for a first result), the other numbers as shown (0 when
+    blank), and the ticks it asks for before typing (a correction of a complete sitting)."""
+    data = entry.data
+    rows = []
+    for n, (seat, vp) in enumerate(zip(data["seats"], vps)):
+        shown = data["values"][str(seat["player_id"])]
+        rows.append({**{f: shown.get(f) or 0 for f in ("spice", "solari", "troops", "water",
+                                                       "variant_points")},
+                     "player_id": seat["player_id"], "vp": vp, "tiebreak": None,
+                     "leader": shown.get("leader") or data["leaders"][n]})
+    ticks = {tick["name"]: True for tick in data["ticks"]}
+    return {"sent": data["answered"] + 1, "token": data["token"], "base": data["base"],
+            "rows": rows, "confirm": {"unusual": False, "after_finals": False, **ticks}}
+
+
 def judge(number: int, judges: int, url: str, clock: Clock, offset: float, period: float,
           timeout: float, tally: Tally, tls=None, together: Together | None = None) -> None:
     """Sign in, open Results, then every `period` seconds correct one of this judge's tables
-    of the latest qualifier (tables number, number + judges, …): choose it, type new VPs, Save.
-    After an error, start again (sign in anew, on one's own) at the next due time."""
+    of the latest qualifier (tables number, number + judges, …) as the entry in the browser
+    does: choose it (one run), type new VPs (no run), Save (one run: the whole entry). After
+    an error, start again (sign in anew, on one's own) at the next due time."""
     who = f"judge {number + 1}"
     due = clock.start + offset
     saves = 0
@@ -426,18 +458,20 @@ def judge(number: int, judges: int, url: str, clock: Clock, offset: float, perio
         meet, together = together, None  # a judge signing in again comes alone
         try:
             with session:
-                _check(session.run(), "opening Sign in")
+                tally.count_runs("judge", _check(session.run(), "opening Sign in"))
                 if meet is not None and not meet.meet(clock):
                     return
                 # from sending the PIN to the signed-in page (the chain's last run)
                 done = _check(session.submit_form(
                     "Sign in", {"Your name": f"Load judge {number + 1}", "PIN": JUDGE_PIN}),
                     "signing in")
+                tally.count_runs("judge", done)
                 if "Signed in as" not in done.text():
                     raise Problem(f"signing in: not signed in: {done.texts()[:4]}")
                 tally.time("sign_in", done)
                 page = _check(session.run(page="results"), "opening Results")
                 tally.time("judge_open_page", page)
+                tally.count_runs("judge", page)
                 if meet is not None:  # the saves start staggered after the common sign-in
                     if not clock.wait_until(meet.at + (1 + (number + 0.5) / judges) * period):
                         return
@@ -454,31 +488,24 @@ def judge(number: int, judges: int, url: str, clock: Clock, offset: float, perio
                     box = _table_box(session.last)
                     label = next(o for o in box.proto.options
                                  if o.startswith(f"Table {table_no} ·"))
-                    if _chosen(box) != label:
-                        chosen = session.run(widgets={box.key: label})
-                        tally.time("judge_open_table", _check(chosen, "choosing a table"))
-                    fields = sorted(w.key for w in session.last.widgets
-                                    if w.kind == "number_input" and (w.key or "").endswith("_vp"))
-                    if not fields:
-                        raise Problem(f"table {table_no}: no VP fields")
+                    if chosen(box) != label:
+                        opened = choose(session, box, label)
+                        tally.time("judge_open_table", _check(opened, "choosing a table",
+                                                              FRAGMENT_OR_PAGE))
+                        tally.count_runs("judge", opened)
+                    entry = session.last.component(ENTRY)
                     # Plausible VPs (a usual game's, so no "unusual" tick), four apart at a
                     # table (no ties), and a table's next save never repeats its last one.
                     again = (k // len(mine)) % 4
-                    for seat, key in enumerate(fields):
-                        tally.time("judge_edit", _check(
-                            session.run(widgets={key: 2 + 4 * seat + again}), "typing a VP"))
-                    # High VPs and a correction of a complete sitting are confirmed first.
-                    for prefix in ("res_unusual_", "res_sure_"):
-                        sure = [w.key for w in session.last.widgets if w.kind == "checkbox"
-                                and (w.key or "").startswith(prefix)]
-                        if sure:
-                            _check(session.run(widgets={sure[0]: True}), "confirming")
-                    run = _check(session.click("res_save"), "saving")
+                    vps = [2 + 4 * seat + again for seat in range(len(entry.data["seats"]))]
+                    run = _check(session.trigger(entry, "save", table_entry(entry, vps)),
+                                 "saving", FRAGMENT_OR_PAGE)
                     found = [m for text in run.alerts["success"] if (m := SAVED.search(text))]
                     if not found:
                         raise Problem(f"saving table {table_no}: no 'saved' message: "
                                       f"{run.texts()[:6]}")
                     tally.time("judge_save", run)
+                    tally.count_runs("judge", run)
                     tally.acknowledge()
                     with tally.lock:
                         tally.saves.append((table_no, int(found[0][1])))

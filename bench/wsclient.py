@@ -35,6 +35,15 @@ The protocol, as Streamlit 1.67's server (Starlette) and frontend use it:
   browser sends the values of all the widgets it shows with every run. A form's widgets keep
   their edits in the browser until its submit button is pressed: then the values and the
   button's trigger go in one run.
+- Components (`st.components.v2.component`) are elements of kind `bidi_component`: the
+  component's name, its `data` (JSON in `proto.json`) and an `id`, which is the widget id of
+  its state (a keyed component's id ends with `-<key>` like a widget's). What its script sets
+  with `setStateValue(name, value)` travels as `json_value`: the JSON of the whole state
+  object (every name set so far), sent with every later run as a widget value is. What it
+  sends with `setTriggerValue(event, value)` travels for one run only, under a second widget
+  id, the component's trigger aggregator `$$STREAMLIT_INTERNAL_KEY_<id>__events`, as
+  `json_trigger_value`: a JSON list of `{"event": …, "value": …}`. The app reads it as
+  `result.<event>` (or in its `on_<event>_change` callback, which runs before the script).
 - A widget whose value the app set (through `st.session_state[key]`) comes with
   `set_value=True` and the value (`value`, or `raw_value` for select boxes and radios, the
   option's label): the browser shows that value and sends it from then on, instead of what it
@@ -67,6 +76,11 @@ Session from one thread at a time, and as many Sessions in parallel as you like)
         print(done.query, done.seconds)                   # session=…, seconds for the run
         s.clear_cache()
 
+    with Session("http://127.0.0.1:8501", path="results") as s:  # a component's trigger
+        page = s.run()
+        entry = page.component(key="res_entry_12")        # or by its name
+        done = s.trigger(entry, "save", {"rows": [...]})  # setTriggerValue("save", …): one run
+
     with Session("http://127.0.0.1:8501", path="standings") as s:
         page = s.run()
         print(page.fragments)                   # {fragment id: seconds between auto-reruns}
@@ -75,13 +89,16 @@ Session from one thread at a time, and as many Sessions in parallel as you like)
 
 After a `RunTimeout` or `ProtocolError`, close the session: messages of the unfinished run may
 still arrive. Not done: fragments' automatic reruns (`run_every`), file uploads, dialogs, the
-data of charts and tables beyond their element protos, Streamlit's own auth cookies. Fragment
-timers are not run by themselves: call `rerun_fragment()` when the browser's timer would fire.
+data of charts and tables beyond their element protos, Streamlit's own auth cookies, what a
+component's script draws or fetches in the browser (send what it would send: `trigger`,
+`set_state`). Fragment timers are not run by themselves: call `rerun_fragment()` when the
+browser's timer would fire.
 """
 
 from __future__ import annotations
 
 import functools
+import json
 import re
 import select
 import socket
@@ -119,7 +136,9 @@ _WIDGET_KINDS = (_STRING_WIDGETS | _TRIGGER_WIDGETS
                  | {"checkbox", "number_input", "multiselect", "slider", "date_input",
                     "time_input", "date_time_input", "button_group", "download_button",
                     "file_uploader", "camera_input", "chat_input", "audio_input",
-                    "data_editor", "menu_button"})
+                    "data_editor", "menu_button", "bidi_component"})
+# A component's trigger aggregator is "<prefix><component id>__events".
+_TRIGGER_PREFIX = "$$STREAMLIT_INTERNAL_KEY_"
 # An unescaped Markdown link: `[text](target)` whose `[` is not escaped by a backslash.
 MARKDOWN_LINK = re.compile(r"(?<!\\)\[[^\]\n]*\]\([^)\n]*\)")
 
@@ -239,6 +258,18 @@ class Element:
     @property
     def label(self) -> str:
         return getattr(self.proto, "label", "")
+
+    @property
+    def data(self) -> Any:
+        """A component's data (the JSON it was given), None for anything else."""
+        if self.kind != "bidi_component" or not self.proto.json:
+            return None
+        return json.loads(self.proto.json)
+
+    @property
+    def trigger_id(self) -> str:
+        """A component's trigger aggregator: the widget id its `setTriggerValue` sends under."""
+        return f"{_TRIGGER_PREFIX}{self.proto.id}__events"
 
     @property
     def form_id(self) -> str:
@@ -367,6 +398,19 @@ class Run:
     def widget_id(self, label: str | None = None, *, key: str | None = None) -> str:
         return self.widget(label, key=key).widget_id  # type: ignore[return-value]
 
+    def component(self, name: str | None = None, *, key: str | None = None) -> Element:
+        """The one component (`st.components.v2`) of this name (its registered name, or its
+        end) and/or `key`; raises LookupError naming the components there are."""
+        found = [e for e in self.find("bidi_component")
+                 if (name is None or e.proto.component_name.split(".")[-1] == name
+                     or e.proto.component_name == name) and (key is None or e.key == key)]
+        if len(found) != 1:
+            shown = ", ".join(f"{e.proto.component_name} (key {e.key})"
+                              for e in self.find("bidi_component")) or "none"
+            raise LookupError(f"{len(found)} components {name or key!r}, not one, on page "
+                              f"{self.page!r}. Components: {shown}.")
+        return found[0]
+
     @property
     def query_params(self) -> dict[str, str]:
         return dict(urllib.parse.parse_qsl(self.query, keep_blank_values=True))
@@ -403,6 +447,8 @@ def widget_state(element: Element, value: Any) -> WidgetState:
             state.double_value = float(value)
     elif kind == "multiselect":
         state.string_array_value.data.extend(str(v) for v in value)
+    elif kind == "bidi_component":  # the component's whole state object (setStateValue)
+        state.json_value = json.dumps(value)
     elif kind == "slider":
         values = value if isinstance(value, (list, tuple)) else [value]
         state.double_array_value.data.extend(float(v) for v in values)
@@ -610,6 +656,30 @@ class Session:
     def click(self, label: str, **kwargs) -> Run:
         """Press the button labelled `label` (or with that key) of the last run."""
         return self.run(triggers=[label], **kwargs)
+
+    def trigger(self, component: Element | str, event: str, value: Any = None, *,
+                timeout: float | None = None) -> Run:
+        """What a component's `setTriggerValue(event, value)` sends: one run with the
+        widget values the browser keeps and `value` under the component's trigger
+        aggregator (`component`: an Element of the last run, or its key or id). A component
+        inside a fragment reruns that fragment alone, as in the browser."""
+        element = component if isinstance(component, Element) else self._lookup(component)
+        if element.kind != "bidi_component":
+            raise LookupError(f"{element!r} is no component.")
+        states = self._states(self._values, None, ())
+        states[element.trigger_id] = WidgetState(
+            id=element.trigger_id,
+            json_trigger_value=json.dumps([{"event": event, "value": value}]))
+        return self._run(states, timeout=timeout, fragment_id=element.fragment_id or None)
+
+    def set_state(self, component: Element | str, name: str, value: Any, *,
+                  timeout: float | None = None) -> Run:
+        """What a component's `setStateValue(name, value)` sends: its whole state object with
+        `name` set, kept and sent with every later run (one run now)."""
+        element = component if isinstance(component, Element) else self._lookup(component)
+        kept = self._values.get(element.widget_id or "")
+        state = json.loads(kept.json_value) if kept is not None and kept.json_value else {}
+        return self.run(widgets={element.widget_id: {**state, name: value}}, timeout=timeout)
 
     def submit_form(self, button: str, values: Mapping[str, Any] | None = None, *,
                     timeout: float | None = None) -> Run:

@@ -45,11 +45,11 @@ from tests.e2e.conftest import (  # noqa: E402
     fill_seat,
     go_to,
     launch_browser,
+    leaders,
     load,
     new_page,
     number,
     open_table,
-    options,
     run_app,
     seat,
     sign_in,
@@ -199,10 +199,10 @@ def a_qualifier_in_progress(browser, app, out: Path) -> None:
     go_to(judge, "Results")
     enter_result(judge, TABLE_1, table=1, sitting="Qualifier 4")
     open_table(judge, 2)
-    leaders = options(seat(judge, 1), "Leader")
+    offered = leaders(judge)
     for n, values in enumerate([(7, 1, 2, 0, 1), (10, 3, 1, 2, 0), (5, 2, 2, 1, 1),
                                 (9, 1, 0, 4, 2)], start=1):
-        fill_seat(judge, n, values, leaders[n - 1])
+        fill_seat(judge, n, values, offered[n - 1])
     judge.get_by_role("button", name="Save result", exact=True).wait_for()
     shoot(judge, out / "results-phone.png", 1000, top=seat(judge, 4))
 

@@ -91,6 +91,27 @@ class SittingClock:
                          left_ms=int(round(left * 1000)), now_ms=epoch_ms(found.now),
                          words=str(i18n.cell(self.words)), label=label)
 
+    def table_countdowns(self, now: dt.datetime | None = None) -> list[dict]:
+        """R26: each table's countdown at `now` (default: this moment), worked out once for
+        all tables, for the browser (plain JSON): `table`, `status`, `deadline_ms` (when it
+        runs), `left_ms`, `added_minutes` (given to it alone), `playing` (no result yet)."""
+        found = self.state(now)
+        at = epoch_ms(found.now)
+        tables = []
+        for no in self.tables:
+            left = found.table_left(no)
+            status = found.status
+            if status is clock.Status.CALLED and left > 0:
+                status = clock.Status.RUNNING  # given more time after time was called
+            tables.append({
+                "table": int(no), "status": str(status),
+                "deadline_ms": at + int(round(left * 1000))
+                if status is clock.Status.RUNNING else None,
+                "left_ms": int(round(left * 1000)),
+                "added_minutes": int(found.table_extra.get(no, 0) // 60),
+                "playing": no in self.playing})
+        return tables
+
     def table_times(self, now: dt.datetime | None = None) -> pd.DataFrame:
         """R26: each table's time for the judges: `table_no, left` (mm:ss), `extra` (minutes
         given to it alone), `playing` (no result saved yet), `at_time` (still playing when

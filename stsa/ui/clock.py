@@ -2,14 +2,15 @@
 the countdown from their answers: Home's `ui.live_home`, TV's `ui.live_tv` large, My seat's
 `ui.live_seat` for the player's own table), and on the Results page the judges' and
 organizer's controls (start, pause, resume, more time for everyone or one table, call time)
-with each table's time left. The countdown itself runs in the browser (`ui.countdown`)."""
+with each table's time left. The countdown and the tables' times run in the browser
+(`ui.countdown`, `ui.table_clock`): the judges' block reruns no Python on a timer, and is
+drawn again with the page (a judge's save, a clock button)."""
 
 from __future__ import annotations
 
 import datetime as dt
 from typing import Any
 
-import pandas as pd
 import streamlit as st
 
 from stsa import clock as clock_maths
@@ -17,15 +18,13 @@ from stsa import i18n, local_time
 from stsa.domain import Role, TournamentError
 from stsa.i18n import N_, _
 from stsa.services import clock as service
-from stsa.ui import countdown, data, live, session, widgets
+from stsa.ui import countdown, data, session, table_clock, widgets
 
 MAX_MINUTES = 600
 STATUS_WORDS = {clock_maths.Status.NOT_STARTED: N_("not started yet"),
                 clock_maths.Status.RUNNING: N_("running"),
                 clock_maths.Status.PAUSED: N_("paused"),
                 clock_maths.Status.CALLED: N_("time is called")}
-# Each table's state in the judges' table (English in `table_times`, shown with `i18n.cells`).
-LATE, PLAYING, RESULT_IN = N_("still playing at time"), N_("playing"), N_("result in")
 
 
 def _ends(found: clock_maths.ClockState, zone: dt.tzinfo) -> str:
@@ -69,16 +68,6 @@ def _said() -> None:
         st.success(widgets.plain(said[1]), icon=":material/timer:")
 
 
-def table_times(sitting_clock: service.SittingClock) -> pd.DataFrame:
-    """R26: each table's time for the judges, in words: Table, Time left (mm:ss), More
-    time, Result."""
-    times = sitting_clock.table_times()
-    status = [LATE if late else PLAYING if playing else RESULT_IN
-              for late, playing in zip(times["at_time"], times["playing"])]
-    return pd.DataFrame({N_("Table"): times["table_no"], N_("Time left"): times["left"],
-                         N_("More time (min)"): times["extra"], N_("Result"): status})
-
-
 def _controls(sitting_clock: service.SittingClock, found: clock_maths.ClockState) -> None:
     sid, status = sitting_clock.sitting_id, found.status
     row = st.columns(3)
@@ -120,18 +109,13 @@ def _controls(sitting_clock: service.SittingClock, found: clock_maths.ClockState
                           "reason": "clock_table_reason"})
 
 
-def judges(sitting_id: int) -> None:
+def judges(sitting_id: int, reads: data.Data) -> None:
     """R26, the Results page, judges and the organizer: the clock of the sitting chosen, its
-    controls and each table's time (tables without a result when their time is up marked);
-    refreshed every `live.REFRESH_SECONDS`, and at once after each action."""
+    controls and each table's time (tables without a result when their time is up marked),
+    counting down in the browser, drawn again with each run of the page and at once after
+    each action (`reads`: this run's)."""
     if session.role() not in (Role.JUDGE, Role.ORGANIZER):
         return
-    every = live.REFRESH_SECONDS  # a few judges: the room's phones poll the feed instead
-    st.fragment(run_every=every)(_judges)(int(sitting_id), every)
-
-
-def _judges(sitting_id: int, every: int) -> None:
-    reads = data.now()
     sitting_clock = reads.clock(int(sitting_id))
     if sitting_clock is None:
         return
@@ -145,13 +129,4 @@ def _judges(sitting_id: int, every: int) -> None:
         _said()
         _controls(sitting_clock, found)
         if found.status is not clock_maths.Status.NOT_STARTED and sitting_clock.tables:
-            times = table_times(sitting_clock)
-            late = times.loc[times["Result"] == LATE, "Table"].tolist()
-            if late:
-                st.warning(_("Still playing at time: table {tables}.").format(
-                    tables=", ".join(map(str, late))), icon=":material/timer_off:")
-            st.dataframe(i18n.headings(times.assign(Result=i18n.cells(times["Result"]))),
-                         hide_index=True, width="stretch", height="content")
-            st.caption(_("Each table's time as of {time}; it updates every {seconds} s.").format(
-                time=local_time.clock_words(found.now, reads.settings().zone, seconds=True),
-                seconds=every))
+            table_clock.table_times(sitting_clock, key="clock_judges_tables")

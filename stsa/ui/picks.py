@@ -182,8 +182,8 @@ def _wild_form(engine, table_id: int, seats: pd.DataFrame, actor) -> None:
                             done=_("Wild cards drawn: the result form starts from these "
                                    "leaders."))
         if drawn is not None:
-            for player, leader in zip(drawn["player_id"], drawn["leader"]):  # keyed by player
-                st.session_state[result_form.key(table_id, int(player), "leader")] = leader
+            result_form.set_leaders(table_id, {int(p): str(leader) for p, leader in
+                                               zip(drawn["player_id"], drawn["leader"])})
             st.rerun()
 
 

@@ -1,41 +1,39 @@
-"""The Results page's form for one table (R11–R13, R19): its state (what it loaded, the version
-it is based on, the table's seating it was opened on, its submission id), the fields, the
-preview, the save and a conflict with another judge's save. The form's fields are keyed by
-player, not by seat, so a value stays with the player it was typed for when the table's seats
-change. The rules behind it live in `stsa.services.results`."""
+"""The Results page's entry of one table's result, on the server (R11–R13, R19): the form's
+state (the version it is based on, the table's seating it was opened on, its submission id, the
+values it was given), the one run a Save costs (`take_save`: every rule checked again through
+`services.results.submit_result`, never the browser's preview), what the save answered, and a
+conflict with another judge's save. The values are keyed by player, not by seat, so a value
+stays with the player it was typed for when the table's seats change. The typing itself
+happens in the browser (`ui.result_entry`)."""
 
 from __future__ import annotations
 
 import uuid
+from typing import Any
 
-import numpy as np
 import pandas as pd
 import streamlit as st
 
-from stsa import catalog, local_time, store
-from stsa.domain import TournamentError, rule_change_line
-from stsa.i18n import N_, _, ngettext
+from stsa import catalog, i18n, local_time, store
+from stsa.domain import (
+    Kind,
+    Role,
+    SittingStatus,
+    TournamentError,
+    rule_change_line,
+    table_label,
+)
+from stsa.i18n import N_, _
 from stsa.services import results
-from stsa.ui import data, widgets
-from stsa.ui.sittings import colour
+from stsa.store import checks
+from stsa.ui import data, result_entry, session
 
 STATS = results.STATS  # vp, spice, solari, troops, water (R11)
 NUMBERS = {"vp": N_("VP"), "spice": N_("Spice"), "solari": N_("Solari"),
            "troops": N_("Troops in garrison"), "water": N_("Water"),
            "variant_points": N_("Variant points")}
-# The form's labels, short so a seat's numbers fit one row on a phone; the variant points are
-# the points of the sitting's rule change (R24), named above the seats (`rule_change_caption`).
-SHORT = {**NUMBERS, "troops": N_("Troops"), "variant_points": N_("Rule pts")}
-HELP = {"variant_points": N_("Points from this sitting's rule change (named above the seats); "
-                             "0 for none")}
-FORM, CONFLICT = "res_form", "res_conflict"
-MAX_NUMBER = store.game_results.MAX_NUMBER
-
-
-def key(table_id: int, player_id: int, field: str) -> str:
-    """The widget key of one player's field in a table's result form: by player, so a value
-    stays with the player it was typed for when seats move (a seat left empty)."""
-    return f"res_{table_id}_p{int(player_id)}_{field}"
+VALUES = ("leader", *STATS, "variant_points", "tiebreak")  # a row's values, as the form keeps them
+FORM, CONFLICT, PENDING = "res_form", "res_conflict", "res_pending"
 
 
 def seating(seats: pd.DataFrame) -> dict[int, int]:
@@ -43,100 +41,230 @@ def seating(seats: pd.DataFrame) -> dict[int, int]:
     return {int(s): int(p) for s, p in zip(seats["seat"], seats["player_id"])}
 
 
-def _set_values(table_id: int, seats: pd.DataFrame, rows: pd.DataFrame,
-                leaders: dict[int, str] | None = None) -> None:
-    by_player = {int(r["player_id"]): r for r in rows.to_dict("records")}
-    for pid in seats["player_id"].astype(int):
-        row = by_player.get(pid, {})
-        st.session_state[key(table_id, pid, "leader")] = \
-            row.get("leader") or (leaders or {}).get(pid)
-        for field in (*STATS, "variant_points", "tiebreak"):
-            value = row.get(field, 0 if field == "variant_points" else None)
-            st.session_state[key(table_id, pid, field)] = None if pd.isna(value) else int(value)
+MOST_SENT = 40  # characters of a value the browser sent that are kept (the save names it)
 
 
-def _meta(table_id: int, result, rows: pd.DataFrame, seated: dict[int, int]) -> dict:
-    """The form's state: the version it is based on, who saved it, the values loaded, the
-    table's seating it was opened on ({seat: player_id}) and its submission id."""
-    loaded = _comparable(rows)
-    return {"table_id": table_id, "version": int(result.version), "saved_by": result.saved_by,
-            "saved_at": result.saved_at, "rows": loaded, "seating": dict(seated),
-            "submission_id": uuid.uuid4().hex, "opened": loaded, "drafted": loaded}
+def _plain(value: Any) -> Any:
+    """A value as the browser gets it: None for a blank, an int, or text as it was typed
+    (cut short: no number has that many digits)."""
+    if isinstance(value, str) and len(value) > MOST_SENT:
+        return value[:MOST_SENT] + "…"
+    if value is None or isinstance(value, (dict, list)) \
+            or (not isinstance(value, str) and pd.isna(value)):
+        return None if value is None else str(value)[:MOST_SENT]
+    number = checks.whole_number(value)
+    return str(value) if number is None else number
+
+
+def form_values(rows: pd.DataFrame, leaders: dict[int, str] | None = None) -> dict[str, dict]:
+    """Stored or sent rows as the form's values, by player id (as text, for JSON): the leader
+    (or the Wild Card one from `leaders`, player → leader), the numbers and the settled
+    order."""
+    values = {str(int(rec["player_id"])): _values_of(rec) for rec in _records(rows)}
+    for pid, leader in (leaders or {}).items():
+        row = values.setdefault(str(int(pid)), result_entry.blank_row())
+        row["leader"] = row["leader"] or leader
+    return values
+
+
+def _records(rows: pd.DataFrame) -> list[dict]:
+    """A table's few rows as plain dicts (a frame's machinery costs more than its rows)."""
+    columns = [c for c in ("player_id", *VALUES) if c in rows.columns]
+    return [dict(zip(columns, values))
+            for values in zip(*(rows[c].tolist() for c in columns))]
+
+
+def _values_of(rec: dict) -> dict:
+    row = {field: _plain(rec.get(field)) for field in VALUES}
+    row["leader"] = None if row["leader"] is None else str(row["leader"])
+    return row
+
+
+def _meta(table_id: int, sitting_id: int, result, rows: pd.DataFrame, seated: dict[int, int],
+          *, leaders: dict[int, str] | None = None, reset: bool = False, answered: int = 0) -> dict:
+    """The form's state: the version it is based on, who saved it, the values loaded (to tell a
+    change), the values the browser is given (`values`, under a new `token`; with `reset` they
+    replace whatever it kept), the table's seating it was opened on ({seat: player_id}) and its
+    submission id."""
+    return {"table_id": table_id, "sitting_id": sitting_id, "version": int(result.version),
+            "saved_by": result.saved_by,
+            "saved_at": result.saved_at, "rows": _comparable(rows),
+            "values": form_values(rows, leaders), "seating": dict(seated),
+            "submission_id": uuid.uuid4().hex, "token": result_entry.new_token(),
+            "reset": reset, "answered": answered}
 
 
 def ensure_form(engine, table_id: int, seats: pd.DataFrame,
-                leaders: dict[int, str] | None = None, *, actor) -> dict:
+                leaders: dict[int, str] | None = None) -> dict:
     """The form for `table_id`: loaded from the store (a correction if a result exists) when
-    first shown, or when its fields were dropped (another table or page was open, a reload, a
-    new connection). Without a result, each seat's leader starts from `leaders` (player →
-    leader: the Wild Card ones). `actor`'s unsaved entry for the table (`keep_draft`), if
-    any, is put back over it, on the version and seating it was typed on (R19): a save over
-    a version saved since meets the other judge's, as any late save does.
+    first shown, or when the entry was not on the page in the last run (another table or
+    page was open, a reload, a new connection). Without a result, each seat's leader starts
+    from `leaders` (player → leader: the Wild Card ones). The browser puts back what the
+    judge typed and has not saved, on the version and seating it was typed on (R19).
 
     The form keeps the seating it was opened on (R19): when the table's seats change while
     it is open (a no-show replaced, a seat left empty), its values stay with their players
     and its saves are refused until the judge has checked them (`seating_changed`)."""
-    form, seated = st.session_state.get(FORM), set(seats["player_id"].astype(int))
-    staying = [] if form is None else [p for p in form.get("seating", {}).values()
-                                       if p in seated]
-    fresh = form is None or form["table_id"] != table_id or not staying or any(
-        key(table_id, p, "vp") not in st.session_state for p in staying)
-    if fresh:
-        result = store.table_result(engine, table_id)
-        _set_values(table_id, seats, result.rows, leaders)
-        form = _meta(table_id, result, result.rows, seating(seats))
-        form["opened"] = form["drafted"] = _comparable(form_rows(table_id, seats)[0])
-        kept = store.draft(engine, table_id, actor=actor)
-        if kept is not None:
-            _set_values(table_id, seats, kept.rows)
-            form.update(version=kept.base_version, seating=dict(kept.seating),
-                        drafted=_comparable(form_rows(table_id, seats)[0]),
-                        restored=kept.saved_at)
+    form = st.session_state.get(FORM)
+    if form is None or form["table_id"] != table_id \
+            or result_entry.key(table_id) not in st.session_state:
+        # a table waiting for its first result (as this run reads it) has nothing to load
+        result = store.table_result(engine, table_id) if int(seats["version"].iloc[0]) else \
+            store.TableResult(table_id=table_id, version=0,
+                              rows=pd.DataFrame(columns=store.game_results.ROW_COLUMNS))
+        form = _meta(table_id, int(seats["sitting_id"].iloc[0]), result, result.rows,
+                     seating(seats), leaders=leaders,
+                     answered=form.get("answered", 0) if form else 0)
         st.session_state[FORM] = form
         st.session_state.pop(CONFLICT, None)
     return st.session_state[FORM]
 
 
-def keep_draft(engine, table_id: int, rows: pd.DataFrame, *, actor) -> None:
-    """R19: keep what the judge typed and has not saved as their draft of the table, in the
-    database, so that a reload, Back or a new connection finds it (`ensure_form`); written
-    only when the values changed, and forgotten when they are back to what the form opened
-    with. A save removes it."""
-    form = st.session_state[FORM]
-    now = _comparable(rows)
-    if now == form["drafted"]:
+def set_leaders(table_id: int, leaders: dict[int, str]) -> None:
+    """Start the open form of `table_id` from these leaders (player → leader: Wild Card's)."""
+    form = st.session_state.get(FORM)
+    if form is None or form["table_id"] != table_id:
         return
-    try:
-        if now == form["opened"]:
-            store.clear_draft(engine, table_id, actor=actor)
-        else:
-            store.save_draft(engine, table_id, rows, base_version=form["version"],
-                             seating=form["seating"], actor=actor)
-    except store.InvalidState:  # archived meanwhile (R27): the save says so in words
-        return
-    form["drafted"] = now
+    for pid, leader in leaders.items():
+        form["values"].setdefault(str(int(pid)), result_entry.blank_row())["leader"] = leader
+    form.update(token=result_entry.new_token(), reset=True)
 
 
-def unsaved(form: dict, rows: pd.DataFrame) -> bool:
-    """Whether the form holds values not saved yet (kept as a draft by `keep_draft`)."""
-    return _comparable(rows) != form["opened"]
+def stash(table_id: int) -> None:
+    """The element's callback: keep what its Save sent for this run to take (`take_save`),
+    which then runs in the person's language and after their session was checked."""
+    found = result_entry.sent(table_id)
+    if isinstance(found, dict):
+        st.session_state[PENDING] = (int(table_id), found)
 
 
-def discard_draft(engine, table_id: int, seats: pd.DataFrame, *, actor) -> None:
-    """A button callback: forget the judge's unsaved entry and show the table as stored."""
-    store.clear_draft(engine, table_id, actor=actor)
-    st.session_state.pop(FORM, None)
-    result = store.table_result(engine, table_id)
-    _set_values(table_id, seats, result.rows)
+def _whole(value: Any, default: int = 0) -> int:
+    number = checks.whole_number(value)
+    return default if number is None else number
+
+
+def rows_from(sent_rows: Any, seats: pd.DataFrame) -> pd.DataFrame:
+    """What the browser sent, as result rows of the table's seated players, in seat order: a
+    player's own row (matched by player id; none sent: blanks), the leader as text, each
+    number a whole number, None for a blank, or the text as typed (the save names it). A
+    settled order is kept only for the seats in a full tie (R11)."""
+    sent = {}
+    for row in sent_rows[:2 * len(seats)] if isinstance(sent_rows, list) else []:
+        if isinstance(row, dict) and checks.whole_number(row.get("player_id")) is not None:
+            sent[checks.whole_number(row.get("player_id"))] = row
+    players = seats["player_id"].astype("int64").tolist()
+    values = {field: [_plain(sent.get(p, {}).get(field, 0 if field == "variant_points" else None))
+                      for p in players] for field in (*STATS, "variant_points", "tiebreak")}
+    # R11: a settled order only where a full tie needs it (as `services.results.full_ties`)
+    five = [tuple(values[f][i] for f in STATS) for i in range(len(players))]
+    filled = [all(type(v) is int for v in row) for row in five]
+    tied = [filled[i] and sum(filled[j] and five[j] == five[i] for j in range(len(five))) > 1
+            for i in range(len(five))]
+    values["tiebreak"] = [v if tied[i] else None for i, v in enumerate(values["tiebreak"])]
+    leaders = [sent.get(p, {}).get("leader") for p in players]
+    return pd.DataFrame({
+        "player_id": pd.array(players, dtype="int64"),
+        "seat": seats["seat"].astype("int64").to_numpy(),
+        "leader": [str(v)[:100] if isinstance(v, str) and v else None for v in leaders],
+        **{field: pd.array(column, dtype="Int64" if all(v is None or type(v) is int
+                                                         for v in column) else object)
+           for field, column in values.items()}})
+
+
+def _base(form: dict, sent: dict) -> tuple[int, dict[int, int]]:
+    """The version and seating a save is made over: the form's, or the older ones an entry
+    put back in the browser was typed on (it then meets any save made since, R19)."""
+    base = sent.get("base")
+    base = base if isinstance(base, dict) else {}
+    version = checks.whole_number(base.get("version"))
+    version = form["version"] if version is None or not 0 <= version <= form["version"] \
+        else version
+    given = base.get("seating")
+    pairs = [(checks.whole_number(s), checks.whole_number(p))
+             for s, p in (given.items() if isinstance(given, dict) else [])]
+    seated = {s: p for s, p in pairs if s is not None and p is not None}
+    if not seated or len(seated) != len(pairs):
+        return version, form["seating"]
+    return version, seated
+
+
+def late_correction(reads, seats: pd.DataFrame, version: int) -> bool:
+    """Whether saving over `version` corrects a qualifier result once the finals are drawn
+    (R20): only the organizer may, after a look at what it changes."""
+    return bool(version) and seats["kind"].iloc[0] == Kind.QUALIFIER \
+        and bool(reads.finals_drawn())
+
+
+def ticks_before(reads, seats: pd.DataFrame, version: int) -> list[dict]:
+    """The confirmations a save of this table needs that are known before typing (R19): a
+    correction of a complete sitting."""
+    if not version:
+        return []
+    sitting = reads.sitting_rows()[int(seats["sitting_id"].iloc[0])]
+    if sitting["status"] != SittingStatus.COMPLETE:
+        return []
+    name = i18n.cell(reads.sitting_names()[int(sitting["sitting_id"])])
+    return [{"name": "complete",
+             "label": _("{sitting} is complete: yes, correct this result").format(sitting=name)}]
+
+
+def take_save(reads) -> bool:
+    """The one run a Save costs: take what the element sent (`stash`) for the form's table of
+    check it as any save is checked and save it (`save`); what it answered is
+    kept for the page to show after the entry (`said`). A correction of a qualifier once the
+    finals are drawn is first weighed for the organizer (`services.results.correction_impact`,
+    shown with a tick), and saved once it was confirmed for these very values. The person's
+    session is checked again first (the entry's part of the page runs alone): nothing is
+    taken from a spectator, a person signed out meanwhile, or in an archived tournament.
+    True when something was written (the page then reads again)."""
+    pending = st.session_state.pop(PENDING, None)
+    form = st.session_state.get(FORM)
+    if pending is None or form is None or pending[0] != form["table_id"]:
+        return False
+    if session.check().role not in (Role.JUDGE, Role.ORGANIZER) or reads.archived():
+        return False
+    table_id, sent = pending
+    form["answered"] = max(int(form.get("answered", 0)), _whole(sent.get("sent")))
+    seats = reads.result_tables(form["sitting_id"]).seats.get(table_id)
+    if seats is None:
+        return False
+    rows = rows_from(sent.get("rows"), seats)
+    version, seated = _base(form, sent)
+    ticked = sent.get("confirm") if isinstance(sent.get("confirm"), dict) else {}
+    confirmed = {"confirm_unusual": ticked.get("unusual") is True,
+                 "confirm_complete": ticked.get("complete") is True}
+    form.pop("said", None)
+    if late_correction(reads, seats, version) and session.role() is Role.ORGANIZER:
+        weighed = form.get("impact")
+        if not (ticked.get("after_finals") is True and weighed
+                and weighed["for"] == _comparable(rows)):
+            impact = results.correction_impact(session.engine(), table_id, rows)
+            if impact is not None:
+                form["impact"] = {"for": _comparable(rows), "token": uuid.uuid4().hex,
+                                  "finals": impact.finals, "words": impact.words,
+                                  "changes": impact.changes}
+                return False
+        confirmed["confirm_after_finals"] = True
+    first = version == 0
+    saved = save(session.engine(), table_id, rows, where(seats), actor=session.actor(),
+                 base=(version, seated), **confirmed)
+    if saved is not None and first:
+        st.session_state["res_went_on"] = table_id
+    return saved is not None
+
+
+def where(seats: pd.DataFrame) -> str:
+    """"Qualifier 2, table 4": the table the seats are of."""
+    first = seats.iloc[0]
+    return table_label(first["kind"], first["sitting_no"], first["table_no"])
 
 
 def next_waiting(tables, saved_table_id: int) -> int | None:
     """The table after `saved_table_id` still waiting for a result (by table number, from
     the first again after the last), or None when none is: where a judge goes on after a
     first result (`sittings.ResultTables`)."""
-    numbers = {t: int(tables.seats[t]["table_no"].iloc[0]) for t in tables.waiting}
-    after = int(tables.seats[saved_table_id]["table_no"].iloc[0]) \
-        if saved_table_id in tables.seats else 0
+    numbers = {t: tables.numbers[t] for t in tables.waiting}
+    after = tables.numbers.get(saved_table_id, 0)
     later = sorted(numbers, key=lambda t: (numbers[t] <= after, numbers[t]))
     return later[0] if later else None
 
@@ -163,135 +291,19 @@ def rule_change_caption(sitting: dict | None) -> str:
     """The sitting's rule change as the form names it above the seats (R24): its name, how its
     points are earned, and the field they go in; "" for a sitting without one (or none)."""
     line = rule_change_line(sitting) if sitting else ""
-    field = SHORT["variant_points"]
+    field = result_entry.SHORT["variant_points"]
     return (_("Rule change: {rule_change}. Each player's points from it go in “{field}”.").format(
         rule_change=line, field=_(field)) if line else "")
 
 
-def number_fields(sitting: dict | None, table_id: int, seats: pd.DataFrame) -> list[str]:
+def number_fields(sitting: dict | None, form: dict) -> list[str]:
     """The numbers the form asks for: the five of R11, and the variant points (R12) when the
     sitting (a row of the sittings, as a dict) has a rule change (R24), or when the loaded
     result already holds some."""
     change = (sitting or {}).get("rule_change", "")
-    held = any(st.session_state.get(key(table_id, p, "variant_points")) not in (None, 0)
-               for p in seats["player_id"])
+    held = any(row.get("variant_points") not in (None, 0) for row in form["values"].values())
     return [*STATS, *(["variant_points"] if (isinstance(change, str) and change.strip())
                       or held else [])]
-
-
-#: The seats' number fields on a phone: no clear button (it took half of a narrow field), a
-#: larger centred number (16 px keeps phones from zooming in on a tap), a taller touch target.
-FORM_STYLE = """<style>
-[class*="st-key-res_seat_"] [data-testid="stNumberInputClearButton"] { display: none; }
-[class*="st-key-res_seat_"] [data-testid="stNumberInputField"] {
-    font-size: 1.1rem; text-align: center; min-height: 2.75rem; padding: 0 0.2rem; }
-</style>"""
-
-
-def form_style() -> None:
-    """Give the result form's seats `FORM_STYLE`."""
-    st.html(FORM_STYLE)
-
-
-def seat_block(table_id: int, seat, options: list[str], fields: list[str]) -> None:
-    """One seat's entry on a phone's width: its player, the leader, then every number of
-    `fields` side by side in one row (labels short, so the row never wraps)."""
-    with st.container(border=True, gap="small", key=f"res_seat_{table_id}_{seat.player_id}"):
-        st.markdown(_("**Seat {seat}** · {colour} · {player}").format(
-            seat=seat.seat, colour=colour(seat.colour), player=widgets.plain(seat.name)))
-        leader_key = key(table_id, seat.player_id, "leader")
-        stored = st.session_state.get(leader_key)
-        st.selectbox(_("Leader"),
-                     options + ([stored] if stored and stored not in options else []),
-                     index=None, placeholder=_("Choose the leader"), key=leader_key,
-                     label_visibility="collapsed")
-        with st.container(horizontal=True, wrap=False, gap="small"):
-            for field in fields:
-                # No lower limit in the browser: a negative number reaches the save, which
-                # says what is wrong in words, instead of a field silently left blank.
-                st.number_input(_(SHORT[field]), min_value=-MAX_NUMBER, max_value=MAX_NUMBER,
-                                step=1,
-                                value=None, key=key(table_id, seat.player_id, field),
-                                help=_(HELP[field]) if field in HELP else None)
-
-
-def form_rows(table_id: int, seats: pd.DataFrame) -> tuple[pd.DataFrame, list[int]]:
-    """The form's values as result rows, and the seats in a full tie (R11); a settled order
-    is kept only for those. Built once a run: the values are the ones this run was sent, so
-    the settled-order fields drawn after it change nothing here."""
-    get = st.session_state.get
-    players = seats["player_id"].astype("int64").tolist()
-    rows = pd.DataFrame({
-        "player_id": seats["player_id"].astype("int64").to_numpy(),
-        "seat": seats["seat"].astype("int64").to_numpy(),
-        "leader": [get(key(table_id, p, "leader")) for p in players],
-        **{f: pd.array([get(key(table_id, p, f)) for p in players], dtype="Int64")
-           for f in (*STATS, "variant_points", "tiebreak")}})
-    tied = results.full_ties(rows)
-    rows.loc[~rows["seat"].isin(tied), "tiebreak"] = pd.NA
-    return rows, tied
-
-
-_PREVIEWED = ["player_id", "seat", *STATS, "variant_points", "tiebreak"]
-_previews: dict[tuple, pd.DataFrame] = {}  # the same numbers preview alike, for any session
-
-
-def _preview(rows: pd.DataFrame, base_points) -> pd.DataFrame:
-    """`services.results.preview_result`, kept for forms with the same numbers: the run that
-    saves and the one after it, or a leader chosen, show the preview of numbers already
-    scored."""
-    found = _previews.get(key := (tuple(rows[_PREVIEWED].itertuples(index=False, name=None)),
-                                  tuple(base_points)))
-    if found is None:
-        if len(_previews) >= 1000:
-            _previews.clear()
-        found = _previews[key] = results.preview_result(rows, base_points)
-    return found
-
-
-def settled_order(table_id: int, seats: pd.DataFrame, tied: list[int]) -> None:
-    """R11: the settled order of the seats in a full tie (for example by a roll-off)."""
-    if not tied:
-        return
-    st.warning(_("Seats {seats} are equal on VP, spice, solari, troops and water. Settle their "
-                 "order (for example by a roll-off) and enter it: 1 places highest.").format(
-                   seats=", ".join(map(str, tied))))
-    for seat in seats.loc[seats["seat"].isin(tied)].itertuples():
-        st.number_input(_("Settled order of seat {seat} ({player})").format(
-                            seat=seat.seat, player=widgets.plain(seat.name)),
-                        min_value=1, max_value=len(seats), step=1, value=None,
-                        key=key(table_id, seat.player_id, "tiebreak"))
-
-
-def blanks(rows: pd.DataFrame, fields: list[str]) -> list[str]:
-    """The numbers of `fields` still blank, in seat order ("seat 2 VP"): a save refuses a
-    blank, so the preview waits for them too (one rule for both)."""
-    blank = rows[fields].isna().to_numpy()  # the form's rows, in seat order
-    seats = rows["seat"].to_numpy()
-    return [_("seat {seat} {field}").format(seat=seats[r], field=_(SHORT[fields[c]]))
-            for r, c in zip(*np.nonzero(blank))]
-
-
-def preview(rows: pd.DataFrame, seats: pd.DataFrame, base_points, fields: list[str]) -> None:
-    """R11, R12: the placings and qualifier scores the form would save, once every number
-    is in; until then, which numbers are still blank."""
-    st.markdown(_("**Preview** · placings and qualifier scores"))
-    missing = blanks(rows, fields)
-    if missing:
-        listed = ", ".join(missing[:6])
-        st.caption(ngettext(
-            "The preview shows once every number is in. Still blank: {fields} and {count} more.",
-            "The preview shows once every number is in. Still blank: {fields} and {count} more.",
-            len(missing) - 6).format(fields=listed, count=len(missing) - 6)
-            if len(missing) > 6 else
-            _("The preview shows once every number is in. Still blank: {fields}.").format(
-                fields=listed))
-        return
-    shown = preview_frame(rows, seats, base_points)
-    if shown is None:
-        st.caption(_("No preview while a number cannot be scored: Save says which one."))
-    else:
-        st.dataframe(shown, hide_index=True, column_config=preview_columns())
 
 
 def go_on(tables, table_key: str) -> str:
@@ -302,86 +314,78 @@ def go_on(tables, table_key: str) -> str:
     if following is None:
         return ""
     st.session_state[table_key] = following
-    done = tables.seats[saved]["table_no"].iloc[0] if saved in tables.seats else "?"
+    done = tables.numbers.get(saved, "?")
     return _("Table {saved_table} is saved. This is table {next_table}, the next waiting for a "
              "result.").format(saved_table=done,
-                               next_table=tables.seats[following]["table_no"].iloc[0])
-
-
-def preview_frame(rows: pd.DataFrame, seats: pd.DataFrame, base_points) -> pd.DataFrame | None:
-    """R11, R12: placings and qualifier scores of the form as it stands; None while a number
-    cannot be scored (a negative one: the save says which, in words)."""
-    try:
-        scored = _preview(rows, base_points)
-    except TournamentError:
-        return None
-    return pd.DataFrame({"Placing": scored["placing"], "Seat": scored["seat"],
-                         "Player": seats["name"].to_numpy(), "VP": rows["vp"],
-                         "Score": scored["qualifier_score"], "Tied": scored["tied"]},
-                        ).sort_values(["Placing", "Seat"]).reset_index(drop=True)
-
-
-#: The preview's headings (the frame keeps the English ones), and its narrow columns, so that
-#: it fits a phone's width with the player's name.
-PREVIEW_HEADINGS = {"Placing": N_("Placing"), "Seat": N_("Seat"), "Player": N_("Player"),
-                    "VP": N_("VP"), "Score": N_("Score"), "Tied": N_("Tied")}
-PREVIEW_WIDTHS = {"Placing": 56, "Seat": 40, "VP": 40, "Score": 40, "Tied": 40}
-
-
-def preview_columns() -> dict:
-    """The preview's column settings, each heading in this run's language."""
-    return {name: st.column_config.Column(_(heading), width=PREVIEW_WIDTHS.get(name))
-            for name, heading in PREVIEW_HEADINGS.items()}
+                               next_table=tables.numbers[following])
 
 
 def _comparable(rows: pd.DataFrame) -> list[tuple]:
-    cols = ["player_id", "leader", *STATS, "variant_points", "tiebreak"]
-    frame = rows.reindex(columns=cols).astype(object)
-    return sorted(tuple(None if pd.isna(v) else (str(v) if c == "leader" else int(v))
-                        for c, v in zip(cols, r)) for r in frame.itertuples(index=False))
+    """A table's values in a form two entries compare by (row order and types aside)."""
+    return sorted((int(rec["player_id"]), *(_values_of(rec)[f] for f in VALUES))
+                  for rec in _records(rows))
 
 
 def save(engine, table_id: int, rows: pd.DataFrame, where: str, *, actor,
-         over_version: int | None = None, **confirmed: bool):
-    """Submit the form (R11, R13, R19) through `services.results.submit_result`, which checks
+         over_version: int | None = None, base: tuple[int, dict[int, int]] | None = None,
+         **confirmed: bool):
+    """Submit the entry (R11, R13, R19) through `services.results.submit_result`, which checks
     every rule (a full tie needs its settled order first) and where the save lands: the
-    seating the form was opened on, and the confirmations `confirmed` (`confirm_complete`,
-    `confirm_after_finals`). A version conflict is kept to show both versions; a changed
-    seating is shown, and the form takes the new seating so that the judge checks the values
-    and saves again; a double click stores once (one submission id per form); saving
-    unchanged values stores nothing."""
+    version and seating the entry was typed on (`base`, default the form's), and the
+    confirmations `confirmed` (`confirm_unusual`, `confirm_complete`, `confirm_after_finals`).
+    A version conflict is kept to show both versions; a changed seating is said, and the form
+    takes the new seating so that the judge checks the values and saves again; a double click
+    stores once (one submission id per form); saving unchanged values stores nothing. What
+    it answered is kept in the form (`said`, shown after the entry); a success is flashed."""
     form = st.session_state[FORM]
-    if over_version is None and form["version"] and _comparable(rows) == form["rows"]:
-        st.info(_("{table}: nothing changed since version {version}; nothing was saved.").format(
-            table=where, version=form["version"]))
+    version, seated = base or (form["version"], form["seating"])
+    if over_version is None and form["version"] and version == form["version"] \
+            and _comparable(rows) == form["rows"]:
+        form["said"] = ("info", _("{table}: nothing changed since version {version}; nothing was "
+                                  "saved.").format(table=where, version=form["version"]))
         return None
-
-    def submit():
-        try:
-            return results.submit_result(
-                engine, table_id, rows,
-                expected_version=form["version"] if over_version is None else over_version,
-                submission_id=form["submission_id"], actor=actor,
-                seating=form.get("seating"), over_theirs=over_version is not None,
-                **confirmed)
-        except store.game_results.SeatingChanged as exc:
-            form["seating"] = dict(exc.seating)  # checked by the judge before the next save
-            raise
-        except store.ConflictError as exc:
-            if exc.current is None:
-                raise
-            st.session_state[CONFLICT] = {"table_id": table_id, "message": str(exc),
-                                          "version": int(exc.version), "saved_by": exc.saved_by,
-                                          "saved_at": exc.saved_at, "rows": exc.rows}
+    try:
+        out = results.submit_result(
+            engine, table_id, rows,
+            expected_version=version if over_version is None else over_version,
+            submission_id=form["submission_id"], actor=actor, seating=seated,
+            over_theirs=over_version is not None, **confirmed)
+    except store.game_results.SeatingChanged as exc:
+        # checked by the judge before the next save: the entry keeps what was typed
+        form.update(seating=dict(exc.seating), version=version, values=form_values(rows),
+                    token=result_entry.new_token(), reset=True, said=("error", str(exc)))
+        return None
+    except store.ConflictError as exc:
+        if exc.current is None:
+            form["said"] = ("error", str(exc))
             return None
-
-    out = widgets.act(submit, done=lambda r: r and (
-        _("{table}: saved as version {version} (a correction).") if r.version > 1 else
-        _("{table}: saved as version {version}.")).format(table=where, version=r.version))
-    if out is not None:
-        st.session_state[FORM] = _meta(table_id, out, out.rows, seating(out.rows))
-        st.session_state.pop(CONFLICT, None)
+        st.session_state[CONFLICT] = {"table_id": table_id, "message": str(exc),
+                                      "version": int(exc.version), "saved_by": exc.saved_by,
+                                      "saved_at": exc.saved_at, "rows": exc.rows, "mine": rows,
+                                      "confirmed": confirmed}
+        return None
+    except TournamentError as exc:
+        form["said"] = ("error", str(exc))
+        return None
+    st.session_state["_flash"] = ((
+        _("{table}: saved as version {version} (a correction).") if out.version > 1 else
+        _("{table}: saved as version {version}.")).format(table=where, version=out.version))
+    st.session_state[FORM] = _meta(table_id, form["sitting_id"], out, out.rows,
+                                   seating(out.rows), reset=True,
+                                   answered=form.get("answered", 0))
+    st.session_state.setdefault("res_forget", []).append(int(table_id))
+    st.session_state.pop(CONFLICT, None)
     return out
+
+
+def said(form: dict) -> tuple[str, str] | None:
+    """What the last save answered, once: ("error" | "info", words)."""
+    return form.pop("said", None)
+
+
+def forget() -> list[int]:
+    """The tables saved in this session whose browser drafts are to be dropped (once)."""
+    return st.session_state.pop("res_forget", [])
 
 
 def conflict(table_id: int) -> dict | None:
@@ -389,14 +393,26 @@ def conflict(table_id: int) -> dict | None:
     return found if found and found["table_id"] == table_id else None
 
 
-def keep_theirs(table_id: int, seats: pd.DataFrame) -> None:
-    """A button callback: load the other judge's saved values into the form (R19)."""
+def keep_theirs(table_id: int) -> None:
+    """A button callback: load the other judge's saved values into the entry (R19)."""
     theirs = st.session_state.pop(CONFLICT)
-    _set_values(table_id, seats, theirs["rows"])
+    form = st.session_state[FORM]
     result = store.TableResult(table_id=table_id, version=theirs["version"], rows=theirs["rows"],
                                saved_by=theirs["saved_by"], saved_at=theirs["saved_at"])
-    st.session_state[FORM] = _meta(table_id, result, theirs["rows"],
-                                   st.session_state[FORM].get("seating", seating(seats)))
+    st.session_state[FORM] = _meta(table_id, form["sitting_id"], result, theirs["rows"],
+                                   form["seating"], reset=True,
+                                   answered=form.get("answered", 0))
+
+
+def save_mine(engine, table_id: int, where: str, *, actor, confirmed: dict) -> bool:
+    """R19: save the entry that met another judge's save over theirs (with the confirmations
+    it still needs, `confirmed`); True when saved."""
+    clash = conflict(table_id)
+    if clash is None:
+        return False
+    ticks = {**clash["confirmed"], **confirmed}
+    return save(engine, table_id, clash["mine"], where, actor=actor,
+                over_version=clash["version"], **ticks) is not None
 
 
 FIELDS = {"leader": N_("Leader"), **NUMBERS, "tiebreak": N_("Settled order")}

@@ -8,6 +8,7 @@ headings (the pages translate them: `ui.tables`)."""
 
 from __future__ import annotations
 
+from collections.abc import Mapping
 from dataclasses import dataclass
 from typing import TYPE_CHECKING
 
@@ -16,7 +17,7 @@ import streamlit as st
 
 from stsa import catalog, i18n
 from stsa.domain import SITTING_STATUS_WORDS, Role, SittingStatus, sitting_label
-from stsa.i18n import N_, _
+from stsa.i18n import N_, _, ngettext
 from stsa.services import results
 from stsa.ui import tables, widgets
 
@@ -166,27 +167,52 @@ def table_choices(overview: pd.DataFrame) -> dict[int, str]:
             for t, n, v in zip(tables["table_id"], tables["table_no"], tables["version"])}
 
 
+class SeatsByTable(Mapping):
+    """Each table's seats in seat order (table id → frame), cut from a sitting's overview
+    when a page asks for a table: a page shows one table's seats of dozens."""
+
+    def __init__(self, overview: pd.DataFrame):
+        self._all = overview.sort_values("seat", kind="stable")
+        self._rows = {int(t): rows for t, rows in self._all.groupby("table_id", sort=False)
+                      .indices.items()}
+        self._cut: dict[int, pd.DataFrame] = {}
+
+    def __getitem__(self, table_id) -> pd.DataFrame:
+        found = self._cut.get(table_id)
+        if found is None:
+            found = self._cut[table_id] = self._all.iloc[self._rows[table_id]]
+        return found
+
+    def __iter__(self):
+        return iter(self._rows)
+
+    def __len__(self) -> int:
+        return len(self._rows)
+
+
 @dataclass(frozen=True)
 class ResultTables:
     """A sitting's tables as the Results page offers them (`result_tables`): the choices
-    (`table_choices`), the ids and numbers of the tables still waiting for a result, and each
-    table's seats in seat order."""
+    (`table_choices`), the ids and numbers of the tables still waiting for a result, each
+    table's number and its seats in seat order."""
 
     choices: dict[int, str]
     waiting: list[int]
     missing: list[int]
-    seats: dict[int, pd.DataFrame]
+    numbers: dict[int, int]
+    seats: Mapping[int, pd.DataFrame]
 
 
 def result_tables(overview: pd.DataFrame) -> ResultTables:
     """`ResultTables` of a sitting's seats (`services.sittings.sitting_overview`)."""
     open_ = overview.loc[overview["version"] == 0]
+    tables = overview.drop_duplicates("table_id")
     return ResultTables(
         choices=table_choices(overview),
         waiting=[int(t) for t in open_["table_id"].unique()],
         missing=sorted(int(n) for n in open_["table_no"].unique()),
-        seats={int(t): seats for t, seats in overview.sort_values("seat", kind="stable")
-               .groupby("table_id", sort=False)})
+        numbers=dict(zip(tables["table_id"].astype(int), tables["table_no"].astype(int))),
+        seats=SeatsByTable(overview))
 
 
 # A phone shows each result's table, placing, player, VP and score without a swipe
@@ -200,6 +226,13 @@ def results_frame(scored: pd.DataFrame, sitting_id: int) -> pd.DataFrame:
     """A sitting's stored results for everyone (R13, R20; `services.results.sitting_results`,
     which the published archive shares)."""
     return results.sitting_results(scored, sitting_id)
+
+
+def waiting_for(found: ResultTables) -> None:
+    """The tables of a sitting still waiting for their result, in words (none: nothing)."""
+    if missing := found.missing:
+        st.caption(ngettext("Waiting for table {tables}.", "Waiting for tables {tables}.",
+                            len(missing)).format(tables=", ".join(map(str, missing))))
 
 
 def show_results(frame, sitting_id: int) -> None:

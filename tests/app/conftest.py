@@ -198,3 +198,71 @@ def sitting(engine):
     drawn = tournament.draw_qualifier(engine, ids, seed=21, actor=ORGANIZER)
     store.publish_sitting(engine, drawn["sitting_id"], actor=ORGANIZER)
     return drawn["sitting_id"]
+
+
+# --- the Results page's entry: a browser component, sent to as the browser sends ----------------
+
+ENTRY = "stsa_result_entry"
+
+
+def entry(at):
+    """The Results page's entry element (`ui.result_entry`), or None when the page has none.
+    AppTest cannot run its JavaScript: a test reads what it was given (`entry_data`) and sends
+    its Save as the browser does (`save_entry`)."""
+    found = [e for e in at.get("bidi_component")
+             if e.proto.component_name.split(".")[-1] == ENTRY]
+    return found[-1] if found else None
+
+
+def entry_data(at) -> dict:
+    """What the entry was given: its seats, values, fields, ticks, words …"""
+    import json
+
+    return json.loads(entry(at).proto.json)
+
+
+def entry_values(at) -> dict[int, dict]:
+    """The values the entry shows, by seat: {seat: {"leader", "vp", … "tiebreak"}}."""
+    data = entry_data(at)
+    return {s["seat"]: data["values"][str(s["player_id"])] for s in data["seats"]}
+
+
+def save_entry(at, values: dict | None = None, *, confirm: tuple[str, ...] = (),
+               base: dict | None = None):
+    """Press the entry's Save as the browser does: one run, with the whole entry in the
+    element's trigger. `values` by seat ({seat: {"vp": 10, "leader": "Paul", …}}) change what
+    the entry was given; `confirm` names the ticks ticked ("unusual", "complete",
+    "after_finals"); `base` the version and seating the entry was typed on (default: the
+    one it was given)."""
+    import json
+
+    from streamlit.components.v2.bidi_component.constants import EVENT_DELIM
+    from streamlit.proto.WidgetStates_pb2 import WidgetState
+    from streamlit.runtime.state.session_state import STREAMLIT_INTERNAL_KEY_PREFIX
+
+    element = entry(at)
+    assert element is not None, "the page shows no result entry"
+    data = json.loads(element.proto.json)
+    rows = []
+    for seat in data["seats"]:
+        row = {"player_id": seat["player_id"], **data["values"][str(seat["player_id"])]}
+        row.update((values or {}).get(seat["seat"], {}))
+        rows.append(row)
+    payload = {"sent": data["answered"] + 1, "token": data["token"],
+               "base": base or data["base"], "rows": rows,
+               "confirm": {name: name in confirm for name in
+                           ("unusual", "complete", "after_finals")}}
+    trigger = f"{STREAMLIT_INTERNAL_KEY_PREFIX}_{element.proto.id}{EVENT_DELIM}events"
+    states = at._tree.get_widget_states()
+    states.widgets.append(WidgetState(id=trigger, json_trigger_value=json.dumps(
+        [{"event": "save", "value": payload}])))
+    return at._run(states)
+
+
+def fill_entry(engine, table, values, leaders=None) -> dict:
+    """Entry values by seat for `values` (one (vp, spice, solari, troops, water) per seat, in
+    seat order), each seat a different leader of the table's (or `leaders`)."""
+    leaders = leaders or list(table["available_leaders"])[:len(values)]
+    return {seat: {"leader": leader, **dict(zip(("vp", "spice", "solari", "troops", "water"),
+                                                 numbers))}
+            for seat, (leader, numbers) in enumerate(zip(leaders, values), start=1)}

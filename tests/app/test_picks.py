@@ -8,8 +8,7 @@ import pytest
 
 from stsa import catalog, store, tournament
 from stsa.ui import picks as picks_ui
-from stsa.ui.result_form import key
-from tests.app.conftest import JUDGE, ORGANIZER, shown
+from tests.app.conftest import JUDGE, ORGANIZER, entry_data, entry_values, shown
 
 PAGE = "views/results.py"
 
@@ -75,8 +74,7 @@ def test_judge_enters_votes_and_sees_the_removed_leaders(open_page, engine, vote
     text = _text(at)
     assert f"Removed: **{deck[0]}** · 3 votes · most votes" in text
     assert "Leaders to pick from:" in text and "Pick order: Player" in text
-    tid = int(table["table_id"])
-    assert set(at.selectbox(key=key(tid, 1, "leader")).options) == \
+    assert set(entry_data(at)["leaders"]) == \
         set(stored["available_leaders"])  # no Wild Card: the removed ones are not offered
     again = _vote(at, table, [(2, 3), (2, 3), (2, 4), (3, 5)])  # before the result: replaces
     assert again == deck and sorted(_table(engine, vote_off)["removed_leaders"]) == deck[2:4]
@@ -115,12 +113,11 @@ def test_wild_card_draw_then_the_result_form_starts_from_its_leaders(open_page, 
     drawn = cards["leader"].iloc[1]
     assert drawn in _table(engine, wild)["removed_leaders"]
     assert f"**{drawn}**] drawn" in " ".join(m.value for m in at.markdown)
-    by_seat = cards.sort_values("seat")["player_id"]  # the form's keys name the player
-    leaders = [at.selectbox(key=key(tid, p, "leader")).value for p in by_seat]
-    assert leaders == cards["leader"].tolist()
+    leaders = [row["leader"] for _, row in sorted(entry_values(at).items())]
+    assert leaders == cards.sort_values("seat")["leader"].tolist()
     assert picks_ui.key(tid, "wild_save") not in [b.key for b in at.button]  # final
     fresh = _open_table(open_page, ORGANIZER, table)  # another session starts from them too
-    assert [fresh.selectbox(key=key(tid, p, "leader")).value for p in by_seat] == leaders
+    assert [row["leader"] for _, row in sorted(entry_values(fresh).items())] == leaders
 
 
 def test_spectators_see_no_votes_removed_leaders_or_wild_cards(open_page, engine, wild):

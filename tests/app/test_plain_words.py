@@ -26,11 +26,18 @@ def demo_tournament(engine):
     return engine
 
 
+# A component's own code (its HTML, CSS and script) is no text for people: every word it shows
+# comes in its data (`json`), which is read.
+CODE = {"js_content", "css_content", "html_content", "js_source_path", "css_source_path"}
+
+
 def texts(message) -> list[str]:
     """Every string in an element's message, nested ones too (tables' cells arrive as bytes in
-    Arrow's format and are read from their frames instead)."""
+    Arrow's format and are read from their frames instead; a component's code is skipped)."""
     found = []
     for field, value in message.ListFields():
+        if field.name in CODE:
+            continue
         values = value if field.is_repeated else [value]
         for item in values:
             if field.type == FieldDescriptor.TYPE_STRING:

@@ -1,6 +1,8 @@
-"""Results page: judges enter a table's result with a live preview (R11, R12), settle full ties,
-resolve another judge's save and correct results (R19); spectators read published results
-without removed leaders (R20)."""
+"""Results page: judges enter a table's result (typed in the browser, previewed there, R11,
+R12), settle full ties, resolve another judge's save and correct results (R19); spectators read
+published results without removed leaders (R20). AppTest runs no JavaScript: these tests read
+what the entry is given and send its Save as the browser does (tests/app/conftest.py), and
+check the one run each save costs; the browser side has its tests in tests/e2e."""
 
 import re
 
@@ -12,17 +14,21 @@ from stsa.auth import Actor, Role
 from stsa.services import log
 from stsa.store import schema
 from stsa.ui import result_form
-from tests.app.conftest import JUDGE, JUDGE_PIN, ORGANIZER, session_for, shown
+from tests.app.conftest import (
+    JUDGE,
+    JUDGE_PIN,
+    ORGANIZER,
+    entry,
+    entry_data,
+    entry_values,
+    fill_entry,
+    save_entry,
+    session_for,
+)
 
 PAGE = "views/results.py"
 OTHER_JUDGE = Actor("Kim Judge", Role.JUDGE)
 STATS = ("vp", "spice", "solari", "troops", "water")
-
-
-def key(at, table_id, seat, field):
-    """The widget key of seat `seat`'s field in the form `at` shows: the keys name the
-    player, so the seat is looked up in the seating the form was opened on."""
-    return result_form.key(table_id, at.session_state[result_form.FORM]["seating"][seat], field)
 
 
 def _table(engine, sitting_id, table_no=1):
@@ -32,15 +38,10 @@ def _table(engine, sitting_id, table_no=1):
     return table, seats.loc[seats["table_id"] == table["table_id"]].reset_index(drop=True)
 
 
-def _fill(at, table, values, leaders=None):
-    """values: one (vp, spice, solari, troops, water) per seat, in seat order."""
-    tid = int(table["table_id"])
-    leaders = leaders or table["available_leaders"][:len(values)]
-    for seat, (leader, stats) in enumerate(zip(leaders, values), start=1):
-        at.selectbox(key=key(at, tid, seat, "leader")).set_value(leader)
-        for field, value in zip(STATS, stats):
-            at.number_input(key=key(at, tid, seat, field)).set_value(value)
-    return at.run()
+def _fill(engine, table, values, leaders=None):
+    """values: one (vp, spice, solari, troops, water) per seat, in seat order: as the entry
+    sends them, by seat."""
+    return fill_entry(engine, table, values, leaders)
 
 
 def _open_table(open_page, as_, table):
@@ -111,43 +112,77 @@ def test_a_phone_reads_table_placing_player_vp_and_score_without_a_swipe(open_pa
 
 # --- entering a result -------------------------------------------------------------------------
 
-def test_judge_enters_a_result_sees_the_preview_and_saves(open_page, engine, sitting):
+def test_judge_enters_a_result_and_one_run_saves_it(open_page, engine, sitting):
     table, seats = _table(engine, sitting)
     at = _open_table(open_page, JUDGE, table)
-    assert at.button(key="res_save").label == "Save result"
+    data = entry_data(at)
+    assert data["words"]["save"] == "Save result"
     tid = int(table["table_id"])
-    assert at.selectbox(key=key(at, tid, 1, "leader")).options == catalog.by_name(
-        table["available_leaders"])  # alphabetical, to find a leader quickly
-    at = _fill(at, table, VALUES)
-    preview = at.dataframe[0].value
-    assert preview["Score"].tolist() == [23, 17, 13, 0]
-    assert preview["Player"].tolist() == seats["name"].tolist()
-    at.button(key="res_save").click().run()
+    assert data["leaders"] == catalog.by_name(table["available_leaders"])  # to find one quickly
+    assert [s["name"] for s in data["seats"]] == seats["name"].tolist()
+    assert data["fields"] == ["vp", "spice", "solari", "troops", "water"]
+    assert data["base_points"] == [20, 15, 10, 0]  # the preview scores by the settings' points
+    at = save_entry(at, _fill(engine, table, VALUES))
     assert not at.exception and not at.error
     assert "saved as version 1" in at.success[0].value
+    assert "Table 1 is saved. This is table 2, the next waiting for a result." in \
+        [i.value for i in at.info]
     stored = store.table_result(engine, tid)
     assert stored.version == 1 and stored.saved_by == JUDGE.name
     assert stored.rows["vp"].tolist() == [10, 7, 5, 2]
-    assert at.dataframe[-1].value["Score"].tolist() == [23, 17, 13, 0]
-    # On to the next table waiting for its result: the judge walks there, the form is ready.
+    assert [c.value for c in at.caption if "Waiting for" in c.value] == ["Waiting for table 2."]
+    # The sitting's results below the entry are drawn again at the page's next run (the save
+    # ran the entry's part alone).
+    assert at.run().dataframe[-1].value["Score"].tolist() == [23, 17, 13, 0]
+    # On to the next table waiting for its result: the judge walks there, the entry is ready.
     other, _ = _table(engine, sitting, table_no=2)
     assert at.selectbox(key=f"res_table_{sitting}").value == int(other["table_id"])
-    assert "Table 1 is saved. This is table 2, the next waiting for a result." in \
-        [i.value for i in at.info]
-    assert at.button(key="res_save").label == "Save result"
+    assert entry_data(at)["words"]["save"] == "Save result"
     at.selectbox(key=f"res_table_{sitting}").set_value(tid).run()
-    assert at.button(key="res_save").label == "Save correction"
+    assert entry_data(at)["words"]["save"] == "Save correction"
+    assert entry_values(at)[1]["vp"] == 10
+
+
+def test_the_browser_is_told_to_drop_the_saved_tables_draft(open_page, engine, sitting):
+    table, _ = _table(engine, sitting)
+    at = save_entry(_open_table(open_page, JUDGE, table), _fill(engine, table, VALUES))
+    forget = entry_data(at)["forget"]
+    assert len(forget) == 1 and forget[0].endswith(f"/{int(table['table_id'])}/{JUDGE.name}")
+    assert entry_data(at.run())["forget"] == []  # said once
 
 
 def test_validation_names_seat_and_field_and_saves_nothing(open_page, engine, sitting):
     table, seats = _table(engine, sitting)
     at = _open_table(open_page, JUDGE, table)
-    at = _fill(at, table, VALUES)
-    at.number_input(key=key(at, int(table["table_id"]), 2, "vp")).set_value(None).run()
-    at.button(key="res_save").click().run()
+    values = _fill(engine, table, VALUES)
+    values[2]["vp"] = None
+    at = save_entry(at, values)
     message = at.error[0].value
     assert f"seat 2 ({seats['name'][1]}): VP is missing" in message
     assert "Nothing was saved" in message
+    assert store.table_result(engine, int(table["table_id"])).version == 0
+    assert entry(at) is not None, "the entry stays, with what was typed (in the browser)"
+
+
+def test_text_that_is_no_number_is_refused_in_words(open_page, engine, sitting):
+    """Whatever a browser sends reaches the same checks as a person's numbers."""
+    table, seats = _table(engine, sitting)
+    values = _fill(engine, table, VALUES)
+    values[3]["spice"] = "3.5"
+    at = save_entry(_open_table(open_page, JUDGE, table), values)
+    assert "spice must be a whole number" in at.error[0].value
+    assert store.table_result(engine, int(table["table_id"])).version == 0
+
+
+def test_whatever_a_browser_sends_is_refused_in_words_and_saves_nothing(open_page, engine,
+                                                                        sitting):
+    """A hostile or broken browser: junk numbers, a huge text, rows of nobody at the table."""
+    table, _ = _table(engine, sitting)
+    values = _fill(engine, table, VALUES)
+    values[1].update(vp="9" * 5000, spice=[1, 2], solari={"a": 1}, troops=True)
+    at = save_entry(_open_table(open_page, JUDGE, table), values)
+    assert not at.exception and at.error, [e.value for e in at.error]
+    assert "VP must be a whole number" in at.error[0].value
     assert store.table_result(engine, int(table["table_id"])).version == 0
 
 
@@ -155,8 +190,7 @@ def test_a_leader_can_be_picked_once(open_page, engine, sitting):
     table, _ = _table(engine, sitting)
     at = _open_table(open_page, JUDGE, table)
     twice = [table["available_leaders"][0]] * 2 + table["available_leaders"][1:3]
-    at = _fill(at, table, VALUES, leaders=twice)
-    at.button(key="res_save").click().run()
+    at = save_entry(at, _fill(engine, table, VALUES, leaders=twice))
     assert "seat 2" in at.error[0].value and "already taken by seat 1" in at.error[0].value
     assert store.table_result(engine, int(table["table_id"])).version == 0
 
@@ -169,12 +203,11 @@ def test_after_a_correction_the_table_box_stays_and_shows_its_new_label(open_pag
     table, _ = _table(engine, sitting, table_no=2)
     _saved(engine, table)
     at = _open_table(open_page, JUDGE, table)
-    at.number_input(key=key(at, int(table["table_id"]), 1, "vp")).set_value(11).run()
-    at.button(key="res_save").click().run()
+    at = save_entry(at, {1: {"vp": 11}})
     box = at.selectbox(key=f"res_table_{sitting}")
     assert box.value == int(table["table_id"])
     assert box.proto.set_value and box.proto.raw_value == "Table 2 · reported (version 2)"
-    at.number_input(key=key(at, int(table["table_id"]), 1, "vp")).set_value(12).run()
+    at.run()
     assert at.selectbox(key=f"res_table_{sitting}").value == int(table["table_id"])
 
 
@@ -184,11 +217,9 @@ def test_after_the_last_tables_first_result_the_form_goes_on_from_the_first(open
     waits, it stays on the table just saved."""
     first, _ = _table(engine, sitting, table_no=1)
     second, _ = _table(engine, sitting, table_no=2)
-    at = _fill(_open_table(open_page, JUDGE, second), second, VALUES)
-    at.button(key="res_save").click().run()
+    at = save_entry(_open_table(open_page, JUDGE, second), _fill(engine, second, VALUES))
     assert at.selectbox(key=f"res_table_{sitting}").value == int(first["table_id"])
-    at = _fill(at, first, VALUES)
-    at.button(key="res_save").click().run()
+    at = save_entry(at, _fill(engine, first, VALUES))
     assert not at.error
     assert at.selectbox(key=f"res_table_{sitting}").value == int(first["table_id"])
     assert not [i for i in at.info if "next waiting" in i.value]
@@ -196,28 +227,25 @@ def test_after_the_last_tables_first_result_the_form_goes_on_from_the_first(open
 
 def test_R10_removed_leaders_offered_only_with_wild_card(open_page, engine, sitting):
     table, _ = _table(engine, sitting)
+    assert set(entry_data(_open_table(open_page, JUDGE, table))["leaders"]) == \
+        set(table["available_leaders"])
     store.set_settings(engine, {"wild_card": True}, actor=ORGANIZER)
-    at = _open_table(open_page, JUDGE, table)
-    options = at.selectbox(key=key(at, int(table["table_id"]), 1, "leader")).options
+    options = entry_data(_open_table(open_page, JUDGE, table))["leaders"]
     assert set(options) == set(table["available_leaders"]) | set(table["removed_leaders"])
 
 
-def test_R11_full_tie_asks_for_the_settled_order(open_page, engine, sitting):
+def test_R11_full_tie_needs_the_settled_order(open_page, engine, sitting):
     table, _ = _table(engine, sitting)
     tid = int(table["table_id"])
     at = _open_table(open_page, JUDGE, table)
     tie = [(8, 1, 2, 3, 4), (8, 1, 2, 3, 4), (5, 0, 0, 0, 0), (2, 0, 0, 0, 0)]
-    at = _fill(at, table, tie)
-    assert any("Seats 1, 2 are equal" in w.value for w in at.warning)
-    assert at.dataframe[0].value["Tied"].tolist()[:2] == [True, True]
-    at.button(key="res_save").click().run()
+    at = save_entry(at, _fill(engine, table, tie))
     assert "enter their settled order" in at.error[0].value
     assert store.table_result(engine, tid).version == 0
 
-    at.number_input(key=key(at, tid, 1, "tiebreak")).set_value(2)
-    at.number_input(key=key(at, tid, 2, "tiebreak")).set_value(1).run()
-    assert not at.dataframe[0].value["Tied"].any()
-    at.button(key="res_save").click().run()
+    values = _fill(engine, table, tie)
+    values[1]["tiebreak"], values[2]["tiebreak"], values[3]["tiebreak"] = 2, 1, 1
+    at = save_entry(at, values)  # seat 3's order is no tie's: not kept
     assert not at.error
     rows = store.table_result(engine, tid).rows
     assert rows["tiebreak"].tolist()[:2] == [2, 1] and rows["tiebreak"].isna()[2:].all()
@@ -228,12 +256,10 @@ def test_R11_full_tie_asks_for_the_settled_order(open_page, engine, sitting):
 def test_each_seat_asks_for_the_five_numbers_and_no_variant_points(open_page, engine,
                                                                     sitting):
     table, _ = _table(engine, sitting)
-    tid = int(table["table_id"])
-    at = _open_table(open_page, JUDGE, table)
-    first = at.session_state[result_form.FORM]["seating"][1]
-    labels = [n.label for n in at.number_input if n.key.startswith(f"res_{tid}_p{first}_")]
-    assert labels == ["VP", "Spice", "Solari", "Troops", "Water"]
-    assert not [n for n in at.number_input if n.key.endswith("_variant_points")]
+    data = entry_data(_open_table(open_page, JUDGE, table))
+    assert [data["words"]["fields"][f] for f in data["fields"]] == \
+        ["VP", "Spice", "Solari", "Troops", "Water"]
+    assert "variant_points" not in data["fields"]
 
 
 def _rule_change(engine, sitting_id, text):
@@ -249,18 +275,19 @@ def test_R24_a_sittings_rule_change_asks_for_extra_points(open_page, engine, sit
     tid = int(table["table_id"])
     _rule_change(engine, sitting, "Spies return")
     at = _open_table(open_page, ORGANIZER, table)
-    if "rule_change" not in store.sittings(engine, actor=ORGANIZER):
-        pytest.skip("the sittings frame does not carry the rule change yet")
-    assert at.number_input(key=key(at, tid, 1, "variant_points")).label == "Rule pts"
+    data = entry_data(at)
+    assert data["fields"][-1] == "variant_points"
+    assert data["words"]["fields"]["variant_points"] == "Rule pts"
     assert "Rule change: Spies return: 1 per spy recalled. Each player's points from it go in " \
            "“Rule pts”." in [c.value for c in at.caption]
-    at = _fill(at, table, VALUES)
-    at.number_input(key=key(at, tid, 4, "variant_points")).set_value(3).run()
-    assert at.dataframe[0].value.set_index("VP").at[2, "Score"] == 3  # 0 for 4th + 3 (R12)
-    at.button(key="res_save").click().run()
+    values = _fill(engine, table, VALUES)
+    values[4]["variant_points"] = 3
+    at = save_entry(at, values)
     assert not at.error
     rows = store.table_result(engine, tid).rows.sort_values("seat")
     assert rows["variant_points"].tolist() == [0, 0, 0, 3]
+    shown_scores = at.run().dataframe[-1].value.set_index("VP")["Score"]
+    assert shown_scores[2] == 3  # 0 for 4th + 3 (R12)
 
 
 def test_stored_variant_points_stay_in_view_without_a_rule_change(open_page, engine, sitting):
@@ -274,15 +301,27 @@ def test_stored_variant_points_stay_in_view_without_a_rule_change(open_page, eng
     store.submit_table_result(engine, tid, rows, expected_version=0, submission_id=None,
                               actor=ORGANIZER)
     at = _open_table(open_page, JUDGE, table)
-    assert at.number_input(key=key(at, tid, 3, "variant_points")).value == 2
+    assert "variant_points" in entry_data(at)["fields"]
+    assert entry_values(at)[3]["variant_points"] == 2
 
 
 def test_organizer_enters_a_result_too(open_page, engine, sitting):
     table, _ = _table(engine, sitting, table_no=2)
-    at = _fill(_open_table(open_page, ORGANIZER, table), table, VALUES)
-    at.button(key="res_save").click().run()
+    at = save_entry(_open_table(open_page, ORGANIZER, table), _fill(engine, table, VALUES))
     assert "saved as version 1" in at.success[0].value
     assert store.table_result(engine, int(table["table_id"])).saved_by == ORGANIZER.name
+
+
+def test_a_spectator_sees_no_entry_and_a_save_sent_anyway_saves_nothing(open_page, engine,
+                                                                        sitting):
+    """A browser that sends a Save from a page whose person was signed out meanwhile."""
+    table, _ = _table(engine, sitting)
+    at = _open_table(open_page, JUDGE, table)
+    assert entry(open_page(PAGE)) is None  # spectators get no entry
+    at.session_state["session_id"] = "gone"  # signed out meanwhile
+    at = save_entry(at, _fill(engine, table, VALUES))
+    assert not at.exception and entry(at) is None
+    assert store.table_result(engine, int(table["table_id"])).version == 0
 
 
 # --- corrections and conflicts (R19) -----------------------------------------------------------
@@ -292,16 +331,15 @@ def test_correction_loads_the_stored_values_and_logs_a_new_version(open_page, en
     tid = int(table["table_id"])
     _saved(engine, table)
     at = _open_table(open_page, ORGANIZER, table)
-    assert at.number_input(key=key(at, tid, 1, "vp")).value == 10
-    assert at.selectbox(key=key(at, tid, 3, "leader")).value == table["available_leaders"][2]
+    values = entry_values(at)
+    assert values[1]["vp"] == 10 and values[3]["leader"] == table["available_leaders"][2]
     assert any("Version 1 saved by" in i.value for i in at.info)
 
-    at.button(key="res_save").click().run()
+    at = save_entry(at)
     assert any("nothing changed since version 1" in i.value for i in at.info)
     assert store.table_result(engine, tid).version == 1
 
-    at.number_input(key=key(at, tid, 1, "vp")).set_value(12).run()
-    at.button(key="res_save").click().run()
+    at = save_entry(at, {1: {"vp": 12}})
     assert "version 2 (a correction)" in at.success[0].value
     assert store.table_result(engine, tid).rows["vp"].tolist()[0] == 12
     corrections = store.events(engine, action="result.correct", actor=ORGANIZER)
@@ -315,12 +353,10 @@ def _conflicting(open_page, engine, sitting):
     tid = int(table["table_id"])
     jamal = _open_table(open_page, JUDGE, table)
     kim = _open_table(open_page, OTHER_JUDGE, table)
-    jamal = _fill(jamal, table, VALUES)
-    jamal.button(key="res_save").click().run()
+    save_entry(jamal, _fill(engine, table, VALUES))
     assert store.table_result(engine, tid).version == 1
-    kim = _fill(kim, table, [(11, 0, 0, 0, 0), (7, 0, 0, 0, 0), (5, 0, 0, 0, 0),
-                             (2, 0, 0, 0, 0)])
-    kim.button(key="res_save").click().run()
+    kim = save_entry(kim, _fill(engine, table, [(11, 0, 0, 0, 0), (7, 0, 0, 0, 0),
+                                                (5, 0, 0, 0, 0), (2, 0, 0, 0, 0)]))
     assert not kim.exception
     return table, tid, kim
 
@@ -329,7 +365,8 @@ def test_conflict_shows_both_versions_and_keep_theirs_reloads_them(open_page, en
     table, tid, kim = _conflicting(open_page, engine, sitting)
     assert any("saved by Jamal Judge" in w.value for w in kim.warning)
     assert any("Theirs" in m.value and "version 1" in m.value for m in kim.markdown)
-    differ = kim.dataframe[1].value  # only seat 1's VP and spice differ: nothing else shows
+    assert entry_data(kim)["frozen"], "nothing to change until the judge chose"
+    differ = kim.dataframe[0].value  # only seat 1's VP and spice differ: nothing else shows
     first = store.seats(engine, table_id=tid, actor=ORGANIZER).sort_values("seat")["name"].iloc[0]
     assert differ.to_dict("records") == [
         {"Player": first, "Field": "VP", "Theirs": "10", "Yours": "11"},
@@ -338,8 +375,9 @@ def test_conflict_shows_both_versions_and_keep_theirs_reloads_them(open_page, en
 
     kim.button(key="res_keep_theirs").click().run()
     assert not kim.exception
-    assert kim.number_input(key=key(kim, tid, 1, "vp")).value == 10
-    assert kim.button(key="res_save").label == "Save correction"
+    data = entry_data(kim)
+    assert entry_values(kim)[1]["vp"] == 10 and data["reset"] and not data["frozen"]
+    assert data["words"]["save"] == "Save correction"
     assert store.table_result(engine, tid).version == 1
     assert store.events(engine, action="result.correct", actor=ORGANIZER).empty
 
@@ -373,6 +411,7 @@ def test_conflict_save_mine_over_theirs_is_a_logged_correction(open_page, engine
     assert corrections["actor"].tolist() == [OTHER_JUDGE.name]
     assert corrections["after"][0]["over"] == {"version": 1, "saved_by": JUDGE.name}
     assert not [b for b in kim.button if b.key == "res_save_mine"]
+    assert not entry_data(kim)["frozen"]
     events = store.events(engine, actor=ORGANIZER)
     places = log.places_of(store.players(engine, actor=ORGANIZER),
                            store.sittings(engine, actor=ORGANIZER),
@@ -383,16 +422,17 @@ def test_conflict_save_mine_over_theirs_is_a_logged_correction(open_page, engine
 
 
 def test_a_double_click_stores_once(open_page, engine, sitting):
-    """The second click of a double click may run before the first one's run updated the form:
-    it carries the same submission id, so the store keeps one version."""
+    """The second press of a double click may come before the first one's run answered: it
+    carries the same submission id, so the store keeps one version."""
     table, _ = _table(engine, sitting)
     tid = int(table["table_id"])
-    at = _fill(_open_table(open_page, JUDGE, table), table, VALUES)
+    at = _open_table(open_page, JUDGE, table)
     before_save = dict(at.session_state["res_form"])
-    at.button(key="res_save").click().run()
-    at.session_state["res_form"] = before_save  # as if the first click's rerun never finished
+    at = save_entry(at, _fill(engine, table, VALUES))
+    at.session_state["res_form"] = before_save  # as if the first press's run never answered
     at.session_state[f"res_table_{sitting}"] = tid  # (the form had not gone on to table 2)
-    at.button(key="res_save").click().run()
+    at.run()
+    at = save_entry(at, _fill(engine, table, VALUES), base={"version": 0, "seating": {}})
     assert not at.exception and not at.error
     assert store.table_result(engine, tid).version == 1
     assert len(store.events(engine, action="result.", actor=ORGANIZER)) == 1
@@ -415,7 +455,7 @@ def test_qr_link_opens_that_tables_form_for_a_judge(open_page, engine, sitting):
     assert not at.exception and not at.warning
     assert at.selectbox(key="res_sitting").value == sitting
     assert at.selectbox(key=f"res_table_{sitting}").value == tid
-    assert seats["name"].iloc[0] in " ".join(m.value for m in at.markdown).replace("\\", "")
+    assert [s["name"] for s in entry_data(at)["seats"]][0] == seats["name"].iloc[0]
     other = int(_table(engine, sitting, table_no=1)[0]["table_id"])
     at.selectbox(key=f"res_table_{sitting}").set_value(other).run()
     assert at.selectbox(key=f"res_table_{sitting}").value == other, "the link chose once"
@@ -442,7 +482,7 @@ def test_qr_link_asks_a_spectator_to_sign_in(open_page, engine, sitting):
     assert not at.exception
     assert "sign in to enter this table's result" in at.info[0].value
     assert [link.proto.label for link in at.get("page_link")] == ["Sign in"]
-    assert not at.number_input and not at.button  # still no entry form for spectators
+    assert entry(at) is None and not at.button  # still no entry for spectators
     assert at.query_params["table"] == str(int(table["table_id"]))
 
 
@@ -468,7 +508,7 @@ def test_qr_link_signs_in_and_goes_on_to_the_table(open_page, engine, sitting):
     at = _sign_in_on(at)
     assert not at.exception and at.session_state["actor"].role is Role.JUDGE
     assert at.selectbox(key=f"res_table_{sitting}").value == tid
-    assert seats["name"].iloc[0] in " ".join(shown(at.markdown))
+    assert entry_data(at)["seats"][0]["name"] == seats["name"].iloc[0]
     assert at.query_params["table"] == str(tid) and "session" not in at.query_params
 
 
@@ -521,10 +561,9 @@ def test_a_markdown_link_in_a_judges_name_shows_as_text(open_page, engine, sitti
     tid = int(table["table_id"])
     trick = Actor("[PIN expired, sign in](http://evil.example/login)", Role.JUDGE)
     them, kim = _open_table(open_page, trick, table), _open_table(open_page, OTHER_JUDGE, table)
-    _fill(them, table, VALUES).button(key="res_save").click().run()
-    kim = _fill(kim, table, [(11, 0, 0, 0, 0), (7, 0, 0, 0, 0), (5, 0, 0, 0, 0),
-                             (2, 0, 0, 0, 0)])
-    kim.button(key="res_save").click().run()
+    save_entry(them, _fill(engine, table, VALUES))
+    kim = save_entry(kim, _fill(engine, table, [(11, 0, 0, 0, 0), (7, 0, 0, 0, 0),
+                                                (5, 0, 0, 0, 0), (2, 0, 0, 0, 0)]))
     assert store.table_result(engine, tid).saved_by == trick.name
     shown_text = [e.value for kind in ("warning", "markdown", "error", "info", "caption")
                   for e in getattr(kim, kind)]
@@ -533,14 +572,13 @@ def test_a_markdown_link_in_a_judges_name_shows_as_text(open_page, engine, sitti
 
 
 def test_a_negative_vp_is_refused_in_the_forms_own_words(open_page, engine, sitting):
-    """A VP of −3 reaches the save (the field has no lower limit in the browser) and is refused
-    as what it is, with the seat and player named; nothing is saved."""
+    """A VP of −3 reaches the save (the entry has no lower limit) and is refused as what it is,
+    with the seat and player named; nothing is saved."""
     table, seats = _table(engine, sitting)
-    at = _open_table(open_page, JUDGE, table)
-    at = _fill(at, table, VALUES)
-    at.number_input(key=key(at, int(table["table_id"]), 1, "vp")).set_value(-3).run()
+    values = _fill(engine, table, VALUES)
+    values[1]["vp"] = -3
+    at = save_entry(_open_table(open_page, JUDGE, table), values)
     assert not at.exception, at.exception
-    at.button(key="res_save").click().run()
     message = at.error[0].value
     assert f"seat 1 ({seats['name'][0]}): VP cannot be negative, not -3" in message, message
     assert "missing" not in message

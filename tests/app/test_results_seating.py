@@ -1,4 +1,4 @@
-"""Results page: saves land where the judge meant (R19, R20). The form is keyed by player and
+"""Results page: saves land where the judge meant (R19, R20). The entry is keyed by player and
 remembers the table's seating: a seat left empty or a player replaced while it is open never
 moves a player's numbers to another player, and the first save after the change is refused so
 the judge checks. A page left on an older sitting says a newer one is published; a correction
@@ -10,8 +10,7 @@ import pytest
 
 from stsa import demo, store, tournament
 from stsa.services import finals, log, results
-from stsa.ui import result_form
-from tests.app.conftest import JUDGE, ORGANIZER, shown
+from tests.app.conftest import JUDGE, ORGANIZER, entry_data, entry_values, save_entry, shown
 
 PAGE = "views/results.py"
 STATS = ("vp", "spice", "solari", "troops", "water")
@@ -30,12 +29,17 @@ def _open(open_page, who, table_id, sitting_id):
     return at.run()
 
 
-def _fill(at, table_id, players, leaders, values):
-    for player, leader, numbers in zip(players, leaders, values):
-        at.selectbox(key=result_form.key(table_id, player, "leader")).set_value(leader)
-        for field, value in zip(STATS, numbers):
-            at.number_input(key=result_form.key(table_id, player, field)).set_value(value)
-    return at.run()
+def _by_player(players, leaders, values) -> dict[int, dict]:
+    """Entry values by player id: each player's leader and five numbers."""
+    return {p: {"leader": leader, **dict(zip(STATS, numbers))}
+            for p, leader, numbers in zip(players, leaders, values)}
+
+
+def _send(at, typed: dict[int, dict], **options):
+    """Save the entry with what was typed for each player (the entry shows the seats of now:
+    a player no longer seated is not sent, as the browser's entry no longer shows them)."""
+    seat_of = {s["player_id"]: s["seat"] for s in entry_data(at)["seats"]}
+    return save_entry(at, {seat_of[p]: v for p, v in typed.items() if p in seat_of}, **options)
 
 
 def _first_table(engine, sitting_id):
@@ -55,19 +59,22 @@ def test_a_seat_left_empty_while_the_form_is_open_keeps_each_players_numbers(
     tid, leaders = _first_table(engine, sitting)
     seats = _seats(engine, tid)
     players, names = seats["player_id"].tolist(), seats["name"].tolist()
-    at = _fill(_open(open_page, JUDGE, tid, sitting), tid, players, leaders, VALUES)
+    at = _open(open_page, JUDGE, tid, sitting)
+    typed = _by_player(players, leaders, VALUES)
     store.leave_seat_empty(engine, tid, 2, actor=ORGANIZER)  # from the Draw page, meanwhile
     at.run()
     assert not at.exception
     assert (f"The table changed since you opened this form: seat 2 is now {names[2]}, seat 3 "
             f"is now {names[3]}, seat 4 is empty now.") in _texts(at, "warning")
-    assert at.number_input(key=result_form.key(tid, players[2], "vp")).value == 5  # now seat 2
-    assert result_form.key(tid, players[1], "vp") not in [n.key for n in at.number_input]
+    assert [s["player_id"] for s in entry_data(at)["seats"]] == [players[0], *players[2:]]
 
-    at.button(key="res_save").click().run()
+    at = _send(at, typed)
     assert "The table changed since you opened it (Qualifier 1, table 1)" in _texts(at, "error")
     assert store.table_result(engine, tid).version == 0, "nothing was saved"
-    at.button(key="res_save").click().run()
+    assert entry_values(at)[2]["vp"] == 5, "the entry keeps each player's own numbers"
+    assert entry_data(at)["reset"] and entry_data(at)["base"]["seating"] == {
+        "1": players[0], "2": players[2], "3": players[3]}
+    at = save_entry(at)
     assert not at.error and "saved as version 1" in at.success[0].value
     stored = store.table_result(engine, tid).rows.set_index("player_id")
     assert stored["vp"].to_dict() == {players[0]: 10, players[2]: 5, players[3]: 2}
@@ -78,18 +85,17 @@ def test_a_replaced_player_starts_blank_and_the_others_keep_their_numbers(
         open_page, engine, sitting):
     tid, leaders = _first_table(engine, sitting)
     players = _seats(engine, tid)["player_id"].tolist()
-    at = _fill(_open(open_page, JUDGE, tid, sitting), tid, players, leaders, VALUES)
+    at = _open(open_page, JUDGE, tid, sitting)
+    typed = _by_player(players, leaders, VALUES)
     late = store.add_player(engine, "Late Lou", actor=ORGANIZER)["player_id"]
     store.check_in(engine, [late], actor=ORGANIZER)
     store.replace_player(engine, tid, 2, late, actor=ORGANIZER)
     at.run()
     assert "seat 2 is now Late Lou" in _texts(at, "warning")
-    assert at.number_input(key=result_form.key(tid, late, "vp")).value is None
-    assert at.number_input(key=result_form.key(tid, players[2], "vp")).value == 5
-    at = _fill(at, tid, [late], [leaders[1]], [VALUES[1]])
-    at.button(key="res_save").click().run()
+    assert entry_values(at)[2]["vp"] is None  # Late Lou starts blank
+    at = _send(at, {**typed, late: {"leader": leaders[1], **dict(zip(STATS, VALUES[1]))}})
     assert "seat 2 is now Late Lou" in _texts(at, "error")
-    at.button(key="res_save").click().run()
+    at = save_entry(at)
     assert "saved as version 1" in at.success[0].value
     stored = store.table_result(engine, tid).rows.set_index("player_id")["vp"].to_dict()
     assert stored == {players[0]: 10, late: 7, players[2]: 5, players[3]: 2}
@@ -121,16 +127,14 @@ def test_a_correction_of_a_complete_sitting_asks_first(open_page, engine, sittin
             submission_id=None, actor=ORGANIZER)
     assert store.sitting(engine, sitting)["status"] == "complete"
     tid = int(tables["table_id"].iloc[0])
-    first = _seats(engine, tid)["player_id"].iloc[0]
     at = _open(open_page, JUDGE, tid, sitting)
-    at.number_input(key=result_form.key(tid, first, "vp")).set_value(12).run()
-    assert at.button(key="res_save").disabled
-    sure = at.checkbox(key=f"res_sure_{tid}_1")
-    assert sure.label == "Qualifier 1 is complete: yes, correct this result"
-    sure.check().run()
-    at.button(key="res_save").click().run()
+    assert entry_data(at)["ticks"] == [
+        {"name": "complete", "label": "Qualifier 1 is complete: yes, correct this result"}]
+    at = save_entry(at, {1: {"vp": 12}})  # a browser that sends it unticked: refused
+    assert at.error and store.table_result(engine, tid).version == 1
+    at = save_entry(at, {1: {"vp": 12}}, confirm=("complete",))
     assert "saved as version 2 (a correction)" in at.success[0].value
-    assert not at.checkbox(key=f"res_sure_{tid}_2").value  # the next correction asks again
+    assert entry_data(at)["reset"], "the entry starts again: the next correction asks again"
 
 
 @pytest.fixture
@@ -153,11 +157,15 @@ def _outsider(engine):
 def test_after_the_finals_are_drawn_a_judge_is_told_only_the_organizer_corrects(
         open_page, semifinal_drawn):
     _, tid, sid = _outsider(semifinal_drawn)
+    version = store.table_result(semifinal_drawn, tid).version
     at = _open(open_page, JUDGE, tid, sid)
     assert not at.exception
     assert ("Only the organizer can correct a qualifier result once the finals are drawn"
             in _texts(at, "info"))
-    assert at.button(key="res_save").disabled
+    assert entry_data(at)["locked"]
+    at = save_entry(at, {1: {"vp": 40}}, confirm=("complete", "unusual", "after_finals"))
+    assert "Only the organizer can correct" in _texts(at, "error")  # the store says so too
+    assert store.table_result(semifinal_drawn, tid).version == version
 
 
 def test_the_organizer_sees_what_a_late_correction_changes_and_confirms(open_page,
@@ -166,19 +174,23 @@ def test_the_organizer_sees_what_a_late_correction_changes_and_confirms(open_pag
     outsider, tid, sid = _outsider(engine)
     version = store.table_result(engine, tid).version
     at = _open(open_page, ORGANIZER, tid, sid)
-    at.number_input(key=result_form.key(tid, int(outsider["player_id"]), "vp")).set_value(40).run()
+    assert not entry_data(at)["locked"] and not entry_data(at)["impact"]
+    seat = next(s["seat"] for s in entry_data(at)["seats"]
+                if s["player_id"] == int(outsider["player_id"]))
+    at = save_entry(at, {seat: {"vp": 40}}, confirm=("complete", "unusual"))
+    assert store.table_result(engine, tid).version == version, "weighed first, not saved"
     warning = _texts(at, "warning")
     assert "The finals are drawn: Semifinal (drawn, not published yet). This correction" in warning
-    changes = at.dataframe[1].value  # after the preview
+    changes = at.dataframe[0].value
     assert list(changes.columns) == results.IMPACT_COLUMNS
     moved = changes.set_index("Player").loc[outsider["name"]]
     assert moved["Rank after"] == 1 and moved["Finals after"] == "the final"
-    assert at.button(key="res_save").disabled
-    at.checkbox(key=f"res_late_{tid}_{version}").check()
-    at.checkbox(key=f"res_sure_{tid}_{version}").check().run()
-    assert at.button(key="res_save").disabled  # 40 VP is unusually high: confirmed too
-    next(c for c in at.checkbox if c.key.startswith(f"res_unusual_{tid}_")).check().run()
-    at.button(key="res_save").click().run()
+    assert entry_data(at)["impact"], "the entry offers the tick for these values"
+    assert entry_data(at)["words"]["after_finals"] == ("I have checked what this changes: save "
+                                                       "the correction anyway")
+    at = save_entry(at, {seat: {"vp": 41}}, confirm=("complete", "unusual", "after_finals"))
+    assert store.table_result(engine, tid).version == version, "other values: weighed again"
+    at = save_entry(at, {seat: {"vp": 41}}, confirm=("complete", "unusual", "after_finals"))
     assert not at.error and f"saved as version {version + 1}" in at.success[0].value
     flagged = log.late_corrections(engine, actor=JUDGE)
     assert len(flagged) == 1 and outsider["name"] in flagged[0]

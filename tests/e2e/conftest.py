@@ -11,8 +11,9 @@ with its own empty database and known PINs, and Debian's Chromium driven by Play
   `go_to` (a click in the navigation, as a person moves between pages), `sign_in`, `field`
   (an input by its label); widgets: `click`, `type_text`, `number`, `choose`, `options`,
   `grid` (a table's rows as text), `live_grid` (a live element's table's rows); the Results
-  page: `open_table`, `fill_seat`, `enter_result`, `confirm_unusual`; `published_qualifier`
-  arranges a published sitting through the store.
+  page's entry (typed in the browser: no run until Save): `open_table`, `seat`,
+  `seat_names`, `leaders`, `fill_seat`, `type_in`, `preview`, `enter_result`,
+  `confirm_unusual`; `published_qualifier` arranges a published sitting through the store.
 
 Streamlit renders asynchronously: wait for text (`page.get_by_text(...).wait_for()`) or for
 the run an action starts (`rerun`, which the widget helpers use: each page counts the app's
@@ -301,6 +302,14 @@ def number(scope, label: str, value: int) -> None:
         box.press("Tab")
 
 
+def listed(page, name: str | re.Pattern | None = None, exact: bool = False):
+    """The options of the select box list open now (a Streamlit list, not the options of a
+    native <select> such as the Results page's entry has)."""
+    found = page.get_by_role("listbox")
+    return found.get_by_role("option") if name is None else \
+        found.get_by_role("option", name=name, exact=exact)
+
+
 def _open_list(box) -> None:
     """Open a select box's list from the keyboard (after one select box was used, a click or
     typing in the next one does not open its list)."""
@@ -320,7 +329,7 @@ def choose(scope, label: str, option: str | re.Pattern) -> bool:
         _open_list(box)
         if isinstance(option, str):  # typing narrows a long list to the one wanted
             box.fill(option)
-        wanted = page.get_by_role("option", name=option, exact=isinstance(option, str)).first
+        wanted = listed(page, option, exact=isinstance(option, str)).first
         try:
             try:
                 wanted.wait_for(timeout=5_000)
@@ -328,7 +337,7 @@ def choose(scope, label: str, option: str | re.Pattern) -> bool:
                 _open_list(box)
                 wanted.wait_for()
         except Exception as exc:
-            offered = page.get_by_role("option").all_inner_texts()
+            offered = listed(page).all_inner_texts()
             raise AssertionError(f"{label}: no option {option!r} among {offered}") from exc
         try:
             wanted.click(timeout=5_000)
@@ -345,15 +354,15 @@ def options(scope, label: str) -> list[str]:
     box = scope.locator(f'input[role="combobox"][aria-label="{label}"]').first
     _open_list(box)
     try:
-        page.get_by_role("option").first.wait_for(timeout=5_000)
+        listed(page).first.wait_for(timeout=5_000)
     except Exception:  # noqa: BLE001 - a busy machine: the list may not have opened; once more
         wait_ready(page)
         _open_list(box)
-        page.get_by_role("option").first.wait_for()
-    found, seen = page.get_by_role("option").all_inner_texts(), None
+        listed(page).first.wait_for()
+    found, seen = listed(page).all_inner_texts(), None
     while found != seen:  # the list may still be drawing its options: until two reads agree
         page.wait_for_timeout(50)  # lets the browser draw
-        seen, found = found, page.get_by_role("option").all_inner_texts()
+        seen, found = found, listed(page).all_inner_texts()
     box.press("Escape")
     return [o.strip() for o in found]
 
@@ -428,33 +437,35 @@ def live_grid(scope, *columns: str, rows: int | None = None, nth: int = 0) -> li
 
 # --- the Results page -------------------------------------------------------------------------
 
-STATS = ("VP", "Spice", "Solari", "Troops", "Water")  # the form's labels
+STATS = ("VP", "Spice", "Solari", "Troops", "Water")  # the entry's labels
+ENTRY = ".stsa-entry"  # the Results page's entry (a component: typing in it runs nothing)
 
 
 def form_table(page) -> str | None:
-    """The table id the Results page's entry form is for (from its widget keys, which name
-    the table and the player: res_<table>_p<player>_vp), or None."""
-    return page.evaluate("""() => {
-        const el = document.querySelector('[class*="st-key-res_"][class*="_vp"]');
-        const m = el && [...el.classList].join(' ').match(/st-key-res_(\\d+)_p\\d+_vp/);
-        return m ? m[1] : null; }""")
+    """The table id the Results page's entry is for, or None when it shows none."""
+    found = page.locator(f"{ENTRY}[data-table]")
+    return found.first.get_attribute("data-table") if found.count() else None
 
 
 def seat(page, number: int):
-    """Seat `number`'s block in the Results page's form (its innermost bordered block)."""
-    return (page.locator('[data-testid="stVerticalBlock"]')
-            .filter(has=page.locator("p", has_text=re.compile(rf"^Seat {number} ·"))).last)
+    """Seat `number`'s block in the Results page's entry."""
+    return page.locator(f'{ENTRY} fieldset.stsa-seat[data-seat="{number}"]')
 
 
 def seat_names(page) -> list[str]:
-    """The players of the form's table, by seat ("Seat 2 · red · Name")."""
-    heads = page.locator("p", has_text=re.compile(r"^Seat \d+ ·")).all_inner_texts()
+    """The players of the entry's table, by seat ("Seat 2 · red · Name")."""
+    heads = page.locator(f"{ENTRY} fieldset.stsa-seat legend").all_inner_texts()
     return [h.split(" · ", 2)[-1].strip() for h in heads]
+
+
+def leaders(page) -> list[str]:
+    """The leaders the entry offers (its first seat's list, without "Choose the leader")."""
+    return [o.strip() for o in seat(page, 1).locator("select option").all_inner_texts()[1:]]
 
 
 def open_table(page, table: int, sitting: str | None = None) -> None:
     """On the Results page: choose the sitting (by the start of its label, "Qualifier 2",
-    "Semifinal") and the table, and wait until the form is that table's."""
+    "Semifinal") and the table, and wait until the entry is that table's."""
     if sitting is not None:
         before = form_table(page)
         if choose(page, "Sitting", re.compile(rf"^{re.escape(sitting)} ·")):
@@ -467,34 +478,51 @@ def open_table(page, table: int, sitting: str | None = None) -> None:
 
 
 def _form_changed(page, before: str | None) -> None:
-    """Wait until the form's fields are no longer those of table id `before`."""
+    """Wait until the entry is no longer the one of table id `before`."""
     if before is not None:
-        page.locator(f'[class*="st-key-res_{before}_p"]').first.wait_for(state="detached")
+        page.locator(f'{ENTRY}[data-table="{before}"]').wait_for(state="detached")
+
+
+def type_in(block, label: str, value) -> None:
+    """Type `value` into the entry's field labelled `label` (in `block`: a seat, or the page):
+    the browser keeps it, the server hears nothing until Save."""
+    block.locator(f'input[aria-label="{label}"]').first.fill(str(value))
 
 
 def fill_seat(page, seat_no: int, values, leader: str | None = None) -> None:
     """One seat: the leader (when given), then VP, spice, solari, troops, water."""
     block = seat(page, seat_no)
     if leader is not None:
-        choose(block, "Leader", leader)
+        block.locator("select").select_option(label=leader)
     for label, value in zip(STATS, values):
-        number(block, label, value)
+        type_in(block, label, value)
+
+
+def preview(page) -> list[dict]:
+    """The entry's preview, worked out in the browser: its rows as {heading: text}, in order
+    ([] while it waits for blank numbers)."""
+    table = page.locator(f"{ENTRY} .stsa-preview-table")
+    if not table.is_visible():
+        return []
+    heads = [h.strip() for h in table.locator("thead th").all_inner_texts()]
+    return [dict(zip(heads, [c.strip() for c in row.locator("td").all_inner_texts()]))
+            for row in table.locator("tbody tr").all()]
 
 
 def enter_result(page, values, *, table: int, sitting: str | None = None,
                  save: bool = True) -> list[str]:
     """As a judge on the Results page: open the table, give each seat a different leader from
     the table's list and its numbers (`values`: one (vp, spice, solari, troops, water) per
-    seat), check the preview shows every VP, then save and wait for the saved message.
-    Returns the players by seat."""
+    seat), check the preview shows every VP, then save (one run) and wait for the saved
+    message. Returns the players by seat."""
     open_table(page, table, sitting)
     names = seat_names(page)
     assert len(names) == len(values), f"table {table} seats {names}, values for {len(values)}"
-    leaders = options(seat(page, 1), "Leader")
+    offered = leaders(page)
     for n, vals in enumerate(values, start=1):
-        fill_seat(page, n, vals, leaders[n - 1])
-    preview = grid(page, "Placing", "Seat", "Player", "VP", "Score", "Tied", rows=len(values))
-    assert sorted(int(r["VP"]) for r in preview) == sorted(v[0] for v in values), preview
+        fill_seat(page, n, vals, offered[n - 1])
+    shown = preview(page)
+    assert sorted(int(r["VP"]) for r in shown) == sorted(v[0] for v in values), shown
     if save:
         confirm_unusual(page)
         click(page, "Save result", expect=re.compile(r"saved as version 1"))
@@ -506,11 +534,11 @@ def enter_result(page, values, *, table: int, sitting: str | None = None,
 
 
 def confirm_unusual(page) -> None:
-    """Tick "These numbers are right" when the form asks (a VP above a usual game's)."""
+    """Tick "These numbers are right" when the entry asks (a VP above a usual game's)."""
     tick = page.get_by_role("checkbox", name="These numbers are right")
-    if tick.count() and not tick.is_checked():
-        with rerun(page, "the tick"):
-            page.get_by_text("These numbers are right").click()
+    if tick.count() and tick.is_visible() and not tick.is_checked():
+        tick.check()
+
 
 @contextlib.contextmanager
 def published_qualifier(app: AppServer, names: list[str], seed: int):

@@ -25,11 +25,11 @@ from tests.e2e.conftest import (
     fill_seat,
     form_table,
     go_to,
+    leaders,
     load,
-    number,
-    options,
     seat,
     seat_names,
+    type_in,
     type_text,
     wait_ready,
 )
@@ -89,9 +89,8 @@ def test_a_convention_day_on_phones(roster, open_app):
     # The judge's phone drops in the middle of table 1: two seats typed, then no network.
     go_to(judge, "Results")
     assert form_table(judge) is not None
-    leaders = options(seat(judge, 1), "Leader")
-    fill_seat(judge, 1, stats(11, 1), leaders[0])
-    number(seat(judge, 2), "VP", 8)
+    fill_seat(judge, 1, stats(11, 1), leaders(judge)[0])
+    type_in(seat(judge, 2), "VP", 8)
     judge.context.set_offline(True)
     judge.context.set_offline(False)
     load(judge)  # back on the network, the phone reloads the page

@@ -24,9 +24,9 @@ from tests.e2e.conftest import (
     form_table,
     go_to,
     grid,
-    grids,
+    leaders,
     open_table,
-    options,
+    preview,
     published_qualifier,
     seat,
     wait_ready,
@@ -51,6 +51,11 @@ def _box(locator) -> dict:
     return locator.bounding_box()
 
 
+def vp_font(page) -> str:
+    return seat(page, 1).locator('input[aria-label="VP"]').evaluate(
+        "el => getComputedStyle(el).fontSize")
+
+
 def test_a_whole_table_fits_a_phone_with_the_preview_in_view(open_app, sitting):
     engine, tables = sitting
     judge = open_app(as_=JUDGE_A, viewport=PHONE)
@@ -66,11 +71,11 @@ def test_a_whole_table_fits_a_phone_with_the_preview_in_view(open_app, sitting):
     assert vp["height"] >= 40 and vp["width"] >= 44, vp
     assert water["x"] + water["width"] <= PHONE["width"], "nothing off screen"
     # The preview follows the last seat: within a screen of the first seat's top.
-    preview = _box(judge.locator('[data-testid="stDataFrame"]').first)
-    assert preview["y"] + preview["height"] - first["y"] < 1.6 * PHONE["height"], preview
-    assert preview["y"] > last["y"] and preview["x"] + preview["width"] <= PHONE["width"]
-    heads = [h for h, _ in grids(judge)][0]
-    assert heads == ["Placing", "Seat", "Player", "VP", "Score", "Tied"], heads
+    shown = _box(judge.locator(".stsa-preview-table"))
+    assert shown["y"] + shown["height"] - first["y"] < 1.6 * PHONE["height"], shown
+    assert shown["y"] > last["y"] and shown["x"] + shown["width"] <= PHONE["width"]
+    assert list(preview(judge)[0]) == ["Placing", "Seat", "Player", "VP", "Score", "Tied"]
+    assert vp_font(judge) == "16px", "a phone does not zoom in on a tap"
     click(judge, "Save result", expect=re.compile(r"saved as version 1"))
     saved = store.table_result(engine, tables[1]).rows.sort_values("seat")
     assert saved["vp"].tolist() == [9, 12, 5, 7]
@@ -87,10 +92,10 @@ def test_two_judges_see_only_what_differs(open_app, sitting):
     hers = [(10, 1, 0, 2, 0), (8, 1, 0, 2, 0), (6, 1, 0, 2, 0), (4, 1, 0, 2, 0)]
     names = enter_result(ana, hers, table=2)
 
-    leaders = options(seat(ben, 1), "Leader")
+    offered = leaders(ben)
     his = [*hers[:2], (6, 1, 0, 5, 0), (3, 1, 0, 2, 0)]  # seat 3's troops, seat 4's VP
     for n, values in enumerate(his, start=1):
-        fill_seat(ben, n, values, leaders[n - 1])
+        fill_seat(ben, n, values, offered[n - 1])
     click(ben, "Save result", expect="Which result stands?")
     ben.get_by_text(re.compile(r"Theirs · version 1 · saved by Ana")).wait_for()
     found = grid(ben, "Player", "Field", "Theirs", "Yours", rows=2)

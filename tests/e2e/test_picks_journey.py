@@ -17,6 +17,7 @@ from tests.e2e.conftest import (
     click,
     fill_seat,
     go_to,
+    listed,
     open_table,
     rerun,
     seat,
@@ -39,7 +40,7 @@ def _form_choose(page, label: str, options: list[str]) -> None:
         box.focus()
         box.press("ArrowDown")
         box.fill(option)
-        page.get_by_role("option", name=option, exact=True).first.click()
+        listed(page, option, exact=True).first.click()
     if len(options) > 1:  # a multiselect's list stays open
         box.press("Escape")
     # A list left open takes the next click (on another box or the form's button) to close;
@@ -52,10 +53,10 @@ def _form_choose(page, label: str, options: list[str]) -> None:
 def _deck(page, label: str) -> list[str]:
     box = page.locator(f'input[role="combobox"][aria-label="{label}"]').first
     box.click()  # opens the list as a tap does
-    if not page.get_by_role("option").count():
+    if not listed(page).count():
         box.press("ArrowDown")
-    page.get_by_role("option").first.wait_for()
-    found = [o.strip() for o in page.get_by_role("option").all_inner_texts()
+    listed(page).first.wait_for()
+    found = [o.strip() for o in listed(page).all_inner_texts()
              if o.strip() != "Select all"]
     box.press("Escape")
     return found
@@ -123,8 +124,7 @@ def test_vote_off_and_wild_card_through_the_pages(fresh_server, open_app):
     # depends on the fonts that wrap the lines: 300-1,500 px measured).
     assert judge.locator('[data-testid="stMultiSelect"] label', has_text="(seat").count() == 0
     assert page_height(judge) < picks_open, (page_height(judge), picks_open)
-    leaders = [seat(judge, n).locator('input[role="combobox"]').first.input_value()
-               for n in range(1, 5)]
+    leaders = [seat(judge, n).locator("select").input_value() for n in range(1, 5)]
     assert leaders[1:] == left[1:4] and leaders[0] in deck[:2]
     for n in range(1, 5):
         fill_seat(judge, n, (20 - n, n, 0, 0, 0))

@@ -10,7 +10,7 @@ import urllib.request
 
 import pytest
 
-from bench.load import SAVED
+from bench.load import ENTRY, FRAGMENT_OR_PAGE, SAVED, choose, chosen, table_entry
 from stsa import store
 from tests.server.conftest import assert_clean
 from tests.server.test_sign_in_attacks import signed_in_as
@@ -21,23 +21,18 @@ pytestmark = [pytest.mark.server, pytest.mark.postgres]
 
 
 def _save_table(judge, table_no: int, vps: list[int]):
-    """As a judge on the Results page: choose the table, type each seat's VP, Save."""
+    """As a judge on the Results page: choose the table (one run), type each seat's VP in the
+    entry (in the browser: no run), Save (one run with the whole entry)."""
     page = assert_clean(judge.run(page="results"))
     box = page.widget("Table", kind="selectbox")
     label = next(o for o in box.proto.options if o.startswith(f"Table {table_no} ·"))
-    assert_clean(judge.run(widgets={box.key: label}))
-    leaders = sorted(w.key for w in judge.last.widgets
-                     if w.kind == "selectbox" and (w.key or "").endswith("_leader"))
-    for n, leader_key in enumerate(leaders):
-        box = judge.last.widget(key=leader_key)
-        assert_clean(judge.run(widgets={leader_key: box.proto.options[n]}))
-    for field in ("vp", "spice", "solari", "troops", "water"):
-        keys = sorted(w.key for w in judge.last.widgets
-                      if w.kind == "number_input" and (w.key or "").endswith(f"_{field}"))
-        assert len(keys) == len(vps), (field, keys)
-        for key, value in zip(keys, vps if field == "vp" else [0] * len(vps)):
-            assert_clean(judge.run(widgets={key: value}))
-    saved = assert_clean(judge.click("res_save"))
+    if chosen(box) != label:
+        assert choose(judge, box, label).status in FRAGMENT_OR_PAGE
+    entry = judge.last.component(ENTRY)
+    assert len(entry.data["seats"]) == len(vps), entry.data["seats"]
+    saved = judge.trigger(entry, "save", table_entry(entry, vps))
+    assert saved.status == "fragment_finished" and not saved.exceptions, saved.exceptions
+    assert saved.runs == 1, "the save is one run (of the entry's part of the page)"
     assert any(SAVED.search(text) for text in saved.alerts["success"]), \
         (saved.alerts, saved.texts())
 
