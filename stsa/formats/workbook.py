@@ -885,6 +885,25 @@ def _naming(sheetnames: list[str], recorded: str | None) -> _Naming:
     return _Naming(language, sheets)
 
 
+def _damaged(title: str) -> RestoreError:
+    return RestoreError(_("The sheet {sheet} is damaged and cannot be read: open the file in "
+                          "your spreadsheet program and save it again as .xlsx.").format(
+        sheet=repr(title)))
+
+
+def _too_many_rows(title: str) -> RestoreError:
+    return RestoreError(_("The sheet {sheet} has more than {rows} rows; STSA reads at most "
+                          "{rows}.").format(sheet=repr(title),
+                                            rows=i18n.number(WORKBOOK_LIMITS.rows)))
+
+
+def _too_wide(title: str, width: int, row: int) -> RestoreError:
+    return RestoreError(_("The sheet {sheet} has cells in column {column} (row {row}); STSA "
+                          "reads at most {columns} columns.").format(
+        sheet=repr(title), column=i18n.number(width), row=row,
+        columns=WORKBOOK_LIMITS.columns))
+
+
 def _book_rows(book: xlsx.Book, title: str) -> Iterator[tuple[int, list]]:
     """`guards.sheet_rows` for a workbook `formats.xlsx` reads: the same limits, the same
     rows (each without its blank cells at the end)."""
@@ -892,26 +911,63 @@ def _book_rows(book: xlsx.Book, title: str) -> Iterator[tuple[int, list]]:
     try:
         for number, values in book.rows(title):
             if number > limits.rows:
-                raise RestoreError(_("The sheet {sheet} has more than {rows} rows; STSA reads "
-                                     "at most {rows}.").format(
-                    sheet=repr(title), rows=i18n.number(limits.rows)))
+                raise _too_many_rows(title)
             values = guards.trimmed(values)
             if len(values) > limits.columns:
-                raise RestoreError(_("The sheet {sheet} has cells in column {column} (row "
-                                     "{row}); STSA reads at most {columns} columns.").format(
-                    sheet=repr(title), column=i18n.number(len(values)), row=number,
-                    columns=limits.columns))
+                raise _too_wide(title, len(values), number)
             yield number, values
     except SpreadsheetError:
         raise
     except Exception as exc:  # any failure to parse is a damaged file
-        raise RestoreError(_("The sheet {sheet} is damaged and cannot be read: open the file "
-                             "in your spreadsheet program and save it again as .xlsx.").format(
-            sheet=repr(title))) from exc
+        raise _damaged(title) from exc
 
 
-def _sheet_records(ws, title: str, naming: _Naming | None = None) -> list[tuple[int, dict]]:
-    """(row number, {heading: raw value}) of a sheet's filled rows, long JSON joined. A
+#: A sheet's cells: its header row, then the numbers of the rows below it that hold a value
+#: and {column index: those rows' values}.
+_Cells = tuple[list, list[int], dict[int, list]]
+
+
+def _book_table(book: xlsx.Book, title: str) -> _Cells | None:
+    """`_book_rows` column by column (`xlsx.Book.table`), with the same limits and the same
+    messages; None for a sheet the quick pass leaves to `_book_rows`."""
+    limits = WORKBOOK_LIMITS
+    try:
+        table = book.table(title)
+    except Exception as exc:  # any failure to parse is a damaged file
+        raise _damaged(title) from exc
+    if table is None:
+        return None
+    wide = next(((n, w) for n, w in zip(table.numbers, table.widths) if w > limits.columns),
+                None)
+    if wide is not None and wide[0] <= limits.rows:  # the first of the two `_book_rows` meets
+        raise _too_wide(title, wide[1], wide[0])
+    if table.last > limits.rows:
+        raise _too_many_rows(title)
+    head = 1 if table.numbers[:1] == [1] else 0  # row 1, the header, when it holds a value
+    header = [table.columns[j][0] if j in table.columns else None
+              for j in range(table.widths[0])] if head else []
+    return header, table.numbers[head:], {j: c[head:] for j, c in table.columns.items()}
+
+
+def _sheet_cells(ws, title: str) -> _Cells:
+    """A sheet's header and the cells of its filled rows below it (`_Cells`): a sheet of an
+    openpyxl workbook, or (a `formats.xlsx` book, the sheet's name)."""
+    if isinstance(ws, tuple):
+        quick = _book_table(*ws)
+        if quick is not None:
+            return quick
+    rows = (guards.sheet_rows(ws, WORKBOOK_LIMITS, RestoreError) if not isinstance(ws, tuple)
+            else _book_rows(*ws))
+    _row, header = next(rows, (1, []))
+    filled = [(number, cells) for number, cells in rows if any(c is not None for c in cells)]
+    width = max((len(cells) for _n, cells in filled), default=0)
+    return header, [n for n, _c in filled], {
+        j: [cells[j] if j < len(cells) else None for _n, cells in filled] for j in range(width)}
+
+
+def _sheet_records(ws, title: str, naming: _Naming | None = None
+                   ) -> tuple[list[int], dict[str, list]]:
+    """(row numbers, {heading: raw values}) of a sheet's filled rows, long JSON joined. A
     column is found under its heading in any of STSA's languages (the file's first), else
     the one readable workbooks had before (`EARLIER_HEADINGS`), else the snake_case one of
     the first releases (`LEGACY_HEADINGS`); a column older workbooks lack (`NEW_COLUMNS`)
@@ -919,9 +975,7 @@ def _sheet_records(ws, title: str, naming: _Naming | None = None) -> list[tuple[
     naming = naming or _Naming(None, {})
     table, columns = SHEETS[title]
     name = naming.sheet(title)
-    rows = (guards.sheet_rows(ws, WORKBOOK_LIMITS, RestoreError) if not isinstance(ws, tuple)
-            else _book_rows(*ws))
-    _row, header = next(rows, (1, []))
+    header, numbers, cells = _sheet_cells(ws, title)
     found = {cell_text(h).strip(): i for i, h in enumerate(header)}
     order = _languages(naming.language)
     index: dict[str, int | None] = {}
@@ -940,10 +994,16 @@ def _sheet_records(ws, title: str, naming: _Naming | None = None) -> list[tuple[
             "workbook?",
             "The sheet {sheet} lacks the columns {columns}: is this an STSA tournament "
             "workbook?", len(lacking)).format(sheet=name, columns=", ".join(lacking)))
-    records = [(number, {h: cells[i] if i is not None and i < len(cells) else None
-                         for h, i in index.items()})
-               for number, cells in rows if any(c is not None for c in cells)]
-    return _join_long(columns, records)
+    blank = [None] * len(numbers)
+    values = {h: blank if i is None else cells.get(i, blank) for h, i in index.items()}
+    key = values.get(columns[_key_index(columns)][0], blank)
+    if any(kind == "json" for _h, _c, kind in columns) and any(
+            a == b for a, b in zip(key, key[1:])):  # a long text continues below
+        records = _join_long(columns, [(n, dict(zip(values, row)))
+                                       for n, row in zip(numbers, zip(*values.values()))])
+        numbers = [n for n, _rec in records]
+        values = {h: [rec[h] for _n, rec in records] for h in values}
+    return numbers, values
 
 
 def _sheet_frame(ws, title: str, problems: list[Problem],
@@ -954,30 +1014,29 @@ def _sheet_frame(ws, title: str, problems: list[Problem],
     naming = naming or _Naming(None, {})
     _table, columns = SHEETS[title]
     kept = [(h, col, kind) for h, col, kind in columns if col]
-    records = _sheet_records(ws, title, naming)
-    numbers = [number for number, _rec in records]
+    numbers, values = _sheet_records(ws, title, naming)
     found: list[tuple[int, int, Problem]] = []  # (row, column, problem): in reading order
     sheet = naming.sheet(title)
 
     def read(j: int, heading: str, kind: str) -> list:
         """The column's cells as its kind, column by column (the common cells quickly)."""
-        out: list = []
-        for i, (number, rec) in enumerate(records):
-            raw = rec[heading]
-            if kind == "int" and type(raw) is int and -INT_MAX <= raw <= INT_MAX:
-                out.append(raw)
-                continue
-            if kind == "text" and type(raw) is str and raw.strip():
-                out.append(raw)
-                continue
+        def other(i: int, raw: Any) -> Any:
             try:
-                out.append(_value(kind, raw))
+                return _value(kind, raw)
             except _Bad as exc:
                 what = _("{column} must be {expected}, not {value}").format(
                     column=naming.heading(title, heading), expected=exc, value=_shown(raw))
-                found.append((i, j, at_row(number, what, sheet)))
-                out.append(None)
-        return out
+                found.append((i, j, at_row(numbers[i], what, sheet)))
+                return None
+
+        cells = values[heading]
+        if kind == "int":
+            return [raw if type(raw) is int and -INT_MAX <= raw <= INT_MAX else other(i, raw)
+                    for i, raw in enumerate(cells)]
+        if kind == "text":
+            return [raw if type(raw) is str and raw and not raw.isspace() else other(i, raw)
+                    for i, raw in enumerate(cells)]
+        return [other(i, raw) for i, raw in enumerate(cells)]
 
     cols = {col: read(j, heading, kind) for j, (heading, col, kind) in enumerate(kept)}
     problems += [problem for _i, _j, problem in sorted(found, key=lambda f: f[:2])]

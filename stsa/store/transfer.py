@@ -14,6 +14,7 @@ from __future__ import annotations
 import datetime as dt
 import functools
 import json
+import math
 import numbers
 from collections.abc import Callable, Mapping
 from types import SimpleNamespace
@@ -62,6 +63,8 @@ VALUE_CHECKS: dict[tuple[str, str], Callable[[Any], Any]] = {
     **{("results", field): functools.partial(checks.result_number, field)
        for field in checks.NUMBER_RANGES},  # R11-R13
 }
+#: The result numbers' ranges (`checks.result_number`): within them a number is kept as is.
+NUMBER_RANGES_OF = {("results", field): limits for field, limits in checks.NUMBER_RANGES.items()}
 
 
 def dump_tournament(engine: Engine) -> dict[str, list[dict]]:
@@ -263,6 +266,72 @@ def _player_name(row: dict, where: str, problems: list[Problem]) -> None:
 def _clean_table(table: sa.Table, value: Any, problems: list[Problem]) -> list[dict]:
     skip = _DERIVED.get(table.name, ())
     columns = [c for c in table.columns if c.name not in skip]
+    quick = _clean_columns(table, columns, value)
+    return quick if quick is not None else _clean_rows(table, columns, value, problems)
+
+
+def _columns(value: Any, names: list[str]) -> tuple[int, dict[str, list]]:
+    """The rows given (a frame or records) column by column, as `_records` reads them:
+    (how many, {column: values}), a frame's blanks (NaN, NaT, NA) as None."""
+    if isinstance(value, pd.DataFrame):
+        return len(value), {
+            name: (value[name].astype(object).where(value[name].notna(), None).tolist()
+                   if name in value else [None] * len(value)) for name in names}
+    records = _records(value)
+    return len(records), {name: [r.get(name) for r in records] for name in names}
+
+
+def _clean_columns(table: sa.Table, columns: list[sa.Column], value: Any) -> list[dict] | None:
+    """`_clean_rows` column by column for rows that are all as entry keeps them (the usual
+    values taken as they are, the others through `_value`); None at the first problem, for
+    `_clean_rows` to name every one in its order."""
+    count, given = _columns(value, [c.name for c in columns])
+    found: list[Problem] = []
+    cleaned = []
+    for col in columns:
+        cleaned.append(_clean_column(table, col, given[col.name], found))
+        if found:
+            return None
+    rows = [dict(zip(given, values)) for values in zip(*cleaned)] if columns else [
+        {} for _x in range(count)]
+    if table.name == "players":
+        for row in rows:
+            if row.get("name") is not None:
+                _player_name(row, "", found)
+                if found:
+                    return None
+    return rows
+
+
+def _clean_column(table: sa.Table, col: sa.Column, values: list, problems: list[Problem]
+                  ) -> list:
+    """One column's values as `_value` keeps them; the usual ones (an int in range, text
+    within its length, a bool, a UTC time) without a call each."""
+    def other(raw: Any) -> Any:
+        return _value(table, col, raw, "", problems)
+
+    kind = col.type
+    limit = NUMBER_RANGES_OF.get((table.name, col.name))
+    if (table.name, col.name) in VALUE_CHECKS and limit is None:
+        return [other(v) for v in values]
+    if limit is not None:
+        low, high = limit
+        return [v if type(v) is int and low <= v <= high else other(v) for v in values]
+    if isinstance(kind, schema.UTCDateTime):
+        return [v if type(v) is dt.datetime and v.tzinfo is not None else other(v)
+                for v in values]
+    if isinstance(kind, sa.Boolean):
+        return [v if type(v) is bool else other(v) for v in values]
+    if isinstance(kind, (sa.Integer, sa.BigInteger)):
+        return [v if type(v) is int else other(v) for v in values]
+    length = getattr(kind, "length", None) or math.inf
+    return [v if type(v) is str and v and len(v) <= length and not v.isspace() else other(v)
+            for v in values]
+
+
+def _clean_rows(table: sa.Table, columns: list[sa.Column], value: Any,
+                problems: list[Problem]) -> list[dict]:
+    """Each row's values through `_value`, row by row, every problem named in order."""
     out = []
     for i, rec in enumerate(_records(value), start=1):
         where = _row(table.name, i)
@@ -389,6 +458,12 @@ def _result_problems(rows: dict[str, list[dict]]) -> list[Problem]:
     seated = _seated(rows)
     by_table: dict[int, list[tuple[int, dict]]] = {}
     problems = []
+    right = checks.plainly_right(  # the wild card may have changed since: removed ones too
+        pd.DataFrame(rows["results"], columns=["table_id", "player_id", "leader",
+                                               *checks.NUMBER_RANGES], dtype=object),
+        pd.DataFrame(rows["seats"], columns=["table_id", "player_id"], dtype=object),
+        {t["id"]: {*json.loads(t["available_leaders"]), *json.loads(t["removed_leaders"])}
+         for t in rows["tables"]})
     for i, r in enumerate(rows["results"], start=1):
         by_table.setdefault(r["table_id"], []).append((i, r))
         seat = seated.get(r["table_id"], {}).get(r["player_id"])
@@ -398,6 +473,8 @@ def _result_problems(rows: dict[str, list[dict]]) -> list[Problem]:
                     seat=r["seat"], player=r["player_id"], other=seat.seat)))
     for table_id, numbered in by_table.items():
         t = tables.get(table_id)
+        if table_id in right and t is not None:
+            continue
         if t is None:
             problems.append(Problem(_row("results", numbered[0][0]),
                                     _("table_id {table} is not a table").format(
