@@ -35,6 +35,7 @@ from __future__ import annotations
 import datetime as dt
 import io
 import json
+import operator
 import re
 from collections.abc import Iterable, Iterator, Mapping
 from dataclasses import dataclass, field
@@ -375,11 +376,14 @@ def _sheet_rows(records: list[dict], columns: list[tuple[str, str]]) -> list[lis
     """Rows of `_sheet_value`s of each record's (key, kind) `columns`, column by column."""
     def converted(key: str, kind: str) -> list:
         same = _AS_IS.get(kind)
-        return [v if v is None or type(v) is same else _sheet_value(kind, v)
-                for v in (rec.get(key) for rec in records)]
+        try:
+            values = list(map(operator.itemgetter(key), records))
+        except KeyError:  # a record without the column: blank there
+            values = [rec.get(key) for rec in records]
+        return [v if v is None or type(v) is same else _sheet_value(kind, v) for v in values]
 
     cols = [converted(key, kind) for key, kind in columns]
-    return [list(row) for row in zip(*cols)] if cols else [[] for _x in records]
+    return list(map(list, zip(*cols))) if cols else [[] for _x in records]
 
 
 def frame_sheet(frame: pd.DataFrame, columns: list[str] | None = None) -> Sheet:
@@ -492,10 +496,13 @@ def _joined(dump: Mapping[str, list[dict]], scored: pd.DataFrame, defaults: Mapp
     by_sitting = pd.DataFrame(dump["tables"], columns=["sitting_id", "result_version"])
     counts = by_sitting.groupby("sitting_id")["result_version"].agg(
         tables="size", results=lambda v: int((v > 0).sum()))
-    score = {(int(g), int(p)): (pl, qs, bool(t)) for g, p, pl, qs, t in scored[
-        ["game_id", "player_id", "placing", "qualifier_score", "tied"]].itertuples(
-        index=False, name=None)}
+    unscored = {"Placing": None, "Qualifier score": None, "Tied": None}
+    score = {(int(g), int(p)): {"Placing": pl, "Qualifier score": qs, "Tied": bool(t)}
+             for g, p, pl, qs, t in scored[["game_id", "player_id", "placing",
+                                            "qualifier_score", "tied"]].itertuples(
+                 index=False, name=None)}
 
+    @cache
     def at_table(table_id: int) -> dict:
         t = tables[table_id]
         s = sittings[t["sitting_id"]]
@@ -531,9 +538,7 @@ def _joined(dump: Mapping[str, list[dict]], scored: pd.DataFrame, defaults: Mapp
         "seats": place({**s, **at_table(s["table_id"]), **who(s["player_id"])}
                        for s in dump["seats"]),
         "results": place({**r, **at_table(r["table_id"]), **who(r["player_id"]),
-                          **dict(zip(("Placing", "Qualifier score", "Tied"),
-                                     score.get((r["table_id"], r["player_id"]),
-                                               (None, None, None))))}
+                          **score.get((r["table_id"], r["player_id"]), unscored)}
                          for r in dump["results"]),
         "leader_votes": place({**v, **at_table(v["table_id"]), **who(v["player_id"])}
                               for v in dump.get("leader_votes", [])),

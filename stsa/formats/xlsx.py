@@ -94,38 +94,45 @@ class _Strings:
                 + "".join(f"<si>{_text(s)}</si>" for s in self.index) + "</sst>")
 
 
-def _cells(row: list, letters: list[str], number: int, strings: _Strings,
-           text_style: int, plain_style: int) -> str:
-    """One row's <c> elements: text as shared strings (formula-like text marked as text),
-    numbers, Yes/No booleans and dates with the time format; blanks left out."""
-    out = []
-    for letter, value in zip(letters, row):
-        if value is None or value == "":  # openpyxl too wrote no value for empty text
-            continue
-        kind = type(value)
-        if kind is str:
-            style = text_style if value.startswith(FORMULA_START) else plain_style
-            s = f' s="{style}"' if style else ""
-            out.append(f'<c r="{letter}{number}"{s} t="s"><v>{strings(value)}</v></c>')
-        elif kind is int or kind is float:
-            out.append(f'<c r="{letter}{number}"><v>{value!r}</v></c>')
-        elif kind is bool:
-            out.append(f'<c r="{letter}{number}" t="b"><v>{int(value)}</v></c>')
-        elif isinstance(value, (dt.datetime, dt.date)):
-            out.append(f'<c r="{letter}{number}" s="{TIME}"><v>{to_excel(value)!r}</v></c>')
-        elif isinstance(value, (int, float)):  # subclasses (numpy's are unwrapped before)
-            out.append(f'<c r="{letter}{number}"><v>{float(value)!r}</v></c>')
-        else:
-            text = str(value)
-            style = text_style if text.startswith(FORMULA_START) else plain_style
-            s = f' s="{style}"' if style else ""
-            out.append(f'<c r="{letter}{number}"{s} t="s"><v>{strings(text)}</v></c>')
-    return "".join(out)
+def _cell(letter: str, number: int, value: Any, strings: _Strings, text_style: int,
+          plain_style: int) -> str:
+    """One cell's <c> element: text as a shared string (formula-like text marked as text), a
+    number, a Yes/No boolean or a date with the time format; "" for a blank."""
+    if value is None or value == "":  # openpyxl too wrote no value for empty text
+        return ""
+    kind = type(value)
+    if kind is str:
+        style = text_style if value.startswith(FORMULA_START) else plain_style
+        s = f' s="{style}"' if style else ""
+        return f'<c r="{letter}{number}"{s} t="s"><v>{strings(value)}</v></c>'
+    if kind is int or kind is float:
+        return f'<c r="{letter}{number}"><v>{value!r}</v></c>'
+    if kind is bool:
+        return f'<c r="{letter}{number}" t="b"><v>{int(value)}</v></c>'
+    if isinstance(value, (dt.datetime, dt.date)):
+        return f'<c r="{letter}{number}" s="{TIME}"><v>{to_excel(value)!r}</v></c>'
+    if isinstance(value, (int, float)):  # subclasses (numpy's are unwrapped before)
+        return f'<c r="{letter}{number}"><v>{float(value)!r}</v></c>'
+    text = str(value)
+    style = text_style if text.startswith(FORMULA_START) else plain_style
+    s = f' s="{style}"' if style else ""
+    return f'<c r="{letter}{number}"{s} t="s"><v>{strings(text)}</v></c>'
+
+
+def _column_cells(letter: str, values: list, strings: _Strings) -> list[str]:
+    """A data column's <c> elements, one per row from row 2 ("" for a blank): plain text and
+    numbers written inline, everything else by `_cell`."""
+    index, add = strings.index, strings
+    return [f'<c r="{letter}{n}" t="s"><v>{i if (i := index.get(v)) is not None else add(v)}'
+            '</v></c>' if type(v) is str and v and not v.startswith(FORMULA_START) else
+            f'<c r="{letter}{n}"><v>{v}</v></c>' if type(v) is int else
+            _cell(letter, n, v, strings, TEXT, PLAIN)
+            for n, v in enumerate(values, start=2)]
 
 
 def _sheet_xml(headings: list[str], rows: list[list], strings: _Strings) -> Iterator[str]:
-    """A worksheet's XML in pieces: its size, the frozen header, widths, the cells, the
-    filter."""
+    """A worksheet's XML in pieces: its size, the frozen header, widths, the cells (written
+    a column at a time), the filter."""
     columns = max(len(headings), max((len(r) for r in rows), default=0), 1)
     letters = [get_column_letter(i + 1) for i in range(columns)]
     last = f"{letters[max(len(headings), 1) - 1]}{len(rows) + 1}"
@@ -141,15 +148,17 @@ def _sheet_xml(headings: list[str], rows: list[list], strings: _Strings) -> Iter
                                  for i, w in enumerate(_widths(headings, rows), start=1))
         yield "</cols>"
     yield "<sheetData>"
-    yield f'<row r="1">{_cells(headings, letters, 1, strings, HEADER_TEXT, HEADER)}</row>'
-    chunk = []
-    for number, row in enumerate(rows, start=2):
-        chunk.append(f'<row r="{number}">{_cells(row, letters, number, strings, TEXT, PLAIN)}'
-                     f"</row>")
-        if len(chunk) == 2000:
-            yield "".join(chunk)
-            chunk = []
-    yield "".join(chunk)
+    yield ('<row r="1">' + "".join(_cell(x, 1, h, strings, HEADER_TEXT, HEADER)
+                                   for x, h in zip(letters, headings)) + "</row>")
+    width = max((len(r) for r in rows), default=0)
+    even = all(len(r) == width for r in rows)  # the usual sheet: each column by itemgetter
+    cells = [_column_cells(letters[j], list(map(operator.itemgetter(j), rows)) if even else
+                           [r[j] if j < len(r) else None for r in rows], strings)
+             for j in range(width)]
+    for start in range(0, len(rows), 2000):
+        yield "".join(f'<row r="{n}">{"".join(row)}</row>' for n, row in enumerate(
+            zip(*(c[start:start + 2000] for c in cells)) if cells else ([] for _x in range(
+                min(2000, len(rows) - start))), start=start + 2))
     yield f'</sheetData><autoFilter ref="A1:{last}"/></worksheet>'
 
 

@@ -141,7 +141,8 @@ def _frame(rows: list[dict], spec: dict[str, str]) -> pd.DataFrame:
 
 def _what_happened(dump: dict) -> list[str]:
     """R19: every event of the snapshot in words (`services.log`)."""
-    events = pd.DataFrame(dump["events"], columns=["action", "subject", "before", "after"])
+    events = log.parsed_once(pd.DataFrame(dump["events"], dtype=object,
+                                          columns=["action", "subject", "before", "after"]))
     places = log.places_of(
         _frame(dump["players"], {"id": "player_id", "name": "name"}),
         _frame(dump["sittings"], {"id": "sitting_id", "kind": "kind", "number": "number"}),

@@ -79,7 +79,8 @@ def dump_tournament(engine: Engine) -> dict[str, list[dict]]:
             skip = _DERIVED.get(table.name, ())
             cols = [c for c in table.columns if c.name not in skip]
             rows = conn.execute(sa.select(*cols).order_by(*table.primary_key.columns))
-            out[table.name] = [dict(r._mapping) for r in rows]
+            names = list(rows.keys())
+            out[table.name] = [dict(zip(names, r)) for r in rows.all()]
     return out
 
 
@@ -346,11 +347,13 @@ def _clean_rows(table: sa.Table, columns: list[sa.Column], value: Any,
 
 
 # -- round 2: the rows together ----------------------------------------------------------------
-def _json(text: str, where: str, what: str, problems: list[Problem]):
+def _json(text: str, table: str, row: int, what: str, problems: list[Problem]):
+    """The JSON `text` of `table`'s row `row` read, or None and a problem naming it."""
     try:
         return json.loads(text)
     except (TypeError, ValueError):
-        problems.append(Problem(where, _("{column} is not valid JSON").format(column=what)))
+        problems.append(Problem(_row(table, row), _("{column} is not valid JSON").format(
+            column=what)))
         return None
 
 
@@ -359,21 +362,22 @@ def _player_problems(players: list[dict]) -> list[Problem]:
     seen: dict[str | None, int] = {}
     nicknames: dict[str | None, int] = {}
     for i, p in enumerate(players, start=1):
-        where = _row("players", i)
         key = p.get("name_key")
         if key in seen:
-            problems.append(Problem(where, _("the same name as row {row} ({name})").format(
-                row=seen[key], name=repr(p["name"]))))
+            problems.append(Problem(_row("players", i), _(
+                "the same name as row {row} ({name})").format(row=seen[key],
+                                                              name=repr(p["name"]))))
         seen.setdefault(key, i)
         nick = p.get("nickname_key")
         if nick in nicknames:
-            problems.append(Problem(where, _("the same nickname as row {row} ({nickname})")
-                                    .format(row=nicknames[nick], nickname=repr(p["nickname"]))))
+            problems.append(Problem(_row("players", i), _(
+                "the same nickname as row {row} ({nickname})").format(
+                    row=nicknames[nick], nickname=repr(p["nickname"]))))
         nicknames.setdefault(nick, i)
-        extra = _json(p.get("extra", "{}"), where, "extra", problems)
+        extra = _json(p.get("extra", "{}"), "players", i, "extra", problems)
         if extra is not None and not isinstance(extra, dict):
-            problems.append(Problem(where, _("{column} must be a JSON object").format(
-                column="extra")))
+            problems.append(Problem(_row("players", i), _(
+                "{column} must be a JSON object").format(column="extra")))
     return problems
 
 
@@ -382,7 +386,7 @@ def _table_problems(rows: dict[str, list[dict]]) -> list[Problem]:
     problems: list[Problem] = []
     for i, t in enumerate(rows["tables"], start=1):
         for col in ("removed_leaders", "available_leaders"):
-            value = _json(t.get(col, "[]"), _row("tables", i), col, problems)
+            value = _json(t.get(col, "[]"), "tables", i, col, problems)
             if value is not None and not isinstance(value, list):
                 problems.append(Problem(_row("tables", i), _("{column} must be a list").format(
                     column=col)))
@@ -401,7 +405,8 @@ def _setting_problems(settings: list[dict]) -> list[Problem]:
     problems: list[Problem] = []
     for i, s in enumerate(settings, start=1):
         where = _row("settings", i)
-        value = _json(s["value"], where, _("setting {key}").format(key=s["key"]), problems)
+        value = _json(s["value"], "settings", i, _("setting {key}").format(key=s["key"]),
+                      problems)
         found = REGISTRY.get(s["key"])
         if found is None:
             problems.append(Problem(where, _("{key} is not a setting").format(
@@ -421,7 +426,7 @@ def _consistency_problems(rows: dict[str, list[dict]]) -> list[Problem]:
     for i, e in enumerate(rows["events"], start=1):
         for col in ("before", "after"):
             if e.get(col) is not None:
-                _json(e[col], _row("events", i), col, problems)
+                _json(e[col], "events", i, col, problems)
     return problems
 
 
