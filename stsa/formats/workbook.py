@@ -369,7 +369,17 @@ def _sheet_value(kind: str, value: Any) -> Any:
 
 #: The Python types a column's values already have as cells (`_sheet_value` returns them
 #: unchanged): the rows of a large tournament skip the general conversion.
-_AS_IS = {"text": str, "int": int}
+_AS_IS = {"text": str, "int": int, "json": str, "num": int}
+
+
+def _quick_words(kind: str) -> dict | None:
+    """{stored value: its cell} of a column of Yes and No or of coded words, in this run's
+    language, as `_sheet_value` writes them: looked up per cell instead of translated."""
+    if kind == "bool":
+        return {True: yes_no(True), False: yes_no(False)}
+    if kind.startswith("word:"):
+        return {code: _(label) for code, label in WORDS[kind[5:]].items()}
+    return None
 
 
 def _sheet_rows(records: list[dict], columns: list[tuple[str, str]]) -> list[list]:
@@ -380,6 +390,10 @@ def _sheet_rows(records: list[dict], columns: list[tuple[str, str]]) -> list[lis
             values = list(map(operator.itemgetter(key), records))
         except KeyError:  # a record without the column: blank there
             values = [rec.get(key) for rec in records]
+        words = _quick_words(kind)
+        if words is not None:
+            return [words[v] if (type(v) is bool or type(v) is str) and v in words
+                    else _sheet_value(kind, v) for v in values]
         return [v if v is None or type(v) is same else _sheet_value(kind, v) for v in values]
 
     cols = [converted(key, kind) for key, kind in columns]
@@ -1036,12 +1050,14 @@ def _sheet_frame(ws, title: str, problems: list[Problem],
 
         cells = values[heading]
         if kind == "int":
-            return [raw if type(raw) is int and -INT_MAX <= raw <= INT_MAX else other(i, raw)
-                    for i, raw in enumerate(cells)]
+            return [raw if type(raw) is int and -INT_MAX <= raw <= INT_MAX else
+                    None if raw is None else other(i, raw) for i, raw in enumerate(cells)]
         if kind == "text":
-            return [raw if type(raw) is str and raw and not raw.isspace() else other(i, raw)
-                    for i, raw in enumerate(cells)]
-        return [other(i, raw) for i, raw in enumerate(cells)]
+            return [raw if type(raw) is str and raw and not raw.isspace() else
+                    None if raw is None else other(i, raw) for i, raw in enumerate(cells)]
+        if kind == "list":  # a blank cell is no leaders: `_value` says so
+            return [other(i, raw) for i, raw in enumerate(cells)]
+        return [None if raw is None else other(i, raw) for i, raw in enumerate(cells)]
 
     cols = {col: read(j, heading, kind) for j, (heading, col, kind) in enumerate(kept)}
     problems += [problem for _i, _j, problem in sorted(found, key=lambda f: f[:2])]

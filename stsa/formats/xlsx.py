@@ -122,12 +122,16 @@ def _cell(letter: str, number: int, value: Any, strings: _Strings, text_style: i
 def _column_cells(letter: str, values: list, strings: _Strings) -> list[str]:
     """A data column's <c> elements, one per row from row 2 ("" for a blank): plain text and
     numbers written inline, everything else by `_cell`."""
-    index, add = strings.index, strings
+    index, add, formula = strings.index, strings, _FORMULA_FIRST
     return [f'<c r="{letter}{n}" t="s"><v>{i if (i := index.get(v)) is not None else add(v)}'
-            '</v></c>' if type(v) is str and v and not v.startswith(FORMULA_START) else
+            '</v></c>' if type(v) is str and v and v[0] not in formula else
             f'<c r="{letter}{n}"><v>{v}</v></c>' if type(v) is int else
             _cell(letter, n, v, strings, TEXT, PLAIN)
             for n, v in enumerate(values, start=2)]
+
+
+#: The first characters of text a spreadsheet takes for a formula (`FORMULA_START`).
+_FORMULA_FIRST = frozenset(FORMULA_START)
 
 
 def _sheet_xml(headings: list[str], rows: list[list], strings: _Strings) -> Iterator[str]:

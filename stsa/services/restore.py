@@ -94,10 +94,33 @@ def restore_workbook(engine, source: Any, *, actor: Actor,
     """
     require(actor, Role.ORGANIZER, action=N_("restore a tournament"))
     tell = progress or (lambda _fraction, _words: None)
+    return _restore_parsed(engine, _parsed(source, tell), actor=actor, tell=tell)
+
+
+def restore_workbook_as_new(installation, source: Any, *, actor: Actor,
+                            progress: Progress | None = None) -> tuple[int, str, Any]:
+    """R19, R27: `restore_workbook` into a NEW tournament named as the workbook's Settings
+    sheet names it (`restore_as_new`), reading the file once. Returns (its id, its name,
+    the `RestoreOutcome`); `progress(fraction, words)` as `restore_workbook` tells it."""
+    require(actor, Role.ORGANIZER, action=N_("restore a tournament"))
+    tell = progress or (lambda _fraction, _words: None)
+    parsed = _parsed(source, tell)
+    return restore_as_new(installation, lambda engine: _restore_parsed(
+        engine, parsed, actor=actor, tell=tell), _name_in(parsed.tables["settings"]),
+        actor=actor)
+
+
+def _parsed(source: Any, tell: Progress) -> workbook.ParsedWorkbook:
+    """The workbook read (`workbook.parse_workbook`), telling each sheet as it goes."""
     tell(0.0, _("Reading the workbook…"))
     sheets = len(SHEET_OF)
-    parsed = workbook.parse_workbook(source, sheet_step=lambda i, title: tell(
+    return workbook.parse_workbook(source, sheet_step=lambda i, title: tell(
         0.05 + 0.4 * i / sheets, _("Reading the {sheet} sheet…").format(sheet=_(title))))
+
+
+def _restore_parsed(engine, parsed: workbook.ParsedWorkbook, *, actor: Actor,
+                    tell: Progress) -> RestoreOutcome:
+    """`restore_workbook`'s checks and writing, for a workbook read already."""
     results = len(parsed.tables["results"])
     with named_as(parsed):
         for fraction, check in ((0.5, shape_problems), (0.7, rule_problems)):
@@ -108,10 +131,13 @@ def restore_workbook(engine, source: Any, *, actor: Actor,
                 raise workbook.restore_error(problems)
     tables = {**parsed.tables, "events": workbook.mark_imported(
         parsed.tables["events"], parsed.source, dt.datetime.now(dt.UTC))}
-    tell(0.85, _("Writing…"))
+    rows = sum(len(frame) for frame in tables.values())
+    tell(0.8, _("Checking the rows once more before saving…"))
     try:
-        counts = store.load_tournament(engine, _stored(tables), actor=actor,
-                                       source=parsed.source or _("the workbook"))
+        counts = store.load_tournament(
+            engine, _stored(tables), actor=actor, source=parsed.source or _("the workbook"),
+            checked=lambda: tell(0.9, ngettext("Saving {count} row…", "Saving {count} rows…",
+                                               rows).format(count=i18n.number(rows))))
     except (store.InvalidState, store.PermissionDenied):
         raise
     except TournamentError as exc:  # a rule of the store's own the checks above do not know
@@ -161,7 +187,11 @@ def _names(installation) -> list[str]:
 
 def workbook_name(source: Any) -> str:
     """The tournament name a workbook's Settings sheet holds ("" when none)."""
-    settings = workbook.parse_workbook(source, only=["settings"]).tables["settings"]
+    return _name_in(workbook.parse_workbook(source, only=["settings"]).tables["settings"])
+
+
+def _name_in(settings: pd.DataFrame) -> str:
+    """The tournament name a parsed Settings sheet holds ("" when none)."""
     found = settings.loc[settings["key"] == "tournament_name", "value"]
     return str(json.loads(found.iloc[0])) if len(found) else ""
 

@@ -78,14 +78,28 @@ def dump_tournament(engine: Engine) -> dict[str, list[dict]]:
         for table in TOURNAMENT_TABLES:
             skip = _DERIVED.get(table.name, ())
             cols = [c for c in table.columns if c.name not in skip]
-            rows = conn.execute(sa.select(*cols).order_by(*table.primary_key.columns))
-            names = list(rows.keys())
-            out[table.name] = [dict(zip(names, r)) for r in rows.all()]
+            times = {c.name for c in cols if isinstance(c.type, schema.UTCDateTime)}
+            rows = conn.execute(sa.select(*(  # times as the database hands them, read below
+                sa.type_coerce(c, _AsStored).label(c.name) if c.name in times else c
+                for c in cols)).order_by(*table.primary_key.columns)).all()
+            columns = {c.name: [r[i] for r in rows] for i, c in enumerate(cols)}
+            for name in times:  # a column at a time instead of a call per value
+                columns[name] = [None if v is None else _utc(v) for v in columns[name]]
+            out[table.name] = [dict(zip(columns, values)) for values in zip(*columns.values())]
     return out
 
 
+class _AsStored(sa.types.TypeDecorator):
+    """A time column as the database hands it (text on SQLite, a naive datetime elsewhere),
+    for `dump_tournament` to read a column at a time (`_utc`)."""
+
+    impl = sa.types.NullType
+    cache_ok = True
+
+
 def load_tournament(engine: Engine, data: Mapping[str, Any], *, actor: Actor,
-                    source: str = "a tournament file") -> dict[str, int]:
+                    source: str = "a tournament file",
+                    checked: Callable[[], None] | None = None) -> dict[str, int]:
     """Recreate a tournament from `dump_tournament`-shaped rows ({table: frame or records}) in
     an EMPTY database (no players, no sittings), in one transaction: all or nothing.
 
@@ -95,10 +109,13 @@ def load_tournament(engine: Engine, data: Mapping[str, Any], *, actor: Actor,
     times are kept; the log's events keep their ids when this database has none yet, else
     follow its own, and one `tournament.restore` event naming `source` closes them (R19).
     Settings in the file replace the same settings here. A database that already holds a
-    tournament raises `InvalidState`. Returns how many rows each table received.
+    tournament raises `InvalidState`. Returns how many rows each table received. `checked()`
+    is called once every row has passed, before the writing begins (a restore's progress).
     """
     require(actor, Role.ORGANIZER, action=N_("restore a tournament"))
     rows = check_tournament_rows(data)
+    if checked is not None:
+        checked()
 
     def work(conn: Connection) -> dict[str, int]:
         _refuse_a_held_tournament(conn)
@@ -210,6 +227,7 @@ def _coerce(column: sa.Column, value: Any):
 
 
 def _utc(value: Any) -> dt.datetime:
+    """A time as the store keeps it: UTC-aware (a naive one, or text, read as UTC)."""
     if isinstance(value, str):
         value = dt.datetime.fromisoformat(value.strip())
     if isinstance(value, pd.Timestamp):
