@@ -330,6 +330,9 @@ def restore_error(problems: list[Problem]) -> RestoreError:
 # -- values as cells -----------------------------------------------------------------------------
 def plain(value: Any) -> Any:
     """A Python value for a cell: numpy scalars unwrapped, every kind of missing as None."""
+    kind = type(value)
+    if kind is str or kind is int or kind is bool or kind is dt.datetime:  # the usual ones
+        return value
     if value is None or value is pd.NA or value is pd.NaT:
         return None
     if hasattr(value, "item") and not isinstance(value, (str, bytes)):
@@ -403,8 +406,9 @@ def _sheet_rows(records: list[dict], columns: list[tuple[str, str]]) -> list[lis
 def frame_sheet(frame: pd.DataFrame, columns: list[str] | None = None) -> Sheet:
     """A frame as (headings, rows) of plain values."""
     frame = frame if columns is None else frame[columns]
-    return list(frame.columns), [[plain(v) for v in row]
-                                 for row in frame.itertuples(index=False, name=None)]
+    cells = [[plain(v) for v in frame.iloc[:, j].tolist()] for j in range(frame.shape[1])]
+    return list(frame.columns), (list(map(list, zip(*cells))) if cells
+                                 else [[] for _x in range(len(frame))])
 
 
 def _detail_label(key: str) -> str:
@@ -496,17 +500,19 @@ def _joined(dump: Mapping[str, list[dict]], scored: pd.DataFrame, defaults: Mapp
     every setting (the defaults too, marked) and the log's events in words."""
     people = {p["id"]: {"Name": p["name"], "Nickname": p.get("nickname") or p["name"]}
               for p in dump["players"]}
+    nobody = {"Name": None, "Nickname": None}
 
     def who(player_id: Any) -> dict:
         """R22: the player's real name and the nickname the public knows, side by side."""
-        return people.get(player_id, {"Name": None, "Nickname": None})
+        return people.get(player_id, nobody)
 
     sittings = {s["id"]: {**s, "label": sitting_label(s["kind"], s["number"])}
                 for s in dump["sittings"]}
     tables = {t["id"]: t for t in dump["tables"]}
     setup_names = dict(catalog.setups(battle_of_wills=True)[["setup_id", "name"]]
                        .itertuples(index=False, name=None))
-    seated = pd.Series([s["table_id"] for s in dump["seats"]], dtype="int64").value_counts()
+    seated = pd.Series([s["table_id"] for s in dump["seats"]], dtype="int64").value_counts(
+        ).to_dict()
     by_sitting = pd.DataFrame(dump["tables"], columns=["sitting_id", "result_version"])
     counts = by_sitting.groupby("sitting_id")["result_version"].agg(
         tables="size", results=lambda v: int((v > 0).sum()))

@@ -122,6 +122,17 @@ def _cell(letter: str, number: int, value: Any, strings: _Strings, text_style: i
 def _column_cells(letter: str, values: list, strings: _Strings) -> list[str]:
     """A data column's <c> elements, one per row from row 2 ("" for a blank): plain text and
     numbers written inline, everything else by `_cell`."""
+    kinds = set(map(type, values))
+    if kinds <= _NUMBERS:  # whole numbers (and blanks): nothing to look at per cell
+        return ["" if v is None else f'<c r="{letter}{n}"><v>{v}</v></c>'
+                for n, v in enumerate(values, start=2)]
+    texts = [v for v in values if v is not None] if kinds <= _TEXTS else None
+    if texts is not None and all(texts) and not any(map(_IS_FORMULA, texts)):
+        index = strings.index
+        for text in [t for t in dict.fromkeys(texts) if t not in index]:  # not shared yet
+            strings(text)
+        return ["" if v is None else f'<c r="{letter}{n}" t="s"><v>{index[v]}</v></c>'
+                for n, v in enumerate(values, start=2)]
     index, add, formula = strings.index, strings, _FORMULA_FIRST
     return [f'<c r="{letter}{n}" t="s"><v>{i if (i := index.get(v)) is not None else add(v)}'
             '</v></c>' if type(v) is str and v and v[0] not in formula else
@@ -132,6 +143,8 @@ def _column_cells(letter: str, values: list, strings: _Strings) -> list[str]:
 
 #: The first characters of text a spreadsheet takes for a formula (`FORMULA_START`).
 _FORMULA_FIRST = frozenset(FORMULA_START)
+_IS_FORMULA = operator.methodcaller("startswith", FORMULA_START)
+_NUMBERS, _TEXTS = frozenset({int, type(None)}), frozenset({str, type(None)})
 
 
 def _sheet_xml(headings: list[str], rows: list[list], strings: _Strings) -> Iterator[str]:

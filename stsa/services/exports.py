@@ -20,8 +20,8 @@ from stsa.domain import Kind, PickMethod, SittingStatus, TournamentError, sittin
 from stsa.formats import slips, workbook
 from stsa.formats.csv import csv_bytes
 from stsa.i18n import N_, _, pgettext
+from stsa.services import bulk, log
 from stsa.services import finals as finals_service
-from stsa.services import log
 from stsa.services import results as results_service
 from stsa.services import season as season_service
 from stsa.settings import REGISTRY, Settings
@@ -182,10 +182,11 @@ def tournament_workbook(engine, *, progress: Progress | None = None) -> bytes:
                 progress(fraction, words())
 
     tell(0.0, lambda: _("Reading the tournament…"))
-    dump = store.dump_tournament(engine)
-    tell(0.25, lambda: _("Arranging the sheets…"))
-    with i18n.language(_language(engine)):
-        data = _workbook(engine, dump, tell)
+    with bulk.collector_paused():
+        dump = store.dump_tournament(engine)
+        tell(0.25, lambda: _("Arranging the sheets…"))
+        with i18n.language(_language(engine)):
+            data = _workbook(engine, dump, tell)
     tell(1.0, lambda: _("The workbook is ready."))
     return data
 

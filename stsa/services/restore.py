@@ -44,6 +44,7 @@ from stsa.formats import workbook
 from stsa.formats.guards import at_row
 from stsa.formats.workbook import HEADING_OF, SHEET_OF, RestoreError
 from stsa.i18n import N_, _, ngettext
+from stsa.services import bulk
 from stsa.settings import REGISTRY
 from stsa.store import checks, draws, game_results, roster, schema
 from stsa.store import schedule as store_schedule
@@ -94,7 +95,8 @@ def restore_workbook(engine, source: Any, *, actor: Actor,
     """
     require(actor, Role.ORGANIZER, action=N_("restore a tournament"))
     tell = progress or (lambda _fraction, _words: None)
-    return _restore_parsed(engine, _parsed(source, tell), actor=actor, tell=tell)
+    with bulk.collector_paused():
+        return _restore_parsed(engine, _parsed(source, tell), actor=actor, tell=tell)
 
 
 def restore_workbook_as_new(installation, source: Any, *, actor: Actor,
@@ -104,10 +106,11 @@ def restore_workbook_as_new(installation, source: Any, *, actor: Actor,
     the `RestoreOutcome`); `progress(fraction, words)` as `restore_workbook` tells it."""
     require(actor, Role.ORGANIZER, action=N_("restore a tournament"))
     tell = progress or (lambda _fraction, _words: None)
-    parsed = _parsed(source, tell)
-    return restore_as_new(installation, lambda engine: _restore_parsed(
-        engine, parsed, actor=actor, tell=tell), _name_in(parsed.tables["settings"]),
-        actor=actor)
+    with bulk.collector_paused():
+        parsed = _parsed(source, tell)
+        return restore_as_new(installation, lambda engine: _restore_parsed(
+            engine, parsed, actor=actor, tell=tell), _name_in(parsed.tables["settings"]),
+            actor=actor)
 
 
 def _parsed(source: Any, tell: Progress) -> workbook.ParsedWorkbook:

@@ -157,9 +157,29 @@ def _write(conn: Connection, rows: dict[str, list[dict]]) -> None:
         conn.execute(sa.delete(schema.settings).where(schema.settings.c.key.in_(keys)))
     for table in TOURNAMENT_TABLES:
         batch = rows[table.name]
-        for start in range(0, len(batch), _CHUNK):
-            conn.execute(sa.insert(table), batch[start:start + _CHUNK])
+        if not _insert_quickly(conn, table, batch):
+            for start in range(0, len(batch), _CHUNK):
+                conn.execute(sa.insert(table), batch[start:start + _CHUNK])
     db.advance_sequences(conn, schema.ID_TABLES)
+
+
+def _insert_quickly(conn: Connection, table: sa.Table, batch: list[dict]) -> bool:
+    """`batch` inserted in one executemany of the driver, each column's values bound as its
+    type binds them (a column at a time, not a call per row): for SQLite's driver, whose
+    rows here all hold the same columns. False (nothing done) otherwise."""
+    names = list(batch[0]) if batch else []
+    keys = set(names)
+    if conn.dialect.paramstyle != "qmark" or not names or any(r.keys() != keys for r in batch):
+        return False
+    values = []
+    for name in names:
+        column = [r[name] for r in batch]
+        bind = table.c[name].type.bind_processor(conn.dialect)
+        values.append(column if bind is None else [bind(v) for v in column])
+    quote = conn.dialect.identifier_preparer.quote
+    conn.exec_driver_sql(f"INSERT INTO {quote(table.name)} ({', '.join(map(quote, names))}) "
+                         f"VALUES ({', '.join('?' * len(names))})", list(zip(*values)))
+    return True
 
 
 def check_tournament_rows(data: Mapping[str, Any]) -> dict[str, list[dict]]:
