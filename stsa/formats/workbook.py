@@ -37,7 +37,7 @@ import io
 import json
 import operator
 import re
-from collections.abc import Iterable, Iterator, Mapping
+from collections.abc import Callable, Collection, Iterable, Iterator, Mapping
 from dataclasses import dataclass, field
 from functools import cache
 from typing import Any
@@ -947,17 +947,20 @@ def _book_rows(book: xlsx.Book, title: str) -> Iterator[tuple[int, list]]:
         raise _damaged(title) from exc
 
 
-#: A sheet's cells: its header row, then the numbers of the rows below it that hold a value
-#: and {column index: those rows' values}.
-_Cells = tuple[list, list[int], dict[int, list]]
+#: A sheet's cells below its header: the numbers of the rows that hold a value and {column
+#: index: those rows' values}.
+_Cells = tuple[list[int], dict[int, list]]
 
 
-def _book_table(book: xlsx.Book, title: str) -> _Cells | None:
+def _book_table(book: xlsx.Book, title: str, choose: Callable[[list], Collection[int]]
+                ) -> _Cells | None:
     """`_book_rows` column by column (`xlsx.Book.table`), with the same limits and the same
     messages; None for a sheet the quick pass leaves to `_book_rows`."""
     limits = WORKBOOK_LIMITS
     try:
-        table = book.table(title)
+        table = book.table(title, choose)
+    except SpreadsheetError:
+        raise
     except Exception as exc:  # any failure to parse is a damaged file
         raise _damaged(title) from exc
     if table is None:
@@ -969,25 +972,25 @@ def _book_table(book: xlsx.Book, title: str) -> _Cells | None:
     if table.last > limits.rows:
         raise _too_many_rows(title)
     head = 1 if table.numbers[:1] == [1] else 0  # row 1, the header, when it holds a value
-    header = [table.columns[j][0] if j in table.columns else None
-              for j in range(table.widths[0])] if head else []
-    return header, table.numbers[head:], {j: c[head:] for j, c in table.columns.items()}
+    return table.numbers[head:], {j: c[head:] for j, c in table.columns.items()}
 
 
-def _sheet_cells(ws, title: str) -> _Cells:
-    """A sheet's header and the cells of its filled rows below it (`_Cells`): a sheet of an
-    openpyxl workbook, or (a `formats.xlsx` book, the sheet's name)."""
+def _sheet_cells(ws, title: str, choose: Callable[[list], Collection[int]]) -> _Cells:
+    """The cells of a sheet's filled rows below its header (`_Cells`), in the columns
+    `choose(header)` names: a sheet of an openpyxl workbook, or (a `formats.xlsx` book, the
+    sheet's name)."""
     if isinstance(ws, tuple):
-        quick = _book_table(*ws)
+        book, there = ws
+        quick = _book_table(book, there, choose)
         if quick is not None:
             return quick
     rows = (guards.sheet_rows(ws, WORKBOOK_LIMITS, RestoreError) if not isinstance(ws, tuple)
             else _book_rows(*ws))
     _row, header = next(rows, (1, []))
+    wanted = choose(header)
     filled = [(number, cells) for number, cells in rows if any(c is not None for c in cells)]
-    width = max((len(cells) for _n, cells in filled), default=0)
-    return header, [n for n, _c in filled], {
-        j: [cells[j] if j < len(cells) else None for _n, cells in filled] for j in range(width)}
+    return [n for n, _c in filled], {
+        j: [cells[j] if j < len(cells) else None for _n, cells in filled] for j in wanted}
 
 
 def _sheet_records(ws, title: str, naming: _Naming | None = None
@@ -1000,25 +1003,30 @@ def _sheet_records(ws, title: str, naming: _Naming | None = None
     naming = naming or _Naming(None, {})
     table, columns = SHEETS[title]
     name = naming.sheet(title)
-    header, numbers, cells = _sheet_cells(ws, title)
-    found = {cell_text(h).strip(): i for i, h in enumerate(header)}
-    order = _languages(naming.language)
     index: dict[str, int | None] = {}
-    headings = naming.headings.setdefault(title, {})
-    for h, col, _kind in columns:
-        if col:
-            names = [_names_in(code)[1][title][h] for code in order]
-            index[h], as_named = _found(found, h, table, col, list(dict.fromkeys(names)))
-            if as_named is not None:
-                headings[h] = as_named
-    lacking = [naming.heading(title, h) for h, col, _kind in columns
-               if col and index[h] is None and (table, col) not in NEW_COLUMNS]
-    if lacking:
-        raise RestoreError(ngettext(
-            "The sheet {sheet} lacks the column {columns}: is this an STSA tournament "
-            "workbook?",
-            "The sheet {sheet} lacks the columns {columns}: is this an STSA tournament "
-            "workbook?", len(lacking)).format(sheet=name, columns=", ".join(lacking)))
+
+    def choose(header: list) -> set[int]:
+        """The columns to read, found under their headings in the header row."""
+        found = {cell_text(h).strip(): i for i, h in enumerate(header)}
+        order = _languages(naming.language)
+        headings = naming.headings.setdefault(title, {})
+        for h, col, _kind in columns:
+            if col:
+                names = [_names_in(code)[1][title][h] for code in order]
+                index[h], as_named = _found(found, h, table, col, list(dict.fromkeys(names)))
+                if as_named is not None:
+                    headings[h] = as_named
+        lacking = [naming.heading(title, h) for h, col, _kind in columns
+                   if col and index[h] is None and (table, col) not in NEW_COLUMNS]
+        if lacking:
+            raise RestoreError(ngettext(
+                "The sheet {sheet} lacks the column {columns}: is this an STSA tournament "
+                "workbook?",
+                "The sheet {sheet} lacks the columns {columns}: is this an STSA tournament "
+                "workbook?", len(lacking)).format(sheet=name, columns=", ".join(lacking)))
+        return {i for i in index.values() if i is not None}
+
+    numbers, cells = _sheet_cells(ws, title, choose)
     blank = [None] * len(numbers)
     values = {h: blank if i is None else cells.get(i, blank) for h, i in index.items()}
     key = values.get(columns[_key_index(columns)][0], blank)
@@ -1060,6 +1068,10 @@ def _sheet_frame(ws, title: str, problems: list[Problem],
                     None if raw is None else other(i, raw) for i, raw in enumerate(cells)]
         if kind == "text":
             return [raw if type(raw) is str and raw and not raw.isspace() else
+                    None if raw is None else other(i, raw) for i, raw in enumerate(cells)]
+        if kind == "time":  # a time to the millisecond already, as this writer wrote it
+            return [raw.replace(tzinfo=dt.UTC) if type(raw) is dt.datetime
+                    and raw.tzinfo is None and not raw.microsecond % 1000 else
                     None if raw is None else other(i, raw) for i, raw in enumerate(cells)]
         if kind == "list":  # a blank cell is no leaders: `_value` says so
             return [other(i, raw) for i, raw in enumerate(cells)]

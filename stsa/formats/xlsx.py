@@ -24,7 +24,7 @@ import operator
 import posixpath
 import re
 import zipfile
-from collections.abc import Callable, Iterator, Mapping
+from collections.abc import Callable, Collection, Iterator, Mapping
 from typing import Any, NamedTuple
 from xml.sax.saxutils import escape, quoteattr
 
@@ -431,19 +431,20 @@ class Book:
         if values is not None:
             yield number, values
 
-    def table(self, title: str) -> Table | None:
+    def table(self, title: str, choose: Callable[[list], Collection[int]] | None = None
+              ) -> Table | None:
         """The sheet's rows that hold a value, column by column, as `rows` reads them (each
-        without its blank cells at the end, as `guards.trimmed` leaves it): every cell
-        converted in one pass, then placed by column with numpy. None for a sheet with a
+        without its blank cells at the end, as `guards.trimmed` leaves it): the cells
+        converted in one pass (dates a column at a time), then placed by column with numpy.
+        `choose(header)`, given the first row's values (none when row 1 is blank), names
+        the columns wanted: only those are converted and returned. None for a sheet with a
         cell this quick pass does not take (no reference, inline or rich text, text of
         spaces only): read it with `rows`. ValueError for cells or rows out of order."""
         xml = self.xml(title)
         begin = xml.find("<sheetData")
         data = xml[begin:xml.find("</sheetData>", begin)] if begin >= 0 else ""
         tokens = _TOKEN.findall(data)
-        if not tokens:
-            return Table([], [], 0, {})
-        if self._blank_strings():
+        if any(map(_SIXTH, tokens)) or self._blank_strings():
             return None
         marks = list(map(_FIRST, tokens))  # each field by itemgetter: zip(*tokens) is slow
         letters = list(map(_SECOND, tokens))
@@ -457,34 +458,42 @@ class Book:
             numbers.append(number)
             last = number
         rows = np.array(list(itertools.accumulate(map(bool, marks))), np.int64) - 1
-        if rows[0] < 0:  # each token's row, from 0
+        if len(rows) and rows[0] < 0:  # each token's row, from 0
             raise ValueError("a cell outside a row")
         for found in set(letters) - set(self._columns):
             if found:
                 self._columns[found] = _column(found)
         known = {**self._columns, "": -1}  # a row's start has no column
         columns = np.array([known[x] for x in letters], np.int64)
-        strings, dates = self.strings, {str(d) for d in self.dates}
-        try:  # the usual cells inline, the others through `_other`
-            values = [_unusual() if o else strings[int(t)] if k == "s" and t else
-                      None if not t or not x else
-                      (float(t) if "." in t or "e" in t or "E" in t else int(t))
-                      if not k and y not in dates else self._other(k, y, t)
-                      for _m, x, y, k, t, o in tokens]
-        except _Unusual:
-            return None
         cell = columns >= 0
-        filled = cell & np.array([v is not None for v in values], bool)
+        filled = cell & np.array(list(map(bool, map(_FIFTH, tokens))), bool)  # a value
         same_row = rows[1:] == rows[:-1]
         if (same_row & cell[1:] & cell[:-1] & (columns[1:] <= columns[:-1])).any():
             raise ValueError("a cell out of order")
-        kept = np.unique(rows[filled])
         width = np.zeros(len(numbers), np.int64)
         np.maximum.at(width, rows[filled], columns[filled] + 1)
+        cells = np.full(len(tokens), None, dtype=object)
+        head = filled & (rows == 0) if numbers[:1] == [1] else np.zeros(len(tokens), bool)
+        try:
+            cells[head] = self._values(tokens, head)
+            header = [None] * (int(width[0]) if head.any() else 0)
+            for column, value in zip(columns[head].tolist(), cells[head].tolist()):
+                header[column] = value
+            wanted = filled & ~head
+            if choose is not None:
+                chosen = np.isin(columns, list(choose(header)))
+                head &= chosen
+                if set(map(_FOURTH, tokens)) <= _PLAIN_KINDS:  # no text of spaces only
+                    wanted &= chosen  # elsewhere to look for: only these converted
+            cells[wanted] = self._values(tokens, wanted)
+        except _Unusual:
+            return None
+        kept = np.unique(rows[filled])
+        if not len(kept):
+            return Table([], [], last, {})
         at = np.searchsorted(kept, rows)
-        inside = cell & (at < len(kept)) & (kept[np.minimum(at, len(kept) - 1)] == rows)
-        cells = np.empty(len(values), dtype=object)
-        cells[:] = values
+        inside = (head | (wanted & (chosen if choose is not None else True))) & (
+            kept[np.minimum(at, len(kept) - 1)] == rows)
         out = {}
         for column in np.unique(columns[inside]).tolist():
             mine = inside & (columns == column)
@@ -492,6 +501,33 @@ class Book:
             put[at[mine]] = cells[mine]
             out[column] = put.tolist()
         return Table([numbers[i] for i in kept.tolist()], width[kept].tolist(), last, out)
+
+    def _values(self, tokens: list[tuple], which: np.ndarray) -> list:
+        """The values of the cells `which` marks (each one filled): text and numbers inline,
+        dates a column at a time (`_dates`), the others through `_other`."""
+        strings, dates = self.strings, {str(d) for d in self.dates}
+        chosen = [tokens[i] for i in np.flatnonzero(which).tolist()]
+        values = [strings[int(t)] if k == "s" else
+                  (float(t) if "." in t or "e" in t or "E" in t else int(t))
+                  if not k or k == "n" else self._other(k, y, t)
+                  for _m, _x, y, k, t, _o in chosen]  # a date's day number, read below
+        days = [i for i, (_m, _x, y, k, _t, _o) in enumerate(chosen)
+                if (not k or k == "n") and y and y in dates]
+        for i, day in zip(days, self._dates([values[i] for i in days])):
+            values[i] = day
+        return values
+
+    def _dates(self, serials: list) -> list:
+        """Spreadsheet day numbers as `from_excel` reads them (to the millisecond), a column
+        at a time; those before day 60 or past 9999, one at a time."""
+        found = np.array(serials, dtype=np.float64)
+        if not len(found) or not ((found >= 60) & (found < 2_958_466)).all():
+            return [from_excel(s, self.epoch) for s in serials]
+        day, fraction = np.divmod(found, 1.0)
+        ms = day.astype(np.int64) * 86_400_000 + np.round(fraction * 86400 * 1000).astype(
+            np.int64)  # as from_excel: round(fraction * SECS_PER_DAY * 1000) milliseconds
+        epoch = np.datetime64(self.epoch.replace(tzinfo=None), "ms")
+        return (epoch + ms.astype("timedelta64[ms]")).astype(object).tolist()
 
     def _blank_strings(self) -> bool:
         """Whether a shared string is empty or spaces only (`guards.trimmed` would take it
@@ -543,7 +579,9 @@ def _unusual() -> Any:
     raise _Unusual
 
 
-_FIRST, _SECOND = operator.itemgetter(0), operator.itemgetter(1)
+_FIRST, _SECOND, _FOURTH, _FIFTH, _SIXTH = map(operator.itemgetter, (0, 1, 3, 4, 5))
+#: The cell types whose values are never text of spaces only (`Book.table` may skip them).
+_PLAIN_KINDS = frozenset({"", "s", "n", "b"})
 
 
 def _part(base: str, target: str) -> str:

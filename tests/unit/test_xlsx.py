@@ -3,7 +3,9 @@ wrote, cell by cell and style by style; read back as openpyxl reads it; a round 
 same tournament; progress is reported per sheet, writing and restoring (R19)."""
 
 import datetime as dt
+import functools
 import io
+import random
 import zipfile
 
 import openpyxl
@@ -12,6 +14,7 @@ import pytest
 from openpyxl.cell import WriteOnlyCell
 from openpyxl.styles import Alignment
 from openpyxl.utils import get_column_letter
+from openpyxl.utils.datetime import from_excel
 
 from stsa import excel, store
 from stsa.auth import Actor, Role
@@ -244,6 +247,29 @@ def test_reading_by_column_gives_what_reading_by_row_gives(demo_copy):
         assert (table.numbers, table.widths) == (numbers, widths)
         assert [table.columns.get(j, [None] * len(numbers)) for j in range(len(columns))] \
             == columns
+        headers: list[list] = []  # only the columns chosen from the header are read
+        some = real.table(title, functools.partial(first_and_third, headers))
+        assert headers == [[c[0] for c in columns][:widths[0]]]
+        assert set(some.columns) == {0, 2} & set(range(len(columns)))
+        assert all(some.columns[j] == columns[j] for j in some.columns)
+
+
+def first_and_third(headers: list, header: list) -> set[int]:
+    """A `Book.table` chooser: notes the header it is given, takes columns 0 and 2."""
+    headers.append(header)
+    return {0, 2}
+
+
+def test_dates_read_a_column_at_a_time_as_one_by_one():
+    """Day numbers as openpyxl's `from_excel` reads them, to the millisecond (the halves
+    of a millisecond too), whichever way `Book.table` reads them."""
+    book = xlsx.open_book(workbook.write_workbook({"S": (["x"], [])}))
+    rng = random.Random(7)
+    serials = [46088 + rng.random() for _ in range(2000)] + [
+        46088 + (n + 0.5) / 86_400_000 for n in range(0, 86_400_000, 4_321_000)] + [
+        60, 61.25, 2_958_465.999]
+    assert book._dates(serials) == [from_excel(s) for s in serials]
+    assert book._dates([0.5, 59, 46088]) == [from_excel(s) for s in (0.5, 59, 46088)]
 
 
 def test_cells_the_quick_pass_does_not_take_are_read_by_row():
