@@ -25,6 +25,7 @@ import posixpath
 import re
 import zipfile
 from collections.abc import Callable, Collection, Iterator, Mapping
+from concurrent.futures import Future, ThreadPoolExecutor
 from typing import Any, NamedTuple
 from xml.sax.saxutils import escape, quoteattr
 
@@ -272,15 +273,21 @@ def write(sheets: Mapping[str, Sheet], *, creator: str = "STSA",
     (`Book.language` reads it back)."""
     strings = _Strings()
     out = io.BytesIO()
-    # level 1: a fraction of the time of the default level, for a file about a fifth larger
-    with zipfile.ZipFile(out, "w", zipfile.ZIP_DEFLATED, compresslevel=1) as archive:
+    # level 1: a fraction of the time of the default level, for a file about a fifth larger.
+    # Each sheet is compressed by a second thread while the next one is written (zlib lets
+    # Python run meanwhile); one part at a time goes into the zip, in order.
+    with zipfile.ZipFile(out, "w", zipfile.ZIP_DEFLATED, compresslevel=1) as archive, \
+            ThreadPoolExecutor(max_workers=1) as packer:
+        packed: Future | None = None
         for index, (title, (headings, rows)) in enumerate(sheets.items()):
             if step:
                 step(index, title)
-            with archive.open(f"xl/worksheets/sheet{index + 1}.xml", "w",
-                              force_zip64=False) as part:
-                for piece in _sheet_xml(list(headings), rows, strings):
-                    part.write(piece.encode("utf-8"))
+            xml = "".join(_sheet_xml(list(headings), rows, strings)).encode("utf-8")
+            if packed is not None:
+                packed.result()
+            packed = packer.submit(archive.writestr, f"xl/worksheets/sheet{index + 1}.xml", xml)
+        if packed is not None:
+            packed.result()
         archive.writestr("xl/sharedStrings.xml", strings.xml())
         for name, text in _package(list(sheets), creator, dt.datetime.now(dt.UTC),
                                    language).items():
