@@ -16,7 +16,7 @@ from openpyxl.styles import Alignment
 from openpyxl.utils import get_column_letter
 from openpyxl.utils.datetime import from_excel
 
-from stsa import excel, store
+from stsa import excel, i18n, store
 from stsa.auth import Actor, Role
 from stsa.formats import workbook, xlsx
 from stsa.formats.csv import looks_like_formula
@@ -313,3 +313,22 @@ def test_a_restore_as_a_new_tournament_reads_the_workbook_once(demo_copy, sqlite
         assert len(store.results(restored)) == outcome["results"]
     finally:
         restored.dispose()
+
+
+@pytest.mark.parametrize("code, first, checking, saving, last", [
+    ("sv", "Läser arbetsboken…", "Kontrollerar raderna en gång till innan de sparas…",
+     "Sparar {count} rader…", "Återställd."),
+    ("fr", "Lecture du classeur…", "Nouvelle vérification des lignes avant l’enregistrement…",
+     "Enregistrement de {count} lignes…", "Restauré.")])
+def test_a_restore_tells_its_steps_in_the_readers_language(demo_copy, sqlite_engine, code,
+                                                            first, checking, saving, last):
+    content = excel.tournament_workbook(demo_copy(sittings=2))
+    told: list[tuple[float, str]] = []
+    with i18n.language(code):
+        outcome = excel.restore_workbook(sqlite_engine, content, actor=ORGANIZER,
+                                         progress=lambda f, w: told.append((f, w)))
+    words = [w for _f, w in told]
+    with i18n.language(code):
+        count = i18n.number(sum(outcome.rows.values()))
+    assert words[0] == first and words[-3:] == [checking, saving.format(count=count), last]
+    assert [f for f, _w in told] == sorted(f for f, _w in told)
