@@ -45,10 +45,9 @@ if upload is not None and st.button(_("Restore this tournament"), key="data_rest
                                     type="primary"):
     with st.status(_("Restoring the workbook…")) as status:
         bar = st.progress(0.0, text=_("Reading the workbook…"))
-        restored = widgets.act(lambda: restore.restore_as_new(
-            session.installation(), lambda new: restore.restore_workbook(
-                new, upload, actor=me, progress=lambda f, words: bar.progress(f, text=words)),
-            restore.workbook_name(upload), actor=me),
+        restored = widgets.act(lambda: restore.restore_workbook_as_new(
+            session.installation(), upload, actor=me,
+            progress=lambda f, words: bar.progress(f, text=words)),
             done=lambda r: _("{summary} It is a new tournament, “{tournament}”, shown now; the "
                              "others are as they were.").format(
                 summary=organizer.restored_summary(r[2]), tournament=r[1]))

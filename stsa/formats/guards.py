@@ -70,9 +70,10 @@ ROSTER_LIMITS = Limits(MAX_UPLOAD_BYTES, 50 * 2**20, 100, 1000, 5 * 2**20, 20_00
 WORKBOOK_LIMITS = Limits(MAX_WORKBOOK_BYTES, 500 * 2**20, 100, 1000, 5 * 2**20, 1_048_576, 50,
                          10_000_000)
 
-_ELEMENT = re.compile(rb"<(?:[A-Za-z_][\w.-]*:)?(?:c|si|row)[\s/>]")
-_ROW = re.compile(rb"<(?:[A-Za-z_][\w.-]*:)?row[\s/>]")
-_CELL = re.compile(rb"<(?:[A-Za-z_][\w.-]*:)?c[\s/>]")
+# The cells, shared strings and rows a part holds, found without and with a namespace prefix
+# (two patterns: one with an optional prefix tries it at every "<", three times slower).
+_ELEMENT = re.compile(rb"<(c|si|row)[\s/>]")
+_PREFIXED = re.compile(rb"<[A-Za-z_][\w.-]*:(c|si|row)[\s/>]")
 _MAGIC = [  # (leading bytes, what it is)
     (b"%PDF", N_("a PDF document")), (b"\x89PNG", N_("a PNG image")),
     (b"\xff\xd8\xff", N_("a JPEG image")), (b"GIF8", N_("a GIF image")),
@@ -423,10 +424,11 @@ def _count_elements(stream: Any, part: str, limits: Limits, error: type) -> None
     elements = rows = cells = 0
     sheet = "worksheets/" in part
     while chunk := stream.read(2**20):
-        elements += len(_ELEMENT.findall(chunk))
+        found = _ELEMENT.findall(chunk) + _PREFIXED.findall(chunk)
+        elements += len(found)
         if sheet:
-            rows += len(_ROW.findall(chunk))
-            cells += len(_CELL.findall(chunk))
+            rows += found.count(b"row")
+            cells += found.count(b"c")
         if elements > limits.elements:
             raise error(_("The workbook's part {part} holds more than {cells} cells; STSA "
                           "reads sheets of at most {rows} rows and {columns} columns.").format(

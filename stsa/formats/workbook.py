@@ -35,8 +35,9 @@ from __future__ import annotations
 import datetime as dt
 import io
 import json
+import operator
 import re
-from collections.abc import Iterable, Iterator, Mapping
+from collections.abc import Callable, Collection, Iterable, Iterator, Mapping
 from dataclasses import dataclass, field
 from functools import cache
 from typing import Any
@@ -329,6 +330,9 @@ def restore_error(problems: list[Problem]) -> RestoreError:
 # -- values as cells -----------------------------------------------------------------------------
 def plain(value: Any) -> Any:
     """A Python value for a cell: numpy scalars unwrapped, every kind of missing as None."""
+    kind = type(value)
+    if kind is str or kind is int or kind is bool or kind is dt.datetime:  # the usual ones
+        return value
     if value is None or value is pd.NA or value is pd.NaT:
         return None
     if hasattr(value, "item") and not isinstance(value, (str, bytes)):
@@ -368,25 +372,43 @@ def _sheet_value(kind: str, value: Any) -> Any:
 
 #: The Python types a column's values already have as cells (`_sheet_value` returns them
 #: unchanged): the rows of a large tournament skip the general conversion.
-_AS_IS = {"text": str, "int": int}
+_AS_IS = {"text": str, "int": int, "json": str, "num": int}
+
+
+def _quick_words(kind: str) -> dict | None:
+    """{stored value: its cell} of a column of Yes and No or of coded words, in this run's
+    language, as `_sheet_value` writes them: looked up per cell instead of translated."""
+    if kind == "bool":
+        return {True: yes_no(True), False: yes_no(False)}
+    if kind.startswith("word:"):
+        return {code: _(label) for code, label in WORDS[kind[5:]].items()}
+    return None
 
 
 def _sheet_rows(records: list[dict], columns: list[tuple[str, str]]) -> list[list]:
     """Rows of `_sheet_value`s of each record's (key, kind) `columns`, column by column."""
     def converted(key: str, kind: str) -> list:
         same = _AS_IS.get(kind)
-        return [v if v is None or type(v) is same else _sheet_value(kind, v)
-                for v in (rec.get(key) for rec in records)]
+        try:
+            values = list(map(operator.itemgetter(key), records))
+        except KeyError:  # a record without the column: blank there
+            values = [rec.get(key) for rec in records]
+        words = _quick_words(kind)
+        if words is not None:
+            return [words[v] if (type(v) is bool or type(v) is str) and v in words
+                    else _sheet_value(kind, v) for v in values]
+        return [v if v is None or type(v) is same else _sheet_value(kind, v) for v in values]
 
     cols = [converted(key, kind) for key, kind in columns]
-    return [list(row) for row in zip(*cols)] if cols else [[] for _x in records]
+    return list(map(list, zip(*cols))) if cols else [[] for _x in records]
 
 
 def frame_sheet(frame: pd.DataFrame, columns: list[str] | None = None) -> Sheet:
     """A frame as (headings, rows) of plain values."""
     frame = frame if columns is None else frame[columns]
-    return list(frame.columns), [[plain(v) for v in row]
-                                 for row in frame.itertuples(index=False, name=None)]
+    cells = [[plain(v) for v in frame.iloc[:, j].tolist()] for j in range(frame.shape[1])]
+    return list(frame.columns), (list(map(list, zip(*cells))) if cells
+                                 else [[] for _x in range(len(frame))])
 
 
 def _detail_label(key: str) -> str:
@@ -478,24 +500,29 @@ def _joined(dump: Mapping[str, list[dict]], scored: pd.DataFrame, defaults: Mapp
     every setting (the defaults too, marked) and the log's events in words."""
     people = {p["id"]: {"Name": p["name"], "Nickname": p.get("nickname") or p["name"]}
               for p in dump["players"]}
+    nobody = {"Name": None, "Nickname": None}
 
     def who(player_id: Any) -> dict:
         """R22: the player's real name and the nickname the public knows, side by side."""
-        return people.get(player_id, {"Name": None, "Nickname": None})
+        return people.get(player_id, nobody)
 
     sittings = {s["id"]: {**s, "label": sitting_label(s["kind"], s["number"])}
                 for s in dump["sittings"]}
     tables = {t["id"]: t for t in dump["tables"]}
     setup_names = dict(catalog.setups(battle_of_wills=True)[["setup_id", "name"]]
                        .itertuples(index=False, name=None))
-    seated = pd.Series([s["table_id"] for s in dump["seats"]], dtype="int64").value_counts()
+    seated = pd.Series([s["table_id"] for s in dump["seats"]], dtype="int64").value_counts(
+        ).to_dict()
     by_sitting = pd.DataFrame(dump["tables"], columns=["sitting_id", "result_version"])
     counts = by_sitting.groupby("sitting_id")["result_version"].agg(
         tables="size", results=lambda v: int((v > 0).sum()))
-    score = {(int(g), int(p)): (pl, qs, bool(t)) for g, p, pl, qs, t in scored[
-        ["game_id", "player_id", "placing", "qualifier_score", "tied"]].itertuples(
-        index=False, name=None)}
+    unscored = {"Placing": None, "Qualifier score": None, "Tied": None}
+    score = {(int(g), int(p)): {"Placing": pl, "Qualifier score": qs, "Tied": bool(t)}
+             for g, p, pl, qs, t in scored[["game_id", "player_id", "placing",
+                                            "qualifier_score", "tied"]].itertuples(
+                 index=False, name=None)}
 
+    @cache
     def at_table(table_id: int) -> dict:
         t = tables[table_id]
         s = sittings[t["sitting_id"]]
@@ -531,9 +558,7 @@ def _joined(dump: Mapping[str, list[dict]], scored: pd.DataFrame, defaults: Mapp
         "seats": place({**s, **at_table(s["table_id"]), **who(s["player_id"])}
                        for s in dump["seats"]),
         "results": place({**r, **at_table(r["table_id"]), **who(r["player_id"]),
-                          **dict(zip(("Placing", "Qualifier score", "Tied"),
-                                     score.get((r["table_id"], r["player_id"]),
-                                               (None, None, None))))}
+                          **score.get((r["table_id"], r["player_id"]), unscored)}
                          for r in dump["results"]),
         "leader_votes": place({**v, **at_table(v["table_id"]), **who(v["player_id"])}
                               for v in dump.get("leader_votes", [])),
@@ -885,6 +910,25 @@ def _naming(sheetnames: list[str], recorded: str | None) -> _Naming:
     return _Naming(language, sheets)
 
 
+def _damaged(title: str) -> RestoreError:
+    return RestoreError(_("The sheet {sheet} is damaged and cannot be read: open the file in "
+                          "your spreadsheet program and save it again as .xlsx.").format(
+        sheet=repr(title)))
+
+
+def _too_many_rows(title: str) -> RestoreError:
+    return RestoreError(_("The sheet {sheet} has more than {rows} rows; STSA reads at most "
+                          "{rows}.").format(sheet=repr(title),
+                                            rows=i18n.number(WORKBOOK_LIMITS.rows)))
+
+
+def _too_wide(title: str, width: int, row: int) -> RestoreError:
+    return RestoreError(_("The sheet {sheet} has cells in column {column} (row {row}); STSA "
+                          "reads at most {columns} columns.").format(
+        sheet=repr(title), column=i18n.number(width), row=row,
+        columns=WORKBOOK_LIMITS.columns))
+
+
 def _book_rows(book: xlsx.Book, title: str) -> Iterator[tuple[int, list]]:
     """`guards.sheet_rows` for a workbook `formats.xlsx` reads: the same limits, the same
     rows (each without its blank cells at the end)."""
@@ -892,26 +936,66 @@ def _book_rows(book: xlsx.Book, title: str) -> Iterator[tuple[int, list]]:
     try:
         for number, values in book.rows(title):
             if number > limits.rows:
-                raise RestoreError(_("The sheet {sheet} has more than {rows} rows; STSA reads "
-                                     "at most {rows}.").format(
-                    sheet=repr(title), rows=i18n.number(limits.rows)))
+                raise _too_many_rows(title)
             values = guards.trimmed(values)
             if len(values) > limits.columns:
-                raise RestoreError(_("The sheet {sheet} has cells in column {column} (row "
-                                     "{row}); STSA reads at most {columns} columns.").format(
-                    sheet=repr(title), column=i18n.number(len(values)), row=number,
-                    columns=limits.columns))
+                raise _too_wide(title, len(values), number)
             yield number, values
     except SpreadsheetError:
         raise
     except Exception as exc:  # any failure to parse is a damaged file
-        raise RestoreError(_("The sheet {sheet} is damaged and cannot be read: open the file "
-                             "in your spreadsheet program and save it again as .xlsx.").format(
-            sheet=repr(title))) from exc
+        raise _damaged(title) from exc
 
 
-def _sheet_records(ws, title: str, naming: _Naming | None = None) -> list[tuple[int, dict]]:
-    """(row number, {heading: raw value}) of a sheet's filled rows, long JSON joined. A
+#: A sheet's cells below its header: the numbers of the rows that hold a value and {column
+#: index: those rows' values}.
+_Cells = tuple[list[int], dict[int, list]]
+
+
+def _book_table(book: xlsx.Book, title: str, choose: Callable[[list], Collection[int]]
+                ) -> _Cells | None:
+    """`_book_rows` column by column (`xlsx.Book.table`), with the same limits and the same
+    messages; None for a sheet the quick pass leaves to `_book_rows`."""
+    limits = WORKBOOK_LIMITS
+    try:
+        table = book.table(title, choose)
+    except SpreadsheetError:
+        raise
+    except Exception as exc:  # any failure to parse is a damaged file
+        raise _damaged(title) from exc
+    if table is None:
+        return None
+    wide = next(((n, w) for n, w in zip(table.numbers, table.widths) if w > limits.columns),
+                None)
+    if wide is not None and wide[0] <= limits.rows:  # the first of the two `_book_rows` meets
+        raise _too_wide(title, wide[1], wide[0])
+    if table.last > limits.rows:
+        raise _too_many_rows(title)
+    head = 1 if table.numbers[:1] == [1] else 0  # row 1, the header, when it holds a value
+    return table.numbers[head:], {j: c[head:] for j, c in table.columns.items()}
+
+
+def _sheet_cells(ws, title: str, choose: Callable[[list], Collection[int]]) -> _Cells:
+    """The cells of a sheet's filled rows below its header (`_Cells`), in the columns
+    `choose(header)` names: a sheet of an openpyxl workbook, or (a `formats.xlsx` book, the
+    sheet's name)."""
+    if isinstance(ws, tuple):
+        book, there = ws
+        quick = _book_table(book, there, choose)
+        if quick is not None:
+            return quick
+    rows = (guards.sheet_rows(ws, WORKBOOK_LIMITS, RestoreError) if not isinstance(ws, tuple)
+            else _book_rows(*ws))
+    _row, header = next(rows, (1, []))
+    wanted = choose(header)
+    filled = [(number, cells) for number, cells in rows if any(c is not None for c in cells)]
+    return [n for n, _c in filled], {
+        j: [cells[j] if j < len(cells) else None for _n, cells in filled] for j in wanted}
+
+
+def _sheet_records(ws, title: str, naming: _Naming | None = None
+                   ) -> tuple[list[int], dict[str, list]]:
+    """(row numbers, {heading: raw values}) of a sheet's filled rows, long JSON joined. A
     column is found under its heading in any of STSA's languages (the file's first), else
     the one readable workbooks had before (`EARLIER_HEADINGS`), else the snake_case one of
     the first releases (`LEGACY_HEADINGS`); a column older workbooks lack (`NEW_COLUMNS`)
@@ -919,31 +1003,40 @@ def _sheet_records(ws, title: str, naming: _Naming | None = None) -> list[tuple[
     naming = naming or _Naming(None, {})
     table, columns = SHEETS[title]
     name = naming.sheet(title)
-    rows = (guards.sheet_rows(ws, WORKBOOK_LIMITS, RestoreError) if not isinstance(ws, tuple)
-            else _book_rows(*ws))
-    _row, header = next(rows, (1, []))
-    found = {cell_text(h).strip(): i for i, h in enumerate(header)}
-    order = _languages(naming.language)
     index: dict[str, int | None] = {}
-    headings = naming.headings.setdefault(title, {})
-    for h, col, _kind in columns:
-        if col:
-            names = [_names_in(code)[1][title][h] for code in order]
-            index[h], as_named = _found(found, h, table, col, list(dict.fromkeys(names)))
-            if as_named is not None:
-                headings[h] = as_named
-    lacking = [naming.heading(title, h) for h, col, _kind in columns
-               if col and index[h] is None and (table, col) not in NEW_COLUMNS]
-    if lacking:
-        raise RestoreError(ngettext(
-            "The sheet {sheet} lacks the column {columns}: is this an STSA tournament "
-            "workbook?",
-            "The sheet {sheet} lacks the columns {columns}: is this an STSA tournament "
-            "workbook?", len(lacking)).format(sheet=name, columns=", ".join(lacking)))
-    records = [(number, {h: cells[i] if i is not None and i < len(cells) else None
-                         for h, i in index.items()})
-               for number, cells in rows if any(c is not None for c in cells)]
-    return _join_long(columns, records)
+
+    def choose(header: list) -> set[int]:
+        """The columns to read, found under their headings in the header row."""
+        found = {cell_text(h).strip(): i for i, h in enumerate(header)}
+        order = _languages(naming.language)
+        headings = naming.headings.setdefault(title, {})
+        for h, col, _kind in columns:
+            if col:
+                names = [_names_in(code)[1][title][h] for code in order]
+                index[h], as_named = _found(found, h, table, col, list(dict.fromkeys(names)))
+                if as_named is not None:
+                    headings[h] = as_named
+        lacking = [naming.heading(title, h) for h, col, _kind in columns
+                   if col and index[h] is None and (table, col) not in NEW_COLUMNS]
+        if lacking:
+            raise RestoreError(ngettext(
+                "The sheet {sheet} lacks the column {columns}: is this an STSA tournament "
+                "workbook?",
+                "The sheet {sheet} lacks the columns {columns}: is this an STSA tournament "
+                "workbook?", len(lacking)).format(sheet=name, columns=", ".join(lacking)))
+        return {i for i in index.values() if i is not None}
+
+    numbers, cells = _sheet_cells(ws, title, choose)
+    blank = [None] * len(numbers)
+    values = {h: blank if i is None else cells.get(i, blank) for h, i in index.items()}
+    key = values.get(columns[_key_index(columns)][0], blank)
+    if any(kind == "json" for _h, _c, kind in columns) and any(
+            a == b for a, b in zip(key, key[1:])):  # a long text continues below
+        records = _join_long(columns, [(n, dict(zip(values, row)))
+                                       for n, row in zip(numbers, zip(*values.values()))])
+        numbers = [n for n, _rec in records]
+        values = {h: [rec[h] for _n, rec in records] for h in values}
+    return numbers, values
 
 
 def _sheet_frame(ws, title: str, problems: list[Problem],
@@ -954,30 +1047,35 @@ def _sheet_frame(ws, title: str, problems: list[Problem],
     naming = naming or _Naming(None, {})
     _table, columns = SHEETS[title]
     kept = [(h, col, kind) for h, col, kind in columns if col]
-    records = _sheet_records(ws, title, naming)
-    numbers = [number for number, _rec in records]
+    numbers, values = _sheet_records(ws, title, naming)
     found: list[tuple[int, int, Problem]] = []  # (row, column, problem): in reading order
     sheet = naming.sheet(title)
 
     def read(j: int, heading: str, kind: str) -> list:
         """The column's cells as its kind, column by column (the common cells quickly)."""
-        out: list = []
-        for i, (number, rec) in enumerate(records):
-            raw = rec[heading]
-            if kind == "int" and type(raw) is int and -INT_MAX <= raw <= INT_MAX:
-                out.append(raw)
-                continue
-            if kind == "text" and type(raw) is str and raw.strip():
-                out.append(raw)
-                continue
+        def other(i: int, raw: Any) -> Any:
             try:
-                out.append(_value(kind, raw))
+                return _value(kind, raw)
             except _Bad as exc:
                 what = _("{column} must be {expected}, not {value}").format(
                     column=naming.heading(title, heading), expected=exc, value=_shown(raw))
-                found.append((i, j, at_row(number, what, sheet)))
-                out.append(None)
-        return out
+                found.append((i, j, at_row(numbers[i], what, sheet)))
+                return None
+
+        cells = values[heading]
+        if kind == "int":
+            return [raw if type(raw) is int and -INT_MAX <= raw <= INT_MAX else
+                    None if raw is None else other(i, raw) for i, raw in enumerate(cells)]
+        if kind == "text":
+            return [raw if type(raw) is str and raw and not raw.isspace() else
+                    None if raw is None else other(i, raw) for i, raw in enumerate(cells)]
+        if kind == "time":  # a time to the millisecond already, as this writer wrote it
+            return [raw.replace(tzinfo=dt.UTC) if type(raw) is dt.datetime
+                    and raw.tzinfo is None and not raw.microsecond % 1000 else
+                    None if raw is None else other(i, raw) for i, raw in enumerate(cells)]
+        if kind == "list":  # a blank cell is no leaders: `_value` says so
+            return [other(i, raw) for i, raw in enumerate(cells)]
+        return [None if raw is None else other(i, raw) for i, raw in enumerate(cells)]
 
     cols = {col: read(j, heading, kind) for j, (heading, col, kind) in enumerate(kept)}
     problems += [problem for _i, _j, problem in sorted(found, key=lambda f: f[:2])]

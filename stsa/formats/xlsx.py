@@ -19,13 +19,17 @@ from __future__ import annotations
 
 import datetime as dt
 import io
+import itertools
+import operator
 import posixpath
 import re
 import zipfile
-from collections.abc import Callable, Iterator, Mapping
-from typing import Any
+from collections.abc import Callable, Collection, Iterator, Mapping
+from concurrent.futures import Future, ThreadPoolExecutor
+from typing import Any, NamedTuple
 from xml.sax.saxutils import escape, quoteattr
 
+import numpy as np
 from openpyxl.cell.cell import ILLEGAL_CHARACTERS_RE
 from openpyxl.styles.numbers import BUILTIN_FORMATS, is_date_format
 from openpyxl.utils import get_column_letter
@@ -91,38 +95,62 @@ class _Strings:
                 + "".join(f"<si>{_text(s)}</si>" for s in self.index) + "</sst>")
 
 
-def _cells(row: list, letters: list[str], number: int, strings: _Strings,
-           text_style: int, plain_style: int) -> str:
-    """One row's <c> elements: text as shared strings (formula-like text marked as text),
-    numbers, Yes/No booleans and dates with the time format; blanks left out."""
-    out = []
-    for letter, value in zip(letters, row):
-        if value is None or value == "":  # openpyxl too wrote no value for empty text
-            continue
-        kind = type(value)
-        if kind is str:
-            style = text_style if value.startswith(FORMULA_START) else plain_style
-            s = f' s="{style}"' if style else ""
-            out.append(f'<c r="{letter}{number}"{s} t="s"><v>{strings(value)}</v></c>')
-        elif kind is int or kind is float:
-            out.append(f'<c r="{letter}{number}"><v>{value!r}</v></c>')
-        elif kind is bool:
-            out.append(f'<c r="{letter}{number}" t="b"><v>{int(value)}</v></c>')
-        elif isinstance(value, (dt.datetime, dt.date)):
-            out.append(f'<c r="{letter}{number}" s="{TIME}"><v>{to_excel(value)!r}</v></c>')
-        elif isinstance(value, (int, float)):  # subclasses (numpy's are unwrapped before)
-            out.append(f'<c r="{letter}{number}"><v>{float(value)!r}</v></c>')
-        else:
-            text = str(value)
-            style = text_style if text.startswith(FORMULA_START) else plain_style
-            s = f' s="{style}"' if style else ""
-            out.append(f'<c r="{letter}{number}"{s} t="s"><v>{strings(text)}</v></c>')
-    return "".join(out)
+def _cell(letter: str, number: int, value: Any, strings: _Strings, text_style: int,
+          plain_style: int) -> str:
+    """One cell's <c> element: text as a shared string (formula-like text marked as text), a
+    number, a Yes/No boolean or a date with the time format; "" for a blank."""
+    if value is None or value == "":  # openpyxl too wrote no value for empty text
+        return ""
+    kind = type(value)
+    if kind is str:
+        style = text_style if value.startswith(FORMULA_START) else plain_style
+        s = f' s="{style}"' if style else ""
+        return f'<c r="{letter}{number}"{s} t="s"><v>{strings(value)}</v></c>'
+    if kind is int or kind is float:
+        return f'<c r="{letter}{number}"><v>{value!r}</v></c>'
+    if kind is bool:
+        return f'<c r="{letter}{number}" t="b"><v>{int(value)}</v></c>'
+    if isinstance(value, (dt.datetime, dt.date)):
+        return f'<c r="{letter}{number}" s="{TIME}"><v>{to_excel(value)!r}</v></c>'
+    if isinstance(value, (int, float)):  # subclasses (numpy's are unwrapped before)
+        return f'<c r="{letter}{number}"><v>{float(value)!r}</v></c>'
+    text = str(value)
+    style = text_style if text.startswith(FORMULA_START) else plain_style
+    s = f' s="{style}"' if style else ""
+    return f'<c r="{letter}{number}"{s} t="s"><v>{strings(text)}</v></c>'
+
+
+def _column_cells(letter: str, values: list, strings: _Strings) -> list[str]:
+    """A data column's <c> elements, one per row from row 2 ("" for a blank): plain text and
+    numbers written inline, everything else by `_cell`."""
+    kinds = set(map(type, values))
+    if kinds <= _NUMBERS:  # whole numbers (and blanks): nothing to look at per cell
+        return ["" if v is None else f'<c r="{letter}{n}"><v>{v}</v></c>'
+                for n, v in enumerate(values, start=2)]
+    texts = [v for v in values if v is not None] if kinds <= _TEXTS else None
+    if texts is not None and all(texts) and not any(map(_IS_FORMULA, texts)):
+        index = strings.index
+        for text in [t for t in dict.fromkeys(texts) if t not in index]:  # not shared yet
+            strings(text)
+        return ["" if v is None else f'<c r="{letter}{n}" t="s"><v>{index[v]}</v></c>'
+                for n, v in enumerate(values, start=2)]
+    index, add, formula = strings.index, strings, _FORMULA_FIRST
+    return [f'<c r="{letter}{n}" t="s"><v>{i if (i := index.get(v)) is not None else add(v)}'
+            '</v></c>' if type(v) is str and v and v[0] not in formula else
+            f'<c r="{letter}{n}"><v>{v}</v></c>' if type(v) is int else
+            _cell(letter, n, v, strings, TEXT, PLAIN)
+            for n, v in enumerate(values, start=2)]
+
+
+#: The first characters of text a spreadsheet takes for a formula (`FORMULA_START`).
+_FORMULA_FIRST = frozenset(FORMULA_START)
+_IS_FORMULA = operator.methodcaller("startswith", FORMULA_START)
+_NUMBERS, _TEXTS = frozenset({int, type(None)}), frozenset({str, type(None)})
 
 
 def _sheet_xml(headings: list[str], rows: list[list], strings: _Strings) -> Iterator[str]:
-    """A worksheet's XML in pieces: its size, the frozen header, widths, the cells, the
-    filter."""
+    """A worksheet's XML in pieces: its size, the frozen header, widths, the cells (written
+    a column at a time), the filter."""
     columns = max(len(headings), max((len(r) for r in rows), default=0), 1)
     letters = [get_column_letter(i + 1) for i in range(columns)]
     last = f"{letters[max(len(headings), 1) - 1]}{len(rows) + 1}"
@@ -138,15 +166,17 @@ def _sheet_xml(headings: list[str], rows: list[list], strings: _Strings) -> Iter
                                  for i, w in enumerate(_widths(headings, rows), start=1))
         yield "</cols>"
     yield "<sheetData>"
-    yield f'<row r="1">{_cells(headings, letters, 1, strings, HEADER_TEXT, HEADER)}</row>'
-    chunk = []
-    for number, row in enumerate(rows, start=2):
-        chunk.append(f'<row r="{number}">{_cells(row, letters, number, strings, TEXT, PLAIN)}'
-                     f"</row>")
-        if len(chunk) == 2000:
-            yield "".join(chunk)
-            chunk = []
-    yield "".join(chunk)
+    yield ('<row r="1">' + "".join(_cell(x, 1, h, strings, HEADER_TEXT, HEADER)
+                                   for x, h in zip(letters, headings)) + "</row>")
+    width = max((len(r) for r in rows), default=0)
+    even = all(len(r) == width for r in rows)  # the usual sheet: each column by itemgetter
+    cells = [_column_cells(letters[j], list(map(operator.itemgetter(j), rows)) if even else
+                           [r[j] if j < len(r) else None for r in rows], strings)
+             for j in range(width)]
+    for start in range(0, len(rows), 2000):
+        yield "".join(f'<row r="{n}">{"".join(row)}</row>' for n, row in enumerate(
+            zip(*(c[start:start + 2000] for c in cells)) if cells else ([] for _x in range(
+                min(2000, len(rows) - start))), start=start + 2))
     yield f'</sheetData><autoFilter ref="A1:{last}"/></worksheet>'
 
 
@@ -243,15 +273,21 @@ def write(sheets: Mapping[str, Sheet], *, creator: str = "STSA",
     (`Book.language` reads it back)."""
     strings = _Strings()
     out = io.BytesIO()
-    # level 1: a fraction of the time of the default level, for a file about a fifth larger
-    with zipfile.ZipFile(out, "w", zipfile.ZIP_DEFLATED, compresslevel=1) as archive:
+    # level 1: a fraction of the time of the default level, for a file about a fifth larger.
+    # Each sheet is compressed by a second thread while the next one is written (zlib lets
+    # Python run meanwhile); one part at a time goes into the zip, in order.
+    with zipfile.ZipFile(out, "w", zipfile.ZIP_DEFLATED, compresslevel=1) as archive, \
+            ThreadPoolExecutor(max_workers=1) as packer:
+        packed: Future | None = None
         for index, (title, (headings, rows)) in enumerate(sheets.items()):
             if step:
                 step(index, title)
-            with archive.open(f"xl/worksheets/sheet{index + 1}.xml", "w",
-                              force_zip64=False) as part:
-                for piece in _sheet_xml(list(headings), rows, strings):
-                    part.write(piece.encode("utf-8"))
+            xml = "".join(_sheet_xml(list(headings), rows, strings)).encode("utf-8")
+            if packed is not None:
+                packed.result()
+            packed = packer.submit(archive.writestr, f"xl/worksheets/sheet{index + 1}.xml", xml)
+        if packed is not None:
+            packed.result()
         archive.writestr("xl/sharedStrings.xml", strings.xml())
         for name, text in _package(list(sheets), creator, dt.datetime.now(dt.UTC),
                                    language).items():
@@ -273,6 +309,10 @@ _PHONETIC = re.compile(r"<rPh\b.*?</rPh>", re.S)
 _ENTITY = re.compile(r"&(#x[0-9a-fA-F]+|#[0-9]+|amp|lt|gt|quot|apos);")
 _NAMED = {"amp": "&", "lt": "<", "gt": ">", "quot": '"', "apos": "'"}
 _LETTERS = re.compile(r"[A-Z]+")
+# A shared string: one plain text run as this writer writes it (read as it is), or any other
+# (rich text, phonetic hints: `_string_text`).
+_SI = re.compile(r'<si><t(?: xml:space="preserve")?>([^<]*)</t></si>|<si\b[^>]*>(.*?)</si>',
+                 re.S)
 
 
 def _entity(match: re.Match) -> str:
@@ -312,19 +352,35 @@ def _column(reference: str) -> int:
     return index - 1
 
 
+class Table(NamedTuple):
+    """A sheet read column by column (`Book.table`): the numbers of its rows that hold a
+    value, each one's width (its last column with a value), the sheet's last row number
+    (filled or not) and {column index (from 0): the values of those rows}."""
+
+    numbers: list[int]
+    widths: list[int]
+    last: int
+    columns: dict[int, list]
+
+
 class Book:
-    """An .xlsx's sheets by title, read with patterns (`rows`); built by `open_book`."""
+    """An .xlsx's sheets by title, read with patterns (`rows`, `table`); built by
+    `open_book`."""
 
     def __init__(self, archive: zipfile.ZipFile, parts: dict[str, str], strings: list[str],
-                 dates: set[int], epoch: dt.datetime, language: str | None = None) -> None:
+                 dates: set[int], epoch: dt.datetime, language: str | None = None,
+                 texts: Mapping[str, str] | None = None) -> None:
         self.archive, self.parts = archive, parts
+        self.texts = dict(texts or {})  # {part: its XML}, as `open_book` read them already
         self.strings, self.dates, self.epoch = strings, dates, epoch
         self.sheetnames = list(parts)
         self.language = language  # as the file's properties record it ("sv"), or None
         self._columns: dict[str, int] = {}
 
     def xml(self, title: str) -> str:
-        return self.archive.read(self.parts[title]).decode("utf-8")
+        part = self.parts[title]
+        found = self.texts.get(part)
+        return found if found is not None else self.archive.read(part).decode("utf-8")
 
     def rows(self, title: str) -> Iterator[tuple[int, list]]:
         """(row number, cell values) of each row in the sheet, as openpyxl reads them with
@@ -382,6 +438,119 @@ class Book:
         if values is not None:
             yield number, values
 
+    def table(self, title: str, choose: Callable[[list], Collection[int]] | None = None
+              ) -> Table | None:
+        """The sheet's rows that hold a value, column by column, as `rows` reads them (each
+        without its blank cells at the end, as `guards.trimmed` leaves it): the cells
+        converted in one pass (dates a column at a time), then placed by column with numpy.
+        `choose(header)`, given the first row's values (none when row 1 is blank), names
+        the columns wanted: only those are converted and returned. None for a sheet with a
+        cell this quick pass does not take (no reference, inline or rich text, text of
+        spaces only): read it with `rows`. ValueError for cells or rows out of order."""
+        xml = self.xml(title)
+        begin = xml.find("<sheetData")
+        data = xml[begin:xml.find("</sheetData>", begin)] if begin >= 0 else ""
+        tokens = _TOKEN.findall(data)
+        if any(map(_SIXTH, tokens)) or self._blank_strings():
+            return None
+        marks = list(map(_FIRST, tokens))  # each field by itemgetter: zip(*tokens) is slow
+        letters = list(map(_SECOND, tokens))
+        numbers, last = [], 0
+        for mark in filter(None, marks):
+            at = (mark[8:mark.find('"', 8)] if mark.startswith('<row r="')
+                  else _attrs(mark[4:]).get("r"))
+            number = int(at) if at else last + 1
+            if number <= last:
+                raise ValueError(f"row {number} out of order")
+            numbers.append(number)
+            last = number
+        rows = np.array(list(itertools.accumulate(map(bool, marks))), np.int64) - 1
+        if len(rows) and rows[0] < 0:  # each token's row, from 0
+            raise ValueError("a cell outside a row")
+        for found in set(letters) - set(self._columns):
+            if found:
+                self._columns[found] = _column(found)
+        known = {**self._columns, "": -1}  # a row's start has no column
+        columns = np.array([known[x] for x in letters], np.int64)
+        cell = columns >= 0
+        filled = cell & np.array(list(map(bool, map(_FIFTH, tokens))), bool)  # a value
+        same_row = rows[1:] == rows[:-1]
+        if (same_row & cell[1:] & cell[:-1] & (columns[1:] <= columns[:-1])).any():
+            raise ValueError("a cell out of order")
+        width = np.zeros(len(numbers), np.int64)
+        np.maximum.at(width, rows[filled], columns[filled] + 1)
+        cells = np.full(len(tokens), None, dtype=object)
+        head = filled & (rows == 0) if numbers[:1] == [1] else np.zeros(len(tokens), bool)
+        try:
+            cells[head] = self._values(tokens, head)
+            header = [None] * (int(width[0]) if head.any() else 0)
+            for column, value in zip(columns[head].tolist(), cells[head].tolist()):
+                header[column] = value
+            wanted = filled & ~head
+            if choose is not None:
+                chosen = np.isin(columns, list(choose(header)))
+                head &= chosen
+                if set(map(_FOURTH, tokens)) <= _PLAIN_KINDS:  # no text of spaces only
+                    wanted &= chosen  # elsewhere to look for: only these converted
+            cells[wanted] = self._values(tokens, wanted)
+        except _Unusual:
+            return None
+        kept = np.unique(rows[filled])
+        if not len(kept):
+            return Table([], [], last, {})
+        at = np.searchsorted(kept, rows)
+        inside = (head | (wanted & (chosen if choose is not None else True))) & (
+            kept[np.minimum(at, len(kept) - 1)] == rows)
+        out = {}
+        for column in np.unique(columns[inside]).tolist():
+            mine = inside & (columns == column)
+            put = np.full(len(kept), None, dtype=object)
+            put[at[mine]] = cells[mine]
+            out[column] = put.tolist()
+        return Table([numbers[i] for i in kept.tolist()], width[kept].tolist(), last, out)
+
+    def _values(self, tokens: list[tuple], which: np.ndarray) -> list:
+        """The values of the cells `which` marks (each one filled): text and numbers inline,
+        dates a column at a time (`_dates`), the others through `_other`."""
+        strings, dates = self.strings, {str(d) for d in self.dates}
+        chosen = [tokens[i] for i in np.flatnonzero(which).tolist()]
+        values = [strings[int(t)] if k == "s" else
+                  (float(t) if "." in t or "e" in t or "E" in t else int(t))
+                  if not k or k == "n" else self._other(k, y, t)
+                  for _m, _x, y, k, t, _o in chosen]  # a date's day number, read below
+        days = [i for i, (_m, _x, y, k, _t, _o) in enumerate(chosen)
+                if (not k or k == "n") and y and y in dates]
+        for i, day in zip(days, self._dates([values[i] for i in days])):
+            values[i] = day
+        return values
+
+    def _dates(self, serials: list) -> list:
+        """Spreadsheet day numbers as `from_excel` reads them (to the millisecond), a column
+        at a time; those before day 60 or past 9999, one at a time."""
+        found = np.array(serials, dtype=np.float64)
+        if not len(found) or not ((found >= 60) & (found < 2_958_466)).all():
+            return [from_excel(s, self.epoch) for s in serials]
+        day, fraction = np.divmod(found, 1.0)
+        ms = day.astype(np.int64) * 86_400_000 + np.round(fraction * 86400 * 1000).astype(
+            np.int64)  # as from_excel: round(fraction * SECS_PER_DAY * 1000) milliseconds
+        epoch = np.datetime64(self.epoch.replace(tzinfo=None), "ms")
+        return (epoch + ms.astype("timedelta64[ms]")).astype(object).tolist()
+
+    def _blank_strings(self) -> bool:
+        """Whether a shared string is empty or spaces only (`guards.trimmed` would take it
+        for a blank cell at the end of a row: `rows` reads such sheets)."""
+        if not hasattr(self, "_blanks"):
+            self._blanks = any(not s or s.isspace() for s in self.strings)
+        return self._blanks
+
+    def _other(self, kind: str, style: str, text: str) -> Any:
+        """A cell `table` converts one by one (a date, Yes/No, a formula's text, an error);
+        text of spaces only is left to `rows` (`_Unusual`)."""
+        value = self._value(kind or "n", style or None, text, None)
+        if isinstance(value, str) and (not value or value.isspace()):
+            raise _Unusual
+        return value
+
     def _value(self, kind: str, style: str | None, text: str | None,
                inner: str | None) -> Any:
         """A cell's value from its type, style and <v> text (or, `inner`, its content)."""
@@ -407,6 +576,19 @@ class Book:
 
     def close(self) -> None:
         self.archive.close()
+
+
+class _Unusual(Exception):
+    """A cell `Book.table` leaves to `Book.rows`."""
+
+
+def _unusual() -> Any:
+    raise _Unusual
+
+
+_FIRST, _SECOND, _FOURTH, _FIFTH, _SIXTH = map(operator.itemgetter, (0, 1, 3, 4, 5))
+#: The cell types whose values are never text of spaces only (`Book.table` may skip them).
+_PLAIN_KINDS = frozenset({"", "s", "n", "b"})
 
 
 def _part(base: str, target: str) -> str:
@@ -451,7 +633,8 @@ def open_book(data: bytes) -> Book | None:
             if rid in book_rels:
                 parts[_unescape(a.get("name", ""))] = _part(main, book_rels[rid][0])
         by_kind = {kind.rsplit("/", 1)[-1]: _part(main, t) for t, kind in book_rels.values()}
-        texts = [archive.read(p).decode("utf-8") for p in parts.values() if p in names]
+        read = {p: archive.read(p).decode("utf-8") for p in parts.values() if p in names}
+        texts = list(read.values())
         shared = by_kind.get("sharedStrings")
         sst = archive.read(shared).decode("utf-8") if shared in names else ""
         styles = by_kind.get("styles")
@@ -459,11 +642,13 @@ def open_book(data: bytes) -> Book | None:
         if not _plain([book, sst, style_xml, *texts]) or len(texts) != len(parts):
             archive.close()
             return None
-        strings = [_string_text(si) for si in re.findall(r"<si\b[^>]*>(.*?)</si>", sst, re.S)]
+        strings = [_string_text(other) if other else _unescape(simple) if "&" in simple
+                   or "\r" in simple else simple for simple, other in _SI.findall(sst)]
         pr = re.search(r"<workbookPr\b([^>]*)", book)
         mac = pr and _attrs(pr.group(1)).get("date1904", "0").lower() in ("1", "true")
         return Book(archive, parts, strings, _date_styles(style_xml),
-                    CALENDAR_MAC_1904 if mac else WINDOWS_EPOCH, recorded_language(archive))
+                    CALENDAR_MAC_1904 if mac else WINDOWS_EPOCH, recorded_language(archive),
+                    read)
     except (KeyError, ValueError, IndexError, UnicodeDecodeError, zipfile.BadZipFile):
         archive.close()  # a part missing or not as expected: openpyxl reads it or says why
         return None

@@ -20,8 +20,8 @@ from stsa.domain import Kind, PickMethod, SittingStatus, TournamentError, sittin
 from stsa.formats import slips, workbook
 from stsa.formats.csv import csv_bytes
 from stsa.i18n import N_, _, pgettext
+from stsa.services import bulk, log
 from stsa.services import finals as finals_service
-from stsa.services import log
 from stsa.services import results as results_service
 from stsa.services import season as season_service
 from stsa.settings import REGISTRY, Settings
@@ -141,7 +141,8 @@ def _frame(rows: list[dict], spec: dict[str, str]) -> pd.DataFrame:
 
 def _what_happened(dump: dict) -> list[str]:
     """R19: every event of the snapshot in words (`services.log`)."""
-    events = pd.DataFrame(dump["events"], columns=["action", "subject", "before", "after"])
+    events = log.parsed_once(pd.DataFrame(dump["events"], dtype=object,
+                                          columns=["action", "subject", "before", "after"]))
     places = log.places_of(
         _frame(dump["players"], {"id": "player_id", "name": "name"}),
         _frame(dump["sittings"], {"id": "sitting_id", "kind": "kind", "number": "number"}),
@@ -181,10 +182,11 @@ def tournament_workbook(engine, *, progress: Progress | None = None) -> bytes:
                 progress(fraction, words())
 
     tell(0.0, lambda: _("Reading the tournament…"))
-    dump = store.dump_tournament(engine)
-    tell(0.25, lambda: _("Arranging the sheets…"))
-    with i18n.language(_language(engine)):
-        data = _workbook(engine, dump, tell)
+    with bulk.collector_paused():
+        dump = store.dump_tournament(engine)
+        tell(0.25, lambda: _("Arranging the sheets…"))
+        with i18n.language(_language(engine)):
+            data = _workbook(engine, dump, tell)
     tell(1.0, lambda: _("The workbook is ready."))
     return data
 

@@ -91,8 +91,28 @@ def _int(value: Any) -> int | None:
         return None
 
 
+class _Parsed:
+    """A before/after value `parsed_once` read already (`_loaded` hands it out as it is)."""
+
+    __slots__ = ("value",)
+
+    def __init__(self, value: Any) -> None:
+        self.value = value
+
+
+def parsed_once(events: pd.DataFrame) -> pd.DataFrame:
+    """`events` with each before/after value read (`_loaded`) once, for `places_of` and
+    `event_sentences` to share: the workbook's dump holds them as JSON text, and the
+    draws' are long."""
+    return events.assign(**{side: pd.Series([_Parsed(_loaded(v)) for v in events[side]],
+                                            index=events.index, dtype=object)
+                            for side in ("before", "after")})
+
+
 def _loaded(value: Any) -> Any:
     """A before/after value as logged: parsed already, or JSON text (the workbook's dump)."""
+    if isinstance(value, _Parsed):
+        return value.value
     if isinstance(value, str):
         try:
             return json.loads(value)
@@ -108,7 +128,8 @@ def places_of(players: pd.DataFrame, sittings: pd.DataFrame, tables: pd.DataFram
     name their sitting and tables, additions and removals their players), so what is gone
     from the tournament is still named."""
     names, labels, at = {}, {}, {}
-    for e in (events.to_dict("records") if events is not None else []):
+    for e in (_records(events, ["action", "subject", "before", "after"])
+              if events is not None else []):
         before, after = _loaded(e["before"]), _loaded(e["after"])
         for side in (before, after):
             if e["action"] in (Action.SITTING_DRAW, Action.SITTING_REDRAW, Action.SITTING_DISCARD,
@@ -137,10 +158,16 @@ def places_of(players: pd.DataFrame, sittings: pd.DataFrame, tables: pd.DataFram
 def event_sentences(events: pd.DataFrame, places: Places) -> pd.Series:
     """R19: each event (`action, subject, before, after`; before/after parsed or as JSON
     text) as one sentence, indexed like `events`."""
-    return pd.Series([sentence(e["action"], e["subject"], _loaded(e["before"]),
-                               _loaded(e["after"]), places)
-                      for e in events[["action", "subject", "before", "after"]]
-                      .to_dict("records")], index=events.index, dtype=object)
+    return pd.Series([sentence(action, subject, _loaded(before), _loaded(after), places)
+                      for action, subject, before, after in zip(
+                          events["action"], events["subject"], events["before"],
+                          events["after"])], index=events.index, dtype=object)
+
+
+def _records(frame: pd.DataFrame, columns: list[str]) -> list[dict]:
+    """The `columns` of each row as {column: value} (`to_dict("records")`, without its
+    conversion of each value)."""
+    return [dict(zip(columns, values)) for values in zip(*(frame[c] for c in columns))]
 
 
 def action_label(action: str) -> str:

@@ -44,8 +44,9 @@ from stsa.formats import workbook
 from stsa.formats.guards import at_row
 from stsa.formats.workbook import HEADING_OF, SHEET_OF, RestoreError
 from stsa.i18n import N_, _, ngettext
+from stsa.services import bulk
 from stsa.settings import REGISTRY
-from stsa.store import draws, game_results, roster, schema
+from stsa.store import checks, draws, game_results, roster, schema
 from stsa.store import schedule as store_schedule
 
 Frames = dict[str, pd.DataFrame]  # store table -> rows, indexed by spreadsheet row number
@@ -94,10 +95,35 @@ def restore_workbook(engine, source: Any, *, actor: Actor,
     """
     require(actor, Role.ORGANIZER, action=N_("restore a tournament"))
     tell = progress or (lambda _fraction, _words: None)
+    with bulk.collector_paused():
+        return _restore_parsed(engine, _parsed(source, tell), actor=actor, tell=tell)
+
+
+def restore_workbook_as_new(installation, source: Any, *, actor: Actor,
+                            progress: Progress | None = None) -> tuple[int, str, Any]:
+    """R19, R27: `restore_workbook` into a NEW tournament named as the workbook's Settings
+    sheet names it (`restore_as_new`), reading the file once. Returns (its id, its name,
+    the `RestoreOutcome`); `progress(fraction, words)` as `restore_workbook` tells it."""
+    require(actor, Role.ORGANIZER, action=N_("restore a tournament"))
+    tell = progress or (lambda _fraction, _words: None)
+    with bulk.collector_paused():
+        parsed = _parsed(source, tell)
+        return restore_as_new(installation, lambda engine: _restore_parsed(
+            engine, parsed, actor=actor, tell=tell), _name_in(parsed.tables["settings"]),
+            actor=actor)
+
+
+def _parsed(source: Any, tell: Progress) -> workbook.ParsedWorkbook:
+    """The workbook read (`workbook.parse_workbook`), telling each sheet as it goes."""
     tell(0.0, _("Reading the workbook…"))
     sheets = len(SHEET_OF)
-    parsed = workbook.parse_workbook(source, sheet_step=lambda i, title: tell(
+    return workbook.parse_workbook(source, sheet_step=lambda i, title: tell(
         0.05 + 0.4 * i / sheets, _("Reading the {sheet} sheet…").format(sheet=_(title))))
+
+
+def _restore_parsed(engine, parsed: workbook.ParsedWorkbook, *, actor: Actor,
+                    tell: Progress) -> RestoreOutcome:
+    """`restore_workbook`'s checks and writing, for a workbook read already."""
     results = len(parsed.tables["results"])
     with named_as(parsed):
         for fraction, check in ((0.5, shape_problems), (0.7, rule_problems)):
@@ -108,10 +134,13 @@ def restore_workbook(engine, source: Any, *, actor: Actor,
                 raise workbook.restore_error(problems)
     tables = {**parsed.tables, "events": workbook.mark_imported(
         parsed.tables["events"], parsed.source, dt.datetime.now(dt.UTC))}
-    tell(0.85, _("Writing…"))
+    rows = sum(len(frame) for frame in tables.values())
+    tell(0.8, _("Checking the rows once more before saving…"))
     try:
-        counts = store.load_tournament(engine, _stored(tables), actor=actor,
-                                       source=parsed.source or _("the workbook"))
+        counts = store.load_tournament(
+            engine, _stored(tables), actor=actor, source=parsed.source or _("the workbook"),
+            checked=lambda: tell(0.9, ngettext("Saving {count} row…", "Saving {count} rows…",
+                                               rows).format(count=i18n.number(rows))))
     except (store.InvalidState, store.PermissionDenied):
         raise
     except TournamentError as exc:  # a rule of the store's own the checks above do not know
@@ -161,7 +190,11 @@ def _names(installation) -> list[str]:
 
 def workbook_name(source: Any) -> str:
     """The tournament name a workbook's Settings sheet holds ("" when none)."""
-    settings = workbook.parse_workbook(source, only=["settings"]).tables["settings"]
+    return _name_in(workbook.parse_workbook(source, only=["settings"]).tables["settings"])
+
+
+def _name_in(settings: pd.DataFrame) -> str:
+    """The tournament name a parsed Settings sheet holds ("" when none)."""
     found = settings.loc[settings["key"] == "tournament_name", "value"]
     return str(json.loads(found.iloc[0])) if len(found) else ""
 
@@ -208,6 +241,15 @@ def _row_of(table: str, row: int) -> str:
 def _at(table: str, row: int, what: str) -> Problem:
     """A problem with row `row` of the sheet that restores `table`."""
     return at_row(row, what, _sheet(table))
+
+
+def _records(frame: pd.DataFrame) -> list[dict]:
+    """A parsed sheet's rows as {column: value} (`to_dict("records")` of its plain values,
+    built column by column)."""
+    columns = list(frame.columns)
+    return [dict(zip(columns, values))
+            for values in zip(*(frame[c].tolist() for c in columns))] if columns else [
+        {} for _x in range(len(frame))]
 
 
 def _values(words) -> set[str]:
@@ -307,7 +349,7 @@ def rule_problems(frames: Frames) -> list[Problem]:
 def _schedule(items: pd.DataFrame) -> list[Problem]:
     """R26: each schedule item as planning it checks it (its kind, number, title, length)."""
     problems = []
-    for row, item in zip(items.index, items.to_dict("records")):
+    for row, item in zip(items.index, _records(items)):
         where = _row_of("schedule_items", row)
         refused = _refused(where, lambda: store_schedule.check_item(item, where))  # noqa: B023
         if refused:
@@ -324,7 +366,7 @@ def _players(players: pd.DataFrame) -> list[Problem]:
     first_nick: dict[str, int] = {}
     fields = (("name", roster.NAME_MAX, True), ("nickname", roster.NICKNAME_MAX, False),
               ("club", roster.CLUB_MAX, False), ("email", roster.EMAIL_MAX, False))
-    for row, p in zip(players.index, players.to_dict("records")):
+    for row, p in zip(players.index, _records(players)):
         where = _row_of("players", row)
         refused = [_refused(where, lambda: roster._text(p[f], f, limit, where, required=req))  # noqa: B023
                    for f, limit, req in fields]
@@ -379,7 +421,7 @@ def _sittings(frames: Frames) -> list[Problem]:
     """R1, R3, R9, R16: each sitting's kind and status, and its draw (seed, tables, seats,
     colours, pick order, sit-outs) through the draw's own check."""
     problems = []
-    for row, s in zip(frames["sittings"].index, frames["sittings"].to_dict("records")):
+    for row, s in zip(frames["sittings"].index, _records(frames["sittings"])):
         where = _row_of("sittings", row)
         label = sitting_label(s["kind"], s["number"])
         refused = [_refused(where, lambda: draws._check_kind(s["kind"]))]  # noqa: B023
@@ -446,15 +488,20 @@ def _table_results(rows: list[tuple[int, dict]], table: dict, seated: dict,
 def _results(frames: Frames) -> list[Problem]:
     """R11-R13: every table's result as result entry takes it; each result row of its
     table's version and in its player's seat."""
-    tables = {t["id"]: t for t in frames["tables"].to_dict("records")}
-    sittings = {s["id"]: s for s in frames["sittings"].to_dict("records")}
+    tables = {t["id"]: t for t in _records(frames["tables"])}
+    sittings = {s["id"]: s for s in _records(frames["sittings"])}
     seated = _seated(frames)
     by_table: dict[int, list[tuple[int, dict]]] = {}
     results = frames["results"]
-    for row, rec in zip(results.index, results.to_dict("records")):
+    for row, rec in zip(results.index, _records(results)):
         by_table.setdefault(rec["table_id"], []).append((row, rec))
+    right = checks.plainly_right(results, frames["seats"], {  # removed ones: the wild card
+        t: {*(table["available_leaders"] or []), *(table["removed_leaders"] or [])}
+        for t, table in tables.items()})
     problems = []
     for table_id, rows in by_table.items():
+        if table_id in right:  # what the check takes as it is, found for all tables at once
+            continue
         table = tables[table_id]
         sitting = sittings[table["sitting_id"]]
         label = table_label(sitting["kind"], sitting["number"], table["table_no"])
@@ -495,7 +542,7 @@ def _statuses(frames: Frames) -> list[Problem]:
     tables = frames["tables"]
     reported = tables["id"].isin(set(frames["results"]["table_id"]))
     problems = []
-    for row, s in zip(frames["sittings"].index, frames["sittings"].to_dict("records")):
+    for row, s in zip(frames["sittings"].index, _records(frames["sittings"])):
         mine = tables["sitting_id"] == s["id"]
         label = sitting_label(s["kind"], s["number"])
         if s["status"] == SittingStatus.DRAWN and (mine & reported).any():

@@ -12,7 +12,7 @@ from __future__ import annotations
 import math
 import numbers
 import re
-from collections.abc import Mapping
+from collections.abc import Collection, Mapping
 from typing import Any
 
 import numpy as np
@@ -62,6 +62,8 @@ def blank(value: Any) -> bool:
 
 def whole_number(value: Any) -> int | None:
     """A whole number from an int, an integral float or digits; None if it is not one."""
+    if type(value) is int:  # the usual case, first
+        return value
     if isinstance(value, bool):
         return None
     if isinstance(value, numbers.Integral):
@@ -168,6 +170,8 @@ def result_number(field: str, value: Any) -> int | None:
     and water from 0, variant points either way (blank = 0), a settled order from 1 (blank =
     none), none beyond `MAX_NUMBER`. The `TournamentError` names the field."""
     low, high = NUMBER_RANGES[field]
+    if type(value) is int and low <= value <= high:  # the usual number: no words needed
+        return value
     words = _(NUMBER_WORDS[field]) if field in NUMBER_WORDS else field
     if blank(value):
         if field in STATS:
@@ -216,17 +220,20 @@ def leader_list(value: Any, what: str) -> list[str]:
     return out
 
 
+#: The columns of a draw's seats and tables that its check reads (and the only ones).
+_SEAT_COLUMNS = ("table_no", "seat", "player_id", "colour", "pick_order")
+_TABLE_COLUMNS = ("table_no", "setup_id", "removed_leaders", "available_leaders")
+
+
 def _draw_frames(draw: Any):
     try:
         seats, tables, seed, sit_outs = draw.seats, draw.tables, draw.seed, draw.sit_outs
     except AttributeError as exc:
         raise TournamentError(_("A draw needs seats, tables, seed and sit_outs "
                                 "({error}).").format(error=exc)) from exc
-    need_s = {"table_no", "seat", "player_id", "colour", "pick_order"}
-    need_t = {"table_no", "setup_id", "removed_leaders", "available_leaders"}
-    for frame, need, what in ((seats, need_s, N_("The draw's seats lack {columns}.")),
-                              (tables, need_t, N_("The draw's tables lack {columns}."))):
-        lacking = need - set(getattr(frame, "columns", []))
+    for frame, need, what in ((seats, _SEAT_COLUMNS, N_("The draw's seats lack {columns}.")),
+                              (tables, _TABLE_COLUMNS, N_("The draw's tables lack {columns}."))):
+        lacking = set(need) - set(getattr(frame, "columns", []))
         if lacking:
             raise TournamentError(_(what).format(columns=", ".join(sorted(lacking))))
     return seats, tables, seed, sit_outs
@@ -238,7 +245,7 @@ _LEADER_LISTS = {"removed_leaders": N_("Table {table}'s removed leaders"),
 
 def _draw_tables(tables: pd.DataFrame) -> list[dict]:
     rows: list[dict[str, Any]] = []
-    for rec in tables.to_dict("records"):
+    for rec in records(tables[list(_TABLE_COLUMNS)]):
         no = whole(rec["table_no"], N_("A table number"))
         setup = str(rec["setup_id"] or "").strip()
         if not setup:
@@ -260,7 +267,7 @@ def _draw_seats(seats: pd.DataFrame, table_numbers: list[int]) -> list[dict]:
              "player_id": whole(rec["player_id"], N_("A seated player id")),
              "colour": str(rec["colour"] or "").strip(),
              "pick_order": whole(rec["pick_order"], N_("A pick order"))}
-            for rec in seats.to_dict("records")]
+            for rec in records(seats[list(_SEAT_COLUMNS)])]
     known = set(table_numbers)
     at: dict[int, list[dict]] = {}  # each table's seats, in order (a pass, not one per table)
     for s in rows:
@@ -448,3 +455,47 @@ def check_result_rows(records: list[dict], seated: Mapping[int, Any], available:
                                   table=where, problems="; ".join(problems)),
                               [Problem(where, p) for p in problems])
     return clean
+
+
+def plainly_right(results: pd.DataFrame, seats: pd.DataFrame,
+                  leaders: Mapping[Any, Collection[str]]) -> set:
+    """R9-R13 for every table at once: the ids of the tables whose result rows
+    `check_result_rows` (with the wild card) takes as they are, so a restore need not check
+    them one by one. A table is plainly right when each seated player (`seats`: `table_id,
+    player_id`) has exactly one row, every number is a whole number in its range
+    (`NUMBER_RANGES`; variant points and the settled order may be blank), each leader is
+    written as entry keeps it, one of the table's (`leaders`: {table id: the available and
+    removed leaders}; none listed: any) and nobody else's at the table, and no two players
+    are equal on all five numbers (R11: the check looks at their settled order). Any other
+    table may be refused: check it with `check_result_rows`."""
+    count = len(results)
+    if not count:
+        return set()
+
+    def column(name: str) -> list:
+        return results[name].tolist() if name in results else [None] * count
+
+    tables, players, named = column("table_id"), column("player_id"), column("leader")
+    right = np.fromiter((type(p) is int for p in players), bool, count)
+    for field, (low, high) in NUMBER_RANGES.items():
+        blank_ok = field not in STATS
+        right &= np.fromiter(((type(v) is int and low <= v <= high) or (blank_ok and v is None)
+                              for v in column(field)), bool, count)
+    right &= np.fromiter((type(name) is str and name != "" and name == " ".join(name.split())
+                          and t in leaders and (not leaders[t] or name in leaders[t])
+                          for t, name in zip(tables, named)), bool, count)
+    seat_keys = pd.DataFrame({"table_id": seats["table_id"].tolist(),
+                              "player_id": seats["player_id"].tolist()}, dtype=object)
+    seated = set(zip(seat_keys["table_id"], seat_keys["player_id"]))
+    right &= np.fromiter(((t, p) in seated for t, p in zip(tables, players)), bool, count)
+    keys = pd.DataFrame({"table_id": tables, "player_id": players, "leader": named,
+                         **{c: column(c) for c in STATS}}, dtype=object)
+    right &= ~keys.duplicated(["table_id", "player_id"], keep=False).to_numpy()
+    right &= ~keys.duplicated(["table_id", "leader"], keep=False).to_numpy()
+    right &= ~keys.duplicated(["table_id", *STATS], keep=False).to_numpy()  # a full tie
+    wrong = set(keys.loc[~right, "table_id"])
+    wrong |= set(seat_keys.loc[seat_keys.duplicated(keep=False), "table_id"])
+    rows = keys["table_id"].value_counts()
+    sits = seat_keys["table_id"].value_counts()
+    wrong |= {t for t, n in rows.items() if sits.get(t) != n}  # a seat without its row
+    return set(tables) - wrong

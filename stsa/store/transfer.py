@@ -14,6 +14,7 @@ from __future__ import annotations
 import datetime as dt
 import functools
 import json
+import math
 import numbers
 from collections.abc import Callable, Mapping
 from types import SimpleNamespace
@@ -62,6 +63,8 @@ VALUE_CHECKS: dict[tuple[str, str], Callable[[Any], Any]] = {
     **{("results", field): functools.partial(checks.result_number, field)
        for field in checks.NUMBER_RANGES},  # R11-R13
 }
+#: The result numbers' ranges (`checks.result_number`): within them a number is kept as is.
+NUMBER_RANGES_OF = {("results", field): limits for field, limits in checks.NUMBER_RANGES.items()}
 
 
 def dump_tournament(engine: Engine) -> dict[str, list[dict]]:
@@ -75,13 +78,28 @@ def dump_tournament(engine: Engine) -> dict[str, list[dict]]:
         for table in TOURNAMENT_TABLES:
             skip = _DERIVED.get(table.name, ())
             cols = [c for c in table.columns if c.name not in skip]
-            rows = conn.execute(sa.select(*cols).order_by(*table.primary_key.columns))
-            out[table.name] = [dict(r._mapping) for r in rows]
+            times = {c.name for c in cols if isinstance(c.type, schema.UTCDateTime)}
+            rows = conn.execute(sa.select(*(  # times as the database hands them, read below
+                sa.type_coerce(c, _AsStored).label(c.name) if c.name in times else c
+                for c in cols)).order_by(*table.primary_key.columns)).all()
+            columns = {c.name: [r[i] for r in rows] for i, c in enumerate(cols)}
+            for name in times:  # a column at a time instead of a call per value
+                columns[name] = [None if v is None else _utc(v) for v in columns[name]]
+            out[table.name] = [dict(zip(columns, values)) for values in zip(*columns.values())]
     return out
 
 
+class _AsStored(sa.types.TypeDecorator):
+    """A time column as the database hands it (text on SQLite, a naive datetime elsewhere),
+    for `dump_tournament` to read a column at a time (`_utc`)."""
+
+    impl = sa.types.NullType
+    cache_ok = True
+
+
 def load_tournament(engine: Engine, data: Mapping[str, Any], *, actor: Actor,
-                    source: str = "a tournament file") -> dict[str, int]:
+                    source: str = "a tournament file",
+                    checked: Callable[[], None] | None = None) -> dict[str, int]:
     """Recreate a tournament from `dump_tournament`-shaped rows ({table: frame or records}) in
     an EMPTY database (no players, no sittings), in one transaction: all or nothing.
 
@@ -91,10 +109,13 @@ def load_tournament(engine: Engine, data: Mapping[str, Any], *, actor: Actor,
     times are kept; the log's events keep their ids when this database has none yet, else
     follow its own, and one `tournament.restore` event naming `source` closes them (R19).
     Settings in the file replace the same settings here. A database that already holds a
-    tournament raises `InvalidState`. Returns how many rows each table received.
+    tournament raises `InvalidState`. Returns how many rows each table received. `checked()`
+    is called once every row has passed, before the writing begins (a restore's progress).
     """
     require(actor, Role.ORGANIZER, action=N_("restore a tournament"))
     rows = check_tournament_rows(data)
+    if checked is not None:
+        checked()
 
     def work(conn: Connection) -> dict[str, int]:
         _refuse_a_held_tournament(conn)
@@ -136,9 +157,29 @@ def _write(conn: Connection, rows: dict[str, list[dict]]) -> None:
         conn.execute(sa.delete(schema.settings).where(schema.settings.c.key.in_(keys)))
     for table in TOURNAMENT_TABLES:
         batch = rows[table.name]
-        for start in range(0, len(batch), _CHUNK):
-            conn.execute(sa.insert(table), batch[start:start + _CHUNK])
+        if not _insert_quickly(conn, table, batch):
+            for start in range(0, len(batch), _CHUNK):
+                conn.execute(sa.insert(table), batch[start:start + _CHUNK])
     db.advance_sequences(conn, schema.ID_TABLES)
+
+
+def _insert_quickly(conn: Connection, table: sa.Table, batch: list[dict]) -> bool:
+    """`batch` inserted in one executemany of the driver, each column's values bound as its
+    type binds them (a column at a time, not a call per row): for SQLite's driver, whose
+    rows here all hold the same columns. False (nothing done) otherwise."""
+    names = list(batch[0]) if batch else []
+    keys = set(names)
+    if conn.dialect.paramstyle != "qmark" or not names or any(r.keys() != keys for r in batch):
+        return False
+    values = []
+    for name in names:
+        column = [r[name] for r in batch]
+        bind = table.c[name].type.bind_processor(conn.dialect)
+        values.append(column if bind is None else [bind(v) for v in column])
+    quote = conn.dialect.identifier_preparer.quote
+    conn.exec_driver_sql(f"INSERT INTO {quote(table.name)} ({', '.join(map(quote, names))}) "
+                         f"VALUES ({', '.join('?' * len(names))})", list(zip(*values)))
+    return True
 
 
 def check_tournament_rows(data: Mapping[str, Any]) -> dict[str, list[dict]]:
@@ -206,6 +247,7 @@ def _coerce(column: sa.Column, value: Any):
 
 
 def _utc(value: Any) -> dt.datetime:
+    """A time as the store keeps it: UTC-aware (a naive one, or text, read as UTC)."""
     if isinstance(value, str):
         value = dt.datetime.fromisoformat(value.strip())
     if isinstance(value, pd.Timestamp):
@@ -263,6 +305,72 @@ def _player_name(row: dict, where: str, problems: list[Problem]) -> None:
 def _clean_table(table: sa.Table, value: Any, problems: list[Problem]) -> list[dict]:
     skip = _DERIVED.get(table.name, ())
     columns = [c for c in table.columns if c.name not in skip]
+    quick = _clean_columns(table, columns, value)
+    return quick if quick is not None else _clean_rows(table, columns, value, problems)
+
+
+def _columns(value: Any, names: list[str]) -> tuple[int, dict[str, list]]:
+    """The rows given (a frame or records) column by column, as `_records` reads them:
+    (how many, {column: values}), a frame's blanks (NaN, NaT, NA) as None."""
+    if isinstance(value, pd.DataFrame):
+        return len(value), {
+            name: (value[name].astype(object).where(value[name].notna(), None).tolist()
+                   if name in value else [None] * len(value)) for name in names}
+    records = _records(value)
+    return len(records), {name: [r.get(name) for r in records] for name in names}
+
+
+def _clean_columns(table: sa.Table, columns: list[sa.Column], value: Any) -> list[dict] | None:
+    """`_clean_rows` column by column for rows that are all as entry keeps them (the usual
+    values taken as they are, the others through `_value`); None at the first problem, for
+    `_clean_rows` to name every one in its order."""
+    count, given = _columns(value, [c.name for c in columns])
+    found: list[Problem] = []
+    cleaned = []
+    for col in columns:
+        cleaned.append(_clean_column(table, col, given[col.name], found))
+        if found:
+            return None
+    rows = [dict(zip(given, values)) for values in zip(*cleaned)] if columns else [
+        {} for _x in range(count)]
+    if table.name == "players":
+        for row in rows:
+            if row.get("name") is not None:
+                _player_name(row, "", found)
+                if found:
+                    return None
+    return rows
+
+
+def _clean_column(table: sa.Table, col: sa.Column, values: list, problems: list[Problem]
+                  ) -> list:
+    """One column's values as `_value` keeps them; the usual ones (an int in range, text
+    within its length, a bool, a UTC time) without a call each."""
+    def other(raw: Any) -> Any:
+        return _value(table, col, raw, "", problems)
+
+    kind = col.type
+    limit = NUMBER_RANGES_OF.get((table.name, col.name))
+    if (table.name, col.name) in VALUE_CHECKS and limit is None:
+        return [other(v) for v in values]
+    if limit is not None:
+        low, high = limit
+        return [v if type(v) is int and low <= v <= high else other(v) for v in values]
+    if isinstance(kind, schema.UTCDateTime):
+        return [v if type(v) is dt.datetime and v.tzinfo is not None else other(v)
+                for v in values]
+    if isinstance(kind, sa.Boolean):
+        return [v if type(v) is bool else other(v) for v in values]
+    if isinstance(kind, (sa.Integer, sa.BigInteger)):
+        return [v if type(v) is int else other(v) for v in values]
+    length = getattr(kind, "length", None) or math.inf
+    return [v if type(v) is str and v and len(v) <= length and not v.isspace() else other(v)
+            for v in values]
+
+
+def _clean_rows(table: sa.Table, columns: list[sa.Column], value: Any,
+                problems: list[Problem]) -> list[dict]:
+    """Each row's values through `_value`, row by row, every problem named in order."""
     out = []
     for i, rec in enumerate(_records(value), start=1):
         where = _row(table.name, i)
@@ -277,11 +385,13 @@ def _clean_table(table: sa.Table, value: Any, problems: list[Problem]) -> list[d
 
 
 # -- round 2: the rows together ----------------------------------------------------------------
-def _json(text: str, where: str, what: str, problems: list[Problem]):
+def _json(text: str, table: str, row: int, what: str, problems: list[Problem]):
+    """The JSON `text` of `table`'s row `row` read, or None and a problem naming it."""
     try:
         return json.loads(text)
     except (TypeError, ValueError):
-        problems.append(Problem(where, _("{column} is not valid JSON").format(column=what)))
+        problems.append(Problem(_row(table, row), _("{column} is not valid JSON").format(
+            column=what)))
         return None
 
 
@@ -290,21 +400,22 @@ def _player_problems(players: list[dict]) -> list[Problem]:
     seen: dict[str | None, int] = {}
     nicknames: dict[str | None, int] = {}
     for i, p in enumerate(players, start=1):
-        where = _row("players", i)
         key = p.get("name_key")
         if key in seen:
-            problems.append(Problem(where, _("the same name as row {row} ({name})").format(
-                row=seen[key], name=repr(p["name"]))))
+            problems.append(Problem(_row("players", i), _(
+                "the same name as row {row} ({name})").format(row=seen[key],
+                                                              name=repr(p["name"]))))
         seen.setdefault(key, i)
         nick = p.get("nickname_key")
         if nick in nicknames:
-            problems.append(Problem(where, _("the same nickname as row {row} ({nickname})")
-                                    .format(row=nicknames[nick], nickname=repr(p["nickname"]))))
+            problems.append(Problem(_row("players", i), _(
+                "the same nickname as row {row} ({nickname})").format(
+                    row=nicknames[nick], nickname=repr(p["nickname"]))))
         nicknames.setdefault(nick, i)
-        extra = _json(p.get("extra", "{}"), where, "extra", problems)
+        extra = _json(p.get("extra", "{}"), "players", i, "extra", problems)
         if extra is not None and not isinstance(extra, dict):
-            problems.append(Problem(where, _("{column} must be a JSON object").format(
-                column="extra")))
+            problems.append(Problem(_row("players", i), _(
+                "{column} must be a JSON object").format(column="extra")))
     return problems
 
 
@@ -313,7 +424,7 @@ def _table_problems(rows: dict[str, list[dict]]) -> list[Problem]:
     problems: list[Problem] = []
     for i, t in enumerate(rows["tables"], start=1):
         for col in ("removed_leaders", "available_leaders"):
-            value = _json(t.get(col, "[]"), _row("tables", i), col, problems)
+            value = _json(t.get(col, "[]"), "tables", i, col, problems)
             if value is not None and not isinstance(value, list):
                 problems.append(Problem(_row("tables", i), _("{column} must be a list").format(
                     column=col)))
@@ -332,7 +443,8 @@ def _setting_problems(settings: list[dict]) -> list[Problem]:
     problems: list[Problem] = []
     for i, s in enumerate(settings, start=1):
         where = _row("settings", i)
-        value = _json(s["value"], where, _("setting {key}").format(key=s["key"]), problems)
+        value = _json(s["value"], "settings", i, _("setting {key}").format(key=s["key"]),
+                      problems)
         found = REGISTRY.get(s["key"])
         if found is None:
             problems.append(Problem(where, _("{key} is not a setting").format(
@@ -352,7 +464,7 @@ def _consistency_problems(rows: dict[str, list[dict]]) -> list[Problem]:
     for i, e in enumerate(rows["events"], start=1):
         for col in ("before", "after"):
             if e.get(col) is not None:
-                _json(e[col], _row("events", i), col, problems)
+                _json(e[col], "events", i, col, problems)
     return problems
 
 
@@ -389,6 +501,12 @@ def _result_problems(rows: dict[str, list[dict]]) -> list[Problem]:
     seated = _seated(rows)
     by_table: dict[int, list[tuple[int, dict]]] = {}
     problems = []
+    right = checks.plainly_right(  # the wild card may have changed since: removed ones too
+        pd.DataFrame(rows["results"], columns=["table_id", "player_id", "leader",
+                                               *checks.NUMBER_RANGES], dtype=object),
+        pd.DataFrame(rows["seats"], columns=["table_id", "player_id"], dtype=object),
+        {t["id"]: {*json.loads(t["available_leaders"]), *json.loads(t["removed_leaders"])}
+         for t in rows["tables"]})
     for i, r in enumerate(rows["results"], start=1):
         by_table.setdefault(r["table_id"], []).append((i, r))
         seat = seated.get(r["table_id"], {}).get(r["player_id"])
@@ -398,6 +516,8 @@ def _result_problems(rows: dict[str, list[dict]]) -> list[Problem]:
                     seat=r["seat"], player=r["player_id"], other=seat.seat)))
     for table_id, numbered in by_table.items():
         t = tables.get(table_id)
+        if table_id in right and t is not None:
+            continue
         if t is None:
             problems.append(Problem(_row("results", numbered[0][0]),
                                     _("table_id {table} is not a table").format(

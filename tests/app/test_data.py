@@ -176,6 +176,20 @@ def test_a_file_that_is_not_a_workbook_is_refused(open_page, engine, name, conte
     assert len(store.tournaments(engine)) == before  # nothing half-made is left
 
 
+def test_a_refused_restore_shows_how_far_it_got(open_page, engine):
+    """The restore runs inside a status box with a progress bar; a refused file leaves the
+    box marked as failed, with nothing half-made. (The steps' words in every language:
+    tests/unit/test_xlsx.py.)"""
+    before = len(store.tournaments(engine))
+    at = open_page(PAGE, as_=ORGANIZER)
+    at.file_uploader(key="data_restore_file_0").upload("players.xlsx",
+                                                       excel.roster_template()).run()
+    at.button(key="data_restore_go").click().run()
+    assert not at.exception and errors(at)
+    assert [(s.label, s.state) for s in at.status] == [("Restoring the workbook…", "error")]
+    assert len(store.tournaments(engine)) == before
+
+
 # --- backups -----------------------------------------------------------------------------------
 
 def test_back_up_now_then_restore_a_backup(open_page, engine):

@@ -3,21 +3,25 @@ wrote, cell by cell and style by style; read back as openpyxl reads it; a round 
 same tournament; progress is reported per sheet, writing and restoring (R19)."""
 
 import datetime as dt
+import functools
 import io
+import random
 import zipfile
 
 import openpyxl
 import pandas as pd
+import pytest
 from openpyxl.cell import WriteOnlyCell
 from openpyxl.styles import Alignment
 from openpyxl.utils import get_column_letter
+from openpyxl.utils.datetime import from_excel
 
-from stsa import excel, store
+from stsa import excel, i18n, store
 from stsa.auth import Actor, Role
 from stsa.formats import workbook, xlsx
 from stsa.formats.csv import looks_like_formula
 from stsa.formats.guards import trimmed
-from stsa.services import exports
+from stsa.services import exports, restore
 
 ORGANIZER = Actor("Olivia", Role.ORGANIZER)
 HOSTILE = ["=1+1", "+46 70", "-2", "@SUM(A1)", " padded ", "a & b < c > d", "\x01bell"]
@@ -193,3 +197,138 @@ def test_restoring_reports_each_sheet_read(demo_copy, sqlite_engine):
                            actor=ORGANIZER, progress=lambda _f, words: calls.append(words))
     assert [w for w in calls if w.startswith("Reading the ") and w.endswith(" sheet…")] == [
         f"Reading the {t} sheet…" for t in workbook.SHEET_OF.values()]
+
+
+def with_sheet(xml: str, strings: list[str] | None = None) -> bytes:
+    """A workbook of one sheet "S" whose sheet XML is `xml` (and shared strings)."""
+    data = workbook.write_workbook({"S": (["x"], [])})
+    out = io.BytesIO()
+    sst = ('<sst xmlns="http://schemas.openxmlformats.org/spreadsheetml/2006/main">'
+           + "".join(f"<si><t>{s}</t></si>" for s in strings or []) + "</sst>")
+    with zipfile.ZipFile(io.BytesIO(data)) as src, zipfile.ZipFile(out, "w") as dst:
+        for item in src.infolist():
+            dst.writestr(item, xml if item.filename.endswith("sheet1.xml") else
+                         sst if item.filename.endswith("sharedStrings.xml") else src.read(item))
+    return out.getvalue()
+
+
+def by_rows(book: xlsx.Book, title: str) -> tuple[list, list, list]:
+    """What `Book.table` gives, made from `Book.rows`: the filled rows' numbers, widths and
+    columns."""
+    rows = [(n, trimmed(v)) for n, v in book.rows(title)]
+    filled = [(n, v) for n, v in rows if v]
+    width = max((len(v) for _n, v in filled), default=0)
+    return ([n for n, _v in filled], [len(v) for _n, v in filled],
+            [[v[j] if j < len(v) else None for _n, v in filled] for j in range(width)])
+
+
+def test_reading_by_column_gives_what_reading_by_row_gives(demo_copy):
+    """The quick pass a restore reads sheets with (`Book.table`) against `Book.rows`: rows
+    left out, a header that is not there, blank and styled empty cells, dates by their
+    style, Yes/No, a formula's text and an error, and every sheet of a real workbook."""
+    sheet = ('<worksheet xmlns="http://schemas.openxmlformats.org/spreadsheetml/2006/main">'
+             '<sheetData><row r="2"><c r="B2" t="s"><v>0</v></c><c r="D2"><v>7</v></c></row>'
+             '<row r="3"><c r="A3" s="2"/><c r="C3"/></row>'
+             '<row r="5" spans="1:6"><c r="A5" t="b"><v>1</v></c><c r="B5" s="2">'
+             '<v>46088.40625</v></c><c r="C5" t="str"><v>a &amp; b</v></c>'
+             '<c r="E5" t="e"><v>#N/A</v></c><c r="F5"><v>2.5</v></c></row>'
+             '<row><c r="C6" t="s"><v>1</v></c></row></sheetData></worksheet>')
+    book = xlsx.open_book(with_sheet(sheet, ["Name", "Nick &amp; co"]))
+    table = book.table("S")
+    numbers, widths, columns = by_rows(book, "S")
+    assert (table.numbers, table.widths, table.last) == (numbers, widths, 6) == (
+        [2, 5, 6], [4, 6, 3], 6)
+    assert [table.columns.get(j, [None] * 3) for j in range(6)] == columns
+    assert columns[1] == ["Name", dt.datetime(2026, 3, 7, 9, 45), None]
+    real = xlsx.open_book(excel.tournament_workbook(demo_copy(sittings=2)))
+    for title in real.sheetnames:
+        table = real.table(title)
+        numbers, widths, columns = by_rows(real, title)
+        assert (table.numbers, table.widths) == (numbers, widths)
+        assert [table.columns.get(j, [None] * len(numbers)) for j in range(len(columns))] \
+            == columns
+        headers: list[list] = []  # only the columns chosen from the header are read
+        some = real.table(title, functools.partial(first_and_third, headers))
+        assert headers == [[c[0] for c in columns][:widths[0]]]
+        assert set(some.columns) == {0, 2} & set(range(len(columns)))
+        assert all(some.columns[j] == columns[j] for j in some.columns)
+
+
+def first_and_third(headers: list, header: list) -> set[int]:
+    """A `Book.table` chooser: notes the header it is given, takes columns 0 and 2."""
+    headers.append(header)
+    return {0, 2}
+
+
+def test_dates_read_a_column_at_a_time_as_one_by_one():
+    """Day numbers as openpyxl's `from_excel` reads them, to the millisecond (the halves
+    of a millisecond too), whichever way `Book.table` reads them."""
+    book = xlsx.open_book(workbook.write_workbook({"S": (["x"], [])}))
+    rng = random.Random(7)
+    serials = [46088 + rng.random() for _ in range(2000)] + [
+        46088 + (n + 0.5) / 86_400_000 for n in range(0, 86_400_000, 4_321_000)] + [
+        60, 61.25, 2_958_465.999]
+    assert book._dates(serials) == [from_excel(s) for s in serials]
+    assert book._dates([0.5, 59, 46088]) == [from_excel(s) for s in (0.5, 59, 46088)]
+
+
+def test_cells_the_quick_pass_does_not_take_are_read_by_row():
+    inline = ('<worksheet xmlns="http://schemas.openxmlformats.org/spreadsheetml/2006/main">'
+              '<sheetData><row r="1"><c r="A1" t="inlineStr"><is><t>x</t></is></c></row>'
+              '</sheetData></worksheet>')
+    assert xlsx.open_book(with_sheet(inline)).table("S") is None
+    spaces = ('<worksheet xmlns="http://schemas.openxmlformats.org/spreadsheetml/2006/main">'
+              '<sheetData><row r="1"><c r="A1" t="s"><v>0</v></c></row></sheetData>'
+              '</worksheet>')
+    assert xlsx.open_book(with_sheet(spaces, ["  "])).table("S") is None
+    disorder = spaces.replace('<row r="1">', '<row r="2"><c r="B2"><v>1</v></c>'
+                                             '<c r="A2"><v>2</v></c></row><row r="3">')
+    with pytest.raises(ValueError):
+        xlsx.open_book(with_sheet(disorder, ["x"])).table("S")
+
+
+def test_a_restore_as_a_new_tournament_reads_the_workbook_once(demo_copy, sqlite_engine,
+                                                                monkeypatch):
+    """The Data page's restore (R19, R27): the file is read once, for its tournament's name
+    and its rows, and the organizer is told each step, rising to 1.0."""
+    source = demo_copy(sittings=2)
+    store.set_settings(source, {"tournament_name": "Spring Open"}, actor=ORGANIZER)
+    content = excel.tournament_workbook(source)
+    reads = []
+    real = workbook.parse_workbook
+    monkeypatch.setattr(workbook, "parse_workbook",
+                        lambda *a, **k: reads.append(1) or real(*a, **k))
+    told: list[tuple[float, str]] = []
+    made, name, outcome = restore.restore_workbook_as_new(
+        sqlite_engine, content, actor=ORGANIZER, progress=lambda f, w: told.append((f, w)))
+    assert reads == [1] and name == "Spring Open" and outcome["results"] > 0
+    fractions = [f for f, _w in told]
+    assert fractions == sorted(fractions) and fractions[0] == 0.0 and fractions[-1] == 1.0
+    assert [w for _f, w in told][-3:] == [
+        "Checking the rows once more before saving…",
+        f"Saving {sum(outcome.rows.values())} rows…", "Restored."]
+    restored = store.open_tournament(sqlite_engine, made)
+    try:
+        assert store.settings(restored)["tournament_name"] == "Spring Open"
+        assert len(store.results(restored)) == outcome["results"]
+    finally:
+        restored.dispose()
+
+
+@pytest.mark.parametrize("code, first, checking, saving, last", [
+    ("sv", "Läser arbetsboken…", "Kontrollerar raderna en gång till innan de sparas…",
+     "Sparar {count} rader…", "Återställd."),
+    ("fr", "Lecture du classeur…", "Nouvelle vérification des lignes avant l’enregistrement…",
+     "Enregistrement de {count} lignes…", "Restauré.")])
+def test_a_restore_tells_its_steps_in_the_readers_language(demo_copy, sqlite_engine, code,
+                                                            first, checking, saving, last):
+    content = excel.tournament_workbook(demo_copy(sittings=2))
+    told: list[tuple[float, str]] = []
+    with i18n.language(code):
+        outcome = excel.restore_workbook(sqlite_engine, content, actor=ORGANIZER,
+                                         progress=lambda f, w: told.append((f, w)))
+    words = [w for _f, w in told]
+    with i18n.language(code):
+        count = i18n.number(sum(outcome.rows.values()))
+    assert words[0] == first and words[-3:] == [checking, saving.format(count=count), last]
+    assert [f for f, _w in told] == sorted(f for f, _w in told)
