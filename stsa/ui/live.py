@@ -1,5 +1,5 @@
-"""Helpers of the live pages (Standings, Statistics, TV): refresh intervals, the zone colours of
-the standings table, and the TV's slides and layout style.
+"""Helpers of the live pages (Standings, Statistics, TV): the zone colours of the standings
+table, and the TV's slides and layout style.
 
 The standings frames are shared per data version and hold English words (zones, headings);
 what a page shows of them is put in its reader's language here, at the edge (`zone_column`'s
@@ -7,8 +7,6 @@ tags, `zone_legend` read back by its template; the TV's rows by `ui.live_answers
 
 from __future__ import annotations
 
-import math
-import os
 from typing import TYPE_CHECKING
 
 import pandas as pd
@@ -21,10 +19,6 @@ from stsa.i18n import N_, _
 if TYPE_CHECKING:
     from streamlit.elements.lib.column_types import ColumnConfig, ColumnWidth
 
-REFRESH_SECONDS = 10  # the live pages read again (through the shared cache) this often...
-ROOM_REFRESHES = 40  # ...until their refreshes would pass this many a second in one process
-ROOM_REFRESHES_ENV = "STSA_ROOM_REFRESHES"  # a slower (or faster) laptop's own figure
-REFRESH_STEP = 5  # a fuller room's interval, in whole steps of this many seconds
 TV_SECONDS = 15  # the TV page shows each slide this long
 
 # Light versions of the chart palette's zone colours: the cut lines show as a change of colour.
@@ -46,30 +40,6 @@ i18n.template(N_("{zone} (wildcard)"))  # a wildcard's zone, translated where it
 LEGEND_FINAL = i18n.template(N_("Gold: places 1–{direct} go straight to the final."))
 LEGEND_BOTH = i18n.template(N_("Gold: places 1–{direct} go straight to the final; blue: places "
                                "{first}–{last} play the semifinal."))
-
-
-def refresh_seconds(pages: int | None = None) -> int:
-    """How often a page's refreshing part (the judges' clock on the Results page) reads again,
-    in a room of `pages` open browser pages (default: those this process serves now): every
-    `REFRESH_SECONDS` up to
-    400 pages; in a fuller room spaced, in whole `REFRESH_STEP`s, so that the process serves
-    about `ROOM_REFRESHES` refreshes a second and the judges' saves stay quick (1,000 pages:
-    every 25 s; README, Performance)."""
-    if pages is None:
-        from stsa.ui import server  # the count lives with the connections it counts
-        pages = server.PAGES.count()
-    spaced = REFRESH_STEP * math.ceil(pages / room_refreshes() / REFRESH_STEP)
-    return max(REFRESH_SECONDS, spaced)
-
-
-def room_refreshes() -> float:
-    """The live refreshes a second one process should serve: `ROOM_REFRESHES`, or a positive
-    number in `STSA_ROOM_REFRESHES` (anything else: the default)."""
-    try:
-        value = float(os.environ.get(ROOM_REFRESHES_ENV, ROOM_REFRESHES))
-    except ValueError:
-        return ROOM_REFRESHES
-    return value if 0 < value < math.inf else ROOM_REFRESHES
 
 
 def zone_column(help: str, width: ColumnWidth | None = None) -> ColumnConfig:

@@ -194,44 +194,17 @@ def event_loop() -> str:
 
 class GuardedWebSocket(WebSocketsSansIOProtocol):
     """The websocket a connection became (one per open browser page): it leaves the room when
-    it closes (under the address it came from, taken while the connection was still open), and
-    is counted among the open pages while it lasts."""
+    it closes (under the address it came from, taken while the connection was still open)."""
 
     def connection_made(self, transport) -> None:
         self._stsa_address = _address(transport)
-        PAGES.open()
         super().connection_made(transport)
 
     def connection_lost(self, exc) -> None:
         try:
-            PAGES.close()
             ROOM.leave(getattr(self, "_stsa_address", "local"), id(self.transport))
         finally:
             super().connection_lost(exc)
-
-
-class Pages:
-    """How many browser pages (websockets) this process serves now, from every address, a
-    trusted proxy's included: the live pages space their refreshes by it
-    (`stsa.ui.live.refresh_seconds`)."""
-
-    def __init__(self) -> None:
-        self._count = 0
-        self._lock = threading.Lock()
-
-    def open(self) -> None:
-        with self._lock:
-            self._count += 1
-
-    def close(self) -> None:
-        with self._lock:
-            self._count = max(0, self._count - 1)
-
-    def count(self) -> int:
-        return self._count
-
-
-PAGES = Pages()  # none where no server runs (a script, the app tests)
 
 
 # --- log lines ----------------------------------------------------------------------------
