@@ -34,7 +34,8 @@ page (`setTriggerValue("run", value)`, at a random moment of the next `ASK_WITHI
 room does not run at once; only for what the element cannot show itself, and only when
 mounted with `on_run`), `redraw()` draws the answer held again (an element whose controls,
 like a search box, change what it shows). Helpers for every element:
-`el`, `fill(template, values)` ("Updated {time}"), `clockWords(ms, zone)` ("14:05:03"),
+`el`, `headCells(words, numeric)` (a table's column headers), `fill(template, values)`
+("Updated {time}"), `clockWords(ms, zone)` ("14:05:03"),
 `boldParts(node, text)` (a sentence with **bold** parts, as text), `comingNext(coming, now,
 zone)` ("Next: Lunch at 12:30" from `services.schedule.coming_up`, by the server's clock).
 """
@@ -88,6 +89,14 @@ function el(tag, text, cls) {
   if (text !== undefined && text !== null) made.textContent = String(text);
   if (cls) made.className = cls;
   return made;
+}
+
+function headCells(words, numeric) {  // a table's column headers; numeric(i): right-aligned
+  return words.map((word, i) => {
+    const th = el("th", word, numeric(i) ? "num" : "");
+    th.scope = "col";
+    return th;
+  });
 }
 
 function fill(template, values) {  // "Updated {time}" with values.time

@@ -63,11 +63,7 @@ function planDraw(ui, answer, view) {
     const wrap = el("div", null, "wrap"), table = el("table");
     table.setAttribute("aria-label", day.day);
     const head = el("tr");
-    W.columns.forEach((word, i) => {
-      const th = el("th", word, i === 3 ? "num" : "");
-      th.scope = "col";
-      head.appendChild(th);
-    });
+    head.append(...headCells(W.columns, (i) => i === 3));
     const thead = el("thead"), tbody = el("tbody");
     thead.appendChild(head);
     for (const item of day.items) {

@@ -205,11 +205,7 @@ function seatDraw(ui, answer, view) {
   if (games.length) {
     fillParts(ui.rank, counted(W.rank_line, games.length),
               {rank: me.rank, score: me.best_score, count: games.length});
-    ui.head.replaceChildren(...W.games.map((heading, i) => {
-      const th = el("th", heading, i ? "num" : "");
-      th.scope = "col";
-      return th;
-    }));
+    ui.head.replaceChildren(...headCells(W.games, (i) => i > 0));
     const at = Object.fromEntries(answer.game_fields.map((f, i) => [f, i]));
     ui.rows.replaceChildren(...games.map((game) => {
       const row = el("tr");

@@ -262,11 +262,7 @@ function standingsCards(ui, found, view) {
     if (facts.games.length) {
       const wrap = el("div", null, "wrap"), table = el("table");
       const head = el("tr");
-      for (const [i, word] of W.games.entries()) {
-        const th = el("th", word, i ? "num" : "");
-        th.scope = "col";
-        head.appendChild(th);
-      }
+      head.append(...headCells(W.games, (i) => i > 0));
       const thead = el("thead"), tbody = el("tbody");
       thead.appendChild(head);
       for (const g of facts.games) {

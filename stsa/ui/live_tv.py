@@ -101,11 +101,8 @@ function said(node, text) {  // a line that shows only when it has words
 
 function table(columns, headings, rows) {  // a standings column: a table of its rows
   const made = el("table");
-  const head = made.appendChild(el("thead")).appendChild(el("tr"));
-  columns.forEach((c, i) => {
-    const th = head.appendChild(el("th", headings[i], c.number ? "num" : ""));
-    th.scope = "col";
-  });
+  made.appendChild(el("thead")).appendChild(el("tr"))
+    .append(...headCells(headings, (i) => columns[i].number));
   const body = made.appendChild(el("tbody"));
   for (const row of rows) {
     const tr = body.appendChild(el("tr", null, row.tint ? "tinted" : ""));
