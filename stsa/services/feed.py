@@ -557,9 +557,9 @@ LIVE_PLAYER_FIELDS = {"player_id": "id", "nickname": "player", "withdrawn": "wit
 def _values(column: pd.Series) -> list:
     """A column as plain JSON values: NA as None, whole floats as ints (a score of 21)."""
     found = column.astype(object).where(column.notna(), None).tolist()
-    if column.dtype.kind != "f":
+    if column.dtype.kind not in "fO":
         return found
-    return [int(v) if v is not None and float(v).is_integer() else v for v in found]
+    return [int(v) if isinstance(v, float) and v.is_integer() else v for v in found]
 
 
 def live_players(key: str, *, zone_name: str, sitting: str, clock: dict | None,

@@ -89,7 +89,7 @@ const STATS = ["vp", "spice", "solari", "troops", "water"];
 
 function isWhole(value) { return Number.isInteger(value); }
 
-// R11: a row's five in order of strength (higher is better in each).
+// A row's five in order of strength (higher is better in each).
 function strengthOrder(a, b) {
   for (const field of STATS) {
     if (a[field] !== b[field]) return b[field] - a[field];
@@ -97,7 +97,7 @@ function strengthOrder(a, b) {
   return 0;
 }
 
-// R11, R12, as `stsa.rules.score_games` for one game: `rows` hold whole numbers `vp, spice,
+// As `stsa.rules.score_games` for one game: `rows` hold whole numbers `vp, spice,
 // solari, troops, water`, optional `variant_points` and `tiebreak` (a settled order, lower
 // first; null when none). Returns, in the rows' order, {placing, qualifier_score, tied}.
 function scoreTable(rows, basePoints) {
@@ -128,7 +128,7 @@ function scoreTable(rows, basePoints) {
   const out = new Array(count);
   order.forEach((row, j) => {
     const place = placing[j];
-    // R12: base points, the VP margin to the player at the next position, variant points.
+    // Base points, the VP margin to the player at the next position, variant points.
     const hasNext = place < count && place <= 3;
     const margin = hasNext ? vp[j] - vp[place] : 0;
     const variant = isWhole(rows[row].variant_points) ? rows[row].variant_points : 0;
@@ -138,7 +138,7 @@ function scoreTable(rows, basePoints) {
   return out;
 }
 
-// R11: the rows (by index) equal on all five to another row, among rows with all five whole.
+// The rows (by index) equal on all five to another row, among rows with all five whole.
 function fullTies(rows) {
   const filled = rows.map((row) => STATS.every((field) => isWhole(row[field])));
   const key = (row) => STATS.map((field) => row[field]).join(",");

@@ -9,7 +9,7 @@ from streamlit.testing.v1 import AppTest
 
 from stsa import store
 from stsa.services import draws
-from tests.app.conftest import APP, JUDGE, ORGANIZER, shown
+from tests.app.conftest import APP, JUDGE, ORGANIZER, live_data, shown
 
 DRAW, ROSTER, SETTINGS = "views/draw.py", "views/roster.py", "views/settings.py"
 
@@ -136,4 +136,8 @@ def test_a_waiting_player_reads_their_place_on_their_own_page(db_url, engine):
     at.switch_page("views/player.py")
     at.run()
     assert not at.exception
-    assert any(i.startswith("You are number 2 on the waiting list") for i in shown(at.info))
+    seat = live_data(at, "seat")  # the element says it from the answer, in the page's words
+    (me,) = [p for p in seat["answer"]["players"] if p["id"] == seat["player"]]
+    assert me["waiting"] == 2
+    assert seat["words"]["waiting"].format(number=me["waiting"]).startswith(
+        "You are number 2 on the waiting list")

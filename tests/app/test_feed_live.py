@@ -18,7 +18,7 @@ from tests.app.conftest import JUDGE, ORGANIZER
 from tests.support import feed_routes
 from tests.support.english import english_sentences
 
-LIVE = tuple(live_answers.ANSWERS)
+LIVE = tuple(n for n in live_answers.ANSWERS if not n.endswith(".svg"))  # JSON answers
 LANGUAGES = ("en", "sv", "fr")
 
 
@@ -60,8 +60,8 @@ def test_every_live_answer_in_every_language_sends_its_fields_only(room, name):
     for lang in LANGUAGES:
         status, headers, answers[lang] = get(room, name, lang)
         assert status == 200 and headers["content-type"].startswith("application/json")
-        sent = shape.paths(answers[lang])
-        assert sent and sent <= shape.FIELDS[f"live_{name}"], sent - shape.FIELDS[f"live_{name}"]
+        assert shape.paths(answers[lang])
+        shape.check(f"live_{name}", answers[lang])  # an empty list stands for its fields
         tags.add(headers["etag"])
     assert len(tags) == len(LANGUAGES)  # each language its own answer
     assert shape.paths(answers["sv"]) == shape.paths(answers["en"]) == shape.paths(answers["fr"])
