@@ -41,6 +41,7 @@ import time
 from collections.abc import Callable
 from pathlib import Path
 
+import numpy as np
 import sqlalchemy as sa
 
 from bench import load
@@ -239,7 +240,8 @@ def _room(base, context, apps, proxy_pid, phones, judges, seconds, every, arriva
         "errors": len(errors), "error_samples": errors[:10],
         **{f"{name}_cpu_percent": round(value, 1) for name, value in used.items()},
         "loadavg_start": round(loads[0], 1), "loadavg_max": round(max(loads), 1),
-        "loadavg_end": round(loads[-1], 1), "cpus": os.cpu_count(),
+        "loadavg_end": round(loads[-1], 1), "loadavg_median": round(float(np.median(loads)), 1),
+        "cpus": os.cpu_count(),
         "phones": phones, "judges": judges, "seconds": seconds, "poll_every_s": every,
         "app_processes": len(apps), "https": bool(context),
         "server_script_runs": sum(a.script_runs() for a in apps),

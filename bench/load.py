@@ -653,6 +653,9 @@ class Monitor:
         r = lambda v: None if v is None else round(v, 1)  # noqa: E731
         return {"loadavg_start": r(self.load_start), "loadavg_end": r(self.load_end),
                 "loadavg_max": r(max(self.loads, default=self.load_end)),
+                # the middle of the run's samples: the room itself, not its teardown's burst
+                "loadavg_median": r(float(np.median(self.loads)) if self.loads
+                                    else self.load_end),
                 "server_cpu_percent": r(self.server_cpu),  # of one core
                 "client_cpu_percent": r(self.client_cpu),  # of one core
                 "machine_cpu_percent": r(self.machine_cpu),  # of all cores together

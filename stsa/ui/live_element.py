@@ -59,6 +59,11 @@ EVERY_MS = 5_000  # an element polls its answer this often while its tab shows
 BACKOFF_MS = 30_000  # after errors, it tries again at most this far apart
 ASK_WITHIN_MS = 10_000  # a Python run an element asks for starts within this, at random
 RERUN_MARGIN_MS = 250  # after a page run, poll this long after the feed may build again
+# The browser's clock is measured against the server's at each page run. A poll's answer may
+# come from a cache (a second old) and over a slow network, so it re-measures only a clock that
+# jumped by more than this (set by hand, a phone that woke with a wrong time): a countdown must
+# not step back and forth a second at every poll.
+RESYNC_MS = 30_000
 PREFIX = "/api/v1/tournaments"
 
 # The runtime's own nodes around each element's HTML: the element draws into the body; the
@@ -82,7 +87,7 @@ RUNTIME_JS = """
 // --- the live runtime (stsa/ui/live_element.py): shared by every live element -------------
 const LIVE_KEPT = "__stsaLive";
 const LIVE_EVERY_MS = EVERY_MS_VALUE, LIVE_BACKOFF_MS = BACKOFF_MS_VALUE;
-const LIVE_ASK_WITHIN_MS = ASK_WITHIN_MS_VALUE;
+const LIVE_ASK_WITHIN_MS = ASK_WITHIN_MS_VALUE, LIVE_RESYNC_MS = RESYNC_MS_VALUE;
 
 function el(tag, text, cls) {
   const made = document.createElement(tag);
@@ -213,7 +218,9 @@ function follow(component, options) {
                                          headers: kept.etag ? {"If-None-Match": kept.etag} : {}});
       if (got.status === 200 || got.status === 304) {
         const now = Number(got.headers.get("X-STSA-Now"));
-        if (now) kept.offset = now - Date.now();
+        if (now && Math.abs(now - Date.now() - kept.offset) > LIVE_RESYNC_MS) {
+          kept.offset = now - Date.now();
+        }
         const etag = got.headers.get("ETag");
         if (got.status === 200 && (etag === null || etag !== kept.etag)) {
           const answer = await got.json();
@@ -266,6 +273,7 @@ function follow(component, options) {
 }
 // --- the element ------------------------------------------------------------------------------
 """.replace("EVERY_MS_VALUE", str(EVERY_MS)).replace("BACKOFF_MS_VALUE", str(BACKOFF_MS)) \
+    .replace("RESYNC_MS_VALUE", str(RESYNC_MS)) \
     .replace("ASK_WITHIN_MS_VALUE", str(ASK_WITHIN_MS))
 
 

@@ -86,6 +86,20 @@ def test_R26_the_tv_countdown_ticks_while_the_server_runs_no_script(browser, fre
         assert runs(page).finished == finished and len(page._stsa_sent) == sent
 
 
+def test_R26_a_tv_whose_clock_jumps_takes_the_servers_time_at_its_next_poll(browser,
+                                                                            fresh_server):
+    with running_clock(fresh_server):
+        page = clocked_page(browser, f"{fresh_server.url}/tv")
+        before = frozen(page)
+        # Someone sets the TV's clock five minutes ahead; no timer runs meanwhile.
+        page.clock.set_system_time(page.evaluate("Date.now()") / 1000 + 5 * 60)
+        page.clock.run_for(16_000)  # the element polls: its answer carries the server's time
+        page.locator(".stsa-live[data-polls]").first.wait_for(state="attached")
+        page.clock.run_for(1_000)
+        after = seconds(page.locator(TIME).first.inner_text())
+        assert 0 <= before - after < 60, "the countdown follows the server, not the TV's clock"
+
+
 def test_R26_an_open_tv_shows_a_pause_at_its_next_poll(browser, fresh_server):
     with running_clock(fresh_server) as (engine, sitting_id, tables):
         page = clocked_page(browser, f"{fresh_server.url}/tv")
