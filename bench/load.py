@@ -85,7 +85,7 @@ from pathlib import Path
 
 import numpy as np
 
-from bench.phones import Phones, element_target
+from bench.phones import Phones, PhonesApart, element_target
 from bench.phones import address as phones_address
 from bench.wsclient import Element, ProtocolError, Run, RunTimeout, Session
 from tests.support.appserver import JUDGE_PIN, ORGANIZER_PIN, run_app
@@ -349,7 +349,7 @@ PAGES = {"standings": "standings", "player": "player", "tv": "tv"}
 
 
 def spectator(number: int, url: str, clock: Clock, offset: float, timeout: float,
-              tally: Tally, phones: Phones, tls=None, page: str = "standings",
+              tally: Tally, phones: Phones | PhonesApart, tls=None, page: str = "standings",
               query: str = "") -> None:
     """A phone, as its browser behaves: open a live page (Standings; My seat following one
     player, `query` "player=<id>"; TV) from its own loopback address (one script run), then
@@ -540,8 +540,9 @@ def _machine_cpu() -> tuple[float, float] | None:
 
 
 def _own_cpu() -> float:
-    usage = resource.getrusage(resource.RUSAGE_SELF)
-    return usage.ru_utime + usage.ru_stime
+    """The client's CPU seconds: its own and its reaped children's (the phones' process)."""
+    return sum(usage.ru_utime + usage.ru_stime for usage in (
+        resource.getrusage(resource.RUSAGE_SELF), resource.getrusage(resource.RUSAGE_CHILDREN)))
 
 
 def overlay_paths(database: Path, tables: int = OVERLAYS) -> list[str]:
@@ -730,7 +731,7 @@ def run(spectators: int = 100, judges: int = 12, seconds: float = 60, players: i
                      env={"STSA_CONNECTIONS_PER_ADDRESS": "0"} if feed else None) as app:
             log(f"app at {app.url}: {spectators} spectators, {judges} judges, {seconds:.0f} s")
             clock = Clock(time.monotonic() + 1.0, seconds, tally)
-            phones = Phones(ssl=app.ssl, timeout=timeout)
+            phones = PhonesApart(ssl=app.ssl, timeout=timeout)
             # seconds between two spectators' arrivals
             opens = (arrival or period) / max(spectators, 1)
             kinds = _kinds(spectators, mix or {"standings": 1.0})
@@ -762,6 +763,10 @@ def run(spectators: int = 100, judges: int = 12, seconds: float = 60, players: i
                     args=(c, app.url, paths[c % len(paths)], clock,
                           c / feed.clients / feed.rate, feed, timeout, tally, app.ssl))
                     for c in range(feed.clients)]
+            # a person whose thread broke on something unforeseen is an error, not a silence
+            threading.excepthook = lambda broke: tally.error(
+                broke.thread.name if broke.thread else "load",
+                f"{broke.exc_type.__name__}: {broke.exc_value}")
             with Monitor(app.process.pid) as monitor:
                 for person in people:
                     person.start()
@@ -773,6 +778,7 @@ def run(spectators: int = 100, judges: int = 12, seconds: float = 60, players: i
                 except KeyboardInterrupt:
                     clock.abort.set()
                     raise
+            threading.excepthook = threading.__excepthook__
             stuck = [p.name for p in people if p.is_alive()]
             if stuck:
                 clock.abort.set()

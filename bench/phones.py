@@ -24,6 +24,7 @@ from __future__ import annotations
 
 import asyncio
 import itertools
+import multiprocessing
 import random
 import ssl as ssl_module
 import threading
@@ -53,12 +54,25 @@ class Polls:
     seconds: dict[int, list[float]] = field(default_factory=dict)
     status: dict[int, list[int]] = field(default_factory=dict)  # 200, 304, or 0 for an error
     version: dict[int, list[int]] = field(default_factory=dict)  # X-STSA-Version, -1 if none
+    hit: dict[int, list[bool]] = field(default_factory=dict)  # a proxy's cache answered it
+    opened: dict[int, list[bool]] = field(default_factory=dict)  # it opened its connection
     errors: list[str] = field(default_factory=list)
     received: int = 0  # body bytes
     cached: int = 0  # answers a proxy's cache gave (`X-Cache: HIT`)
 
     def durations(self) -> np.ndarray:
         return np.array(list(itertools.chain.from_iterable(self.seconds.values())))
+
+    def durations_of(self, hit: bool | None = None, opened: bool | None = None,
+                     since: float | None = None) -> np.ndarray:
+        """The durations of the polls a proxy's cache answered (`hit`) or not, that opened
+        their connection (`opened`: a phone's first poll, or one after an error) or went on
+        one held open, sent at or after the monotonic time `since`; None: any."""
+        return np.array([took for phone, seconds in self.seconds.items()
+                         for took, cached, fresh, sent in zip(
+                             seconds, self.hit[phone], self.opened[phone], self.sent[phone])
+                         if hit in (None, cached) and opened in (None, fresh)
+                         and (since is None or sent >= since)])
 
     def count(self, status: int) -> int:
         return sum(s.count(status) for s in self.status.values())
@@ -80,7 +94,7 @@ class Polls:
             for at, version in saves:
                 after = done > at
                 caught = np.flatnonzero(after & (versions >= version))
-                if caught.size and after.any():
+                if caught.size and done[0] <= at:  # its page was open when the save came
                     found.append(done[caught[0]] - at)
         return np.array(found)
 
@@ -144,7 +158,8 @@ class Phones:
     async def _phone(self, number: int, target: Target, until: float,
                      start: float | None = None) -> None:
         polls = self.polls
-        for kept in (polls.sent, polls.seconds, polls.status, polls.version):
+        for kept in (polls.sent, polls.seconds, polls.status, polls.version, polls.hit,
+                     polls.opened):
             kept[number] = []
         parts = urllib.parse.urlsplit(target.base)
         host, port = parts.hostname or "127.0.0.1", parts.port or (443 if parts.scheme ==
@@ -155,9 +170,10 @@ class Phones:
         while due < until:
             await asyncio.sleep(max(0.0, due - time.monotonic()))
             sent = time.monotonic()
-            status, version = 0, -1
+            status, version, hit = 0, -1, False
+            fresh = writer is None or writer.is_closing()
             try:
-                if writer is None or writer.is_closing():
+                if fresh:
                     reader, writer = await asyncio.wait_for(asyncio.open_connection(
                         host, port, ssl=self.ssl if secure else None,
                         local_addr=(address(number), 0)), self.timeout)
@@ -167,7 +183,8 @@ class Phones:
                     etag = headers.get("etag", etag)
                     version = int(headers.get("x-stsa-version", -1))
                     polls.received += len(body)
-                    polls.cached += headers.get("x-cache") == "HIT"
+                    hit = headers.get("x-cache") == "HIT"
+                    polls.cached += hit
                 else:
                     polls.errors.append(f"phone {number}: HTTP {status}")
                     status = 0
@@ -183,9 +200,60 @@ class Phones:
             polls.seconds[number].append(time.monotonic() - sent)
             polls.status[number].append(status)
             polls.version[number].append(version)
+            polls.hit[number].append(hit)
+            polls.opened[number].append(fresh)
             due += target.every
         if writer is not None:
             writer.close()
+
+
+class PhonesApart:
+    """`Phones` in a process of their own, forked here (so the TLS context goes with them):
+    the client's other threads (the judges', the pages') hold its GIL for milliseconds at a
+    time, and a phone's poll waiting behind them would count the client's time as the
+    server's. Same `add` and `wait`; `polls` holds what they gave once `wait` returned. Make
+    it before starting other threads (a fork copies only the calling thread). Its CPU shows in
+    the client's own (`resource.RUSAGE_CHILDREN`, once `wait` has reaped it)."""
+
+    def __init__(self, ssl: ssl_module.SSLContext | None = None, timeout: float = 30.0,
+                 keep_alive: bool = True):
+        forks = multiprocessing.get_context("fork")
+        self._orders = forks.SimpleQueue()
+        self._answer, answer = forks.Pipe(duplex=False)
+        self._process = forks.Process(target=_apart, name="phones", daemon=True,
+                                      args=(self._orders, answer, ssl, timeout, keep_alive))
+        self._process.start()
+        answer.close()
+        self.polls = Polls()
+
+    def add(self, number: int, target: Target, until: float, start: float | None = None
+            ) -> None:
+        """As `Phones.add` (thread-safe: the orders go through one queue)."""
+        self._orders.put((number, target, until, start))
+
+    def wait(self, timeout: float) -> None:
+        """As `Phones.wait`; then the phones' process ends and its polls are here."""
+        self._orders.put(("wait", timeout))
+        if self._answer.poll(timeout + 60):
+            self.polls = self._answer.recv()
+        else:
+            self.polls.errors.append("phones: their process gave no answer")
+        self._process.join(30)
+        if self._process.is_alive():
+            self._process.kill()
+            self._process.join()
+
+
+def _apart(orders, answer, ssl: ssl_module.SSLContext | None, timeout: float,
+           keep_alive: bool) -> None:
+    phones = Phones(ssl=ssl, timeout=timeout, keep_alive=keep_alive)
+    while True:
+        order = orders.get()
+        if order[0] == "wait":
+            phones.wait(order[1])
+            answer.send(phones.polls)
+            return
+        phones.add(*order)
 
 
 async def _get(reader: asyncio.StreamReader, writer: asyncio.StreamWriter, host: str,

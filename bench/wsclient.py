@@ -115,7 +115,7 @@ from streamlit.proto.ClientState_pb2 import ClientState
 from streamlit.proto.Element_pb2 import Element as ElementProto
 from streamlit.proto.ForwardMsg_pb2 import ForwardMsg
 from streamlit.proto.WidgetStates_pb2 import WidgetState
-from websockets.exceptions import ConnectionClosed
+from websockets.exceptions import ConnectionClosed, InvalidHandshake
 from websockets.sync.client import ClientConnection, connect
 
 __all__ = ["Session", "Run", "Element", "ProtocolError", "RunTimeout"]
@@ -206,12 +206,16 @@ class TurnTakingTLS:
             left = None if deadline is None else deadline - time.monotonic()
             if left is not None and left <= 0:
                 raise TimeoutError("timed out")
-            descriptor = self._sock.fileno()
+            # poll, not select: a room's client holds thousands of descriptors, and select
+            # refuses any numbered 1024 or more
+            waiting = select.poll()
             try:
-                select.select([self._woken, descriptor] if readable else [self._woken],
-                              [] if readable else [descriptor], [], left)
+                waiting.register(self._woken, select.POLLIN)
+                waiting.register(self._sock.fileno(), select.POLLIN if readable
+                                 else select.POLLOUT)
             except ValueError:  # closed meanwhile: no descriptor to wait on
                 raise OSError("the connection was closed") from None
+            waiting.poll(None if left is None else left * 1000)
 
 
 class TurnTakingConnection(ClientConnection):
@@ -526,14 +530,20 @@ class Session:
     def connect(self) -> Session:
         if self._ws is None:
             # entered as a context manager: the websockets API for a long-lived connection
-            self._ws = connect(self.ws_url, subprotocols=[SUBPROTOCOL], max_size=None,
-                               open_timeout=self.timeout, compression=None,
-                               additional_headers=self.headers or None,
-                               create_connection=TurnTakingConnection,
-                               **({"ssl": self.ssl} if self.ssl is not None else {}),
-                               **({"source_address": (self.source, 0)} if self.source else {})
-                               ).__enter__()
+            try:
+                self._ws = self._open()
+            except (ConnectionClosed, InvalidHandshake) as exc:  # refused or dropped: counted
+                raise ProtocolError(f"opening the page's websocket: {exc}") from exc
         return self
+
+    def _open(self) -> ClientConnection:
+        return connect(self.ws_url, subprotocols=[SUBPROTOCOL], max_size=None,
+                       open_timeout=self.timeout, compression=None,
+                       additional_headers=self.headers or None,
+                       create_connection=TurnTakingConnection,
+                       **({"ssl": self.ssl} if self.ssl is not None else {}),
+                       **({"source_address": (self.source, 0)} if self.source else {})
+                       ).__enter__()
 
     def close(self) -> None:
         if self._ws is not None:

@@ -95,7 +95,8 @@ TLS_SUITES = "TLS_AES_128_GCM_SHA256:TLS_AES_256_GCM_SHA384:TLS_CHACHA20_POLY130
 
 
 def haproxy_config(port: int, backends: list[int], address: str,
-                   pem: Path | None = None, stats: Path | None = None) -> str:
+                   pem: Path | None = None, stats: Path | None = None,
+                   connections: int | None = None) -> str:
     """HAProxy in front of the app processes: websockets kept open, one process per client, the
     data feed's answers cached for a second.
 
@@ -114,7 +115,11 @@ def haproxy_config(port: int, backends: list[int], address: str,
     no 304) and the next polls are answered from it. `X-Cache: HIT` or `MISS` on those answers;
     a hit's `X-STSA-Now` (the server's clock, which overlays count down from) is the proxy's
     now, not the second-old one kept. `stats`: a socket for `show info` / `show cache`, the
-    owner's only."""
+    owner's only.
+
+    `connections`: take that many connections at once even where the open-file limit gives
+    fewer than two files for each (the load test's phones: each holds one connection that the
+    cache answers and opens no websocket, so one file each is what they use)."""
     servers = "\n".join(f"    server app{n} {PROXY_ADDRESS}:{p} check"
                         for n, p in enumerate(backends, 1))
     tls_global = "".join(f"\n    {line}" for line in (
@@ -127,8 +132,9 @@ def haproxy_config(port: int, backends: list[int], address: str,
     hsts = (f'\n    http-response set-header Strict-Transport-Security "max-age={HSTS_SECONDS}"'
             if pem else "")
     cached = " ".join(FEED_PREFIXES)
+    own_limit = (f"\n    maxconn {connections}\n    no strict-limits" if connections else "")
     return f"""global
-    fd-hard-limit {FD_HARD_LIMIT}{stats_socket}{tls_global}
+    fd-hard-limit {FD_HARD_LIMIT}{own_limit}{stats_socket}{tls_global}
 
 defaults
     mode http

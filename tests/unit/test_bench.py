@@ -41,6 +41,9 @@ def test_a_save_is_seen_at_a_phones_first_poll_built_after_it():
     # phone 2 never caught up with version 12
     polls.sent[2], polls.seconds[2] = [1.0, 6.0], [0.2, 0.2]
     polls.status[2], polls.version[2] = [200, 304], [10, 10]
+    # phone 3 opened its page after both saves: how late it came says nothing of the saves
+    polls.sent[3], polls.seconds[3] = [30.0], [0.1]
+    polls.status[3], polls.version[3] = [200], [12]
     seen = polls.seen_after([(3.0, 11), (4.0, 10)])
     # the save at 3 s (version 11): phone 1 at 10.1 s; phone 2 never (left out). The save at
     # 4 s (version 10): phone 1 at 5.1 s, phone 2 at 6.2 s.

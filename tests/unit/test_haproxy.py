@@ -134,6 +134,15 @@ def test_ten_thousand_phones_fit_where_the_system_allows_the_files():
     assert serve_cluster.MAX_OPEN >= 2 * 6 and serve_cluster.MAX_REQUESTS_PER_10S >= 100
 
 
+def test_a_room_of_pollers_may_take_more_connections_than_half_the_files():
+    """The load test's phones hold one connection each and open no websocket: the run names
+    how many to take, and HAProxy takes them under a limit that gives fewer than two files
+    each (it warns and goes on rather than refusing to start)."""
+    config = lines(serve_cluster.haproxy_config(8501, [8601], "0.0.0.0", connections=10_500))
+    assert "maxconn 10500" in config and "no strict-limits" in config
+    assert config.index("maxconn 10500") < config.index("defaults")  # the process's own limit
+
+
 def test_the_limits_said_when_haproxy_starts():
     short = serve_cluster.capacity(9_986)
     assert "9,986 connections" in short and "50,100 files" in short and "ulimit -Hn" in short

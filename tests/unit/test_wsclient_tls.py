@@ -5,6 +5,7 @@ and lets a reader waiting on a closed connection go, as websockets' reader threa
 
 from __future__ import annotations
 
+import os
 import socket
 import ssl
 import threading
@@ -109,3 +110,31 @@ def test_a_read_with_a_timeout_gives_up(echo, certificate):
     connection.settimeout(GUARD)
     assert connection.recv(4096) == b"STILL HERE\n"
     connection.close()
+
+
+def test_a_connection_numbered_past_1024_is_waited_on_too(echo, certificate, tmp_path):
+    """A room's client holds thousands of descriptors: a connection numbered 1024 or more
+    (past what `select` takes) still reads and writes."""
+    import resource
+
+    soft, hard = resource.getrlimit(resource.RLIMIT_NOFILE)
+    if hard != resource.RLIM_INFINITY and hard < 1200:
+        pytest.skip("this machine lets a process open fewer than 1,200 files")
+    resource.setrlimit(resource.RLIMIT_NOFILE, (max(soft, 1200), hard))
+    filler = []
+    try:
+        with open(tmp_path / "filler", "w") as held:
+            while not filler or filler[-1] < 1030:
+                filler.append(os.dup(held.fileno()))
+        filler.append(os.dup(filler[0]))  # where the file itself was: every low number taken
+        port, _ = echo
+        connection = opened(port, certificate)
+        assert connection.fileno() >= 1024
+        connection.settimeout(GUARD)
+        connection.sendall(b"from far up\n")
+        assert connection.recv(4096) == b"FROM FAR UP\n"
+        connection.close()
+    finally:
+        for descriptor in filler:
+            os.close(descriptor)
+        resource.setrlimit(resource.RLIMIT_NOFILE, (soft, hard))
