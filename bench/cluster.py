@@ -1,15 +1,16 @@
 """`make load ROOM=cluster`: the crowd beyond one laptop (issue 32). The cluster recipe of
-`make serve-cluster` — HAProxy with its cache in front of two app processes on one PostgreSQL
-database (scripts/serve_cluster.py) — serves ten thousand phones polling their live pages'
-answers every 5 s (2,000 requests a second) while 24 judges save a table every 10 s through the
-same proxy.
+`make serve-cluster` — HAProxy, with nginx's cache behind it for the feed, in front of two app
+processes on one PostgreSQL database (scripts/serve_cluster.py) — serves ten thousand phones
+polling their live pages' answers every 5 s (2,000 requests a second) while 24 judges save a
+table every 10 s through the same proxy.
 
 The room, on this machine's loopback interface:
 - a throwaway PostgreSQL server (tests/support/pg.py) holding the room's tournament (120
   players, 5 complete qualifiers, copied from the SQLite one `make load` builds, through the
   store's own whole-tournament transfer), the latest sitting's clock running;
 - two app processes as `make serve-cluster` starts them (plain HTTP on loopback, trusting the
-  proxy's address), and Debian's HAProxy with the recipe's configuration, over plain HTTP or,
+  proxy's address), and Debian's HAProxy and nginx with the recipe's configuration
+  (tests/support/haproxy.cluster_proxy), over plain HTTP or,
   with `--https`, TLS at the proxy with a certificate made for the run;
 - the phones (bench/phones.py), each from a loopback address of its own so the proxy's limits
   per address hold as at a venue: 60 % poll My seat's answer, 35 % the Standings', 5 % the TV's,
@@ -30,8 +31,8 @@ Figures (under `load_cluster_…`, `load_cluster_https_…` in build/bench.json)
 p50/p95/max and rate once every phone is in (the arrival's first polls, which open the
 connections, apart as `arrival_poll_…`), errors, how many the cache answered (`X-Cache:
 HIT`), the judges' saves and sign-ins, seen-after, and the CPU each part used (HAProxy,
-each app process, PostgreSQL, this client) with the machine's load average. Targets: polls
-p95 < 50 ms at 2,000 a second, saves p95 < 0.5 s, no error.
+nginx, each app process, PostgreSQL, this client) with the machine's load average. Targets:
+polls p95 < 50 ms at 2,000 a second, saves p95 < 0.5 s, no error.
 """
 
 from __future__ import annotations
@@ -61,7 +62,12 @@ PROXY_SPARE = 500  # connections beyond the phones': the judges' pages and polls
 
 
 def _cpu(pid: int) -> float:
-    return load._process_cpu(pid) or 0.0
+    """CPU seconds of process `pid` and its children (nginx's worker under its master)."""
+    try:
+        children = Path(f"/proc/{pid}/task/{pid}/children").read_text().split()
+    except OSError:
+        children = []
+    return sum(load._process_cpu(p) or 0.0 for p in [pid, *map(int, children)])
 
 
 def _postgres_cpu() -> float:
@@ -151,10 +157,8 @@ def run(phones: int = PHONES, judges: int = JUDGES, seconds: float = SECONDS, *,
                 pem = serve_cluster.tls_pem(made.cert_path.parent, root / "run")
             with _apps(run_app, root, url, APP_PROCESSES) as apps:
                 port = free_port()
-                config = serve_cluster.haproxy_config(port, [_port(a) for a in apps],
-                                                      "127.0.0.1", pem,
-                                                      connections=phones + PROXY_SPARE)
-                with haproxy.running(config, root / "haproxy") as proxy_pid:
+                with haproxy.cluster_proxy(port, [_port(a) for a in apps], root, pem,
+                                           connections=phones + PROXY_SPARE) as proxy_pids:
                     scheme = "https" if https else "http"
                     base = f"{scheme}://127.0.0.1:{port}"
                     context = None
@@ -162,7 +166,7 @@ def run(phones: int = PHONES, judges: int = JUDGES, seconds: float = SECONDS, *,
                         import ssl
                         context = ssl.create_default_context(
                             cafile=str(root / "tls" / "stsa-cert.pem"))
-                    figures = _room(base, context, apps, proxy_pid, phones, judges, seconds,
+                    figures = _room(base, context, apps, proxy_pids, phones, judges, seconds,
                                     every, arrival, period, timeout, tally, log)
             counter.dispose()
         finally:
@@ -193,7 +197,7 @@ class _apps:
         return self.stack.__exit__(*exc)
 
 
-def _room(base, context, apps, proxy_pid, phones, judges, seconds, every, arrival, period,
+def _room(base, context, apps, proxy_pids, phones, judges, seconds, every, arrival, period,
           timeout, tally, log) -> dict:
     log(f"cluster at {base}: {phones} phones, {judges} judges, {seconds:.0f} s")
     targets = _targets(base, context, phones, every)
@@ -205,7 +209,8 @@ def _room(base, context, apps, proxy_pid, phones, judges, seconds, every, arriva
                                args=(j, judges, base, clock, (j + 0.5) * period / judges,
                                      period, timeout, tally, context, None))
               for j in range(judges)]
-    parts = {"haproxy": proxy_pid, **{f"app{n + 1}": a.process.pid for n, a in enumerate(apps)}}
+    parts = {"haproxy": proxy_pids[0], "nginx": proxy_pids[1],
+             **{f"app{n + 1}": a.process.pid for n, a in enumerate(apps)}}
     before = {name: _cpu(pid) for name, pid in parts.items()}
     before["postgres"], client, wall = _postgres_cpu(), load._own_cpu(), time.monotonic()
     loads = [os.getloadavg()[0]]

@@ -1,12 +1,12 @@
 """`make serve-cluster`: several STSA app processes on one PostgreSQL database behind HAProxy,
-whose cache answers the phones' polls.
+with nginx's cache behind it answering the phones' polls.
 
 Every process serves the same tournament: sessions, wrong-PIN counts, PINs and the data
 version live in the database, so a judge signed in through one process is signed in on all of
 them, and a result saved on one shows on every spectator's page. HAProxy keeps each browser on
 one process (Streamlit keeps a session's widgets in the process that holds its websocket) by
 hashing the client's address, and passes that address on in `X-Forwarded-For`, which the app
-processes believe because STSA_TRUSTED_PROXY names HAProxy (the loopback address).
+processes believe because STSA_TRUSTED_PROXY names the proxies' loopback address.
 
     STSA_DATABASE_URL=postgresql+psycopg://stsa@db-host/stsa make serve-cluster PROCESSES=3
 
@@ -16,33 +16,36 @@ processes: timeouts for slow or idle clients, a cap on request bodies, and per-a
 on open connections, new connections and requests (`haproxy_config`).
 
 The cache: a phone's live page polls a shared answer of the data feed (`/api/…`, and an
-overlay polls its own) every few seconds with the ETag it holds. HAProxy keeps each answer
-the app gives for a second (the feed says `Cache-Control: public, max-age=1`) and answers
-every poll of that second itself: a 304 when the phone's ETag is the kept one, else the kept
-answer. So a thousand phones on one answer cost an app process about one request a second,
+overlay polls its own) every few seconds with the ETag it holds. HAProxy hands those requests,
+once its limits let them through, to nginx on a loopback port (`nginx_config`), which keeps
+each answer an app gives for a second (the feed says `Cache-Control: public, max-age=1`) and
+answers every poll of that second itself: a 304 when the phone's ETag is the kept one, else
+the kept answer. When the second is up, one request fetches the new answer while every other
+poll still gets the kept one (`proxy_cache_lock`, `proxy_cache_use_stale updating`), so
+however many phones follow an answer, the app processes see about one request for it a second,
 and a save shows on the phones within that second plus the app's own freshness. Each answer
-says `X-Cache: HIT` (from the cache, with its `Age`) or `MISS` (from an app process).
+says `X-Cache: HIT` (from the cache) or `MISS` (from an app process).
 
-Why HAProxy's cache and not nginx in front of it: HAProxy already holds the certificate,
-keeps each client on its process and limits each address; its cache is a few lines in the
-same file, so one proxy does it all, from one Debian package. Its cache keeps only full 200
-answers: a miss goes to the app without the phone's `If-None-Match`, so the app answers 200
-(never 304) and the cache refills even when every phone sends its ETag.
+Why nginx behind HAProxy: HAProxy holds the certificate, keeps each client on its process and
+limits each address, and is tested for all of it; its own cache, though, sends every poll
+that arrives while an answer is being fetched on to the apps (about 5 % of 2,000 polls a
+second, measured: `make load ROOM=cluster`), where nginx's sends one. Both are Debian packages.
 
 The limits and the cache hold together: each address may hold `MAX_OPEN` connections, open
 `MAX_NEW_PER_10S` and send `MAX_REQUESTS_PER_10S` requests per 10 s, polls the cache answers
 included; a phone holds two connections and polls twice per 10 s, so a flood is refused before
 the cache answers it, and a phone never is. HAProxy takes up to `MAXCONN` connections at once
 (10,000 phones) as far as its open-file limit allows (`FD_HARD_LIMIT`), and this script prints
-how many it took. Its stats socket, build/haproxy.sock, answers `show info` and `show cache`.
+how many it took. Its stats socket, build/haproxy.sock, answers `show info`.
 
-Stops every process on Ctrl+C (or SIGTERM). Needs Debian's `haproxy`.
+Stops every process on Ctrl+C (or SIGTERM). Needs Debian's `haproxy` and `nginx-light`.
 """
 
 from __future__ import annotations
 
 import argparse
 import os
+import pwd
 import shutil
 import signal
 import socket
@@ -67,12 +70,13 @@ RUN_FOLDER = ROOT / "build"
 # a flood. The limits count each address: they hold while each phone reaches the proxy from its
 # own address (the venue's Wi-Fi on the proxy's network); behind one NAT address, raise them.
 MAX_OPEN, MAX_NEW_PER_10S, MAX_REQUESTS_PER_10S = 40, 60, 300
-# The cache in front of the data feed and the overlays (`FEED_PREFIXES`): an answer is kept a
-# second at most (and as long as the app's `Cache-Control: max-age` says, if shorter).
-CACHE_NAME = "feed"
+# The cache in front of the data feed and the overlays (`FEED_PREFIXES`): nginx on a loopback
+# port, an answer kept a second at most (and as long as the app's `Cache-Control: max-age`
+# says, if shorter).
+CACHE_PORT = 8600  # the app processes take 8601, 8602, …
 CACHE_SECONDS = 1
-CACHE_MEGABYTES = 64  # shared memory, split in 1 kB blocks; the oldest answers go first
-CACHE_OBJECT_BYTES = 4 * 2**20  # a larger answer is passed on, not kept
+CACHE_MEGABYTES = 64  # on disk under build/nginx/cache; the oldest answers go first
+CACHE_LOCK_SECONDS = 5  # a poll waits at most so long for the first answer of an address
 # HAProxy's connections at once: 10,000 phones hold two each, and a quarter more for pages
 # opening (a browser opens up to six at once), the judges and the organizer. HAProxy reckons
 # two open files per connection (the client's end and the app's) and computes its `maxconn`
@@ -96,9 +100,9 @@ TLS_SUITES = "TLS_AES_128_GCM_SHA256:TLS_AES_256_GCM_SHA384:TLS_CHACHA20_POLY130
 
 def haproxy_config(port: int, backends: list[int], address: str,
                    pem: Path | None = None, stats: Path | None = None,
-                   connections: int | None = None) -> str:
+                   connections: int | None = None, cache_port: int = CACHE_PORT) -> str:
     """HAProxy in front of the app processes: websockets kept open, one process per client, the
-    data feed's answers cached for a second.
+    data feed's requests handed to the cache (`nginx_config`) on `cache_port`.
 
     With `pem` (certificate and key in one file, `tls_pem`) it serves HTTPS only (TLS 1.2 or
     newer) and sends HSTS; without, plain HTTP. Either way: a request's headers must arrive
@@ -106,16 +110,12 @@ def haproxy_config(port: int, backends: list[int], address: str,
     60 s (an open websocket after an hour), bodies over `MAX_BODY_BYTES` are refused (413), and
     each client address may hold `MAX_OPEN` connections, open `MAX_NEW_PER_10S` new ones and
     send `MAX_REQUESTS_PER_10S` requests per 10 s (beyond that: refused, or 429; a request
-    the cache answers counts too). Forwarding headers a client sent are dropped: the apps
-    believe only HAProxy's own.
+    the cache answers counts too: the limits come first). Forwarding headers a client sent are
+    dropped: the apps believe only HAProxy's own, which the cache passes on.
 
-    The cache: GETs under `FEED_PREFIXES` are answered from it when it holds the answer (a
-    304 when the client's `If-None-Match` is its ETag), for `CACHE_SECONDS`; on a miss the
-    request goes to the app without `If-None-Match`, so the app's 200 is kept (the cache keeps
-    no 304) and the next polls are answered from it. `X-Cache: HIT` or `MISS` on those answers;
-    a hit's `X-STSA-Now` (the server's clock, which overlays count down from) is the proxy's
-    now, not the second-old one kept. `stats`: a socket for `show info` / `show cache`, the
-    owner's only.
+    Requests under `FEED_PREFIXES` go to the cache; a kept answer's `X-STSA-Now` (the
+    server's clock, which overlays count down from) is set to HAProxy's now, not the
+    second-old one kept. `stats`: a socket for `show info`, the owner's only.
 
     `connections`: take that many connections at once even where the open-file limit gives
     fewer than two files for each (the load test's phones: each holds one connection that the
@@ -147,12 +147,6 @@ defaults
     timeout server 60s
     timeout tunnel 1h
 
-cache {CACHE_NAME}
-    total-max-size {CACHE_MEGABYTES}
-    max-object-size {CACHE_OBJECT_BYTES}
-    max-age {CACHE_SECONDS}
-    process-vary on
-
 frontend stsa
     {bind}
     stick-table type ipv6 size 100k expire 1m store conn_cur,conn_rate(10s),http_req_rate(10s)
@@ -168,21 +162,79 @@ frontend stsa
     http-request set-header X-Forwarded-Proto {scheme}{hsts}
     http-request set-var(txn.cached) bool(true) if {{ path_beg {cached} }}
     acl cached var(txn.cached) -m bool
-    acl hit res.cache_hit
+    acl hit res.hdr(X-Cache) -m str HIT
     acl clock_sent res.hdr(X-STSA-Now) -m found
-    http-request cache-use {CACHE_NAME} if cached
-    http-after-response set-header X-Cache HIT if cached hit
-    http-after-response set-header X-Cache MISS if cached !hit
-    http-after-response set-header X-STSA-Now %[date(0,ms)] if hit clock_sent
+    http-after-response set-header X-STSA-Now %[date(0,ms)] if cached hit clock_sent
+    use_backend cache if cached
     default_backend apps
+
+backend cache
+    server cache {PROXY_ADDRESS}:{cache_port}
 
 backend apps
     balance source
     hash-type consistent
     option httpchk GET /_stcore/health
-    http-request del-header If-None-Match if {{ var(txn.cached) -m bool }}
-    http-response cache-store {CACHE_NAME} if {{ var(txn.cached) -m bool }}
 {servers}
+"""
+
+
+def nginx_config(port: int, backends: list[int], folder: Path) -> str:
+    """nginx as the data feed's cache, on loopback `port`, behind HAProxy (`haproxy_config`):
+    each answer an app process gives is kept `CACHE_SECONDS` (or what its `max-age` says, if
+    shorter; `no-store` is never kept), per address and per `Accept-Encoding`; a poll is
+    answered from it, a 304 when the poll's `If-None-Match` is the kept ETag. A request that
+    finds no answer, or one past its second, goes to an app alone: the others asking meanwhile
+    wait for it (`proxy_cache_lock`) or get the kept answer (`proxy_cache_use_stale updating`,
+    fetched in the background). The app is asked without the poll's `If-None-Match`, so its
+    answer is always whole and kept. `X-Cache: HIT` or `MISS` on every answer. Its files (the
+    cache, its temporary files, its log and pid) live in `folder`."""
+    servers = "\n".join(f"        server {PROXY_ADDRESS}:{p};" for p in backends)
+    temporary = " ".join(f"{kind}_temp_path {folder / kind};"
+                         for kind in ("client_body", "proxy", "fastcgi", "uwsgi", "scgi"))
+    # as root nginx would hand its worker to `nobody`, who cannot write the cache in `folder`
+    user = f"user {pwd.getpwuid(os.geteuid()).pw_name};\n" if os.geteuid() == 0 else ""
+    return f"""{user}daemon off;
+worker_processes 1;
+worker_rlimit_nofile 4096;
+pid {folder / "nginx.pid"};
+error_log {folder / "error.log"} warn;
+events {{
+    worker_connections 2048;
+}}
+http {{
+    access_log off;
+    server_tokens off;
+    {temporary}
+    proxy_cache_path {folder / "cache"} levels=1:2 keys_zone=feed:8m
+                     max_size={CACHE_MEGABYTES}m inactive=1m;
+    map $upstream_cache_status $stsa_cache {{
+        HIT HIT; STALE HIT; UPDATING HIT; REVALIDATED HIT; default MISS;
+    }}
+    upstream apps {{
+{servers}
+        keepalive 32;
+    }}
+    server {{
+        listen {PROXY_ADDRESS}:{port};
+        keepalive_timeout 60s;
+        keepalive_requests 1000000;
+        location / {{
+            proxy_pass http://apps;
+            proxy_http_version 1.1;
+            proxy_set_header Host $host;
+            proxy_set_header Connection "";
+            proxy_set_header If-None-Match "";
+            proxy_cache feed;
+            proxy_cache_valid 200 {CACHE_SECONDS}s;
+            proxy_cache_lock on;
+            proxy_cache_lock_timeout {CACHE_LOCK_SECONDS}s;
+            proxy_cache_use_stale updating;
+            proxy_cache_background_update on;
+            add_header X-Cache $stsa_cache always;
+        }}
+    }}
+}}
 """
 
 
@@ -276,14 +328,39 @@ def _stop(processes: list[subprocess.Popen]) -> None:
             process.kill()
 
 
-def check(database_url: str | None, haproxy: str | None) -> str | None:
+def check(database_url: str | None, haproxy: str | None, nginx: str | None = "") -> str | None:
     """Why a cluster cannot start here, or None."""
     if not (database_url or "").startswith("postgresql"):
         return ("STSA: a cluster shares one PostgreSQL database: set STSA_DATABASE_URL to "
                 "postgresql+psycopg://user@host/database (SQLite serves one process only).")
     if haproxy is None:
         return "STSA: install HAProxy first (as root: apt-get install haproxy)."
+    if nginx is None:
+        return "STSA: install nginx first, the feed's cache (as root: apt-get install nginx-light)."
     return None
+
+
+def start_cache(nginx: str, port: int, backends: list[int], folder: Path,
+                timeout: float = 30) -> subprocess.Popen:
+    """nginx with `nginx_config`, its files in `folder`; returns once it listens."""
+    folder.mkdir(parents=True, exist_ok=True)
+    config = folder / "nginx.conf"
+    config.write_text(nginx_config(port, backends, folder))
+    cache = subprocess.Popen([nginx, "-c", str(config), "-p", str(folder),
+                              "-e", str(folder / "error.log")])
+    deadline = time.monotonic() + timeout
+    while True:
+        try:
+            socket.create_connection((PROXY_ADDRESS, port), timeout=1).close()
+            return cache
+        except OSError:
+            if cache.poll() is not None:
+                raise SystemExit("STSA: nginx stopped while starting; see "
+                                 f"{folder / 'error.log'}.") from None
+            if time.monotonic() > deadline:
+                _stop([cache])
+                raise SystemExit("STSA: nginx did not start in time.") from None
+            time.sleep(0.1)
 
 
 def main(argv: list[str] | None = None) -> int:
@@ -291,12 +368,14 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--processes", type=int, default=2)
     parser.add_argument("--port", type=int, default=int(os.environ.get("STSA_PORT", "8501")))
     parser.add_argument("--address", default=os.environ.get("STSA_ADDRESS", "0.0.0.0"))
+    parser.add_argument("--cache-port", type=int, default=CACHE_PORT,
+                        help="the loopback port of the feed's cache (nginx)")
     parser.add_argument("--app-ports", default="",
                         help="comma-separated ports of the app processes (default 8601, 8602 …)")
     args = parser.parse_args(argv)
-    haproxy = shutil.which("haproxy")
-    problem = check(os.environ.get("STSA_DATABASE_URL"), haproxy)
-    if problem:
+    haproxy, nginx = shutil.which("haproxy"), shutil.which("nginx")
+    problem = check(os.environ.get("STSA_DATABASE_URL"), haproxy, nginx)
+    if problem or haproxy is None or nginx is None:
         print(problem, file=sys.stderr)
         return 2
     ports = ([int(p) for p in args.app_ports.split(",")] if args.app_ports
@@ -310,24 +389,26 @@ def main(argv: list[str] | None = None) -> int:
     apps = _start_apps(ports)
     config, stats = RUN_FOLDER / "haproxy.cfg", RUN_FOLDER / "haproxy.sock"
     config.parent.mkdir(exist_ok=True)
-    config.write_text(haproxy_config(args.port, ports, args.address, pem, stats))
-    proxy = None
+    config.write_text(haproxy_config(args.port, ports, args.address, pem, stats,
+                                     cache_port=args.cache_port))
+    proxy = cache = None
     signal.signal(signal.SIGTERM, lambda *_: sys.exit(0))
     try:
         _wait_healthy(ports, apps, timeout=120)
+        cache = start_cache(nginx, args.cache_port, ports, RUN_FOLDER / "nginx")
         proxy = subprocess.Popen([haproxy, "-db", "-f", str(config)])
         maxconn = int(_wait_info(stats, proxy, timeout=60)["Maxconn"])
         scheme = "https" if pem else "http"
         print(f"STSA: {len(ports)} app processes behind {scheme}://{args.address}:{args.port}",
               flush=True)
         print(capacity(maxconn), flush=True)
-        while all(p.poll() is None for p in [*apps, proxy]):
+        while all(p.poll() is None for p in [*apps, cache, proxy]):
             time.sleep(1)
         return 1
     except KeyboardInterrupt:
         return 0
     finally:
-        _stop([p for p in [proxy, *apps] if p is not None])
+        _stop([p for p in [proxy, cache, *apps] if p is not None])
 
 
 if __name__ == "__main__":

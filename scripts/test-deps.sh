@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # Installs the system packages the test suite drives, when they are missing:
 # Debian's PostgreSQL server (store tests on PostgreSQL), Chromium (browser tests), HAProxy
-# (the cluster test), the DejaVu fonts (printed slips) and LibreOffice Calc without its GUI
+# and nginx (the cluster test), the DejaVu fonts (printed slips) and LibreOffice Calc without its GUI
 # (a workbook saved again by a spreadsheet application, a roster written by one).
 # Needs root (as in CI); elsewhere it says what to install and the tests that need it say so.
 set -euo pipefail
@@ -11,6 +11,8 @@ ls /usr/lib/postgresql/*/bin/initdb >/dev/null 2>&1 || need+=(postgresql)
 command -v chromium >/dev/null 2>&1 || need+=(chromium)
 # HAProxy in front of several app processes (make serve-cluster and its test).
 command -v haproxy >/dev/null 2>&1 || [ -x /usr/sbin/haproxy ] || need+=(haproxy)
+# nginx behind it, the data feed's cache (make serve-cluster and its test).
+command -v nginx >/dev/null 2>&1 || [ -x /usr/sbin/nginx ] || need+=(nginx-light)
 # The printed table slips embed DejaVu Sans so every player's name prints as written.
 [ -f /usr/share/fonts/truetype/dejavu/DejaVuSans.ttf ] || need+=(fonts-dejavu-core)
 # Workbooks and rosters as LibreOffice saves them (headless: soffice --convert-to).

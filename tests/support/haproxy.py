@@ -1,9 +1,10 @@
 """A real HAProxy for tests, run with `make serve-cluster`'s configuration
-(`scripts/serve_cluster.haproxy_config`): Debian's `haproxy`, daemonised, stopped after.
+(`scripts/serve_cluster.haproxy_config`): Debian's `haproxy`, daemonised, stopped after; and
+the recipe as a whole (`cluster_proxy`: nginx's cache, then HAProxy in front of it).
 
-Used by tests/unit/test_haproxy.py (in front of a stand-in app) and
-tests/server/test_proxy_cache.py (in front of two real app processes). `until` asks again
-until the cache answers as a test waits for it."""
+Used by tests/unit/test_haproxy.py (in front of a stand-in app),
+tests/server/test_proxy_cache.py (in front of two real app processes) and the cluster room of
+`make load`. `until` asks again until the cache answers as a test waits for it."""
 
 from __future__ import annotations
 
@@ -22,6 +23,10 @@ HAPROXY = shutil.which("haproxy") or next(
     (p for p in ("/usr/sbin/haproxy",) if os.access(p, os.X_OK)), None)
 needs_haproxy = pytest.mark.skipif(HAPROXY is None, reason="HAProxy is not installed: "
                                    "scripts/test-deps.sh installs it")
+NGINX = shutil.which("nginx") or next(
+    (p for p in ("/usr/sbin/nginx",) if os.access(p, os.X_OK)), None)
+needs_nginx = pytest.mark.skipif(NGINX is None, reason="nginx is not installed: "
+                                 "scripts/test-deps.sh installs it")
 
 
 @contextlib.contextmanager
@@ -53,3 +58,26 @@ def until(ask: Callable, done: Callable, what: str, seconds: float = 30):
         if done(answer):
             return answer
     raise AssertionError(f"no {what} within {seconds} s")
+
+
+@contextlib.contextmanager
+def cluster_proxy(port: int, backends: list[int], folder: Path, pem: Path | None = None, *,
+                  address: str = "127.0.0.1", stats: Path | None = None,
+                  connections: int | None = None) -> Iterator[tuple[int, int]]:
+    """The recipe's proxies in front of `backends`: nginx's cache on a free loopback port,
+    HAProxy on `port` handing it the feed's requests; yields their process ids (HAProxy's,
+    nginx's) and stops both after."""
+    from scripts import serve_cluster
+    from tests.support.appserver import free_port
+
+    assert NGINX is not None
+    cache_port = free_port()
+    cache = serve_cluster.start_cache(NGINX, cache_port, backends, folder / "nginx")
+    try:
+        with running(serve_cluster.haproxy_config(port, backends, address, pem, stats,
+                                                  connections, cache_port=cache_port),
+                     folder / "haproxy") as pid:
+            yield pid, cache.pid
+    finally:
+        cache.terminate()
+        cache.wait(10)
