@@ -13,7 +13,7 @@ same team play as one openskill team; by default each player is alone, as in DUN
 
 - `current`: `player_id, mu, sigma, ordinal, games, rank`, best first. `ordinal` is the
   conservative value mu − 3σ (openskill's `ordinal()`); `rank` ranks by it, equal ordinals
-  sharing the better rank.
+  (within `SAME_ORDINAL`) sharing the better rank.
 - `history`: `player_id, game_id, order, at, mu, sigma, ordinal`, one row per person per game,
   chronologically (order, then game id), each with the rating after that game.
 
@@ -46,6 +46,7 @@ Z = 3.0  # ordinal(): mu − z·σ
 
 GAME_COLUMNS = ["order", "game_id", "player_id", "placing"]
 CURRENT_COLUMNS = ["player_id", "mu", "sigma", "ordinal", "games", "rank"]
+SAME_ORDINAL = 1e-9  # ordinals this close are one rating (floating-point sums' last bits)
 HISTORY_COLUMNS = ["player_id", "game_id", "order", "at", "mu", "sigma", "ordinal"]
 
 
@@ -169,10 +170,18 @@ def ratings(games: pd.DataFrame) -> Ratings:
                              "ordinal": mu - Z * sigma,
                              "games": np.bincount(s["player"], minlength=len(mu))})
                .astype({"player_id": frame["player_id"].dtype})
-               .assign(rank=lambda d: d["ordinal"].rank(method="min", ascending=False)
-                       .astype("int64"))
+               .assign(rank=lambda d: _ranks(d["ordinal"].to_numpy()))
                .sort_values(["rank", "player_id"], kind="stable", ignore_index=True))
     return Ratings(current[CURRENT_COLUMNS], history)
+
+
+def _ranks(ordinal: np.ndarray) -> np.ndarray:
+    """Each rating's rank by its ordinal, best first: 1 + how many ordinals are higher by more
+    than `SAME_ORDINAL`, so equal ratings share the better rank even where their sums were
+    added in another order (a last-bit difference)."""
+    ascending = np.sort(ordinal)
+    higher = len(ordinal) - np.searchsorted(ascending, ordinal + SAME_ORDINAL, side="right")
+    return (1 + higher).astype("int64")
 
 
 def _plackett_luce(mu: np.ndarray, sigma: np.ndarray, team: np.ndarray, team_game: np.ndarray,

@@ -389,21 +389,29 @@ def grids(scope) -> list[tuple[list[str], list[dict]]]:
     return found
 
 
+def _table_with(scope, tables, what: str, columns: tuple[str, ...], rows: int | None,
+                nth: int, drawn=lambda shown: True) -> list[dict]:
+    """The rows of the `nth` of `tables(scope)` with all of `columns` (and, with `rows`, that
+    many rows), waiting until it shows and `drawn(every table)` holds."""
+    page, deadline = _page(scope), time.monotonic() + TIMEOUT_MS / 1000
+    while True:
+        shown = tables(scope)
+        matching = [found for heads, found in shown if set(columns) <= set(heads)]
+        if drawn(shown) and len(matching) > nth and (rows is None or len(matching[nth]) == rows):
+            return matching[nth]
+        if time.monotonic() > deadline:
+            raise AssertionError(f"No {what} with columns {columns}"
+                                 + (f" and {rows} rows" if rows else "") + " showed: "
+                                 + repr([(h, len(r)) for h, r in tables(scope)]))
+        page.wait_for_timeout(50)
+
+
 def grid(scope, *columns: str, rows: int | None = None, nth: int = 0) -> list[dict]:
     """The rows of the first (`nth`) table with all of `columns`, waiting until it shows (and,
     with `rows`, until it has that many rows)."""
-    page, deadline = _page(scope), time.monotonic() + TIMEOUT_MS / 1000
-    while True:
-        shown = grids(scope)
-        matching = [found for heads, found in shown if set(columns) <= set(heads)]
-        drawn = all(heads for heads, _ in shown)  # a table not drawn yet would shift `nth`
-        if drawn and len(matching) > nth and (rows is None or len(matching[nth]) == rows):
-            return matching[nth]
-        if time.monotonic() > deadline:
-            raise AssertionError(f"No table with columns {columns}"
-                                 + (f" and {rows} rows" if rows else "") + " showed: "
-                                 + repr([(h, len(r)) for h, r in grids(scope)]))
-        page.wait_for_timeout(50)
+    # a table not drawn yet (no headings) would shift `nth`
+    return _table_with(scope, grids, "table", columns, rows, nth,
+                       drawn=lambda shown: all(heads for heads, _ in shown))
 
 
 _TABLE_JS = """table => {
@@ -423,16 +431,7 @@ def live_tables(scope) -> list[tuple[list[str], list[dict]]]:
 def live_grid(scope, *columns: str, rows: int | None = None, nth: int = 0) -> list[dict]:
     """The rows of the first (`nth`) live element's table with all of `columns`, waiting until
     it shows (and, with `rows`, until it has that many rows): `grid` for live elements."""
-    page, deadline = _page(scope), time.monotonic() + TIMEOUT_MS / 1000
-    while True:
-        matching = [found for heads, found in live_tables(scope) if set(columns) <= set(heads)]
-        if len(matching) > nth and (rows is None or len(matching[nth]) == rows):
-            return matching[nth]
-        if time.monotonic() > deadline:
-            raise AssertionError(f"No live table with columns {columns}"
-                                 + (f" and {rows} rows" if rows else "") + " showed: "
-                                 + repr([(h, len(r)) for h, r in live_tables(scope)]))
-        page.wait_for_timeout(50)
+    return _table_with(scope, live_tables, "live table", columns, rows, nth)
 
 
 # --- the Results page -------------------------------------------------------------------------
