@@ -236,6 +236,7 @@ def _room(base, context, apps, proxy_pids, phones, judges, seconds, every, arriv
     full = clock.start + spread
     durations = list(polls.durations_of(opened=False, since=full))
     arriving = list(polls.durations_of(opened=True))
+    misses = list(polls.durations_of(hit=False, opened=False, since=full))
     seen = list(polls.seen_after(tally.acknowledged))
     t = tally.timings
     output = "\n".join(a.output() for a in apps)
@@ -252,10 +253,7 @@ def _room(base, context, apps, proxy_pids, phones, judges, seconds, every, arriv
         "polls_from_cache": polls.cached,
         "poll_hit_p95_ms": load._ms(list(polls.durations_of(hit=True, opened=False,
                                                              since=full)), 95),
-        "poll_miss_p50_ms": load._ms(list(polls.durations_of(hit=False, opened=False,
-                                                              since=full)), 50),
-        "poll_miss_p95_ms": load._ms(list(polls.durations_of(hit=False, opened=False,
-                                                              since=full)), 95),
+        "poll_miss_p50_ms": load._ms(misses, 50), "poll_miss_p95_ms": load._ms(misses, 95),
         "arrival_s": spread, "arrival_poll_p50_ms": load._ms(arriving, 50),
         "arrival_poll_p95_ms": load._ms(arriving, 95),
         "seen_p50_ms": load._ms(seen, 50), "seen_p95_ms": load._ms(seen, 95),

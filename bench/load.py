@@ -85,7 +85,7 @@ from pathlib import Path
 
 import numpy as np
 
-from bench.phones import Phones, PhonesApart, element_target
+from bench.phones import PhonesApart, element_target
 from bench.phones import address as phones_address
 from bench.wsclient import Element, ProtocolError, Run, RunTimeout, Session
 from tests.support.appserver import JUDGE_PIN, ORGANIZER_PIN, run_app
@@ -349,7 +349,7 @@ PAGES = {"standings": "standings", "player": "player", "tv": "tv"}
 
 
 def spectator(number: int, url: str, clock: Clock, offset: float, timeout: float,
-              tally: Tally, phones: Phones | PhonesApart, tls=None, page: str = "standings",
+              tally: Tally, phones: PhonesApart, tls=None, page: str = "standings",
               query: str = "") -> None:
     """A phone, as its browser behaves: open a live page (Standings; My seat following one
     player, `query` "player=<id>"; TV) from its own loopback address (one script run), then

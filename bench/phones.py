@@ -9,8 +9,7 @@ client's own scheduler, and a Python HTTP library's parsing costs more than the 
 Each phone is a coroutine on one event loop (uvloop where installed) in a thread of its own;
 `Phones.add` starts one at any moment (after its page opened), `Phones.wait` waits for them
 all. A phone keeps its connection open between polls, as a browser does while the server keeps
-it alive; `keep_alive=False` opens a new one for each poll (a room larger than the machine's
-open-file limit lets a proxy hold at once: the proxy's worst case, a handshake per poll).
+it alive.
 
 Each phone binds its connection to its own loopback address (127.a.b.c: Linux answers every
 address of 127.0.0.0/8 on the loopback), so the server's per-address limits see a room of
@@ -113,9 +112,8 @@ class Target:
 class Phones:
     """Many phones polling on one event loop in a background thread."""
 
-    def __init__(self, ssl: ssl_module.SSLContext | None = None, timeout: float = 30.0,
-                 keep_alive: bool = True):
-        self.ssl, self.timeout, self.keep_alive = ssl, timeout, keep_alive
+    def __init__(self, ssl: ssl_module.SSLContext | None = None, timeout: float = 30.0):
+        self.ssl, self.timeout = ssl, timeout
         self.polls = Polls()
         self._stop: asyncio.Event | None = None
         self._tasks: set[asyncio.Future] = set()
@@ -188,7 +186,7 @@ class Phones:
                 else:
                     polls.errors.append(f"phone {number}: HTTP {status}")
                     status = 0
-                if not self.keep_alive or headers.get("connection", "").lower() == "close":
+                if headers.get("connection", "").lower() == "close":
                     writer.close()
                     writer = None
             except (TimeoutError, OSError, asyncio.IncompleteReadError, ValueError) as exc:
@@ -215,13 +213,12 @@ class PhonesApart:
     it before starting other threads (a fork copies only the calling thread). Its CPU shows in
     the client's own (`resource.RUSAGE_CHILDREN`, once `wait` has reaped it)."""
 
-    def __init__(self, ssl: ssl_module.SSLContext | None = None, timeout: float = 30.0,
-                 keep_alive: bool = True):
+    def __init__(self, ssl: ssl_module.SSLContext | None = None, timeout: float = 30.0):
         forks = multiprocessing.get_context("fork")
         self._orders = forks.SimpleQueue()
         self._answer, answer = forks.Pipe(duplex=False)
         self._process = forks.Process(target=_apart, name="phones", daemon=True,
-                                      args=(self._orders, answer, ssl, timeout, keep_alive))
+                                      args=(self._orders, answer, ssl, timeout))
         self._process.start()
         answer.close()
         self.polls = Polls()
@@ -244,9 +241,8 @@ class PhonesApart:
             self._process.join()
 
 
-def _apart(orders, answer, ssl: ssl_module.SSLContext | None, timeout: float,
-           keep_alive: bool) -> None:
-    phones = Phones(ssl=ssl, timeout=timeout, keep_alive=keep_alive)
+def _apart(orders, answer, ssl: ssl_module.SSLContext | None, timeout: float) -> None:
+    phones = Phones(ssl=ssl, timeout=timeout)
     while True:
         order = orders.get()
         if order[0] == "wait":
