@@ -446,6 +446,14 @@ def form_table(page) -> str | None:
     return found.first.get_attribute("data-table") if found.count() else None
 
 
+def entry_table(page) -> int:
+    """The table id of the entry the Results page shows, once its element has drawn it (the
+    element mounts in the browser after the page's script has finished)."""
+    found = page.locator(f"{ENTRY}[data-table]").first
+    found.wait_for()
+    return int(found.get_attribute("data-table"))
+
+
 def seat(page, number: int):
     """Seat `number`'s block in the Results page's entry."""
     return page.locator(f'{ENTRY} fieldset.stsa-seat[data-seat="{number}"]')

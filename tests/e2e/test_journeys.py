@@ -24,8 +24,8 @@ from tests.e2e.conftest import (
     choose,
     click,
     enter_result,
+    entry_table,
     fill_seat,
-    form_table,
     go_to,
     grid,
     grids,
@@ -210,7 +210,7 @@ def test_a_refresh_in_the_middle_of_entering_a_result(open_app, sitting):
 
     # Half of table 2's form: the leader and numbers of seat 1, the VP of seat 2.
     open_table(judge, 2)
-    assert int(form_table(judge)) == tables[2]
+    assert entry_table(judge) == tables[2]
     fill_seat(judge, 1, stats(9, 1), leaders(judge)[0])
     type_in(seat(judge, 2), "VP", 7)
     assert stored(engine, tables[2]).version == 0, "nothing is saved before Save"

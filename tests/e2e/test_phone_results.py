@@ -19,9 +19,9 @@ from tests.e2e.conftest import (
     PHONE,
     click,
     enter_result,
+    entry_table,
     field,
     fill_seat,
-    form_table,
     go_to,
     grid,
     leaders,
@@ -127,5 +127,5 @@ def test_a_slip_link_opened_before_signing_in_leads_to_the_table(open_app, serve
     judge.get_by_role("heading", name="Enter a result").wait_for()
     wait_ready(judge)
     assert field(judge, "Table").input_value().startswith("Table 3 ·")
-    assert int(form_table(judge)) == tables[3]
+    assert entry_table(judge) == tables[3]
     assert f"table={tables[3]}" in judge.url and "session=" not in judge.url
