@@ -8,7 +8,7 @@ DEV := $(VENV)/.dev-installed
 # Every install takes each package at its tested version (constraints.txt, from pip freeze).
 PIP := $(PY) -m pip install --quiet -c constraints.txt
 
-.PHONY: run pins unlock tls serve-cluster check test load bench soak deps clean catalogs
+.PHONY: run pins unlock code tls serve-cluster check test load bench soak deps clean catalogs
 
 # The app needs only the runtime requirements; the tests and benchmarks add their tools.
 $(RUNTIME): requirements.txt constraints.txt
@@ -39,6 +39,11 @@ pins: $(RUNTIME)
 # Sign-in paused after many wrong PINs: open it again, the PINs stay as they are.
 unlock: $(RUNTIME)
 	$(PY) -m stsa pins --unlock
+
+# Sign-in paused and the organizer's phone never signed in: a one-time code that lets the
+# organizer in (with the organizer PIN) while the pause stays for everyone else.
+code: $(RUNTIME)
+	$(PY) -m stsa pins --code
 
 # HTTPS: a certificate for this laptop's names and addresses (README, "On the venue's
 # network"); `make run` serves https:// from then on. FORCE=1 replaces an existing one.

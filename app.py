@@ -17,7 +17,8 @@ session.keep_signed_in()
 shown, closed = navigation.navigation_pages(role)
 page = st.navigation(shown)
 tournaments.shown_on_every_page(where)
-language.switch()
+if page.url_path not in navigation.NO_CONTROLS:  # a projector shows no language switch
+    language.switch()
 if page.url_path in closed:  # an organizer page's address: Home says why, the page never runs
     navigation.refuse(closed[page.url_path])
 page.run()

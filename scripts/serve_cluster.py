@@ -59,7 +59,7 @@ ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
 
 from stsa.errors import TournamentError  # noqa: E402
-from stsa.ui.web import FEED_PREFIXES  # noqa: E402
+from stsa.ui.web import FEED_PREFIXES, UPLOAD_BYTES  # noqa: E402
 
 PROXY_ADDRESS = "127.0.0.1"
 RUN_FOLDER = ROOT / "build"
@@ -85,9 +85,11 @@ CACHE_LOCK_SECONDS = 5  # a poll waits at most so long for the first answer of a
 PHONES = 10_000
 MAXCONN = 25_000
 FD_HARD_LIMIT = 2 * MAXCONN + 100  # and a few for its listeners, checks and logs
-# The largest request body: the app's upload limit (6 MiB, stsa/ui/server.py) and the form
-# around the file. Anything larger is refused before it reaches an app process.
-MAX_BODY_BYTES = 6 * 2**20 + 64 * 2**10
+# The largest request body: the app's own upload limit (`web.UPLOAD_BYTES`: a file of up to
+# 50 MB, the tournament workbook a restore reads, `guards.MAX_WORKBOOK_BYTES` and
+# .streamlit/config.toml's `maxUploadSize`, with the form around it), so the same upload passes
+# behind HAProxy as without it. Anything larger is refused before it reaches an app process.
+MAX_BODY_BYTES = UPLOAD_BYTES
 # A body sent in chunks has no length to check before it arrives; browsers always send one.
 LENGTH_REQUIRED = ('http-request return status 411 content-type text/plain '
                    'string "Send the length of the body."')

@@ -7,9 +7,12 @@
   the production server settings (`make run` uses it). Once the server listens, its output
   ends with the "STSA is ready." block: the addresses to open on this laptop and on phones,
   the PINs made at this start (only there), the fingerprint or the plain-HTTP warning.
-- `python -m stsa pins --reset` sets both PINs anew, ends every session and forgets wrong
-  PINs: for a lost PIN, from the console of the machine that runs STSA.
+- `python -m stsa pins --reset` sets the PINs anew in every tournament, ends every session,
+  withdraws every open invitation, stops trusting every device and forgets wrong PINs: for a
+  lost or leaked PIN, from the console of the machine that runs STSA; it says what it ended.
 - `python -m stsa pins --unlock` lifts a sign-in pause after many wrong PINs; the PINs stay.
+- `python -m stsa pins --code` prints a one-time code (`make code`): with it and the organizer
+  PIN, one sign-in goes through a pause many wrong PINs put on everyone else, which stays.
 - `python -m stsa tls [--force]` makes this laptop's HTTPS certificate (`make tls`).
 """
 
@@ -20,7 +23,7 @@ import os
 import sys
 from pathlib import Path
 
-from stsa import store
+from stsa import auth, store
 from stsa.domain import TournamentError
 
 ROOT = Path(__file__).resolve().parents[1]
@@ -31,7 +34,8 @@ RULE = "-" * 88
 
 PINS_SET_BEFORE = ("the PINs were set before; they are printed only when they are made. Lost "
                    "one? On this machine run `make pins` (or `.venv/bin/python -m stsa pins "
-                   "--reset`): it prints new PINs and signs everyone out; STSA may keep running.")
+                   "--reset`): it prints new PINs and signs everyone out in every tournament; "
+                   "STSA may keep running.")
 
 
 def _print_pins(made: dict, note: str) -> None:
@@ -73,13 +77,22 @@ def prepare() -> int:
 
 
 def reset_pins() -> int:
-    engine, made = _pins_on_database(store.reset_pins, "STSA cannot reset the PINs")
+    """`make pins`: new PINs in every tournament, every session and open invitation ended,
+    every device no longer trusted, wrong PINs forgotten (`store.reset_pins`); says exactly
+    what it ended."""
+    from stsa.services.admin import ended_words
+
+    engine, reset = _pins_on_database(store.reset_pins, "STSA cannot reset the PINs")
     if engine is None:
         return 1
-    _print_pins(made, "every session was signed out")
-    for role in {"organizer", "judge"} - {r.value for r in made}:
+    _print_pins(reset.made, "every session was signed out")
+    for role in {"organizer", "judge"} - {r.value for r in reset.made}:
         print(f"STSA: the {role} PIN is now the one in STSA_{role.upper()}_PIN.")
-    print("STSA: everyone was signed out and wrong PINs were forgotten.")
+    for key, pin in reset.judges.items():
+        print(f"STSA: the judge PIN of {key} is {pin}. Write it down: it is shown only now.")
+    print(f"STSA: in every tournament: {ended_words(reset.ended)}")
+    print(f"STSA: everyone was signed out and every invitation withdrawn, in every tournament; "
+          f"{reset.forgotten} wrong PINs were forgotten.")
     engine.dispose()
     return 0
 
@@ -115,6 +128,8 @@ def ready_lines(served, made: dict) -> list[str]:
               ["  PINs: set before, so not shown (they are printed only when made).",
                "    Lost one? Run `make pins` on this laptop: new PINs, everyone signed out;",
                "    STSA may keep running."])
+    lines += ["  Sign-in paused after many wrong PINs, on a phone that never signed in? Run",
+              "    `make code` on this laptop: a one-time code that lets the organizer in."]
     if served.certificate is not None:
         lines += ["  HTTPS. Phones ask once whether to trust this address; the certificate",
                   "    fingerprint (SHA-256) they show must be",
@@ -207,6 +222,23 @@ def unlock() -> int:
     return 0
 
 
+def console_code() -> int:
+    """A one-time code for the organizer to sign in with while sign-in is paused (`make code`):
+    the pause stays for everyone else. Printed here only; the database keeps its hash."""
+    try:
+        engine = store.connect()
+        code = store.make_console_code(engine)
+    except TournamentError as exc:
+        print(f"STSA cannot make a code: {exc}", file=sys.stderr)
+        return 1
+    minutes = auth.CONSOLE_CODE_SECONDS // 60
+    print(f"STSA: one-time code {code}. On the Sign in page, after the pause is shown, type it "
+          f"with the organizer PIN: it signs the organizer in once, within {minutes} minutes, "
+          f"and everyone else stays paused. A new code replaces this one.")
+    engine.dispose()
+    return 0
+
+
 def main(argv: list[str] | None = None) -> int:
     """`python -m stsa …`, and the `stsa …` command of an installed checkout (pyproject.toml)."""
     prog = "stsa" if Path(sys.argv[0]).name == "stsa" else "python -m stsa"
@@ -223,6 +255,8 @@ def main(argv: list[str] | None = None) -> int:
                       help="set both PINs anew and sign everyone out")
     what.add_argument("--unlock", action="store_true",
                       help="lift a pause after many wrong PINs, keeping the PINs")
+    what.add_argument("--code", action="store_true",
+                      help="a one-time code that lets the organizer in through a pause")
     certificate = commands.add_parser("tls", help="make this laptop's HTTPS certificate")
     certificate.add_argument("--force", action="store_true", help="replace an existing one")
     args = parser.parse_args(argv)
@@ -234,7 +268,7 @@ def main(argv: list[str] | None = None) -> int:
     if args.command == "serve":
         return serve(args.port, args.address, plain=args.plain_http)
     if args.command == "pins":
-        return unlock() if args.unlock else reset_pins()
+        return unlock() if args.unlock else console_code() if args.code else reset_pins()
     if args.command == "tls":
         return make_tls(args.force)
     return prepare()

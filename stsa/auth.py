@@ -13,6 +13,7 @@ import hashlib
 import hmac
 import ipaddress
 import itertools
+import math
 import secrets
 from collections.abc import Sequence
 from dataclasses import dataclass, field
@@ -23,8 +24,9 @@ from stsa.i18n import N_, _
 __all__ = ["Role", "Actor", "PermissionDenied", "require", "can_see_hidden", "hash_pin",
            "verify_pin", "new_pin", "check_pin_format", "check_pin_strength", "pin_weakness",
            "new_session_id", "new_token", "session_hash", "token_hash", "seal", "unseal",
-           "client_key", "Backoff", "CLIENT_BACKOFF", "TOURNAMENT_BACKOFF", "DEVICE_BACKOFF",
-           "most_tries_per_day"]
+           "client_key", "network_key", "Backoff", "CLIENT_BACKOFF", "NETWORK_BACKOFF",
+           "TOURNAMENT_BACKOFF", "DEVICE_BACKOFF", "CONSOLE_BACKOFF", "new_console_code",
+           "console_code_hash", "most_tries", "most_tries_per_day"]
 
 
 @dataclass(frozen=True)
@@ -265,9 +267,11 @@ CLIENT_KEY_MAX = 100
 
 def client_key(address: str) -> str:
     """The key wrong PINs from `address` are counted under (R20): an IPv4 address as it is, an
-    IPv4-mapped IPv6 address (`::ffff:1.2.3.4`) as its IPv4 address, any other IPv6 address
-    by its /64 network (`2001:db8:1:2::/64`: one home or phone gets a whole /64, so its
-    addresses share one count), and anything else as given, trimmed, at most 100 characters."""
+    IPv4-mapped IPv6 address (`::ffff:1.2.3.4`) as its IPv4 address, any other IPv6 address as
+    the whole address (`2001:db8:1:2::7`, its zone dropped: a venue may hand one /64 to every
+    phone in the room, so a /64 is not one person; `network_key` adds the /64's own, larger
+    count against one guesser changing addresses inside it), and anything else as given,
+    trimmed, at most 100 characters."""
     text = str(address if address is not None else "").strip()
     try:
         ip = ipaddress.ip_address(text.removeprefix("[").removesuffix("]"))
@@ -276,8 +280,24 @@ def client_key(address: str) -> str:
     if isinstance(ip, ipaddress.IPv6Address):
         if ip.ipv4_mapped is not None:
             return str(ip.ipv4_mapped)
-        return str(ipaddress.IPv6Network((int(ip) >> 64 << 64, 64)))
+        return str(ipaddress.IPv6Address(int(ip)))
     return str(ip)
+
+
+def network_key(key: str) -> str | None:
+    """The /64 network (`2001:db8:1:2::/64`) an IPv6 `client_key` belongs to, whose wrong PINs
+    are also counted together (`NETWORK_BACKOFF`); None for any other key (IPv4, "local").
+    A key stored as a /64 by an earlier release is its own network."""
+    text = str(key or "")
+    if ":" not in text:
+        return None
+    try:
+        found = ipaddress.ip_network(text, strict=False)
+    except ValueError:
+        return None
+    if not isinstance(found, ipaddress.IPv6Network) or found.prefixlen < 64:
+        return None
+    return str(ipaddress.IPv6Network((int(found.network_address) >> 64 << 64, 64)))
 
 
 # -- sign-in back-off -----------------------------------------------------------------------
@@ -291,40 +311,96 @@ class Backoff:
     base_seconds: float
     cap_seconds: float
     window_seconds: float
+    #: With `decay`, wrong PINs are not all forgotten at once a window after each: each one
+    #: weighs less as it ages (by e every window), and the waits count what they weigh
+    #: together. A guesser who goes on with one try an hour then sees the pause shrink hour by
+    #: hour instead of holding it at `cap_seconds` for a whole window, and a steady guesser
+    #: gets about `free` tries a window (and a few more, as the waits double).
+    decay: bool = False
+
+    @property
+    def memory_seconds(self) -> float:
+        """How long ago a failure can still count: older ones need not be read (with `decay`,
+        one six windows old weighs under 0.3 %)."""
+        return self.window_seconds * (6 if self.decay else 1)
+
+    def _count(self, recent: list[float]) -> int:
+        """How many failures count: all of them, or with `decay` what they weigh at the last."""
+        if not self.decay:
+            return len(recent)
+        return round(sum(math.exp((at - recent[-1]) / self.window_seconds) for at in recent))
 
     def wait(self, failures: Sequence[float], now: float) -> float:
         """Seconds to wait before the next attempt, given the failure times (epoch seconds)."""
-        recent = sorted(t for t in failures if now - t < self.window_seconds)
-        extra = len(recent) - self.free
+        recent = sorted(t for t in failures if now - t < self.memory_seconds)
+        extra = self._count(recent) - self.free if recent else -1
         if extra < 0:
             return 0.0
         delay = min(self.base_seconds * 2.0 ** min(extra, 60), self.cap_seconds)
         return max(0.0, recent[-1] + delay - now)
 
 
-#: One client (address) may get 5 PINs wrong a day for free, then waits 30 s, 60 s, … up to
-#: an hour between tries.
-CLIENT_BACKOFF = Backoff(free=5, base_seconds=30, cap_seconds=3600, window_seconds=86400)
+#: One client (address; an IPv6 address whole) may get 5 PINs wrong for free, then waits 30 s,
+#: 60 s, … up to an hour between tries; its wrong PINs weigh less as they age (5 a day drain).
+CLIENT_BACKOFF = Backoff(free=5, base_seconds=30, cap_seconds=3600, window_seconds=86400,
+                         decay=True)
+#: Every address of one IPv6 /64 together: 20 wrong PINs free (a room the venue gives one /64
+#: has room for its typos), then 30 s, 60 s, … up to an hour. One guesser changing addresses
+#: inside a /64 gets no more than that, and (20 a day drain) never the tournament's 50 alone.
+NETWORK_BACKOFF = Backoff(free=20, base_seconds=30, cap_seconds=3600, window_seconds=86400,
+                          decay=True)
 #: The whole tournament, every address together (wrong PINs from trusted devices apart): 50 wrong
-#: PINs a day, then 2 s, 4 s, … up to an hour between tries. At the highest rate this allows
-#: (83 tries a day) guessing one of two generated 8-digit PINs takes about 1,100 years on
-#: average (README, "Security").
-TOURNAMENT_BACKOFF = Backoff(free=50, base_seconds=2, cap_seconds=3600, window_seconds=86400)
-#: One trusted device (a browser that signed in before, R20): 5 wrong PINs a day for free,
-#: then 30 s, 60 s, … up to an hour. Its wrong PINs count only against itself: neither the
-#: address nor the tournament-wide pause applies to it.
-DEVICE_BACKOFF = Backoff(free=5, base_seconds=30, cap_seconds=3600, window_seconds=86400)
+#: PINs free, then 2 s, 4 s, … up to an hour between tries, the level draining 50 a day. A
+#: steady guesser gets about 50 tries a day (the most in any one day: the first, `most_tries`):
+#: guessing one of two generated 8-digit PINs takes well over a thousand years on average
+#: (README, "Security").
+TOURNAMENT_BACKOFF = Backoff(free=50, base_seconds=2, cap_seconds=3600, window_seconds=86400,
+                             decay=True)
+#: One trusted device (a browser that signed in before, R20): 5 wrong PINs free, then 30 s,
+#: 60 s, … up to an hour, draining 5 a day. Its wrong PINs count only against itself: neither
+#: the address nor the tournament-wide pause applies to it.
+DEVICE_BACKOFF = Backoff(free=5, base_seconds=30, cap_seconds=3600, window_seconds=86400,
+                         decay=True)
+#: A sign-in with a one-time code from the console (`python -m stsa pins --code`, for the
+#: organizer on a phone STSA does not know while sign-in is paused): its wrong PINs count
+#: against that code alone, 3 free, then 15 s, 30 s, and never more than a minute.
+CONSOLE_BACKOFF = Backoff(free=3, base_seconds=15, cap_seconds=60, window_seconds=3600)
+#: A console code: this many digits (typed on a phone), valid this long, once.
+CONSOLE_CODE_DIGITS = 12
+CONSOLE_CODE_SECONDS = 900
+
+
+def new_console_code() -> str:
+    """A random one-time console code of `CONSOLE_CODE_DIGITS` digits, grouped by four
+    ("4821-0937-5512") to read off a screen; `console_code_hash` ignores the grouping."""
+    digits = "".join(secrets.choice("0123456789") for _unused in range(CONSOLE_CODE_DIGITS))
+    return "-".join(digits[at:at + 4] for at in range(0, CONSOLE_CODE_DIGITS, 4))
+
+
+def console_code_hash(code: str | None) -> str | None:
+    """What the database keeps of a console code (`token_hash` of its digits), or None when
+    `code` cannot be one (not `CONSOLE_CODE_DIGITS` digits once spaces and dashes are gone)."""
+    digits = "".join(ch for ch in str(code or "") if ch not in " -\t")
+    if len(digits) != CONSOLE_CODE_DIGITS or not (digits.isascii() and digits.isdigit()):
+        return None
+    return token_hash(f"console:{digits}")
+
+
+def most_tries(policy: Backoff, seconds: float) -> int:
+    """The most wrong PINs `policy` lets through in `seconds`, trying again the moment it may."""
+    failures: list[float] = []
+    count, clock = 0, policy.wait(failures, 0.0)
+    while clock < seconds:
+        failures = [t for t in failures if clock - t < policy.memory_seconds] + [clock]
+        count += 1
+        clock += policy.wait(failures, clock)
+    return count
 
 
 def most_tries_per_day(policy: Backoff) -> int:
-    """The most wrong PINs `policy` lets through in one window, trying again the moment it
-    may (for the brute-force figure in the README and its test)."""
-    failures: list[float] = []
-    clock = policy.wait(failures, 0.0)
-    while clock < policy.window_seconds:
-        failures.append(clock)
-        clock += policy.wait(failures, clock)
-    return len(failures)
+    """The most wrong PINs `policy` lets through in one window (for the brute-force figure in
+    the README and its test): with `decay`, the first window, the one with the most."""
+    return most_tries(policy, policy.window_seconds)
 
 
 # -- the room's check-in code (R25) -------------------------------------------------------------

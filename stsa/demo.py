@@ -33,8 +33,9 @@ def load_demo(engine, *, actor: Actor, seed: int = 10191, sittings: int = 3) -> 
         raise TournamentError("The demo tournament can only be loaded into an empty database; "
                               "this one already holds players or sittings.")
     rng = np.random.default_rng(seed)
+    # all play (R21); the links stay: pages already open on this tournament keep following it
     store.set_settings(engine, {"tournament_name": "Demo: Swordmasters Open",
-                                "capacity": len(DEMO_PLAYERS)}, actor=actor)  # all play (R21)
+                                "capacity": len(DEMO_PLAYERS)}, actor=actor, keep_key=True)
     roster = pd.DataFrame({"name": DEMO_PLAYERS,
                            "club": [DEMO_CLUBS[i % len(DEMO_CLUBS)] for i in range(24)]})
     players = store.import_players(engine, roster, actor=actor)

@@ -153,6 +153,7 @@ class Action(_Word):
     TOURNAMENT_RESTORE = "tournament.restore"
     BACKUP_RESTORE = "backup.restore"
     SIGN_IN_UNLOCK = "sign_in.unlock"
+    SIGN_IN_CODE = "sign_in.code"
     INVITATION_CREATE = "invitation.create"
     INVITATION_USE = "invitation.use"
     INVITATION_REVOKE = "invitation.revoke"
@@ -161,6 +162,7 @@ class Action(_Word):
     SCHEDULE_EDIT = "schedule.edit"
     SCHEDULE_REMOVE = "schedule.remove"
     SCHEDULE_SHIFT = "schedule.shift"
+    SCHEDULE_UNDO = "schedule.undo"
     SITTING_CLOCK = "sitting.clock"
     BOOKINGS_IMPORT = "bookings.import"
     BOOKING_REPLACE = "booking.replace"
@@ -171,6 +173,7 @@ class Action(_Word):
     TOURNAMENT_ARCHIVE = "tournament.archive"
     TOURNAMENT_REOPEN = "tournament.reopen"
     TOURNAMENT_DELETE = "tournament.delete"
+    TOURNAMENT_KEY = "tournament.key"  # its address key followed a rename, or a restore
     SEASON_SET = "season.set"
     DIRECTORY_LINK = "directory.link"
     DIRECTORY_MERGE = "directory.merge"
@@ -235,6 +238,7 @@ ACTION_LABELS = {
     Action.TOURNAMENT_RESTORE: N_("Tournament restored"),
     Action.BACKUP_RESTORE: N_("Backup restored"),
     Action.SIGN_IN_UNLOCK: N_("Sign-in pause lifted"),
+    Action.SIGN_IN_CODE: N_("One-time sign-in code made"),
     Action.INVITATION_CREATE: N_("Judge invited"),
     Action.INVITATION_USE: N_("Signed in with an invitation"),
     Action.INVITATION_REVOKE: N_("Invitation withdrawn"),
@@ -243,6 +247,7 @@ ACTION_LABELS = {
     Action.SCHEDULE_EDIT: N_("Schedule item changed"),
     Action.SCHEDULE_REMOVE: N_("Schedule item removed"),
     Action.SCHEDULE_SHIFT: N_("Schedule running late"),
+    Action.SCHEDULE_UNDO: N_("Schedule move undone"),
     Action.SITTING_CLOCK: N_("Clock"),
     Action.BOOKINGS_IMPORT: N_("Booking list imported"),
     Action.BOOKING_REPLACE: N_("Booked seat given to a waiting player"),
@@ -253,6 +258,7 @@ ACTION_LABELS = {
     Action.TOURNAMENT_ARCHIVE: N_("Tournament archived"),
     Action.TOURNAMENT_REOPEN: N_("Tournament reopened"),
     Action.TOURNAMENT_DELETE: N_("Tournament deleted"),
+    Action.TOURNAMENT_KEY: N_("Tournament links changed"),
     Action.SEASON_SET: N_("Season changed"),
     Action.DIRECTORY_LINK: N_("Players linked across tournaments"),
     Action.DIRECTORY_MERGE: N_("Players merged"),

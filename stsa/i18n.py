@@ -22,7 +22,7 @@ from __future__ import annotations
 import io
 import re
 import string
-from collections.abc import Callable, Iterator, Mapping
+from collections.abc import Callable, Iterable, Iterator, Mapping
 from contextlib import contextmanager
 from contextvars import ContextVar
 from datetime import date, datetime, time
@@ -141,10 +141,29 @@ def placeholders(text: str) -> set[str]:
             if field is not None}
 
 
+def labels(columns: Iterable[object]) -> dict[object, object]:
+    """{each of a table's English headings: its words in this run's language}, no two the
+    same (issue 33). A column is chosen by its English heading, never by its words: should
+    two headings share a translation (two meanings said with one word:
+    tests/unit/test_catalogs.py stops that), the later one keeps its English beside it, so no
+    heading reads as another's."""
+    found: dict[object, object] = {}
+    taken: set[str] = set()
+    for column in columns:
+        label = _(column) if isinstance(column, str) and column else column
+        if isinstance(label, str):
+            if label.casefold() in taken:
+                label = f"{label} ({column})"
+            taken.add(label.casefold())
+        found[column] = label
+    return found
+
+
 def headings(table: pd.DataFrame) -> pd.DataFrame:
     """`table` with its column headings in this run's language (a shared table's English
-    headings, translated at the edge)."""
-    return table.rename(columns=lambda c: _(c) if isinstance(c, str) else c)
+    headings, translated at the edge; `labels`: no two the same). Choose its columns before,
+    by their English headings."""
+    return table.rename(columns=labels(table.columns))
 
 
 _TEMPLATES: dict[str, re.Pattern[str]] = {}

@@ -92,26 +92,83 @@ def running(frame: pd.DataFrame, at: dt.datetime) -> pd.DataFrame:
     return frame.loc[frame["starts_at"].le(when) & frame["ends_at"].gt(when)]
 
 
+def local_days(frame: pd.DataFrame, tz: dt.tzinfo) -> pd.Series:
+    """Each item's day as the room reads it: the date of its start in the zone `tz`."""
+    return frame["starts_at"].dt.tz_convert(tz).dt.date
+
+
+def days(frame: pd.DataFrame, tz: dt.tzinfo) -> tuple[dt.date | None, dt.date | None]:
+    """R26, R27: the schedule's first and last day in the zone `tz` (the days its first and
+    its last item start); (None, None) for an empty schedule."""
+    if frame.empty:
+        return None, None
+    found = local_days(frame, tz)
+    return found.min(), found.max()
+
+
 def later_mask(frame: pd.DataFrame, *, at: dt.datetime | None = None,
-               after_item: int | None = None) -> pd.Series:
+               after_item: int | None = None, tz: dt.tzinfo = dt.UTC,
+               later_days: bool = False) -> pd.Series:
     """Which items "running late" moves: those that start at or after `at`, or (given
     `after_item`) those that start after that item starts (the item itself and the ones
-    beside it stay). Exactly one of the two is given; an unknown item moves nothing."""
+    beside it stay). Only those on the same day as `at` (or the item's start) in the zone
+    `tz`, unless `later_days`: a room running late on Saturday does not move Sunday (issue
+    33). Exactly one of `at` and `after_item` is given; an unknown item moves nothing."""
     if (at is None) == (after_item is None):
         raise ValueError("give either a time or an item")
     if at is not None:
-        return frame["starts_at"].ge(pd.Timestamp(at))
-    start = frame.loc[frame["item_id"].eq(after_item), "starts_at"]
-    if start.empty:
-        return pd.Series(False, index=frame.index)
-    return frame["starts_at"].gt(start.iloc[0])
+        start = pd.Timestamp(at)
+        later = frame["starts_at"].ge(start)
+    else:
+        found = frame.loc[frame["item_id"].eq(after_item), "starts_at"]
+        if found.empty:
+            return pd.Series(False, index=frame.index)
+        start = found.iloc[0]
+        later = frame["starts_at"].gt(start)
+    if later_days:
+        return later
+    return later & local_days(frame, tz).eq(start.tz_convert(tz).date())
 
 
 def shift(frame: pd.DataFrame, minutes: int, *, at: dt.datetime | None = None,
-          after_item: int | None = None) -> pd.DataFrame:
-    """R26, "running N minutes late": the schedule with every later item (`later_mask`) moved
-    `minutes` later (earlier when negative), lengths kept, in schedule order again."""
-    moved = later_mask(frame, at=at, after_item=after_item)
+          after_item: int | None = None, tz: dt.tzinfo = dt.UTC,
+          later_days: bool = False) -> pd.DataFrame:
+    """R26, "running N minutes late": the schedule with every later item (`later_mask`: the
+    same day in `tz` only, unless `later_days`) moved `minutes` later (earlier when
+    negative), lengths kept, in schedule order again."""
+    moved = later_mask(frame, at=at, after_item=after_item, tz=tz, later_days=later_days)
     delta = pd.to_timedelta(moved.astype("int64") * int(minutes), unit="min")
     return (frame.assign(starts_at=frame["starts_at"] + delta, ends_at=frame["ends_at"] + delta)
+            .pipe(_ordered))
+
+
+def moves(before: pd.DataFrame, after: pd.DataFrame) -> pd.DataFrame:
+    """What a move changed: `item_id, was, now` (UTC starts) of every item whose start differs
+    between the schedule frames `before` and `after`, in `before`'s order."""
+    paired = before[["item_id", "starts_at"]].merge(
+        after[["item_id", "starts_at"]], on="item_id", suffixes=("", "_now"))
+    changed = paired.loc[paired["starts_at"].ne(paired["starts_at_now"])]
+    return (changed.rename(columns={"starts_at": "was", "starts_at_now": "now"})
+            [["item_id", "was", "now"]].reset_index(drop=True))
+
+
+def undo_conflicts(frame: pd.DataFrame, moved: pd.DataFrame) -> pd.DataFrame:
+    """Issue 33: the items of a move (`moves`) an undo cannot put back: gone from `frame`, or
+    no longer starting where the move put them (`item_id, was, now, starts_at`: the start now,
+    NaT when gone). Empty: the move can be undone."""
+    found = moved.merge(frame[["item_id", "starts_at"]], on="item_id", how="left")
+    return found.loc[found["starts_at"].isna() | found["starts_at"].ne(found["now"])] \
+        .reset_index(drop=True)
+
+
+def undo(frame: pd.DataFrame, moved: pd.DataFrame) -> pd.DataFrame:
+    """Issue 33: `frame` with the move `moved` (`moves`) undone: each of its items starts
+    where it did before it (`was`), exactly; the others as they are. A `ValueError` when the
+    items moved again or went since (`undo_conflicts`)."""
+    if not undo_conflicts(frame, moved).empty:
+        raise ValueError("the schedule changed since the move")
+    was = frame["item_id"].map(dict(zip(moved["item_id"], moved["was"])))
+    starts = pd.to_datetime(was, utc=True).fillna(frame["starts_at"])
+    return (frame.assign(starts_at=starts,
+                         ends_at=starts + pd.to_timedelta(frame["minutes"], unit="min"))
             .pipe(_ordered))

@@ -48,9 +48,10 @@ if upload is not None and st.button(_("Restore this tournament"), key="data_rest
         restored = widgets.act(lambda: restore.restore_workbook_as_new(
             session.installation(), upload, actor=me,
             progress=lambda f, words: bar.progress(f, text=words)),
-            done=lambda r: _("{summary} It is a new tournament, “{tournament}”, shown now; the "
-                             "others are as they were.").format(
-                summary=organizer.restored_summary(r[2]), tournament=r[1]))
+            done=lambda r: " ".join(filter(None, (_(
+                "{summary} It is a new tournament, “{tournament}”, shown now; the others are "
+                "as they were.").format(summary=organizer.restored_summary(r[2]),
+                                        tournament=r[1]), restore.key_words(r[2])))))
         status.update(state="complete" if restored is not None else "error")
     if restored is not None:
         session.open_tournament(restored[0])

@@ -9,6 +9,7 @@ from stsa.domain import Role
 from stsa.i18n import _
 from stsa.services import admin
 from stsa.services import setups as setup_service
+from stsa.services import tournaments as tournament_service
 from stsa.ui import access, data, organizer, session, widgets
 
 st.title(_("Settings"))
@@ -22,6 +23,7 @@ access.sign_in_pause(engine, me)  # first: people wait until it is lifted
 with st.form("settings_form"):
     name = st.text_input(_("Tournament name"), value=current.tournament_name, max_chars=200,
                          key="set_name")
+    st.caption(tournament_service.links_words(engine))
     enabled = st.multiselect(
         _("Enabled setups"), list(setups), format_func=setups.get, key="set_setups",
         default=[s for s in current.enabled_setups or () if s in setups],
@@ -113,7 +115,8 @@ st.subheader(_("PINs"), anchor=False)
 st.caption(_("PINs are stored only as hashes, so the current ones cannot be shown. A new PIN has "
              "6 to 64 characters and is not easy to guess (not 123456, 121212 or 112233), and "
              "the organizer's and the judges' PINs must differ. Changing a PIN signs out "
-             "everyone who used the old one."))
+             "everyone who used the old one and withdraws the open judge invitations it "
+             "concerns (the organizer's: all of them)."))
 with st.form("pin_form", clear_on_submit=True):
     whose = st.radio(_("Whose PIN"), [Role.ORGANIZER, Role.JUDGE], key="pin_role",
                      horizontal=True,
@@ -128,13 +131,15 @@ if change:
         st.error(_("Type the same new PIN in both fields. Nothing changed."),
                  icon=":material/warning:")
     elif widgets.act(lambda: admin.set_pin(engine, whose, pin, actor=me, current_pin=current_pin,
-                                           client=session.client(), device=session.device())
-                     or True,
-                     done=_("The organizer’s PIN is changed: tell the people who use it.")
-                     if whose == Role.ORGANIZER
-                     else _("The judges’ PIN is changed: tell the people who use it.")) is not None:
+                                           client=session.client(), device=session.device()),
+                     done=lambda ended: " ".join((
+                         _("The organizer’s PIN is changed: tell the people who use it.")
+                         if whose == Role.ORGANIZER
+                         else _("The judges’ PIN is changed: tell the people who use it."),
+                         admin.ended_words(ended) if ended != admin.Ended() else ""
+                     )).strip()) is not None:
         st.rerun()
 
 access.invite_judges(engine, me, current)
 
-access.signed_in(engine, me)  # who is signed in, and signing everyone out
+access.signed_in(engine, me, current)  # who is signed in, open invitations, sign-out

@@ -196,6 +196,9 @@ SHEETS: dict[str, tuple[str | None, list[tuple[str, str | None, str]]]] = {
         (N_("Action"), "action", "text"), (N_("Subject"), "subject", "text"),
         (N_("Before"), "before", "json"), (N_("After"), "after", "json")]),
 }
+#: The Summary's line recording the tournament's address key, which a restore gives it back
+#: (R27); a workbook without it (before issue 33) gets the key of its name.
+KEY_LINE = N_("Address key")
 #: Sheets an older workbook may lack: restored as empty.
 OPTIONAL_SHEETS = ("Votes", "Wild cards", "Waiting list", "Schedule", "Bookings")
 #: Headings of workbooks before the readable ones, where they differ from the column's name.
@@ -690,6 +693,8 @@ class ParsedWorkbook:
 
     tables: dict[str, pd.DataFrame]
     source: str
+    #: The address key the Summary records (`KEY_LINE`), as written; None without one.
+    key: str | None = None
     #: The file's language (recorded, or the one its sheets are named in; None: unknown) and
     #: how it names each table's sheet ({store table: sheet}) and column ({(table, column):
     #: heading}), for messages that point into it.
@@ -1089,6 +1094,20 @@ def _empty(title: str) -> pd.DataFrame:
                         index=pd.Index([], name="row", dtype="int64"))
 
 
+def _recorded_key(sheet: Any) -> str | None:
+    """The address key the Summary sheet records on its `KEY_LINE` (in any of STSA's
+    languages), as written (the store makes it a key again); None when it records none."""
+    labels = set()
+    for code in _languages(None):
+        with i18n.language(code):
+            labels.add(_(KEY_LINE).casefold())
+    _rows, cells = _sheet_cells(sheet, "Summary", lambda _header: [0, 1])
+    for what, value in zip(cells.get(0, []), cells.get(1, [])):
+        if isinstance(what, str) and what.strip().casefold() in labels and value is not None:
+            return str(value).strip()[:200] or None
+    return None
+
+
 def parse_workbook(source: Any, *, only: Iterable[str] | None = None,
                    sheet_step: xlsx.Step | None = None) -> ParsedWorkbook:
     """A tournament workbook (from `tournament_workbook`) as plain frames, one per store table
@@ -1104,6 +1123,7 @@ def parse_workbook(source: Any, *, only: Iterable[str] | None = None,
     `sheet_step(index, title)` is called before each sheet is read, with its English title.
     """
     tables_wanted = set(SHEET_OF if only is None else only)
+    key = None
     data, name = guards.read_source(source, WORKBOOK_LIMITS, RestoreError)
     if guards.file_kind(data, name, RestoreError) != "xlsx":
         raise RestoreError(_("A tournament is restored from the .xlsx workbook STSA "
@@ -1134,6 +1154,9 @@ def parse_workbook(source: Any, *, only: Iterable[str] | None = None,
                 continue
             sheet: Any = (book, there) if book is not None else workbook[there]
             tables[table] = _sheet_frame(sheet, title, problems, naming)
+        if "Summary" in naming.sheets:
+            key = _recorded_key((book, naming.sheets["Summary"]) if book is not None
+                                else workbook[naming.sheets["Summary"]])
     finally:
         workbook.close()
     if "settings" in tables:  # a default never set has no author: nothing to store
@@ -1142,7 +1165,7 @@ def parse_workbook(source: Any, *, only: Iterable[str] | None = None,
                                           | settings["updated_at"].notna()]
     if problems:
         raise restore_error(problems)
-    return ParsedWorkbook(tables, name, naming.language,
+    return ParsedWorkbook(tables, name, key, naming.language,
                           {table: naming.sheet(SHEET_OF[table]) for table in SHEET_OF},
                           {(table, col): naming.heading(SHEET_OF[table], h)
                            for (table, col), h in HEADING_OF.items()})

@@ -8,7 +8,7 @@ from __future__ import annotations
 from stsa import store
 from stsa.auth import Actor, require
 from stsa.domain import Role, TournamentError
-from stsa.i18n import N_, _
+from stsa.i18n import N_, _, ngettext
 from stsa.settings import check as check_setting
 from stsa.settings import label as setting_label
 
@@ -18,6 +18,41 @@ sign_everyone_out = store.sign_everyone_out
 open_sessions = store.open_sessions
 backup = store.backup  # the database now, as a file of its own (R19)
 restore_backup = store.restore  # a backup back in place of the database, logged (R19)
+open_invitations = store.open_invitations
+Ended = store.Ended  # what a recovery step ended (sign everyone out, a new PIN, `make pins`)
+
+
+def ended_words(ended: store.Ended) -> str:
+    """What a recovery step ended, in words (issue 33: "Signed out 3 judges. Signed out the
+    organizer on 2 phones or computers. Withdrew 1 open invitation."): only what it
+    ended, or that there was nothing to end."""
+    said = []
+    if ended.judges:
+        said.append(ngettext("Signed out {count} judge.", "Signed out {count} judges.",
+                             ended.judges).format(count=ended.judges))
+    if ended.organizer_sessions:
+        said.append(ngettext(
+            "Signed out the organizer on {count} phone or computer.",
+            "Signed out the organizer on {count} phones or computers.",
+            ended.organizer_sessions).format(count=ended.organizer_sessions))
+    said += withdrawn_words(ended.invitations, ended.devices)
+    return " ".join(said) or _("Nobody else was signed in and no invitation was open.")
+
+
+def withdrawn_words(invitations: int, devices: int) -> list[str]:
+    """The invitations withdrawn and the devices no longer trusted by a recovery step, in
+    words (none for nothing): its message and its log entry say the same."""
+    said = []
+    if invitations:
+        said.append(ngettext("Withdrew {count} open invitation.",
+                             "Withdrew {count} open invitations.",
+                             invitations).format(count=invitations))
+    if devices:
+        said.append(ngettext("Stopped trusting {count} phone or computer that signed in "
+                             "before.",
+                             "Stopped trusting {count} phones or computers that signed in "
+                             "before.", devices).format(count=devices))
+    return said
 
 
 # --- settings ---------------------------------------------------------------------------------

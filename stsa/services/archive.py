@@ -118,8 +118,9 @@ def payloads(reads, key: str) -> dict[str, dict]:
     names = dict(zip(standings["player_id"], standings["name"].astype(str)))
     scored = reads.scored_results(None)
     found = {
-        "tournament.json": shape.tournament(key, reads.home_status(), settings,
-                                            archived=reads.archived()),
+        "tournament.json": shape.tournament(
+            key, reads.home_status(), settings, archived=reads.archived(),
+            days=schedule_service.tournament_days(settings, frame)),
         "schedule.json": shape.schedule(key, frame, schedule_service.public_schedule(
             frame, settings.zone), str(settings.zone)),
         "sittings.json": shape.sittings(key, reads.sittings()),

@@ -15,6 +15,7 @@ only on the page.
 from __future__ import annotations
 
 import datetime as dt
+from collections.abc import Mapping
 from dataclasses import dataclass
 from typing import Any
 
@@ -77,26 +78,44 @@ def preview(engine, source: Any, *, actor: Actor) -> Preview:
     return Preview(matched, unmatched, problems)
 
 
-def _new_entry(row: dict) -> dict:
+def _new_entry(row: dict, nickname: str = "") -> dict:
     name = row["name"] or row["nickname"] or row["email"].split("@")[0]
-    return {"name": name, "nickname": row["nickname"] or "", "email": row["email"] or ""}
+    return {"name": name, "nickname": nickname or row["nickname"] or "",
+            "email": row["email"] or ""}
+
+
+def _typed(nicknames: Mapping[int, str] | None) -> dict[int, str]:
+    """The nicknames the organizer typed for new players, by row, blanks left out."""
+    return {int(r): " ".join(str(n).split()) for r, n in (nicknames or {}).items()
+            if str(n or "").strip()}
 
 
 def import_bookings(engine, source: Any, sitting_number: int, *, add_rows=(),
+                    nicknames: Mapping[int, str] | None = None,
                     actor: Actor, zone: dt.tzinfo | None = None) -> dict:
     """R25: import a booking file (or a `preview`'s rows) as qualifier `sitting_number`'s
     list, replacing the one it had, all or nothing. `add_rows` are the row numbers of rows
     that match nobody to add as new players (in the same transaction); any other unmatched
     row refuses the import, named by row. Booking times are taken in the tournament's zone
-    (`zone`). Returns `store.import_bookings`'s changes, and `words`: what changed in words."""
+    (`zone`). Returns `store.import_bookings`'s changes, and `words`: what changed in words.
+
+    R22: a new player is shown in public by nickname, so each added row needs one: the
+    organizer's (`nicknames`, by row) or else the file's; a row with neither refuses the
+    import (a booking system's name column holds real names nobody chose to show; typing the
+    name as the nickname is a choice, a blank is not)."""
     require(actor, Role.ORGANIZER, action=N_("import booking lists"))
     seen = preview(engine, source.rows if isinstance(source, Preview) else source,
                    actor=actor)
     problems = list(seen.problems)
     adding = {int(r) for r in add_rows}
+    typed = _typed(nicknames)
     problems += [at_row(r, _("matches no player on the roster: tick it to add it as a new "
                              "player, or fix the name")) for r in seen.unmatched
                  if r not in adding]
+    given = dict(zip(seen.rows["row"].astype(int), seen.rows["nickname"].fillna("")))
+    problems += [at_row(r, _("give the new player a nickname: it is what spectators see"))
+                 for r in seen.unmatched if r in adding and not typed.get(r)
+                 and not str(given.get(r, "")).strip()]
     if problems:
         raise booking_error(sorted(problems, key=lambda p: p.row or 0))
     if zone is None:
@@ -111,7 +130,7 @@ def import_bookings(engine, source: Any, sitting_number: int, *, add_rows=(),
             tz, ambiguous=True, nonexistent="shift_forward")  # a clock change's hour
         if pd.isna(rec["player_id"]):
             booked.append({"new": len(new_players), "booked_at": at})
-            new_players.append(_new_entry(rec))
+            new_players.append(_new_entry(rec, typed.get(int(rec["row"]), "")))
         else:
             booked.append({"player_id": int(rec["player_id"]), "booked_at": at})
     change = store.import_bookings(engine, int(sitting_number), booked,

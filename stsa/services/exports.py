@@ -27,7 +27,8 @@ from stsa.services import season as season_service
 from stsa.settings import REGISTRY, Settings
 from stsa.store import db
 from stsa.store.db import SYSTEM
-from stsa.store.db import now as db_now  # the export's time (UTC, shown in the room's zone)
+from stsa.store.db import now as db_now
+from stsa.store.tournaments import find  # the export's time (UTC, shown in the room's zone)
 
 RESULT_COLUMNS = {"table_id": "int64", "player_id": "int64",
                   **{c: "int64" for c in (*rules.PLACING_ORDER, "variant_points")},
@@ -87,8 +88,10 @@ def _finals(view: finals_service.Finals) -> pd.DataFrame | None:
                     stage=lambda d: d["stage"].astype(str).str.capitalize()))[FINALS_COLUMNS]
 
 
-def _summary(dump: dict, standings: pd.DataFrame, finals: pd.DataFrame | None) -> list[tuple]:
-    """The Summary sheet: the tournament at a glance, in (what, value) lines."""
+def _summary(dump: dict, standings: pd.DataFrame, finals: pd.DataFrame | None,
+             key: str | None = None) -> list[tuple]:
+    """The Summary sheet: the tournament at a glance, in (what, value) lines; `key`, its
+    address key, is what a restore gives the restored tournament (R19, R27)."""
     stored = {s["key"]: json.loads(s["value"]) for s in dump["settings"]}
     name = stored.get("tournament_name") or store.DEFAULT_SETTINGS["tournament_name"]
     players = pd.DataFrame(dump["players"], columns=["status"])
@@ -96,6 +99,7 @@ def _summary(dump: dict, standings: pd.DataFrame, finals: pd.DataFrame | None) -
     qualifiers = sittings.loc[sittings["kind"] == Kind.QUALIFIER]
     tz = Settings.of({k: v for k, v in stored.items() if k in REGISTRY}).zone
     lines: list[tuple] = [(_("Tournament"), name),
+                          *([(_(workbook.KEY_LINE), key)] if key else []),
                           (_("Exported"), local_time.date_words(db_now(), tz)),
                           (_("Time zone"), str(tz)),
                           (_("Players"), int((players["status"] == "active").sum())),
@@ -191,6 +195,14 @@ def tournament_workbook(engine, *, progress: Progress | None = None) -> bytes:
     return data
 
 
+def _key(engine) -> str | None:
+    """The tournament's address key (R27), or None for an engine on no listed tournament."""
+    tid = db.tournament_id(engine)
+    if tid is None:
+        return None
+    return str(find(db.installation(engine), tid)["key"])
+
+
 def _workbook(engine, dump: dict, tell: Callable[[float, Callable[[], str]], None]) -> bytes:
     """`tournament_workbook`'s sheets from `dump`, written in this run's language."""
     scored = _scored(dump)
@@ -199,7 +211,8 @@ def _workbook(engine, dump: dict, tell: Callable[[float, Callable[[], str]], Non
     finals = _finals(finals_service.finals(engine))
     sheets = workbook.tournament_sheets(
         dump, scored=scored, standings=standings, finals=finals,
-        summary=_summary(dump, standings, finals), defaults=store.DEFAULT_SETTINGS,
+        summary=_summary(dump, standings, finals, _key(engine)),
+        defaults=store.DEFAULT_SETTINGS,
         what_happened=_what_happened(dump))
     season = season_service.season_of(engine, db.tournament_id(engine))
     if season is not None:  # R27: the season's standing, nicknames only; a restore skips it

@@ -239,13 +239,16 @@ def tournaments(listing: pd.DataFrame, season_names: Mapping[int, str]) -> dict:
     return check("tournaments", {"tournaments": rows})
 
 
-def tournament(key: str, status, settings, *, archived: bool) -> dict:
+def tournament(key: str, status, settings, *, archived: bool,
+               days: tuple[str | None, str | None] | None = None) -> dict:
     """One tournament at a glance (`services.home.HomeStatus`, the public view): where it
-    stands now, and its podium once the final is in."""
+    stands now, and its podium once the final is in. Its first and last day are `days`
+    (`services.schedule.tournament_days`: the schedule's once planned), else the settings'."""
     sitting = status.sitting
+    first, last = days if days is not None else (settings.starts_on, settings.ends_on)
     return check("tournament", {
         "key": key, "name": status.tournament_name, "venue": settings.venue or None,
-        "first_day": settings.starts_on or None, "last_day": settings.ends_on or None,
+        "first_day": first or None, "last_day": last or None,
         "time_zone": settings.time_zone or None, "archived": bool(archived),
         "players": int(status.players), "checked_in": int(status.checked_in),
         "current_sitting": None if sitting is None else sitting_words(sitting.kind,

@@ -36,6 +36,7 @@ from stsa.domain import (
 )
 from stsa.formats import workbook
 from stsa.i18n import N_, _, ngettext
+from stsa.services import admin
 from stsa.settings import Settings
 from stsa.settings import label as setting_label
 from stsa.settings import words as setting_words
@@ -462,10 +463,18 @@ def _pin(action, subject, before, after, places):
 
 def _revoke(action, subject, before, after, places):
     ended = int(after.get("ended", 0))
-    return ngettext("Signed everyone out ({count} session ended; the organizer who did it "
-                    "stays signed in).",
-                    "Signed everyone out ({count} sessions ended; the organizer who did it "
-                    "stays signed in).", ended).format(count=ended)
+    return " ".join([ngettext(
+        "Signed everyone out ({count} session ended; the organizer who did it stays signed "
+        "in).",
+        "Signed everyone out ({count} sessions ended; the organizer who did it stays signed "
+        "in).", ended).format(count=ended),
+        *admin.withdrawn_words(int(after.get("invitations", 0)), int(after.get("devices", 0)))])
+
+
+def _console_code(action, subject, before, after, places):
+    return _("Made a one-time code at the console: with the organizer's PIN it signs in once "
+             "through a sign-in pause, within {minutes} minutes.").format(
+        minutes=int(after.get("minutes", 0)))
 
 
 def _unlock(action, subject, before, after, places):
@@ -491,6 +500,12 @@ def _invitation(action, subject, before, after, places):
     return ngettext("Withdrew the invitation of {name} ({count} session ended).",
                     "Withdrew the invitation of {name} ({count} sessions ended).",
                     ended).format(name=name, count=ended)
+
+
+def _tournament_key(action, subject, before, after, places):
+    return _("The tournament's links now use “{key}” (before: “{old}”): it was renamed before "
+             "anything of it was public.").format(key=after.get("key", ""),
+                                                  old=(before or {}).get("key", ""))
 
 
 def _tournament_restore(action, subject, before, after, places):
@@ -555,6 +570,18 @@ def _schedule_shift(action, subject, before, after, places):
     return words.format(
         items=ngettext("{count} item", "{count} items", len(titles)).format(count=len(titles)),
         start=after.get("from"), minutes=_minutes(abs(minutes)), titles=_names(titles))
+
+
+def _schedule_undo(action, subject, before, after, places):
+    """Issue 33: a "running late" move undone: its items back where they were."""
+    minutes = int(after.get("minutes") or 0)
+    titles = list(after.get("titles") or [])
+    words = (_("Undid running late: moved {items} back {minutes} earlier: {titles}.")
+             if minutes > 0 else
+             _("Undid running late: moved {items} back {minutes} later: {titles}."))
+    return words.format(
+        items=ngettext("{count} item", "{count} items", len(titles)).format(count=len(titles)),
+        minutes=_minutes(abs(minutes)), titles=_names(titles))
 
 
 CLOCK_WORDS = {"start": N_("Started the clock of {sitting}."),
@@ -675,10 +702,12 @@ _SENTENCES: dict[str, Callable[..., str]] = {
     Action.PICKS_WILD_CARD: _wild_card, Action.SETTINGS_CHANGE: _settings, Action.PIN_SET: _pin,
     Action.SESSION_REVOKE_ALL: _revoke, Action.TOURNAMENT_RESTORE: _tournament_restore,
     Action.BACKUP_RESTORE: _backup_restore, Action.SIGN_IN_UNLOCK: _unlock,
+    Action.SIGN_IN_CODE: _console_code, Action.TOURNAMENT_KEY: _tournament_key,
     Action.INVITATION_CREATE: _invitation, Action.INVITATION_USE: _invitation,
     Action.INVITATION_REVOKE: _invitation,
     Action.SCHEDULE_ADD: _schedule, Action.SCHEDULE_EDIT: _schedule,
     Action.SCHEDULE_REMOVE: _schedule, Action.SCHEDULE_SHIFT: _schedule_shift,
+    Action.SCHEDULE_UNDO: _schedule_undo,
     Action.SITTING_CLOCK: _clock, Action.BOOKINGS_IMPORT: _bookings_import,
     Action.BOOKING_REPLACE: _booking_replace, Action.PLAYER_SELF_CHECK_IN: _self_check_in,
     Action.PLAYER_SELF_CHECK_IN_UNDO: _self_check_in,

@@ -16,6 +16,7 @@ import numpy as np
 import pandas as pd
 
 from stsa import i18n, rules, stats, store
+from stsa import schedule as plan
 from stsa.domain import FinalsStatus, Kind, PlayerStatus, SittingStatus, sitting_label
 from stsa.i18n import N_, _, ngettext
 from stsa.services import roster
@@ -29,7 +30,10 @@ class Now:
     SEATED = "seated"  # at a table of a published sitting still being played
     SITTING_OUT = "sitting_out"  # a sitting is being played without them (R1, R2, R21)
     NOT_DRAWN = "not_drawn"  # no sitting is being played: the next one is not published yet
-    OVER = "over"  # the final is complete: the tournament is over (R18)
+    OVER = "over"  # the final is complete and nothing is left on the schedule: it is over (R18)
+    # the final is complete but the schedule still has an item to come (a player meeting, the
+    # prize-giving): the final place, without "the tournament is over" beside "Next: …" (R26)
+    FINAL_PLAYED = "final_played"
 
 
 @dataclass(frozen=True)
@@ -107,6 +111,12 @@ def finals_started(sittings: pd.DataFrame) -> bool:
     then the finals' word, not the cut's)."""
     return bool(((sittings["kind"] != Kind.QUALIFIER)
                  & (sittings["status"] != SittingStatus.DRAWN)).any())
+
+
+def nothing_left(schedule: pd.DataFrame | None, now) -> bool:
+    """R26: whether no schedule item starts at or after `now` (what "Next: …" would name):
+    only then may a page say the tournament is over."""
+    return schedule is None or now is None or plan.next_item(schedule, now) is None
 
 
 def final_complete(sittings: pd.DataFrame) -> bool:
@@ -208,13 +218,15 @@ class Ranking:
     finals: dict | None
     over: bool = False  # the final is complete: `final_ranks` holds the final standings (R18)
     final_ranks: dict | None = None
+    ended: bool = False  # over, and nothing is left on the schedule: "the tournament is over"
 
 
 def ranking(table: pd.DataFrame, finals: pd.DataFrame | None = None,
-            over: bool = False) -> Ranking:
+            over: bool = False, left: bool = False) -> Ranking:
     """`Ranking` of the standings `table` (`services.results.standings`), with `finals`
     (`services.finals.finals_status`) once a finals sitting is played; `over`: the final is
-    complete, so the final standings' ranks (R18) say where each player finished."""
+    complete, so the final standings' ranks (R18) say where each player finished; `left`:
+    the schedule still has an item to come, so nothing says the tournament is over (R26)."""
     ranks = None
     if over and finals is not None and "final_rank" in finals:
         done = finals.loc[finals["final_rank"].notna()]
@@ -224,7 +236,8 @@ def ranking(table: pd.DataFrame, finals: pd.DataFrame | None = None,
                    fmt=rules.finals_format(len(table)) if len(table) >= 4 else None,
                    finals=None if finals is None else dict(zip(
                        finals["player_id"], zip(finals["status"], finals["wildcard"]))),
-                   over=bool(over and ranks), final_ranks=ranks)
+                   over=bool(over and ranks), final_ranks=ranks,
+                   ended=bool(over and ranks and not left))
 
 
 def standing_words(table: pd.DataFrame, player_id, finals: pd.DataFrame | None = None) -> str:
@@ -279,7 +292,15 @@ def _say(ranked: Ranking, count: int, rank, score, zone, tie, in_finals: tuple, 
     if final_rank is not None:
         final = ordinal(final_rank)
         done = finished.get(status, "")
-        if done and wildcard:
+        if not ranked.ended:  # something is left on the schedule (R26): not "over" yet
+            text = (_("{final} in the final standings: {finish} (as a wildcard); {place} after "
+                      "the qualifiers.") if done and wildcard else
+                    _("{final} in the final standings: {finish}; {place} after the "
+                      "qualifiers.") if done else
+                    _("{final} in the final standings (as a wildcard); {place} after the "
+                      "qualifiers.") if wildcard else
+                    _("{final} in the final standings; {place} after the qualifiers."))
+        elif done and wildcard:
             text = _("{final} in the final standings: {finish} (as a wildcard); {place} after "
                      "the qualifiers. The tournament is over.")
         elif done:
@@ -353,13 +374,16 @@ class Book:
 
 def prepare(*, players: pd.DataFrame, sittings: pd.DataFrame, seats: dict[int, pd.DataFrame],
             sit_outs: dict[int, pd.DataFrame], scored: pd.DataFrame, standings: pd.DataFrame,
-            finals: pd.DataFrame | None = None, waiting: pd.DataFrame | None = None) -> Book:
+            finals: pd.DataFrame | None = None, waiting: pd.DataFrame | None = None,
+            schedule: pd.DataFrame | None = None, now=None) -> Book:
     """The `Book` of every player's page, from frames as the public sees them (R20, R22):
     `players` (with `nickname`), `sittings`, the `seats` of each sitting being played
     (`services.sittings.sitting_overview`, by sitting id), who its draw sat out (`sit_outs`,
     by sitting id), the scored qualifier results, the standings with zones
     (`services.results.standings`), `finals` (`services.finals.finals_status`: used once
-    `finals_started`, may be None before) and the current sitting's waiting list (R21)."""
+    `finals_started`, may be None before), the current sitting's waiting list (R21), and the
+    `schedule` with the time `now` (R26): a complete final is "over" only when no item of
+    the schedule is still to come (`nothing_left`)."""
     nicknames = players.set_index("player_id")["nickname"].astype(str)
     playing = in_play(sittings)
     labels = dict(zip(playing["sitting_id"].astype(int),
@@ -385,7 +409,8 @@ def prepare(*, players: pd.DataFrame, sittings: pd.DataFrame, seats: dict[int, p
                 sat_out=frozenset(outs["player_id"]) if outs is not None else frozenset(),
                 games=games, game_ids=games["player_id"].to_numpy(),
                 ranking=ranking(standings, finals if finals_started(sittings) else None,
-                                over=final_complete(sittings)),
+                                over=final_complete(sittings),
+                                left=not nothing_left(schedule, now)),
                 waiting=waiting)
 
 
@@ -405,7 +430,7 @@ def player_facts(book: Book, player_id: int) -> PlayerFacts | None:
     elif sitting:
         now = Now.SITTING_OUT
     elif book.ranking.over:
-        now = Now.OVER
+        now = Now.OVER if book.ranking.ended else Now.FINAL_PLAYED
     games = book.games.iloc[np.searchsorted(book.game_ids, player_id, side="left"):
                             np.searchsorted(book.game_ids, player_id, side="right")]
     rows = book.ranking.rows
@@ -439,8 +464,9 @@ def everyone(book: Book) -> pd.DataFrame:
     seats = book.seats.reindex(me.index)
     seated = seats["table_no"].notna().to_numpy()
     now = np.select([seated, np.full(len(me), bool(book.sitting)),
+                     np.full(len(me), book.ranking.ended),
                      np.full(len(me), book.ranking.over)],
-                    [Now.SEATED, Now.SITTING_OUT, Now.OVER], Now.NOT_DRAWN)
+                    [Now.SEATED, Now.SITTING_OUT, Now.OVER, Now.FINAL_PLAYED], Now.NOT_DRAWN)
     queue = (pd.Series(dtype="Int64") if book.waiting is None or book.waiting.empty else
              book.waiting.sort_values("position", kind="stable")
              .assign(number=lambda d: np.arange(1, len(d) + 1))

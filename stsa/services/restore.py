@@ -46,7 +46,7 @@ from stsa.formats.workbook import HEADING_OF, SHEET_OF, RestoreError
 from stsa.i18n import N_, _, ngettext
 from stsa.services import bulk
 from stsa.settings import REGISTRY
-from stsa.store import checks, draws, game_results, roster, schema
+from stsa.store import checks, db, draws, game_results, roster, schema
 from stsa.store import schedule as store_schedule
 
 Frames = dict[str, pd.DataFrame]  # store table -> rows, indexed by spreadsheet row number
@@ -60,6 +60,11 @@ class RestoreOutcome(Mapping):
 
     source: str | None
     rows: Mapping[str, int]
+    #: R27: the address key the restored tournament has (None: an engine on no listed
+    #: tournament) and the one the workbook recorded (None: an older workbook, whose
+    #: tournament gets its name's). They differ when another tournament here has that key.
+    key: str | None = None
+    recorded_key: str | None = None
 
     def __getitem__(self, key: str):
         return self.source if key == "source" else self.rows[key]
@@ -113,6 +118,22 @@ def restore_workbook_as_new(installation, source: Any, *, actor: Actor,
             actor=actor)
 
 
+def key_words(outcome: RestoreOutcome) -> str:
+    """R27: what a restore did with the tournament's links, in words: the key the workbook
+    recorded kept, or given a number because another tournament here has it, or (an older
+    workbook) the key of its name; "" for an engine on no listed tournament."""
+    if outcome.key is None:
+        return ""
+    if outcome.recorded_key is None:
+        return _("Its links use “{key}”, from its name (this workbook records no links).").format(
+            key=outcome.key)
+    recorded = store.key_of(outcome.recorded_key)
+    if outcome.key != recorded:
+        return _("Its links use “{key}”: “{recorded}” belongs to another tournament "
+                 "here.").format(key=outcome.key, recorded=recorded)
+    return _("Its links are the ones it had (“{key}”).").format(key=outcome.key)
+
+
 def _parsed(source: Any, tell: Progress) -> workbook.ParsedWorkbook:
     """The workbook read (`workbook.parse_workbook`), telling each sheet as it goes."""
     tell(0.0, _("Reading the workbook…"))
@@ -145,8 +166,13 @@ def _restore_parsed(engine, parsed: workbook.ParsedWorkbook, *, actor: Actor,
         raise
     except TournamentError as exc:  # a rule of the store's own the checks above do not know
         raise RestoreError(str(exc), exc.problems) from exc
+    key = None
+    if db.tournament_id(engine) is not None:  # its links as the workbook records them
+        key = store.adopt_key(engine, parsed.key or _name_in(parsed.tables["settings"])
+                              or _("Restored tournament"), actor=actor)
     tell(1.0, _("Restored."))
-    return RestoreOutcome(source=parsed.source, rows=dict(counts))
+    return RestoreOutcome(source=parsed.source, rows=dict(counts), key=key,
+                          recorded_key=parsed.key)
 
 
 def restore_as_new(installation, restore: Callable[[Any], Any], name: str, *,
@@ -165,7 +191,7 @@ def restore_as_new(installation, restore: Callable[[Any], Any], name: str, *,
     try:
         outcome = restore(engine)
         if store.settings(engine)["tournament_name"] != wanted and store.archived(engine) is None:
-            store.set_settings(engine, {"tournament_name": wanted}, actor=actor)
+            store.set_settings(engine, {"tournament_name": wanted}, actor=actor, keep_key=True)
     except BaseException:  # all or nothing: the restore left it empty
         store.delete_tournament(engine, actor=actor,
                                 confirm=store.settings(engine)["tournament_name"])

@@ -6,8 +6,10 @@ new player"): the labels travel with the entries, no message is rewritten."""
 
 from __future__ import annotations
 
+import datetime as dt
 import difflib
 from dataclasses import dataclass
+from typing import NamedTuple
 
 import pandas as pd
 
@@ -23,9 +25,7 @@ MAX_LINES = 10_000  # a pasted name list longer than this is refused
 edit_player = store.edit_player
 withdraw_player = store.withdraw_player
 remove_player = store.remove_player
-check_in = store.check_in
 clear_check_ins = store.clear_check_ins
-set_check_ins = store.set_check_ins
 SHOWN_PROBLEMS = 8  # lines of a pasted check-in list named in one message
 
 
@@ -168,15 +168,76 @@ def _unknown(row: dict, known: pd.DataFrame) -> str:
     return _("no player has that name or nickname")
 
 
+class CheckIns(NamedTuple):
+    """What a check-in of a list did: how many were checked in now, how many out, and how many
+    of the list were checked in already."""
+
+    checked_in: int
+    checked_out: int
+    already: int
+
+
+def _drawn_at(engine, actor: Actor) -> dt.datetime | None:
+    """When the last qualifier played was drawn (a list checked in after it is the next
+    sitting's: `stale_check_ins`), or None."""
+    last = last_played(store.sittings(engine, actor=actor))
+    return None if last is None else pd.Timestamp(last["created_at"]).to_pydatetime()
+
+
+def check_in(engine, player_ids, *, actor: Actor) -> CheckIns:
+    """`player_ids` checked in, added to who is (R2). Those still checked in from before the
+    last qualifier was drawn are checked in again, for this sitting (`stale_check_ins`)."""
+    ids = sorted({int(p) for p in player_ids})
+    done = store.check_in(engine, ids, again_before=_drawn_at(engine, actor), actor=actor)
+    return CheckIns(done, 0, len(ids) - done)
+
+
+def set_check_ins(engine, player_ids, *, actor: Actor) -> CheckIns:
+    """Exactly `player_ids` checked in (R2), everyone else out, in one transaction; as
+    `check_in`, a listed player checked in before the last draw is this sitting's now."""
+    ids = sorted({int(p) for p in player_ids})
+    ins, outs = store.set_check_ins(engine, ids, again_before=_drawn_at(engine, actor),
+                                    actor=actor)
+    return CheckIns(ins, outs, len(ids) - ins)
+
+
 def check_in_list(engine, players: pd.DataFrame, text: str, *, only: bool,
-                  actor: Actor) -> tuple[int, int]:
+                  actor: Actor) -> CheckIns:
     """A pasted list checked in (`names_in_list`, R2): with `only`, exactly these players
     (everyone else checked out, one transaction), else added to who is checked in. Returns
-    how many were checked in and out."""
+    how many were checked in, out, and already checked in (`CheckIns`)."""
     ids = names_in_list(players, text)
-    if only:
-        return store.set_check_ins(engine, ids, actor=actor)
-    return store.check_in(engine, ids, actor=actor), 0
+    return set_check_ins(engine, ids, actor=actor) if only else check_in(engine, ids,
+                                                                         actor=actor)
+
+
+def check_in_words(done: CheckIns | tuple[int, int]) -> str:
+    """What a check-in did, in words: "Checked in 3 players; 12 were already checked in.",
+    "All 15 were already checked in." (never "Checked in 0 players" for a list that was in)."""
+    ins, outs, already = (*done, 0)[:3]
+    if not already:
+        if outs:
+            return ngettext("Checked in {count} player, checked out {out}.",
+                            "Checked in {count} players, checked out {out}.", ins).format(
+                count=ins, out=outs)
+        return ngettext("Checked in {count} player.", "Checked in {count} players.",
+                        ins).format(count=ins)
+    if not ins:
+        if outs:
+            return ngettext("{count} player was already checked in; checked out {out}.",
+                            "All {count} were already checked in; checked out {out}.",
+                            already).format(count=already, out=outs)
+        return ngettext("{count} player was already checked in.",
+                        "All {count} were already checked in.", already).format(count=already)
+    first = ngettext("Checked in {count} player", "Checked in {count} players", ins).format(
+        count=ins)
+    if outs:
+        return ngettext("{checked_in}; {count} was already checked in; checked out {out}.",
+                        "{checked_in}; {count} were already checked in; checked out {out}.",
+                        already).format(checked_in=first, count=already, out=outs)
+    return ngettext("{checked_in}; {count} was already checked in.",
+                    "{checked_in}; {count} were already checked in.", already).format(
+        checked_in=first, count=already)
 
 
 def last_played(sittings: pd.DataFrame) -> pd.Series | None:

@@ -196,20 +196,79 @@ def remove_item(engine, item_id: int, *, actor: Actor) -> Outcome:
 
 
 def running_late(engine, minutes: int, *, at: dt.datetime | None = None,
-                 after_item: int | None = None, actor: Actor) -> Outcome:
+                 after_item: int | None = None, later_days: bool = False,
+                 actor: Actor) -> Outcome:
     """R26, "running N minutes late" (organizer only): every item that starts at or after
-    `at` (or after `after_item` starts) moves `minutes` later; logged. Warns about the
-    overlaps the move leaves."""
-    moved = store.shift_schedule(engine, minutes, at=at, after_item=after_item, actor=actor)
+    `at` (or after `after_item` starts) on the same day in the tournament's zone, and on the
+    later days too given `later_days`, moves `minutes` later; logged (`undo_last_move` takes
+    it back). Warns about the overlaps the move leaves."""
+    moved = store.shift_schedule(engine, minutes, at=at, after_item=after_item,
+                                 later_days=later_days, actor=actor)
     if not moved:
         return Outcome(done=_("Nothing starts later: the schedule is unchanged."))
-    items = ngettext("{count} item", "{count} items", len(moved)).format(count=len(moved))
-    later = ngettext("{count} minute", "{count} minutes", abs(minutes)).format(
-        count=abs(minutes))
     done = (_("Moved {items} {minutes} later.") if minutes > 0 else
-            _("Moved {items} {minutes} earlier.")).format(items=items, minutes=later)
+            _("Moved {items} {minutes} earlier.")).format(items=_items(len(moved)),
+                                                          minutes=_minutes(minutes))
     return Outcome(done=done, moved=tuple(moved),
                    warnings=overlap_warnings(schedule(engine), zone(engine)))
+
+
+def _items(count: int) -> str:
+    return ngettext("{count} item", "{count} items", count).format(count=count)
+
+
+def _minutes(minutes: int) -> str:
+    return ngettext("{count} minute", "{count} minutes", abs(minutes)).format(
+        count=abs(minutes))
+
+
+@dataclass(frozen=True)
+class LastMove:
+    """Issue 33: the last "running late" move, as the organizer's undo offers it: in words
+    (`words`), whether it may be undone now (`undoable`) and else why not (`reason`)."""
+
+    words: str
+    undoable: bool
+    reason: str
+
+
+def last_move(engine, *, actor: Actor) -> LastMove | None:
+    """Issue 33: the last "running late" move still to undo (organizer only), None when
+    there is none (none made, or undone already): "Last move: 3 items 20 minutes later, from
+    Saturday 17:00 on."; refused once the schedule changed since (`store.undo_shift`)."""
+    found = store.last_shift(engine, actor=actor)
+    if found is None:
+        return None
+    minutes = int(found["minutes"] or 0)
+    count = len(found["items"] or [])
+    words = (_("Last move: {items} {minutes} later, from {start} on.") if minutes > 0 else
+             _("Last move: {items} {minutes} earlier, from {start} on.")).format(
+        items=_items(count), minutes=_minutes(minutes),
+        start=local_time.day_words(found["since"].to_pydatetime(), zone(engine)))
+    refused = str(found["refused"] or "")  # English (`store.schedule.CHANGED_SINCE`)
+    return LastMove(words=words, undoable=not refused, reason=_(refused) if refused else "")
+
+
+def undo_last_move(engine, *, actor: Actor) -> Outcome:
+    """Issue 33: undo the last "running late" move (organizer only): its items start exactly
+    where they did before it; refused with the reason (`TournamentError`, nothing written)
+    when there is none, or the schedule changed since. Logged."""
+    back = store.undo_shift(engine, actor=actor)
+    done = ngettext("Undone: {items} is back at its time before the move.",
+                    "Undone: {items} are back at their times before the move.",
+                    len(back)).format(items=_items(len(back)))
+    return Outcome(done=done, moved=tuple(back),
+                   warnings=overlap_warnings(schedule(engine), zone(engine)))
+
+
+def tournament_days(settings: Settings, frame: pd.DataFrame) -> tuple[str | None, str | None]:
+    """Issue 33: the tournament's first and last day ("2026-03-07") as the feed and the list
+    of tournaments give them: once items are planned, the days of its first and its last item
+    in its time zone (`stsa.schedule.days`); before, the days the organizer gave (or None)."""
+    first, last = plan.days(frame, settings.zone)
+    if first is None or last is None:
+        return settings.starts_on or None, settings.ends_on or None
+    return first.isoformat(), last.isoformat()
 
 
 def _label(item: dict[str, Any]) -> str:

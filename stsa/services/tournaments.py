@@ -16,11 +16,13 @@ from dataclasses import dataclass
 import pandas as pd
 from sqlalchemy.engine import Engine
 
+from stsa import schedule as plan
 from stsa import store
 from stsa.auth import Actor, require
 from stsa.domain import FinalsStatus, Role, TournamentError
 from stsa.i18n import N_, _
-from stsa.services import home
+from stsa.services import home, schedule
+from stsa.settings import Settings
 
 DEMO_NAME = "Demo tournament"
 LIST_COLUMNS = ["tournament_id", "key", "name", "venue", "starts_on", "ends_on", "days",
@@ -61,10 +63,12 @@ def listing(installation, opener: Callable[[int], Engine],
                          if place == FinalsStatus.CHAMPION), "")
         archived = store.archived(engine) is not None
         ended = settings["ends_on"] is not None and settings["ends_on"] < today.isoformat()
+        first, last = schedule.tournament_days(  # issue 33: the planned days once planned
+            Settings.of(settings), plan.schedule_frame(store.schedule_items(engine)))
         rows.append({"tournament_id": int(found.tournament_id), "key": found.key,
                      "name": status.tournament_name, "venue": settings["venue"] or "",
-                     "starts_on": settings["starts_on"] or "", "ends_on": settings["ends_on"] or "",
-                     "days": days_words(settings["starts_on"], settings["ends_on"]),
+                     "starts_on": first or "", "ends_on": last or "",
+                     "days": days_words(first, last),
                      "archived": archived, "players": status.players, "champion": champion,
                      "current": not (archived or champion or ended), "demo": bool(found.demo),
                      "season_id": found.season_id})
@@ -122,6 +126,27 @@ def delete(engine, *, actor: Actor, confirm: str | None = None) -> str:
     saved = store.delete_tournament(engine, actor=actor, confirm=confirm)
     return _("“{tournament}” is deleted. Its backup is kept: {file}.").format(
         tournament=name, file=saved.name)
+
+
+def links_words(engine) -> str:
+    """R27: whether a rename moves this tournament's links (its address key in the feed's and
+    calendars' addresses, pages' ?t= and the results zip's folder), in words for where the
+    name is edited (`store.links_fixed`); "" for an engine on no listed tournament."""
+    from stsa.store import db
+    from stsa.store.tournaments import find
+
+    tid = db.tournament_id(engine)
+    if tid is None:
+        return ""
+    key = find(db.installation(engine), tid)["key"]
+    if store.links_fixed(engine):
+        return _("Links stay “{key}” when you rename it: people may have them already (a "
+                 "draw is published, the schedule planned, a judge invited or an overlay "
+                 "made).").format(key=key)
+    return _("Links (the feed, calendars, page addresses, the results zip) use "
+             "“{key}”. A new name moves them to the new name's until a draw is published, "
+             "the schedule planned, a judge invited or an overlay made; from then on they "
+             "stay.").format(key=key)
 
 
 archive = store.archive_tournament

@@ -20,6 +20,8 @@ checks that entry and restore share are in `checks`. Errors a person can fix are
 from stsa.store.access import (
                                HANDOFF_SECONDS,
                                SESSION_MAX_HOURS,
+                               Ended,
+                               PinsReset,
                                Redeemed,
                                SignedIn,
                                SignInPaused,
@@ -27,6 +29,7 @@ from stsa.store.access import (
                                ensure_pins,
                                handoff,
                                lift_pause,
+                               make_console_code,
                                open_sessions,
                                redeem_handoff,
                                reset_pins,
@@ -37,7 +40,7 @@ from stsa.store.access import (
                                sign_in_pause,
                                sign_out,
 )
-from stsa.store.admin import DEFAULT_SETTINGS, set_settings, settings
+from stsa.store.admin import DEFAULT_SETTINGS, settings
 from stsa.store.archive import backup, backups
 from stsa.store.audit import data_version, events
 from stsa.store.bookings import (
@@ -80,7 +83,13 @@ from stsa.store.errors import (
                                TournamentError,
 )
 from stsa.store.game_results import TableResult, results, table_result
-from stsa.store.invites import create_invitation, invitations, join, revoke_invitation
+from stsa.store.invites import (
+                               create_invitation,
+                               invitations,
+                               join,
+                               open_invitations,
+                               revoke_invitation,
+)
 from stsa.store.maintenance import (
                                complete_finished,
                                complete_sitting,
@@ -116,21 +125,28 @@ from stsa.store.roster import (
 from stsa.store.schedule import (
                                add_schedule_item,
                                delete_schedule_item,
+                               last_shift,
                                schedule_items,
                                shift_schedule,
+                               undo_shift,
                                update_schedule_item,
 )
 from stsa.store.schema import SCHEMA_VERSION
 from stsa.store.seasons import create_season, rename_season, season, seasons, set_season_points
 from stsa.store.tournaments import (
                                Created,
+                               adopt_key,
                                archive_tournament,
                                archived,
                                create_tournament,
                                delete_tournament,
+                               follow_name,
+                               key_of,
+                               links_fixed,
                                open_tournament,
                                reopen_tournament,
                                set_season,
+                               set_settings,
                                tournaments,
 )
 from stsa.store.tournaments import is_empty as tournament_is_empty
@@ -158,9 +174,9 @@ __all__ = [
     "set_pin", "check_pin", "ensure_pins", "reset_pins", "sign_in", "SignedIn", "SignInPaused",
     "session_actor", "sign_out", "sign_everyone_out", "open_sessions",
     "handoff", "redeem_handoff", "Redeemed", "HANDOFF_SECONDS", "SESSION_MAX_HOURS",
-    "lift_pause", "sign_in_pause",
+    "lift_pause", "sign_in_pause", "make_console_code", "Ended", "PinsReset",
     # judges' invitations (QR codes)
-    "create_invitation", "invitations", "revoke_invitation", "join",
+    "create_invitation", "invitations", "revoke_invitation", "join", "open_invitations",
     "create_overlay", "overlays", "revoke_overlay", "overlay_of_token", "live_overlays",
     "events",
     # each sitting's clock (R26)
@@ -171,7 +187,7 @@ __all__ = [
     "Draft", "save_draft", "draft", "clear_draft",
     # the schedule (R26)
     "schedule_items", "add_schedule_item", "update_schedule_item", "delete_schedule_item",
-    "shift_schedule",
+    "shift_schedule", "last_shift", "undo_shift",
     # backups
     "backup", "backups", "restore",
     # booking lists per qualifier sitting and self check-in (R25)
@@ -182,7 +198,8 @@ __all__ = [
     # several tournaments in one installation (R27)
     "tournaments", "open_tournament", "complete_finished", "create_tournament", "Created",
     "archive_tournament", "reopen_tournament", "archived", "delete_tournament", "set_season",
-    "tournament_is_empty",
+    "tournament_is_empty", "links_fixed", "follow_name", "adopt_key",
+    "key_of",
     # seasons and the player directory (R27)
     "create_season", "seasons", "season", "set_season_points", "rename_season",
     "directory", "link_players", "merge_people", "split_player",

@@ -41,7 +41,9 @@ writes there (`audit.may_change`).
 
 from __future__ import annotations
 
+import dataclasses
 import datetime as dt
+import hmac
 import os
 import threading
 import time
@@ -60,8 +62,11 @@ from stsa.i18n import N_, _, ngettext
 from stsa.store import audit, db, frames
 from stsa.store.schema import devices as devices_t
 from stsa.store.schema import handoffs as handoffs_t
+from stsa.store.schema import installation_keys as keys_t
+from stsa.store.schema import invitations as invitations_t
 from stsa.store.schema import sessions as sessions_t
 from stsa.store.schema import sign_in_failures as failures_t
+from stsa.store.schema import tournaments as tournaments_t
 from stsa.store.schema import users as users_t
 
 PIN_ENV = {Role.ORGANIZER: "STSA_ORGANIZER_PIN", Role.JUDGE: "STSA_JUDGE_PIN"}
@@ -107,6 +112,40 @@ class Redeemed:
     session_id: str
     device: str
     actor: Actor
+
+
+@dataclass(frozen=True)
+class Ended:
+    """What a recovery step ended (issue 33: each says exactly what): the judges signed out
+    (people: a name in a tournament) and their open sessions, the organizer's open sessions,
+    the open invitations withdrawn and the trusted devices no longer trusted."""
+
+    judges: int = 0
+    judge_sessions: int = 0
+    organizer_sessions: int = 0
+    invitations: int = 0
+    devices: int = 0
+
+    def __add__(self, other: Ended) -> Ended:
+        return Ended(*(a + b for a, b in zip(dataclasses.astuple(self),
+                                             dataclasses.astuple(other), strict=True)))
+
+    def logged(self) -> dict[str, int]:
+        """For the log entry of the step: "ended" (sessions) as before, and the rest."""
+        return {"ended": self.judge_sessions + self.organizer_sessions,
+                "invitations": self.invitations, "devices": self.devices}
+
+
+@dataclass(frozen=True)
+class PinsReset:
+    """`reset_pins`: the PINs made now (the organizer's and the own tournament's judges',
+    those not taken from the environment), every other tournament's new judges' PIN by its
+    key, what ended and how many wrong PINs were forgotten."""
+
+    made: dict[Role, str]
+    judges: dict[str, str]
+    ended: Ended
+    forgotten: int
 
 
 def plausible_token(value) -> str | None:
@@ -173,7 +212,7 @@ def _role_for_pin(hashes: dict[str, str], pin: str) -> Role | None:
 
 # -- PINs ------------------------------------------------------------------------------------
 def _store_pin(conn: Connection, role: Role, pin: str, actor: Actor,
-               judge: str = Role.JUDGE.value, tournament_id: int | None = None) -> None:
+               judge: str = Role.JUDGE.value, tournament_id: int | None = None) -> Ended:
     auth.check_pin_strength(pin)
     hashes = _hashes(conn, lock=True, judge=judge)
     for other, stored in hashes.items():
@@ -188,25 +227,33 @@ def _store_pin(conn: Connection, role: Role, pin: str, actor: Actor,
         conn.execute(sa.update(users_t).where(users_t.c.role == stored_as).values(**values))
     else:
         conn.execute(sa.insert(users_t).values(role=stored_as, **values))
-    _revoke(conn, actor, role=role,
-            tournament_id=tournament_id if role is Role.JUDGE else None)
-    audit.log(conn, actor, Action.PIN_SET, f"role {role.value}")
+    # Issue 33: what the old PIN opened ends: that role's sessions (a judges' PIN: that
+    # tournament's), and the open invitations that tournament's judges (the organizer's:
+    # every one, an organizer's session may have made them) could sign in with.
+    judges = tournament_id if role is Role.JUDGE else None
+    ended = _sign_out(conn, actor, role=role, tournament_id=judges)
+    ended += Ended(invitations=withdraw_invitations(conn, judges, every=judges is None))
+    audit.log(conn, actor, Action.PIN_SET, f"role {role.value}", after=ended.logged())
+    return ended
 
 
 def set_pin(engine: Engine, role: Role, pin: str, *, actor: Actor, current_pin: str,
-            client: str = "local", device: str | None = None) -> None:
+            client: str = "local", device: str | None = None) -> Ended:
     """Set the organizer's or the judges' PIN (R20). Only the organizer may, and only with the
     current organizer PIN (an open session alone is not enough); a wrong current PIN counts as
     a wrong sign-in (from `client`, or from the trusted `device`). The new PIN has 6 to 64
     characters, is not too easy to guess (`auth.check_pin_strength`) and differs from the
-    other role's; it is stored as a salted hash and every open session of that role ends."""
+    other role's; it is stored as a salted hash and every open session of that role ends
+    (a judges' PIN: of this tournament), and so does every open invitation the old PIN's
+    holders could use (the judges' PIN: this tournament's; the organizer's: all of them).
+    Returns what ended."""
     require(actor, Role.ORGANIZER, action=N_("change PINs"))
     role = _pin_role(role)
     auth.check_pin_strength(pin)
     inst, judge, tid = db.installation(engine), judge_role_key(engine), _tournament_of(engine)
     if _attempt(inst, current_pin, client, device, judge=judge) is not Role.ORGANIZER:
         raise TournamentError(_("The current organizer PIN is not right. Nothing changed."))
-    db.write(inst, lambda conn: _store_pin(conn, role, pin, actor, judge, tid))
+    return db.write(inst, lambda conn: _store_pin(conn, role, pin, actor, judge, tid))
 
 
 def check_pin(engine: Engine, pin: str) -> Role | None:
@@ -263,14 +310,32 @@ def new_judge_pin(engine: Engine) -> str:
     return db.write(inst, work)
 
 
-def reset_pins(engine: Engine) -> dict[Role, str]:
-    """Set both PINs anew (from the environment variables when set, else random), end every
-    session and forget every wrong PIN: `python -m stsa pins --reset`, for a lost PIN, from the
-    console of the machine that runs STSA. Returns the PINs made now, to show once."""
-    def work(conn: Connection) -> dict[Role, str]:
+def reset_pins(engine: Engine) -> PinsReset:
+    """`python -m stsa pins --reset` (`make pins`), from the console of the machine that runs
+    STSA, for a PIN lost or leaked, in every tournament of the installation: the organizer's
+    and the own tournament's judges' PINs anew (from the environment variables when set, else
+    random), every other tournament's judges' PIN anew (random), every session ended, every
+    open invitation withdrawn, every trusted device no longer trusted (a phone that held a
+    leaked PIN is suspect; each earns a new one at its next sign-in) and every wrong PIN
+    forgotten (so nobody is paused meanwhile). Logged; returns the PINs made now, to show
+    once, and what ended."""
+    def work(conn: Connection) -> PinsReset:
+        ended = _sign_out(conn, db.SYSTEM) + Ended(
+            invitations=withdraw_invitations(conn, None, every=True),
+            devices=_distrust_devices(conn, db.now()))
+        audit.log(conn, db.SYSTEM, Action.SESSION_REVOKE_ALL, "sessions", after=ended.logged())
         made = _install_pins(conn, reset=True)
-        conn.execute(sa.delete(failures_t))
-        return made
+        others = conn.execute(sa.select(tournaments_t.c.id, tournaments_t.c.key).where(
+            tournaments_t.c.deleted_at.is_(None), tournaments_t.c.location != "")
+            .order_by(tournaments_t.c.id)).all()
+        judges = {}
+        for tid, key in others:
+            stored_as = f"{Role.JUDGE.value}:{tid}"
+            pin = _new_pin(_hashes(conn, lock=True, judge=stored_as), {})
+            _store_pin(conn, Role.JUDGE, pin, db.SYSTEM, stored_as, tid)
+            judges[key] = pin
+        forgotten = conn.execute(sa.delete(failures_t)).rowcount
+        return PinsReset(made, judges, ended, forgotten)
 
     return db.write(db.installation(engine), work)
 
@@ -296,21 +361,33 @@ def _known_device(conn: Connection, device: str | None, now: dt.datetime) -> str
 
 
 def _pause(conn: Connection, client: str, device: str | None,
-           now: dt.datetime) -> tuple[float, str]:
-    """How long the next PIN must wait and whose count makes it wait: a trusted device's own
-    ("device"), else the address's ("mine") or every address's together ("everyone")."""
-    since = now - dt.timedelta(seconds=auth.TOURNAMENT_BACKOFF.window_seconds)
+           now: dt.datetime, *, console: bool = False) -> tuple[float, str]:
+    """How long the next PIN must wait and whose count makes it wait: a console code's own
+    ("console", `device` is then the code's hash), a trusted device's own ("device"), else the
+    address's ("mine"), its IPv6 /64's ("network") or every address's together ("everyone")."""
     at = _seconds(now)
     if device is not None:
+        policy = auth.CONSOLE_BACKOFF if console else auth.DEVICE_BACKOFF
+        since = now - dt.timedelta(seconds=policy.memory_seconds)
         mine = conn.execute(sa.select(failures_t.c.at).where(
             failures_t.c.device == device, failures_t.c.at > since)).scalars().all()
-        return auth.DEVICE_BACKOFF.wait([_seconds(t) for t in mine], at), "device"
+        return policy.wait([_seconds(t) for t in mine], at), "console" if console else "device"
+    since = now - dt.timedelta(seconds=_MEMORY_SECONDS)
     rows = conn.execute(sa.select(failures_t.c.client, failures_t.c.at)
                         .where(failures_t.c.device.is_(None), failures_t.c.at > since)).all()
     everyone = [_seconds(r.at) for r in rows]
     mine = [_seconds(r.at) for r in rows if r.client == client]
+    network = auth.network_key(client)
+    near = [_seconds(r.at) for r in rows
+            if network is not None and auth.network_key(r.client) == network]
     return max((auth.CLIENT_BACKOFF.wait(mine, at), "mine"),
+               (auth.NETWORK_BACKOFF.wait(near, at), "network"),
                (auth.TOURNAMENT_BACKOFF.wait(everyone, at), "everyone"))
+
+
+#: How far back wrong PINs without a device are read: as long as any of their counts keeps one.
+_MEMORY_SECONDS = max(policy.memory_seconds for policy in (
+    auth.CLIENT_BACKOFF, auth.NETWORK_BACKOFF, auth.TOURNAMENT_BACKOFF))
 
 
 def _wait_words(seconds: float) -> str:
@@ -321,13 +398,56 @@ def _wait_words(seconds: float) -> str:
     return ngettext("{count} minute", "{count} minutes", minutes).format(count=minutes)
 
 
-PAUSED = N_("Too many wrong PINs were tried here today, so sign-in is paused for {wait}. A "
-            "phone or computer that signed in here before can still sign in. The organizer can "
-            "lift the pause on the Settings page, or by running “make unlock” on the machine "
-            "that runs STSA.")
+PAUSED = N_("Too many wrong PINs were tried here, so sign-in is paused for {wait}. A phone or "
+            "computer that signed in here before can still sign in. The organizer can sign in "
+            "anyway with a one-time code from the machine that runs STSA (“make code” there), "
+            "or lift the pause on the Settings page or with “make unlock”.")
 PAUSED_HERE = {"mine": N_("Too many wrong PINs: try again in {wait}."),
+               "network": N_("Too many wrong PINs from this network: sign-in from here is "
+                             "paused for {wait}. A phone or computer that signed in here before "
+                             "can still sign in; the organizer can sign in with a one-time code "
+                             "from the machine that runs STSA (“make code” there)."),
                "device": N_("Too many wrong PINs from this device: try again in {wait}."),
+               "console": N_("Too many wrong PINs with this code: try again in {wait}."),
                "everyone": PAUSED}
+CONSOLE_CODE_KEY = "console_code"  # installation_keys: the hash of the one console code
+CONSOLE_CODE_WRONG = N_("That code is not right, was used already or has expired. Run “make "
+                        "code” on the machine that runs STSA for a new one.")
+
+
+def make_console_code(engine: Engine, *, actor: Actor = db.SYSTEM) -> str:
+    """R20: a new one-time code for the organizer, printed at the console of the machine that
+    runs STSA (`python -m stsa pins --code`, `make code`): with it and the organizer's PIN one
+    sign-in goes through whatever pause many wrong PINs put on others (its own wrong PINs wait
+    at most `auth.CONSOLE_BACKOFF.cap_seconds`). Valid `auth.CONSOLE_CODE_SECONDS`, once; a new
+    code replaces the one before. Only its hash is stored (the installation's keys); it never
+    travels in an address. The sign-in it lets through is listed with the open sessions;
+    making the code is logged (R19), so the log shows when the console was used."""
+    code = auth.new_console_code()
+
+    def work(conn: Connection) -> None:
+        conn.execute(sa.delete(keys_t).where(keys_t.c.name == CONSOLE_CODE_KEY))
+        conn.execute(sa.insert(keys_t).values(name=CONSOLE_CODE_KEY,
+                                              value=auth.console_code_hash(code),
+                                              created_at=db.now()))
+        audit.log(conn, actor, Action.SIGN_IN_CODE, "sign-in",
+                  after={"minutes": auth.CONSOLE_CODE_SECONDS // 60})
+
+    db.write(db.installation(engine), work)
+    return code
+
+
+def _console_code(conn: Connection, code: str | None, now: dt.datetime) -> str | None:
+    """The hash of `code` if it is the console code and has not expired (raises
+    `TournamentError` when it is not), None when no code was given."""
+    if code is None or not str(code).strip():
+        return None
+    typed = auth.console_code_hash(code)
+    row = conn.execute(sa.select(keys_t).where(keys_t.c.name == CONSOLE_CODE_KEY)).first()
+    if typed is None or row is None or not hmac.compare_digest(typed, row.value) \
+            or now - row.created_at >= dt.timedelta(seconds=auth.CONSOLE_CODE_SECONDS):
+        raise TournamentError(_(CONSOLE_CODE_WRONG))
+    return typed
 
 
 class _Checks:
@@ -382,20 +502,23 @@ class _Counted:
 
 def _attempt(engine: Engine, pin: str, client: str, device: str | None = None,
              then: Callable[[Connection, Role, dt.datetime], Any] | None = None, *,
-             judge: str = Role.JUDGE.value) -> Role | None:
+             judge: str = Role.JUDGE.value, console: str | None = None) -> Role | None:
     """One counted PIN check: refused while paused; a failure is written (and committed)
     before the check and stays unless the PIN is right; then only that one is removed, in
     the same transaction as `then(conn, role, now)` (opening the session). The check runs
     outside any transaction. `client` is the address (`auth.client_key` is applied here); a
-    trusted `device` is counted on its own instead."""
+    trusted `device` is counted on its own instead. With the `console` code
+    (`make_console_code`) only the organizer's PIN is checked, counted on that code alone
+    (`auth.CONSOLE_BACKOFF`), and a right one uses the code up."""
     client = auth.client_key(client)
     mine = False  # this attempt is among the checks under way (its failure written)
 
     def peek(conn: Connection) -> _Counted:
         """The pause as the failures written make it, the checks still under way included."""
         now = db.now()
-        trusted = _known_device(conn, device, now)
-        wait, whose = _pause(conn, client, trusted, now)
+        code = _console_code(conn, console, now)
+        trusted = code or _known_device(conn, device, now)
+        wait, whose = _pause(conn, client, trusted, now, console=code is not None)
         others, ended = _CHECKS.others(mine)
         return _Counted(None, {}, wait, whose, others, ended, trusted, now)
 
@@ -412,6 +535,8 @@ def _attempt(engine: Engine, pin: str, client: str, device: str | None = None,
             _CHECKS.begin()
             mine = True
         seen.hashes = _hashes(conn, judge=judge)
+        if seen.whose == "console":  # the organizer's way past a pause, never a judge's
+            seen.hashes = {k: v for k, v in seen.hashes.items() if k == Role.ORGANIZER.value}
         return seen
 
     try:
@@ -444,6 +569,10 @@ def _attempt(engine: Engine, pin: str, client: str, device: str | None = None,
             # the PIN checked is still this role's (not changed meanwhile, its sessions ended)
             if _hashes(conn, judge=judge).get(role.value) != counted.hashes.get(role.value):
                 return False
+            if counted.whose == "console" and conn.execute(sa.delete(keys_t).where(
+                    keys_t.c.name == CONSOLE_CODE_KEY,
+                    keys_t.c.value == counted.device)).rowcount != 1:
+                raise TournamentError(_(CONSOLE_CODE_WRONG))  # used by another sign-in
             conn.execute(sa.delete(failures_t).where(failures_t.c.id == counted.failure))
             if then is not None:
                 then(conn, role, db.now())
@@ -456,7 +585,7 @@ def _attempt(engine: Engine, pin: str, client: str, device: str | None = None,
 
 
 def sign_in(engine: Engine, name: str, pin: str, *, client: str = "local",
-            device: str | None = None) -> SignedIn:
+            device: str | None = None, console_code: str | None = None) -> SignedIn:
     """R20: sign in with a display name (for the log) and a PIN, from `client` (the address;
     wrong PINs are counted under `auth.client_key(client)`). Opens a session; raises
     `TournamentError` for a wrong PIN, `SignInPaused` while wrong PINs make sign-in wait.
@@ -465,7 +594,12 @@ def sign_in(engine: Engine, name: str, pin: str, *, client: str = "local",
     trusts, wrong PINs are counted against that device alone (`auth.DEVICE_BACKOFF`) and
     neither the address's pause (`auth.CLIENT_BACKOFF`) nor the tournament-wide one
     (`auth.TOURNAMENT_BACKOFF`) applies: no number of wrong PINs from elsewhere keeps it out.
-    An unknown or withdrawn device counts as none."""
+    An unknown or withdrawn device counts as none.
+
+    With `console_code` (`make_console_code`, printed at the console) the organizer signs in
+    once whatever those pauses say: only the organizer's PIN is checked, wrong ones count on
+    the code alone and wait at most `auth.CONSOLE_BACKOFF.cap_seconds`; a code that is not
+    right, used or expired raises `TournamentError` and counts nothing."""
     name = clean_name(name)
     session_id = auth.new_session_id()
     tid = _tournament_of(engine)
@@ -475,7 +609,7 @@ def sign_in(engine: Engine, name: str, pin: str, *, client: str = "local",
         open_session(conn, session_id, Actor(name, role), client, now, tournament_id=tid)
 
     role = _attempt(db.installation(engine), pin or "", client, device, then=open_it,
-                    judge=judge_role_key(engine))
+                    judge=judge_role_key(engine), console=console_code)
     if role is None:
         raise TournamentError(_("That PIN is not right."))
     return SignedIn(Actor(name, role, tid if role is Role.JUDGE else None), session_id)
@@ -485,7 +619,7 @@ def sign_in_pause(engine: Engine) -> float:
     """Seconds the tournament-wide pause on sign-in still lasts (0 when there is none), for
     the Settings page: wrong PINs from every address together (trusted devices apart)."""
     now = db.now()
-    since = now - dt.timedelta(seconds=auth.TOURNAMENT_BACKOFF.window_seconds)
+    since = now - dt.timedelta(seconds=auth.TOURNAMENT_BACKOFF.memory_seconds)
     with db.reading(db.installation(engine)) as conn:
         times = conn.execute(sa.select(failures_t.c.at).where(
             failures_t.c.device.is_(None), failures_t.c.at > since)).scalars().all()
@@ -605,9 +739,11 @@ def session_actor(engine: Engine, session_id: str | None, *,
     return who
 
 
-def _revoke(conn: Connection, actor: Actor, *, role: Role | None = None,
-            id_hash: str | None = None, keep: str | None = None,
-            invitation_id: int | None = None, tournament_id: int | None = None) -> int:
+def _sessions_where(conn: Connection, *, role: Role | None = None, id_hash: str | None = None,
+                    keep: str | None = None, invitation_id: int | None = None,
+                    tournament_id: int | None = None) -> sa.ColumnElement[bool]:
+    """The sessions not yet revoked that `_revoke` ends (`role`: of that role only; `keep`:
+    all but that one; `tournament_id`: the judges of that tournament …)."""
     where: sa.ColumnElement[bool] = sessions_t.c.revoked_at.is_(None)
     if role is not None:
         where &= sessions_t.c.role == Role(role).value
@@ -621,8 +757,53 @@ def _revoke(conn: Connection, actor: Actor, *, role: Role | None = None,
         where &= sessions_t.c.id_hash == id_hash
     if keep is not None:
         where &= sessions_t.c.id_hash != keep
-    return conn.execute(sa.update(sessions_t).where(where).values(
+    return where
+
+
+def _revoke(conn: Connection, actor: Actor, **which) -> int:
+    """End the sessions `_sessions_where(conn, **which)` finds; how many rows changed."""
+    return conn.execute(sa.update(sessions_t).where(_sessions_where(conn, **which)).values(
         revoked_at=db.now(), revoked_by=actor.name)).rowcount
+
+
+def _sign_out(conn: Connection, actor: Actor, **which) -> Ended:
+    """`_revoke`, counting the open sessions it ended (a stale one, ended by time already,
+    is revoked too but not counted): the judges (a name in a tournament) and their
+    sessions, and the organizer's sessions."""
+    now, own = db.now(), db.tournament_id(conn)
+    rows = [r for r in conn.execute(sa.select(sessions_t).where(_sessions_where(conn, **which)))
+            if _session_open(r, now)]
+    _revoke(conn, actor, **which)
+    judges = [r for r in rows if r.role == Role.JUDGE.value]
+    return Ended(judges=len({(r.actor, r.tournament_id if r.tournament_id is not None else own)
+                             for r in judges}),
+                 judge_sessions=len(judges), organizer_sessions=len(rows) - len(judges))
+
+
+def withdraw_invitations(conn: Connection, tournament_id: int | None, *,
+                         every: bool = False) -> int:
+    """Withdraw the open invitations of tournament `tournament_id` (`every`: of every
+    tournament), so their QR codes and links sign nobody in; how many were open. Their
+    sessions are judges' sessions, which the step that calls this ends. (Issue 33.)"""
+    now, t = db.now(), invitations_t
+    where = t.c.revoked_at.is_(None) & (t.c.expires_at > now)
+    if not every:
+        mine = t.c.tournament_id == tournament_id
+        if tournament_id is not None and tournament_id == db.tournament_id(conn):
+            mine |= t.c.tournament_id.is_(None)  # made before version 7: the own one's
+        where &= mine
+    return conn.execute(sa.update(t).where(where).values(revoked_at=now)).rowcount
+
+
+def _distrust_devices(conn: Connection, now: dt.datetime) -> int:
+    """Stop trusting every device: how many were trusted (`make pins`, issue 33)."""
+    trusted = devices_t.c.revoked_at.is_(None) & (
+        devices_t.c.created_at > now - dt.timedelta(days=DEVICE_DAYS))
+    counted = conn.execute(sa.select(sa.func.count()).select_from(devices_t)
+                           .where(trusted)).scalar_one()
+    conn.execute(sa.update(devices_t).where(devices_t.c.revoked_at.is_(None))
+                 .values(revoked_at=now))
+    return int(counted)
 
 
 def end_sessions_of_invitation(conn: Connection, actor: Actor, invitation_id: int) -> int:
@@ -702,14 +883,20 @@ def sign_out(engine: Engine, session_id: str | None) -> None:
     db.write(db.installation(engine), work)
 
 
-def sign_everyone_out(engine: Engine, *, actor: Actor, keep: str | None = None) -> int:
-    """The organizer ends every open session but `keep` (their own); returns how many ended."""
+def sign_everyone_out(engine: Engine, *, actor: Actor, keep: str | None = None) -> Ended:
+    """The organizer ends every open session but `keep` (their own) and withdraws every open
+    invitation, in every tournament of the installation (its sessions and invitations are
+    the installation's, like the organizer's PIN; issue 33: a photographed QR code signed a
+    judge in after this). Trusted devices stay trusted: a device signs nobody in by itself,
+    and it keeps the judges' phones out of a pause that a leaked PIN's guessers may cause.
+    Logged; returns what ended."""
     require(actor, Role.ORGANIZER, action=N_("sign everyone out"))
     keep_hash = auth.session_hash(keep) if isinstance(keep, str) else None
 
-    def work(conn: Connection) -> int:
-        ended = _revoke(conn, actor, keep=keep_hash)
-        audit.log(conn, actor, Action.SESSION_REVOKE_ALL, "sessions", after={"ended": ended})
+    def work(conn: Connection) -> Ended:
+        ended = _sign_out(conn, actor, keep=keep_hash) + Ended(
+            invitations=withdraw_invitations(conn, None, every=True))
+        audit.log(conn, actor, Action.SESSION_REVOKE_ALL, "sessions", after=ended.logged())
         return ended
 
     return db.write(db.installation(engine), work)

@@ -37,7 +37,8 @@ def settings(engine: Engine | Connection) -> dict[str, Any]:
 def set_settings(engine: Engine, changes: dict[str, Any], *, actor: Actor) -> dict[str, Any]:
     """Change settings (organizer only, R20); each value is checked, an unknown key or a bad
     value is refused with its name and nothing changes. Logged with old and new values (R19).
-    Returns all settings."""
+    Returns the settings changed ({} when none). The tournament's key follows a new name
+    through `tournaments.set_settings`, which is the store's `set_settings`."""
     require(actor, Role.ORGANIZER, action=N_("change settings"))
     if not isinstance(changes, dict) or not changes:
         raise TournamentError(_("No settings to change."))
@@ -51,12 +52,12 @@ def set_settings(engine: Engine, changes: dict[str, Any], *, actor: Actor) -> di
         raise TournamentError(_("Settings unchanged: {problems}.").format(
             problems="; ".join(problems)))
 
-    def work(conn: Connection) -> None:
+    def work(conn: Connection) -> dict[str, Any]:
         stored = _stored(conn)
         current = {**stored, **current_settings(stored)}
         changed = {k: v for k, v in clean.items() if current.get(k) != v}
         if not changed:
-            return
+            return changed
         at = db.now()
         for key, value in changed.items():
             values = {"value": frames.dumps(value), "updated_by": actor.name, "updated_at": at}
@@ -66,6 +67,6 @@ def set_settings(engine: Engine, changes: dict[str, Any], *, actor: Actor) -> di
                 conn.execute(sa.insert(settings_t).values(key=key, **values))
         audit.log(conn, actor, Action.SETTINGS_CHANGE, "settings",
                before={k: current.get(k) for k in changed}, after=changed, at=at)
+        return changed
 
-    db.write(engine, work)
-    return settings(engine)
+    return db.write(engine, work)

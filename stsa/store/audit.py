@@ -23,9 +23,10 @@ from stsa.store.schema import events as events_t
 #: What the installation's log records of the installation itself (R27): allowed while the
 #: tournament of its own database is archived.
 INSTALLATION_ACTIONS = frozenset({
-    Action.PIN_SET, Action.SESSION_REVOKE_ALL, Action.SIGN_IN_UNLOCK, Action.INVITATION_CREATE,
+    Action.PIN_SET, Action.SESSION_REVOKE_ALL, Action.SIGN_IN_UNLOCK, Action.SIGN_IN_CODE,
+    Action.INVITATION_CREATE,
     Action.INVITATION_USE, Action.INVITATION_REVOKE, Action.TOURNAMENT_CREATE,
-    Action.TOURNAMENT_REOPEN, Action.TOURNAMENT_DELETE, Action.SEASON_SET,
+    Action.TOURNAMENT_REOPEN, Action.TOURNAMENT_DELETE, Action.TOURNAMENT_KEY, Action.SEASON_SET,
     Action.DIRECTORY_LINK, Action.DIRECTORY_MERGE, Action.DIRECTORY_SPLIT,
     Action.OVERLAY_CREATE, Action.OVERLAY_REVOKE})
 

@@ -2,9 +2,11 @@
 organizer's screen.
 
 An invitation is a random 256-bit token for one judge's name, valid for 1 to 24 hours until
-the organizer withdraws it. The token is in the QR code only: the database keeps its SHA-256
-hash, and the log names the judge, never the token. Joining needs no PIN and has no back-off
-(256 random bits cannot be guessed); it opens a judge session in the invitation's name that
+the organizer withdraws it, or a recovery step withdraws it with the rest (issue 33: "Sign
+everyone out", a new PIN, `make pins`: `access.withdraw_invitations`). The token is in the
+QR code (and the link shown beside it) only: the database keeps its SHA-256 hash, and the
+log names the judge, never the token. Joining needs no PIN and has no back-off (256 random
+bits cannot be guessed); it opens a judge session in the invitation's name that
 carries the invitation's id, so withdrawing the invitation ends those sessions too. None of
 this is in a backup or a workbook (`schema.ACCESS_TABLES`).
 """
@@ -24,13 +26,18 @@ from stsa.domain import Action, Role, TournamentError
 from stsa.i18n import N_, _
 from stsa.store import access, audit, db, frames
 from stsa.store.access import Redeemed
+from stsa.store.errors import InvalidState
 from stsa.store.schema import invitations as invitations_t
+from stsa.store.schema import tournaments as tournaments_t
+from stsa.store.tournaments import archived
 
 INVITATION_HOURS = range(1, 25)  # how long an invitation may last, in whole hours
 INVALID = N_("This invitation is not valid (it may have expired or been withdrawn). Ask the "
              "organizer for a new one.")
 INVITATION_COLUMNS = {"id": "int64", "name": "str", "created_at": frames.UTC_TIME,
                       "expires_at": frames.UTC_TIME, "revoked": "bool", "uses": "int64"}
+OPEN_COLUMNS = {"id": "int64", "name": "str", "tournament": "str",
+                "expires_at": frames.UTC_TIME, "uses": "int64"}
 
 
 def _hours(hours) -> int:
@@ -46,9 +53,12 @@ def create_invitation(engine: Engine, name: str, *, hours: int = 6,
     """R20: the organizer invites the judge `name` (for the log, at most 60 characters) to sign
     in by QR code for `hours` (1 to 24). Returns (the invitation's id, its token): show the
     token once, in the QR code of `<app address>/join#<token>`; only its hash is stored.
-    Logged without the token."""
+    Logged without the token. An archived tournament takes none (`InvalidState`, R27)."""
     require(actor, Role.ORGANIZER, action=N_("invite judges"))
     name, hours = access.clean_name(name, "the judge's"), _hours(hours)
+    if archived(engine) is not None:
+        raise InvalidState(_("This tournament is archived, so it takes no new judge "
+                             "invitations. Reopen it on the Tournaments page to invite one."))
     token = auth.new_token()
 
     def work(conn: Connection) -> int:
@@ -80,6 +90,22 @@ def invitations(engine: Engine, *, actor: Actor) -> pd.DataFrame:
             sa.case((t.c.revoked_at.is_(None), False), else_=True).label("revoked"),
             t.c.uses).where(mine if tid is not None else sa.true())
             .order_by(t.c.id.desc()), INVITATION_COLUMNS)
+
+
+def open_invitations(engine: Engine, *, actor: Actor) -> pd.DataFrame:
+    """The invitations that still sign a judge in, in every tournament of the installation,
+    newest first (organizer only, for the list beside who is signed in): `id, name,
+    tournament` (its key), `expires_at, uses` (no token, no hash)."""
+    require(actor, Role.ORGANIZER, action=N_("see the invitations"))
+    t, listed, inst = invitations_t, tournaments_t, db.installation(engine)
+    whose = sa.func.coalesce(t.c.tournament_id, db.tournament_id(inst))
+    with db.reading(inst) as conn:
+        return frames.query_frame(conn, sa.select(
+            t.c.id, t.c.name, sa.func.coalesce(listed.c.key, "").label("tournament"),
+            t.c.expires_at, t.c.uses)
+            .select_from(t.outerjoin(listed, listed.c.id == whose))
+            .where(t.c.revoked_at.is_(None), t.c.expires_at > db.now())
+            .order_by(t.c.id.desc()), OPEN_COLUMNS)
 
 
 def revoke_invitation(engine: Engine, invitation_id: int, *, actor: Actor) -> int:

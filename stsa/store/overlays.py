@@ -23,7 +23,9 @@ from stsa.auth import Actor, require
 from stsa.domain import Action, Role, TournamentError
 from stsa.i18n import N_, _
 from stsa.store import audit, db, frames
+from stsa.store.errors import InvalidState
 from stsa.store.schema import overlays as overlays_t
+from stsa.store.tournaments import archived
 
 KINDS = ("table", "standings", "next")
 OVERLAY_COLUMNS = {"id": "int64", "kind": "str", "table_no": "Int64", "label": "str",
@@ -61,6 +63,9 @@ def create_overlay(engine: Engine, kind: str, *, table_no: int | None = None,
     if tid is None:
         raise TournamentError(_("This database holds no tournament list: open it with this "
                                 "STSA first."))
+    if archived(engine) is not None:  # R27: kept as it was (issue 33)
+        raise InvalidState(_("This tournament is archived, so it takes no new stream "
+                             "overlays. Reopen it on the Tournaments page to make one."))
 
     def work(conn: Connection) -> int:
         made = conn.execute(sa.insert(overlays_t).values(

@@ -6,6 +6,7 @@ time (`checked_in_at`), checking out clears it."""
 
 from __future__ import annotations
 
+import datetime as dt
 from collections.abc import Iterable
 from typing import Any
 
@@ -338,19 +339,24 @@ def withdraw_player(engine: Engine, player_id: int, *, actor: Actor,
 
 
 def check_in(engine: Engine, player_ids: Iterable[int], *, checked_in: bool = True,
-             actor: Actor) -> int:
+             again_before: dt.datetime | None = None, actor: Actor) -> int:
     """Check players in for the next sitting (or out, `checked_in=False`); organizer only (R2,
     R20). Withdrawn players cannot be checked in. R21: checking in records the time (drop-ins
-    take seats in check-in order), checking out clears it. Returns how many changed; logged."""
+    take seats in check-in order), checking out clears it. With `again_before` (when the last
+    qualifier played was drawn), a listed player still checked in from before then is checked
+    in again now, for this sitting (logged with the others). Returns how many were not checked
+    in (or out) before; logged."""
     require(actor, Role.ORGANIZER, action=N_("check players in"))
     ids = sorted({int(p) for p in player_ids})
-    return db.write(engine, lambda conn: _check_in(conn, ids, checked_in, actor))
+    return db.write(engine, lambda conn: _check_in(conn, ids, checked_in, actor, again_before))
 
 
-def set_check_ins(engine: Engine, player_ids: Iterable[int], *, actor: Actor) -> tuple[int, int]:
+def set_check_ins(engine: Engine, player_ids: Iterable[int], *,
+                  again_before: dt.datetime | None = None, actor: Actor) -> tuple[int, int]:
     """Exactly `player_ids` checked in for the next sitting (R2): they are checked in, everyone
-    else out, in one transaction (a refusal changes nothing). Organizer only (R20); logged as
-    `check_in` logs. Returns how many were checked in and how many out."""
+    else out, in one transaction (a refusal changes nothing); `again_before` as `check_in`
+    takes it. Organizer only (R20); logged as `check_in` logs. Returns how many were checked
+    in (not checked in before) and how many out."""
     require(actor, Role.ORGANIZER, action=N_("check players in"))
     ids = sorted({int(p) for p in player_ids})
 
@@ -358,16 +364,17 @@ def set_check_ins(engine: Engine, player_ids: Iterable[int], *, actor: Actor) ->
         others = sorted(set(conn.execute(sa.select(players_t.c.id)
                                          .where(players_t.c.checked_in == sa.true())).scalars())
                         - set(ids))
-        checked_in = _check_in(conn, ids, True, actor)
+        checked_in = _check_in(conn, ids, True, actor, again_before)
         return checked_in, _check_in(conn, others, False, actor)
 
     return db.write(engine, work)
 
 
-def _check_in(conn: Connection, ids: list[int], checked_in: bool, actor: Actor) -> int:
+def _check_in(conn: Connection, ids: list[int], checked_in: bool, actor: Actor,
+              again_before: dt.datetime | None = None) -> int:
     found = {r.id: r for r in conn.execute(
-        sa.select(players_t.c.id, players_t.c.name, players_t.c.status,
-                  players_t.c.checked_in).where(players_t.c.id.in_(ids)).with_for_update())}
+        sa.select(players_t.c.id, players_t.c.name, players_t.c.status, players_t.c.checked_in,
+                  players_t.c.checked_in_at).where(players_t.c.id.in_(ids)).with_for_update())}
     missing = [i for i in ids if i not in found]
     if missing:
         raise NotFound(_("No player with id {ids}.").format(ids=", ".join(map(str, missing))))
@@ -377,13 +384,17 @@ def _check_in(conn: Connection, ids: list[int], checked_in: bool, actor: Actor) 
             raise InvalidState(_("Withdrawn players cannot be checked in: {players}.").format(
                 players=", ".join(gone)))
     change = [i for i in ids if bool(found[i].checked_in) != checked_in]
-    if change:
+    # a player still checked in from before the last draw, listed again: this sitting's now
+    again = [i for i in ids if checked_in and again_before is not None and found[i].checked_in
+             and (found[i].checked_in_at is None or found[i].checked_in_at < again_before)]
+    if change or again:
         at = db.now()
-        conn.execute(sa.update(players_t).where(players_t.c.id.in_(change))
+        conn.execute(sa.update(players_t).where(players_t.c.id.in_(change + again))
                      .values(checked_in=checked_in, checked_in_at=at if checked_in else None,
                              self_check_in=False))
         action = Action.PLAYERS_CHECK_IN if checked_in else Action.PLAYERS_CHECK_OUT
-        audit.log(conn, actor, action, "players", after={"player_ids": change}, at=at)
+        audit.log(conn, actor, action, "players", after={"player_ids": sorted(change + again)},
+                  at=at)
     return len(change)
 
 

@@ -244,11 +244,14 @@ def _shift_minutes(value: Any) -> int:
 
 
 def shift_schedule(engine: Engine, minutes: int, *, at: dt.datetime | None = None,
-                   after_item: int | None = None, actor: Actor) -> list[int]:
+                   after_item: int | None = None, later_days: bool = False,
+                   actor: Actor) -> list[int]:
     """R26, "running N minutes late" (organizer only): every item that starts at or after
-    `at`, or after the item `after_item` starts (`stsa.schedule.later_mask`), moves `minutes`
+    `at`, or after the item `after_item` starts, on the same day in the tournament's zone
+    (and on later days too given `later_days`: `stsa.schedule.later_mask`), moves `minutes`
     later (negative: earlier), lengths kept. One transaction, one log entry naming the items
-    moved. Returns their ids (none: nothing written)."""
+    moved and each one's start before and after (what `undo_shift` puts back). Returns their
+    ids (none: nothing written)."""
     require(actor, Role.ORGANIZER, action=N_("change the schedule"))
     minutes = _shift_minutes(minutes)
     if (at is None) == (after_item is None):
@@ -262,23 +265,136 @@ def shift_schedule(engine: Engine, minutes: int, *, at: dt.datetime | None = Non
         if after_item is not None and not (current["item_id"] == after_item).any():
             raise NotFound(_("There is no schedule item {item}.").format(
                 item=_shown(after_item)))
+        tz = _settings(conn).zone
         whole = plan.schedule_frame(current)
-        moved = whole.loc[plan.later_mask(whole, at=at, after_item=after_item)]
+        moved = whole.loc[plan.later_mask(whole, at=at, after_item=after_item, tz=tz,
+                                          later_days=later_days)]
         if moved.empty:
             return []
         stamp = db.now()
-        shifted = plan.shift(moved, minutes, at=moved["starts_at"].min())
-        for item_id, start in zip(shifted["item_id"], shifted["starts_at"]):
+        shifted = plan.shift(moved, minutes, at=moved["starts_at"].min(), later_days=True)
+        changes = plan.moves(moved, shifted)
+        for item_id, start in zip(changes["item_id"], changes["now"]):
             conn.execute(sa.update(items_t).where(items_t.c.id == int(item_id)).values(
                 starts_at=start.to_pydatetime(), updated_by=actor.name, updated_at=stamp))
-        tz = _settings(conn).zone
         titles = plan.labels(moved).tolist()
         with i18n.language(i18n.ENGLISH):  # the log's data, the same whoever wrote it
             since = local_time.day_words(moved["starts_at"].min().to_pydatetime(), tz)
         audit.log(conn, actor, Action.SCHEDULE_SHIFT, "schedule", at=stamp, after={
             "minutes": minutes, "items": [int(i) for i in moved["item_id"]], "titles": titles,
-            "from": since})
+            "from": since, "later_days": bool(later_days),
+            "was": _isos(changes["was"]), "now": _isos(changes["now"])})
         return [int(i) for i in moved["item_id"]]
+
+    return db.write(engine, work)
+
+
+def _isos(starts: pd.Series) -> list[str]:
+    return [pd.Timestamp(v).isoformat() for v in starts]
+
+
+def _last_schedule_event(conn: Connection) -> dict[str, Any] | None:
+    """The latest schedule event of the log (`schedule.…`), its `after` parsed; None."""
+    events_t = schema.events
+    row = conn.execute(sa.select(events_t.c.id, events_t.c.action, events_t.c.after)
+                       .where(sa.func.substr(events_t.c.action, 1, 9) == "schedule.")
+                       .order_by(events_t.c.id.desc()).limit(1)).first()
+    if row is None:
+        return None
+    return {"event_id": int(row.id), "action": row.action,
+            "after": frames.loads(row.after) or {}}
+
+
+def _move_of(event: dict[str, Any] | None) -> pd.DataFrame | None:
+    """The move a shift's log entry records (`item_id, was, now`); None when `event` is not a
+    shift that recorded its starts."""
+    if event is None or event["action"] != Action.SCHEDULE_SHIFT:
+        return None
+    after = event["after"]
+    if not {"was", "now"} <= set(after):  # logged before undo existed: nothing to put back
+        return None
+    return pd.DataFrame({"item_id": pd.Series(after["items"], dtype="int64"),
+                         "was": pd.to_datetime(pd.Series(after["was"], dtype=object), utc=True),
+                         "now": pd.to_datetime(pd.Series(after["now"], dtype=object), utc=True)})
+
+
+NOTHING_TO_UNDO = N_("There is no move to undo.")
+CHANGED_SINCE = N_("The schedule changed after the last move, so it cannot be undone: change "
+                   "the times on each item's form instead.")
+
+
+def last_shift(engine: Engine | Connection, *, actor: Actor) -> dict[str, Any] | None:
+    """Issue 33: the last "running late" move an undo would take back (organizer only: it is
+    read from the log): its log entry's `event_id, minutes, items, titles, from, later_days`,
+    `since` (the first moved item's start before the move, UTC) and `refused`, the English
+    reason an undo is refused now ("" when it may be: no schedule change since and every
+    item where the move put it). None when there is no such move (none made, or the last
+    one was undone)."""
+    require(actor, Role.ORGANIZER, action=N_("read the log"))
+    with db.reading(engine) as conn:
+        found = _last_move(conn)
+    if found is None:
+        return None
+    event, move, refused = found
+    return {"event_id": event["event_id"], **{k: event["after"].get(k) for k in (
+        "minutes", "items", "titles", "from", "later_days")}, "since": move["was"].min(),
+        "refused": refused}
+
+
+def _last_move(conn: Connection) -> tuple[dict[str, Any], pd.DataFrame, str] | None:
+    """The latest move that was not undone, with why an undo is refused ("" if it is not)."""
+    events_t = schema.events
+    last = _last_schedule_event(conn)
+    if last is not None and last["action"] == Action.SCHEDULE_SHIFT:
+        move = _move_of(last)
+        if move is None:
+            return None
+        current = plan.schedule_frame(frames.query_frame(conn, _select(), ITEM_COLUMNS))
+        refused = "" if plan.undo_conflicts(current, move).empty else CHANGED_SINCE
+        return last, move, refused
+    shifts = conn.execute(sa.select(events_t.c.id, events_t.c.action, events_t.c.after)
+                          .where(events_t.c.action.in_([Action.SCHEDULE_SHIFT,
+                                                        Action.SCHEDULE_UNDO]))
+                          .order_by(events_t.c.id.desc()).limit(1)).first()
+    if shifts is None or shifts.action != Action.SCHEDULE_SHIFT:
+        return None  # never moved, or the last move was undone
+    event = {"event_id": int(shifts.id), "action": shifts.action,
+             "after": frames.loads(shifts.after) or {}}
+    move = _move_of(event)
+    return None if move is None else (event, move, CHANGED_SINCE)
+
+
+def undo_shift(engine: Engine, *, actor: Actor) -> list[int]:
+    """Issue 33: undo the last "running late" move (organizer only): each item it moved
+    starts exactly where it did before it. Refused (`TournamentError`, nothing written) when
+    there is none to undo (none made, or undone already), and when the schedule changed
+    since: any schedule change logged after it, or an item of it gone or moved since. One
+    transaction, logged (`schedule.undo`, naming the items and their starts). Returns the
+    ids put back."""
+    require(actor, Role.ORGANIZER, action=N_("change the schedule"))
+
+    def work(conn: Connection) -> list[int]:
+        found = _last_move(conn)
+        if found is None:
+            raise TournamentError(_(NOTHING_TO_UNDO))
+        event, move, refused = found
+        if refused:
+            raise TournamentError(_(refused))
+        for item_id in move["item_id"]:  # held until commit: a second undo waits, then sees
+            _row(conn, int(item_id))     # the items back and is refused below
+        current = plan.schedule_frame(frames.query_frame(conn, _select(), ITEM_COLUMNS))
+        if not plan.undo_conflicts(current, move).empty:
+            raise TournamentError(_(CHANGED_SINCE))
+        stamp = db.now()
+        for item_id, start in zip(move["item_id"], move["was"]):
+            conn.execute(sa.update(items_t).where(items_t.c.id == int(item_id)).values(
+                starts_at=start.to_pydatetime(), updated_by=actor.name, updated_at=stamp))
+        after = event["after"]
+        audit.log(conn, actor, Action.SCHEDULE_UNDO, "schedule", at=stamp, before={
+            "event_id": event["event_id"], "now": after["now"]}, after={
+            "minutes": after.get("minutes"), "items": after.get("items"),
+            "titles": after.get("titles"), "from": after.get("from"), "was": after["was"]})
+        return [int(i) for i in move["item_id"]]
 
     return db.write(engine, work)
 

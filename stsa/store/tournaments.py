@@ -9,7 +9,9 @@ own, so every store function keeps its arguments and sees one tournament.
   the whole schema, its own log, data version, settings and backups folder.
 
 A tournament's name, venue and days are its settings (a restore carries them); the list keeps
-where it lives, its address key, its season, and whether it is the demo. Archived is kept in
+where it lives, its address key, its season, and whether it is the demo. The key follows the
+name until the tournament is public (`links_fixed`), then stays; a restore keeps the key its
+workbook records (`adopt_key`). Archived is kept in
 the tournament's own database (`tournament_state`), so the check that refuses a write to it
 runs in that write's own transaction (`audit.log`).
 """
@@ -22,6 +24,7 @@ import re
 import unicodedata
 from dataclasses import dataclass
 from pathlib import Path
+from typing import Any
 
 import pandas as pd
 import sqlalchemy as sa
@@ -29,7 +32,7 @@ from sqlalchemy.engine import Connection, Engine
 
 from stsa import settings as settings_rules
 from stsa.auth import Actor, require
-from stsa.domain import Action, Role, TournamentError
+from stsa.domain import Action, Role, SittingStatus, TournamentError
 from stsa.i18n import N_, _
 from stsa.store import admin, archive, audit, db, frames, schema
 from stsa.store.errors import InvalidState, NotFound
@@ -60,12 +63,139 @@ def key_of(name: str) -> str:
     return slug or "tournament"
 
 
-def _unique_key(conn: Connection, wanted: str) -> str:
-    taken = set(conn.execute(sa.select(t.c.key)).scalars())
+def _unique_key(conn: Connection, wanted: str, *, but: int | None = None,
+                files: bool = False) -> str:
+    """`wanted`, or `wanted-2`, `-3` … : a key no other listed tournament has or had (deleted
+    ones keep theirs: their backups are in its folder); with `files`, nor names the file of
+    (a renamed tournament keeps its file; a new one's is named by its key). `but`: the
+    tournament asking, whose own key is free to it."""
+    rows = conn.execute(sa.select(t.c.id, t.c.key, t.c.location)).all()
+    prefix = f"{FOLDER}/"
+    taken = {r.key for r in rows if r.id != but} | ({
+        r.location[len(prefix):-3] for r in rows
+        if r.id != but and r.location.startswith(prefix) and r.location.endswith(".db")}
+        if files else set())
     key, n = wanted, 2
     while key in taken:
         key, n = f"{wanted[:KEY_MAX - 4]}-{n}", n + 1
     return key
+
+
+# -- the key follows the name until the tournament is public (R27) -----------------------------
+def links_fixed(engine: Engine) -> bool:
+    """R27: whether this tournament's address key (its feed, calendar and page links, the
+    results zip's folder, its backups folder) is fixed for good. It is, from the first of: a
+    sitting published (results come after), a schedule item planned (the public Schedule page
+    and its calendar links show it), a judge invited or a stream overlay made. Removing the
+    item or withdrawing the invitation or overlay later leaves it fixed: the links are out.
+    Before that, a rename moves the key to the new name's (`follow_name`)."""
+    tid = db.tournament_id(engine)
+    inst = db.installation(engine)
+    with db.reading(engine) as conn:
+        if any(conn.execute(query.limit(1)).first() for query in (
+                sa.select(sa.literal(1)).where(
+                    schema.sittings.c.status != SittingStatus.DRAWN.value),
+                sa.select(sa.literal(1)).select_from(schema.schedule_items),
+                sa.select(sa.literal(1)).where(schema.events.c.action.in_(
+                    [Action.SITTING_PUBLISH.value, Action.SCHEDULE_ADD.value])))):
+            return True
+    mine_i = schema.invitations.c.tournament_id == tid
+    if engine is inst:  # before version 7 the own tournament's invitations named none
+        mine_i = sa.or_(mine_i, schema.invitations.c.tournament_id.is_(None))
+    with db.reading(inst) as conn:
+        return any(conn.execute(query.limit(1)).first() for query in (
+            sa.select(sa.literal(1)).where(mine_i),
+            sa.select(sa.literal(1)).where(schema.overlays.c.tournament_id == tid)))
+
+
+def set_settings(engine: Engine, changes: dict[str, Any], *, actor: Actor,
+                 keep_key: bool = False) -> dict[str, Any]:
+    """Change settings (`admin.set_settings`: R19, R20). A new `tournament_name` moves the
+    tournament's address key to the name's while nothing of it is public (R27,
+    `follow_name`); not with `keep_key`, as a restore names it. Returns all settings."""
+    changed = admin.set_settings(engine, changes, actor=actor)
+    if "tournament_name" in changed and not keep_key:
+        follow_name(engine, changed["tournament_name"], actor=actor)
+    return admin.settings(engine)
+
+
+def follow_name(engine: Engine, name: str, *, actor: Actor) -> str | None:
+    """R27: after a rename of this tournament to `name`, its key becomes the name's
+    (`key_of`, made unique) unless its links are fixed (`links_fixed`). Logged in the
+    installation's log; its backups folder moves with it. Returns the new key, or None when
+    it stays."""
+    if db.tournament_id(engine) is None or links_fixed(engine):
+        return None
+    return _set_key(engine, key_of(name), actor=actor)
+
+
+def adopt_key(engine: Engine, wanted: str, *, actor: Actor) -> str:
+    """R19, R27: a restored tournament takes the key its workbook records (`wanted`, made a
+    key by `key_of`), so its links are the ones people have. An EMPTY tournament here whose
+    links are not fixed (a fresh installation's first one) holds no promise: it gives the key
+    up and takes the key with a number. Held by any other tournament, the restored one gets
+    the number (`-2` …) instead. Part of the restore, whose own `tournament.restore` event
+    stands for it: not logged apart (the restored log is the workbook's, plus that event).
+    Returns the key it has now."""
+    tid = db.tournament_id(engine)
+    if tid is None:
+        raise InvalidState(_("Open the tournament with store.connect to change its key."))
+    key, inst = key_of(wanted), db.installation(engine)
+    with db.reading(inst) as conn:
+        holder = conn.execute(sa.select(t.c.id).where(
+            t.c.key == key, t.c.id != tid, t.c.deleted_at.is_(None))).scalar()
+    if holder is not None:
+        other = open_tournament_row(inst, int(holder))
+        try:
+            if is_empty(other) and not links_fixed(other):
+                _set_key(other, key, actor=actor, numbered=True, logged=False)
+        finally:
+            if other is not inst and other is not engine:
+                other.dispose()
+    return _set_key(engine, key, actor=actor, logged=False) or find(engine, tid)["key"]
+
+
+def _set_key(engine: Engine, wanted: str, *, actor: Actor, numbered: bool = False,
+             logged: bool = True) -> str | None:
+    """The tournament's key made `wanted` (unique among the others'; `numbered`: the first
+    numbered one, `wanted-2` …, giving `wanted` up), `logged` in the installation's log;
+    None when it stays."""
+    tid = int(db.tournament_id(engine))  # type: ignore[arg-type]
+    inst = db.installation(engine)
+
+    def work(conn: Connection) -> tuple[str, str, str] | None:
+        row = conn.execute(sa.select(t).where(t.c.id == tid)).first()
+        if row is None:
+            return None
+        key = _unique_key(conn, wanted, but=None if numbered else tid)
+        if key == row.key:
+            return None
+        conn.execute(sa.update(t).where(t.c.id == tid).values(key=key))
+        if logged:
+            audit.log(conn, actor, Action.TOURNAMENT_KEY, f"tournament {tid}",
+                      before={"key": row.key}, after={"key": key})
+        else:  # the list's readers (every page) see the new key at once
+            audit.new_epoch(conn)
+        return row.key, key, row.location
+
+    moved = db.write(inst, work)
+    if moved is None:
+        return None
+    old, key, location = moved
+    if location != "" and engine is not inst:  # the own tournament's backups are the install's
+        _move_backups(engine, inst, old, key)
+    return key
+
+
+def _move_backups(engine: Engine, inst: Engine, old: str, key: str) -> None:
+    """A tournament's backups folder (named by its key) follows its new key."""
+    before, after = db.backup_dir(inst) / old, db.backup_dir(inst) / key
+    if db.backup_dir(engine) == before:
+        with contextlib.suppress(OSError):
+            if before.is_dir() and not after.exists():
+                before.rename(after)
+        db.bind_tournament(engine, int(db.tournament_id(engine)), inst,  # type: ignore[arg-type]
+                           after)
 
 
 # -- the list ----------------------------------------------------------------------------------
@@ -170,7 +300,7 @@ def create_tournament(engine: Engine, name: str, *, venue: str | None = None,
     inst = db.installation(engine)
 
     def listed(conn: Connection) -> tuple[int, str]:
-        key = _unique_key(conn, key_of(values["tournament_name"]))
+        key = _unique_key(conn, key_of(values["tournament_name"]), files=True)
         made = int(conn.execute(sa.insert(t).values(
             key=key, location="", demo=bool(demo), created_by=actor.name, created_at=db.now(),
             deleted_at=db.now())).inserted_primary_key[0])  # type: ignore[index]

@@ -5,7 +5,9 @@ The QR code opens `<app address>/join#<token>`: the address is the one the table
 use (`data_tools.qr_address`: the `public_url` setting, else this browser's unless it is
 localhost, else this laptop's address on the venue's network), and the token travels after
 `#`, which a browser never sends to a server or puts in a log. The token is shown once, on this
-screen: the database keeps only its hash.
+screen, as the QR code and as that link to copy and share (the same address: the join page
+takes the token out of its own address before anything else): the database keeps only its
+hash. An archived tournament offers no new invitation (the store refuses one).
 """
 
 from __future__ import annotations
@@ -23,7 +25,7 @@ from stsa.i18n import _, ngettext
 from stsa.local_time import clock_words, zone
 from stsa.services import admin
 from stsa.settings import Settings
-from stsa.ui import data_tools, session, widgets
+from stsa.ui import data, data_tools, session, widgets
 
 _SHOWN = "_invitation_shown"  # the QR code on screen: {"id", "name", "url", "until"}
 JOIN_PAGE = "join"
@@ -57,10 +59,17 @@ def _active(listed: pd.DataFrame) -> pd.DataFrame:
 
 def invite_judges(engine, me: Actor, settings: Settings) -> None:
     """R20: "Judge invitations": name and hours → a QR code that signs that judge in with no
-    PIN, shown until hidden; the invitations made, each open one with a Withdraw button."""
+    PIN, and the same as a link to copy, shown until hidden; the invitations made, each open
+    one with a Withdraw button. An archived tournament offers no new one."""
     st.subheader(_("Judge invitations"), anchor=False)
     st.caption(_("A judge can sign in without typing a PIN by scanning a QR code on this screen "
                  "with their phone. Withdrawing an invitation signs out everyone who used it."))
+    listed = store.invitations(engine, actor=me)
+    if data.now().archived():
+        st.info(_("This tournament is archived, so it takes no new judge invitations. Reopen "
+                  "it on the Tournaments page to invite one."), icon=":material/inventory_2:")
+        _invitation_list(engine, me, settings, listed)
+        return
     chosen = data_tools.qr_base(settings, "settings")
     opens = widgets.plain(data_tools.qr_words(chosen, f"{{url}}/{JOIN_PAGE}", organizer=True))
     if chosen.reachable:
@@ -79,7 +88,6 @@ def invite_judges(engine, me: Actor, settings: Settings) -> None:
         if made is not None:
             st.session_state[_SHOWN] = {"id": made[0], "url": join_url(settings, made[1])}
             st.rerun()
-    listed = store.invitations(engine, actor=me)
     active = _active(listed).set_index("id")
     shown = st.session_state.get(_SHOWN)
     if shown and shown["id"] in active.index:
@@ -90,9 +98,20 @@ def invite_judges(engine, me: Actor, settings: Settings) -> None:
         st.caption(widgets.plain(_("Invitation for {name}: whoever scans it signs in as a "
                                    "judge in that name, so show it to them only.").format(
             name=row["name"])))
-        if st.button(_("Hide the QR code"), key="invite_hide"):
+        st.caption(_("Or send this link to that judge only (the copy button is at its right): "
+                     "whoever opens it signs in as a judge in that name. Withdraw the "
+                     "invitation if it reached anyone else."))
+        st.code(shown["url"], language=None, wrap_lines=True)  # a text to copy, in no address
+        if st.button(_("Hide the QR code and link"), key="invite_hide"):
             st.session_state.pop(_SHOWN, None)
             st.rerun()
+    _invitation_list(engine, me, settings, listed)
+
+
+def _invitation_list(engine, me: Actor, settings: Settings, listed: pd.DataFrame) -> None:
+    """The open invitations of this tournament, each with a Withdraw button, and every one
+    made."""
+    active = _active(listed).set_index("id")
     for invitation_id, row in active.iterrows():
         words, button = st.columns([4, 1], vertical_alignment="center")
         uses = int(row["uses"])
@@ -142,19 +161,34 @@ def sign_in_pause(engine, me: Actor) -> None:
             st.rerun()
 
 
-def signed_in(engine, me: Actor) -> None:
-    """Who is signed in (the organizer's view, R20: the service checks the role), and a button
-    that ends every session but this one, for a PIN that may have leaked."""
+def signed_in(engine, me: Actor, settings: Settings | None = None) -> None:
+    """Who is signed in (the organizer's view, R20: the service checks the role), beside the
+    open invitations that can still sign a judge in (every tournament's), and a button that
+    ends every session but this one and withdraws every open invitation, for a PIN or QR code
+    that may have leaked; it says exactly what it ended (issue 33)."""
     st.subheader(_("Who is signed in"), anchor=False)
     found = admin.open_sessions(engine, actor=me)
     st.dataframe(found.assign(role=found["role"].map(session.role_word)).rename(columns={
         "actor": _("Name"), "role": _("Role"), "client": _("From"), "created_at": _("Signed in"),
-        "last_seen_at": _("Last seen")}), hide_index=True, width="stretch")
+        "last_seen_at": _("Last seen")}), hide_index=True, width="stretch", key="signed_in_list")
+    invited = admin.open_invitations(engine, actor=me)
+    if invited.empty:
+        st.caption(_("No invitation is open: nobody can sign in by QR code or link now."))
+    else:
+        st.markdown(_("**Open invitations**: each still signs a judge in, with no PIN, until "
+                      "it runs out or is withdrawn."))
+        zone_of = settings.zone if settings is not None else None
+        st.dataframe(pd.DataFrame({
+            _("Name"): invited["name"], _("Tournament"): invited["tournament"],
+            _("Valid until"): invited["expires_at"].map(lambda at: local_time(at, zone_of)),
+            _("Uses"): invited["uses"]}), hide_index=True, width="stretch",
+            key="open_invitations_list")
     if st.button(_("Sign everyone out"), key="sign_everyone_out",
-                 help=_("Ends every open session but yours (you stay signed in): use it if a PIN "
-                        "may have leaked.")):
+                 help=_("Ends every open session but yours (you stay signed in) and withdraws "
+                        "every open invitation, in every tournament: use it if a PIN or an "
+                        "invitation may have leaked. Phones that signed in before stay known, "
+                        "so a pause after many wrong PINs does not stop them.")):
         if widgets.act(lambda: admin.sign_everyone_out(engine, actor=me,
                                                        keep=session.current_session_id()),
-                       done=lambda n: ngettext("{count} session ended.", "{count} sessions ended.",
-                                               n).format(count=n)) is not None:
+                       done=admin.ended_words) is not None:
             st.rerun()

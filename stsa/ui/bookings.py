@@ -55,18 +55,24 @@ def upload(engine, me) -> None:
         st.dataframe(pd.DataFrame({_("Row"): rows["row"], _("In the file"): _who(rows),
                                    _("Player"): rows["player"], _("Found by"): found_by})
                      .head(_SHOWN), hide_index=True)
-        add = []
+        add, nicknames = [], {}
         if seen.unmatched:
-            st.markdown(_("**Rows that match nobody**: tick those to add as new players."))
+            st.markdown(_("**Rows that match nobody**: tick those to add as new players, each "
+                          "with the nickname spectators will see."))
             texts = dict(zip(rows["row"], _who(rows)))
+            given = dict(zip(rows["row"], rows["nickname"].fillna("")))
             for row in seen.unmatched[:_SHOWN]:
                 if st.checkbox(widgets.plain(_("Row {row}: add {who} as a new player").format(
                         row=row, who=texts[row])),
                                key=f"bookings_add_{row}"):
                     add.append(row)
+                    # R22: asked here, so that no real name is public by default
+                    nicknames[row] = st.text_input(
+                        _("Nickname of row {row} (what spectators see)").format(row=row),
+                        value=given.get(row, ""), max_chars=100, key=f"bookings_nick_{row}")
         if st.button(_("Import booking list"), key="bookings_import", type="primary"):
             done = widgets.act(lambda: people.after_import(service.import_bookings(
-                engine, seen, number, add_rows=add, actor=me)),
+                engine, seen, number, add_rows=add, nicknames=nicknames, actor=me)),
                 done=lambda c: _("Qualifier {number}: {changes}").format(number=number,
                                                                          changes=c["words"]))
             if done is not None:

@@ -14,15 +14,7 @@ from stsa.services import draws
 from stsa.services import roster as service
 from stsa.ui import bookings, data, organizer, widgets
 
-
-def words(done: tuple[int, int]) -> str:
-    ins, outs = done
-    if outs:
-        return ngettext("Checked in {count} player, checked out {out}.",
-                        "Checked in {count} players, checked out {out}.", ins).format(
-            count=ins, out=outs)
-    return ngettext("Checked in {count} player.", "Checked in {count} players.",
-                    ins).format(count=ins)
+words = service.check_in_words  # "Checked in 3 players; 12 were already checked in."
 
 
 def part(reads, engine, me, query: str) -> None:
@@ -66,7 +58,7 @@ def part(reads, engine, me, query: str) -> None:
                                                    actor=me),
                           done=lambda n: ngettext("Checked in {count} more player.",
                                                   "Checked in {count} more players.",
-                                                  n).format(count=n)))
+                                                  n.checked_in).format(count=n.checked_in)))
     with nobody.popover(_("Clear check-ins"), width="stretch", disabled=count == 0):
         st.write(ngettext("Check out all {count} player? The list to tick starts empty.",
                           "Check out all {count} players? The list to tick starts empty.",

@@ -363,7 +363,10 @@ class Data:
                 sit_outs={s: public.sit_outs(s) for s in playing},
                 scored=self.scored_results(), standings=self.standings(),
                 finals=self.finals_status() if player.finals_started(sittings_) else None,
-                waiting=capacity.waiting_of(self._snap(False)))  # R21, as public
+                waiting=capacity.waiting_of(self._snap(False)),  # R21, as public
+                # R26: "over" only when no item is left to come (kept per version: an item
+                # that passes later leaves "the final is played", never "over" beside "Next")
+                schedule=self.schedule(), now=dt.datetime.now(dt.UTC))
         return self._get("player_book", compute)
 
     def said_about(self, player_id: int) -> str:

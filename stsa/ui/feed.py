@@ -380,8 +380,10 @@ def _tournaments(params: dict) -> tuple[bytes, str]:
 
 
 def _tournament(reads: data.Data, key: str, params: dict) -> tuple[bytes, str]:
-    status = reads.home_status()
-    return _json(shape.tournament(key, status, reads.settings(), archived=reads.archived()))
+    status, settings = reads.home_status(), reads.settings()
+    return _json(shape.tournament(
+        key, status, settings, archived=reads.archived(),
+        days=schedule_service.tournament_days(settings, reads.schedule())))
 
 
 def _schedule(reads: data.Data, key: str, params: dict) -> tuple[bytes, str]:

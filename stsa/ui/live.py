@@ -63,7 +63,7 @@ def arrow(frame: pd.DataFrame) -> pa.Table:
     run that shows it."""
     return pa.Table.from_pandas(frame, preserve_index=False)
 
-TV_ROWS = 14  # rows in each of a TV standings slide's two columns (R16's zones and two more fit)
+TV_ROWS = 16  # rows in each of a TV standings slide's two columns: 32 players on one screen
 TV_COLUMNS = 2
 TV_PAGES = 4  # standings slides at most in one round of the TV; the rest: the Standings page
 
@@ -72,8 +72,9 @@ TV_PAGES = 4  # standings slides at most in one round of the TV; the rest: the S
 TV_STYLE = """<style>
 [data-testid="stSidebar"], [data-testid="stSidebarCollapsedControl"],
 [data-testid="stExpandSidebarButton"], [data-testid="stHeader"],
-[data-testid="stToolbar"] { display: none !important; }
-[data-testid="stMainBlockContainer"] { padding-top: 1.5vh; padding-bottom: 1vh; max-width: 100%; }
+[data-testid="stToolbar"], [data-testid="stMainMenu"], [data-testid="stStatusWidget"],
+[data-testid="stDecoration"] { display: none !important; }
+[data-testid="stMainBlockContainer"] { padding-top: 1vh; padding-bottom: 0; max-width: 100%; }
 </style>"""
 
 

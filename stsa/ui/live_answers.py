@@ -308,10 +308,10 @@ def _season(reads: data.Data) -> dict | None:
     if found.empty:
         return {"empty": _("No results yet in this season's tournaments."), "columns": [],
                 "rows": []}
-    sheet = i18n.headings(season_service.season_sheet(found.head(live.TV_ROWS))
-                          .drop(columns=["Games", "Wins"]))
-    rows = shape.records(sheet, {c: c for c in sheet.columns})  # plain JSON values
-    return {"columns": [str(c) for c in sheet.columns],
+    sheet = season_service.season_sheet(found.head(live.TV_ROWS)).drop(columns=["Games", "Wins"])
+    rows = shape.records(sheet, {c: c for c in sheet.columns})  # by English: plain JSON values
+    shown = i18n.labels(sheet.columns)  # then each heading in words, no two the same
+    return {"columns": [str(shown[c]) for c in sheet.columns],
             "rows": [list(row.values()) for row in rows]}
 
 

@@ -155,7 +155,10 @@ function seatDraw(ui, answer, view) {
   const sitting = me.sitting || answer.sitting || "";
   ui.seated.hidden = me.now !== "seated";
   ui.notSeated.hidden = !(me.now === "sitting_out" || me.now === "not_drawn");
-  ui.over.hidden = me.now !== "over";
+  // the final is played: "over" only when nothing is left on the schedule (the answer's
+  // decision, `services.player.Now`); else the final place, beside what comes next
+  const ended = me.now === "over" || me.now === "final_played";
+  ui.over.hidden = !ended;
   if (me.now === "seated") {
     ui.tableSeat.textContent = fill(W.table_seat, {table: me.table, seat: me.seat});
     fillParts(ui.atTable, counted(W.at_table, me.players),
@@ -168,7 +171,7 @@ function seatDraw(ui, answer, view) {
   } else if (me.now === "not_drawn") {
     ui.notSeated.textContent = W.not_drawn;
   }
-  ui.over.textContent = me.now === "over" ? W.over : "";
+  ui.over.textContent = !ended ? "" : me.now === "over" ? W.over : W.final_played;
   ui.waiting.hidden = !me.waiting;
   ui.waiting.textContent = me.waiting ? fill(W.waiting, {number: me.waiting}) : "";
   const next = () => {
@@ -247,6 +250,7 @@ def words() -> dict:
         "sitting_out": _("You sit this one out: you have no seat in {sitting}."),
         "by_draw": _("The draw chose you to sit out."),
         "over": _("The tournament is over: the final is played. Your final place is below."),
+        "final_played": _("The final is played: your final place is below."),
         "not_drawn": _("Not drawn yet: your table and seat show here as soon as the next "
                        "sitting is published."),
         "waiting": _("You are number {number} on the waiting list: a seat is yours if one "

@@ -108,7 +108,9 @@ CSS = """
 .standings th { font-weight: 600; background: var(--st-dataframe-header-background-color,
   #f7f8fa); }
 .standings th:first-child, .standings td:first-child { padding-left: 0.4rem; }
-.standings th { overflow-wrap: normal; }
+/* a heading wider than its column breaks (hyphenated where the phone knows the language)
+   rather than running into the next one: "Meilleur" in a 40 px column */
+.standings th { overflow-wrap: break-word; hyphens: auto; }
 .standings td.num, .standings th.num { text-align: right; font-variant-numeric: tabular-nums; }
 .standings tr.cut td { border-top: 3px solid var(--st-text-color, #31333f); }
 .standings .tag { display: inline-block; color: #fff; border-radius: 0.25rem;
@@ -295,6 +297,7 @@ export default function (component) {
   ui.all.title = W.all_columns_help;
   ui.rowsLabel.textContent = W.rows_shown;
   ui.table.setAttribute("aria-label", W.table);
+  ui.table.setAttribute("lang", component.data.lang);  // hyphenation of its headings
   return follow(component, {render(answer, view) {
     ui.view = view;
     ui.find.oninput = () => { ui.start = 0; view.redraw(); };

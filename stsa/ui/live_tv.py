@@ -49,28 +49,31 @@ HTML = f"""<div class="tv">
 <p class="caption count"></p>
 </div>"""
 
-# Sizes follow the screen's height (vh): a standings slide's 14 rows fill about two thirds of
-# any projector, 4.4 % of its height each, below the heading with the clock at its right
-# (`live.TV_STYLE` frames the page).
+# Sizes follow the screen's height (vh), so one screen of any size holds a whole slide with no
+# scrolling (issue 33: 32 players and the clock at 1920 × 1080): the heading and the clock at
+# its right take the top fifth, a standings slide's 16 rows a column about three fifths, 3.5 %
+# of the height each (`live.TV_STYLE` frames the page: no header, no controls).
 CSS = countdown.CSS + """
 .tv [hidden] { display: none !important; }
 .tv .top { display: flex; gap: 2vw; align-items: flex-start; }
 .tv .words { flex: 1 1 auto; min-width: 0; }
 .tv .clock { flex: none; text-align: right; }
-.tv .stsa-countdown.large .stsa-countdown-time { font-size: 12vh; }
-.tv .stsa-countdown.large.up .stsa-countdown-time { font-size: 7vh; }
-.tv h1 { font-size: 5vh; font-weight: 700; line-height: 1.2; margin: 0 0 1vh 0;
+.tv .stsa-countdown.large .stsa-countdown-label { font-size: 2.2vh; }
+.tv .stsa-countdown.large .stsa-countdown-time { font-size: 10vh; line-height: 1; }
+.tv .stsa-countdown.large.up .stsa-countdown-time { font-size: 6vh; }
+.tv .stsa-countdown.large .stsa-countdown-note { font-size: 2.2vh; }
+.tv h1 { font-size: 4.2vh; font-weight: 700; line-height: 1.2; margin: 0 0 0.6vh 0;
   overflow-wrap: anywhere; }
-.tv p, .tv .info { font-size: 2.6vh; margin: 0 0 1vh; }
-.tv .caption { font-size: 1.8vh; opacity: 0.8; }
+.tv p, .tv .info { font-size: 2.3vh; line-height: 1.3; margin: 0 0 0.6vh; }
+.tv .caption { font-size: 1.6vh; opacity: 0.8; margin: 0; }
 .tv .info { background: var(--st-blue-background-color, #e8f0fb);
   color: var(--st-blue-text-color, #0d3c74); border-radius: 0.5rem; padding: 1vh 1vw; }
 .tv .icon { width: 1.2em; height: 1.2em; fill: currentColor; vertical-align: -0.2em;
   margin-right: 0.4rem; }
 .tv .columns { display: grid; grid-template-columns: 1fr 1fr; gap: 1.5vw; align-items: start;
-  margin: 0 0 1vh; }
+  margin: 0.4vh 0 0.6vh; }
 .tv table { border-collapse: collapse; width: 100%; }
-.tv th, .tv td { font-size: 2.3vh; line-height: 1.15; padding: 0.88vh 0.8vw; text-align: left;
+.tv th, .tv td { font-size: 2.2vh; line-height: 1.15; padding: 0.45vh 0.8vw; text-align: left;
   border-bottom: 1px solid var(--st-dataframe-border-color, #e6e9ef); }
 .tv th { font-weight: 600; }
 .tv td.num, .tv th.num { text-align: right; font-variant-numeric: tabular-nums; }

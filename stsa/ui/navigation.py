@@ -49,6 +49,9 @@ PAGES = [
     Page("views/sign_in.py", N_("Sign in"), ":material/login:", EVERYONE),
 ]
 HOME = PAGES[0].path
+# Pages for a screen no one touches (a projector): app.py draws no language switch on them
+# (the address's `?lang=` chooses their language).
+NO_CONTROLS = frozenset({"tv"})
 
 
 def pages(role: Role) -> list[Page]:

@@ -9,7 +9,7 @@ import streamlit as st
 
 from stsa import store
 from stsa.i18n import N_, _
-from stsa.ui import data_tools, widgets
+from stsa.ui import data, data_tools, widgets
 
 KINDS = {"table": N_("A filmed table"), "standings": N_("The standings"),
          "next": N_("What comes next")}
@@ -38,6 +38,11 @@ def part(engine, settings, me) -> None:
                  "setup, its clock, the result once saved), the standings with the cut, or "
                  "what comes next. It shows only what everyone may see, and updates by itself. "
                  "Its address is shown once, when you make it; withdraw it to end it."))
+    if data.now().archived():  # R27: the store refuses a new one too
+        st.info(_("This tournament is archived, so it takes no new stream overlays. Reopen "
+                  "it on the Tournaments page to make one."), icon=":material/inventory_2:")
+        _listing(engine, me)
+        return
     with st.form("overlay_new", border=False):
         kind: str = st.selectbox(_("Shows"), list(KINDS), format_func=lambda k: _(KINDS[k]),
                                  key="overlay_kind")
@@ -56,6 +61,11 @@ def part(engine, settings, me) -> None:
     new = st.session_state.pop(_NEW, None)
     if new:
         st.code(new, language=None)  # the address to paste into the stream's browser source
+    _listing(engine, me)
+
+
+def _listing(engine, me) -> None:
+    """This tournament's overlays, and withdrawing one."""
     found = store.overlays(engine, actor=me)
     if found.empty:
         return

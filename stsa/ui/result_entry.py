@@ -6,9 +6,11 @@ Save. Typing costs the server nothing: Save sends the whole entry once, and that
 checks every rule again (`ui.result_form.take_save`); the preview is never trusted.
 
 What the judge types is kept in the browser's storage, under the tournament, the table and the
-person, until the server has saved it, so a reload or a lost connection finds it again ("Your
-unsaved entry from 14:05 is back"); it is put back on the version and seating it was typed on,
-so a save over a version saved since meets the other judge's, as any late save does.
+person, until the server has saved it, so a reload, a lost connection or a page left and
+opened again finds it again, never silently ("Restored what you typed at 14:05 and did not
+save", with a Discard that brings back the stored result); it is put back on the version
+and seating it was typed on, so a save over a version saved since meets the other judge's,
+as any late save does.
 
 Every word the element shows comes from here, in the run's language (`words`); its browser
 side lives in `ui.result_entry_web`."""
@@ -85,8 +87,9 @@ def words(version: int) -> dict:
         "save": _("Save correction") if version else _("Save result"),
         "unsaved": _("Not saved yet. What you typed is kept if the page reloads or the "
                      "connection drops."),
-        "restored": _("Your unsaved entry from {time} is back: check it, then save. Nobody "
-                      "else sees it."),
+        "restored": _("Restored what you typed at {time} and did not save: check it before "
+                      "you save, or discard it. Nobody else sees it."),
+        "why": _("Tick “{tick}” to save."),
         "discard": _("Discard my unsaved entry"),
     }
 

@@ -30,6 +30,7 @@ HTML = """<div class="stsa-entry">
 <span class="stsa-unusual-label"></span></label></div>
 <div class="stsa-ticks"></div>
 <button type="button" class="stsa-save" hidden></button>
+<p class="stsa-caption stsa-why" aria-live="polite" hidden></p>
 <p class="stsa-caption stsa-unsaved" hidden></p>
 </div>"""
 
@@ -168,6 +169,9 @@ function unusualNumbers(rows, usualMax) {
 JS = RULES_JS + r"""
 const NUMBERS = ["vp", "spice", "solari", "troops", "water", "variant_points"];
 const KEPT_HOURS = 24;  // a draft older than this is forgotten
+// This page's life (one per loaded page): a draft written by another, earlier one is put back
+// with words that say so, never silently, even under the same form.
+const PAGE_LIFE = Math.random().toString(36).slice(2) + Date.now().toString(36);
 
 // Text, with "**bold**" parts in <strong> and {name} filled from `values`: all as text nodes.
 function fill(element, template, values) {
@@ -226,12 +230,12 @@ function dropDraft(key) {
   if (kept) { try { kept.removeItem(key); } catch (error) { /* nothing to drop */ } }
 }
 
-function clockWords(at, zone) {
+function clockWords(at, zone) {  // "14:05", in the tournament's time zone
   try {
     return new Intl.DateTimeFormat("en-GB", { timeZone: zone || undefined, hour: "2-digit",
-      minute: "2-digit", second: "2-digit", hourCycle: "h23" }).format(new Date(at));
+      minute: "2-digit", hourCycle: "h23" }).format(new Date(at));
   } catch (error) {
-    return new Date(at).toTimeString().slice(0, 8);
+    return new Date(at).toTimeString().slice(0, 5);
   }
 }
 
@@ -308,7 +312,8 @@ export default function (component) {
       if (draft) dropDraft(data.draft_key);
       kept.values = current(given, given);
       kept.base = data.base;
-    } else if (draft.token === data.token) {  // the element was drawn again: go on silently
+    } else if (draft.token === data.token && draft.page === PAGE_LIFE) {
+      // the element was drawn again in this page's life, as the judge typed: go on silently
       kept.values = current(draft.values, given);
       kept.base = draft.base;
     } else if (signature(current(draft.values, given)) !== signature(given)) {
@@ -543,10 +548,16 @@ export default function (component) {
     const late = root.querySelector('.stsa-ticks label[data-tick="after_finals"]');
     late.hidden = !(data.impact && kept.impactFor === signature(kept.values));
     const confirm = confirmations(unusual);
-    const ticked = data.ticks.every((tick) => confirm[tick.name])
-      && (!listed.length || confirm.unusual) && (late.hidden || confirm.after_finals);
+    // The ticks Save still waits for, in the order they show: the first is named beside it.
+    const missing = [...data.ticks.filter((tick) => !confirm[tick.name]).map((t) => t.label),
+      ...(listed.length && !confirm.unusual ? [say.unusual_tick] : []),
+      ...(!late.hidden && !confirm.after_finals ? [say.after_finals] : [])];
+    const ticked = missing.length === 0;
     const save = part(".stsa-save");
     save.disabled = !!data.locked || !!data.frozen || kept.busy || !ticked;
+    const why = part(".stsa-why");
+    why.hidden = ticked || !!data.locked || !!data.frozen;
+    why.textContent = ticked ? "" : words(say.why, { tick: missing[0] });
     save.setAttribute("aria-busy", kept.busy ? "true" : "false");
     const fields = "[data-field], .stsa-ticks input, .stsa-unusual-tick";
     for (const field of root.querySelectorAll(fields)) field.disabled = !!data.frozen;
@@ -561,8 +572,9 @@ export default function (component) {
         { time: clockWords(kept.restoredAt, data.zone) });
     }
     if (unsaved) {
-      writeDraft(data.draft_key, { token: kept.token, at: kept.restoredAt && !kept.changed
-        ? kept.restoredAt : Date.now(), base: kept.base, values: kept.values });
+      writeDraft(data.draft_key, { token: kept.token, page: PAGE_LIFE,
+        at: kept.restoredAt && !kept.changed ? kept.restoredAt : Date.now(), base: kept.base,
+        values: kept.values });
     } else {
       dropDraft(data.draft_key);
     }

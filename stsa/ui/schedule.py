@@ -22,6 +22,7 @@ from stsa.services import schedule as service
 from stsa.store.schedule import TITLE_MAX
 from stsa.ui import data, data_tools, feed, session, widgets
 
+NEW_FIELDS = ("kind", "number", "title", "day", "time", "minutes")  # `_item_fields`' keys
 LENGTH_HELP = N_("Minutes. A sitting's length starts as the Settings page's length of a "
                  "sitting.")
 
@@ -112,10 +113,14 @@ def plan_form(reads: data.Data) -> None:
             save = st.form_submit_button(_("Put it on the schedule"), key="schedule_plan_save")
         st.caption(_("Times are in the tournament's time zone ({zone}).").format(zone=tz))
     if save:
-        _show(widgets.act(lambda: service.plan_item(
+        outcome = widgets.act(lambda: service.plan_item(
             session.engine(), kind=got["kind"], number=got["number"], title=got["title"],
             starts_at=service.start_of(got["day"], got["at"], tz), minutes=got["minutes"],
-            actor=session.actor()), done=lambda o: o.done))
+            actor=session.actor()), done=lambda o: o.done)
+        if outcome is not None:  # the next item starts from an empty form (a refused one
+            for name in NEW_FIELDS:  # keeps what was typed, to correct it)
+                st.session_state.pop(f"schedule_new_{name}", None)
+        _show(outcome)
 
 
 def edit_form(reads: data.Data) -> None:
@@ -123,8 +128,7 @@ def edit_form(reads: data.Data) -> None:
     frame, tz = current(reads)
     if frame.empty:
         return
-    labels = dict(zip(frame["item_id"].astype(int), service.public_schedule(frame, tz).pipe(
-        lambda s: s["label"] + " · " + s["day"] + " " + s["starts"])))
+    labels = _choices(frame, tz)
     with st.expander(_("Change or remove an item"), icon=":material/edit_calendar:"):
         chosen = st.selectbox(_("Item"), list(labels), format_func=widgets.labels_of(labels),
                               key="schedule_edit_item")
@@ -146,29 +150,62 @@ def edit_form(reads: data.Data) -> None:
                           done=lambda o: o.done))
 
 
+def _choices(frame: pd.DataFrame, tz: dt.tzinfo) -> dict[int, str]:
+    """Each item as a choice names it, with its day: "Qualifier 2 · Saturday 7 March 14:00"."""
+    shown = service.public_schedule(frame, tz)
+    return dict(zip(frame["item_id"].astype(int),
+                    shown["label"] + " · " + shown["day"] + " " + shown["starts"]))
+
+
+#: Which days "running late" moves: the chosen item's day only, or the later days too.
+LATE_DAYS = {"day": N_("Only the rest of that day"), "later": N_("That day and every later day")}
+
+
 def running_late_form(reads: data.Data) -> None:
-    """The organizer: every item after the chosen one moves N minutes later (logged)."""
+    """The organizer: every item after the chosen one on its day (or the later days too)
+    moves N minutes later (logged); the last move can be undone."""
     frame, tz = current(reads)
-    if len(frame) < 2:
+    if len(frame) >= 2:
+        labels = _choices(frame, tz)
+        running = plan.running(frame, _now())
+        first = int(running["item_id"].iloc[0]) if len(running) else \
+            int(frame["item_id"].iloc[0])
+    last = service.last_move(session.engine(), actor=session.actor())
+    if len(frame) < 2 and last is None:
         return
-    labels = dict(zip(frame["item_id"].astype(int), service.public_schedule(frame, tz).pipe(
-        lambda s: s["label"] + " · " + s["starts"])))
-    running = plan.running(frame, _now())
-    first = int(running["item_id"].iloc[0]) if len(running) else int(frame["item_id"].iloc[0])
     with st.expander(_("Running late"), icon=":material/more_time:"):
-        with st.form("schedule_late"):
-            after = st.selectbox(_("Everything that starts after"), list(labels),
-                                 index=list(labels).index(first),
-                                 format_func=widgets.labels_of(labels), key="schedule_late_after")
-            minutes = st.number_input(_("moves this many minutes later"), min_value=1,
-                                      max_value=plan.MINUTES_MAX, value=15, step=5,
-                                      key="schedule_late_minutes")
-            move = st.form_submit_button(_("Move them"), key="schedule_late_move")
-        st.caption(_("The chosen item keeps its start; its own length changes on its form."))
+        if len(frame) >= 2:
+            with st.form("schedule_late"):
+                after = st.selectbox(_("Everything that starts after"), list(labels),
+                                     index=list(labels).index(first),
+                                     format_func=widgets.labels_of(labels),
+                                     key="schedule_late_after")
+                minutes = st.number_input(_("moves this many minutes later"), min_value=1,
+                                          max_value=plan.MINUTES_MAX, value=15, step=5,
+                                          key="schedule_late_minutes")
+                days = st.radio(_("Which days"), list(LATE_DAYS), horizontal=True,
+                                format_func=widgets.labels_of(i18n.words_in(LATE_DAYS)),
+                                key="schedule_late_days")
+                move = st.form_submit_button(_("Move them"), key="schedule_late_move")
+            st.caption(_("The chosen item keeps its start; its own length changes on its "
+                         "form."))
+        else:
+            move = False
+        undo = False
+        if last is not None:
+            st.caption(widgets.plain(last.words))
+            undo = st.button(_("Undo the last move"), key="schedule_late_undo",
+                             icon=":material/undo:", disabled=not last.undoable)
+            if not last.undoable:
+                st.caption(widgets.plain(last.reason))
     if move:
         _show(widgets.act(lambda: service.running_late(
-            session.engine(), int(minutes), after_item=int(after), actor=session.actor()),
-            done=lambda o: o.done))
+            session.engine(), int(minutes), after_item=int(after),
+            later_days=days == "later", actor=session.actor()), done=lambda o: o.done))
+    if undo:
+        _show(widgets.act(lambda: service.undo_last_move(session.engine(),
+                                                         actor=session.actor()),
+                          done=lambda o: o.done))
 
 
 def warnings(reads: data.Data) -> None:

@@ -347,7 +347,8 @@ def role_word(who: Role | str) -> str:
 
 
 def client() -> str:
-    """The address wrong PINs are counted under (the store keys IPv6 by its /64). A
+    """The address wrong PINs are counted under (the store counts an IPv6 address alone and
+    its /64 together too). A
     forwarded address counts only behind a proxy named in `STSA_TRUSTED_PROXY` (the server
     then trusts that proxy's header); otherwise every request that carries one shares a single
     key, so a forged header buys a guesser nothing."""
@@ -363,14 +364,36 @@ def device() -> str | None:
     return _cookie(web.DEVICE_COOKIE)
 
 
-def sign_in(name: str, pin: str) -> Actor:
+_PAUSED = "_sign_in_paused"  # this browser met a pause: the Sign in page asks for a code
+_PAUSED_WORDS = "_sign_in_paused_words"  # what that pause said, shown once after the rerun
+
+
+def sign_in(name: str, pin: str, code: str | None = None) -> Actor:
     """R20: sign in with a display name (for the log) and a PIN; wrong PINs are counted in the
-    database per address and for the whole tournament (`store.sign_in`)."""
-    signed = store.sign_in(engine(), name, pin, client=client(), device=device())
+    database per address and for the whole tournament (`store.sign_in`). `code`: a one-time
+    code from the console (`make code`) that lets the organizer in through a pause."""
+    try:
+        signed = store.sign_in(engine(), name, pin, client=client(), device=device(),
+                               console_code=code or None)
+    except store.SignInPaused as paused:
+        if not st.session_state.get(_PAUSED):
+            st.session_state[_PAUSED], st.session_state[_PAUSED_WORDS] = True, str(paused)
+        raise
     st.session_state[_ID], st.session_state["actor"] = signed.session_id, signed.actor
     st.session_state[_HANDOFF] = store.handoff(engine(), signed.session_id)
     st.session_state.pop(_FORGET_COOKIE, None)
     return signed.actor
+
+
+def console_code_asked() -> bool:
+    """Whether this browser met a pause on sign-in: the Sign in page then asks for the
+    organizer's one-time code from the console too."""
+    return bool(st.session_state.get(_PAUSED))
+
+
+def pause_words() -> str | None:
+    """What the pause said when this browser first met it (once: the page reran since)."""
+    return st.session_state.pop(_PAUSED_WORDS, None)
 
 
 def sign_out() -> None:

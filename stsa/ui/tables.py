@@ -4,7 +4,7 @@ scrolls and no box scrolls inside it; a very long table one page of rows at a ti
 
 Tables come with English headings (a shared table's, or one whose settings are keyed by them);
 `in_words` turns them, and the settings that name them, into the run's language as they are
-shown."""
+shown, one column's words never another's."""
 
 from __future__ import annotations
 
@@ -62,7 +62,11 @@ def in_words(data: pd.DataFrame | pa.Table, settings: Mapping | None = None
              ) -> tuple[pd.DataFrame | pa.Table, dict]:
     """`data` with its English headings in the run's language, and `st.dataframe`'s
     `settings` to match: `column_order` and the keys of `column_config` translated, and a
-    column setting's `label` and `help`. In English, both as they are."""
+    column setting's `label` and `help`. In English, both as they are.
+
+    Each heading's words come from one map of the English headings (`i18n.labels`: no two
+    the same), so a setting keyed by one column's English lands on that column alone, even
+    where a language says two headings with one word (issue 33)."""
     settings = dict(settings or {})
     if i18n.current() == i18n.ENGLISH:
         return data, settings
@@ -70,17 +74,23 @@ def in_words(data: pd.DataFrame | pa.Table, settings: Mapping | None = None
     def word(name):
         return _(name) if isinstance(name, str) and name else name
     columns = data.column_names if isinstance(data, pa.Table) else list(data.columns)
-    data = (data.rename_columns([word(c) for c in columns]) if isinstance(data, pa.Table)
-            else data.rename(columns=word))
+    shown = i18n.labels(columns)
+
+    def heading(name):
+        return shown[name] if name in shown else word(name)
+    data = (data.rename_columns([heading(c) for c in columns]) if isinstance(data, pa.Table)
+            else data.rename(columns=shown))
     if "column_order" in settings and settings["column_order"] is not None:
-        settings["column_order"] = [word(c) for c in settings["column_order"]]
+        settings["column_order"] = [heading(c) for c in settings["column_order"]]
     if settings.get("column_config"):
         config = {}
         for name, setting in settings["column_config"].items():
+            if name not in shown and heading(name) in shown.values():
+                continue  # a column not shown: its words may be another's heading
             if isinstance(setting, Mapping):
                 setting = {k: word(v) if k in ("label", "help") else v
                            for k, v in setting.items()}
-            config[word(name)] = setting
+            config[heading(name)] = setting
         settings["column_config"] = config
     return data, settings
 

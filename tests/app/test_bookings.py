@@ -49,12 +49,21 @@ def test_the_organizer_imports_a_booking_list_and_adds_the_unknown_row(open_page
     assert not at.exception
     assert "3 bookings; 1 match nobody on the roster." in texts(at)
     at.checkbox(key="bookings_add_3").check().run()
+    # Issue 33: the nickname is asked beside the tick; without it nothing is imported
+    assert at.text_input(key="bookings_nick_3").label == \
+        "Nickname of row 3 (what spectators see)"
+    at.button(key="bookings_import").click().run()
+    assert "give the new player a nickname" in " ".join(shown(at.error))
+    assert store.bookings(engine, 2).empty and len(store.players(engine)) == 2
+    at.text_input(key="bookings_nick_3").input("Newcomer").run()
     at.button(key="bookings_import").click().run()
     assert shown(at.success) == ["Qualifier 2: 3 booked: 3 added (1 new player), 0 removed, "
                                  "0 moved."]
     booked = store.bookings(engine, 2)
-    new = store.players(engine).set_index("name").loc["<b>New</b> Person", "player_id"]
+    new = store.players(engine).set_index("name").loc["Newcomer", "player_id"]
     assert booked["player_id"].tolist() == [ids["Ann Lee"], ids["Bo Ek"], new]
+    assert store.players(engine, actor=ORGANIZER).set_index("player_id").loc[
+        new, "name"] == "<b>New</b> Person"  # the real name stays the staff's
 
 
 def test_a_judge_cannot_open_the_import_and_a_bad_file_says_which_row(open_page, engine):

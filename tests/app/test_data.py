@@ -229,3 +229,21 @@ def test_restore_button_waits_for_a_backup_and_the_tick(open_page, engine):
     assert at.button(key="data_backup_restore").disabled
     at.checkbox(key="data_backup_sure").check().run()
     assert at.button(key="data_backup_restore").disabled  # no backup chosen yet
+
+
+def test_a_restore_into_a_fresh_install_opens_the_restored_tournament(open_page, engine,
+                                                                       workbook):
+    """Issue 33: the restored tournament is shown, not the fresh install's empty first one,
+    and it keeps the key its workbook records (the empty one gives it up)."""
+    at = restore(open_page(PAGE, as_=ORGANIZER), workbook[0])
+    assert not at.error
+    listed = store.tournaments(engine)
+    restored = int(listed["tournament_id"].max())
+    assert at.session_state["_tournament"] == restored
+    assert listed.loc[listed["tournament_id"] == restored, "key"].tolist() == [
+        "dune-imperium-tournament"]
+    assert "Its links are the ones it had" in at.success[0].value
+    at.switch_page("views/home.py").run()
+    assert not at.exception
+    assert at.session_state["_tournament"] == restored
+    assert at.query_params.get("t") in (["dune-imperium-tournament"], "dune-imperium-tournament")

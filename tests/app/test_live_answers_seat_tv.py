@@ -121,7 +121,7 @@ def test_R14_R16_tv_answer_holds_its_slides_in_the_pages_language(in_play, lang)
 
 
 def test_a_large_field_sends_the_tv_its_slides_rows_and_how_many_more(engine):
-    """130 players seated in a qualifier (no result yet): four slides of 28, the rest on the
+    """130 players seated in a qualifier (no result yet): four slides of 32, the rest on the
     Standings page."""
     store.set_settings(engine, {"capacity": 130}, actor=ORGANIZER)
     ids = store.import_players(engine, [{"name": f"Player {i:03d}"} for i in range(130)],
@@ -130,11 +130,11 @@ def test_a_large_field_sends_the_tv_its_slides_rows_and_how_many_more(engine):
     draws.publish(engine, drawn["sitting_id"], actor=ORGANIZER)
     key = store.tournaments(engine)["key"].iloc[0]
     answer = _get(TV, key=key)[2]
-    assert len(answer["standings"]) == 112  # four slides of two columns of 14
+    assert len(answer["standings"]) == 128  # four slides of two columns of 16
     assert [s["columns"] for s in answer["slides"] if s["kind"] == "standings"][1] == [
-        [28, 42], [42, 56]]
-    assert answer["slides"][1]["heading"] == "Standings, places 29–56"
-    assert answer["cut"].endswith("18 more on the Standings page.")
+        [32, 48], [48, 64]]
+    assert answer["slides"][1]["heading"] == "Standings, places 33–64"
+    assert answer["cut"].endswith("2 more on the Standings page.")
 
 
 def test_each_answer_is_made_once_per_version_and_language(in_play, monkeypatch):

@@ -53,3 +53,15 @@ def test_the_standings_and_next_overlays_need_no_table(open_page, engine):
     assert not at.exception
     assert len(store.overlays(engine, actor=ORGANIZER)) == 2
     assert "Stream overlays" in shown(at.subheader)
+
+
+def test_an_archived_tournament_offers_no_new_overlay_but_lists_the_old_ones(open_page, engine):
+    """Issue 33: the store refuses a new overlay in an archived tournament; the page does not
+    offer one, and still lists (and withdraws) the ones made before."""
+    store.create_overlay(engine, "standings", actor=ORGANIZER)
+    store.archive_tournament(engine, actor=ORGANIZER)
+    at = open_page(PAGE, as_=ORGANIZER)
+    assert not at.exception
+    assert not [b for b in at.button if b.label == "Make an overlay"]
+    assert any("takes no new stream overlays" in i for i in shown(at.info))
+    assert at.selectbox(key="overlay_withdraw_choice") is not None

@@ -61,3 +61,16 @@ def test_judges_and_spectators_cannot_publish(open_page, engine, downloads, who)
     assert not at.exception
     assert any("The Data page is for the organizer only" in i.value for i in at.info)
     assert "data_publish" not in [b.key for b in at.button] and not downloads
+
+
+def test_the_zip_folder_is_the_key_of_the_name_given_before_anything_was_public(
+        open_page, engine, downloads):
+    """Issue 33: `finished` renames the tournament before anything is public, so its key, and
+    with it the zip's folder, is the new name's."""
+    finished(engine)
+    assert store.tournaments(engine)["key"].tolist() == ["spring-open-co"]
+    at = open_page(PAGE, as_=ORGANIZER)
+    at.button(key="data_publish").click().run()
+    assert not at.exception and not at.error
+    files = zipfile.ZipFile(io.BytesIO(downloads["data_archive_zip"][1])).namelist()
+    assert "spring-open-co-results/index.html" in files

@@ -371,7 +371,7 @@ def test_a_pasted_list_checks_in_exactly_its_players_by_nickname(open_page, engi
     at.text_area(key="checkin_list").input("sandrider\nCy Diaz").run()
     at.button(key="checkin_list_go").click().run()
     assert not at.exception
-    assert [s.value for s in at.success] == ["Checked in 0 players, checked out 1."]
+    assert [s.value for s in at.success] == ["All 2 were already checked in; checked out 1."]
     assert checked_in(engine) == ["Cyborg", "Sandrider"]  # the public names of Cy and Ann
     assert at.data_editor[0].value["checked_in"].tolist() == [True, False, True]
 
@@ -406,13 +406,38 @@ def test_the_next_sitting_starts_from_the_last_ones_players_or_newcomers(open_pa
         "Same as Qualifier 1 (8 players)", "Everyone who has not played yet (1 player)"]
     at.selectbox(key="checkin_ready").set_value(1).run()
     at.button(key="checkin_ready_go").click().run()
-    assert [s.value for s in at.success] == ["Checked in 0 players, checked out 8."]
+    assert [s.value for s in at.success] == ["1 player was already checked in; checked out 8."]
     assert checked_in(engine) == ["Player 9"]
     assert not [w for w in at.warning if "before Qualifier 1" in w.value]  # fresh check-ins
     at.selectbox(key="checkin_ready").set_value(0).run()
     at.button(key="checkin_ready_go").click().run()
     assert len(checked_in(engine)) == 8
     assert "Player 9" not in checked_in(engine)
+
+
+def test_this_sittings_exact_list_is_not_pointed_out_as_the_last_ones(open_page, engine):
+    """Issue 33: after Qualifier 1, the organizer pastes Qualifier 2's exact list (four who
+    played Qualifier 1 again, four new): no hint that they are Qualifier 1's; pasting the same
+    list again says all were already checked in, a list with newcomers says how many of each."""
+    ids = add(engine, *[f"Player {i}" for i in range(1, 13)])["player_id"].tolist()
+    store.check_in(engine, ids[:8], actor=ORGANIZER)
+    sitting = tournament.draw_qualifier(engine, ids[:8], seed=1, actor=ORGANIZER)
+    store.publish_sitting(engine, sitting["sitting_id"], actor=ORGANIZER)
+    at = open_page(ROSTER, as_=ORGANIZER)
+    assert [w.value for w in at.warning if "before Qualifier 1" in w.value]
+    second = "\n".join(f"Player {i}" for i in range(5, 13))  # 5–8 played Qualifier 1
+    at.text_area(key="checkin_list").input(second).run()
+    at.button(key="checkin_list_go").click().run()
+    assert not at.exception
+    assert [s.value for s in at.success] == [
+        "Checked in 4 players; 4 were already checked in; checked out 4."]
+    assert not [w for w in at.warning if "before Qualifier 1" in w.value]
+    at.button(key="checkin_list_go").click().run()
+    assert [s.value for s in at.success] == ["All 8 were already checked in."]
+    at.text_area(key="checkin_list").input(second + "\nPlayer 1").run()
+    at.button(key="checkin_list_go").click().run()
+    assert [s.value for s in at.success] == ["Checked in 1 player; 8 were already checked in."]
+    assert not [w for w in at.warning if "before Qualifier 1" in w.value]
 
 
 def test_ticking_and_unticking_saves_at_once(open_page, engine):

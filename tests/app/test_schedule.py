@@ -172,3 +172,94 @@ def test_the_plan_is_a_live_element_with_no_timer_that_reruns_the_page(open_page
     assert found["live"]["url"].endswith("/live/schedule?lang=en")
     assert [i["title"] for i in found["answer"]["items"]] == ["Qualifier 1", TITLE]
     assert timers == []
+
+
+SATURDAY, SUNDAY = dt.date(2026, 3, 7), dt.date(2026, 3, 8)
+
+
+def on(day: dt.date, hour: int) -> dt.datetime:
+    return schedule.start_of(day, dt.time(hour), ROOM)
+
+
+def room_starts(engine) -> list[str]:
+    items = store.schedule_items(engine)
+    return items["starts_at"].dt.tz_convert(ROOM).dt.strftime("%a %H:%M").tolist()
+
+
+@pytest.fixture
+def weekend(engine):
+    store.set_settings(engine, {"time_zone": "Europe/Stockholm"}, actor=ORGANIZER)
+    two = schedule.plan_item(engine, kind="qualifier", number=2, starts_at=on(SATURDAY, 14),
+                             actor=ORGANIZER)
+    schedule.plan_item(engine, kind="qualifier", number=3, starts_at=on(SATURDAY, 17),
+                       actor=ORGANIZER)
+    schedule.plan_item(engine, kind="semifinal", starts_at=on(SUNDAY, 10), actor=ORGANIZER)
+    schedule.plan_item(engine, kind="other", title="Prize giving", minutes=30,
+                       starts_at=on(SUNDAY, 16), actor=ORGANIZER)
+    return int(two.item["item_id"])
+
+
+def test_running_late_names_the_days_moves_that_day_only_and_undoes(open_page, engine,
+                                                                    weekend):
+    """Issue 33: the running-late choice names each item's day; 20 minutes late after
+    Saturday's Qualifier 2 moves Saturday's Qualifier 3 only (Sunday on request); the last
+    move can be undone, not once the schedule changed since."""
+    at = open_page(PAGE, as_=ORGANIZER)
+    assert not at.exception
+    assert [i["day"] for i in live_data(at, "schedule")["answer"]["items"]] == [
+        "Saturday 7 March", "Saturday 7 March", "Sunday 8 March", "Sunday 8 March"]
+    choice = at.selectbox(key="schedule_late_after")
+    assert choice.options == ["Qualifier 2 · Saturday 7 March 14:00",
+                              "Qualifier 3 · Saturday 7 March 17:00",
+                              "Semifinal · Sunday 8 March 10:00",
+                              "Prize giving · Sunday 8 March 16:00"]
+    assert not [b for b in at.button if b.key == "schedule_late_undo"]  # nothing moved yet
+    choice.select(weekend)
+    at.number_input(key="schedule_late_minutes").set_value(20)
+    assert at.radio(key="schedule_late_days").value == "day"  # the same day by default
+    at.button(key="schedule_late_move").click().run()
+    assert not at.exception and shown(at.success) == ["Moved 1 item 20 minutes later."]
+    assert room_starts(engine) == ["Sat 14:00", "Sat 17:20", "Sun 10:00", "Sun 16:00"]
+    assert "Last move: 1 item 20 minutes later, from Saturday 17:00 on." in shown(at.caption)
+    at.button(key="schedule_late_undo").click().run()
+    assert shown(at.success) == ["Undone: 1 item is back at its time before the move."]
+    assert room_starts(engine) == ["Sat 14:00", "Sat 17:00", "Sun 10:00", "Sun 16:00"]
+    assert not [b for b in at.button if b.key == "schedule_late_undo"]
+    # later days too, on request; then a change since the move: the undo is refused
+    at.selectbox(key="schedule_late_after").select(weekend)
+    at.number_input(key="schedule_late_minutes").set_value(15)
+    at.radio(key="schedule_late_days").set_value("later")
+    at.button(key="schedule_late_move").click().run()
+    assert room_starts(engine) == ["Sat 14:00", "Sat 17:15", "Sun 10:15", "Sun 16:15"]
+    schedule.plan_item(engine, kind="other", title="Lunch", starts_at=on(SATURDAY, 12),
+                       actor=ORGANIZER)
+    at.run()
+    assert at.button(key="schedule_late_undo").disabled
+    assert ("The schedule changed after the last move, so it cannot be undone: change the "
+            "times on each item's form instead.") in shown(at.caption)
+    assert store.events(engine, actor=ORGANIZER, action="schedule.")["action"].tolist()[
+        -4:] == ["schedule.shift", "schedule.undo", "schedule.shift", "schedule.add"]
+
+
+def test_after_planning_an_item_the_form_is_empty_for_the_next(open_page, engine):
+    """Issue 33: a new item starts with an empty form: "Player meeting" typed for the
+    previous item does not become Qualifier 1's title."""
+    store.set_settings(engine, {"time_zone": "Europe/Stockholm"}, actor=ORGANIZER)
+    at = open_page(PAGE, as_=ORGANIZER)
+    at.selectbox(key="schedule_new_kind").select("other")
+    at.text_input(key="schedule_new_title").input("Player meeting")
+    at.date_input(key="schedule_new_day").set_value(SATURDAY)
+    at.time_input(key="schedule_new_time").set_value(dt.time(8, 30))
+    at.number_input(key="schedule_new_minutes").set_value(20)
+    at.button(key="schedule_plan_save").click().run()
+    assert not at.exception and not at.error
+    assert at.text_input(key="schedule_new_title").value == ""
+    assert at.selectbox(key="schedule_new_kind").value == "qualifier"
+    assert at.number_input(key="schedule_new_minutes").value == 150  # the setting's length
+    assert at.time_input(key="schedule_new_time").value == dt.time(9, 0)
+    at.number_input(key="schedule_new_number").set_value(1)
+    at.date_input(key="schedule_new_day").set_value(SATURDAY)
+    at.button(key="schedule_plan_save").click().run()
+    assert not at.error
+    assert store.schedule_items(engine)["title"].tolist() == ["Player meeting", "Qualifier 1"]
+    assert [r[2] for r in cells(at)] == ["Player meeting", "Qualifier 1"]

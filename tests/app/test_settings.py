@@ -185,7 +185,7 @@ def test_the_organizer_sees_who_is_signed_in_and_signs_everyone_out(page, engine
     signed_in = page.dataframe[0].value
     assert sorted(signed_in["Role"]) == ["judge", "organizer"]
     page.button(key="sign_everyone_out").click().run()
-    assert shown(page.success) == ["1 session ended."]
+    assert shown(page.success) == ["Signed out 1 judge."]
     assert store.session_actor(engine, judge_session) is None
     assert page.session_state["actor"].role is Role.ORGANIZER, "the organizer stays signed in"
 
@@ -295,3 +295,37 @@ def test_the_organizer_sees_a_sign_in_pause_and_lifts_it(page, engine):
     assert store.sign_in_pause(engine) == 0
     assert store.check_pin(engine, ORGANIZER_PIN) is Role.ORGANIZER
     assert "lift_pause" not in [b.key for b in page.button]
+
+
+def test_open_invitations_are_listed_beside_who_is_signed_in_with_a_link_to_copy(
+        page, engine):
+    """Issue 33: the invitation is a QR code and a link to copy (the same address, token after
+    `#`); the open invitations stand beside the sessions, and "Sign everyone out" ends them
+    too and says exactly what it ended."""
+    store.set_settings(engine, {"public_url": "http://192.168.1.20:8501"}, actor=ORGANIZER)
+    page.run()
+    page.text_input(key="invite_name").input("Jo Judge")
+    page.button(key="invite_make").click().run()
+    assert not page.exception and not page.error
+    links = [c.value for c in page.code]
+    assert len(links) == 1 and links[0].startswith("http://192.168.1.20:8501/join#")
+    token = links[0].partition("#")[2]
+    assert len(token) >= 43 and token not in " ".join(shown(page.markdown))
+    invited = [d.value for d in page.dataframe if "Tournament" in d.value.columns]
+    assert [f["Name"].tolist() for f in invited] == [["Jo Judge"]]
+    assert any(m.startswith("**Open invitations**") for m in shown(page.markdown))
+    assert store.join(engine, token).actor.name == "Jo Judge", "the link signs the judge in"
+    page.button(key="sign_everyone_out").click().run()
+    assert shown(page.success) == ["Signed out 1 judge. Withdrew 1 open invitation."]
+    assert not page.code, "a withdrawn invitation's link is gone"
+    with pytest.raises(store.TournamentError, match="not valid"):
+        store.join(engine, token)
+    assert any("No invitation is open" in c for c in shown(page.caption))
+
+
+def test_an_archived_tournament_offers_no_new_invitation(page, engine):
+    store.archive_tournament(engine, actor=ORGANIZER)
+    page.run()
+    assert not page.exception
+    assert not [b for b in page.button if b.key == "invite_make"]
+    assert any("takes no new judge invitations" in i for i in shown(page.info))

@@ -105,3 +105,25 @@ def test_an_address_naming_no_tournament_says_so_and_shows_the_default(open_page
     assert not at.exception
     assert any("names no tournament here" in w.value for w in at.warning)
     assert session.TOURNAMENT_PARAM == "t"
+
+
+# -- issue 33: where the name is edited, whether its links move ---------------------------------
+def _links_words(at) -> str:
+    return " ".join(c.value for c in at.caption if "links" in c.value.lower())
+
+
+def test_settings_says_a_rename_moves_the_links_until_the_tournament_is_public(open_page,
+                                                                              engine):
+    at = open_page("views/settings.py", as_=ORGANIZER)
+    assert "A new name moves them" in _links_words(at)
+    at.text_input(key="set_name").input("GothCon 2026")
+    at.button(key="settings_save").click().run()
+    assert not at.exception and not at.error
+    assert store.tournaments(engine)["key"].tolist() == ["gothcon-2026"]
+    assert "“gothcon-2026”" in _links_words(at)
+    store.add_schedule_item(engine, title="Lunch", starts_at=store.db.now(), actor=ORGANIZER)
+    at.run()
+    assert "Links stay “gothcon-2026” when you rename it" in _links_words(at)
+    at.text_input(key="set_name").input("GothCon Autumn").run()
+    at.button(key="settings_save").click().run()
+    assert store.tournaments(engine)["key"].tolist() == ["gothcon-2026"]

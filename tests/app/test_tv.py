@@ -95,11 +95,13 @@ def test_first_slide_is_every_player_in_two_columns(open_page, demo_tournament, 
 
 
 def test_a_large_field_pages_through_the_standings():
-    """Two columns of 14 a slide: 70 players take three slides (places 1–28, 29–56, 57–70);
-    130 take the most there are, four, and the rest read the Standings page."""
+    """Two columns of 16 a slide (issue 33: 32 players on one screen): 32 take one slide, 70
+    three (places 1–32, 33–64, 65–70); 130 take the most there are, four, and the rest read
+    the Standings page."""
     assert live.tv_pages(24) == [(0, 24)]
-    assert live.tv_pages(70) == [(0, 28), (28, 56), (56, 70)]
-    assert live.tv_pages(130) == [(0, 28), (28, 56), (56, 84), (84, 112)]
+    assert live.tv_pages(32) == [(0, 32)]
+    assert live.tv_pages(70) == [(0, 32), (32, 64), (64, 70)]
+    assert live.tv_pages(130) == [(0, 32), (32, 64), (64, 96), (96, 128)]
     assert live.tv_pages(0) == [(0, 0)]
     columns = live.tv_columns(pd.DataFrame({"Rank": range(1, 16)}))
     assert [c["Rank"].tolist() for c in columns] == [list(range(1, 9)), list(range(9, 16))]
@@ -126,7 +128,7 @@ def test_the_slides_are_the_standings_then_the_charts(open_page, demo_tournament
 def test_the_best_scores_slide_says_it_shows_only_the_top(open_page, forty_players, engine):
     """40 players: the chart has bars for the best 30, and its slide's heading says so."""
     slides = element(open_page(PAGE))["answer"]["slides"]
-    assert slides[0]["heading"] == "Standings, places 1–28"
+    assert slides[0]["heading"] == "Standings, places 1–32"
     assert slides[2]["heading"] == "Best scores, top 30 of 40 players"
     drawn = svg(engine, "best-scores")
     shown_ = tournament.standings_table(forty_players)["name"].tolist()

@@ -94,7 +94,7 @@ def test_a_convention_day_on_phones(roster, open_app):
     judge.context.set_offline(True)
     judge.context.set_offline(False)
     load(judge)  # back on the network, the phone reloads the page
-    judge.get_by_text(re.compile(r"^Your unsaved entry from .* is back")).wait_for()
+    judge.get_by_text(re.compile(r"^Restored what you typed at .* and did not save")).wait_for()
     expect(seat(judge, 1).locator('input[aria-label="VP"]')).to_have_value("11")
     expect(seat(judge, 2).locator('input[aria-label="VP"]')).to_have_value("8")
     players = seat_names(judge)

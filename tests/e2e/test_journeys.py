@@ -225,7 +225,7 @@ def test_a_refresh_in_the_middle_of_entering_a_result(open_app, sitting):
     judge.get_by_text("Waiting for tables 2, 3.").wait_for()
 
     open_table(judge, 2)
-    judge.get_by_text(re.compile(r"^Your unsaved entry from .* is back")).wait_for()
+    judge.get_by_text(re.compile(r"^Restored what you typed at .* and did not save")).wait_for()
     assert vp_inputs(judge) == ["9", "7", "", ""], "the unsaved values are back, not stored"
     second = table(9, 7, 10, 3)
     enter_result(judge, second, table=2)

@@ -239,3 +239,69 @@ def test_check_in_opening_runs_each_page_once(browser, in_play):
     runs_reach(app, tv, opened + 3)
     shown.wait_for()  # the code shows all along (the old one is still taken)
     assert app.script_runs() == opened + 3
+
+
+@pytest.fixture
+def thirty_two(counted):
+    """32 players after Qualifier 1, Qualifier 2 published and its clock running;
+    (app, engine)."""
+    import pandas as pd
+
+    engine = store.connect(counted.database_url)
+    store.set_settings(engine, {"capacity": 32}, actor=ORGANIZER)
+    names = pd.DataFrame({"name": [f"Player {i:02d}" for i in range(1, 33)]})
+    ids = store.import_players(engine, names, actor=ORGANIZER)["player_id"].tolist()
+    first = draws.draw_qualifier(engine, ids, seed=3, actor=ORGANIZER)
+    draws.publish(engine, first["sitting_id"], actor=ORGANIZER)
+    for table_id in store.tables(engine, first["sitting_id"])["table_id"]:
+        save_table(engine, int(table_id))
+    second = draws.draw_qualifier(engine, ids, seed=4, actor=ORGANIZER)
+    draws.publish(engine, second["sitting_id"], actor=ORGANIZER)
+    store.clock_action(engine, int(second["sitting_id"]), "start", actor=JUDGE)
+    try:
+        yield counted, engine
+    finally:
+        engine.dispose()
+
+
+ROWS_JS = """() => {
+  const host = [...document.querySelectorAll('*')].find(
+    e => e.shadowRoot && e.shadowRoot.querySelector('.tv'));
+  return [...host.shadowRoot.querySelectorAll('.tv .columns tbody tr')].map(tr => {
+    const box = tr.getBoundingClientRect();
+    return {text: tr.innerText, top: box.top, bottom: box.bottom, left: box.left,
+            right: box.right};
+  });
+}"""
+
+
+def test_the_tv_fits_32_players_and_the_clock_on_one_1080p_screen(browser, thirty_two):
+    """Issue 33: at 1920 × 1080, the standings of 32 players and the running clock fit one
+    screen with no scrolling, and the TV shows no page controls (no language switch, no
+    Streamlit header, menu or sidebar toggle, no navigation link)."""
+    app, engine = thirty_two
+    tv = new_page(browser, TV)
+    load(tv, f"{app.url}/tv")
+    tv.locator('.stsa-countdown[data-state="running"]').wait_for()
+    tv.get_by_text(re.compile(r"^Slide 1 of \d+")).wait_for()
+    rows = tv.evaluate(ROWS_JS)
+    assert len(rows) == 32, [r["text"] for r in rows]
+    outside = [r for r in rows if r["top"] < 0 or r["bottom"] > TV["height"]
+               or r["left"] < 0 or r["right"] > TV["width"]]
+    assert not outside, f"{len(outside)} of 32 rows outside the screen: {outside[:3]}"
+    clock = tv.locator(".stsa-countdown").bounding_box()
+    assert clock["y"] >= 0 and clock["y"] + clock["height"] <= TV["height"], clock
+    scrolled = tv.evaluate("""() => [document.scrollingElement,
+        document.querySelector('[data-testid="stMain"]'),
+        document.querySelector('[data-testid="stAppViewContainer"]')]
+        .filter(Boolean).some(e => e.scrollHeight > e.clientHeight + 1)""")
+    assert not scrolled, "the TV scrolls"
+    assert not tv.get_by_role("radio", name="English").count()  # the language switch
+    assert not tv.get_by_role("button", name=re.compile("^(English|Svenska|Français)$")).count()
+    for control in ('[data-testid="stHeader"]', '[data-testid="stSidebar"]',
+                    '[data-testid="stExpandSidebarButton"]', '[data-testid="stMainMenu"]',
+                    '[data-testid="stSidebarCollapsedControl"]', '[data-testid="stToolbar"]'):
+        assert not tv.locator(control).filter(visible=True).count(), control
+    # no link (Streamlit's "Skip to main content" shows only to a keyboard, on focus)
+    links = tv.locator('a:not([data-testid="stSkipToContent"])').filter(visible=True)
+    assert not links.count(), links.all_inner_texts()

@@ -105,3 +105,63 @@ def test_after_the_final_home_shows_the_champion_on_the_first_screen(open_app, f
     assert heading.bounding_box()["y"] < PHONE["height"] / 2
     go_to(phone, "Home")  # and back, through the navigation, as a person would
     champion.wait_for()
+
+
+TAGS_JS = """root => [...root.querySelectorAll('.standings td .tag')].map(tag => {
+  const box = tag.getBoundingClientRect(), cell = tag.closest('td').getBoundingClientRect();
+  return {words: tag.textContent, scrollWidth: tag.scrollWidth, clientWidth: tag.clientWidth,
+          left: box.left, right: box.right, cellLeft: cell.left, cellRight: cell.right,
+          lines: Math.round(box.height / parseFloat(getComputedStyle(tag).lineHeight))};
+})"""
+
+
+@pytest.fixture
+def wildcard(fresh_server):
+    """32 players after one qualifier, the leader absent for the finals: a wildcard takes
+    the final seat (R17); the wildcard's nickname."""
+    names = [f"Player {i:02d}" for i in range(32)]
+    engine = store.connect(fresh_server.database_url)
+    store.set_settings(engine, {"capacity": len(names)}, actor=ORGANIZER)
+    engine.dispose()
+    with published_qualifier(fresh_server, names, seed=5) as (engine, _):
+        _play(engine, int(store.sittings(engine, actor=ORGANIZER)["sitting_id"].iloc[0]))
+        leader = tournament.standings_table(engine)["player_id"].iloc[0]
+        store.mark_absent(engine, int(leader), actor=ORGANIZER)
+    return fresh_server
+
+
+@pytest.mark.parametrize("width", [390, 360])
+def test_a_phone_shows_the_wildcard_tag_whole(open_app, wildcard, width):
+    """Issue 33: the Zone column's tags ("Final", "Wildcard") show whole on a phone: no tag
+    is wider than its words need, none sticks out of its cell or the screen, none is broken
+    inside a word."""
+    phone = open_app("standings", viewport={"width": width, "height": 844}, app=wildcard)
+    phone.locator(".stsa-live .tag", has_text="Wildcard").first.wait_for()
+    host = phone.locator(".stsa-live").first.evaluate_handle("e => e.getRootNode()")
+    tags = host.evaluate(TAGS_JS)
+    assert any(t["words"] == "Wildcard" for t in tags), tags
+    for tag in tags:
+        assert tag["scrollWidth"] <= tag["clientWidth"], f"cut off: {tag}"
+        assert tag["cellLeft"] <= tag["left"] and tag["right"] <= tag["cellRight"] + 0.5, \
+            f"out of its cell: {tag}"
+        assert tag["left"] >= 0 and tag["right"] <= width, f"off the screen: {tag}"
+        assert tag["lines"] == 1, f"broken inside a word: {tag}"
+
+
+HEADINGS_JS = """root => [...root.querySelectorAll('.stsa-live table th')]
+    .filter(th => th.offsetParent !== null)
+    .map(th => ({words: th.textContent.trim(), scrollWidth: th.scrollWidth,
+                 clientWidth: th.clientWidth}))"""
+
+
+@pytest.mark.parametrize("lang", ["en", "fr", "sv"])
+def test_the_standings_headings_fit_their_columns_on_a_small_phone(open_app, wildcard, lang):
+    """Issue 33: on a 360 px phone no heading of the Standings runs into the next column, in
+    any language ("Meilleur" and "Parties" overlapped in French)."""
+    phone = open_app(f"standings?lang={lang}", viewport={"width": 360, "height": 800},
+                     app=wildcard)
+    phone.locator(".stsa-live .tag").first.wait_for()
+    host = phone.locator(".stsa-live").first.evaluate_handle("e => e.getRootNode()")
+    headings = host.evaluate(HEADINGS_JS)
+    assert len(headings) >= 5, headings
+    assert [h for h in headings if h["scrollWidth"] > h["clientWidth"]] == []

@@ -10,6 +10,7 @@ from __future__ import annotations
 import re
 
 import pytest
+from playwright.sync_api import expect
 
 from stsa import store, tournament
 from stsa.auth import Actor, Role
@@ -151,19 +152,76 @@ def test_an_unsaved_entry_comes_back_after_a_reload_and_goes_when_discarded(open
     judge.get_by_text("Not saved yet. What you typed is kept").wait_for()
     load(judge)  # the phone reloads: nothing was sent, the browser kept it
     open_table(judge, 1)
-    judge.get_by_text(re.compile(r"^Your unsaved entry from \d\d:\d\d:\d\d is back")).wait_for()
+    judge.get_by_text(re.compile(r"^Restored what you typed at \d\d:\d\d and did not save"))\
+        .wait_for()
     assert [seat(judge, n).locator('input[aria-label="VP"]').input_value()
             for n in (1, 2)] == ["17", "3"]
     runs = counted.script_runs()
     judge.get_by_role("button", name="Discard my unsaved entry").click()
     assert [seat(judge, n).locator('input[aria-label="VP"]').input_value()
             for n in (1, 2)] == before
-    assert not judge.get_by_text(re.compile(r"^Your unsaved entry from")).is_visible()
+    assert not judge.get_by_text(re.compile(r"^Restored what you typed")).is_visible()
     assert counted.script_runs() == runs, "discarding runs nothing on the server"
     load(judge)
     open_table(judge, 1)
-    assert not judge.get_by_text(re.compile(r"^Your unsaved entry from")).count()
+    assert not judge.get_by_text(re.compile(r"^Restored what you typed")).count()
     assert store.table_result(engine, tables[1]).version == stored.version, "nothing saved"
+
+
+def _every_table_saved(engine, tables, judge) -> None:
+    """Both tables of Qualifier 1 with a result (the earlier tests save them, or now): the
+    sitting is complete, so a correction asks for its tick."""
+    for number, values in ((1, [(9, 2, 1, 0, 3), (12, 0, 4, 2, 1), (4, 1, 1, 1, 1),
+                                (7, 5, 0, 3, 0)]),
+                           (2, [(11, 3, 0, 0, 0), (6, 0, 2, 1, 0), (6, 0, 1, 1, 0)])):
+        if store.table_result(engine, tables[number]).version == 0:
+            enter_result(judge, values, table=number)
+
+
+def test_save_correction_says_which_tick_it_waits_for(open_app, counted, sitting):
+    """Issue 33: "Save correction" of a complete sitting stays disabled until its tick is set,
+    and the words beside it name that tick; they go once it is ticked."""
+    engine, tables = sitting
+    judge = _judge(open_app, counted, 1)
+    _every_table_saved(engine, tables, judge)
+    open_table(judge, 1)
+    vp = seat(judge, 4).locator('input[aria-label="VP"]')
+    type_in(seat(judge, 4), "VP", int(vp.input_value() or 0) + 1)
+    save = judge.locator(ENTRY).get_by_role("button", name="Save correction")
+    expect(save).to_be_disabled()
+    why = judge.locator(f"{ENTRY} .stsa-why")
+    expect(why).to_have_text("Tick “Qualifier 1 is complete: yes, correct this result” to "
+                             "save.")
+    judge.get_by_role("checkbox", name="Qualifier 1 is complete: yes, correct this result") \
+        .check()
+    expect(save).to_be_enabled()
+    expect(why).to_be_hidden()
+
+
+def test_an_abandoned_correction_comes_back_said_and_can_be_discarded(open_app, counted,
+                                                                      sitting):
+    """Issue 33: a correction typed (6 → 8) and left for another page is put back when the
+    table is opened again, with words that say so and a Discard that brings back the stored
+    result (no later "+2" on top of numbers nobody remembers typing)."""
+    engine, tables = sitting
+    judge = _judge(open_app, counted, 1)
+    _every_table_saved(engine, tables, judge)
+    open_table(judge, 1)
+    vp = seat(judge, 1).locator('input[aria-label="VP"]')
+    stored = vp.input_value()
+    type_in(seat(judge, 1), "VP", int(stored) + 2)
+    judge.get_by_text("Not saved yet. What you typed is kept").wait_for()
+    go_to(judge, "Home")  # abandoned: the judge goes elsewhere
+    go_to(judge, "Results")
+    open_table(judge, 1)
+    notice = judge.locator(f"{ENTRY} .stsa-restored")
+    expect(notice).to_be_visible()
+    expect(notice).to_contain_text(re.compile(
+        r"^Restored what you typed at \d\d:\d\d and did not save"))
+    assert seat(judge, 1).locator('input[aria-label="VP"]').input_value() == str(int(stored) + 2)
+    notice.get_by_role("button", name="Discard").click()
+    assert seat(judge, 1).locator('input[aria-label="VP"]').input_value() == stored
+    expect(notice).to_be_hidden()
 
 
 def test_the_entry_has_no_serious_accessibility_violation(open_app, counted, sitting):

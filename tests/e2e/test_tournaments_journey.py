@@ -12,7 +12,7 @@ import pytest
 
 from stsa import store
 from stsa.auth import Actor, Role
-from tests.e2e.conftest import ORGANIZER_PIN, choose, click, field, go_to, grid, load
+from tests.e2e.conftest import ORGANIZER_PIN, choose, click, field, go_to, grid, load, rerun
 from tests.support.store_helpers import published_sitting, rows_for
 
 pytestmark = pytest.mark.e2e
@@ -84,3 +84,36 @@ def test_demo_then_two_tournaments_in_a_season(open_app, fresh_server):
     go_to(spectator, "Tournaments")
     spectator.get_by_role("button", name="Open").first.wait_for()
     assert "GothCon 2026" in spectator.content() and "LinCon 2026" in spectator.content()
+
+
+def test_a_workbook_restored_into_a_fresh_install_is_the_one_shown(open_app, fresh_server,
+                                                                    tmp_path):
+    """Issue 33: a fresh STSA's organizer restores another laptop's workbook; the restored
+    tournament is the one shown, then and on every page after, and keeps its links' key."""
+    from stsa import excel
+
+    other = store.connect(f"sqlite:///{tmp_path / 'other.db'}", backup_dir=tmp_path / "ob")
+    try:
+        store.set_settings(other, {"tournament_name": "Spring Open"}, actor=WHO)
+        ids = store.import_players(other, [{"name": n, "nickname": k}
+                                           for n, k in PLAYERS["GothCon 2026"]],
+                                   actor=WHO)["player_id"].tolist()
+        published_sitting(other, ids=ids)
+        content = excel.tournament_workbook(other)
+    finally:
+        other.dispose()
+
+    # a link naming the fresh install's tournament, as one from another laptop may
+    organizer = open_app("?t=dune-imperium-tournament", as_=("Olivia", ORGANIZER_PIN),
+                         app=fresh_server)
+    go_to(organizer, "Data")
+    assert tournament_line(organizer) == "Tournament: DUNE: Imperium tournament"
+    with rerun(organizer, "the workbook's upload"):
+        organizer.locator('input[type="file"]').first.set_input_files(
+            {"name": "spring-open.xlsx", "buffer": content, "mimeType":
+             "application/vnd.openxmlformats-officedocument.spreadsheetml.sheet"})
+    click(organizer, "Restore this tournament", expect="It is a new tournament")
+    assert tournament_line(organizer).startswith("Tournament: Spring Open")
+    go_to(organizer, "Standings")
+    assert tournament_line(organizer).startswith("Tournament: Spring Open")
+    assert "t=spring-open" in organizer.url

@@ -254,3 +254,66 @@ def test_behind_a_trusted_proxy_each_forwarded_address_has_its_own_count(tmp_pat
         assert TOO_MANY in assert_clean(sign_in(guesser, "Mallory", wrong_pin(0))).text()
         judge = connect(app, "sign_in", headers={"X-Forwarded-For": "10.0.0.8"})
         signed_in_as(judge, "Jamal", JUDGE_PIN)
+
+
+# --- h. issue 33: the pause on everyone, and IPv6 addresses ------------------------------------
+
+VENUE = "2001:db8:aa:bb"  # a venue that hands one /64 to every phone in the room
+
+
+def test_behind_a_trusted_proxy_one_ipv6_address_does_not_pause_its_64(tmp_path, connect):
+    """A venue hands one /64 to every phone: one phone's wrong PINs pause that phone, not the
+    judge on the next address of the same /64 (the address comes from the proxy's header)."""
+    from tests.support.appserver import started
+
+    with started(tmp_path / "app", env={"STSA_TRUSTED_PROXY": "127.0.0.1"}) as app:
+        guesser = connect(app, "sign_in", headers={"X-Forwarded-For": f"{VENUE}::66"})
+        get_pins_wrong(guesser, FREE_WRONG_PINS)
+        assert TOO_MANY in assert_clean(sign_in(guesser, "Mallory", wrong_pin(0))).text()
+        judge = connect(app, "sign_in", headers={"X-Forwarded-For": f"{VENUE}::77"})
+        signed_in_as(judge, "Jamal", JUDGE_PIN)
+
+
+def test_paused_for_everyone_the_organizer_signs_in_once_with_a_code_from_the_console(
+        fresh_server, connect):
+    """Wrong PINs from many addresses pause every browser without a device cookie, the
+    organizer's new phone too. `make code` on the laptop prints a one-time code; the Sign in
+    page, once it showed the pause, asks for it: with it and the organizer PIN the organizer
+    is in, once; a second browser with the same code is not, and the pause stays."""
+    import os
+    import subprocess
+    import sys
+
+    import sqlalchemy as sa
+
+    from stsa import store
+    from stsa.store import schema
+    from tests.support.appserver import ROOT
+
+    engine = store.connect(fresh_server.database_url)
+    try:
+        with engine.begin() as conn:  # a day of wrong PINs from 11 addresses: an hour's pause
+            at = store.db.now()
+            conn.execute(sa.insert(schema.sign_in_failures), [
+                {"client": f"10.0.0.{n % 11}", "at": at} for n in range(80)])
+    finally:
+        engine.dispose()
+    phone = connect(fresh_server, "sign_in")
+    paused = assert_clean(sign_in(phone, "Olivia", ORGANIZER_PIN))
+    assert "sign-in is paused" in paused.text() and not signed_in(paused), paused.texts()
+    assert "One-time code (organizer)" in {w.label for w in paused.widgets}, paused.texts()
+
+    made = subprocess.run([sys.executable, "-m", "stsa", "pins", "--code"], cwd=ROOT,
+                          env={**os.environ, "STSA_DATABASE_URL": fresh_server.database_url},
+                          text=True, capture_output=True, timeout=120)
+    assert made.returncode == 0, made.stderr
+    code = made.stdout.split("one-time code ")[1].split(".")[0]
+    fields = {"Your name": "Olivia", "PIN": ORGANIZER_PIN, "One-time code (organizer)": code}
+    run = assert_clean(phone.submit_form("Sign in", fields))
+    assert signed_in(run) and "organizer" in run.text(), run.texts()
+    assert code not in run.query and "stsa_session" in session_cookies(fresh_server, run)
+
+    other = connect(fresh_server, "sign_in")
+    assert TOO_MANY in assert_clean(sign_in(other, "Olivia", ORGANIZER_PIN)).text()
+    again = assert_clean(other.submit_form("Sign in", fields))
+    assert not signed_in(again) and "used already" in again.text(), again.texts()

@@ -139,6 +139,29 @@ def test_an_invitation_signs_a_judge_in_with_no_typing_until_withdrawn(app, conn
         engine.dispose()
 
 
+def test_an_invitation_photographed_before_sign_everyone_out_signs_nobody_in(app, connect):
+    """Issue 33: the organizer presses "Sign everyone out" on the Settings page (over the
+    websocket, as a browser does); a QR code photographed earlier, posted to the join route as
+    an attacker's script would, is refused, and its judge's session has ended."""
+    engine = store.connect(app.database_url)
+    try:
+        _, token = store.create_invitation(engine, "Kim", hours=24, actor=ORGANIZER)
+        status, headers, _ = post(app, "/_stsa/join", token, headers={"Origin": app.url})
+        assert status == 200
+        judge = {k: v["value"] for k, v in set_cookies(headers).items()}
+        _, cookies = signed_in_browser(app, connect, "Olga", ORGANIZER_PIN)
+        settings = connect(app, path="settings", cookies=cookies)
+        assert_clean(settings.run())
+        said = assert_clean(settings.click("sign_everyone_out")).alerts
+        refused, _, words = post(app, "/_stsa/join", token, headers={"Origin": app.url})
+        assert (refused, "not valid" in words) == (403, True), "the QR code still signs in"
+        assert "Signed in as" not in is_signed_in(app, connect, judge)
+        assert any("Withdrew 1 open invitation." in a for a in said.get("success", [])), said
+        assert "Signed in as **Olga**" in is_signed_in(app, connect, cookies), "stays signed in"
+    finally:
+        engine.dispose()
+
+
 # --- uploads and downloads ------------------------------------------------------------------------
 def _upload(app, streamlit_session: str, size: int, name: str = "roster.csv"):
     """PUT a file to Streamlit's upload route as a script would: (status, text). The headers

@@ -61,13 +61,15 @@ def test_the_pause_ends_and_a_right_pin_does_not_wipe_the_count(pins, monkeypatc
 
 @pytest.mark.slow
 def test_addresses_are_counted_by_their_key(pins):
-    """IPv6 addresses of one /64 network share one count (a phone or home gets a whole /64,
-    so a new address costs nothing); an IPv4-mapped IPv6 address counts as its IPv4."""
-    for n in range(auth.CLIENT_BACKOFF.free):
+    """Issue 33: an IPv6 address counts as itself (a venue may hand one /64 to the whole
+    room), so a neighbour in its /64 is not paused by it (the /64's own, larger count:
+    tests/unit/test_devices.py); an IPv4-mapped IPv6 address counts as its IPv4."""
+    for _ in range(auth.CLIENT_BACKOFF.free):
         with pytest.raises(store.TournamentError, match="not right"):
-            store.sign_in(pins, "Mallory", "00000000", client=f"2001:db8:1:2::{n + 1:x}")
+            store.sign_in(pins, "Mallory", "00000000", client="2001:db8:1:2::1")
     with pytest.raises(store.SignInPaused, match="Too many wrong PINs: try again"):
-        store.sign_in(pins, "Mallory", JUDGE_PIN, client="2001:db8:1:2:ffff:ffff:ffff:fffe")
+        store.sign_in(pins, "Mallory", JUDGE_PIN, client="2001:db8:1:2:0:0:0:1")
+    assert store.sign_in(pins, "Jamal", JUDGE_PIN, client="2001:db8:1:2::2")
     assert store.sign_in(pins, "Jamal", JUDGE_PIN, client="2001:db8:1:3::1")
     for _ in range(auth.CLIENT_BACKOFF.free):
         with pytest.raises(store.TournamentError, match="not right"):
@@ -76,7 +78,7 @@ def test_addresses_are_counted_by_their_key(pins):
         store.sign_in(pins, "Mallory", JUDGE_PIN, client="10.0.0.7")
     with pins.connect() as conn:
         keys = set(conn.execute(sa.select(schema.sign_in_failures.c.client)).scalars())
-    assert keys == {"2001:db8:1:2::/64", "10.0.0.7"}
+    assert keys == {"2001:db8:1:2::1", "10.0.0.7"}
 
 
 @pytest.mark.slow
@@ -200,7 +202,8 @@ def test_the_organizer_lists_and_ends_sessions_but_keeps_their_own(pins):
     assert sorted(listed["actor"]) == ["Jamal", "Jo", "Olivia"]
     with pytest.raises(store.PermissionDenied):
         store.open_sessions(pins, actor=Actor("Jamal", Role.JUDGE))
-    assert store.sign_everyone_out(pins, actor=ORGANIZER, keep=own) == 2
+    assert store.sign_everyone_out(pins, actor=ORGANIZER, keep=own) == store.Ended(
+        judges=2, judge_sessions=2)
     assert all(store.session_actor(pins, s) is None for s in judges)
     assert store.session_actor(pins, own) is not None
     assert store.open_sessions(pins, actor=ORGANIZER)["actor"].tolist() == ["Olivia"]
@@ -211,7 +214,7 @@ def test_reset_pins_signs_everyone_out_and_makes_new_pins(pins, monkeypatch):
     monkeypatch.delenv("STSA_ORGANIZER_PIN")
     monkeypatch.delenv("STSA_JUDGE_PIN")
     judge = store.sign_in(pins, "Jamal", JUDGE_PIN).session_id
-    made = store.reset_pins(pins)
+    made = store.reset_pins(pins).made
     assert {len(p) for p in made.values()} == {auth.GENERATED_PIN_DIGITS}
     assert store.check_pin(pins, made[Role.JUDGE]) is Role.JUDGE
     assert store.check_pin(pins, JUDGE_PIN) is None
@@ -351,3 +354,26 @@ def test_a_pin_changed_while_it_is_checked_opens_no_session(pins, monkeypatch):
         opened = conn.execute(sa.select(sa.func.count()).select_from(schema.sessions)
                               .where(schema.sessions.c.actor == "Jamal")).scalar()
     assert opened == 0
+
+
+def test_reset_pins_signs_out_and_gives_new_pins_in_every_tournament(pins, monkeypatch):
+    """Issue 33: `make pins` said "everyone was signed out" while another tournament's judges
+    stayed signed in with their old PIN."""
+    monkeypatch.delenv("STSA_ORGANIZER_PIN")
+    monkeypatch.delenv("STSA_JUDGE_PIN")
+    elsewhere = store.create_tournament(pins, "LinCon 2026", actor=ORGANIZER)
+    there = store.open_tournament(pins, elsewhere.key)
+    try:
+        far = store.sign_in(there, "Kim", elsewhere.judge_pin).session_id
+        near = store.sign_in(pins, "Jamal", JUDGE_PIN).session_id
+        boss = store.sign_in(pins, "Olivia", ORGANIZER_PIN).session_id
+        reset = store.reset_pins(pins)
+        assert reset.ended == store.Ended(judges=2, judge_sessions=2, organizer_sessions=1)
+        assert [store.session_actor(there, s, any_tournament=True)
+                for s in (far, near, boss)] == [None, None, None]
+        assert set(reset.judges) == {elsewhere.key}
+        assert store.check_pin(there, elsewhere.judge_pin) is None
+        assert store.check_pin(there, reset.judges[elsewhere.key]) is Role.JUDGE
+        assert store.check_pin(pins, reset.judges[elsewhere.key]) is None, "theirs only"
+    finally:
+        there.dispose()

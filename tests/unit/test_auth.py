@@ -84,31 +84,57 @@ def test_backoff_is_free_then_doubles_up_to_its_cap():
 def test_the_tournament_budget_makes_guessing_a_generated_pin_take_years():
     """README, Security: at the highest rate the app allows a guesser without a trusted device
     (devices are issued only after a right PIN), finding one of two generated 8-digit PINs
-    takes on average more than a year (in fact about 1,100 years). Every wrong PIN from an
-    address also counts for the whole tournament, so addresses add nothing to its 83 a day."""
-    per_day = auth.most_tries_per_day(auth.TOURNAMENT_BACKOFF)
-    assert per_day == 83
+    takes on average more than a year (in fact about 1,500 years: 118 tries the first day,
+    then about 59 a day as the wrong PINs decay). Every wrong PIN from an address also counts
+    for the whole tournament, so addresses add nothing to it."""
+    assert auth.most_tries_per_day(auth.TOURNAMENT_BACKOFF) == 118
+    per_year = auth.most_tries(auth.TOURNAMENT_BACKOFF, 365 * 86400)
+    assert 21_000 < per_year < 22_000  # about 59 a day
     expected_tries = 10 ** auth.GENERATED_PIN_DIGITS / 3  # first hit of 2 PINs among 10^8
-    years = expected_tries / per_day / 365
-    assert 1000 < years < 1200  # "about 1,100 years"
-    assert auth.most_tries_per_day(auth.CLIENT_BACKOFF) < per_day
+    years = expected_tries / per_year
+    assert 1400 < years < 1600  # "about 1,500 years"
+    assert auth.most_tries_per_day(auth.CLIENT_BACKOFF) < auth.most_tries_per_day(
+        auth.NETWORK_BACKOFF) < auth.most_tries_per_day(auth.TOURNAMENT_BACKOFF)
+
+
+def test_the_pause_decays_when_the_guessing_slows_down():
+    """Issue 33: a guesser who paused everyone and then tries once an hour no longer holds the
+    pause at its hour-long cap: the wrong PINs weigh less as they age, and the wait shrinks
+    hour by hour (to a few minutes within four hours, none after ten)."""
+    policy = auth.TOURNAMENT_BACKOFF
+    failures = [float(n) for n in range(policy.free + 12)]  # a burst: the wait is at its cap
+    assert policy.wait(failures, failures[-1]) == policy.cap_seconds
+    waits = []
+    for _hour in range(10):
+        failures.append(failures[-1] + 3600)  # one more wrong PIN an hour later
+        waits.append(policy.wait(failures, failures[-1]))
+    assert waits == sorted(waits, reverse=True) and waits[0] < policy.cap_seconds
+    assert waits[0] <= policy.cap_seconds / 1.5 and waits[3] < 5 * 60 and waits[-1] == 0
+
+
+def test_a_burst_still_pauses_at_once_with_decay():
+    policy = auth.TOURNAMENT_BACKOFF
+    burst = [float(n) for n in range(policy.free)]
+    assert policy.wait(burst[:-1], burst[-2]) == 0
+    assert policy.wait(burst, burst[-1]) == policy.base_seconds
 
 
 def test_trusted_devices_add_only_their_own_budgets():
-    """README, Security: a trusted device's wrong PINs count against itself alone (34 a day).
-    A signed-in judge whose device turns guesser knows the judge PIN and guesses the
-    organizer's alone (half of 10^8 tries on average) at 83 + 34 a day: about 1,170 years.
-    One person holding every judge device STSA trusts at once (`DEVICE_LIMIT`, 50) guesses at
-    83 + 50 × 34 a day: still about 77 years."""
+    """README, Security: a trusted device's wrong PINs count against itself alone (34 the
+    first day, then 24 a day). A signed-in judge whose device turns guesser knows the judge
+    PIN and guesses the organizer's alone (half of 10^8 tries on average) at about 59 + 24 a
+    day: about 1,650 years. One person holding every judge device STSA trusts at once
+    (`DEVICE_LIMIT`, 50) guesses at 59 + 50 × 24 a day: still about 109 years."""
     from stsa.store.access import DEVICE_LIMIT
 
-    tournament = auth.most_tries_per_day(auth.TOURNAMENT_BACKOFF)
-    device = auth.most_tries_per_day(auth.DEVICE_BACKOFF)
-    assert device == 34
+    year = 365 * 86400
+    tournament = auth.most_tries(auth.TOURNAMENT_BACKOFF, year)
+    device = auth.most_tries(auth.DEVICE_BACKOFF, year)
+    assert auth.most_tries_per_day(auth.DEVICE_BACKOFF) == 34
     one_pin = 10 ** auth.GENERATED_PIN_DIGITS / 2
-    assert 1100 < one_pin / (tournament + device) / 365 < 1200  # "about 1,170 years"
+    assert 1550 < one_pin / (tournament + device) < 1750  # "about 1,650 years"
     every_judge_device = tournament + DEVICE_LIMIT[Role.JUDGE] * device
-    assert 70 < one_pin / every_judge_device / 365 < 80  # "about 77 years"
+    assert 100 < one_pin / every_judge_device < 120  # "about 109 years"
 
 
 # --- the key wrong PINs are counted under ------------------------------------------------------
@@ -118,11 +144,11 @@ def test_trusted_devices_add_only_their_own_budgets():
     (" 10.0.0.7 ", "10.0.0.7"),
     ("::ffff:10.0.0.7", "10.0.0.7"),
     ("::ffff:0a00:0007", "10.0.0.7"),
-    ("2001:db8:1:2:3:4:5:6", "2001:db8:1:2::/64"),
-    ("2001:DB8:1:2::ffff", "2001:db8:1:2::/64"),
-    ("[2001:db8:1:2::1]", "2001:db8:1:2::/64"),
-    ("fe80::1%wlan0", "fe80::/64"),
-    ("::1", "::/64"),
+    ("2001:db8:1:2:3:4:5:6", "2001:db8:1:2:3:4:5:6"),  # issue 33: an IPv6 address whole
+    ("2001:DB8:1:2::ffff", "2001:db8:1:2::ffff"),
+    ("[2001:db8:1:2::1]", "2001:db8:1:2::1"),
+    ("fe80::1%wlan0", "fe80::1"),
+    ("::1", "::1"),
     ("local", "local"),
     ("forwarded", "forwarded"),
     ("", ""),
@@ -131,6 +157,26 @@ def test_trusted_devices_add_only_their_own_budgets():
 def test_client_key(address, key):
     assert auth.client_key(address) == key
     assert len(auth.client_key(address)) <= 100
+
+
+@pytest.mark.parametrize("key, network", [
+    ("2001:db8:1:2:3:4:5:6", "2001:db8:1:2::/64"), ("2001:db8:1:2::ffff", "2001:db8:1:2::/64"),
+    ("2001:db8:1:2::/64", "2001:db8:1:2::/64"),  # a key an earlier release stored
+    ("fe80::1", "fe80::/64"), ("10.0.0.7", None), ("local", None), ("", None),
+    ("2001:db8::/48", None),
+])
+def test_network_key(key, network):
+    """Issue 33: the /64 whose wrong PINs are also counted together; IPv4 has none."""
+    assert auth.network_key(key) == network
+
+
+def test_a_console_code_is_twelve_digits_and_kept_only_as_a_hash():
+    code = auth.new_console_code()
+    digits = code.replace("-", "")
+    assert len(digits) == auth.CONSOLE_CODE_DIGITS and digits.isdigit() and code.count("-") == 2
+    assert auth.console_code_hash(code) == auth.console_code_hash(f" {digits} ") != digits
+    assert auth.console_code_hash(digits[:-1]) is None
+    assert auth.console_code_hash("x" * 12) is None and auth.console_code_hash(None) is None
 
 
 # --- PINs too easy to guess --------------------------------------------------------------------

@@ -56,6 +56,24 @@ def test_unmatched_rows_are_refused_unless_ticked_and_then_added_with_the_list(e
     assert players.loc["New Person", "registration_order"] is not None
 
 
+def test_a_new_player_from_a_booking_list_needs_a_nickname(engine):
+    """Issue 33, R22: a row added as a new player is shown in public by its nickname, never by
+    a real name nobody chose to show: without a nickname in the file or typed by the
+    organizer, the whole list is refused, named by row; a typed one wins over the file's."""
+    roster(engine, "Ann")
+    data = csv_bytes([["Name", "Nickname"], ["Ann", ""], ["Real Name", ""], ["Other", "Oth"]])
+    with pytest.raises(BookingError, match="row 3.*nickname"):
+        bookings.import_bookings(engine, data, 1, add_rows=[3, 4], actor=ORGANIZER)
+    with pytest.raises(BookingError, match="row 3.*nickname"):
+        bookings.import_bookings(engine, data, 1, add_rows=[3, 4], nicknames={3: "  "},
+                                 actor=ORGANIZER)
+    assert len(store.players(engine)) == 1 and store.bookings(engine).empty
+    bookings.import_bookings(engine, data, 1, add_rows=[3, 4],
+                             nicknames={3: " Sand Walker ", 4: "Othello"}, actor=ORGANIZER)
+    public = store.players(engine)  # the spectators' view
+    assert sorted(public["name"]) == ["Ann", "Othello", "Sand Walker"]
+
+
 def test_a_refused_list_adds_no_new_player(engine):
     roster(engine, "Ann")
     data = csv_bytes([["Name"], ["Ann"], ["New Person"], ["ann"]])  # Ann twice

@@ -5,6 +5,7 @@ original's `{placeholders}`, so no page, slip or workbook falls back to English 
 
 from __future__ import annotations
 
+import re
 from functools import cache
 from pathlib import Path
 
@@ -85,5 +86,77 @@ def test_the_sweep_catches_a_missing_translation(tmp_path, monkeypatch):
     try:
         with pytest.raises(AssertionError, match="untranslated"):
             test_every_marked_message_is_translated("sv")
+    finally:
+        entry.string = saved
+
+
+# --- one word for two meanings (issue 33: "Rank" and "Placing" were both "Rang"/"Placering",
+# so the Standings table had two columns of one heading and its rank was read as the placing) --
+
+def _same_meaning(message: str) -> str:
+    """An English message with what does not change its meaning taken out: case, "the",
+    a plural s, a hyphen ("Players" and "the player", "e-mail" and "email")."""
+    plain = re.sub(r"\bthe\s+", "", message.casefold()).replace("-", "")
+    return re.sub(r"(?<=\w)s\b", "", plain)
+
+
+# Distinct English messages that a language may say with one word because they mean the same
+# thing there (or are never read side by side, and the language has no better word). Each was
+# reviewed (issue 33); a new shared translation fails `test_no_two_meanings_share_a_translation`
+# until it gets a word of its own or a line here saying why not.
+SAME_WORDS: dict[str, list[set[str]]] = {
+    "fr": [
+        {"Current", "being played", "running"},  # "en cours": a tournament, sitting, clock
+        {"Nobody", "Person"},  # "personne": French says both so; a placeholder vs a heading
+        {"Restored tournament", "Tournament restored"},
+        {"Save changes", "Save the changes"},
+        {"All setups", "every setup"},
+        {"{what} contains an empty leader name.", "{what} list a blank leader name."},
+        {"line {number}", "row {number}"},
+        {"Name of the rule change", "rule change's name"},
+        {"{number}st", "{number}nd", "{number}rd", "{number}th"},  # French: "{number}e"
+    ],
+    "sv": [
+        {"Nobody", "none"},  # "ingen"
+        {"Lost final seat", "Lost the final seat"},
+        {"A sound at time on the TV", "A sound on the TV at time"},
+        {"{what} contains an empty leader name.", "{what} list a blank leader name."},
+        {"line {number}", "row {number}"},
+        {"Name of the rule change", "rule change's name"},
+        {"{number}st", "{number}nd"}, {"{number}rd", "{number}th"},  # ":a" and ":e"
+        {"All setups", "every setup"},
+    ],
+}
+
+
+def shared_translations(code: str) -> list[tuple[str, list[str]]]:
+    """Every translation of catalog `code` that says two English messages of different
+    meaning (`_same_meaning`) in one context, with those messages, less `SAME_WORDS`."""
+    said: dict[tuple[str | None, str], set[str]] = {}
+    for entry in catalog_of(code):
+        if entry.id and isinstance(entry.id, str) and entry.string and "fuzzy" not in entry.flags:
+            said.setdefault((entry.context, entry.string.strip().casefold()), set()).add(entry.id)
+    allowed = SAME_WORDS.get(code, [])
+    found = []
+    for (_context, words), messages in sorted(said.items(), key=lambda s: s[0][1]):
+        meanings = {_same_meaning(m) for m in messages}
+        if len(meanings) > 1 and not any(
+                {_same_meaning(m) for m in group} >= meanings for group in allowed):
+            found.append((words, sorted(messages)))
+    return found
+
+
+@pytest.mark.parametrize("code", TRANSLATED)
+def test_no_two_meanings_share_a_translation(code):
+    assert shared_translations(code) == []
+
+
+def test_the_sweep_catches_two_meanings_in_one_word():
+    """The check above fails for a catalog that says "Rank" as it says "Placing"."""
+    entry = catalog_of("fr").get("Placing")
+    saved = entry.string
+    entry.string = catalog_of("fr").get("Rank").string
+    try:
+        assert (entry.string.casefold(), ["Placing", "Rank"]) in shared_translations("fr")
     finally:
         entry.string = saved

@@ -92,7 +92,7 @@ def test_many_problems_are_counted_after_the_first_ones(roster):
 def test_only_this_list_checks_everyone_else_out(roster):
     store.check_in(roster, ids_of(roster, ["Ida Ulf", "Jon Vik", "Anna Berg"]), actor=ORGANIZER)
     assert service.check_in_list(roster, players(roster), "AnnFan\nBertil Ek\nCecilia Holm",
-                                 only=True, actor=ORGANIZER) == (2, 2)
+                                 only=True, actor=ORGANIZER) == (2, 2, 1)
     assert checked_in(roster) == ["Anna Berg", "Bertil Ek", "Cecilia Holm"]
     logged = store.events(roster, action="players.check_out", actor=ORGANIZER)
     assert sorted(logged.iloc[-1]["after"]["player_ids"]) == ids_of(roster, ["Ida Ulf", "Jon Vik"])
@@ -101,7 +101,7 @@ def test_only_this_list_checks_everyone_else_out(roster):
 def test_adding_a_list_keeps_who_is_checked_in(roster):
     store.check_in(roster, ids_of(roster, ["Jon Vik"]), actor=ORGANIZER)
     assert service.check_in_list(roster, players(roster), "Anna Berg", only=False,
-                                 actor=ORGANIZER) == (1, 0)
+                                 actor=ORGANIZER) == (1, 0, 0)
     assert checked_in(roster) == ["Anna Berg", "Jon Vik"]
 
 
@@ -152,9 +152,31 @@ def test_check_ins_from_before_the_last_draw_are_pointed_out(roster):
     store.check_in(roster, ids_of(roster, NAMES[7:]), actor=ORGANIZER)
     assert service.stale_check_ins(players(roster), sittings()).startswith(
         "7 of the 10 players checked in were checked in before Qualifier 1 was drawn")
-    service.check_in_list(roster, players(roster), "\n".join(NAMES[3:]), only=True,
-                          actor=ORGANIZER)
-    assert service.stale_check_ins(players(roster), sittings()).startswith("4 of the 7")
+    # Issue 33: a list checked in now is this sitting's, those who play again included
+    assert service.check_in_list(roster, players(roster), "\n".join(NAMES[3:]), only=True,
+                                 actor=ORGANIZER) == (0, 3, 7)
+    assert service.stale_check_ins(players(roster), sittings()) is None
     store.clear_check_ins(roster, actor=ORGANIZER)
     store.check_in(roster, ids_of(roster, NAMES[3:]), actor=ORGANIZER)
     assert service.stale_check_ins(players(roster), sittings()) is None
+
+
+def test_a_list_checked_in_again_after_a_draw_is_this_sittings(roster):
+    """Issue 33: players kept checked in since before Qualifier 1 was drawn and named again by
+    a list (pasted, added, ready-made) are checked in for this sitting: the hint goes, the log
+    says so, and the answer tells who was already checked in from who was checked in now."""
+    sittings = lambda: store.sittings(roster, actor=ORGANIZER)  # noqa: E731
+    played_one_sitting(roster, NAMES[:7])
+    assert service.stale_check_ins(players(roster), sittings()).startswith("All 7")
+    done = service.check_in_list(roster, players(roster), "Anna Berg\nJon Vik", only=False,
+                                 actor=ORGANIZER)
+    assert done == (1, 0, 1) and (done.checked_in, done.already) == (1, 1)
+    assert service.stale_check_ins(players(roster), sittings()).startswith(
+        "6 of the 8 players")  # Anna again and Jon new; the six others not named
+    assert ids_of(roster, ["Anna Berg"])[0] in store.events(
+        roster, action="players.check_in", actor=ORGANIZER).iloc[-1]["after"]["player_ids"]
+    again = service.set_check_ins(roster, ids_of(roster, NAMES[:7]), actor=ORGANIZER)
+    assert again == (0, 1, 7)
+    assert service.stale_check_ins(players(roster), sittings()) is None
+    assert service.check_in_list(roster, players(roster), "\n".join(NAMES[:7]), only=True,
+                                 actor=ORGANIZER) == (0, 0, 7)  # the same list again

@@ -265,3 +265,134 @@ def test_pins_too_easy_to_guess_are_refused_where_people_choose_them(pins, tmp_p
         assert auth.pin_weakness(made[Role.JUDGE]) is None
     finally:
         fresh.dispose()
+
+
+def trusted(engine) -> int:
+    with engine.connect() as conn:
+        return conn.execute(sa.select(sa.func.count()).select_from(schema.devices)
+                            .where(schema.devices.c.revoked_at.is_(None))).scalar()
+
+
+def test_the_console_reset_stops_trusting_every_device_and_signing_out_keeps_them(
+        pins, monkeypatch):
+    """Issue 33: `make pins` is for PINs that may have leaked, so the phones that used them are
+    suspect too; "Sign everyone out" keeps them (a device signs nobody in by itself)."""
+    monkeypatch.delenv("STSA_ORGANIZER_PIN")
+    monkeypatch.delenv("STSA_JUDGE_PIN")
+    judge = signed_in_browser(pins, "Jamal", JUDGE_PIN)
+    signed_in_browser(pins, "Olivia", ORGANIZER_PIN)
+    store.sign_everyone_out(pins, actor=ORGANIZER)
+    assert trusted(pins) == 2
+    reset = store.reset_pins(pins)
+    assert reset.ended.devices == 2 and trusted(pins) == 0
+    with pytest.raises(store.TournamentError, match="not right"):
+        store.sign_in(pins, "Jamal", "00000000", client="10.3.0.1", device=judge.device)
+    with pins.connect() as conn:  # counted as a browser without a device, from its address
+        assert conn.execute(sa.select(schema.sign_in_failures.c.device)).scalars().all() == [None]
+
+
+# --- issue 33: the organizer's way past the pause (a one-time code from the console) ---------
+
+def test_paused_for_everyone_the_console_code_lets_the_organizer_in_once(pins):
+    """50 wrong PINs from many addresses pause every browser without a device cookie, the
+    organizer on a new phone too; a code made at the console lets one organizer sign-in
+    through, from that paused address, and only once."""
+    pause_everyone(pins)
+    with pytest.raises(store.SignInPaused):
+        store.sign_in(pins, "Olivia", ORGANIZER_PIN, client="10.7.7.7")
+    code = store.make_console_code(pins)
+    assert len(code.replace("-", "")) == auth.CONSOLE_CODE_DIGITS
+    assert code.replace("-", "") not in all_text(pins), "only the code's hash is stored"
+    signed = store.sign_in(pins, "Olivia", ORGANIZER_PIN, client="10.7.7.7", console_code=code)
+    assert signed.actor.role is Role.ORGANIZER
+    assert store.session_actor(pins, signed.session_id).role is Role.ORGANIZER
+    with pytest.raises(store.TournamentError, match="used already or has expired"):
+        store.sign_in(pins, "Olivia", ORGANIZER_PIN, client="10.7.7.7", console_code=code)
+    with pytest.raises(store.SignInPaused):  # and everyone else is still paused
+        store.sign_in(pins, "Olivia", ORGANIZER_PIN, client="10.7.7.7")
+
+
+def test_the_console_code_expires_and_a_new_one_replaces_the_old(pins, monkeypatch):
+    pause_everyone(pins)
+    first = store.make_console_code(pins)
+    second = store.make_console_code(pins)
+    with pytest.raises(store.TournamentError, match="used already or has expired"):
+        store.sign_in(pins, "Olivia", ORGANIZER_PIN, client="10.7.7.7", console_code=first)
+    later(monkeypatch, seconds=auth.CONSOLE_CODE_SECONDS + 1)
+    with pytest.raises(store.TournamentError, match="used already or has expired"):
+        store.sign_in(pins, "Olivia", ORGANIZER_PIN, client="10.7.7.7", console_code=second)
+    with pytest.raises(store.TournamentError, match="used already or has expired"):
+        store.sign_in(pins, "Olivia", ORGANIZER_PIN, console_code="0000-0000-0000")
+
+
+def test_the_console_code_is_not_for_a_judge_pin(pins):
+    """With the code only the organizer's PIN is checked: the judges' PIN is a wrong one there
+    (counted on the code), and the code is still there for the organizer."""
+    pause_everyone(pins)
+    code = store.make_console_code(pins)
+    with pytest.raises(store.TournamentError, match="That PIN is not right"):
+        store.sign_in(pins, "Jamal", JUDGE_PIN, client="10.7.7.7", console_code=code)
+    assert store.sign_in(pins, "Olivia", ORGANIZER_PIN, client="10.7.7.7",
+                         console_code=code).actor.role is Role.ORGANIZER
+
+
+def test_wrong_pins_with_the_console_code_wait_a_minute_at_most(pins, monkeypatch):
+    """The code's path has its own count, capped: however many wrong PINs are typed with it,
+    the organizer waits at most `CONSOLE_BACKOFF.cap_seconds` (60 s), while the tournament-wide
+    pause of the same moment is an hour; and those wrong PINs add nothing to anyone's pause."""
+    with pins.begin() as conn:  # a whole day of guessing: the tournament-wide pause is an hour
+        at = access.db.now()
+        conn.execute(sa.insert(schema.sign_in_failures), [
+            {"client": f"10.1.{n // 250}.{n % 250}", "at": at} for n in range(80)])
+    assert store.sign_in_pause(pins) > 3000
+    code = store.make_console_code(pins)
+    waits, shift = [], 0.0
+    for n in range(12):
+        try:
+            store.sign_in(pins, "Olivia", f"99{n:04d}", client="10.7.7.7", console_code=code)
+        except store.SignInPaused as paused:
+            waits.append(paused.seconds)
+            shift += paused.seconds + 1
+            later(monkeypatch, seconds=shift)  # the organizer waits, then types again
+        except store.TournamentError as wrong:
+            assert "not right" in str(wrong)
+    assert waits and max(waits) <= auth.CONSOLE_BACKOFF.cap_seconds == 60
+    assert store.sign_in(pins, "Olivia", ORGANIZER_PIN, client="10.7.7.7",
+                         console_code=code).actor.role is Role.ORGANIZER
+    with pins.connect() as conn:
+        counted = conn.execute(sa.select(sa.func.count()).select_from(schema.sign_in_failures)
+                               .where(schema.sign_in_failures.c.device.is_(None))).scalar_one()
+    assert counted == 80, "wrong PINs with the code count on the code alone"
+
+
+# --- issue 33: IPv6 counted per address, with a larger count per /64 --------------------------
+
+VENUE = "2001:db8:aa:bb"  # a venue that hands one /64 to every phone in the room
+
+
+def test_one_ipv6_address_s_wrong_pins_do_not_pause_its_neighbours_in_the_64(pins):
+    """A venue hands one /64 to everyone: one phone's 5 wrong PINs pause that phone alone; a
+    judge on another address of the same /64 signs in."""
+    for n in range(auth.CLIENT_BACKOFF.free):
+        with pytest.raises(store.TournamentError, match="not right"):
+            store.sign_in(pins, "Mallory", f"99{n:04d}", client=f"{VENUE}::66")
+    with pytest.raises(store.SignInPaused, match="Too many wrong PINs: try again"):
+        store.sign_in(pins, "Mallory", JUDGE_PIN, client=f"{VENUE}::66")
+    assert store.sign_in(pins, "Jamal", JUDGE_PIN,
+                         client=f"{VENUE}::1234").actor.role is Role.JUDGE
+
+
+def test_a_guesser_changing_addresses_inside_one_64_meets_the_64_s_count(pins):
+    """One guesser with a new address of the same /64 for every try: each address has its own
+    count, but the /64's (`NETWORK_BACKOFF`, 20) stops them long before the tournament's 50,
+    so the rest of the world is not paused by them; another /64 still signs in."""
+    for n in range(auth.NETWORK_BACKOFF.free):
+        with pytest.raises(store.TournamentError, match="not right"):
+            store.sign_in(pins, "Mallory", f"99{n:04d}", client=f"{VENUE}::{n + 1:x}")
+    with pytest.raises(store.SignInPaused, match="from this network"):
+        store.sign_in(pins, "Mallory", JUDGE_PIN, client=f"{VENUE}::ffff")
+    assert auth.NETWORK_BACKOFF.free < auth.TOURNAMENT_BACKOFF.free
+    assert store.sign_in_pause(pins) == 0, "the tournament is not paused"
+    assert store.sign_in(pins, "Jamal", JUDGE_PIN,
+                         client="2001:db8:cc:dd::5").actor.role is Role.JUDGE
+    assert store.sign_in(pins, "Jamal", JUDGE_PIN, client="10.0.0.9").actor.role is Role.JUDGE

@@ -83,7 +83,17 @@ def test_https_with_a_certificate_and_hsts(pem):
 
 
 def test_the_body_cap_lets_every_upload_the_app_takes_through():
-    assert 6 * 2**20 < serve_cluster.MAX_BODY_BYTES < 7 * 2**20
+    """The same upload passes behind HAProxy as without it: a tournament workbook of up to
+    50 MB (what a restore reads and Streamlit's `maxUploadSize` allows) with its form, and not
+    a byte more than the app itself takes (`web.UPLOAD_BYTES`)."""
+    from stsa.formats import guards
+    from stsa.ui import web
+
+    assert serve_cluster.MAX_BODY_BYTES == web.UPLOAD_BYTES
+    assert guards.MAX_WORKBOOK_BYTES < serve_cluster.MAX_BODY_BYTES
+    config = (Path(serve_cluster.ROOT) / ".streamlit" / "config.toml").read_text()
+    assert "maxUploadSize = 50\n" in config
+    assert 50 * 2**20 < serve_cluster.MAX_BODY_BYTES < 51 * 2**20
 
 
 def test_the_certificate_file_for_haproxy_is_the_owner_s_only(certificate, pem):
@@ -312,6 +322,29 @@ def test_big_and_chunked_bodies_are_refused(tmp_path, certificate, pem, monkeypa
         fine = _https(port, certificate)
         fine.request("POST", "/_stcore/upload_file", body=b"x" * 100_000)
         assert fine.getresponse().status == 200
+
+
+@pytest.mark.slow
+@needs_haproxy
+@needs_nginx
+def test_a_workbook_of_50_mb_passes_and_a_byte_more_than_the_app_takes_is_refused(
+        tmp_path, certificate, pem, monkeypatch):
+    """A restore's workbook may be 50 MB: the whole body, with its form, reaches the app
+    through HAProxy; one byte over the app's own limit gets 413 from HAProxy."""
+    from stsa.ui import web
+
+    limit = web.UPLOAD_BYTES  # the app's: 50 MB and the form around it
+    with proxy(tmp_path, pem, monkeypatch) as (port, _):
+        workbook = _https(port, certificate)
+        workbook.request("POST", "/_stcore/upload_file", body=b"x" * limit)
+        answer = workbook.getresponse()
+        assert answer.status == 200
+        assert f"content-length: {limit}" in answer.read().decode().splitlines()
+        over = _https(port, certificate)
+        over.putrequest("POST", "/_stcore/upload_file")
+        over.putheader("Content-Length", str(limit + 1))
+        over.endheaders()
+        assert over.getresponse().status == 413
 
 
 def _answer(port: int) -> int | None:

@@ -96,3 +96,46 @@ def test_no_code_installs_a_language_for_the_whole_process():
                                                                                "locale"}:
                 found.append(f"{path.relative_to(ROOT)}:{node.lineno}")
     assert found == []
+
+
+def test_two_headings_said_with_one_word_stay_two_columns(monkeypatch):
+    """Issue 33: "Rank" and "Placing" were one word in French and Swedish, and the table showed
+    two columns of one heading. Should a catalog ever say two headings alike again, each column
+    is still chosen by its English (one map from English to words) and no heading reads as
+    another's."""
+    from stsa.ui import tables
+
+    said = {"Rank": "Rang", "Placing": "Rang", "Player": "Joueur"}
+    monkeypatch.setattr(i18n, "_", lambda message: said.get(message, message))
+    frame = pd.DataFrame({"Rank": [1, 2, 3], "Player": ["A", "B", "C"], "Placing": [1, 1, 2]})
+    with i18n.language("fr"):
+        assert list(i18n.headings(frame).columns) == ["Rang", "Joueur", "Rang (Placing)"]
+        data, settings = tables.in_words(frame, {"column_order": ["Placing", "Rank"],
+                                                 "column_config": {"Rank": {"width": 42}}})
+    assert list(data.columns) == ["Rang", "Joueur", "Rang (Placing)"]
+    assert settings["column_order"] == ["Rang (Placing)", "Rang"]  # Placing first, as asked
+    assert settings["column_config"] == {"Rang": {"width": 42}}  # the Rank's own
+
+
+@pytest.mark.parametrize("code", ["fr", "sv"])
+def test_the_tables_that_show_a_rank_have_headings_of_their_own(code):
+    """Every table that shows a rank beside a placing (Standings, a player's games, TV, the
+    workbook's and the CSVs' sheets, a table's result) says each of its headings its own way."""
+    from stsa.formats import workbook
+    from stsa.services import exports, season
+    from stsa.ui import finals, live_standings, live_tv, result_entry
+
+    with i18n.language(code):
+        tables = {
+            "standings": [_(label) for _key, label, _help, _width in live_standings.COLUMNS],
+            "games": [_(g) for g in live_standings.GAMES],
+            "tv": live_tv.words()["columns"],
+            "finals": [_(h) for h in finals.HEADINGS],
+            "result": [_(h) for h in result_entry.HEADINGS.values()],
+            "season": [_(h) for h in season.SEASON_HEADINGS.values()],
+            "standings sheet": [_(h) for h in workbook.STANDINGS_HEADINGS.values()],
+            "csv": [_(h) for h in exports.CSV_HEADINGS],
+            **{title: [_(h) for h, _col, _kind in columns if h]
+               for title, (_table, columns) in workbook.SHEETS.items()}}
+    for name, headings in tables.items():
+        assert len({h.casefold() for h in headings}) == len(headings), (name, headings)

@@ -263,3 +263,96 @@ def test_a_version_1_file_opens_with_devices_and_invitations(tmp_path, monkeypat
 def test_the_invitations_module_is_what_the_store_exports():
     assert store.join is invites.join and store.invitations is invites.invitations
     assert migrations.MIGRATIONS[4].__doc__.startswith("Version 4 (R20)")
+
+
+# --- recovery steps that recover (issue 33, security 1 and 3) ------------------------------------
+
+def test_signing_everyone_out_withdraws_every_open_invitation_too(pins):
+    """A photographed QR code signs nobody in after "Sign everyone out", in any tournament,
+    and the step says exactly what it ended."""
+    own = store.sign_in(pins, "Olivia", ORGANIZER_PIN).session_id
+    other = store.sign_in(pins, "Otto", ORGANIZER_PIN).session_id
+    _, token = store.create_invitation(pins, "Jo", actor=ORGANIZER)
+    jo = store.join(pins, token).session_id
+    store.sign_in(pins, "Jamal", JUDGE_PIN)
+    store.sign_in(pins, "Jamal", JUDGE_PIN)  # the same judge on a second phone
+    elsewhere = store.create_tournament(pins, "LinCon 2026", actor=ORGANIZER)
+    there = store.open_tournament(pins, elsewhere.key)
+    try:
+        _, far = store.create_invitation(there, "Kim", actor=ORGANIZER)
+        ended = store.sign_everyone_out(pins, actor=ORGANIZER, keep=own)
+    finally:
+        there.dispose()
+    assert ended == store.Ended(judges=2, judge_sessions=3, organizer_sessions=1,
+                                invitations=2)
+    for token_now in (token, far):
+        with pytest.raises(store.TournamentError, match="not valid"):
+            store.join(pins, token_now)
+    assert store.session_actor(pins, jo) is None and store.session_actor(pins, other) is None
+    assert store.session_actor(pins, own) is not None
+    assert store.open_invitations(pins, actor=ORGANIZER).empty
+    assert store.sign_everyone_out(pins, actor=ORGANIZER, keep=own) == store.Ended()
+
+
+def test_a_judge_pin_change_withdraws_that_tournaments_invitations_only(pins):
+    _, token = store.create_invitation(pins, "Jo", actor=ORGANIZER)
+    elsewhere = store.create_tournament(pins, "LinCon 2026", actor=ORGANIZER)
+    there = store.open_tournament(pins, elsewhere.key)
+    try:
+        _, far = store.create_invitation(there, "Kim", actor=ORGANIZER)
+        kim = store.join(pins, far).session_id
+        ended = store.set_pin(pins, Role.JUDGE, "86421753", actor=ORGANIZER,
+                              current_pin=ORGANIZER_PIN)
+        assert ended == store.Ended(invitations=1)
+        with pytest.raises(store.TournamentError, match="not valid"):
+            store.join(pins, token)
+        assert store.join(pins, far).actor.name == "Kim", "another tournament's stays"
+        assert store.session_actor(there, kim) is not None
+    finally:
+        there.dispose()
+
+
+def test_an_organizer_pin_change_withdraws_every_open_invitation(pins):
+    """An organizer's session may have made them: a new organizer PIN ends them all."""
+    _, token = store.create_invitation(pins, "Jo", actor=ORGANIZER)
+    ended = store.set_pin(pins, Role.ORGANIZER, "97531864", actor=ORGANIZER,
+                          current_pin=ORGANIZER_PIN)
+    assert ended.invitations == 1
+    with pytest.raises(store.TournamentError, match="not valid"):
+        store.join(pins, token)
+
+
+def test_reset_pins_withdraws_the_invitations_of_every_tournament(pins):
+    _, token = store.create_invitation(pins, "Jo", actor=ORGANIZER)
+    elsewhere = store.create_tournament(pins, "LinCon 2026", actor=ORGANIZER)
+    there = store.open_tournament(pins, elsewhere.key)
+    try:
+        _, far = store.create_invitation(there, "Kim", actor=ORGANIZER)
+    finally:
+        there.dispose()
+    assert store.reset_pins(pins).ended.invitations == 2
+    for gone in (token, far):
+        with pytest.raises(store.TournamentError, match="not valid"):
+            store.join(pins, gone)
+
+
+def test_an_archived_tournament_takes_no_new_invitation(pins):
+    store.archive_tournament(pins, actor=ORGANIZER)
+    with pytest.raises(store.TournamentError, match="archived"):
+        store.create_invitation(pins, "Jo", actor=ORGANIZER)
+    assert store.invitations(pins, actor=ORGANIZER).empty
+    store.reopen_tournament(pins, actor=ORGANIZER)
+    assert store.create_invitation(pins, "Jo", actor=ORGANIZER)[0] >= 1
+
+
+def test_an_archived_tournament_of_its_own_database_takes_no_new_invitation(pins):
+    elsewhere = store.create_tournament(pins, "LinCon 2026", actor=ORGANIZER)
+    there = store.open_tournament(pins, elsewhere.key)
+    try:
+        store.archive_tournament(there, actor=ORGANIZER)
+        with pytest.raises(store.TournamentError, match="archived"):
+            store.create_invitation(there, "Kim", actor=ORGANIZER)
+        assert store.invitations(there, actor=ORGANIZER).empty
+        assert store.create_invitation(pins, "Jo", actor=ORGANIZER)[0] >= 1, "the open one takes"
+    finally:
+        there.dispose()

@@ -55,6 +55,7 @@ def tournament_log(sqlite_engine, tmp_path, monkeypatch):
     the names to use."""
     engine = sqlite_engine
     pins = store.ensure_pins(engine)
+    store.set_settings(engine, {"tournament_name": "Log Cup"}, actor=ORGANIZER)  # its key too
     store.set_settings(engine, {"pick_method": "vote_off", "wild_card": True,
                                 "enabled_setups": ["uprising", "legacy-ix"]}, actor=ORGANIZER)
     ids = store.import_players(engine, [{"name": n} for n in (
@@ -127,6 +128,7 @@ def tournament_log(sqlite_engine, tmp_path, monkeypatch):
     overlay, _ = store.create_overlay(engine, "table", table_no=2, actor=ORGANIZER)
     store.revoke_overlay(engine, overlay, actor=ORGANIZER)
     store.lift_pause(engine, actor=ORGANIZER)
+    store.make_console_code(engine)
     monkeypatch.setenv("TZ", "UTC")  # the schedule (R26): this laptop's zone, UTC here
     nine = dt.datetime(2026, 3, 7, 9, 0, tzinfo=dt.UTC)
     first_item = store.add_schedule_item(engine, sitting_kind="qualifier", sitting_number=3,
@@ -134,6 +136,8 @@ def tournament_log(sqlite_engine, tmp_path, monkeypatch):
     lunch = store.add_schedule_item(engine, title="Lunch", minutes=45, actor=ORGANIZER,
                                     starts_at=nine + dt.timedelta(hours=3))
     store.update_schedule_item(engine, lunch["item_id"], minutes=60, actor=ORGANIZER)
+    store.shift_schedule(engine, 15, after_item=first_item["item_id"], actor=ORGANIZER)
+    store.undo_shift(engine, actor=ORGANIZER)  # issue 33: the last move undone, then again
     store.shift_schedule(engine, 15, after_item=first_item["item_id"], actor=ORGANIZER)
     store.delete_schedule_item(engine, lunch["item_id"], actor=ORGANIZER)
     # several tournaments (R27): a second one in a season, the directory, archive, delete
@@ -238,10 +242,18 @@ def test_every_logged_action_in_words(tournament_log):
                                        "its address shows nothing any more.")
     assert words["sign_in.unlock"] == ("Lifted the sign-in pause: forgot 0 wrong PINs (the PINs "
                                        "stay as they were).")
+    assert words["tournament.key"] == ("The tournament's links now use “log-cup” (before: "
+                                       "“dune-imperium-tournament”): it was renamed before "
+                                       "anything of it was public.")
+    assert words["sign_in.code"] == ("Made a one-time code at the console: with the organizer's "
+                                     "PIN it signs in once through a sign-in pause, within 15 "
+                                     "minutes.")
     assert words["schedule.add"] == "Planned Lunch: Saturday 12:00, 45 minutes."
     assert words["schedule.edit"] == "Changed Lunch on the schedule: length 45 min → 60 min."
     assert words["schedule.shift"] == ("Running late: moved 1 item from Saturday 12:00 on "
                                        "15 minutes later: Lunch.")
+    assert words["schedule.undo"] == ("Undid running late: moved 1 item back 15 minutes "
+                                      "earlier: Lunch.")
     assert words["schedule.remove"] == ("Took Lunch off the schedule (it was at Saturday "
                                         "12:15).")
     assert words["backup.restore"].startswith("Restored the backup stsa-")
@@ -288,3 +300,15 @@ def test_names_of_what_is_gone_come_from_the_log_itself():
     words = log.event_sentences(events, places).tolist()
     assert words[2] == "Withdrew Gone Gary (results stay)."
     assert words[3].startswith("Changed the setup of Qualifier 4, table 2: Uprising → ")
+
+
+def test_signing_everyone_out_says_the_invitations_and_devices_it_ended_too():
+    """Issue 33: the log says all a recovery step ended, not only the sessions."""
+    words = log.sentence("session.revoke_all", "sessions", None,
+                         {"ended": 3, "invitations": 2, "devices": 1}, log.Places())
+    assert words == ("Signed everyone out (3 sessions ended; the organizer who did it stays "
+                     "signed in). Withdrew 2 open invitations. Stopped trusting 1 phone or "
+                     "computer that signed in before.")
+    assert log.sentence("session.revoke_all", "sessions", None, {"ended": 1},
+                        log.Places()).endswith("(1 session ended; the organizer who did it "
+                                               "stays signed in).")

@@ -92,3 +92,19 @@ def test_the_log_says_which_overlay_in_words_and_never_holds_the_token(inst):
         "Made a stream overlay of the filmed table number 4.",
         "Withdrew the stream overlay of the filmed table number 4: its address shows "
         "nothing any more."}
+
+
+def test_an_archived_tournament_takes_no_new_overlay(inst):
+    """Issue 33: the store refused nothing; an archived tournament is kept as it was."""
+    other = store.create_tournament(inst, "LinCon 2026", actor=ORGANIZER)
+    there = store.open_tournament(inst, other.key)
+    try:
+        for engine in (inst, there):
+            store.archive_tournament(engine, actor=ORGANIZER)
+            with pytest.raises(TournamentError, match="archived"):
+                store.create_overlay(engine, "standings", actor=ORGANIZER)
+            assert store.overlays(engine, actor=ORGANIZER).empty
+        store.reopen_tournament(there, actor=ORGANIZER)
+        assert store.create_overlay(there, "next", actor=ORGANIZER)[0] >= 1
+    finally:
+        there.dispose()

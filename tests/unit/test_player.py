@@ -13,8 +13,9 @@ from stsa.services.snapshot import Snapshot
 ORGANIZER = Actor("Olivia", Role.ORGANIZER)
 
 
-def book_of(engine, waiting=None):
-    """The pages' book as the public sees it, from the frames the pages share."""
+def book_of(engine, waiting=None, schedule=None, now=None):
+    """The pages' book as the public sees it, from the frames the pages share (`schedule`
+    and `now`: what is left to come, R26)."""
     snap = Snapshot(engine, actor=None)
     scored = results.scored(snap)
     table = results.standings(scored, snap.names, results.qualifier_players(snap))
@@ -24,7 +25,7 @@ def book_of(engine, waiting=None):
         seats={s: sittings.overview_of(snap, s) for s in playing},
         sit_outs={s: store.sit_outs(engine, s) for s in playing}, scored=scored,
         standings=table, finals=finals.finals_status(finals.view_of(Snapshot(engine), table)),
-        waiting=waiting)
+        waiting=waiting, schedule=schedule, now=now)
 
 
 def facts(engine, player_id):
@@ -266,6 +267,33 @@ def test_R16_R18_everyone_at_once_in_the_finals_and_after(tmp_path, stage):
         frame = same_as_each_page(book_of(engine))
         assert set(frame["now"]) == ({Now.OVER} if stage == "over"
                                      else {Now.SEATED, Now.SITTING_OUT})
+    finally:
+        engine.dispose()
+
+
+def test_R18_R26_the_tournament_is_over_only_when_nothing_is_left_on_the_schedule(tmp_path):
+    """Issue 33: the final is complete but a Player meeting is planned after it: My seat says
+    the final is played and gives the final place, never "the tournament is over" beside
+    "Next: Player meeting"; once nothing is left, it is over."""
+    from tests.support import finished as done
+    engine = store.connect(f"sqlite:///{tmp_path / 'f.db'}", backup_dir=tmp_path / "b")
+    try:
+        store.set_settings(engine, {"auto_backup": False}, actor=ORGANIZER)
+        done.finished(engine)
+        now = pd.Timestamp("2027-03-07 17:00", tz="UTC")
+        meeting = pd.DataFrame({"item_id": [9], "title": ["Player meeting"],
+                                "starts_at": [now + pd.Timedelta(hours=1)],
+                                "ends_at": [now + pd.Timedelta(hours=2)]})
+        ahead = book_of(engine, schedule=meeting, now=now)
+        frame = same_as_each_page(ahead)
+        assert set(frame["now"]) == {Now.FINAL_PLAYED}
+        said = player.sentences(ahead.ranking, frame["player_id"].tolist())
+        assert all("in the final standings" in s and "tournament is over" not in s
+                   for s in said), said
+        after = book_of(engine, schedule=meeting, now=now + pd.Timedelta(hours=3))
+        assert set(same_as_each_page(after)["now"]) == {Now.OVER}
+        assert all(s.endswith("The tournament is over.") for s in player.sentences(
+            after.ranking, frame["player_id"].tolist()))
     finally:
         engine.dispose()
 

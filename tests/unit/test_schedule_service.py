@@ -8,10 +8,12 @@ import datetime as dt
 from zoneinfo import ZoneInfo
 
 import icalendar
+import pytest
 
 from stsa import store
 from stsa.services import log, schedule
-from tests.support.store_helpers import ORGANIZER
+from stsa.store import PermissionDenied, TournamentError
+from tests.support.store_helpers import JUDGE, ORGANIZER
 
 ROOM = ZoneInfo("Europe/Stockholm")
 DAY = dt.date(2026, 3, 7)
@@ -117,3 +119,83 @@ def test_a_players_calendar_holds_the_qualifiers_they_booked_and_those_without_a
     bo = schedule.player_calendar(sqlite_engine, int(ids["Baliset"]), "Baliset")
     assert [str(e["SUMMARY"]) for e in events_of(ann)] == ["Qualifier 2"]
     assert [str(e["SUMMARY"]) for e in events_of(bo)] == ["Qualifier 1", "Qualifier 2"]
+
+
+SUNDAY = DAY + dt.timedelta(days=1)
+
+
+def weekend(engine):
+    """Saturday's Qualifier 2 at 14:00 and Qualifier 3 at 17:00; Sunday's semifinal at 10:00
+    and prize giving at 16:00 (the room's time)."""
+    store.set_settings(engine, {"time_zone": "Europe/Stockholm"}, actor=ORGANIZER)
+    two = schedule.plan_item(engine, kind="qualifier", number=2, starts_at=at(14),
+                             actor=ORGANIZER)
+    schedule.plan_item(engine, kind="qualifier", number=3, starts_at=at(17), actor=ORGANIZER)
+    schedule.plan_item(engine, kind="semifinal", actor=ORGANIZER,
+                       starts_at=schedule.start_of(SUNDAY, dt.time(10), ROOM))
+    schedule.plan_item(engine, kind="other", title="Prize giving", minutes=30,
+                       starts_at=schedule.start_of(SUNDAY, dt.time(16), ROOM), actor=ORGANIZER)
+    return int(two.item["item_id"])
+
+
+def starts(engine) -> list[str]:
+    items = store.schedule_items(engine)
+    return items["starts_at"].dt.tz_convert(ROOM).dt.strftime("%a %H:%M").tolist()
+
+
+def test_running_late_moves_the_same_day_only_unless_later_days_are_asked_for(sqlite_engine):
+    """Issue 33: 20 minutes late after Saturday's Qualifier 2 moved Qualifier 3 and all of
+    Sunday; only Saturday's later items move, Sunday's on request."""
+    two = weekend(sqlite_engine)
+    moved = schedule.running_late(sqlite_engine, 20, after_item=two, actor=ORGANIZER)
+    assert moved.done == "Moved 1 item 20 minutes later."
+    assert starts(sqlite_engine) == ["Sat 14:00", "Sat 17:20", "Sun 10:00", "Sun 16:00"]
+    both = schedule.running_late(sqlite_engine, 10, after_item=two, later_days=True,
+                                 actor=ORGANIZER)
+    assert both.done == "Moved 3 items 10 minutes later."
+    assert starts(sqlite_engine) == ["Sat 14:00", "Sat 17:30", "Sun 10:10", "Sun 16:10"]
+
+
+def test_undo_puts_back_the_times_before_the_last_move_and_is_logged(sqlite_engine):
+    two = weekend(sqlite_engine)
+    before = store.schedule_items(sqlite_engine)["starts_at"].tolist()
+    assert schedule.last_move(sqlite_engine, actor=ORGANIZER) is None
+    schedule.running_late(sqlite_engine, 25, after_item=two, later_days=True, actor=ORGANIZER)
+    last = schedule.last_move(sqlite_engine, actor=ORGANIZER)
+    assert last is not None and last.undoable and last.words == (
+        "Last move: 3 items 25 minutes later, from Saturday 17:00 on.")
+    undone = schedule.undo_last_move(sqlite_engine, actor=ORGANIZER)
+    assert undone.done == "Undone: 3 items are back at their times before the move."
+    assert store.schedule_items(sqlite_engine)["starts_at"].tolist() == before
+    assert schedule.last_move(sqlite_engine, actor=ORGANIZER) is None  # nothing left to undo
+    with pytest.raises(TournamentError, match="There is no move to undo"):
+        schedule.undo_last_move(sqlite_engine, actor=ORGANIZER)
+    events = store.events(sqlite_engine, actor=ORGANIZER, action="schedule.")
+    assert events["action"].tolist()[-2:] == ["schedule.shift", "schedule.undo"]
+    words = log.event_sentences(events, log.Places()).tolist()
+    assert words[-1] == ("Undid running late: moved 3 items back 25 minutes earlier: "
+                         "Qualifier 3, Semifinal and Prize giving.")
+    with pytest.raises(PermissionDenied):
+        schedule.undo_last_move(sqlite_engine, actor=JUDGE)
+
+
+def test_undo_is_refused_once_the_schedule_changed_since_the_move(sqlite_engine):
+    two = weekend(sqlite_engine)
+    schedule.running_late(sqlite_engine, 20, after_item=two, actor=ORGANIZER)
+    lunch = schedule.plan_item(sqlite_engine, kind="other", title="Lunch", minutes=45,
+                               starts_at=at(12), actor=ORGANIZER)
+    kept = store.schedule_items(sqlite_engine)["starts_at"].tolist()
+    last = schedule.last_move(sqlite_engine, actor=ORGANIZER)
+    assert last is not None and not last.undoable
+    refused = ("The schedule changed after the last move, so it cannot be undone: change "
+               "the times on each item's form instead.")
+    assert last.reason == refused
+    with pytest.raises(TournamentError) as caught:
+        schedule.undo_last_move(sqlite_engine, actor=ORGANIZER)
+    assert str(caught.value) == refused
+    assert store.schedule_items(sqlite_engine)["starts_at"].tolist() == kept
+    assert store.events(sqlite_engine, actor=ORGANIZER, action="schedule.")[
+        "action"].tolist()[-1] == "schedule.add"  # nothing written
+    schedule.remove_item(sqlite_engine, lunch.item["item_id"], actor=ORGANIZER)
+    with pytest.raises(TournamentError, match="changed after the last move"):
+        schedule.undo_last_move(sqlite_engine, actor=ORGANIZER)

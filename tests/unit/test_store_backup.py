@@ -87,9 +87,9 @@ def test_restore_keeps_this_installations_pins(tournament, tmp_path, monkeypatch
     engine = tournament
     monkeypatch.delenv("STSA_ORGANIZER_PIN", raising=False)
     monkeypatch.delenv("STSA_JUDGE_PIN", raising=False)
-    first = store.reset_pins(engine)[Role.ORGANIZER]
+    first = store.reset_pins(engine).made[Role.ORGANIZER]
     path = store.backup(engine)
-    second = store.reset_pins(engine)[Role.ORGANIZER]
+    second = store.reset_pins(engine).made[Role.ORGANIZER]
     store.restore(engine, path, actor=ORGANIZER)
     assert store.check_pin(engine, second) is Role.ORGANIZER
     assert store.check_pin(engine, first) is None

@@ -88,3 +88,22 @@ def test_a_renumbered_sitting_follows_its_name(sqlite_engine):
     other = store.update_schedule_item(sqlite_engine, item["item_id"], sitting_kind="other",
                                        title="Player meeting", actor=ORGANIZER)
     assert (other["sitting_kind"], other["sitting_number"]) == (None, None)
+
+
+def test_the_last_move_is_undone_exactly_once_on_both_databases(engine):
+    """Issue 33: an undo puts back the starts before the last move, is logged, and a second
+    one finds nothing to undo."""
+    first = store.add_schedule_item(engine, sitting_kind="qualifier", sitting_number=1,
+                                    starts_at=NINE, actor=ORGANIZER)
+    lunch = store.add_schedule_item(engine, title="Lunch", minutes=45, actor=ORGANIZER,
+                                    starts_at=NINE + dt.timedelta(hours=3))
+    before = store.schedule_items(engine)["starts_at"].tolist()
+    assert store.shift_schedule(engine, 7, after_item=first["item_id"],
+                                actor=ORGANIZER) == [lunch["item_id"]]
+    assert store.last_shift(engine, actor=ORGANIZER)["refused"] == ""
+    assert store.undo_shift(engine, actor=ORGANIZER) == [lunch["item_id"]]
+    assert store.schedule_items(engine)["starts_at"].tolist() == before
+    assert store.last_shift(engine, actor=ORGANIZER) is None
+    with pytest.raises(TournamentError, match="no move to undo"):
+        store.undo_shift(engine, actor=ORGANIZER)
+    assert logged(engine)[-2:] == [Action.SCHEDULE_SHIFT, Action.SCHEDULE_UNDO]

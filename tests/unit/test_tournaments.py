@@ -15,6 +15,7 @@ from stsa import auth, store
 from stsa.auth import Actor, Role
 from stsa.domain import Action
 from stsa.store import db, schema
+from stsa.store.tournaments import find as find_listed
 from tests.support.store_helpers import (
     JUDGE_PIN,
     ORGANIZER,
@@ -30,6 +31,7 @@ from tests.support.store_helpers import (
 
 SAT, SUN = dt.date(2026, 3, 7), dt.date(2026, 3, 8)
 OWN = "dune-imperium-tournament"  # the own tournament's key: the default name's, at its first start
+SPRING = "spring-cup"  # `inst`'s: renamed before anything was public, its key followed
 
 
 def close(*engines) -> None:
@@ -42,8 +44,8 @@ def close(*engines) -> None:
 
 @pytest.fixture
 def inst(engine_url, tmp_path, monkeypatch):
-    """The installation's own tournament (key `OWN`), renamed "Spring Cup" (its key stays), with
-    the sign-in tests' PINs."""
+    """The installation's own tournament, renamed "Spring Cup" before anything of it is public
+    (its key follows: `SPRING`), with the sign-in tests' PINs."""
     engine = store.connect(engine_url, backup_dir=tmp_path / "backups")
     set_pins(engine, monkeypatch)
     store.set_settings(engine, {"tournament_name": "Spring Cup"}, actor=ORGANIZER)
@@ -121,7 +123,7 @@ def test_a_new_tournament_has_its_own_facts_and_the_copied_settings(inst, opened
     made = second(inst, "Autumn Cup", venue="Library", starts_on=SUN, ends_on=SUN,
                   time_zone="Europe/Helsinki", copy_from=inst)
     assert made.key == "autumn-cup" and made.tournament_id != db.tournament_id(inst)
-    assert listed(inst) == [(OWN, ""), ("autumn-cup", (
+    assert listed(inst) == [(SPRING, ""), ("autumn-cup", (
         "tournaments/autumn-cup.db" if db.is_sqlite(inst) else f"stsa_t{made.tournament_id}"))]
     if db.is_sqlite(inst):
         assert (tmp_path / "tournaments" / "autumn-cup.db").is_file()
@@ -182,7 +184,7 @@ def test_a_tournament_opens_by_key_or_id_and_an_unknown_key_names_the_keys(
     with pytest.raises(store.NotFound) as unknown:
         store.connect(engine_url, tournament="gothcon", backup_dir=tmp_path / "backups")
     assert "'gothcon'" in str(unknown.value)
-    assert OWN in str(unknown.value) and "autumn-cup" in str(unknown.value)
+    assert SPRING in str(unknown.value) and "autumn-cup" in str(unknown.value)
 
 
 def test_with_the_own_tournament_deleted_one_of_several_must_be_named(inst, opened, engine_url,
@@ -194,7 +196,7 @@ def test_with_the_own_tournament_deleted_one_of_several_must_be_named(inst, open
     with pytest.raises(store.TournamentError) as several:
         store.connect(engine_url, backup_dir=tmp_path / "backups")
     assert "autumn-cup" in str(several.value) and "winter-cup" in str(several.value)
-    assert OWN not in str(several.value)
+    assert SPRING not in str(several.value)
     assert store.settings(opened("winter-cup"))["tournament_name"] == "Winter Cup"
 
 
@@ -205,7 +207,7 @@ def test_only_the_organizer_creates_and_a_bad_value_leaves_nothing(inst, tmp_pat
         second(inst, "Autumn Cup", starts_on=SUN, ends_on=SAT)
     with pytest.raises(store.TournamentError):
         second(inst, "Autumn Cup", time_zone="Mars/Olympus")
-    assert listed(inst) == [(OWN, "")]
+    assert listed(inst) == [(SPRING, "")]
     assert not (tmp_path / "tournaments" / "autumn-cup.db").exists()
     assert second(inst, "Autumn Cup").key == "autumn-cup", "the key was not taken"
     assert second(inst, "Autumn Cup").key == "autumn-cup-2"
@@ -395,12 +397,12 @@ def test_a_tournament_is_deleted_only_archived_and_with_its_name_typed(inst, ope
     for typed in (None, "", "Spring Cup", "Autumn"):
         with pytest.raises(store.TournamentError, match="type the tournament's name"):
             store.delete_tournament(b, actor=ORGANIZER, confirm=typed)
-    assert [k for k, _ in listed(inst)] == [OWN, "autumn-cup"]
+    assert [k for k, _ in listed(inst)] == [SPRING, "autumn-cup"]
     assert store.players(b)["name"].tolist() == ["Ann Lee"]
     saved = store.delete_tournament(b, actor=ORGANIZER, confirm="  autumn   CUP ")
     assert saved.is_file() and "deleted-autumn-cup" in saved.name
     assert _sqlite_players(saved) == ["Ann Lee"]
-    assert listed(inst) == [(OWN, "")]
+    assert listed(inst) == [(SPRING, "")]
     if db.is_sqlite(inst):
         assert not (tmp_path / "tournaments" / "autumn-cup.db").exists()
     else:
@@ -451,7 +453,7 @@ def test_a_demo_tournament_deletes_without_its_name(inst, opened, tmp_path):
     add_players(demo, 4)
     saved = store.delete_tournament(demo, actor=ORGANIZER)
     assert len(_sqlite_players(saved)) == 4
-    assert listed(inst) == [(OWN, "")]
+    assert listed(inst) == [(SPRING, "")]
     if db.is_sqlite(inst):
         assert not (tmp_path / "tournaments" / "demo-cup.db").exists()
 
@@ -461,7 +463,7 @@ def test_an_empty_tournament_deletes_without_archiving_but_with_its_name(inst, o
     with pytest.raises(store.TournamentError, match="type the tournament's name"):
         store.delete_tournament(b, actor=ORGANIZER)
     store.delete_tournament(b, actor=ORGANIZER, confirm="Autumn Cup")
-    assert listed(inst) == [(OWN, "")]
+    assert listed(inst) == [(SPRING, "")]
 
 
 # -- 7. invitations ------------------------------------------------------------------------
@@ -603,3 +605,67 @@ def test_wrong_pins_on_one_tournament_count_against_the_address_on_all(inst, ope
             store.sign_in(b, "Mallory", "00000000", client="10.0.0.9")
     with pytest.raises(store.SignInPaused, match="Too many wrong PINs: try again"):
         store.sign_in(inst, "Mallory", JUDGE_PIN, client="10.0.0.9")
+
+
+# -- a tournament's key: it follows the name until the tournament is public (issue 33) -------
+def _public_by(engine, how: str) -> None:
+    """Make the tournament public in one of the ways that fix its key (R27)."""
+    if how == "published":
+        published_sitting(engine)
+    elif how == "scheduled":
+        item = store.add_schedule_item(engine, title="Lunch", actor=ORGANIZER,
+                                       starts_at=dt.datetime(2026, 3, 7, 12, tzinfo=dt.UTC))
+        store.delete_schedule_item(engine, item["item_id"], actor=ORGANIZER)  # gone: still fixed
+    elif how == "invited":
+        made, _token = store.create_invitation(engine, "Jude", actor=ORGANIZER)
+        store.revoke_invitation(engine, made, actor=ORGANIZER)  # withdrawn: still fixed
+    else:
+        store.create_overlay(engine, "standings", actor=ORGANIZER)
+
+
+def test_a_rename_before_anything_is_public_moves_the_key_and_its_links(inst, opened,
+                                                                       tmp_path):
+    from stsa.services import feed
+    from stsa.services import tournaments as tournament_service
+
+    made = second(inst)
+    autumn = opened("autumn-cup")
+    store.add_player(autumn, "Ann Lee", actor=ORGANIZER)  # players and a draft: not public yet
+    store.backup(autumn)
+    assert not store.links_fixed(autumn)
+    store.set_settings(autumn, {"tournament_name": "GothCon 2026"}, actor=ORGANIZER)
+    assert find_listed(inst, made.tournament_id)["key"] == "gothcon-2026"
+    assert listed(inst)[1][0] == "gothcon-2026"
+    with pytest.raises(store.NotFound):
+        find_listed(inst, "autumn-cup")
+    listing = tournament_service.listing(inst, lambda tid: store.open_tournament(inst, tid))
+    links = {r["key"]: r["links"] for r in feed.tournaments(listing, {})["tournaments"]}
+    assert links["gothcon-2026"]["schedule"] == "/api/v1/tournaments/gothcon-2026/schedule"
+    # its backups follow it: the folder is the key's
+    assert list((tmp_path / "backups" / "gothcon-2026").glob("*.db"))
+    assert not (tmp_path / "backups" / "autumn-cup").exists()
+    moved = store.events(inst, actor=ORGANIZER, action="tournament.key")
+    assert moved["after"].tolist()[-1] == {"key": "gothcon-2026"}  # the installation's log
+    assert moved["before"].tolist()[-1] == {"key": "autumn-cup"}
+
+
+@pytest.mark.parametrize("how", ["published", "scheduled", "invited", "overlay"])
+def test_a_rename_once_the_tournament_is_public_keeps_the_key(inst, opened, how):
+    made = second(inst)
+    autumn = opened("autumn-cup")
+    _public_by(autumn, how)
+    assert store.links_fixed(autumn)
+    store.set_settings(autumn, {"tournament_name": "GothCon 2026"}, actor=ORGANIZER)
+    assert store.settings(autumn)["tournament_name"] == "GothCon 2026"
+    assert find_listed(inst, made.tournament_id)["key"] == "autumn-cup"
+
+
+def test_a_new_tournament_never_takes_the_file_of_a_renamed_one(inst, opened):
+    second(inst)
+    autumn = opened("autumn-cup")
+    store.add_player(autumn, "Ann Lee", actor=ORGANIZER)
+    store.set_settings(autumn, {"tournament_name": "GothCon 2026"}, actor=ORGANIZER)
+    again = second(inst)  # "Autumn Cup" again: its key is free, its old file is not
+    fresh = opened(again.tournament_id)
+    assert store.players(fresh).empty
+    assert store.players(opened("gothcon-2026"))["name"].tolist() == ["Ann Lee"]

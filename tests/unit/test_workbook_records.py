@@ -351,3 +351,93 @@ def test_finals_sheet_and_summary_once_the_final_is_played(sqlite_engine):
     assert (summary["2nd place"], summary["3rd place"]) == (finals[1]["Nickname"],
                                                             finals[2]["Nickname"])
     assert summary["Final"] == "Complete"
+
+
+# -- the tournament's key goes through the workbook (R27, issue 33) -----------------------------
+def _spring(tmp_path, *, renamed_after_publishing: bool = False):
+    """A tournament "Spring Open 2026" with Qualifier 1 published, in an installation of its
+    own; renamed before (its key follows) or after publishing (its key stays)."""
+    engine = store.connect(f"sqlite:///{tmp_path / 'spring.db'}", backup_dir=tmp_path / "sb")
+    if not renamed_after_publishing:
+        store.set_settings(engine, {"tournament_name": "Spring Open 2026"}, actor=ORGANIZER)
+    names = pd.DataFrame({"name": [f"Player {i}" for i in range(1, 9)]})
+    ids = store.import_players(engine, names, actor=ORGANIZER)["player_id"].tolist()
+    sitting = tournament.draw_qualifier(engine, ids, seed=7, actor=ORGANIZER)
+    store.publish_sitting(engine, sitting["sitting_id"], actor=ORGANIZER)
+    if renamed_after_publishing:
+        store.set_settings(engine, {"tournament_name": "Spring Open 2026"}, actor=ORGANIZER)
+    return engine
+
+
+def _key_and_links(installation, tid: int) -> tuple[str, dict]:
+    from stsa.services import feed
+    from stsa.store.tournaments import find
+
+    key = find(installation, tid)["key"]
+    return key, feed.tournament_links(key)
+
+
+def _without_key_line(data: bytes) -> bytes:
+    """The workbook as an earlier release wrote it: no address key on the Summary."""
+    wb = openpyxl.load_workbook(io.BytesIO(data))
+    ws = wb["Summary"]
+    at = next(r for r in range(1, ws.max_row + 1) if ws.cell(r, 1).value == "Address key")
+    ws.delete_rows(at)
+    out = io.BytesIO()
+    wb.save(out)
+    return out.getvalue()
+
+
+def test_a_restore_into_a_fresh_install_keeps_the_key_and_its_links(tmp_path):
+    from stsa.services import restore
+
+    spring = _spring(tmp_path)
+    try:
+        key, links = _key_and_links(spring, store.tournaments(spring)["tournament_id"].iloc[0])
+        assert key == "spring-open-2026"  # renamed before publishing: the key followed
+        data = excel.tournament_workbook(spring)
+    finally:
+        spring.dispose()
+    fresh = store.connect(f"sqlite:///{tmp_path / 'fresh.db'}", backup_dir=tmp_path / "fb")
+    try:
+        tid, name, outcome = restore.restore_workbook_as_new(fresh, io.BytesIO(data),
+                                                             actor=ORGANIZER)
+        assert name == "Spring Open 2026"
+        assert _key_and_links(fresh, tid) == (key, links)
+        assert restore.key_words(outcome) == "Its links are the ones it had (“spring-open-2026”)."
+        # restored again beside it: the key is taken, the copy gets a number and says so
+        tid2, _name, again = restore.restore_workbook_as_new(fresh, io.BytesIO(data),
+                                                             actor=ORGANIZER)
+        assert _key_and_links(fresh, tid2)[0] == "spring-open-2026-2"
+        assert restore.key_words(again) == ("Its links use “spring-open-2026-2”: "
+                                            "“spring-open-2026” belongs to another tournament "
+                                            "here.")
+    finally:
+        fresh.dispose()
+
+
+def test_a_key_kept_after_a_rename_is_restored_and_an_older_workbook_gets_its_names(
+        tmp_path):
+    from stsa.services import restore
+
+    spring = _spring(tmp_path, renamed_after_publishing=True)
+    try:
+        tid = store.tournaments(spring)["tournament_id"].iloc[0]
+        assert _key_and_links(spring, tid)[0] == "dune-imperium-tournament"  # public: it stays
+        data = excel.tournament_workbook(spring)
+    finally:
+        spring.dispose()
+    fresh = store.connect(f"sqlite:///{tmp_path / 'fresh.db'}", backup_dir=tmp_path / "fb")
+    try:
+        # the fresh install's empty first tournament holds that key: it gives it up
+        tid, _name, _outcome = restore.restore_workbook_as_new(fresh, io.BytesIO(data),
+                                                               actor=ORGANIZER)
+        assert _key_and_links(fresh, tid)[0] == "dune-imperium-tournament"
+        assert store.tournaments(fresh)["key"].tolist() == ["dune-imperium-tournament-2",
+                                                            "dune-imperium-tournament"]
+        older, _name, outcome = restore.restore_workbook_as_new(
+            fresh, io.BytesIO(_without_key_line(data)), actor=ORGANIZER)
+        assert _key_and_links(fresh, older)[0] == "spring-open-2026"  # from its name
+        assert "from its name" in restore.key_words(outcome)
+    finally:
+        fresh.dispose()
