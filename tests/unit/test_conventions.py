@@ -55,11 +55,11 @@ def test_readme_shows_the_two_commands_and_its_images_exist():
     assert not missing, missing
 
 
-def test_readme_lists_every_page():
+def test_the_organizers_guide_lists_every_page():
     from stsa.ui import navigation
-    readme = (ROOT / "README.md").read_text()
+    guide = (ROOT / "docs" / "organizers.md").read_text()
     for page in navigation.PAGES:
-        assert f"| {page.title} |" in readme, f"README's page table lacks {page.title}"
+        assert f"| {page.title} |" in guide, f"docs/organizers.md's page table lacks {page.title}"
 
 
 def test_people_see_no_tracebacks_and_tables_offer_no_raw_csv():
