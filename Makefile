@@ -53,10 +53,12 @@ tls: $(RUNTIME)
 # The loop while working, under a minute: lint and import order, types, and the tests that
 # need no PostgreSQL, browser or app server and are not marked slow (README, "Developing").
 FAST := not slow and not server and not e2e and not postgres
+# The tests run on every core (pytest-xdist); the last line says how long it all took.
 check: $(DEV)
-	$(VENV)/bin/ruff check
-	$(VENV)/bin/mypy
-	$(PY) -m pytest -x -q -m "$(FAST)"
+	@start=$$(date +%s); \
+	$(VENV)/bin/ruff check && $(VENV)/bin/mypy && \
+	$(PY) -m pytest -x -q -n auto -m "$(FAST)"; status=$$?; \
+	echo "make check: $$(( $$(date +%s) - start )) s"; exit $$status
 
 # The whole suite, or what ARGS names: make test ARGS="tests/unit/test_draw.py -k seat".
 # System packages the tests drive (PostgreSQL server, Chromium); installs them when missing.
