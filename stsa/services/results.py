@@ -26,6 +26,10 @@ from stsa.services.snapshot import Snapshot
 from stsa.store import checks
 
 STATS = tuple(rules.PLACING_ORDER)  # vp, spice, solari, troops, water (R11)
+TableResult = store.TableResult  # a table's result as stored (R13)
+ConflictError = store.ConflictError  # a save based on an older version (R19)
+SeatingChanged = store.game_results.SeatingChanged  # the table's seats changed since (R3, R19)
+seating_changes = store.game_results.seating_changes  # how they changed, in words
 
 
 STANDINGS_COLUMNS = ["rank", "player_id", "name", "best_score", "games", "wins", "placing",
@@ -361,6 +365,16 @@ def submit_result(engine, table_id: int, rows: pd.DataFrame, *, expected_version
             raise store.NotFound(_("There is no table with id {id}.").format(
                 id=table_id)) from None
         raise
+
+
+def stored_result(engine, table_id: int, version: int) -> store.TableResult:
+    """Table `table_id`'s stored result as a `TableResult` (R13), read only when `version`
+    (the table's result version as the caller read it) says there is one: a table waiting
+    for its first result has version 0 and no rows."""
+    if version:
+        return store.table_result(engine, table_id)
+    return store.TableResult(table_id=table_id, version=0,
+                             rows=pd.DataFrame(columns=store.game_results.ROW_COLUMNS))
 
 
 # --- a correction once the finals are drawn (R14–R17, R20) -----------------------------------

@@ -198,19 +198,19 @@ def _rows_frame(rows: list[dict]) -> pd.DataFrame:
     return pd.DataFrame(data, index=pd.RangeIndex(len(rows)), copy=False)
 
 
-def _plain_rows(conn: Connection, table_id: int) -> list[dict]:
-    return [dict(r._mapping) for r in conn.execute(_STORED_ROWS, {"table_id": table_id})]
+def _stored(conn: Connection, table_id: int) -> tuple[list[dict], dict]:
+    """The table's stored rows (`ROW_COLUMNS`, by seat) and who saved them, when and with
+    which submission id (every row of a version is written together), in one read: a save
+    reads its table's rows once."""
+    found = conn.execute(_STORED_ROWS, {"table_id": table_id}).fetchall()
+    rows = [{c: r._mapping[c] for c in ROW_COLUMNS} for r in found]
+    meta = {c: getattr(found[0], c) if found else None for c in _SAVED}
+    return rows, meta
 
 
 def _current(conn: Connection, table_id: int, version: int) -> TableResult:
-    rows = _plain_rows(conn, table_id)
-    meta = conn.execute(sa.select(results_t.c.saved_by, results_t.c.saved_at,
-                                  results_t.c.submission_id)
-                        .where(results_t.c.table_id == table_id).limit(1)).first()
-    return TableResult(table_id=table_id, version=version, rows=_rows_frame(rows),
-                       saved_by=meta.saved_by if meta else None,
-                       saved_at=meta.saved_at if meta else None,
-                       submission_id=meta.submission_id if meta else None)
+    rows, meta = _stored(conn, table_id)
+    return TableResult(table_id=table_id, version=version, rows=_rows_frame(rows), **meta)
 
 
 def table_result(engine: Engine, table_id: int) -> TableResult:
@@ -244,7 +244,8 @@ _ENTRY = (
     .order_by(seats_t.c.seat)
     .with_for_update(of=tables_t))
 _PRIOR = sa.select(submissions_t).where(submissions_t.c.submission_id == sa.bindparam("sid"))
-_STORED_ROWS = (sa.select(*[results_t.c[c] for c in ROW_COLUMNS])
+_SAVED = ("saved_by", "saved_at", "submission_id")
+_STORED_ROWS = (sa.select(*[results_t.c[c] for c in (*ROW_COLUMNS, *_SAVED)])
                 .where(results_t.c.table_id == sa.bindparam("table_id"))
                 .order_by(results_t.c.seat))
 _DELETE_ROWS = sa.delete(results_t).where(results_t.c.table_id == sa.bindparam("table_id"))
@@ -337,9 +338,8 @@ def _save(conn: Connection, t, clean: list[dict], expected: int, sid: str,
     save chosen over another judge's (`over_theirs`), whose version it replaced; the saver's
     unsaved entry for the table goes (`drafts`). A first result completes its sitting when it
     is the last one (R20)."""
-    before = _plain_rows(conn, t.id) if expected else None
-    over = ({"over": {"version": expected,
-                      "saved_by": _current(conn, t.id, expected).saved_by}}
+    before, saved = _stored(conn, t.id) if expected else (None, {})
+    over = ({"over": {"version": expected, "saved_by": saved["saved_by"]}}
             if over_theirs and expected else {})
     version, at = expected + 1, db.now()
     _write_rows(conn, t, clean, version, actor, at, sid)

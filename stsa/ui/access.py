@@ -19,11 +19,10 @@ import pandas as pd
 import qrcode
 import streamlit as st
 
-from stsa import store
 from stsa.auth import Actor
 from stsa.i18n import _, ngettext
 from stsa.local_time import clock_words, zone
-from stsa.services import admin
+from stsa.services import access, admin
 from stsa.settings import Settings
 from stsa.ui import data, data_tools, session, widgets
 
@@ -64,7 +63,7 @@ def invite_judges(engine, me: Actor, settings: Settings) -> None:
     st.subheader(_("Judge invitations"), anchor=False)
     st.caption(_("A judge can sign in without typing a PIN by scanning a QR code on this screen "
                  "with their phone. Withdrawing an invitation signs out everyone who used it."))
-    listed = store.invitations(engine, actor=me)
+    listed = access.invitations(engine, actor=me)
     if data.now().archived():
         st.info(_("This tournament is archived, so it takes no new judge invitations. Reopen "
                   "it on the Tournaments page to invite one."), icon=":material/inventory_2:")
@@ -83,8 +82,8 @@ def invite_judges(engine, me: Actor, settings: Settings) -> None:
                                 step=1, key="invite_hours")
         make = st.form_submit_button(_("Make a QR code"), key="invite_make")
     if make:
-        made = widgets.act(lambda: store.create_invitation(engine, name, hours=int(hours),
-                                                           actor=me))
+        made = widgets.act(lambda: access.create_invitation(engine, name, hours=int(hours),
+                                                            actor=me))
         if made is not None:
             st.session_state[_SHOWN] = {"id": made[0], "url": join_url(settings, made[1])}
             st.rerun()
@@ -122,7 +121,7 @@ def _invitation_list(engine, me: Actor, settings: Settings, listed: pd.DataFrame
                 count=uses)))
         if button.button(_("Withdraw"), key=f"invite_withdraw_{invitation_id}"):
             withdraw = int(invitation_id)
-            if widgets.act(lambda: store.revoke_invitation(engine, withdraw, actor=me),  # noqa: B023
+            if widgets.act(lambda: access.revoke_invitation(engine, withdraw, actor=me),  # noqa: B023
                            done=lambda n: ngettext(
                                "Invitation withdrawn; {count} session ended.",
                                "Invitation withdrawn; {count} sessions ended.", n).format(
@@ -139,7 +138,7 @@ def _invitation_list(engine, me: Actor, settings: Settings, listed: pd.DataFrame
 def sign_in_pause(engine, me: Actor) -> None:
     """R20: while many wrong PINs pause sign-in for the whole tournament, say so and offer
     "Lift the pause" (it forgets the wrong PINs and keeps the PINs)."""
-    wait = store.sign_in_pause(engine)
+    wait = access.sign_in_pause(engine)
     if wait <= 0:
         return
     minutes = max(1, round(wait / 60))
@@ -152,7 +151,7 @@ def sign_in_pause(engine, me: Actor) -> None:
         "lift the pause. Lifting it keeps the PINs as they are.", minutes).format(count=minutes),
         icon=":material/lock_clock:")
     if st.button(_("Lift the pause"), key="lift_pause"):
-        if widgets.act(lambda: store.lift_pause(engine, actor=me),
+        if widgets.act(lambda: access.lift_pause(engine, actor=me),
                        done=lambda n: ngettext(
                            "Sign-in is open again ({count} wrong PIN forgotten); the PINs did "
                            "not change.",

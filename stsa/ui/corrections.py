@@ -14,7 +14,7 @@ from stsa.i18n import _, ngettext
 from stsa.services import corrections
 from stsa.services import finals as finals_service
 from stsa.services import sittings as service
-from stsa.store.corrections import MAX_REASON  # what the log keeps of a reason
+from stsa.services.forms import MAX_REASON  # what the log keeps of a reason
 from stsa.ui import session, widgets
 from stsa.ui.sittings import keep_choice
 

@@ -31,19 +31,20 @@ from typing import Any
 import pandas as pd
 import streamlit as st
 
-from stsa import catalog, i18n, stats, store
+from stsa import catalog, i18n, stats
 from stsa.domain import Kind, Role, sitting_label
 from stsa.services import bookings as booking_service
 from stsa.services import capacity, draws, home, player, results, setups, sitting_plan
 from stsa.services import clock as clock_service
 from stsa.services import finals as finals_service
 from stsa.services import log as log_service
+from stsa.services import reads as stored
 from stsa.services import schedule as schedule_service
 from stsa.services import sittings as sitting_service
+from stsa.services.reads import SYSTEM
 from stsa.services.shared import ResultsLog, Shelf
 from stsa.services.snapshot import Snapshot
 from stsa.settings import Settings
-from stsa.store.db import SYSTEM
 from stsa.ui import finals as finals_view
 from stsa.ui import live, session, sittings
 from stsa.ui.sittings import ResultTables
@@ -177,7 +178,7 @@ class Data:
     def archived(self) -> bool:
         """R27: whether this tournament is archived (read once per data version: archiving
         and reopening are logged, so they move it)."""
-        return self._get(("archived",), lambda: store.archived(self.engine) is not None)
+        return self._get(("archived",), lambda: stored.archived(self.engine))
 
     def players(self) -> pd.DataFrame:
         return self._snap().players
@@ -203,12 +204,12 @@ class Data:
 
     def sit_outs(self, sitting_id: int) -> pd.DataFrame:
         """R1: who the draw chose to sit a sitting out (unpublished draws: staff only)."""
-        return self._get(("sit_outs", int(sitting_id), self.staff), lambda: store.sit_outs(
+        return self._get(("sit_outs", int(sitting_id), self.staff), lambda: stored.sit_outs(
             self.engine, int(sitting_id), actor=SYSTEM if self.staff else None))
 
     def waiting(self, sitting_id: int) -> pd.DataFrame:
         """R21: a qualifier's waiting list (unpublished draws: staff only)."""
-        return self._get(("waiting", int(sitting_id), self.staff), lambda: store.waiting(
+        return self._get(("waiting", int(sitting_id), self.staff), lambda: stored.waiting(
             self.engine, int(sitting_id), actor=SYSTEM if self.staff else None))
 
     def table(self, table_id: int) -> pd.DataFrame:
@@ -393,7 +394,7 @@ class Data:
     def events(self, action: str | None = None, by: str | None = None,
                subject: str | None = None, limit: int | None = None) -> pd.DataFrame:
         """The audit log, oldest first (R19); judges and the organizer only (R20)."""
-        return store.events(self.engine, actor=SYSTEM if self.staff else None,
+        return stored.events(self.engine, actor=SYSTEM if self.staff else None,
                             action=action, by=by, subject=subject, limit=limit)
 
     def log(self, events: pd.DataFrame, *, find: str = "",
@@ -402,7 +403,7 @@ class Data:
         tables and players by name (`services.log.readable`, R19); only those whose words
         contain `find` (any case), at most `limit`."""
         snap = self._snap()
-        tables = self._get(("table_numbers", self.staff), lambda: store.table_numbers(
+        tables = self._get(("table_numbers", self.staff), lambda: stored.table_numbers(
             self.engine, actor=SYSTEM if self.staff else None))
         log = log_service.readable(events, log_service.places_of(
             snap.names, snap.sittings, tables, events))
@@ -413,4 +414,4 @@ class Data:
 
     def backups(self) -> pd.DataFrame:
         """The backup files, newest first (files, not data: read each time)."""
-        return store.backups(self.engine)
+        return stored.backups(self.engine)

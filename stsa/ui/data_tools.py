@@ -15,12 +15,13 @@ from dataclasses import dataclass
 
 import streamlit as st
 
-from stsa import i18n, store
+from stsa import i18n
 from stsa.auth import Actor
 from stsa.domain import Role
 from stsa.formats import guards, roster_file
 from stsa.i18n import _, ngettext, pgettext
 from stsa.services import archive, exports, roster_import
+from stsa.services import settings as settings_service
 from stsa.settings import Settings
 from stsa.ui import organizer, people, session, widgets
 
@@ -199,8 +200,7 @@ def paper(engine, settings: Settings, sitting_id: int, label: str, *, me: Actor)
                        "browser's address, or this laptop's on the venue's network when this "
                        "browser opened STSA as localhost."))
             if st.button(_("Save the address"), key="draw_public_url_save"):
-                if widgets.act(lambda: store.set_settings(engine, {"public_url": typed},
-                                                          actor=me),
+                if widgets.act(lambda: settings_service.set_public_url(engine, typed, actor=me),
                                done=lambda s: _("QR codes now open {url}.").format(
                                    url=s["public_url"])
                                if s["public_url"] else _("QR codes now open this browser's "

@@ -7,8 +7,8 @@ from __future__ import annotations
 import pandas as pd
 import streamlit as st
 
-from stsa import store
 from stsa.i18n import N_, _
+from stsa.services import overlays as service
 from stsa.ui import data, data_tools, widgets
 
 KINDS = {"table": N_("A filmed table"), "standings": N_("The standings"),
@@ -52,7 +52,7 @@ def part(engine, settings, me) -> None:
                               key="overlay_label")
         make = st.form_submit_button(_("Make an overlay"), icon=":material/videocam:")
     if make:
-        made = widgets.act(lambda: store.create_overlay(
+        made = widgets.act(lambda: service.create_overlay(
             engine, kind, table_no=int(table_no) if kind == "table" else None, label=label,
             actor=me), done=_("The overlay is made: copy its address now, it is shown once."))
         if made is not None:
@@ -66,7 +66,7 @@ def part(engine, settings, me) -> None:
 
 def _listing(engine, me) -> None:
     """This tournament's overlays, and withdrawing one."""
-    found = store.overlays(engine, actor=me)
+    found = service.overlays(engine, actor=me)
     if found.empty:
         return
     st.dataframe(_listed(found), hide_index=True, key="overlay_list")
@@ -81,6 +81,6 @@ def _listing(engine, me) -> None:
                           placeholder=_("Choose an overlay"), key="overlay_withdraw_choice")
     if st.button(_("Withdraw this overlay"), key="overlay_withdraw", disabled=chosen is None) \
             and chosen is not None:
-        if widgets.act(lambda: store.revoke_overlay(engine, int(chosen), actor=me),
+        if widgets.act(lambda: service.revoke_overlay(engine, int(chosen), actor=me),
                        done=_("Withdrawn: its address shows nothing any more.")) is not None:
             st.rerun()

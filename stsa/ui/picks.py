@@ -12,8 +12,8 @@ from stsa import catalog
 from stsa.domain import Action, Decided
 from stsa.i18n import N_, _, ngettext
 from stsa.services import picks
+from stsa.services.forms import and_list
 from stsa.settings import Settings
-from stsa.store.checks import and_list
 from stsa.ui import result_form, widgets
 
 DECIDED = {Decided.MOST_VOTES: N_("most votes"),

@@ -8,7 +8,8 @@ from __future__ import annotations
 import altair as alt
 import pandas as pd
 
-from stsa import charts, store
+from stsa import charts
+from stsa.services import reads
 from stsa.services import season as service
 from stsa.services.season import Played, PlayerPage
 from stsa.ui import season_data, session
@@ -42,7 +43,7 @@ def page(person_id: int) -> PlayerPage | None:
     try:  # what every page shares, given: the service picks this person's rows only
         return service.player_page(session.installation(), int(person_id),
                                    data=season_data.played(), ratings=season_data.ratings())
-    except store.NotFound:
+    except reads.NotFound:
         return None
 
 

@@ -25,8 +25,7 @@ import streamlit as st
 
 from stsa import rules
 from stsa.i18n import N_, _, ngettext
-from stsa.services import results
-from stsa.store import checks
+from stsa.services import forms, results
 from stsa.ui import session
 from stsa.ui.result_entry_web import CSS, HTML, JS
 from stsa.ui.sittings import COLOUR_TAGS, colour_word
@@ -81,7 +80,7 @@ def words(version: int) -> dict:
         "headings": {k: _(w) for k, w in HEADINGS.items()},
         "unusual": _("Unusually high for one game: {numbers}. Check them before saving."),
         "unusual_one": _("seat {seat} ({player}): {field} {number}"),
-        "number_words": {f: _(w) for f, w in checks.NUMBER_WORDS.items()},
+        "number_words": {f: _(w) for f, w in forms.NUMBER_WORDS.items()},
         "unusual_tick": _("These numbers are right"),
         "after_finals": _("I have checked what this changes: save the correction anyway"),
         "save": _("Save correction") if version else _("Save result"),

@@ -14,7 +14,7 @@ from typing import Any
 import pandas as pd
 import streamlit as st
 
-from stsa import catalog, i18n, local_time, store
+from stsa import catalog, i18n, local_time
 from stsa.domain import (
     Kind,
     Role,
@@ -24,8 +24,7 @@ from stsa.domain import (
     table_label,
 )
 from stsa.i18n import N_, _
-from stsa.services import results
-from stsa.store import checks
+from stsa.services import forms, results
 from stsa.ui import data, result_entry, session
 
 STATS = results.STATS  # vp, spice, solari, troops, water (R11)
@@ -52,7 +51,7 @@ def _plain(value: Any) -> Any:
     if value is None or isinstance(value, (dict, list)) \
             or (not isinstance(value, str) and pd.isna(value)):
         return None if value is None else str(value)[:MOST_SENT]
-    number = checks.whole_number(value)
+    number = forms.whole_number(value)
     return str(value) if number is None else number
 
 
@@ -109,9 +108,7 @@ def ensure_form(engine, table_id: int, seats: pd.DataFrame,
     if form is None or form["table_id"] != table_id \
             or result_entry.key(table_id) not in st.session_state:
         # a table waiting for its first result (as this run reads it) has nothing to load
-        result = store.table_result(engine, table_id) if int(seats["version"].iloc[0]) else \
-            store.TableResult(table_id=table_id, version=0,
-                              rows=pd.DataFrame(columns=store.game_results.ROW_COLUMNS))
+        result = results.stored_result(engine, table_id, int(seats["version"].iloc[0]))
         form = _meta(table_id, int(seats["sitting_id"].iloc[0]), result, result.rows,
                      seating(seats), leaders=leaders,
                      answered=form.get("answered", 0) if form else 0)
@@ -139,7 +136,7 @@ def stash(table_id: int) -> None:
 
 
 def _whole(value: Any, default: int = 0) -> int:
-    number = checks.whole_number(value)
+    number = forms.whole_number(value)
     return default if number is None else number
 
 
@@ -150,8 +147,8 @@ def rows_from(sent_rows: Any, seats: pd.DataFrame) -> pd.DataFrame:
     settled order is kept only for the seats in a full tie (R11)."""
     sent = {}
     for row in sent_rows[:2 * len(seats)] if isinstance(sent_rows, list) else []:
-        if isinstance(row, dict) and checks.whole_number(row.get("player_id")) is not None:
-            sent[checks.whole_number(row.get("player_id"))] = row
+        if isinstance(row, dict) and forms.whole_number(row.get("player_id")) is not None:
+            sent[forms.whole_number(row.get("player_id"))] = row
     players = seats["player_id"].astype("int64").tolist()
     values = {field: [_plain(sent.get(p, {}).get(field, 0 if field == "variant_points" else None))
                       for p in players] for field in (*STATS, "variant_points", "tiebreak")}
@@ -176,11 +173,11 @@ def _base(form: dict, sent: dict) -> tuple[int, dict[int, int]]:
     put back in the browser was typed on (it then meets any save made since, R19)."""
     base = sent.get("base")
     base = base if isinstance(base, dict) else {}
-    version = checks.whole_number(base.get("version"))
+    version = forms.whole_number(base.get("version"))
     version = form["version"] if version is None or not 0 <= version <= form["version"] \
         else version
     given = base.get("seating")
-    pairs = [(checks.whole_number(s), checks.whole_number(p))
+    pairs = [(forms.whole_number(s), forms.whole_number(p))
              for s, p in (given.items() if isinstance(given, dict) else [])]
     seated = {s: p for s, p in pairs if s is not None and p is not None}
     if not seated or len(seated) != len(pairs):
@@ -272,7 +269,7 @@ def next_waiting(tables, saved_table_id: int) -> int | None:
 def seating_changed(form: dict, seats: pd.DataFrame) -> list[str]:
     """R3, R19: how the table's seats changed since the form was opened, in words ("seat 2 is
     now Bob", "seat 4 is empty now"); empty when they did not."""
-    return store.game_results.seating_changes(
+    return results.seating_changes(
         form.get("seating", {}), seating(seats),
         dict(zip(seats["player_id"].astype(int), seats["name"])))
 
@@ -350,12 +347,12 @@ def save(engine, table_id: int, rows: pd.DataFrame, where: str, *, actor,
             expected_version=version if over_version is None else over_version,
             submission_id=form["submission_id"], actor=actor, seating=seated,
             over_theirs=over_version is not None, **confirmed)
-    except store.game_results.SeatingChanged as exc:
+    except results.SeatingChanged as exc:
         # checked by the judge before the next save: the entry keeps what was typed
         form.update(seating=dict(exc.seating), version=version, values=form_values(rows),
                     token=result_entry.new_token(), reset=True, said=("error", str(exc)))
         return None
-    except store.ConflictError as exc:
+    except results.ConflictError as exc:
         if exc.current is None:
             form["said"] = ("error", str(exc))
             return None
@@ -397,8 +394,9 @@ def keep_theirs(table_id: int) -> None:
     """A button callback: load the other judge's saved values into the entry (R19)."""
     theirs = st.session_state.pop(CONFLICT)
     form = st.session_state[FORM]
-    result = store.TableResult(table_id=table_id, version=theirs["version"], rows=theirs["rows"],
-                               saved_by=theirs["saved_by"], saved_at=theirs["saved_at"])
+    result = results.TableResult(table_id=table_id, version=theirs["version"],
+                                 rows=theirs["rows"], saved_by=theirs["saved_by"],
+                                 saved_at=theirs["saved_at"])
     st.session_state[FORM] = _meta(table_id, form["sitting_id"], result, theirs["rows"],
                                    form["seating"], reset=True,
                                    answered=form.get("answered", 0))

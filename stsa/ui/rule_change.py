@@ -11,7 +11,7 @@ import streamlit as st
 from stsa.domain import Role, SittingStatus, rule_change_line
 from stsa.i18n import _
 from stsa.services import draws
-from stsa.store.checks import RULE_CHANGE_LIMITS
+from stsa.services.forms import RULE_CHANGE_LIMITS
 from stsa.ui import session, widgets
 
 

@@ -19,7 +19,7 @@ from stsa.domain import Role
 from stsa.formats.calendar import MEDIA_TYPE
 from stsa.i18n import N_, _
 from stsa.services import schedule as service
-from stsa.store.schedule import TITLE_MAX
+from stsa.services.forms import TITLE_MAX
 from stsa.ui import data, data_tools, feed, session, widgets
 
 NEW_FIELDS = ("kind", "number", "title", "day", "time", "minutes")  # `_item_fields`' keys

@@ -11,8 +11,9 @@ from typing import Any
 import pandas as pd
 import streamlit as st
 
-from stsa import rating, store
+from stsa import rating
 from stsa.services import season as service
+from stsa.services import season_setup
 from stsa.services.shared import Shelf
 from stsa.ui import data, session
 
@@ -31,8 +32,8 @@ def _versions(tournament_ids) -> tuple:
 
 
 def seasons() -> pd.DataFrame:
-    """The installation's seasons (`store.seasons`): a tiny read."""
-    return store.seasons(session.installation())
+    """The installation's seasons (`services.season_setup.seasons`): a tiny read."""
+    return season_setup.seasons(session.installation())
 
 
 def season_of_shown() -> int | None:

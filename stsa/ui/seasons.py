@@ -6,10 +6,10 @@ from __future__ import annotations
 
 import streamlit as st
 
-from stsa import store
 from stsa.domain import Role
 from stsa.i18n import N_, _
 from stsa.services import season as service
+from stsa.services import season_setup
 from stsa.ui import season_data, session, widgets
 
 POINTS_HELP = N_("The points of final ranks 1, 2, 3 … in order, as “25, 18, 15, 12”. Leave it "
@@ -39,7 +39,7 @@ def this_season(names: dict, me) -> None:
                           key="season_of_tournament", format_func=lambda s: _("none")
                           if s is None else widgets.plain(names[s]))
     if chosen != now:
-        widgets.act(lambda: store.set_season(session.installation(), here, chosen, actor=me),
+        widgets.act(lambda: season_setup.set_season(session.installation(), here, chosen, actor=me),
                     done=_("This tournament's season is changed."))
         st.rerun()
 
@@ -52,7 +52,7 @@ def create_form(me) -> None:
                                    help=_(POINTS_HELP))
             if not st.form_submit_button(_("Create season"), type="primary"):
                 return
-        made = widgets.act(lambda: store.create_season(
+        made = widgets.act(lambda: season_setup.create_season(
             session.installation(), name, points=service.parse_points(points), actor=me),
             done=_("The season is created."))
         if made is not None:
@@ -77,7 +77,6 @@ def change_form(found, me) -> None:
 
         def save() -> None:
             table = service.parse_points(typed)  # checked before anything is saved
-            store.rename_season(inst, which, name, actor=me)
-            store.set_season_points(inst, which, table, actor=me)
+            season_setup.save_season(inst, which, name, table, actor=me)
         widgets.act(save, done=_("The season is saved."))
         st.rerun()

@@ -30,6 +30,7 @@ from stsa.auth import Actor
 from stsa.auth import role_word as auth_role_word
 from stsa.domain import Role
 from stsa.i18n import N_, _
+from stsa.services import access, database
 from stsa.services.shared import Versions
 from stsa.ui import navigation, web
 
@@ -47,7 +48,7 @@ _ELSEWHERE = "_judge_elsewhere"  # this run: the tournament id of a judge signed
 
 def database_url() -> str:
     """The database this app serves: `STSA_DATABASE_URL`, else the SQLite file in data/."""
-    return os.environ.get("STSA_DATABASE_URL") or store.db.default_url()
+    return os.environ.get("STSA_DATABASE_URL") or database.default_url()
 
 
 # One engine per tournament for the whole process, kept out of Streamlit's caches: any client
@@ -76,7 +77,7 @@ def _shared(key: tuple[str, int | None], make: Callable[[], Engine]) -> Engine:
 # STSA_VERSION_SECONDS=0 reads it every time (tests that write from another process).
 VERSION_SECONDS = float(os.environ.get("STSA_VERSION_SECONDS", "0.25"))
 VERSIONS = Versions(VERSION_SECONDS)
-store.db.on_write(VERSIONS.moved)
+database.on_write(VERSIONS.moved)
 _listings: dict[str, tuple[Hashable, Any]] = {}
 
 
@@ -101,8 +102,8 @@ def installation() -> Engine:
     once per process): the list of tournaments, PINs and sessions (R27), and the tournament of
     its own. `ensure_pins` never replaces a stored PIN: it prints PINs only when it makes them."""
     def make() -> Engine:
-        made = store.connect(url)
-        for role, pin in store.ensure_pins(made).items():
+        made = database.connect(url)
+        for role, pin in access.ensure_pins(made).items():
             print(_("STSA: the {role} PIN is {pin} (change it on the Settings page).").format(
                 role=auth_role_word(role), pin=pin), flush=True)
         return made
@@ -285,8 +286,8 @@ def check() -> Actor:
     session_id, who = _session_id(), SPECTATOR
     st.session_state.pop(_ELSEWHERE, None)
     if session_id:
-        found = store.session_actor(engine(), session_id, any_tournament=True)
-        here = store.db.tournament_id(engine())
+        found = access.session_actor(engine(), session_id, any_tournament=True)
+        here = database.tournament_id(engine())
         if found is not None and found.role is Role.JUDGE and here is not None \
                 and found.tournament not in (None, here):
             # R27: a judge of another tournament sees this one as everyone does, and stays
@@ -373,14 +374,14 @@ def sign_in(name: str, pin: str, code: str | None = None) -> Actor:
     database per address and for the whole tournament (`store.sign_in`). `code`: a one-time
     code from the console (`make code`) that lets the organizer in through a pause."""
     try:
-        signed = store.sign_in(engine(), name, pin, client=client(), device=device(),
-                               console_code=code or None)
-    except store.SignInPaused as paused:
+        signed = access.sign_in(engine(), name, pin, client=client(), device=device(),
+                                console_code=code or None)
+    except access.SignInPaused as paused:
         if not st.session_state.get(_PAUSED):
             st.session_state[_PAUSED], st.session_state[_PAUSED_WORDS] = True, str(paused)
         raise
     st.session_state[_ID], st.session_state["actor"] = signed.session_id, signed.actor
-    st.session_state[_HANDOFF] = store.handoff(engine(), signed.session_id)
+    st.session_state[_HANDOFF] = access.handoff(engine(), signed.session_id)
     st.session_state.pop(_FORGET_COOKIE, None)
     return signed.actor
 
@@ -398,7 +399,7 @@ def pause_words() -> str | None:
 
 def sign_out() -> None:
     """End this session in the database: its cookie no longer signs anyone in."""
-    store.sign_out(engine(), _session_id())
+    access.sign_out(engine(), _session_id())
     _forget()
     st.session_state[_FORGET_COOKIE] = "post"
     st.session_state["actor"] = SPECTATOR

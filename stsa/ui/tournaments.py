@@ -9,9 +9,9 @@ import datetime as dt
 import pandas as pd
 import streamlit as st
 
-from stsa import store
 from stsa.domain import Role
 from stsa.i18n import N_, _, ngettext
+from stsa.services import settings as settings_service
 from stsa.services import tournaments as service
 from stsa.ui import data, seasons, session, widgets
 
@@ -78,7 +78,7 @@ def create_form(frame: pd.DataFrame, me) -> None:
             first, last = st.columns(2)
             starts = first.date_input(_("First day"), value=None, format="YYYY-MM-DD")
             ends = last.date_input(_("Last day"), value=None, format="YYYY-MM-DD")
-            zone = st.text_input(_("Time zone"), value=store.settings(session.engine())[
+            zone = st.text_input(_("Time zone"), value=settings_service.settings(session.engine())[
                 "time_zone"] or "", max_chars=64, help=_("As Europe/Stockholm; empty: this "
                                                          "laptop's."))
             names = dict(zip(frame["tournament_id"], frame["name"]))

@@ -120,6 +120,39 @@ def test_a_first_result_is_one_read_and_one_batch_of_writes(engine, table):
     assert sent.count("DELETE DRAFT") == 1  # the saver's unsaved entry goes with the save
 
 
+def _result_reads(engine, action) -> int:
+    """How many statements `action()` sends that read the results table's rows."""
+    reads = []
+
+    def spy(conn, cursor, statement, *args):
+        text = " ".join(statement.split()).upper()
+        if text.startswith("SELECT") and " FROM RESULTS" in text:
+            reads.append(text)
+
+    event.listen(engine, "before_cursor_execute", spy)
+    try:
+        action()
+    finally:
+        event.remove(engine, "before_cursor_execute", spy)
+    return len(reads)
+
+
+@pytest.mark.parametrize("over_theirs", [False, True])
+def test_a_judges_save_reads_the_tables_result_rows_once(engine, table, over_theirs):
+    """R19: a first result reads no stored rows; a correction from the Results page, through
+    `services.results.submit_result`, reads them once (what the log keeps as before, and whose
+    version a save over another judge's replaced, from the same read)."""
+    first = _form(rows_for(engine, table))
+    assert _result_reads(engine, lambda: results.submit_result(
+        engine, table, first, expected_version=0, submission_id="r1", actor=JUDGE)) == 0
+    again = _form(rows_for(engine, table, base=12))
+    assert _result_reads(engine, lambda: results.submit_result(
+        engine, table, again, expected_version=1, submission_id="r2", actor=JUDGE,
+        over_theirs=over_theirs)) == 1
+    logged = store.events(engine, action="result.correct", actor=ORGANIZER)
+    assert len(logged) == 1
+
+
 def test_the_service_saves_an_untied_form_as_the_store_keeps_it(engine, table):
     rows = rows_for(engine, table)
     out = results.submit_result(engine, table, _form(rows), expected_version=0,
