@@ -231,7 +231,7 @@ def _workbook(engine, dump: dict, tell: Callable[[float, Callable[[], str]], Non
 
 def _language(engine) -> str | None:
     """The tournament's language (`Settings.language`), that its paper is written in."""
-    return Settings.of(store.settings(engine)).language
+    return store.typed_settings(engine).language
 
 
 def _shown(headings: list[str], rows) -> tuple[list[str], list[list]]:
@@ -276,7 +276,7 @@ def _sitting_paper(engine, sitting_id: int) -> tuple[dict, pd.DataFrame, pd.Data
         raise TournamentError(_("{sitting} has no tables to print.").format(
             sitting=sitting_label(sitting["kind"], sitting["number"])))
     seats = store.seats(engine, sitting_id, actor=SYSTEM).pipe(_nicknames)
-    return sitting, tables, seats, store.settings(engine)["tournament_name"]
+    return sitting, tables, seats, store.typed_settings(engine).tournament_name
 
 
 def _nicknames(frame: pd.DataFrame) -> pd.DataFrame:
@@ -295,7 +295,7 @@ def table_slips(engine, sitting_id: int, *, judges_copy: bool,
     entry). The judges' copy also lists the removed and available leaders; the players' copy
     never does (R20). For the organizer and judges: it reads unpublished draws."""
     sitting, tables, seats, name = _sitting_paper(engine, sitting_id)
-    settings = Settings.of(store.settings(engine))
+    settings = store.typed_settings(engine)
     vote_off = settings.vote_off_votes if settings.pick_method == PickMethod.VOTE_OFF else None
     picks = _picks(engine, tables, vote_off) if judges_copy else {}
     return _printed(engine, lambda: slips.table_slips(

@@ -37,7 +37,6 @@ from stsa.domain import (
 from stsa.formats import workbook
 from stsa.i18n import N_, _, ngettext
 from stsa.services import admin
-from stsa.settings import Settings
 from stsa.settings import label as setting_label
 from stsa.settings import words as setting_words
 from stsa.store.db import SYSTEM
@@ -778,7 +777,7 @@ def late_corrections(engine, *, actor: Actor) -> list[str]:
     corrections of the log, as the system (judges may not read the whole log)."""
     require(actor, Role.ORGANIZER, Role.JUDGE, action=N_("see late corrections"))
     return late_lines(late_of(store.events(engine, action=Action.RESULT_CORRECT, actor=SYSTEM)),
-                      Settings.of(store.settings(engine)).zone)
+                      store.typed_settings(engine).zone)
 
 
 def filters(actions: Iterable[str] = ACTIONS) -> dict[str, str]:

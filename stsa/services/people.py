@@ -42,7 +42,7 @@ def _players(opener: Opener, tournament_id: int, actor: Actor) -> pd.DataFrame:
 
 def names(opener: Opener, tournament_ids) -> dict[int, str]:
     """Each tournament's name (its settings), by id."""
-    return {int(t): str(store.settings(opener(int(t)))["tournament_name"])
+    return {int(t): str(store.typed_settings(opener(int(t))).tournament_name)
             for t in tournament_ids}
 
 

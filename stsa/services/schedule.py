@@ -46,7 +46,7 @@ class Outcome:
 
 def zone(engine) -> dt.tzinfo:
     """The tournament's time zone (R26)."""
-    return Settings.of(store.settings(engine)).zone
+    return store.typed_settings(engine).zone
 
 
 def schedule(engine) -> pd.DataFrame:
@@ -314,7 +314,7 @@ def player_sitting_keys(engine, player_id: int, frame: pd.DataFrame) -> list[tup
 
 def tournament_calendar(engine, frame: pd.DataFrame | None = None) -> bytes:
     """R26: the whole schedule as a calendar file (.ics), in the tournament's zone."""
-    current = Settings.of(store.settings(engine))
+    current = store.typed_settings(engine)
     frame = schedule(engine) if frame is None else frame
     frame = frame.assign(label=shown_labels(frame))  # the events named in the reader's words
     return calendar.calendar_ics(frame, tournament=current.tournament_name,
@@ -325,7 +325,7 @@ def player_calendar(engine, player_id: int, nickname: str,
                     include: Iterable[tuple[str, int]] | None = None) -> bytes:
     """R26: one player's sittings as a calendar file (.ics): those `include` names, else
     `player_sitting_keys`. Named by the player's nickname only (R22)."""
-    current = Settings.of(store.settings(engine))
+    current = store.typed_settings(engine)
     frame = schedule(engine)
     keys = player_sitting_keys(engine, player_id, frame) if include is None else include
     mine = sittings_of(frame, keys)

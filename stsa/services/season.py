@@ -35,7 +35,6 @@ from stsa.i18n import N_, _
 from stsa.services import finals as finals_service
 from stsa.services import results as results_service
 from stsa.services.snapshot import Snapshot
-from stsa.settings import Settings
 from stsa.store import db, season_reads
 from stsa.store.seasons import check_points
 
@@ -108,7 +107,7 @@ def _read_one(installation, tournament_id: int, engine_of=None) -> dict:
     try:
         with store.snapshot(engine) as conn:
             reading: Any = conn  # the store's reads take this one snapshot for an engine
-            settings = Settings.of(store.settings(conn))
+            settings = store.typed_settings(conn)
             lean = season_reads.season_frames(conn)
             sittings = lean["sittings"]
             final = sittings.loc[sittings["kind"] == Kind.FINAL].tail(1)

@@ -22,7 +22,6 @@ from stsa.auth import Actor, require
 from stsa.domain import FinalsStatus, Role, TournamentError
 from stsa.i18n import N_, _
 from stsa.services import home, schedule
-from stsa.settings import Settings
 
 DEMO_NAME = "Demo tournament"
 LIST_COLUMNS = ["tournament_id", "key", "name", "venue", "starts_on", "ends_on", "days",
@@ -58,15 +57,15 @@ def listing(installation, opener: Callable[[int], Engine],
     for found in listed.itertuples():  # one row a tournament (a handful), not a rule
         engine = opener(int(found.tournament_id))
         status = home.home_status(engine)
-        settings = store.settings(engine)
+        settings = store.typed_settings(engine)
         champion = next((nick for place, nick in status.podium
                          if place == FinalsStatus.CHAMPION), "")
         archived = store.archived(engine) is not None
-        ended = settings["ends_on"] is not None and settings["ends_on"] < today.isoformat()
+        ended = settings.ends_on is not None and settings.ends_on < today.isoformat()
         first, last = schedule.tournament_days(  # issue 33: the planned days once planned
-            Settings.of(settings), plan.schedule_frame(store.schedule_items(engine)))
+            settings, plan.schedule_frame(store.schedule_items(engine)))
         rows.append({"tournament_id": int(found.tournament_id), "key": found.key,
-                     "name": status.tournament_name, "venue": settings["venue"] or "",
+                     "name": status.tournament_name, "venue": settings.venue or "",
                      "starts_on": first or "", "ends_on": last or "",
                      "days": days_words(first, last),
                      "archived": archived, "players": status.players, "champion": champion,
@@ -122,7 +121,7 @@ def delete(engine, *, actor: Actor, confirm: str | None = None) -> str:
     if len(store.tournaments(engine)) <= 1:
         raise TournamentError(_("This is the only tournament here: create the next one before "
                                 "deleting it."))
-    name = store.settings(engine)["tournament_name"]
+    name = store.typed_settings(engine).tournament_name
     saved = store.delete_tournament(engine, actor=actor, confirm=confirm)
     return _("“{tournament}” is deleted. Its backup is kept: {file}.").format(
         tournament=name, file=saved.name)

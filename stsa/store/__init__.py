@@ -40,7 +40,7 @@ from stsa.store.access import (
                                sign_in_pause,
                                sign_out,
 )
-from stsa.store.admin import DEFAULT_SETTINGS, settings
+from stsa.store.admin import DEFAULT_SETTINGS, settings, typed_settings
 from stsa.store.archive import backup, backups
 from stsa.store.audit import data_version, events
 from stsa.store.bookings import (
@@ -169,7 +169,7 @@ __all__ = [
     # results
     "submit_table_result", "results", "table_result", "TableResult",
     # settings, PINs, log
-    "settings", "set_settings", "DEFAULT_SETTINGS",
+    "settings", "typed_settings", "set_settings", "DEFAULT_SETTINGS",
     # PINs, sign-in and sessions
     "set_pin", "check_pin", "ensure_pins", "reset_pins", "sign_in", "SignedIn", "SignInPaused",
     "session_actor", "sign_out", "sign_everyone_out", "open_sessions",

@@ -11,7 +11,7 @@ from sqlalchemy.engine import Connection, Engine
 from stsa.auth import Actor, require
 from stsa.domain import Action, Role, TournamentError
 from stsa.i18n import N_, _
-from stsa.settings import DEFAULTS
+from stsa.settings import DEFAULTS, Settings
 from stsa.settings import check as check_setting
 from stsa.settings import current as current_settings
 from stsa.store import audit, db, frames
@@ -32,6 +32,13 @@ def settings(engine: Engine | Connection) -> dict[str, Any]:
     reads as its stages (R23)."""
     with db.reading(engine) as conn:
         return current_settings(_stored(conn))
+
+
+def typed_settings(engine: Engine | Connection) -> Settings:
+    """`settings` as the typed, frozen `Settings` (`settings.capacity`): the one read the
+    services and the store's own checks use; `settings` stays the plain dict scripts know."""
+    with db.reading(engine) as conn:
+        return Settings.of(_stored(conn))
 
 
 def set_settings(engine: Engine, changes: dict[str, Any], *, actor: Actor) -> dict[str, Any]:

@@ -41,8 +41,7 @@ from stsa.domain import (
     table_label,
 )
 from stsa.i18n import N_, _
-from stsa.settings import Settings
-from stsa.store import audit, checks, db, drafts, draws, frames
+from stsa.store import admin, audit, checks, db, drafts, draws, frames
 from stsa.store.checks import MAX_NUMBER, STATS  # noqa: F401 - MAX_NUMBER: the pages' bound
 from stsa.store.errors import ConflictError, InvalidState, NotFound
 from stsa.store.schema import players as players_t
@@ -291,8 +290,8 @@ def _conflict(conn: Connection, t, where: str, expected: int) -> ConflictError:
         msg = _("{table} has no result yet, but this save expected version {version}. Nothing "
                 "was saved.").format(table=where, version=expected)
     else:
-        stored = {r.key: frames.loads(r.value) for r in conn.execute(sa.select(settings_t))}
-        when = local_time.clock_words(current.saved_at, Settings.of(stored).zone, seconds=True) \
+        zone = admin.typed_settings(conn).zone
+        when = local_time.clock_words(current.saved_at, zone, seconds=True) \
             if current.saved_at else "?"  # in the tournament's time zone (R26)
         msg = _("{table} was saved by {judge} at {time} (version {version}) after you opened "
                 "it; nothing was overwritten. Check their result and correct it if "

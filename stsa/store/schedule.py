@@ -22,8 +22,7 @@ from stsa import schedule as plan
 from stsa.auth import Actor, require
 from stsa.domain import Action, Kind, Role, TournamentError, is_whole, sitting_label
 from stsa.i18n import N_, _
-from stsa.settings import Settings
-from stsa.store import audit, checks, db, frames, schema
+from stsa.store import admin, audit, checks, db, frames, schema
 from stsa.store.errors import NotFound
 
 TITLE_MAX = 100  # what the title column holds
@@ -40,11 +39,6 @@ def _shown(value: Any) -> str:
     if isinstance(value, str):
         return repr(value[:40])
     return repr(value) if is_whole(value) or isinstance(value, float) else repr(str(value)[:40])
-
-
-def _settings(conn: Connection) -> Settings:
-    stored = {r.key: frames.loads(r.value) for r in conn.execute(sa.select(schema.settings))}
-    return Settings.of(stored)
 
 
 def _kind(value: Any, where: str) -> str | None:
@@ -171,7 +165,7 @@ def add_schedule_item(engine: Engine, *, title: str = "", starts_at: dt.datetime
     where = _where(title, sitting_kind, sitting_number)
 
     def work(conn: Connection) -> dict[str, Any]:
-        current = _settings(conn)
+        current = admin.typed_settings(conn)
         row = _clean(title=title, starts_at=starts_at, minutes=minutes,
                      sitting_kind=sitting_kind, sitting_number=sitting_number,
                      default_minutes=current.sitting_minutes, where=where)
@@ -197,7 +191,7 @@ def update_schedule_item(engine: Engine, item_id: int, *, title: Any = _KEEP,
     require(actor, Role.ORGANIZER, action=N_("change the schedule"))
 
     def work(conn: Connection) -> dict[str, Any]:
-        current = _settings(conn)
+        current = admin.typed_settings(conn)
         old = _row(conn, item_id)
         given = {"title": title, "starts_at": starts_at, "minutes": minutes,
                  "sitting_kind": sitting_kind, "sitting_number": sitting_number}
@@ -230,7 +224,7 @@ def delete_schedule_item(engine: Engine, item_id: int, *, actor: Actor) -> None:
         old = _row(conn, item_id)
         conn.execute(sa.delete(items_t).where(items_t.c.id == old["id"]))
         audit.log(conn, actor, Action.SCHEDULE_REMOVE, f"schedule item {old['id']}",
-                  before=_logged(old, _settings(conn).zone))
+                  before=_logged(old, admin.typed_settings(conn).zone))
 
     db.write(engine, work)
 
@@ -265,7 +259,7 @@ def shift_schedule(engine: Engine, minutes: int, *, at: dt.datetime | None = Non
         if after_item is not None and not (current["item_id"] == after_item).any():
             raise NotFound(_("There is no schedule item {item}.").format(
                 item=_shown(after_item)))
-        tz = _settings(conn).zone
+        tz = admin.typed_settings(conn).zone
         whole = plan.schedule_frame(current)
         moved = whole.loc[plan.later_mask(whole, at=at, after_item=after_item, tz=tz,
                                           later_days=later_days)]
