@@ -26,7 +26,7 @@ from openpyxl.styles import Alignment, Font
 from stsa.formats import guards
 from stsa.formats.csv import csv_rows
 from stsa.formats.guards import ROSTER_LIMITS, RowProblem, SpreadsheetError, at_row, cell_text
-from stsa.formats.workbook import HEADER_FILL, HEADER_FONT, workbook_bytes
+from stsa.formats.workbook_writer import HEADER_FILL, HEADER_FONT, workbook_bytes
 from stsa.i18n import N_, _, ngettext
 
 EXAMPLE_NAME = "Example Player"  # the template's example row, skipped on import (any language)

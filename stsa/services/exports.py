@@ -17,7 +17,7 @@ import pandas as pd
 
 from stsa import i18n, local_time, rules, store
 from stsa.domain import Kind, PickMethod, SittingStatus, TournamentError, sitting_label
-from stsa.formats import slips, workbook
+from stsa.formats import slips, workbook_sheets, workbook_writer
 from stsa.formats.csv import csv_bytes
 from stsa.i18n import N_, _, pgettext
 from stsa.services import bulk, log
@@ -36,8 +36,8 @@ RESULT_COLUMNS = {"table_id": "int64", "player_id": "int64",
 FINALS_COLUMNS = ["final_rank", "name", "stage", "wildcard", "best_score", "rank", "player_id"]
 PODIUM = (N_("Champion"), N_("2nd place"), N_("3rd place"))
 QUALIFIER = i18n.template(N_("Qualifier {number}"))  # a sitting as the results CSV names it
-# The CSVs' headings (`formats.workbook`'s, in English there) and the columns whose words are
-# translated too (statuses, Yes and No, sittings), for the people who read the CSVs.
+# The CSVs' headings (`formats.workbook_sheets`', in English there) and the columns whose words
+# are translated too (statuses, Yes and No, sittings), for the people who read the CSVs.
 CSV_HEADINGS = (N_("Rank"), N_("Player"), N_("Best score"), N_("Games"), N_("Wins"),
                 N_("Best game placing"), N_("Best game VP"), N_("Best game spice"),
                 N_("Best game solari"), N_("Best game troops"), N_("Best game water"),
@@ -99,7 +99,7 @@ def _summary(dump: dict, standings: pd.DataFrame, finals: pd.DataFrame | None,
     qualifiers = sittings.loc[sittings["kind"] == Kind.QUALIFIER]
     tz = Settings.of({k: v for k, v in stored.items() if k in REGISTRY}).zone
     lines: list[tuple] = [(_("Tournament"), name),
-                          *([(_(workbook.KEY_LINE), key)] if key else []),
+                          *([(_(workbook_sheets.KEY_LINE), key)] if key else []),
                           (_("Exported"), local_time.date_words(db_now(), tz)),
                           (_("Time zone"), str(tz)),
                           (_("Players"), int((players["status"] == "active").sum())),
@@ -209,14 +209,14 @@ def _workbook(engine, dump: dict, tell: Callable[[float, Callable[[], str]], Non
     qualifiers = scored.loc[scored["kind"] == Kind.QUALIFIER].drop(columns="kind")
     standings = results_service.standings_table(engine, qualifiers)
     finals = _finals(finals_service.finals(engine))
-    sheets = workbook.tournament_sheets(
+    sheets = workbook_writer.tournament_sheets(
         dump, scored=scored, standings=standings, finals=finals,
         summary=_summary(dump, standings, finals, _key(engine)),
         defaults=store.DEFAULT_SETTINGS,
         what_happened=_what_happened(dump))
     season = season_service.season_of(engine, db.tournament_id(engine))
     if season is not None:  # R27: the season's standing, nicknames only; a restore skips it
-        sheets["Season"] = workbook.frame_sheet(season_service.season_sheet(
+        sheets["Season"] = workbook_writer.frame_sheet(season_service.season_sheet(
             season_service.season_table(engine, season)))
     # reading and arranging take about half the time, writing the sheets the other half
     rows = [max(len(r), 1) for _, r in sheets.values()]
@@ -226,7 +226,7 @@ def _workbook(engine, dump: dict, tell: Callable[[float, Callable[[], str]], Non
         tell(0.5 + 0.5 * done[index] / done[-1],
              lambda: _("Writing the {sheet} sheet…").format(sheet=_(title)))
 
-    return workbook.write_workbook(sheets, step=step)
+    return workbook_writer.write_workbook(sheets, step=step)
 
 
 def _language(engine) -> str | None:
@@ -244,11 +244,11 @@ def _shown(headings: list[str], rows) -> tuple[list[str], list[list]]:
 
 def standings_csv(engine) -> bytes:
     """The qualifier standings (`services.results.standings_table`, R14–R16) as people read
-    them (`formats.workbook.standings_sheet`: "Rank", "Player", "Best score" …, the zone as
-    "Final" or "Semifinal", Yes or No), players by nickname only (R22: a file to post or
+    them (`formats.workbook_writer.standings_sheet`: "Rank", "Player", "Best score" …, the zone
+    as "Final" or "Semifinal", Yes or No), players by nickname only (R22: a file to post or
     hand out), as CSV (UTF-8 with BOM); formula-like text neutralised with a leading '."""
-    table = workbook.standings_sheet(results_service.standings_table(engine))
-    return csv_bytes(*_shown(*workbook.frame_sheet(table)))
+    table = workbook_writer.standings_sheet(results_service.standings_table(engine))
+    return csv_bytes(*_shown(*workbook_writer.frame_sheet(table)))
 
 
 def results_csv(engine) -> bytes:
@@ -256,9 +256,9 @@ def results_csv(engine) -> bytes:
     submission ids: name and nickname, Yes or No, times to the second and marked UTC), as CSV
     (UTF-8 with BOM); formula-like text neutralised with a leading '."""
     dump = store.dump_tournament(engine)
-    sheet = workbook.tournament_sheets(dump, scored=_scored(dump), titles=["Results"])
+    sheet = workbook_writer.tournament_sheets(dump, scored=_scored(dump), titles=["Results"])
     headings, rows = sheet["Results"]
-    kinds = {h: kind for h, _, kind in workbook.SHEETS["Results"][1]}
+    kinds = {h: kind for h, _, kind in workbook_sheets.SHEETS["Results"][1]}
     keep = [i for i, h in enumerate(headings) if h != "Submission id"]
     shown, cells = _shown([headings[i] for i in keep], ([r[i] for i in keep] for r in rows))
     return csv_bytes([_("{heading} (UTC)").format(heading=h) if kinds[headings[i]] == "time"

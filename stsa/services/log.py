@@ -11,7 +11,7 @@ sentence; an action this module does not know gets a plain one from its name and
 Reading the whole log is the organizer's (`events`, R20). Two kinds of event are flagged
 wherever the log is shown: a qualifier result corrected after the finals were drawn (also on
 Home, for the organizer and the judges: `late_corrections`), and history a restore brought
-in from a workbook (its actor says so: `stsa.formats.workbook.imported_actor`).
+in from a workbook (its actor says so: `stsa.formats.workbook_reader.imported_actor`).
 """
 
 from __future__ import annotations
@@ -34,7 +34,7 @@ from stsa.domain import (
     rule_change_line,
     sitting_label,
 )
-from stsa.formats import workbook
+from stsa.formats import workbook_reader
 from stsa.i18n import N_, _, ngettext
 from stsa.services import admin
 from stsa.settings import label as setting_label
@@ -738,7 +738,7 @@ def events(engine, *, actor: Actor, action: str | None = None, by: str | None = 
 def imported(events: pd.DataFrame) -> int:
     """R19: how many of `events` a restore brought in from a workbook (their actor says
     so)."""
-    return int(events["actor"].map(workbook.is_imported).sum()) if len(events) else 0
+    return int(events["actor"].map(workbook_reader.is_imported).sum()) if len(events) else 0
 
 
 #: How the log and Home flag a qualifier result corrected once the finals were drawn (R20).

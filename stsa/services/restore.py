@@ -1,6 +1,6 @@
-"""A tournament recreated from its workbook (R19): the file parsed by `stsa.formats.workbook`,
-every row checked with the validators entry uses, then written through the store in one
-transaction, all or nothing.
+"""A tournament recreated from its workbook (R19): the file parsed by
+`stsa.formats.workbook_reader`, every row checked with the validators entry uses, then
+written through the store in one transaction, all or nothing.
 
 A restore takes nothing that entry would refuse: a seed that is not a whole number, a count
 beyond what a judge may enter, a tie-break below 1, results in a sitting that was never
@@ -40,9 +40,10 @@ from stsa.domain import (
     sitting_label,
     table_label,
 )
-from stsa.formats import workbook
+from stsa.formats import workbook_reader
 from stsa.formats.guards import at_row
-from stsa.formats.workbook import HEADING_OF, SHEET_OF, RestoreError
+from stsa.formats.workbook_reader import RestoreError
+from stsa.formats.workbook_sheets import HEADING_OF, SHEET_OF
 from stsa.i18n import N_, _, ngettext
 from stsa.services import bulk
 from stsa.settings import REGISTRY
@@ -94,7 +95,7 @@ def restore_workbook(engine, source: Any, *, actor: Actor,
     finals and the other computed columns are recomputed, not read. The file's log is its own
     record, which anyone can edit in a spreadsheet: every event it brings in is marked as
     coming from that file (its actor "Olivia (from the workbook spring.xlsx, restored
-    2026-03-07 09:41 UTC)", `workbook.mark_imported`), so the Log page shows it as imported
+    2026-03-07 09:41 UTC)", `workbook_reader.mark_imported`), so the Log page shows it as imported
     history (R19). The log gains one `tournament.restore` event. Returns how many rows each
     table received and `source`, the file's name.
     """
@@ -134,15 +135,15 @@ def key_words(outcome: RestoreOutcome) -> str:
     return _("Its links are the ones it had (“{key}”).").format(key=outcome.key)
 
 
-def _parsed(source: Any, tell: Progress) -> workbook.ParsedWorkbook:
-    """The workbook read (`workbook.parse_workbook`), telling each sheet as it goes."""
+def _parsed(source: Any, tell: Progress) -> workbook_reader.ParsedWorkbook:
+    """The workbook read (`workbook_reader.parse_workbook`), telling each sheet as it goes."""
     tell(0.0, _("Reading the workbook…"))
     sheets = len(SHEET_OF)
-    return workbook.parse_workbook(source, sheet_step=lambda i, title: tell(
+    return workbook_reader.parse_workbook(source, sheet_step=lambda i, title: tell(
         0.05 + 0.4 * i / sheets, _("Reading the {sheet} sheet…").format(sheet=_(title))))
 
 
-def _restore_parsed(engine, parsed: workbook.ParsedWorkbook, *, actor: Actor,
+def _restore_parsed(engine, parsed: workbook_reader.ParsedWorkbook, *, actor: Actor,
                     tell: Progress) -> RestoreOutcome:
     """`restore_workbook`'s checks and writing, for a workbook read already."""
     results = len(parsed.tables["results"])
@@ -152,8 +153,8 @@ def _restore_parsed(engine, parsed: workbook.ParsedWorkbook, *, actor: Actor,
                                     results).format(count=i18n.number(results)))
             problems = check(parsed.tables)
             if problems:
-                raise workbook.restore_error(problems)
-    tables = {**parsed.tables, "events": workbook.mark_imported(
+                raise workbook_reader.restore_error(problems)
+    tables = {**parsed.tables, "events": workbook_reader.mark_imported(
         parsed.tables["events"], parsed.source, dt.datetime.now(dt.UTC))}
     rows = sum(len(frame) for frame in tables.values())
     tell(0.8, _("Checking the rows once more before saving…"))
@@ -216,7 +217,7 @@ def _names(installation) -> list[str]:
 
 def workbook_name(source: Any) -> str:
     """The tournament name a workbook's Settings sheet holds ("" when none)."""
-    return _name_in(workbook.parse_workbook(source, only=["settings"]).tables["settings"])
+    return _name_in(workbook_reader.parse_workbook(source, only=["settings"]).tables["settings"])
 
 
 def _name_in(settings: pd.DataFrame) -> str:
@@ -233,12 +234,12 @@ def _stored(frames: Frames) -> Frames:
 
 
 # How the file being restored names its sheets and columns (`named_as`); English without one.
-_NAMING: ContextVar[workbook.ParsedWorkbook | None] = ContextVar("restore_naming",
+_NAMING: ContextVar[workbook_reader.ParsedWorkbook | None] = ContextVar("restore_naming",
                                                                  default=None)
 
 
 @contextmanager
-def named_as(parsed: workbook.ParsedWorkbook) -> Iterator[None]:
+def named_as(parsed: workbook_reader.ParsedWorkbook) -> Iterator[None]:
     """The checks inside name sheets and columns as the workbook `parsed` names them."""
     token = _NAMING.set(parsed)
     try:

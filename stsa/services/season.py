@@ -29,7 +29,7 @@ import pandas as pd
 from stsa import directory, i18n, rating, rules, store
 from stsa import season as season_rules
 from stsa.domain import Kind, SittingStatus, TournamentError
-from stsa.formats import workbook
+from stsa.formats import workbook_sheets, workbook_writer
 from stsa.formats.csv import csv_bytes
 from stsa.i18n import N_, _
 from stsa.services import finals as finals_service
@@ -55,7 +55,7 @@ HISTORY_COLUMNS = ["person_id", "tournament_id", "game_id", "order", "at", "mu",
                    "ordinal"]
 # English headings (marked): shared tables keep them; pages and files translate them where they
 # are shown (`i18n.headings`).
-SEASON_HEADINGS = {"rank": N_("Rank"), "nickname": workbook.PUBLIC_PLAYER,
+SEASON_HEADINGS = {"rank": N_("Rank"), "nickname": workbook_sheets.PUBLIC_PLAYER,
                    "best_score": N_("Best score"), "best_tournament": N_("Best tournament"),
                    "events": N_("Tournaments"), "best_final_rank": N_("Best final rank"),
                    "points": N_("Points"), "games": N_("Games"), "wins": N_("Wins")}
@@ -329,7 +329,7 @@ def season_csv(installation, season_id: int, table: pd.DataFrame | None = None) 
     formula-like text neutralised with a leading ' (`formats.csv`). `table`: the season's
     `season_table` when the caller has it already (the Season page's shared read)."""
     found = season_table(installation, season_id) if table is None else table
-    return csv_bytes(*workbook.frame_sheet(i18n.headings(season_sheet(found))))
+    return csv_bytes(*workbook_writer.frame_sheet(i18n.headings(season_sheet(found))))
 
 
 def season_of(installation, tournament_id: int | None) -> int | None:

@@ -9,37 +9,16 @@ audit log (R19). Reads return pandas frames ready for `stsa.rules`.
 `maintenance`, which adds what the store does by itself (completing finished sittings,
 automatic backups) to the database steps of `db`, `draws`, `game_results` and `archive`.
 `corrections` voids a published sitting and replaces a no-show; `clock` keeps each
-sitting's clock as its actions (R26). `access` holds PINs, sign-in, trusted devices, sessions
-and handoff codes; `invites` the judges' QR codes; `schedule` the planned sittings and other
+sitting's clock as its actions (R26). `pins` holds the PINs, `pause` the counted PIN check
+and its pause on wrong PINs, `devices` the trusted devices, `sessions` sign-in, sessions and
+handoff codes (`credentials`, below them all, the stored PIN hashes); `invites` the judges' QR
+codes; `schedule` the planned sittings and other
 items (R26). The
 checks that entry and restore share are in `checks`. Errors a person can fix are
 `TournamentError`s: `ConflictError`, `NotFound`, `DuplicateName`, `InvalidState`,
 `PermissionDenied`, `CorruptDatabase`, `NotABackup`.
 """
 
-from stsa.store.access import (
-                               HANDOFF_SECONDS,
-                               SESSION_MAX_HOURS,
-                               Ended,
-                               PinsReset,
-                               Redeemed,
-                               SignedIn,
-                               SignInPaused,
-                               check_pin,
-                               ensure_pins,
-                               handoff,
-                               lift_pause,
-                               make_console_code,
-                               open_sessions,
-                               redeem_handoff,
-                               reset_pins,
-                               session_actor,
-                               set_pin,
-                               sign_everyone_out,
-                               sign_in,
-                               sign_in_pause,
-                               sign_out,
-)
 from stsa.store.admin import DEFAULT_SETTINGS, settings, typed_settings
 from stsa.store.archive import backup, backups
 from stsa.store.audit import data_version, events
@@ -105,8 +84,10 @@ from stsa.store.overlays import (
     overlays,
     revoke_overlay,
 )
+from stsa.store.pause import SignInPaused, lift_pause, make_console_code, sign_in_pause
 from stsa.store.people import directory, link_players, merge_people, split_player
 from stsa.store.picks import save_vote_off, save_wild_cards, vote_off_votes, wild_card_choices
+from stsa.store.pins import PinsReset, check_pin, ensure_pins, reset_pins, set_pin
 from stsa.store.roster import (
                                absences,
                                add_player,
@@ -133,6 +114,20 @@ from stsa.store.schedule import (
 )
 from stsa.store.schema import SCHEMA_VERSION
 from stsa.store.seasons import create_season, rename_season, season, seasons, set_season_points
+from stsa.store.sessions import (
+                               HANDOFF_SECONDS,
+                               SESSION_MAX_HOURS,
+                               Ended,
+                               Redeemed,
+                               SignedIn,
+                               handoff,
+                               open_sessions,
+                               redeem_handoff,
+                               session_actor,
+                               sign_everyone_out,
+                               sign_in,
+                               sign_out,
+)
 from stsa.store.tournaments import (
                                Created,
                                adopt_key,

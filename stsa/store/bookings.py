@@ -27,8 +27,8 @@ from stsa.auth import Actor, require
 from stsa.domain import Action, PlayerStatus, Role, TournamentError
 from stsa.i18n import N_, _, ngettext
 from stsa.store import audit, db, frames, roster
-from stsa.store.access import SignInPaused
 from stsa.store.errors import InvalidState, NotFound
+from stsa.store.pause import SignInPaused
 from stsa.store.schema import bookings as bookings_t
 from stsa.store.schema import installation_keys as keys_t
 from stsa.store.schema import players as players_t

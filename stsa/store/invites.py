@@ -3,7 +3,7 @@ organizer's screen.
 
 An invitation is a random 256-bit token for one judge's name, valid for 1 to 24 hours until
 the organizer withdraws it, or a recovery step withdraws it with the rest (issue 33: "Sign
-everyone out", a new PIN, `make pins`: `access.withdraw_invitations`). The token is in the
+everyone out", a new PIN, `make pins`: `sessions.withdraw_invitations`). The token is in the
 QR code (and the link shown beside it) only: the database keeps its SHA-256 hash, and the
 log names the judge, never the token. Joining needs no PIN and has no back-off (256 random
 bits cannot be guessed); it opens a judge session in the invitation's name that
@@ -24,11 +24,11 @@ from stsa import auth
 from stsa.auth import Actor, require
 from stsa.domain import Action, Role, TournamentError
 from stsa.i18n import N_, _
-from stsa.store import access, audit, db, frames
-from stsa.store.access import Redeemed
+from stsa.store import audit, credentials, db, devices, frames, sessions
 from stsa.store.errors import InvalidState
 from stsa.store.schema import invitations as invitations_t
 from stsa.store.schema import tournaments as tournaments_t
+from stsa.store.sessions import Redeemed
 from stsa.store.tournaments import archived
 
 INVITATION_HOURS = range(1, 25)  # how long an invitation may last, in whole hours
@@ -55,7 +55,7 @@ def create_invitation(engine: Engine, name: str, *, hours: int = 6,
     token once, in the QR code of `<app address>/join#<token>`; only its hash is stored.
     Logged without the token. An archived tournament takes none (`InvalidState`, R27)."""
     require(actor, Role.ORGANIZER, action=N_("invite judges"))
-    name, hours = access.clean_name(name, "the judge's"), _hours(hours)
+    name, hours = credentials.clean_name(name, "the judge's"), _hours(hours)
     if archived(engine) is not None:
         raise InvalidState(_("This tournament is archived, so it takes no new judge "
                              "invitations. Reopen it on the Tournaments page to invite one."))
@@ -120,7 +120,7 @@ def revoke_invitation(engine: Engine, invitation_id: int, *, actor: Actor) -> in
             return 0
         conn.execute(sa.update(invitations_t).where(invitations_t.c.id == row.id)
                      .values(revoked_at=db.now()))
-        ended = access.end_sessions_of_invitation(conn, actor, row.id)
+        ended = sessions.end_sessions_of_invitation(conn, actor, row.id)
         audit.log(conn, actor, Action.INVITATION_REVOKE, f"invitation {row.id}",
                after={"name": row.name, "ended": ended})
         return ended
@@ -135,7 +135,7 @@ def join(engine: Engine, token: str, *, client: str = "local",
     back-off. An unknown, expired or withdrawn token raises `TournamentError` and writes
     nothing. `device` is the browser's device token: kept when trusted, else a new one is
     issued; `Redeemed.device` is the one to keep."""
-    if access.plausible_token(token) is None:
+    if credentials.plausible_token(token) is None:
         raise TournamentError(_(INVALID))
     key, session_id = auth.token_hash(token), auth.new_session_id()
 
@@ -147,11 +147,11 @@ def join(engine: Engine, token: str, *, client: str = "local",
             raise TournamentError(_(INVALID))
         theirs = row.tournament_id if row.tournament_id is not None else own
         who = Actor(row.name, Role.JUDGE, theirs)
-        access.open_session(conn, session_id, who, client, now, invitation_id=row.id,
+        sessions.open_session(conn, session_id, who, client, now, invitation_id=row.id,
                             tournament_id=theirs)
         conn.execute(sa.update(invitations_t).where(invitations_t.c.id == row.id)
                      .values(uses=invitations_t.c.uses + 1))
-        kept = access.keep_device(conn, device, Role.JUDGE, now)
+        kept = devices.keep_device(conn, device, Role.JUDGE, now)
         audit.log(conn, who, Action.INVITATION_USE, f"invitation {row.id}",
                after={"name": row.name, "uses": row.uses + 1})
         return Redeemed(session_id, kept, who)

@@ -285,7 +285,7 @@ def create_tournament(engine: Engine, name: str, *, venue: str | None = None,
     only; logged in the installation's log and the new tournament's. Every value is checked
     before anything is written; a tournament that cannot be made leaves nothing behind.
     Returns its id, key and a new judges' PIN, to show once."""
-    from stsa.store import access  # access reads the list of tournaments: imported late
+    from stsa.store import pins  # pins reads the list of tournaments: imported late
 
     require(actor, Role.ORGANIZER, action=N_("create tournaments"))
     own = {"tournament_name": name, "venue": venue, "starts_on": starts_on,
@@ -313,7 +313,7 @@ def create_tournament(engine: Engine, name: str, *, venue: str | None = None,
         new = open_tournament_row(inst, made)
         try:
             admin.set_settings(new, {**copied, **values}, actor=actor)
-            pin = access.new_judge_pin(new)
+            pin = pins.new_judge_pin(new)
         finally:
             new.dispose()
 

@@ -32,7 +32,7 @@ from starlette.routing import Route
 from stsa import i18n, store
 from stsa.domain import Role, TournamentError
 from stsa.i18n import _
-from stsa.store.access import DEVICE_DAYS  # the cookie lives as long as the store trusts it
+from stsa.store.devices import DEVICE_DAYS  # the cookie lives as long as the store trusts it
 
 SESSION_COOKIE = "stsa_session"
 DEVICE_COOKIE = "stsa_device"

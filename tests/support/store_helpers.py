@@ -31,9 +31,9 @@ def set_pins(engine, monkeypatch):
 
 def later(monkeypatch, **delta):
     """Move the store's clock forward (back-off, session expiry and handoffs read it)."""
-    from stsa.store import access
+    from stsa.store import db
     moved = dt.datetime.now(dt.UTC) + dt.timedelta(**delta)
-    monkeypatch.setattr(access.db, "now", lambda: moved)
+    monkeypatch.setattr(db, "now", lambda: moved)
 
 
 @dataclass

@@ -11,7 +11,7 @@ import sqlalchemy as sa
 
 from stsa import auth, store
 from stsa.auth import Actor, Role
-from stsa.store import access, db, schema
+from stsa.store import db, pause, schema, sessions
 from tests.support.store_helpers import JUDGE_PIN, ORGANIZER_PIN, later, set_pins
 
 ORGANIZER = Actor("Olivia", Role.ORGANIZER)
@@ -183,7 +183,7 @@ def test_sessions_end_eighteen_hours_after_they_began_however_much_they_are_used
                                                                                  monkeypatch):
     """R20: an absolute lifetime besides the idle one, so a stolen session cookie that is
     kept in use still ends."""
-    assert access.SESSION_MAX_HOURS == 18
+    assert sessions.SESSION_MAX_HOURS == 18
     signed = store.sign_in(pins, "Jamal", JUDGE_PIN).session_id
     for hours in (4, 8, 12, 16):
         later(monkeypatch, hours=hours)
@@ -254,7 +254,7 @@ def _other_write(engine) -> None:
     def work(conn) -> None:
         if not db.is_sqlite(conn):
             conn.execute(sa.text("SELECT pg_advisory_xact_lock(:k)"),
-                         {"k": access._SIGN_IN_LOCK_KEY})
+                         {"k": pause._SIGN_IN_LOCK_KEY})
         conn.execute(sa.delete(schema.sign_in_failures).where(
             schema.sign_in_failures.c.client == "nobody"))
     db.write(engine, work)
@@ -312,7 +312,7 @@ def test_judges_signing_in_together_from_one_address_all_get_in(pins, monkeypatc
         left = conn.execute(sa.select(sa.func.count()).select_from(schema.sign_in_failures)
                             .where(schema.sign_in_failures.c.client == "10.7.7.7")).scalar()
     assert left == 0
-    assert access._CHECKS.running == 0
+    assert pause._CHECKS.running == 0
 
 
 def test_a_judge_pin_is_hashed_once_a_wrong_pin_against_both(pins, monkeypatch):

@@ -125,7 +125,7 @@ def test_trusted_devices_add_only_their_own_budgets():
     PIN and guesses the organizer's alone (half of 10^8 tries on average) at about 59 + 24 a
     day: about 1,650 years. One person holding every judge device STSA trusts at once
     (`DEVICE_LIMIT`, 50) guesses at 59 + 50 × 24 a day: still about 109 years."""
-    from stsa.store.access import DEVICE_LIMIT
+    from stsa.store.devices import DEVICE_LIMIT
 
     year = 365 * 86400
     tournament = auth.most_tries(auth.TOURNAMENT_BACKOFF, year)

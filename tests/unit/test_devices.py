@@ -10,7 +10,7 @@ import sqlalchemy as sa
 
 from stsa import auth, store
 from stsa.auth import Actor, Role
-from stsa.store import access, db, schema
+from stsa.store import db, devices, schema
 from tests.support.store_helpers import JUDGE_PIN, ORGANIZER_PIN, later, set_pins
 
 ORGANIZER = Actor("Olivia", Role.ORGANIZER)
@@ -33,7 +33,7 @@ def pause_everyone(engine) -> None:
     """The wrong PINs from many addresses that pause sign-in for the whole tournament, as
     `sign_in` records them (tests/unit/test_access.py sends them one by one), at the store's
     current time."""
-    at = access.db.now()
+    at = db.now()
     with engine.begin() as conn:
         conn.execute(sa.insert(schema.sign_in_failures), [
             {"client": f"10.1.{n // 250}.{n % 250}", "at": at}
@@ -184,7 +184,7 @@ def test_a_wrong_current_pin_on_a_trusted_device_counts_on_the_device(pins):
 
 def test_an_unknown_withdrawn_or_year_old_device_counts_as_none(pins, monkeypatch):
     device = signed_in_browser(pins, "Jamal", JUDGE_PIN).device
-    later(monkeypatch, days=access.DEVICE_DAYS, seconds=1)
+    later(monkeypatch, days=devices.DEVICE_DAYS, seconds=1)
     pause_everyone(pins)
     for stale in (device, auth.new_token(), "x" * 30, None):
         with pytest.raises(store.SignInPaused, match="sign-in is paused"):
@@ -197,7 +197,7 @@ def test_each_role_keeps_a_limited_number_of_devices_dropping_the_least_recently
     """One person who can sign in cannot collect devices without end (each brings its own
     budget of wrong PINs): past `DEVICE_LIMIT` the least recently used device of that role is
     no longer trusted; the organizer's devices are not the judges' to push out."""
-    monkeypatch.setitem(access.DEVICE_LIMIT, Role.JUDGE, 3)
+    monkeypatch.setitem(devices.DEVICE_LIMIT, Role.JUDGE, 3)
     organizer = signed_in_browser(pins, "Olivia", ORGANIZER_PIN).device
     judges = [signed_in_browser(pins, f"Judge {n}", JUDGE_PIN).device for n in range(3)]
     signed_in_browser(pins, "Judge 0", JUDGE_PIN, device=judges[0])  # used again: kept
@@ -341,7 +341,7 @@ def test_wrong_pins_with_the_console_code_wait_a_minute_at_most(pins, monkeypatc
     the organizer waits at most `CONSOLE_BACKOFF.cap_seconds` (60 s), while the tournament-wide
     pause of the same moment is an hour; and those wrong PINs add nothing to anyone's pause."""
     with pins.begin() as conn:  # a whole day of guessing: the tournament-wide pause is an hour
-        at = access.db.now()
+        at = db.now()
         conn.execute(sa.insert(schema.sign_in_failures), [
             {"client": f"10.1.{n // 250}.{n % 250}", "at": at} for n in range(80)])
     assert store.sign_in_pause(pins) > 3000

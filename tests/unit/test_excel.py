@@ -19,7 +19,7 @@ from stsa import excel, store, tournament
 from stsa.auth import Actor, Role
 from stsa.errors import TournamentError
 from stsa.formats import csv as csv_format
-from stsa.formats import workbook
+from stsa.formats import workbook_reader, workbook_writer
 
 ORGANIZER = Actor("Olivia", Role.ORGANIZER)
 JUDGE = Actor("Jamal", Role.JUDGE)
@@ -395,7 +395,7 @@ def test_workbook_sheets_styles_and_formats(demo_engine):
     players = wb["Players"]
     assert players.max_row == 25
     created = players.cell(2, [c.value for c in players[1]].index("Added at") + 1)
-    assert created.is_date and created.number_format == workbook.TIME_FORMAT
+    assert created.is_date and created.number_format == workbook_writer.TIME_FORMAT
     results = wb["Results"]
     head = [c.value for c in results[1]]
     assert results.max_row == 73 and {"VP", "Placing", "Qualifier score", "Version"} <= set(head)
@@ -473,7 +473,7 @@ def test_formula_like_text_is_written_as_text(demo_engine):
 
 def test_every_formula_start_is_neutralised():
     texts = ["=1+1", "+1", "-1", "@A1", "\tTab", "\rReturn", "plain", "a=b"]
-    data = workbook.write_workbook({"Sheet": (["text"], [[t] for t in texts])})
+    data = workbook_writer.write_workbook({"Sheet": (["text"], [[t] for t in texts])})
     ws = openpyxl.load_workbook(io.BytesIO(data))["Sheet"]
     cells = [ws.cell(r, 1) for r in range(2, len(texts) + 2)]
     # (XML reads a carriage return back as a line feed; STSA never stores either in text)
@@ -570,7 +570,7 @@ def test_restore_round_trip(demo_engine, tmp_path):
         by = before["Log"][0].index("By")
         assert [r[:by] + r[by + 1:] for r in after["Log"][: len(before["Log"])]] == \
             [r[:by] + r[by + 1:] for r in before["Log"]]
-        assert all(workbook.is_imported(r[by]) and r[by].startswith(b[by])
+        assert all(workbook_reader.is_imported(r[by]) and r[by].startswith(b[by])
                    for r, b in zip(after["Log"][1:len(before["Log"])], before["Log"][1:])
                    if b[by] is not None)
         assert len(after["Log"]) == len(before["Log"]) + 1
@@ -596,7 +596,7 @@ def test_restore_round_trip(demo_engine, tmp_path):
 
 
 def test_long_log_values_continue_in_rows_below(engine, monkeypatch):
-    monkeypatch.setattr(workbook, "EXCEL_TEXT_MAX", 40)
+    monkeypatch.setattr(workbook_writer, "EXCEL_TEXT_MAX", 40)
     store.import_players(engine, [{"name": f"Player {i}"} for i in range(8)], actor=ORGANIZER)
     data = excel.tournament_workbook(engine)
     log = sheet_values(data)["Log"]

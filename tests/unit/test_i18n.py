@@ -121,7 +121,7 @@ def test_two_headings_said_with_one_word_stay_two_columns(monkeypatch):
 def test_the_tables_that_show_a_rank_have_headings_of_their_own(code):
     """Every table that shows a rank beside a placing (Standings, a player's games, TV, the
     workbook's and the CSVs' sheets, a table's result) says each of its headings its own way."""
-    from stsa.formats import workbook
+    from stsa.formats import workbook_sheets
     from stsa.services import exports, season
     from stsa.ui import finals, live_standings, live_tv, result_entry
 
@@ -133,9 +133,9 @@ def test_the_tables_that_show_a_rank_have_headings_of_their_own(code):
             "finals": [_(h) for h in finals.HEADINGS],
             "result": [_(h) for h in result_entry.HEADINGS.values()],
             "season": [_(h) for h in season.SEASON_HEADINGS.values()],
-            "standings sheet": [_(h) for h in workbook.STANDINGS_HEADINGS.values()],
+            "standings sheet": [_(h) for h in workbook_sheets.STANDINGS_HEADINGS.values()],
             "csv": [_(h) for h in exports.CSV_HEADINGS],
             **{title: [_(h) for h, _col, _kind in columns if h]
-               for title, (_table, columns) in workbook.SHEETS.items()}}
+               for title, (_table, columns) in workbook_sheets.SHEETS.items()}}
     for name, headings in tables.items():
         assert len({h.casefold() for h in headings}) == len(headings), (name, headings)

@@ -16,7 +16,7 @@ import sqlalchemy as sa
 
 from stsa import excel, store, tournament
 from stsa.auth import Actor, Role
-from stsa.formats import workbook
+from stsa.formats import workbook_reader, workbook_writer
 from stsa.formats.csv import csv_bytes
 from stsa.store import schema
 
@@ -89,14 +89,14 @@ def test_standings_words_for_zones_ties_and_players_without_a_result():
         **{c: [9.0, 8.0, 8.0, float("nan")] for c in ("vp", "spice", "solari", "troops",
                                                       "water")},
         "zone": ["final", "semifinal", "out", ""], "tie_at_cut": [False, True, True, False]})
-    headings, rows = workbook.frame_sheet(workbook.standings_sheet(standings))
+    headings, rows = workbook_writer.frame_sheet(workbook_writer.standings_sheet(standings))
     text = csv_bytes(headings, rows).decode("utf-8-sig").splitlines()
     assert text[0].startswith("Rank,Player,Best score,Games,Wins,Best game placing,")
     assert text[1:] == ["1,Ann,30,2,1,1,9,9,9,9,9,Final,No,7",
                         "2,Bo,25,2,1,1,8,8,8,8,8,Semifinal,Yes,8",
                         "2,Cy,25,2,0,2,8,8,8,8,8,Out,Yes,9",
                         "4,Di,,0,0,,,,,,,,No,10"]
-    organizers = workbook.standings_sheet(standings, {7: "Ann Lee", 8: "Bo Ek"})
+    organizers = workbook_writer.standings_sheet(standings, {7: "Ann Lee", 8: "Bo Ek"})
     assert list(organizers.columns[:3]) == ["Rank", "Nickname", "Name"]
     assert organizers["Name"].tolist()[:2] == ["Ann Lee", "Bo Ek"]
 
@@ -192,7 +192,7 @@ def test_the_roster_files_details_read_in_words(sqlite_engine):
 
 
 def test_extra_details_in_words():
-    words = workbook.extra_words
+    words = workbook_writer.extra_words
     assert words('{"shirt_size": "L", "city": "Umeå", "table": 4.0, "vegan": false}') == (
         "City: Umeå; Shirt size: L; Table: 4; Vegan: No")
     assert words("{}") is None and words(None) is None and words("") is None
@@ -214,6 +214,6 @@ def test_hostile_extra_details_stay_text(convention):
 def test_a_yes_or_no_cell_is_read_back_in_any_spelling():
     for written, meant in [("Yes", True), ("no", False), (" TRUE ", True), ("false", False),
                            (1, True), (0, False), (True, True)]:
-        assert workbook._value("bool", written) is meant, written
+        assert workbook_reader._value("bool", written) is meant, written
     with pytest.raises(ValueError, match="Yes or No"):
-        workbook._value("bool", "maybe")
+        workbook_reader._value("bool", "maybe")

@@ -12,8 +12,8 @@ import pytest
 from stsa import excel, store
 from stsa.auth import Actor, Role
 from stsa.domain import Problem
-from stsa.formats import workbook
-from stsa.formats.workbook import RestoreError
+from stsa.formats import workbook_reader
+from stsa.formats.workbook_reader import RestoreError
 from stsa.services import log
 
 ORGANIZER = Actor("Olivia", Role.ORGANIZER)
@@ -205,7 +205,7 @@ def test_every_log_event_a_restore_brings_in_is_marked_as_coming_from_the_file(
     events = store.events(sqlite_engine, actor=ORGANIZER)
     brought, restore = events.iloc[:-1], events.iloc[-1]
     assert restore["action"] == "tournament.restore" and restore["actor"] == "Olivia"
-    assert brought["actor"].map(workbook.is_imported).all()
+    assert brought["actor"].map(workbook_reader.is_imported).all()
     assert brought["actor"].str.fullmatch(
         r"(Olivia|STSA) \(from the workbook spring-open\.xlsx, restored "
         r"\d{4}-\d\d-\d\d \d\d:\d\d UTC\)").all()
@@ -239,8 +239,8 @@ def test_a_second_restore_marks_the_history_with_the_latest_file(sqlite_engine, 
 
 def test_the_mark_fits_the_log_and_names_a_file_without_a_name():
     at = dt.datetime(2026, 3, 7, 9, 41, tzinfo=dt.UTC)
-    assert workbook.imported_actor("Olivia", "", at) == \
+    assert workbook_reader.imported_actor("Olivia", "", at) == \
         "Olivia (from a workbook, restored 2026-03-07 09:41 UTC)"
-    long = workbook.imported_actor("N" * 100, "x" * 80 + ".xlsx", at)
-    assert len(long) == workbook.ACTOR_MAX and workbook.is_imported(long)
-    assert not workbook.is_imported("Olivia") and not workbook.is_imported(None)
+    long = workbook_reader.imported_actor("N" * 100, "x" * 80 + ".xlsx", at)
+    assert len(long) == workbook_reader.ACTOR_MAX and workbook_reader.is_imported(long)
+    assert not workbook_reader.is_imported("Olivia") and not workbook_reader.is_imported(None)

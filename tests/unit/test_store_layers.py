@@ -41,3 +41,14 @@ def test_only_the_package_reaches_for_maintenance():
     graph = _store_graph()
     assert [name for name, deps in graph.items() if "stsa.store.maintenance" in deps] == []
     assert "stsa.store.archive" not in graph["stsa.store.draws"]
+
+
+def test_the_access_modules_build_on_one_another_in_one_order():
+    """Who may get in (R20), lowest first: the stored PINs and a token's shape, trusted
+    devices, the counted PIN check and its pause, sessions, the PINs' own steps, invitations.
+    Each imports only those before it."""
+    order = ["credentials", "devices", "pause", "sessions", "pins", "invites"]
+    graph = _store_graph()
+    for i, name in enumerate(order):
+        later = {f"stsa.store.{m}" for m in order[i:]}
+        assert graph[f"stsa.store.{name}"] & later == set(), name

@@ -13,7 +13,7 @@ import pytest
 
 from stsa import excel, i18n, store
 from stsa.auth import Actor, Role
-from stsa.formats import workbook, xlsx
+from stsa.formats import workbook_reader, workbook_sheets, xlsx
 
 ORGANIZER = Actor("Olivia", Role.ORGANIZER)
 JUDGE = Actor("Jamal", Role.JUDGE)
@@ -87,12 +87,12 @@ def test_workbook_in_the_tournament_language_restores_the_same_tournament(
     sheets = sheets_of(data)
     assert names <= set(sheets) and not {"Players", "Results", "Settings"} & set(sheets)
     with i18n.language(code):
-        players = sheets[workbook.sheet_title("Players")]
+        players = sheets[workbook_sheets.sheet_title("Players")]
         assert players[0][:2] == [i18n._("Name"), i18n._("Nickname")]
         assert players[0][3] == i18n._("Status")
         assert {r[3] for r in players[1:]} == {i18n._("Active"), i18n._("Withdrawn")}
         assert {r[4] for r in players[1:]} <= {yes, i18n._("No")}  # checked in: Yes or No
-        sittings = sheets[workbook.sheet_title("Sittings")]
+        sittings = sheets[workbook_sheets.sheet_title("Sittings")]
         assert sittings[1][1] == i18n._("Qualifier")
     # The data stay as stored: names, leaders, setup ids.
     results = sheets[next(n for n in sheets if n in ("Résultats", "Resultat"))]
@@ -118,7 +118,7 @@ def test_workbook_in_the_tournament_language_restores_the_same_tournament(
 def test_an_older_english_workbook_still_restores(demo_engine, tmp_path):
     data = without_language(excel.tournament_workbook(demo_engine))
     assert recorded(data) is None
-    parsed = workbook.parse_workbook(data)
+    parsed = workbook_reader.parse_workbook(data)
     assert parsed.language == "en" and parsed.sheets["players"] == "Players"
     target = restored(data, tmp_path, "old.db")
     try:
@@ -136,7 +136,7 @@ def test_restore_names_the_french_sheet_and_column(demo_engine, sqlite_engine):
     wb.save(out)
     with pytest.raises(excel.RestoreError, match="Résultats sheet, row 2: PV must be a whole "
                                                  "number, not 'beaucoup'"):
-        workbook.parse_workbook(out.getvalue())
+        workbook_reader.parse_workbook(out.getvalue())
     wb["Résultats"].cell(2, 7).value = 9
     out = io.BytesIO()
     wb.save(out)
@@ -154,27 +154,27 @@ def test_a_french_workbook_lacking_a_sheet_is_named_in_french(demo_engine):
     out = io.BytesIO()
     wb.save(out)
     with pytest.raises(excel.RestoreError, match="lacks the sheet Places"):
-        workbook.parse_workbook(out.getvalue())
+        workbook_reader.parse_workbook(out.getvalue())
     with i18n.language("sv"), pytest.raises(excel.RestoreError, match="bladet Places saknas"):
-        workbook.parse_workbook(out.getvalue())
+        workbook_reader.parse_workbook(out.getvalue())
 
 
 @pytest.mark.parametrize("code", ["en", "sv", "fr"])
 def test_names_fit_a_sheet_and_read_back_one_way(code):
     """Each language names every sheet differently, within Excel's rules, and each of a
     sheet's headings differently; Yes, No and the words read back in every language."""
-    titles, headings = workbook._names_in(code)
+    titles, headings = workbook_sheets.names_in(code)
     assert len({t.casefold() for t in titles.values()}) == len(titles)
     assert all(len(t) <= 31 and not set(t) & set("[]:*?/\\") for t in titles.values())
     for title, named in headings.items():
         assert len({h.casefold() for h in named.values()}) == len(named), title
     with i18n.language(code):
         for value in (True, False):
-            assert workbook._truth(workbook.yes_no(value)) is value
-        for family, words in workbook.WORDS.items():
+            assert workbook_reader._truth(workbook_sheets.yes_no(value)) is value
+        for family, words in workbook_sheets.WORDS.items():
             for word_code in words:
-                assert workbook._word_code(family, workbook.word_label(family, word_code)) \
-                    == word_code
+                assert workbook_sheets.word_code(
+                    family, workbook_sheets.word_label(family, word_code)) == word_code
 
 
 @pytest.mark.parametrize("code", ["sv", "fr"])

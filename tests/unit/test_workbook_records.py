@@ -18,7 +18,7 @@ import sqlalchemy as sa
 
 from stsa import excel, store, tournament
 from stsa.auth import Actor, Role
-from stsa.formats import workbook
+from stsa.formats import workbook_sheets
 from stsa.store import schema
 
 ORGANIZER = Actor("Olivia", Role.ORGANIZER)
@@ -190,19 +190,19 @@ def legacy(wb) -> None:
     in lower case, no Summary, no waiting list, no schema-3 columns."""
     for title in ("Summary", "Waiting list"):
         wb.remove(wb[title])
-    for title, (table, columns) in workbook.SHEETS.items():
+    for title, (table, columns) in workbook_sheets.SHEETS.items():
         if table is None or title not in wb.sheetnames:
             continue
         ws = wb[title]
         for (heading, col, kind), cell in zip(columns, ws[1]):
             assert cell.value == heading
-            cell.value = workbook.LEGACY_HEADINGS.get((table, col), col or heading.lower())
+            cell.value = workbook_sheets.LEGACY_HEADINGS.get((table, col), col or heading.lower())
             if kind.startswith("word:"):
                 for (below,) in ws.iter_rows(min_row=2, min_col=cell.column,
                                              max_col=cell.column):
                     below.value = below.value and below.value.lower()
         for col in sorted((c.column for c in ws[1] if (table, c.value) in
-                           workbook.NEW_COLUMNS), reverse=True):
+                           workbook_sheets.NEW_COLUMNS), reverse=True):
             ws.delete_cols(col)
 
 

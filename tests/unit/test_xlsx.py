@@ -18,7 +18,7 @@ from openpyxl.utils.datetime import from_excel
 
 from stsa import excel, i18n, store
 from stsa.auth import Actor, Role
-from stsa.formats import workbook, xlsx
+from stsa.formats import workbook_reader, workbook_sheets, workbook_writer, xlsx
 from stsa.formats.csv import looks_like_formula
 from stsa.formats.guards import trimmed
 from stsa.services import exports, restore
@@ -45,9 +45,9 @@ def openpyxl_workbook(sheets) -> bytes:
                 if looks_like_formula(value):
                     c.data_type, c.quotePrefix = "s", True
             if isinstance(value, dt.datetime):
-                c.number_format = workbook.TIME_FORMAT
+                c.number_format = workbook_writer.TIME_FORMAT
             if header:
-                c.font, c.fill = workbook.HEADER_FONT, workbook.HEADER_FILL
+                c.font, c.fill = workbook_writer.HEADER_FONT, workbook_writer.HEADER_FILL
                 c.alignment = Alignment(vertical="top")
             return c
         ws.append([cell(h, header=True) for h in headings])
@@ -73,12 +73,12 @@ def cells(data: bytes) -> dict[str, dict]:
 def sheets_of(engine) -> dict:
     """The sheets `tournament_workbook` writes for `engine`, without writing them."""
     made = {}
-    real = workbook.write_workbook
-    workbook.write_workbook = lambda sheets, **_: made.update(sheets) or b""
+    real = workbook_writer.write_workbook
+    workbook_writer.write_workbook = lambda sheets, **_: made.update(sheets) or b""
     try:
         exports.tournament_workbook(engine)
     finally:
-        workbook.write_workbook = real
+        workbook_writer.write_workbook = real
     return made
 
 
@@ -91,11 +91,12 @@ def with_hostile_text(sheets: dict) -> dict:
 
 def test_the_quick_writer_writes_what_openpyxl_wrote(demo_copy):
     sheets = with_hostile_text(sheets_of(demo_copy(sittings=2)))
-    assert cells(workbook.write_workbook(sheets)) == cells(openpyxl_workbook(sheets))
+    assert cells(workbook_writer.write_workbook(sheets)) == cells(openpyxl_workbook(sheets))
 
 
 def test_each_sheet_says_its_size():
-    data = workbook.write_workbook({"A": (["x", "y"], [[1, 2], [3, None]]), "Empty": ([], [])})
+    data = workbook_writer.write_workbook({"A": (["x", "y"], [[1, 2], [3, None]]),
+                                           "Empty": ([], [])})
     with zipfile.ZipFile(io.BytesIO(data)) as archive:
         first = archive.read("xl/worksheets/sheet1.xml").decode()
         empty = archive.read("xl/worksheets/sheet2.xml").decode()
@@ -107,7 +108,7 @@ def parsed(data: bytes, monkeypatch, *, quick: bool) -> dict[str, pd.DataFrame]:
     with monkeypatch.context() as m:
         if not quick:
             m.setattr(xlsx, "open_book", lambda _data: None)
-        return workbook.parse_workbook(data).tables
+        return workbook_reader.parse_workbook(data).tables
 
 
 def test_the_quick_reader_reads_what_openpyxl_reads(demo_copy, monkeypatch):
@@ -131,7 +132,7 @@ def test_inline_strings_cells_without_references_and_gaps():
              '</is></c></row><row r="3"><c r="B3" t="b"><v>1</v></c><c r="D3"><f>1+1</f>'
              '<v>2</v></c><c r="E3" t="str"><v>a &amp; b</v></c></row></sheetData>'
              '</worksheet>')
-    data = workbook.write_workbook({"S": (["x"], [])})
+    data = workbook_writer.write_workbook({"S": (["x"], [])})
     out = io.BytesIO()
     with zipfile.ZipFile(io.BytesIO(data)) as src, zipfile.ZipFile(out, "w") as dst:
         for item in src.infolist():
@@ -147,7 +148,7 @@ def test_inline_strings_cells_without_references_and_gaps():
 
 
 def test_a_prefixed_workbook_is_left_to_openpyxl():
-    data = workbook.write_workbook({"S": (["x"], [[1]])})
+    data = workbook_writer.write_workbook({"S": (["x"], [[1]])})
     out = io.BytesIO()
     with zipfile.ZipFile(io.BytesIO(data)) as src, zipfile.ZipFile(out, "w") as dst:
         for item in src.infolist():
@@ -196,12 +197,12 @@ def test_restoring_reports_each_sheet_read(demo_copy, sqlite_engine):
     excel.restore_workbook(sqlite_engine, excel.tournament_workbook(demo_copy(sittings=2)),
                            actor=ORGANIZER, progress=lambda _f, words: calls.append(words))
     assert [w for w in calls if w.startswith("Reading the ") and w.endswith(" sheet…")] == [
-        f"Reading the {t} sheet…" for t in workbook.SHEET_OF.values()]
+        f"Reading the {t} sheet…" for t in workbook_sheets.SHEET_OF.values()]
 
 
 def with_sheet(xml: str, strings: list[str] | None = None) -> bytes:
     """A workbook of one sheet "S" whose sheet XML is `xml` (and shared strings)."""
-    data = workbook.write_workbook({"S": (["x"], [])})
+    data = workbook_writer.write_workbook({"S": (["x"], [])})
     out = io.BytesIO()
     sst = ('<sst xmlns="http://schemas.openxmlformats.org/spreadsheetml/2006/main">'
            + "".join(f"<si><t>{s}</t></si>" for s in strings or []) + "</sst>")
@@ -263,7 +264,7 @@ def first_and_third(headers: list, header: list) -> set[int]:
 def test_dates_read_a_column_at_a_time_as_one_by_one():
     """Day numbers as openpyxl's `from_excel` reads them, to the millisecond (the halves
     of a millisecond too), whichever way `Book.table` reads them."""
-    book = xlsx.open_book(workbook.write_workbook({"S": (["x"], [])}))
+    book = xlsx.open_book(workbook_writer.write_workbook({"S": (["x"], [])}))
     rng = random.Random(7)
     serials = [46088 + rng.random() for _ in range(2000)] + [
         46088 + (n + 0.5) / 86_400_000 for n in range(0, 86_400_000, 4_321_000)] + [
@@ -295,8 +296,8 @@ def test_a_restore_as_a_new_tournament_reads_the_workbook_once(demo_copy, sqlite
     store.set_settings(source, {"tournament_name": "Spring Open"}, actor=ORGANIZER)
     content = excel.tournament_workbook(source)
     reads = []
-    real = workbook.parse_workbook
-    monkeypatch.setattr(workbook, "parse_workbook",
+    real = workbook_reader.parse_workbook
+    monkeypatch.setattr(workbook_reader, "parse_workbook",
                         lambda *a, **k: reads.append(1) or real(*a, **k))
     told: list[tuple[float, str]] = []
     made, name, outcome = restore.restore_workbook_as_new(
