@@ -83,7 +83,7 @@ def role_word(role: Role) -> str:
 
 def can_see_hidden(actor: Actor | None) -> bool:
     """R20: judges and the organizer see removed leaders and unpublished draws; others do not."""
-    return isinstance(actor, Actor) and actor.role in (Role.ORGANIZER, Role.JUDGE)
+    return isinstance(actor, Actor) and actor.role.is_staff
 
 
 # -- PINs ----------------------------------------------------------------------------------

@@ -32,7 +32,7 @@ SEATS = {"Table": st.column_config.NumberColumn(width=48),
 st.title(_("Draw"))
 widgets.flash()
 role, reads = session.role(), data.now()
-staff = role in (Role.JUDGE, Role.ORGANIZER)
+staff = role.is_staff
 organizer = role is Role.ORGANIZER
 if "draw_show" in st.session_state:  # just drawn: show the draft, offer a fresh seed
     st.session_state["draw_sitting"] = st.session_state.pop("draw_show")

@@ -25,7 +25,7 @@ status = reads.home_status()
 st.title(widgets.plain(status.tournament_name), anchor=False)
 widgets.flash()
 live_home.show(reads, role)  # the podium, the figures, next up, the sitting and its clock
-if role in (Role.ORGANIZER, Role.JUDGE):  # what they do next, drafts included (R20)
+if role.is_staff:  # what they do next, drafts included (R20)
     st.info(organizer.next_step(status, role), icon=":material/arrow_forward:")
     bookings.room_code(session.engine(), session.actor(), reads=reads)  # to read out
 result_checks.show_late_corrections(reads)  # organizer and judges: results moved under finals

@@ -26,7 +26,7 @@ from stsa.ui import (
 
 st.title(_("Results"))
 role, reads = session.role(), data.now()
-staff = role in (Role.JUDGE, Role.ORGANIZER)
+staff = role.is_staff
 entering = staff and not reads.archived()  # an archived tournament takes no result
 widgets.flash()
 

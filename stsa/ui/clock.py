@@ -15,7 +15,7 @@ import streamlit as st
 
 from stsa import clock as clock_maths
 from stsa import i18n, local_time
-from stsa.domain import Role, TournamentError
+from stsa.domain import TournamentError
 from stsa.i18n import N_, _
 from stsa.services import clock as service
 from stsa.ui import countdown, data, session, table_clock, widgets
@@ -114,7 +114,7 @@ def judges(sitting_id: int, reads: data.Data) -> None:
     controls and each table's time (tables without a result when their time is up marked),
     counting down in the browser, drawn again with each run of the page and at once after
     each action (`reads`: this run's)."""
-    if session.role() not in (Role.JUDGE, Role.ORGANIZER):
+    if not session.role().is_staff:
         return
     sitting_clock = reads.clock(int(sitting_id))
     if sitting_clock is None:

@@ -81,7 +81,7 @@ def now(role: Role | None = None) -> Data:
     (`VERSIONS`)."""
     url = session.data_key()
     version = VERSIONS.current(session.engine())
-    staff = (session.role() if role is None else role) in (Role.ORGANIZER, Role.JUDGE)
+    staff = (session.role() if role is None else role).is_staff
     return Data(url, staff, version, session.tournament_id())
 
 
