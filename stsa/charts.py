@@ -59,6 +59,8 @@ def best_scores(ranked: pd.DataFrame, direct: int, semifinal: int,
     data = ranked.assign(zone_label=ranked["zone"].map(lambda z: _(ZONE_LABELS[z])),
                          left=ranked["position"] - 0.4, right=ranked["position"] + 0.4)
     present = [z for z in ZONE_LABELS if z in set(data["zone"])] or ["none"]
+    # before the first result nobody has a score: the empty chart still draws
+    highest = int(data["best_score"].fillna(0).max()) if len(data) else 0
     axis = alt.Axis(**COUNT_AXIS)
     if names:
         axis = alt.Axis(values=data["position"].tolist(), labelExpr=_label_lookup(data["name"]),
@@ -68,7 +70,7 @@ def best_scores(ranked: pd.DataFrame, direct: int, semifinal: int,
                 scale=alt.Scale(domain=[0.5, len(data) + 0.5])),
         x2="right:Q",
         y=alt.Y("best_score:Q", title=_("Best qualifier score"),
-                scale=alt.Scale(domain=[0, max(1, int(data["best_score"].max() or 0) + 2)])),
+                scale=alt.Scale(domain=[0, max(1, highest + 2)])),
         y2=alt.datum(0),
         color=alt.Color("zone_label:N", title=_("Zone"), legend=alt.Legend(orient="top"),
                         scale=_scale({ZONE_LABELS[z]: ZONE_COLOURS[z] for z in present})),

@@ -434,6 +434,16 @@ def live_grid(scope, *columns: str, rows: int | None = None, nth: int = 0) -> li
     return _table_with(scope, live_tables, "live table", columns, rows, nth)
 
 
+def live_plan(scope, *columns: str, rows: int) -> list[dict]:
+    """The rows of every live table with all of `columns`, in the page's order, waiting until
+    they are `rows` in all: the Schedule shows one table per day, so a plan that runs past
+    midnight (an evening run of a test) is in two."""
+    def joined(scope) -> list[tuple[list[str], list[dict]]]:
+        days = [found for heads, found in live_tables(scope) if set(columns) <= set(heads)]
+        return [(list(columns), [row for day in days for row in day])] if days else []
+    return _table_with(scope, joined, "live plan", columns, rows, 0)
+
+
 # --- the Results page -------------------------------------------------------------------------
 
 STATS = ("VP", "Spice", "Solari", "Troops", "Water")  # the entry's labels

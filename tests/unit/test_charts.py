@@ -225,6 +225,13 @@ def test_leader_and_setup_names_are_never_cut(scored):
     assert encoding(charts.setups(usage))["y"]["axis"]["labelLimit"] == 0
 
 
+def test_best_scores_draws_before_anybody_has_a_score(table):
+    """A TV asks for the chart before the first result is in: nobody is ranked yet, and the
+    chart is drawn empty rather than failing."""
+    chart = charts.best_scores(stats.ranked_scores(table.head(0)), 0, 0, names=True)
+    assert encoding(chart, 0)["y"]["scale"]["domain"] == [0, 2]
+
+
 def test_best_scores_names_each_bar_for_the_tv(table):
     """With `names` (the TV) each bar's player is written under it, whole; the names are
     quoted, so a name that looks like code is only shown."""
