@@ -22,6 +22,7 @@ def pins(engine, monkeypatch):
     return set_pins(engine, monkeypatch)
 
 
+@pytest.mark.slow
 def test_a_stored_pin_is_never_replaced_by_the_environment(pins, monkeypatch):
     store.set_pin(pins, Role.JUDGE, "25813690", actor=ORGANIZER, current_pin=ORGANIZER_PIN)
     assert store.ensure_pins(pins) == {}  # what every start (and every new engine) runs
@@ -195,6 +196,7 @@ def test_sessions_end_eighteen_hours_after_they_began_however_much_they_are_used
     assert store.open_sessions(pins, actor=ORGANIZER).empty
 
 
+@pytest.mark.slow
 def test_the_organizer_lists_and_ends_sessions_but_keeps_their_own(pins):
     own = store.sign_in(pins, "Olivia", ORGANIZER_PIN, client="10.0.0.1").session_id
     judges = [store.sign_in(pins, name, JUDGE_PIN).session_id for name in ("Jamal", "Jo")]
@@ -221,6 +223,7 @@ def test_reset_pins_signs_everyone_out_and_makes_new_pins(pins, monkeypatch):
     assert store.session_actor(pins, judge) is None
 
 
+@pytest.mark.slow
 def test_a_backup_holds_no_pin_hash_session_or_failure(pins):
     judge = store.sign_in(pins, "Jamal", JUDGE_PIN)
     device = store.redeem_handoff(pins, store.handoff(pins, judge.session_id)).device
@@ -280,6 +283,7 @@ def test_a_sign_in_checks_its_pin_with_no_write_lock_held(pins, monkeypatch):
     assert seen == [JUDGE_PIN, True]
 
 
+@pytest.mark.slow
 def test_judges_signing_in_together_from_one_address_all_get_in(pins, monkeypatch):
     """More judges than one address's free wrong PINs sign in at the same moment: the PIN
     checks run side by side (two meet inside the check), and the failures written for checks
@@ -315,6 +319,7 @@ def test_judges_signing_in_together_from_one_address_all_get_in(pins, monkeypatc
     assert pause._CHECKS.running == 0
 
 
+@pytest.mark.slow
 def test_a_judge_pin_is_hashed_once_a_wrong_pin_against_both(pins, monkeypatch):
     """The judges' PIN is tried first (the two PINs always differ, so the answer is the same):
     a judge's sign-in costs one hash, a wrong PIN still costs both."""
@@ -333,6 +338,7 @@ def test_a_judge_pin_is_hashed_once_a_wrong_pin_against_both(pins, monkeypatch):
     assert calls == [ORGANIZER_PIN] * 2
 
 
+@pytest.mark.slow
 def test_a_pin_changed_while_it_is_checked_opens_no_session(pins, monkeypatch):
     """The organizer changes the judge PIN while a judge's old PIN is being checked: that
     sign-in opens no session (the change ended every judge session; this one would have
@@ -356,6 +362,7 @@ def test_a_pin_changed_while_it_is_checked_opens_no_session(pins, monkeypatch):
     assert opened == 0
 
 
+@pytest.mark.slow
 def test_reset_pins_signs_out_and_gives_new_pins_in_every_tournament(pins, monkeypatch):
     """Issue 33: `make pins` said "everyone was signed out" while another tournament's judges
     stayed signed in with their old PIN."""

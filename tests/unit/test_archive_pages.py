@@ -4,6 +4,8 @@ escaped everywhere, links relative, one zip folder."""
 import io
 import zipfile
 
+import pytest
+
 from stsa.formats import archive as pages
 
 
@@ -38,6 +40,7 @@ def test_the_zip_unpacks_to_one_folder():
     assert bundle.read("cup-results/index.html").decode() == "<p>é</p>"
 
 
+@pytest.mark.slow
 def test_the_pages_speak_the_language_they_are_written_in():
     from stsa import i18n
     sitting = {"kind": "qualifier", "number": 2, "rule_change": None,

@@ -81,6 +81,7 @@ def test_backoff_is_free_then_doubles_up_to_its_cap():
     assert policy.wait([0, 1, 2], 1000.5) == 0, "failures older than the window are forgotten"
 
 
+@pytest.mark.slow
 def test_the_tournament_budget_makes_guessing_a_generated_pin_take_years():
     """README, Security: at the highest rate the app allows a guesser without a trusted device
     (devices are issued only after a right PIN), finding one of two generated 8-digit PINs
@@ -119,6 +120,7 @@ def test_a_burst_still_pauses_at_once_with_decay():
     assert policy.wait(burst, burst[-1]) == policy.base_seconds
 
 
+@pytest.mark.slow
 def test_trusted_devices_add_only_their_own_budgets():
     """README, Security: a trusted device's wrong PINs count against itself alone (34 the
     first day, then 24 a day). A signed-in judge whose device turns guesser knows the judge

@@ -129,6 +129,7 @@ def _finals_ready(demo_copy, stages: str):
     return engine
 
 
+@pytest.mark.slow
 def test_R23_the_final_rounds_play_battle_of_wills_by_default(demo_copy):
     engine = _finals_ready(demo_copy, "finals")
     before = store.setup_counts(engine, include_drawn=True)

@@ -104,6 +104,7 @@ def test_the_draw_page_queue_uses_the_next_qualifiers_bookings(engine):
     assert seated == {ids["P6"], ids["P5"], ids["P1"], ids["P2"]}
 
 
+@pytest.mark.slow
 def test_after_the_deadline_the_organizer_confirms_each_offer(engine, monkeypatch):
     now = dt.datetime.now(dt.UTC)
     ids = roster(engine, "Ann", "Bo", "Cy", "Dee", "Eve")
@@ -160,6 +161,7 @@ def test_self_check_in_with_the_room_code_in_the_window(engine):
         logged["action"])
 
 
+@pytest.mark.slow
 def test_self_check_in_closes_at_the_deadline_and_opens_an_hour_before(engine):
     ids = roster(engine, "Ann")
     start = dt.datetime.now(dt.UTC) + dt.timedelta(hours=3)
@@ -216,6 +218,7 @@ def test_my_seat_words(engine):
     assert bookings.my_bookings(engine, ids["Bo"]) == []
 
 
+@pytest.mark.slow
 def test_bookings_survive_the_tournament_workbook_round_trip(tmp_path):
     import io
 
@@ -254,6 +257,7 @@ def test_my_seat_says_the_place_on_the_next_waiting_list(engine):
     assert bookings.my_bookings(engine, ids["Ann"]) == ["You are booked for Qualifier 1."]
 
 
+@pytest.mark.slow
 def test_without_a_planned_start_the_organizer_opens_and_closes_check_in(engine):
     ids = roster(engine, "Ann", "Bo", "Cy", "Dee", "Eve")
     store.set_settings(engine, {"capacity": 3}, actor=ORGANIZER)

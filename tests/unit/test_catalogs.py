@@ -40,6 +40,7 @@ def catalog_of(code: str):
         return read_po(po, locale=code)
 
 
+@pytest.mark.slow
 def test_the_code_marks_messages():
     assert len(marked()) > 500
 

@@ -122,6 +122,7 @@ def run(length: int, plan, until: int):
     return oracle, clock.state(kept, length=length, now=at(end))
 
 
+@pytest.mark.slow
 @settings(max_examples=300, deadline=None)
 @given(length=st.integers(min_value=30, max_value=600), plan=steps,
        until=st.integers(min_value=0, max_value=900), started=st.booleans())

@@ -2,6 +2,7 @@
 touch no database, only stsa/ui imports Streamlit, rules and draws never loop over rows."""
 
 import ast
+import functools
 import re
 from pathlib import Path
 
@@ -101,6 +102,12 @@ def _module(path: Path) -> str:
     return ".".join(parts[:-1] if parts[-1] == "__init__" else parts)
 
 
+@functools.cache
+def _tree(path: Path) -> ast.Module:
+    return ast.parse(path.read_text())
+
+
+@functools.cache
 def _sources() -> dict[str, Path]:
     files = [*(ROOT / "stsa").rglob("*.py"), *(ROOT / "views").glob("*.py"), ROOT / "app.py"]
     return {_module(p): p for p in files}
@@ -110,7 +117,7 @@ def _imports(path: Path, modules: set[str]) -> set[str]:
     """The STSA modules `path` imports, at the top or inside a function; `from pkg import sub`
     counts as importing `pkg.sub` when that is a module, else `pkg`."""
     found = set()
-    for node in ast.walk(ast.parse(path.read_text())):
+    for node in ast.walk(_tree(path)):
         if isinstance(node, ast.Import):
             found |= {a.name for a in node.names}
         elif isinstance(node, ast.ImportFrom) and node.module and not node.level:
@@ -119,6 +126,7 @@ def _imports(path: Path, modules: set[str]) -> set[str]:
     return {name for name in found if name.split(".")[0] == "stsa"}
 
 
+@functools.cache  # the files do not change during a run: every layer test reads one parse
 def _graph() -> dict[str, set[str]]:
     sources = _sources()
     return {name: _imports(path, set(sources)) for name, path in sources.items()}
@@ -162,7 +170,7 @@ SESSION_LOOKUPS_UNTIL_THE_WEB_MOVE = {"listed", "engine_of", "opened_engine_of",
 def _store_uses_outside(path: Path, allowed: set[str]) -> list[str]:
     """The lines of `path` naming `store` outside the top-level functions `allowed`."""
     found = []
-    for top in ast.parse(path.read_text()).body:
+    for top in _tree(path).body:
         if isinstance(top, ast.FunctionDef) and top.name in allowed \
                 or isinstance(top, (ast.Import, ast.ImportFrom)):
             continue
@@ -202,7 +210,7 @@ def test_role_and_the_tournament_error_come_from_one_home():
     for name, path in _sources().items():
         if str(path.relative_to(ROOT)) in homes:
             continue
-        for node in ast.walk(ast.parse(path.read_text())):
+        for node in ast.walk(_tree(path)):
             if isinstance(node, ast.ImportFrom) and node.module != "stsa.domain":
                 taken = {a.name for a in node.names} & {"Role", "TournamentError"}
                 if taken and (node.module or "").startswith("stsa"):

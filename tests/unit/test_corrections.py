@@ -106,6 +106,7 @@ def test_void_drops_the_tables_leader_votes(engine):
     assert store.vote_off_votes(engine, table_id, actor=ORGANIZER).empty
 
 
+@pytest.mark.slow
 def test_R6_a_voided_sitting_stops_counting_for_the_setup_balance(sqlite_engine):
     engine = sqlite_engine
     ids, first = _first_qualifier(engine, 16)

@@ -33,6 +33,7 @@ def test_a_refused_write_leaves_the_version(engine):
     assert store.data_version(engine) == before
 
 
+@pytest.mark.slow
 def test_a_saved_result_moves_the_version_but_a_sign_in_does_not(engine, monkeypatch):
     monkeypatch.setenv("STSA_ORGANIZER_PIN", "48091573")
     monkeypatch.setenv("STSA_JUDGE_PIN", "73620419")

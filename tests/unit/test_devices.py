@@ -213,6 +213,7 @@ def test_each_role_keeps_a_limited_number_of_devices_dropping_the_least_recently
     assert store.sign_in(pins, "Olivia", ORGANIZER_PIN, device=organizer)
 
 
+@pytest.mark.slow
 def test_a_judge_device_the_organizer_signs_in_on_becomes_the_organizers(pins):
     device = signed_in_browser(pins, "Jamal", JUDGE_PIN).device
     assert signed_in_browser(pins, "Olivia", ORGANIZER_PIN, device=device).device == device
@@ -222,6 +223,7 @@ def test_a_judge_device_the_organizer_signs_in_on_becomes_the_organizers(pins):
 
 # --- the tournament-wide pause: seen and lifted ----------------------------------------------
 
+@pytest.mark.slow
 def test_the_organizer_lifts_the_pause_and_the_pins_stay(pins):
     assert store.sign_in_pause(pins) == 0
     pause_everyone(pins)
@@ -273,6 +275,7 @@ def trusted(engine) -> int:
                             .where(schema.devices.c.revoked_at.is_(None))).scalar()
 
 
+@pytest.mark.slow
 def test_the_console_reset_stops_trusting_every_device_and_signing_out_keeps_them(
         pins, monkeypatch):
     """Issue 33: `make pins` is for PINs that may have leaked, so the phones that used them are
@@ -336,6 +339,7 @@ def test_the_console_code_is_not_for_a_judge_pin(pins):
                          console_code=code).actor.role is Role.ORGANIZER
 
 
+@pytest.mark.slow
 def test_wrong_pins_with_the_console_code_wait_a_minute_at_most(pins, monkeypatch):
     """The code's path has its own count, capped: however many wrong PINs are typed with it,
     the organizer waits at most `CONSOLE_BACKOFF.cap_seconds` (60 s), while the tournament-wide
@@ -370,6 +374,7 @@ def test_wrong_pins_with_the_console_code_wait_a_minute_at_most(pins, monkeypatc
 VENUE = "2001:db8:aa:bb"  # a venue that hands one /64 to every phone in the room
 
 
+@pytest.mark.slow
 def test_one_ipv6_address_s_wrong_pins_do_not_pause_its_neighbours_in_the_64(pins):
     """A venue hands one /64 to everyone: one phone's 5 wrong PINs pause that phone alone; a
     judge on another address of the same /64 signs in."""
@@ -382,6 +387,7 @@ def test_one_ipv6_address_s_wrong_pins_do_not_pause_its_neighbours_in_the_64(pin
                          client=f"{VENUE}::1234").actor.role is Role.JUDGE
 
 
+@pytest.mark.slow
 def test_a_guesser_changing_addresses_inside_one_64_meets_the_64_s_count(pins):
     """One guesser with a new address of the same /64 for every try: each address has its own
     count, but the /64's (`NETWORK_BACKOFF`, 20) stops them long before the tournament's 50,

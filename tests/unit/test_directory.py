@@ -56,6 +56,7 @@ def test_an_e_mail_match_beats_a_nickname_match():
     assert got == [(1, "e-mail", (10, 11), "")]
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("nickname", ["spice baron", "  SPICE   Baron ", "Ｓｐｉｃｅ Baron"])
 def test_nicknames_match_ignoring_case_and_spaces(nickname):
     assert proposal_of([(12, 1, nickname, None)], BARON + PAUL) == [(1, "nickname", (10, 11), "")]

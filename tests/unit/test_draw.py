@@ -341,6 +341,7 @@ def test_new_seed_is_nine_digits_and_varies():
 # --- draw_groups (semifinals, final) ----------------------------------------------------------
 
 
+@pytest.mark.slow
 @fast
 @given(sizes=st.lists(st.integers(min_value=3, max_value=4), min_size=1, max_size=5), seed=seeds)
 def test_R16_groups_keep_their_players_and_table_order(sizes, seed):
@@ -572,6 +573,7 @@ def test_R10_wild_card_without_swaps_keeps_everyone():
     assert result["leader"].tolist() == ["A", "B", "C", "D"] and not result["swapped"].any()
 
 
+@pytest.mark.slow
 @given(seed=seeds, swaps=st.sets(st.sampled_from([11, 12, 13, 14]), max_size=3))
 @settings(max_examples=40, deadline=None)
 def test_R10_wild_card_swappers_get_distinct_removed_leaders(seed, swaps):

@@ -381,6 +381,7 @@ def add_hostile_players(engine):
     store.set_settings(engine, {"tournament_name": "=cmd|' /C calc'!A0"}, actor=ORGANIZER)
 
 
+@pytest.mark.slow
 def test_workbook_sheets_styles_and_formats(demo_engine):
     data = excel.tournament_workbook(demo_engine)
     wb = openpyxl.load_workbook(io.BytesIO(data))
@@ -595,6 +596,7 @@ def test_restore_round_trip(demo_engine, tmp_path):
         target.dispose()
 
 
+@pytest.mark.slow
 def test_long_log_values_continue_in_rows_below(engine, monkeypatch):
     monkeypatch.setattr(workbook_writer, "EXCEL_TEXT_MAX", 40)
     store.import_players(engine, [{"name": f"Player {i}"} for i in range(8)], actor=ORGANIZER)
@@ -676,6 +678,7 @@ def test_restore_round_trip_on_each_database(engine_url, demo_engine, tmp_path):
         target.dispose()
 
 
+@pytest.mark.slow
 def test_a_restore_reports_rising_progress_in_words(demo_engine, sqlite_engine):
     content = excel.tournament_workbook(demo_engine)
     calls: list[tuple[float, str]] = []

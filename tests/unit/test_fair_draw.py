@@ -127,6 +127,7 @@ def test_balanced_never_costs_more_than_plain_for_the_same_seed(n, earlier, seed
     assert cost(balanced, history) <= cost(plain, history) + 1e-6
 
 
+@pytest.mark.slow
 def test_balanced_cuts_repeats_and_evens_seats_in_a_small_tournament():
     plain = fair.simulate("random", players=32, sittings=5, seed=3)
     balanced = fair.simulate("balanced", players=32, sittings=5, seed=3)

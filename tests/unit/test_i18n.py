@@ -85,6 +85,7 @@ def test_a_shared_tables_english_is_translated_at_the_edge():
     assert list(shown.iloc[:, 0]) == ["Kvalomgång 2", "Kvalomgång 10", "Ada"]
 
 
+@pytest.mark.slow
 def test_no_code_installs_a_language_for_the_whole_process():
     """gettext.install and locale.setlocale would switch every session at once."""
     found = []

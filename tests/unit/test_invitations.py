@@ -75,6 +75,7 @@ def test_only_the_tokens_hash_is_stored_and_the_log_never_names_it(pins):
     assert "Jo" in str(logged.loc[logged["action"] == "invitation.create", "after"].iloc[0])
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("token", [None, "", "short", "x" * 43, "x" * 500, 7])
 def test_an_unknown_token_is_refused_and_writes_nothing(pins, token):
     store.create_invitation(pins, "Jo", actor=ORGANIZER)
@@ -146,6 +147,7 @@ def test_joining_needs_no_pin_so_a_paused_sign_in_does_not_stop_it(pins):
     assert store.join(pins, token, client="10.2.0.1").actor.name == "Jo"
 
 
+@pytest.mark.slow
 def test_a_judge_pin_change_ends_invitation_sessions_too(pins):
     _, token = store.create_invitation(pins, "Jo", actor=ORGANIZER)
     joined = store.join(pins, token).session_id
@@ -267,6 +269,7 @@ def test_the_invitations_module_is_what_the_store_exports():
 
 # --- recovery steps that recover (issue 33, security 1 and 3) ------------------------------------
 
+@pytest.mark.slow
 def test_signing_everyone_out_withdraws_every_open_invitation_too(pins):
     """A photographed QR code signs nobody in after "Sign everyone out", in any tournament,
     and the step says exactly what it ended."""
@@ -294,6 +297,7 @@ def test_signing_everyone_out_withdraws_every_open_invitation_too(pins):
     assert store.sign_everyone_out(pins, actor=ORGANIZER, keep=own) == store.Ended()
 
 
+@pytest.mark.slow
 def test_a_judge_pin_change_withdraws_that_tournaments_invitations_only(pins):
     _, token = store.create_invitation(pins, "Jo", actor=ORGANIZER)
     elsewhere = store.create_tournament(pins, "LinCon 2026", actor=ORGANIZER)
@@ -312,6 +316,7 @@ def test_a_judge_pin_change_withdraws_that_tournaments_invitations_only(pins):
         there.dispose()
 
 
+@pytest.mark.slow
 def test_an_organizer_pin_change_withdraws_every_open_invitation(pins):
     """An organizer's session may have made them: a new organizer PIN ends them all."""
     _, token = store.create_invitation(pins, "Jo", actor=ORGANIZER)
@@ -322,6 +327,7 @@ def test_an_organizer_pin_change_withdraws_every_open_invitation(pins):
         store.join(pins, token)
 
 
+@pytest.mark.slow
 def test_reset_pins_withdraws_the_invitations_of_every_tournament(pins):
     _, token = store.create_invitation(pins, "Jo", actor=ORGANIZER)
     elsewhere = store.create_tournament(pins, "LinCon 2026", actor=ORGANIZER)
@@ -345,6 +351,7 @@ def test_an_archived_tournament_takes_no_new_invitation(pins):
     assert store.create_invitation(pins, "Jo", actor=ORGANIZER)[0] >= 1
 
 
+@pytest.mark.slow
 def test_an_archived_tournament_of_its_own_database_takes_no_new_invitation(pins):
     elsewhere = store.create_tournament(pins, "LinCon 2026", actor=ORGANIZER)
     there = store.open_tournament(pins, elsewhere.key)

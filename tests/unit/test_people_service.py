@@ -49,6 +49,7 @@ def _lin_player(two, nickname):
     return int(found.loc[found["nickname"] == nickname, "player_id"].iloc[0])
 
 
+@pytest.mark.slow
 def test_new_players_without_a_proposal_become_new_people_and_the_others_are_asked(two):
     added = service.link_new(two["lin"], two["open"], actor=ORGANIZER)
     lin = two["ids"][1]
@@ -63,6 +64,7 @@ def test_new_players_without_a_proposal_become_new_people_and_the_others_are_ask
     assert not asked.columns.str.contains("email").any()
 
 
+@pytest.mark.slow
 def test_yes_joins_the_earlier_person_and_no_makes_a_new_one(two):
     service.link_new(two["lin"], two["open"], actor=ORGANIZER)
     asked = service.proposals(two["lin"], two["open"], actor=ORGANIZER)
@@ -80,6 +82,7 @@ def test_yes_joins_the_earlier_person_and_no_makes_a_new_one(two):
     assert "directory.link" in set(store.events(two["inst"], actor=ORGANIZER)["action"])
 
 
+@pytest.mark.slow
 def test_a_changed_proposal_or_a_judge_is_refused_and_nothing_is_written(two):
     asked = service.proposals(two["lin"], two["open"], actor=ORGANIZER)
     baron = tuple(int(v) for v in asked[["tournament_id", "player_id"]].iloc[0])
@@ -94,6 +97,7 @@ def test_a_changed_proposal_or_a_judge_is_refused_and_nothing_is_written(two):
     pd.testing.assert_frame_equal(store.directory(two["inst"]), before)
 
 
+@pytest.mark.slow
 def test_the_directory_by_person_then_merge_and_split(two):
     service.link_new(two["lin"], two["open"], actor=ORGANIZER)
     asked = service.proposals(two["lin"], two["open"], actor=ORGANIZER)
@@ -122,6 +126,7 @@ def test_the_directory_by_person_then_merge_and_split(two):
         "players"].tolist() == [1] * 6
 
 
+@pytest.mark.slow
 def test_every_tournament_s_players_join_the_directory_oldest_first(two):
     store.import_players(two["goth"], [{"name": "Di Real", "nickname": "Dune"}], actor=ORGANIZER)
     assert service.link_every_tournament(two["inst"], two["open"], actor=ORGANIZER) == 2

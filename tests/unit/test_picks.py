@@ -138,6 +138,7 @@ def test_R10_picks_need_the_method_to_be_on(sqlite_engine):
         picks.draw_wild_cards(engine, int(table["table_id"]), {}, {}, actor=JUDGE)
 
 
+@pytest.mark.slow
 def test_R10_votes_and_wild_cards_go_into_the_workbook_and_come_back(vote_off, tmp_path):
     from stsa import excel
 

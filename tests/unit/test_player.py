@@ -46,6 +46,7 @@ def ids_of(engine):
 
 # --- where do I sit? ---------------------------------------------------------------------------
 
+@pytest.mark.slow
 def test_R3_a_seated_player_sees_table_seat_colour_first_player_and_setup(demo_copy):
     engine = demo_copy(3)
     ids = ids_of(engine)
@@ -257,6 +258,7 @@ def test_R1_R3_R21_everyone_at_once_is_what_each_players_page_says(demo_copy):
     assert frame.set_index("player_id").loc[[ids[14], ids[15]], "waiting"].tolist() == [1, 2]
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("stage", ["final", "over"])
 def test_R16_R18_everyone_at_once_in_the_finals_and_after(tmp_path, stage):
     from tests.support import finished as done
@@ -271,6 +273,7 @@ def test_R16_R18_everyone_at_once_in_the_finals_and_after(tmp_path, stage):
         engine.dispose()
 
 
+@pytest.mark.slow
 def test_R18_R26_the_tournament_is_over_only_when_nothing_is_left_on_the_schedule(tmp_path):
     """Issue 33: the final is complete but a Player meeting is planned after it: My seat says
     the final is played and gives the final place, never "the tournament is over" beside

@@ -150,6 +150,7 @@ def test_qr_address_forms(engine, qr_payloads):
     assert printing.result_link(7, "http://a:1") == "http://a:1/results?table=7"
 
 
+@pytest.mark.slow
 def test_pairings_by_name_sorted_with_table_and_seat(engine):
     sid = sitting_id(engine)
     seats = store.seats(engine, sid, actor=ORGANIZER)
@@ -163,6 +164,7 @@ def test_pairings_by_name_sorted_with_table_and_seat(engine):
                                                              str(seat.seat), seat.colour]
 
 
+@pytest.mark.slow
 def test_pairings_by_name_head_with_a_qr_code_to_the_players_page(engine, qr_payloads):
     sid = sitting_id(engine)
     seats = store.seats(engine, sid, actor=ORGANIZER)

@@ -73,6 +73,7 @@ def paper(engine, language: str | None, page: str = "en") -> list[str]:
     return [text(pdf) for pdf in made]
 
 
+@pytest.mark.slow
 def test_a_swedish_tournament_prints_swedish_whatever_the_page_reads(engine, catalogs):
     slip, by_name, by_table = paper(engine, "sv", page="fr")
     assert "Skanna för att ange resultatet" in slip and "Domarnas exemplar" in slip
@@ -81,6 +82,7 @@ def test_a_swedish_tournament_prints_swedish_whatever_the_page_reads(engine, cat
     assert "Plats 1 börjar; spelet går medurs." in by_table
 
 
+@pytest.mark.slow
 def test_a_french_tournament_prints_french(engine, catalogs):
     slip, by_name, by_table = paper(engine, "fr", page="sv")
     assert "Scannez pour saisir le résultat" in slip
@@ -90,11 +92,13 @@ def test_a_french_tournament_prints_french(engine, catalogs):
     assert "Skanna" not in slip + by_name + by_table
 
 
+@pytest.mark.slow
 def test_a_tournament_without_a_language_prints_english(engine, catalogs):
     slip, by_name, _by_table = paper(engine, None, page="sv")
     assert "Scan to enter the result" in slip and "Where do I sit?" in by_name
 
 
+@pytest.mark.slow
 def test_without_the_font_swedish_and_french_letters_still_print(engine, catalogs,
                                                                monkeypatch):
     monkeypatch.setattr(slips, "FONT_DIR", Path("/nonexistent"))  # Helvetica, Latin-1 only
@@ -104,6 +108,7 @@ def test_without_the_font_swedish_and_french_letters_still_print(engine, catalog
     assert "coeur" in slip  # outside Latin-1: spelled out, never a crash
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("code", ["sv", "fr"])
 def test_with_stsas_own_catalogs_the_paper_has_no_english_sentence(engine, code):
     """The app's catalogs, not this test's: a Swedish (French) tournament's slips and pairing

@@ -65,6 +65,7 @@ def sheet_rows(wb, title: str) -> list[dict]:
 
 # --- the standings CSV ------------------------------------------------------------------------
 
+@pytest.mark.slow
 def test_the_standings_csv_reads_as_the_standings_page(convention):
     rows = csv_rows(excel.standings_csv(convention))
     assert list(rows[0]) == [
@@ -211,6 +212,7 @@ def test_hostile_extra_details_stay_text(convention):
     assert cell.data_type == "s" and cell.quotePrefix
 
 
+@pytest.mark.slow
 def test_a_yes_or_no_cell_is_read_back_in_any_spelling():
     for written, meant in [("Yes", True), ("no", False), (" TRUE ", True), ("false", False),
                            (1, True), (0, False), (True, True)]:

@@ -67,17 +67,20 @@ def test_the_untouched_workbook_is_restored(sqlite_engine, exported):
     assert counts["players"] == 24 and counts["sittings"] == 3
 
 
+@pytest.mark.slow
 def test_a_seed_that_is_not_a_number(sqlite_engine, exported):
     problem = only(refused(sqlite_engine, edited(exported, "Sittings", 2, "Seed", "not-a-seed")))
     assert problem.where == "Sittings sheet, row 2" and problem.row == 2
     assert "seed must be a whole number, not 'not-a-seed'" in problem.what
 
 
+@pytest.mark.slow
 def test_a_negative_seed(sqlite_engine, exported):
     problem = only(refused(sqlite_engine, edited(exported, "Sittings", 3, "Seed", "-5")))
     assert problem.where == "Sittings sheet, row 3" and "seed cannot be negative" in problem.what
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("value, what", [
     (1e15, "Variant points must be a whole number"),  # beyond any database integer
     (200_000, "rule change points must be a whole number (up to 100000), not 200000"),
@@ -95,6 +98,7 @@ def test_a_tiebreak_below_one(sqlite_engine, exported):
     assert problem.what.startswith("Qualifier 1, table ")  # which table, as a judge names it
 
 
+@pytest.mark.slow
 def test_a_negative_count_and_a_leader_not_at_the_table(sqlite_engine, exported):
     data = edited(edited(exported, "Results", 4, "VP", -1), "Results", 9, "Leader", "Nobody")
     problems = refused(sqlite_engine, data)
@@ -197,6 +201,7 @@ def with_invented_event(data: bytes) -> bytes:
     return out.getvalue()
 
 
+@pytest.mark.slow
 def test_every_log_event_a_restore_brings_in_is_marked_as_coming_from_the_file(
         sqlite_engine, exported, tmp_path):
     path = tmp_path / "spring-open.xlsx"

@@ -172,6 +172,7 @@ def test_a_judge_cannot_correct_a_qualifier_once_the_finals_are_drawn(finals_dra
     assert store.table_result(engine, game).version == version
 
 
+@pytest.mark.slow
 def test_the_organizer_sees_what_a_late_correction_changes_confirms_and_it_is_flagged(
         finals_drawn):
     engine = finals_drawn
@@ -212,6 +213,7 @@ def test_the_organizer_sees_what_a_late_correction_changes_confirms_and_it_is_fl
         log.late_corrections(engine, actor=SPECTATOR)
 
 
+@pytest.mark.slow
 def test_before_the_finals_and_for_finals_tables_nothing_changes(demo_copy):
     engine = demo_copy()
     _, game, version, rows, _ = _outsider_win(engine)
@@ -279,6 +281,7 @@ def _require_calls():
                 yield path.relative_to(ROOT), node.lineno, roles, action
 
 
+@pytest.mark.slow
 def test_R20_every_role_check_lets_judges_only_enter_results_and_picks():
     calls = list(_require_calls())
     assert len(calls) > 20

@@ -105,6 +105,7 @@ def test_the_calendars_read_back_with_their_zone_and_stable_uids(sqlite_engine):
     assert [str(e["UID"]) for e in events_of(only)] == [str(events[1]["UID"])]
 
 
+@pytest.mark.slow
 def test_a_players_calendar_holds_the_qualifiers_they_booked_and_those_without_a_list(
         sqlite_engine):
     """R25, R26: a qualifier with a booking list is in the calendars of its booked players

@@ -17,6 +17,7 @@ from tests.support.store_helpers import ORGANIZER
 NINE = dt.datetime(2026, 3, 7, 9, 0, tzinfo=dt.UTC)
 
 
+@pytest.mark.slow
 def test_the_schedule_round_trips_through_the_workbook(sqlite_engine, tmp_path):
     store.set_settings(sqlite_engine, {"time_zone": "Europe/Stockholm"}, actor=ORGANIZER)
     store.add_player(sqlite_engine, "Ann Lee", actor=ORGANIZER)
@@ -51,6 +52,7 @@ def test_the_schedule_round_trips_through_the_workbook(sqlite_engine, tmp_path):
         target.dispose()
 
 
+@pytest.mark.slow
 def test_a_bad_schedule_row_is_named_and_nothing_is_restored(sqlite_engine, tmp_path):
     store.add_player(sqlite_engine, "Ann Lee", actor=ORGANIZER)
     store.add_schedule_item(sqlite_engine, title="Lunch", minutes=45, starts_at=NINE,

@@ -94,6 +94,7 @@ def _no_real_name(frame_or_text) -> None:
     assert "Realname" not in text and "example.org" not in text
 
 
+@pytest.mark.slow
 def test_the_season_table_matches_the_hand_computed_standing(two_tournaments):
     t = two_tournaments
     table = service.season_table(t["inst"], t["season"])
@@ -117,6 +118,7 @@ def test_the_season_table_matches_the_hand_computed_standing(two_tournaments):
     _no_real_name(table)
 
 
+@pytest.mark.slow
 def test_a_points_table_ranks_by_the_points_of_each_final_rank(two_tournaments):
     t = two_tournaments
     store.set_season_points(t["inst"], t["season"], {1: 10, 2: 6, 3: 4, 4: 2}, actor=ORGANIZER)
@@ -128,6 +130,7 @@ def test_a_points_table_ranks_by_the_points_of_each_final_rank(two_tournaments):
         [5, p["Echo"], 0], [6, p["Fox"], 0]]  # no points: the default order (Echo before Fox)
 
 
+@pytest.mark.slow
 def test_a_season_reads_only_its_own_tournaments(two_tournaments):
     t = two_tournaments
     store.set_season(t["inst"], t["beta"], None, actor=ORGANIZER)
@@ -140,6 +143,7 @@ def test_a_season_reads_only_its_own_tournaments(two_tournaments):
         service.season_table(t["inst"], 99)
 
 
+@pytest.mark.slow
 def test_the_season_csv_is_nicknames_only_with_formulas_neutralised(two_tournaments):
     t = two_tournaments
     text = service.season_csv(t["inst"], t["season"]).decode("utf-8-sig")
@@ -157,6 +161,7 @@ def test_the_season_csv_is_nicknames_only_with_formulas_neutralised(two_tourname
     assert with_points[1] == "1,Dune,0,Alpha Con,2,1,10,2,0"
 
 
+@pytest.mark.slow
 def test_tournament_games_carry_people_order_and_final_ranks(two_tournaments):
     t = two_tournaments
     games = service.tournament_games(t["inst"])
@@ -175,6 +180,7 @@ def test_tournament_games_carry_people_order_and_final_ranks(two_tournaments):
     assert games["at"].notna().all()  # every sitting is complete
 
 
+@pytest.mark.slow
 def test_the_rating_is_openskills_over_every_game_in_order(two_tournaments):
     t = two_tournaments
     found = service.rating_table(t["inst"])
@@ -192,6 +198,7 @@ def test_the_rating_is_openskills_over_every_game_in_order(two_tournaments):
     _no_real_name(found.current)
 
 
+@pytest.mark.slow
 def test_the_player_page_is_the_public_record_and_the_rating(two_tournaments):
     t = two_tournaments
     page = service.player_page(t["inst"], t["person"]["Ace"])
@@ -212,6 +219,7 @@ def test_the_player_page_is_the_public_record_and_the_rating(two_tournaments):
         service.player_page(t["inst"], 999)
 
 
+@pytest.mark.slow
 def test_the_engines_opened_are_disposed_and_the_installations_is_not(two_tournaments,
                                                                         monkeypatch):
     t = two_tournaments
@@ -233,6 +241,7 @@ def test_the_engines_opened_are_disposed_and_the_installations_is_not(two_tourna
     assert not store.tournaments(t["inst"]).empty  # the installation's engine still works
 
 
+@pytest.mark.slow
 def test_a_player_page_can_take_the_shared_reads_and_ratings(two_tournaments, monkeypatch):
     t = two_tournaments
     alone = service.player_page(t["inst"], t["person"]["Ace"])
@@ -246,6 +255,7 @@ def test_a_player_page_can_take_the_shared_reads_and_ratings(two_tournaments, mo
     pd.testing.assert_frame_equal(shared.history, alone.history)
 
 
+@pytest.mark.slow
 def test_engines_given_are_used_and_left_open(two_tournaments, monkeypatch):
     t = two_tournaments
     engines = {tid: store.open_tournament(t["inst"], tid) for tid in (t["alpha"], t["beta"])}
@@ -259,6 +269,7 @@ def test_engines_given_are_used_and_left_open(two_tournaments, monkeypatch):
         engine.dispose()
 
 
+@pytest.mark.slow
 def test_players_seated_without_a_result_yet_rank_as_the_tournament_shows_them(
         two_tournaments):
     from stsa.domain import Kind

@@ -245,6 +245,7 @@ def test_people_are_merged_in_one_logged_change(installation):
                                                  {"person_id": 1})
 
 
+@pytest.mark.slow
 def test_a_merge_is_refused_with_the_reason(installation):
     inst, _ = installation
     store.link_players(inst, [{"tournament_id": 1, "player_id": 1, "person_id": 1},

@@ -120,6 +120,7 @@ def test_a_spectator_is_refused_before_any_rule(engine):
 
 # --- R16, R17: a finals draw is published only while it seats who plays ------------------------
 
+@pytest.mark.slow
 def test_R17_publishing_a_semifinal_that_no_longer_seats_who_plays_is_refused(engine,
                                                                               store_writes):
     _qualifier(engine, 8)
@@ -140,6 +141,7 @@ def test_R17_publishing_a_semifinal_that_no_longer_seats_who_plays_is_refused(en
         "published"
 
 
+@pytest.mark.slow
 def test_R16_publishing_a_final_that_no_longer_seats_the_final_table_is_refused(engine):
     _qualifier(engine, 6)  # no semifinal: the top 4 play the final
     final = finals.draw_final(engine, seed=4, actor=ORGANIZER)
@@ -152,6 +154,7 @@ def test_R16_publishing_a_final_that_no_longer_seats_the_final_table_is_refused(
 
 # --- R17: absences are fixed once a finals sitting is published ----------------------------------
 
+@pytest.mark.slow
 def test_R17_absences_are_refused_once_a_finals_sitting_is_published(engine, store_writes):
     _qualifier(engine, 8)
     first = int(results.standings_table(engine)["player_id"].iloc[0])
@@ -196,6 +199,7 @@ def test_settings_save_only_what_changed(engine, store_writes):
 
 # --- R16: the finals from one snapshot; the contested seat ---------------------------------------
 
+@pytest.mark.slow
 def test_the_finals_view_reads_each_frame_once(engine, monkeypatch):
     _qualifier(engine, 8)
     finals.draw_semifinal(engine, seed=4, actor=ORGANIZER)
@@ -211,6 +215,7 @@ def test_the_finals_view_reads_each_frame_once(engine, monkeypatch):
     assert order.index("sittings") < order.index("results"), "a complete sitting's results"
 
 
+@pytest.mark.slow
 def test_R16_R17_the_winner_contests_the_wildcard_in_the_final_not_the_last_direct_seat(engine):
     """10 players: the best is absent and a wildcard from below the cut takes the first final
     seat with the lowest best score of the final. The semifinal winner (21 points) beats that
@@ -294,6 +299,7 @@ def test_R3_R6_history_of_complete_and_open_sittings_is_every_earlier_seat(demo_
     assert int(draft["sitting_id"]) not in set(found["sitting_id"])
 
 
+@pytest.mark.slow
 def test_a_shared_snapshot_reads_each_frame_once_for_every_view(demo_copy, monkeypatch):
     """The pages keep a spectator's and the system's snapshot per data version: the results
     are the same in both views and read once."""
@@ -322,6 +328,7 @@ def _status(engine) -> dict:
                 index=False)}
 
 
+@pytest.mark.slow
 def test_R16_n_counts_every_player_seated_at_a_published_qualifier(engine):
     """13 players seated, one table of four reported: N is 13, not 4. Players with no result
     yet are listed last with no score and no place at the cut; the four with a result take

@@ -44,6 +44,7 @@ def tournament(engine):
     return engine
 
 
+@pytest.mark.slow
 def test_backup_and_restore_round_trip(tournament, tmp_path):
     engine = tournament
     before = _snapshot(engine)
@@ -95,6 +96,7 @@ def test_restore_keeps_this_installations_pins(tournament, tmp_path, monkeypatch
     assert store.check_pin(engine, first) is None
 
 
+@pytest.mark.slow
 def test_a_backup_restores_into_the_other_kind_of_database(tournament, tmp_path):
     engine = tournament
     path = store.backup(engine)
@@ -149,6 +151,7 @@ def test_only_the_organizer_restores(tournament):
         store.restore(tournament, path, actor=JUDGE)
 
 
+@pytest.mark.slow
 def test_backup_copies_every_table(tournament, tmp_path):
     path = store.backup(tournament, tmp_path)
     copy = sa.create_engine(f"sqlite:///{path}")
@@ -161,6 +164,7 @@ def test_backup_copies_every_table(tournament, tmp_path):
         copy.dispose()
 
 
+@pytest.mark.slow
 def test_backups_taken_while_judges_save_are_consistent(engine, tmp_path):
     _, tables = published_sitting(engine, 40)
     ids = [int(t) for t in tables["table_id"]]

@@ -7,6 +7,7 @@ from __future__ import annotations
 from types import SimpleNamespace
 
 import pandas as pd
+import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
@@ -69,6 +70,7 @@ def one_by_one(results: pd.DataFrame, seats: pd.DataFrame, leaders: dict) -> dic
     return taken
 
 
+@pytest.mark.slow
 @settings(max_examples=300, deadline=None)
 @given(tables())
 def test_every_table_found_right_at_once_is_one_the_check_takes(drawn):

@@ -226,6 +226,7 @@ def test_an_unsettled_full_tie_is_refused_naming_the_seats(engine, table, orders
         "Nothing was saved.")
 
 
+@pytest.mark.slow
 def test_a_settled_tie_is_saved_and_corrected(engine, table):
     rows = rows_for(engine, table, seat1=dict(TIED, tiebreak=2), seat3=dict(TIED, tiebreak=1))
     out = store.submit_table_result(engine, table, rows, expected_version=0,

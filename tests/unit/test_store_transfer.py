@@ -59,6 +59,7 @@ def test_a_seed_must_be_a_whole_number(engine, dump, seed, what):
     assert refused(engine, dump) == [Problem("sittings row 1", what)]
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("field, value, what", [
     ("variant_points", 10**15, "rule change points must be a whole number (up to 100000), not "
                                "1000000000000000"),

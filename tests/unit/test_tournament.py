@@ -43,6 +43,7 @@ def test_R7_organizer_decks_replace_catalog_decks(engine):
         "legacy", "leader_deck"] == deck[:12]
 
 
+@pytest.mark.slow
 def test_demo_fills_three_complete_sittings(demo_engine):
     sittings = store.sittings(demo_engine)
     assert sittings["status"].tolist() == ["complete"] * 3
@@ -51,11 +52,13 @@ def test_demo_fills_three_complete_sittings(demo_engine):
     assert scored["name"].notna().all()
 
 
+@pytest.mark.slow
 def test_demo_refused_into_a_non_empty_database(demo_engine):
     with pytest.raises(TournamentError, match="empty"):
         demo.load_demo(demo_engine, actor=ORGANIZER)
 
 
+@pytest.mark.slow
 def test_R14_R16_standings_table_has_zones(demo_engine):
     table = tournament.standings_table(demo_engine)
     assert len(table) == 24
@@ -140,6 +143,7 @@ def _enter_all(engine, sitting_id):
                                   submission_id=None, actor=JUDGE)
 
 
+@pytest.mark.slow
 def test_R11_R16_unsettled_semifinal_tie_blocks_the_final_not_the_finals_view(engine):
     """A semifinal whose first place is tied (R11) without a settled order (the store refuses
     one now; a database written by an earlier STSA may hold one) cannot set the final table:

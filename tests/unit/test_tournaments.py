@@ -116,6 +116,7 @@ def test_the_own_tournament_is_keyed_by_the_name_it_had_when_first_opened(engine
 
 
 # -- 2. creating and opening a second tournament ------------------------------------------
+@pytest.mark.slow
 def test_a_new_tournament_has_its_own_facts_and_the_copied_settings(inst, opened, tmp_path):
     store.set_settings(inst, {"venue": "Town Hall", "starts_on": SAT, "ends_on": SUN,
                               "sitting_minutes": 120, "capacity": 24,
@@ -145,6 +146,7 @@ def test_a_new_tournament_has_its_own_facts_and_the_copied_settings(inst, opened
                                           "demo": False}]
 
 
+@pytest.mark.slow
 def test_a_new_tournament_without_copy_from_has_the_defaults(inst, opened):
     store.set_settings(inst, {"sitting_minutes": 120}, actor=ORGANIZER)
     made = second(inst, "Winter Cup")
@@ -173,6 +175,7 @@ def test_a_new_tournaments_judge_pin_signs_in_there_only(inst, opened):
     assert store.sign_in(inst, "Jude", JUDGE_PIN).actor.tournament == db.tournament_id(inst)
 
 
+@pytest.mark.slow
 def test_a_tournament_opens_by_key_or_id_and_an_unknown_key_names_the_keys(
         inst, opened, engine_url, tmp_path):
     made = second(inst, "Autumn Cup")
@@ -187,6 +190,7 @@ def test_a_tournament_opens_by_key_or_id_and_an_unknown_key_names_the_keys(
     assert SPRING in str(unknown.value) and "autumn-cup" in str(unknown.value)
 
 
+@pytest.mark.slow
 def test_with_the_own_tournament_deleted_one_of_several_must_be_named(inst, opened, engine_url,
                                                                          tmp_path):
     second(inst, "Autumn Cup")
@@ -200,6 +204,7 @@ def test_with_the_own_tournament_deleted_one_of_several_must_be_named(inst, open
     assert store.settings(opened("winter-cup"))["tournament_name"] == "Winter Cup"
 
 
+@pytest.mark.slow
 def test_only_the_organizer_creates_and_a_bad_value_leaves_nothing(inst, tmp_path):
     with pytest.raises(store.PermissionDenied):
         store.create_tournament(inst, "Autumn Cup", actor=Actor("Jude", Role.JUDGE))
@@ -214,6 +219,7 @@ def test_only_the_organizer_creates_and_a_bad_value_leaves_nothing(inst, tmp_pat
 
 
 # -- 3. two tournaments at once ------------------------------------------------------------
+@pytest.mark.slow
 def test_judges_saving_in_two_tournaments_at_once_land_each_in_their_own(inst, opened):
     store.set_settings(inst, {"auto_backup": False}, actor=ORGANIZER)
     made = second(inst, "Autumn Cup", copy_from=inst)
@@ -256,6 +262,7 @@ def test_judges_saving_in_two_tournaments_at_once_land_each_in_their_own(inst, o
         assert store.sittings(engine)["status"].tolist() == ["complete"]
 
 
+@pytest.mark.slow
 def test_each_tournaments_data_version_moves_only_with_its_own_writes(inst, opened):
     made = second(inst, "Autumn Cup")
     a, b = inst, opened(made.key)
@@ -327,6 +334,7 @@ def _writes(engine, table_id: int):
     }
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("which", ["own", "other"])
 def test_an_archived_tournament_takes_no_change_until_it_is_reopened(inst, opened, which):
     engine = inst if which == "own" else opened(second(inst, "Autumn Cup").key)
@@ -385,6 +393,7 @@ def _sqlite_players(path) -> list[str]:
         con.close()
 
 
+@pytest.mark.slow
 def test_a_tournament_is_deleted_only_archived_and_with_its_name_typed(inst, opened, tmp_path):
     made = second(inst, "Autumn Cup")
     b = opened(made.key)
@@ -446,6 +455,7 @@ def test_deleting_the_own_tournament_empties_it_and_keeps_the_pins(inst, opened,
         plain.dispose()
 
 
+@pytest.mark.slow
 def test_a_demo_tournament_deletes_without_its_name(inst, opened, tmp_path):
     made = second(inst, "Demo Cup", demo=True)
     demo = opened(made.key)
@@ -458,6 +468,7 @@ def test_a_demo_tournament_deletes_without_its_name(inst, opened, tmp_path):
         assert not (tmp_path / "tournaments" / "demo-cup.db").exists()
 
 
+@pytest.mark.slow
 def test_an_empty_tournament_deletes_without_archiving_but_with_its_name(inst, opened):
     b = opened(second(inst, "Autumn Cup").key)
     with pytest.raises(store.TournamentError, match="type the tournament's name"):
@@ -467,6 +478,7 @@ def test_an_empty_tournament_deletes_without_archiving_but_with_its_name(inst, o
 
 
 # -- 7. invitations ------------------------------------------------------------------------
+@pytest.mark.slow
 def test_an_invitation_made_in_one_tournament_signs_a_judge_in_there_only(inst, opened):
     made = second(inst, "Autumn Cup")
     b = opened(made.key)
@@ -573,6 +585,7 @@ def test_the_organizer_pin_signs_in_on_every_tournament(inst, opened):
             assert store.session_actor(there, signed.session_id) == signed.actor
 
 
+@pytest.mark.slow
 def test_wrong_pins_are_counted_for_the_whole_installation(inst, opened, monkeypatch):
     made = second(inst, "Autumn Cup")
     b = opened(made.key)
@@ -623,6 +636,7 @@ def _public_by(engine, how: str) -> None:
         store.create_overlay(engine, "standings", actor=ORGANIZER)
 
 
+@pytest.mark.slow
 def test_a_rename_before_anything_is_public_moves_the_key_and_its_links(inst, opened,
                                                                        tmp_path):
     from stsa.services import feed
@@ -649,6 +663,7 @@ def test_a_rename_before_anything_is_public_moves_the_key_and_its_links(inst, op
     assert moved["before"].tolist()[-1] == {"key": "autumn-cup"}
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("how", ["published", "scheduled", "invited", "overlay"])
 def test_a_rename_once_the_tournament_is_public_keeps_the_key(inst, opened, how):
     made = second(inst)
@@ -660,6 +675,7 @@ def test_a_rename_once_the_tournament_is_public_keeps_the_key(inst, opened, how)
     assert find_listed(inst, made.tournament_id)["key"] == "autumn-cup"
 
 
+@pytest.mark.slow
 def test_a_new_tournament_never_takes_the_file_of_a_renamed_one(inst, opened):
     second(inst)
     autumn = opened("autumn-cup")

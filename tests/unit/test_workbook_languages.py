@@ -74,6 +74,7 @@ def same_tournament(a, b) -> None:
             assert x == y
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize(("code", "names", "yes"), [("fr", FRENCH_SHEETS, "Oui"),
                                                      ("sv", SWEDISH_SHEETS, "Ja")])
 def test_workbook_in_the_tournament_language_restores_the_same_tournament(
@@ -115,6 +116,7 @@ def test_workbook_in_the_tournament_language_restores_the_same_tournament(
             engine.dispose()
 
 
+@pytest.mark.slow
 def test_an_older_english_workbook_still_restores(demo_engine, tmp_path):
     data = without_language(excel.tournament_workbook(demo_engine))
     assert recorded(data) is None
@@ -127,6 +129,7 @@ def test_an_older_english_workbook_still_restores(demo_engine, tmp_path):
         target.dispose()
 
 
+@pytest.mark.slow
 def test_restore_names_the_french_sheet_and_column(demo_engine, sqlite_engine):
     store.set_settings(demo_engine, {"language": "fr"}, actor=ORGANIZER)
     wb = openpyxl.load_workbook(io.BytesIO(excel.tournament_workbook(demo_engine)))
@@ -177,6 +180,7 @@ def test_names_fit_a_sheet_and_read_back_one_way(code):
                     family, workbook_sheets.word_label(family, word_code)) == word_code
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("code", ["sv", "fr"])
 def test_a_workbook_in_swedish_or_french_has_no_english_sentence(demo_engine, code):
     """Every sheet's headings and labels are in the tournament's language; what stays English

@@ -394,6 +394,7 @@ def _without_key_line(data: bytes) -> bytes:
     return out.getvalue()
 
 
+@pytest.mark.slow
 def test_a_restore_into_a_fresh_install_keeps_the_key_and_its_links(tmp_path):
     from stsa.services import restore
 
@@ -422,6 +423,7 @@ def test_a_restore_into_a_fresh_install_keeps_the_key_and_its_links(tmp_path):
         fresh.dispose()
 
 
+@pytest.mark.slow
 def test_a_key_kept_after_a_rename_is_restored_and_an_older_workbook_gets_its_names(
         tmp_path):
     from stsa.services import restore

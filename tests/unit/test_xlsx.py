@@ -89,6 +89,7 @@ def with_hostile_text(sheets: dict) -> dict:
         [True, 1.5], [None, 2**40], ["x", dt.datetime(2026, 3, 7, 9, 41, 5, 123000)]])}
 
 
+@pytest.mark.slow
 def test_the_quick_writer_writes_what_openpyxl_wrote(demo_copy):
     sheets = with_hostile_text(sheets_of(demo_copy(sittings=2)))
     assert cells(workbook_writer.write_workbook(sheets)) == cells(openpyxl_workbook(sheets))
@@ -111,6 +112,7 @@ def parsed(data: bytes, monkeypatch, *, quick: bool) -> dict[str, pd.DataFrame]:
         return workbook_reader.parse_workbook(data).tables
 
 
+@pytest.mark.slow
 def test_the_quick_reader_reads_what_openpyxl_reads(demo_copy, monkeypatch):
     data = excel.tournament_workbook(demo_copy(sittings=2))
     again = openpyxl.load_workbook(io.BytesIO(data))  # saved by openpyxl: other cell layouts
@@ -166,6 +168,7 @@ def to_the_millisecond(frame: pd.DataFrame) -> pd.DataFrame:
     return frame.assign(**{c: frame[c].dt.floor("ms") for c in times})
 
 
+@pytest.mark.slow
 def test_write_then_restore_gives_the_same_tournament(demo_copy, sqlite_engine):
     original = demo_copy(sittings=2)
     excel.restore_workbook(sqlite_engine, excel.tournament_workbook(original), actor=ORGANIZER)
@@ -192,6 +195,7 @@ def test_writing_reports_progress_per_sheet(demo_copy):
         f"Writing the {t} sheet…" for t in titles]
 
 
+@pytest.mark.slow
 def test_restoring_reports_each_sheet_read(demo_copy, sqlite_engine):
     calls: list[str] = []
     excel.restore_workbook(sqlite_engine, excel.tournament_workbook(demo_copy(sittings=2)),
@@ -288,6 +292,7 @@ def test_cells_the_quick_pass_does_not_take_are_read_by_row():
         xlsx.open_book(with_sheet(disorder, ["x"])).table("S")
 
 
+@pytest.mark.slow
 def test_a_restore_as_a_new_tournament_reads_the_workbook_once(demo_copy, sqlite_engine,
                                                                 monkeypatch):
     """The Data page's restore (R19, R27): the file is read once, for its tournament's name
@@ -316,6 +321,7 @@ def test_a_restore_as_a_new_tournament_reads_the_workbook_once(demo_copy, sqlite
         restored.dispose()
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("code, first, checking, saving, last", [
     ("sv", "Läser arbetsboken…", "Kontrollerar raderna en gång till innan de sparas…",
      "Sparar {count} rader…", "Återställd."),
