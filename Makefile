@@ -62,9 +62,14 @@ check: $(DEV)
 
 # The whole suite, or what ARGS names: make test ARGS="tests/unit/test_draw.py -k seat".
 # System packages the tests drive (PostgreSQL server, Chromium); installs them when missing.
+# The tests run on every core, each worker with its own PostgreSQL server, app servers and
+# browser; the last line says how long it all took.
 test: $(DEV)
 	bash scripts/test-deps.sh
-	$(PY) -m pytest $(ARGS)
+	@start=$$(date +%s); \
+	$(PY) -m pytest -n auto $(ARGS); status=$$?; \
+	echo "make test: $$(( ($$(date +%s) - start) / 60 )) min $$(( ($$(date +%s) - start) % 60 )) s"; \
+	exit $$status
 
 # The languages' catalogs (README, "Languages"): every text the code marks, gathered into
 # stsa/locale/stsa.pot, and each language's .po file brought up to date with it. STSA reads
