@@ -59,7 +59,7 @@ ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
 
 from stsa.errors import TournamentError  # noqa: E402
-from stsa.ui.web import FEED_PREFIXES, UPLOAD_BYTES  # noqa: E402
+from stsa.web.guard import FEED_PREFIXES, UPLOAD_BYTES  # noqa: E402
 
 PROXY_ADDRESS = "127.0.0.1"
 RUN_FOLDER = ROOT / "build"

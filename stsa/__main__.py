@@ -153,7 +153,7 @@ def serve(port: int, address: str | None, *, plain: bool = False) -> int:
     the PINs made now come last, once the server listens (`ready_lines`); PINs made for a
     server that then does not start are printed on the way out, or they would be lost."""
     from stsa import tls
-    from stsa.ui import feed, server
+    from stsa.web import feed, server
 
     os.umask(0o077)  # the database, its journal and backups: readable by their owner only
     trusted = _trusted_proxies()

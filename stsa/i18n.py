@@ -73,6 +73,18 @@ def known(code: object) -> str | None:
     return found if found in LANGUAGES else None
 
 
+def choose(*wanted: object) -> str:
+    """The language a reader gets: the first of `wanted` that is one of STSA's, else English.
+    The pages and the web front door ask in the same order (README, "Languages"): the
+    reader's own choice, then the tournament's setting, then the browser's, where each
+    applies."""
+    for code in wanted:
+        found = known(code)
+        if found:
+            return found
+    return ENGLISH
+
+
 def use(code: str | None) -> None:
     """This run's language from here on (a page run sets it first thing)."""
     _chosen.set(known(code) or ENGLISH)

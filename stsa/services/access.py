@@ -14,6 +14,8 @@ from stsa.domain import Role
 from stsa.i18n import N_
 
 SignInPaused = store.SignInPaused  # raised by `sign_in` while sign-in is paused (R20)
+SESSION_MAX_HOURS = store.SESSION_MAX_HOURS  # the session cookie lives as long as its session
+DEVICE_DAYS = store.devices.DEVICE_DAYS  # the device cookie lives as long as the store trusts it
 
 
 def ensure_pins(engine: Engine) -> dict[Role, str]:
@@ -41,6 +43,17 @@ def session_actor(engine: Engine, session_id: str | None, *,
                   any_tournament: bool = False) -> Actor | None:
     """The person of an open session `session_id`, or None (ended, expired or unknown)."""
     return store.session_actor(engine, session_id, any_tournament=any_tournament)
+
+
+def redeem_handoff(engine: Engine, code: str, *,
+                   device: str | None) -> store.Redeemed | None:
+    """R20: a sign-in's one-time handoff code, redeemed once (`store.redeem_handoff`)."""
+    return store.redeem_handoff(engine, code, device=device)
+
+
+def join(engine: Engine, token: str, *, client: str, device: str | None) -> store.Redeemed:
+    """R20: a judge's invitation token opens a judge's session (`store.join`)."""
+    return store.join(engine, token, client=client, device=device)
 
 
 def sign_out(engine: Engine, session_id: str | None) -> None:

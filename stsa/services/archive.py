@@ -81,7 +81,7 @@ def _json(payload: Any) -> bytes:
 
 
 def _csv(frame: pd.DataFrame) -> bytes:
-    """A frame as the feed's CSV answers are (`stsa.ui.feed`): its columns, nulls empty."""
+    """A frame as the feed's CSV answers are (`stsa.web.feed`): its columns, nulls empty."""
     rows = frame.astype(object).where(frame.notna(), None).to_numpy().tolist()
     return csv_bytes(list(frame.columns), rows)
 
@@ -111,7 +111,7 @@ def chart_svgs(frames: dict) -> list[tuple[str, str, bytes]]:
 def payloads(reads, key: str) -> dict[str, dict]:
     """Every feed answer of the tournament, by its file in the archive's data folder: the
     tournament, schedule, sittings, standings, finals, and each published sitting with its
-    results: shaped exactly as the feed shapes them (`stsa.ui.feed`), from the same reads."""
+    results: shaped exactly as the feed shapes them (`stsa.web.feed`), from the same reads."""
     settings = reads.settings()
     frame = reads.schedule()
     standings = reads.standings()

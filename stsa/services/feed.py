@@ -8,9 +8,9 @@ byte is sent. A field is named by its path: `tables[].seats[].player`.
 
 Field names and machine values (keys, statuses, colours) stay English, a stable API; the
 words meant for people (a sitting's name, the cut, zones, schedule titles) are in the language
-the answer is made in (`stsa.ui.feed` makes each inside `i18n.language(...)`).
+the answer is made in (`stsa.web.feed` makes each inside `i18n.language(...)`).
 
-No Streamlit here: `stsa.ui.feed` serves these over HTTP and keeps each answer once per data
+No Streamlit here: `stsa.web.feed` serves these over HTTP and keeps each answer once per data
 version and language (with its ETag) on the pages' shared shelf.
 """
 
@@ -79,7 +79,7 @@ FIELDS: dict[str, frozenset[str]] = {
         "standings[].player", "standings[].best_score", "standings[].best_tournament",
         "standings[].tournaments", "standings[].best_final_rank", "standings[].points",
         "standings[].games", "standings[].wins"}),
-    # stream overlays (`stsa.ui.feed`): what a filmed table, the standings or the schedule show
+    # stream overlays (`stsa.web.feed`): what a filmed table, the standings or the schedule show
     "overlay": frozenset({
         "kind", "label", "tournament", "sitting", "table", "setup", "reported",
         "seats[].seat", "seats[].player", "seats[].colour", "seats[].first_player",

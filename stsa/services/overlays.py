@@ -33,3 +33,8 @@ def revoke_overlay(engine: Engine, overlay_id: int, *, actor: Actor) -> bool:
     it was withdrawn already."""
     require(actor, Role.ORGANIZER, action=N_("withdraw stream overlays"))
     return store.revoke_overlay(engine, overlay_id, actor=actor)
+
+
+def live_overlays(installation: Engine) -> dict[str, dict]:
+    """R26: the stream overlays not withdrawn, by their token's hash (`store.live_overlays`)."""
+    return store.live_overlays(installation)

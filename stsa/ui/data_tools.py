@@ -121,7 +121,7 @@ class QrAddress:
 
 def is_loopback(url: str) -> bool:
     """Whether `url` opens this laptop only (localhost, 127.0.0.1, ::1)."""
-    from stsa.ui import server
+    from stsa.web import server
     return server.is_loopback(urllib.parse.urlsplit(url).hostname or "localhost")
 
 
@@ -144,7 +144,7 @@ def qr_address(public_url: str | None, browser: str | None,
 def served_phones() -> tuple[str, ...]:
     """The addresses phones can open that this process's server found at start; none where
     no server runs (a script, the app tests)."""
-    from stsa.ui import server  # the addresses live with the server that printed them
+    from stsa.web import server  # the addresses live with the server that printed them
     return server.SERVED.phones if server.SERVED is not None else ()
 
 

@@ -47,7 +47,7 @@ def choose(tournament_language: str | None) -> str:
     elif PARAM in st.query_params:  # an unknown code: drop it, show the default
         del st.query_params[PARAM]
     own = st.session_state.get(_CHOSEN)
-    chosen = own or i18n.known(tournament_language) or _browser() or i18n.ENGLISH
+    chosen = i18n.choose(own, tournament_language, _browser())
     i18n.use(chosen)
     st.session_state[_NOW] = chosen
     if own and st.query_params.get(PARAM) != own:

@@ -334,7 +334,7 @@ def chart_svg(name: str) -> Build:
     return build
 
 
-# --- the answers, by name (`stsa.ui.feed` serves each as `live/{name}`) -----------------------
+# --- the answers, by name (`stsa.web.feed` serves each as `live/{name}`) -----------------------
 
 ANSWERS: dict[str, Build] = {"standings": standings, "cards": cards, "home": home,
                              "schedule": schedule, "players": players, "tv": tv,

@@ -53,7 +53,8 @@ import streamlit as st
 
 from stsa import i18n
 from stsa.i18n import _
-from stsa.ui import data, feed, session
+from stsa.ui import data, session
+from stsa.web import feed
 
 EVERY_MS = 5_000  # an element polls its answer this often while its tab shows
 BACKOFF_MS = 30_000  # after errors, it tries again at most this far apart

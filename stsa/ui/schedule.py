@@ -20,7 +20,8 @@ from stsa.formats.calendar import MEDIA_TYPE
 from stsa.i18n import N_, _
 from stsa.services import schedule as service
 from stsa.services.forms import TITLE_MAX
-from stsa.ui import data, data_tools, feed, session, widgets
+from stsa.ui import data, data_tools, session, widgets
+from stsa.web import answers
 
 NEW_FIELDS = ("kind", "number", "title", "day", "time", "minutes")  # `_item_fields`' keys
 LENGTH_HELP = N_("Minutes. A sitting's length starts as the Settings page's length of a "
@@ -69,7 +70,7 @@ def my_calendar(player_id: int, reads: data.Data | None = None) -> None:
     key, base = session.tournament_key(), data_tools.browser_url("player")
     if key and base:  # a calendar app that subscribes follows every change of the schedule
         st.caption(_("Or subscribe in your calendar app, to follow changes: {address}").format(
-            address=f"{base}{feed.calendar_path(key, player_id)}"))
+            address=f"{base}{answers.calendar_path(key, player_id)}"))
 
 
 def _item_fields(prefix: str, tz: dt.tzinfo, item: dict[str, Any] | None,

@@ -6,7 +6,7 @@ Session state holds this browser's session id and UI state only, and every run c
 session id against the database again, so a revoked session ends at its next run.
 
 No credential travels in an address: after a sign-in the page posts a one-time handoff code to
-STSA's own route (stsa.ui.web), which puts the session in an HttpOnly cookie; a refresh or a
+STSA's own route (stsa.web.guard), which puts the session in an HttpOnly cookie; a refresh or a
 new tab reads it from `st.context.cookies`. Links, QR codes and bookmarks carry none, and an
 old `?session=` in an address does nothing.
 """
@@ -25,14 +25,15 @@ import streamlit as st
 from sqlalchemy.engine import Engine
 from streamlit.runtime.scriptrunner import get_script_run_ctx
 
-from stsa import store
 from stsa.auth import Actor
 from stsa.auth import role_word as auth_role_word
 from stsa.domain import Role
 from stsa.i18n import N_, _
 from stsa.services import access, database
+from stsa.services import keys as address_keys
 from stsa.services.shared import Versions
-from stsa.ui import navigation, web
+from stsa.ui import navigation
+from stsa.web import guard as web
 
 SPECTATOR = Actor("spectator", Role.SPECTATOR)
 OLD_TOKEN_PARAM = "session"  # addresses of earlier releases carried the session: never read
@@ -94,7 +95,7 @@ def listed() -> pd.DataFrame:
     """R27: the installation's tournaments (`store.tournaments`), read once per installation
     data version for the whole process (every page run asks). Shared: read-only."""
     inst = installation()
-    return _per_version("listed", VERSIONS.current(inst), lambda: store.tournaments(inst))
+    return _per_version("listed", VERSIONS.current(inst), lambda: database.tournaments(inst))
 
 
 def installation() -> Engine:
@@ -121,22 +122,16 @@ def engine() -> Engine:
 def engine_of(chosen: int | None) -> Engine:
     """The shared engine of tournament `chosen` (None: the installation's own)."""
     inst = installation()
-    if chosen is None or chosen == store.db.tournament_id(inst):
+    if chosen is None or chosen == database.tournament_id(inst):
         return inst
-
-    def make() -> Engine:
-        made = store.open_tournament(inst, chosen)
-        store.complete_finished(made)
-        return made
-
-    return _shared((database_url(), chosen), make)
+    return _shared((database_url(), chosen), lambda: database.open_tournament(inst, chosen))
 
 
 def opened_engine_of(chosen: int | None) -> Engine | None:
     """The engine of tournament `chosen` if this process has opened it already, else None
     (no database touched: the feed's event loop asks)."""
     inst = _engines.get((database_url(), None))
-    if inst is None or chosen is None or chosen == store.db.tournament_id(inst):
+    if inst is None or chosen is None or chosen == database.tournament_id(inst):
         return inst
     return _engines.get((database_url(), chosen))
 
@@ -174,9 +169,9 @@ def choose_tournament() -> str | None:
     so a bookmark or a shared link opens the same one. Returns a message for an address naming
     no tournament here (the default is shown instead), else None."""
     found = listed()
-    keys = dict(zip(found["key"], found["tournament_id"].astype(int)))
+    keys = address_keys.by_key(found)
     asked, note = st.query_params.get(TOURNAMENT_PARAM), None
-    chosen = keys.get(str(asked).strip().lower()) if asked else None
+    chosen = address_keys.named(keys, asked)
     if asked and chosen is None:
         # English here: the language may not be chosen yet; `shown_on_every_page` translates
         note = N_("That address names no tournament here, so this is the default one.")
@@ -186,8 +181,8 @@ def choose_tournament() -> str | None:
         chosen = _default(found)
     st.session_state[_TOURNAMENT] = chosen
     if len(found) > 1 and chosen is not None:
-        key = next(k for k, v in keys.items() if v == chosen)
-        if st.query_params.get(TOURNAMENT_PARAM) != key:
+        key = address_keys.key_of(found, chosen)
+        if key is not None and st.query_params.get(TOURNAMENT_PARAM) != key:
             st.query_params[TOURNAMENT_PARAM] = key
     return note
 
@@ -199,15 +194,13 @@ def tournament_query() -> dict[str, str]:
     chosen = _chosen()
     if len(found) < 2 or chosen is None:
         return {}
-    keys = dict(zip(found["tournament_id"].astype(int), found["key"]))
-    return {TOURNAMENT_PARAM: keys[chosen]} if chosen in keys else {}
+    key = address_keys.key_of(found, chosen)
+    return {TOURNAMENT_PARAM: key} if key is not None else {}
 
 
 def tournament_key() -> str | None:
     """The address key of the tournament this run shows ("gothcon-2026"), or None."""
-    every = listed()
-    found = every.loc[every["tournament_id"] == _chosen(), "key"]
-    return None if found.empty else str(found.iloc[0])
+    return address_keys.key_of(listed(), _chosen())
 
 
 def tournament_id() -> int | None:
@@ -230,7 +223,7 @@ def _default(found: pd.DataFrame) -> int:
     def newest() -> int:
         for tid in reversed(ids):
             engine = engine_of(tid)
-            if store.archived(engine) is None and not store.tournament_is_empty(engine):
+            if database.shown_first(engine):
                 return tid
         own = found.loc[found["location"] == "", "tournament_id"]
         return int(own.iloc[0]) if len(own) else ids[-1]

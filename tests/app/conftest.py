@@ -140,7 +140,7 @@ def answers_at_once(monkeypatch):
     """The feed builds each answer again at once for a new data version (not at most once a
     second), as a page run a second after a write finds it: a test that writes, then reads
     what the page hands its live element, reads the write."""
-    from stsa.ui import feed
+    from stsa.web import feed
 
     monkeypatch.setattr(feed.ANSWERS, "rebuild_seconds", 0)
 

@@ -371,7 +371,7 @@ def test_qr_codes_follow_the_laptops_network_address_not_localhost(
         open_page, engine, downloads, qr_urls, monkeypatch):
     """The organizer's browser on the laptop itself (localhost): the QR codes open the
     laptop's address on the venue's network, as the server found and printed it at start."""
-    from stsa.ui import server
+    from stsa.web import server
     monkeypatch.setattr(server, "SERVED", server.venue(
         "0.0.0.0", 8501, names=["venue-laptop", "localhost", "192.0.2.7", "127.0.0.1"]))
     monkeypatch.setattr(st, "context", SimpleNamespace(url="http://localhost:8501/draw"))

@@ -11,7 +11,7 @@ from zoneinfo import ZoneInfo
 
 from stsa import store
 from stsa.services import schedule
-from stsa.ui import feed
+from stsa.web import feed
 from tests.support import feed_routes
 from tests.support.store_helpers import ORGANIZER
 

@@ -7,7 +7,7 @@ from __future__ import annotations
 import json
 
 from stsa import store
-from stsa.ui import feed
+from stsa.web import feed
 from tests.app.conftest import count_calls
 from tests.support import feed_routes
 from tests.support.store_helpers import ORGANIZER, published_sitting

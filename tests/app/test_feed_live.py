@@ -13,7 +13,8 @@ import pytest
 from stsa import demo, store, tournament
 from stsa.services import feed as shape
 from stsa.services import schedule
-from stsa.ui import feed, live_answers
+from stsa.ui import live_answers
+from stsa.web import feed
 from tests.app.conftest import JUDGE, ORGANIZER
 from tests.support import feed_routes
 from tests.support.english import english_sentences

@@ -7,8 +7,9 @@ from __future__ import annotations
 import json
 
 from stsa import store
-from stsa.ui import data, feed
+from stsa.ui import data
 from stsa.ui import finals as finals_view
+from stsa.web import feed
 from tests.app.conftest import count_calls
 from tests.support import feed_routes
 from tests.support.store_helpers import ORGANIZER, published_sitting, rows_for

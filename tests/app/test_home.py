@@ -271,7 +271,7 @@ def test_the_clocks_state_comes_with_the_answer_so_a_pause_shows(open_page, sitt
     brings, with no run of the page."""
     import json
 
-    from stsa.ui import feed
+    from stsa.web import feed
     from tests.support import feed_routes
 
     engine = sitting_in_play

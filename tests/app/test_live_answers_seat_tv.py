@@ -15,7 +15,8 @@ from stsa.clock import Status
 from stsa.services import draws
 from stsa.services import feed as shape
 from stsa.services import schedule as schedule_service
-from stsa.ui import feed, live, live_answers
+from stsa.ui import live, live_answers
+from stsa.web import feed
 from tests.app.conftest import ORGANIZER, count_calls
 from tests.support import feed_routes
 

@@ -13,7 +13,8 @@ import pytest
 from stsa import demo, i18n, store, tournament
 from stsa.i18n import _
 from stsa.services import feed as shape
-from stsa.ui import feed, live_standings
+from stsa.ui import live_standings
+from stsa.web import feed
 from tests.app.conftest import ORGANIZER, live_data
 from tests.support import feed_routes
 

@@ -254,7 +254,8 @@ def test_an_invitation_opened_on_the_laptop_itself_uses_its_network_address(
 
     import streamlit as st
 
-    from stsa.ui import access, server
+    from stsa.ui import access
+    from stsa.web import server
     coded = []
     real = access.qr_png
     monkeypatch.setattr(access, "qr_png", lambda url: coded.append(url) or real(url))

@@ -231,7 +231,7 @@ def test_the_page_hands_its_element_the_feeds_answer(open_page, engine):
     route = "/api/v1/tournaments/{key}/live/standings"
     assert standings(at)["answer"] == json.loads(bytes(feed_routes.answer(route, key=key).body))
     play_qualifier(engine, ["Ann", "Ben", "Cy", "Di"], [[9, 7, 5, 3]])
-    from stsa.ui import feed
+    from stsa.web import feed
     feed.forget_recent()
     moved = json.loads(bytes(feed_routes.answer(route, key=key).body))
     assert sorted(r["player"] for r in moved["standings"]) == ["Ann", "Ben", "Cy", "Di"]

@@ -7,7 +7,8 @@ import pandas as pd
 import pytest
 
 from stsa import demo, store, tournament
-from stsa.ui import feed, live, live_element
+from stsa.ui import live, live_element
+from stsa.web import feed
 from tests.app.conftest import JUDGE, ORGANIZER
 from tests.support import feed_routes
 

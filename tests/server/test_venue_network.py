@@ -21,7 +21,7 @@ import pytest
 from bench.wsclient import ProtocolError, Session
 from stsa import store
 from stsa.auth import Actor, Role
-from stsa.ui import web
+from stsa.web import guard
 from tests.server.conftest import (
     assert_clean,
     handoff_code,
@@ -197,7 +197,7 @@ def test_uploads_are_taken_only_from_an_organizer_page(app, connect):
     organizer = connect(app, path="sign_in")
     assert_clean(sign_in(organizer, "Olga", ORGANIZER_PIN))
     assert_clean(organizer.run(page="roster"))
-    status, said = _upload(app, organizer.session_id, web.UPLOAD_BYTES + 1)
+    status, said = _upload(app, organizer.session_id, guard.UPLOAD_BYTES + 1)
     assert status == 413, (status, said)
     status, said = _upload(app, organizer.session_id, 1000)
     assert status != 403 or "Only the organizer" not in said, said

@@ -9,7 +9,7 @@ import concurrent.futures
 from starlette.requests import Request
 from starlette.responses import Response
 
-from stsa.ui import feed
+from stsa.web import feed
 
 
 def answer(path: str, headers: dict[str, str] | None = None, lang: str | None = None,

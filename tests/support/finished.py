@@ -96,7 +96,8 @@ def forget() -> None:
     """Close the app's engines and drop its shared reads (a test's database is gone next)."""
     import streamlit as st
 
-    from stsa.ui import feed, session
+    from stsa.ui import session
+    from stsa.web import feed
 
     session.forget_engines()
     st.cache_resource.clear()

@@ -25,8 +25,10 @@ def test_pages_are_thin_and_touch_no_database(view):
 
 
 def test_only_stsa_ui_imports_streamlit():
+    """stsa.ui draws the pages; stsa.web (the server around `st.App` and its guard) is the
+    only other place that knows Streamlit."""
     for path in (ROOT / "stsa").rglob("*.py"):
-        if "ui" in path.relative_to(ROOT / "stsa").parts:
+        if path.relative_to(ROOT / "stsa").parts[0] in {"ui", "web"}:
             continue
         assert not re.search(r"^\s*(import streamlit|from streamlit)", path.read_text(), re.M), \
             path
@@ -92,7 +94,7 @@ LAYERS = {
     "stsa.formats": 2, "stsa.store": 2, "stsa.tls": 2,
     "stsa.services": 3, "stsa.tournament": 3, "stsa.demo": 3, "stsa.excel": 3,
     "stsa.printing": 3,
-    "stsa.ui": 4, "stsa.__main__": 4,
+    "stsa.ui": 4, "stsa.web": 4, "stsa.__main__": 4,
     "views": 5, "app": 5,
 }
 
@@ -161,38 +163,14 @@ def test_pages_import_only_the_ui_the_services_and_the_words():
     assert found == []
 
 
-# Temporary, until the web move lands: these three are moving to stsa/web, and ui/session.py's
-# lookups of a tournament (by its key, its engine, the default one) move with them.
-STORE_FROM_UI_UNTIL_THE_WEB_MOVE = {"stsa.ui.feed", "stsa.ui.web", "stsa.ui.server"}
-SESSION_LOOKUPS_UNTIL_THE_WEB_MOVE = {"listed", "engine_of", "opened_engine_of", "_default"}
-
-
-def _store_uses_outside(path: Path, allowed: set[str]) -> list[str]:
-    """The lines of `path` naming `store` outside the top-level functions `allowed`."""
-    found = []
-    for top in _tree(path).body:
-        if isinstance(top, ast.FunctionDef) and top.name in allowed \
-                or isinstance(top, (ast.Import, ast.ImportFrom)):
-            continue
-        found += [f"{path.name}:{node.lineno}" for node in ast.walk(top)
-                  if isinstance(node, ast.Name) and node.id == "store"]
-    return found
-
-
-def test_ui_reaches_the_store_only_through_services():
-    """DESIGN.md, "Layout": stsa/ui's helpers ask the services, which check every rule and
-    write through the store; no module under stsa/ui imports stsa.store (at the top or inside
-    a function)."""
-    graph = _graph()
-    found = [f"{name} → {used}" for name, used_all in graph.items() for used in used_all
-             if name.startswith("stsa.ui") and name not in STORE_FROM_UI_UNTIL_THE_WEB_MOVE
-             and name != "stsa.ui.session"
-             and (used == "stsa.store" or used.startswith("stsa.store."))]
+def test_ui_and_web_reach_the_store_only_through_services():
+    """DESIGN.md, "Layout": stsa/ui's helpers and stsa/web's routes ask the services, which
+    check every rule and write through the store; no module under stsa/ui or stsa/web imports
+    stsa.store (at the top or inside a function)."""
+    found = [f"{name} → {used}" for name, used_all in _graph().items() for used in used_all
+             if name.startswith(("stsa.ui.", "stsa.web.")) or name in {"stsa.ui", "stsa.web"}
+             if used == "stsa.store" or used.startswith("stsa.store.")]
     assert found == []
-    session = ROOT / "stsa" / "ui" / "session.py"
-    assert not {u for u in _imports(session, set(_sources())) if u.startswith("stsa.store")} \
-        - {"stsa.store"}, "ui/session.py imports only the store package, for its lookups"
-    assert _store_uses_outside(session, SESSION_LOOKUPS_UNTIL_THE_WEB_MOVE) == []
 
 
 def test_the_names_kept_for_scripts_are_not_used_inside_stsa():

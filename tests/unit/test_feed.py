@@ -124,7 +124,7 @@ def test_the_answer_language_is_the_one_asked_for_else_the_tournaments_else_engl
 
     from starlette.requests import Request
 
-    from stsa.ui import feed as served
+    from stsa.web import feed as served
 
     def asking(query: bytes) -> Request:
         return Request({"type": "http", "method": "GET", "path": "/api/v1/tournaments",
@@ -143,7 +143,7 @@ def test_the_answer_language_is_the_one_asked_for_else_the_tournaments_else_engl
 def test_the_overlay_page_speaks_its_language_and_keeps_its_words_out_of_markup():
     import re
 
-    from stsa.formats import overlay_page
+    from stsa.web import overlay_page
 
     def words(page: str) -> dict:
         return json.loads(re.search(r'id="words">(.*?)</script>', page).group(1))

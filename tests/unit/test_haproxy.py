@@ -85,11 +85,11 @@ def test_https_with_a_certificate_and_hsts(pem):
 def test_the_body_cap_lets_every_upload_the_app_takes_through():
     """The same upload passes behind HAProxy as without it: a tournament workbook of up to
     50 MB (what a restore reads and Streamlit's `maxUploadSize` allows) with its form, and not
-    a byte more than the app itself takes (`web.UPLOAD_BYTES`)."""
+    a byte more than the app itself takes (`guard.UPLOAD_BYTES`)."""
     from stsa.formats import guards
-    from stsa.ui import web
+    from stsa.web import guard
 
-    assert serve_cluster.MAX_BODY_BYTES == web.UPLOAD_BYTES
+    assert serve_cluster.MAX_BODY_BYTES == guard.UPLOAD_BYTES
     assert guards.MAX_WORKBOOK_BYTES < serve_cluster.MAX_BODY_BYTES
     config = (Path(serve_cluster.ROOT) / ".streamlit" / "config.toml").read_text()
     assert "maxUploadSize = 50\n" in config
@@ -331,9 +331,9 @@ def test_a_workbook_of_50_mb_passes_and_a_byte_more_than_the_app_takes_is_refuse
         tmp_path, certificate, pem, monkeypatch):
     """A restore's workbook may be 50 MB: the whole body, with its form, reaches the app
     through HAProxy; one byte over the app's own limit gets 413 from HAProxy."""
-    from stsa.ui import web
+    from stsa.web import guard
 
-    limit = web.UPLOAD_BYTES  # the app's: 50 MB and the form around it
+    limit = guard.UPLOAD_BYTES  # the app's: 50 MB and the form around it
     with proxy(tmp_path, pem, monkeypatch) as (port, _):
         workbook = _https(port, certificate)
         workbook.request("POST", "/_stcore/upload_file", body=b"x" * limit)

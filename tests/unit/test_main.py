@@ -146,7 +146,7 @@ def test_a_console_code_lets_the_organizer_in_through_a_pause_once(tmp_path):
 
     from stsa.__main__ import ready_lines
     from stsa.store import schema
-    from stsa.ui import server
+    from stsa.web import server
 
     url = f"sqlite:///{tmp_path / 'event.db'}"
     env = {"PATH": "/usr/bin:/bin", "STSA_DATABASE_URL": url, "PYTHONPATH": str(ROOT),

@@ -8,8 +8,8 @@ import pytest
 
 from stsa.__main__ import ready_lines
 from stsa.domain import Role
-from stsa.ui import server
 from stsa.ui.data_tools import LOCAL_URL, QrSource, is_loopback, qr_address
+from stsa.web import server
 
 HERE = ["venue-laptop", "venue-laptop.local", "localhost", "192.0.2.7", "2001:db8::7",
         "127.0.0.1", "::1"]

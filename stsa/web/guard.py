@@ -29,10 +29,12 @@ from starlette.requests import Request
 from starlette.responses import HTMLResponse, JSONResponse, Response
 from starlette.routing import Route
 
-from stsa import i18n, store
+from stsa import i18n
 from stsa.domain import Role, TournamentError
 from stsa.i18n import _
-from stsa.store.devices import DEVICE_DAYS  # the cookie lives as long as the store trusts it
+from stsa.services import access, database
+from stsa.services import keys as address_keys
+from stsa.web.language import browser_language
 
 SESSION_COOKIE = "stsa_session"
 DEVICE_COOKIE = "stsa_device"
@@ -71,26 +73,6 @@ def role_of(streamlit_session: str) -> Role | None:
 
 
 # --- the browser's language ----------------------------------------------------------------
-def browser_language(accepted: str | None) -> str:
-    """The first of STSA's languages an `Accept-Language` header asks for ("sv-SE,sv;q=0.9,
-    en;q=0.8" → "sv"), by its weights; English when it names none of them."""
-    ranked = []
-    for order, part in enumerate((accepted or "").split(",")):
-        code, _sep, params = part.strip().partition(";")
-        weight = 1.0
-        for param in params.split(";"):
-            name, _eq, value = param.strip().partition("=")
-            if name.strip() == "q":
-                try:
-                    weight = float(value)
-                except ValueError:
-                    weight = 0.0
-        found = i18n.known(code)
-        if found and weight > 0:
-            ranked.append((-weight, order, found))
-    return min(ranked)[2] if ranked else i18n.ENGLISH
-
-
 def _scope_language(scope) -> str:
     accepted = next((v for k, v in scope.get("headers", []) if k == b"accept-language"), b"")
     return browser_language(accepted.decode("latin-1"))
@@ -114,8 +96,8 @@ def _set_cookie(response: Response, request: Request, name: str, value: str,
 def _signed_in(request: Request, redeemed: Any, next_page: str) -> JSONResponse:
     response = JSONResponse({"ok": True, "next": next_page})
     _set_cookie(response, request, SESSION_COOKIE, redeemed.session_id,
-                store.SESSION_MAX_HOURS * 3600)
-    _set_cookie(response, request, DEVICE_COOKIE, redeemed.device, DEVICE_DAYS * 86400)
+                access.SESSION_MAX_HOURS * 3600)
+    _set_cookie(response, request, DEVICE_COOKIE, redeemed.device, access.DEVICE_DAYS * 86400)
     return response
 
 
@@ -147,8 +129,8 @@ async def _session(request: Request) -> Response:
             return _refuse(_("Sign in from STSA's own page."), 403)
         code = await _body(request)
         engine = _engine()
-        redeemed = code and store.redeem_handoff(engine, code,
-                                                 device=request.cookies.get(DEVICE_COOKIE))
+        redeemed = code and access.redeem_handoff(engine, code,
+                                                       device=request.cookies.get(DEVICE_COOKIE))
         if not redeemed:
             return _refuse(_("That sign-in has expired. Sign in again."), 403)
         return _signed_in(request, redeemed, "/")
@@ -159,7 +141,7 @@ async def _sign_out(request: Request) -> Response:
     if not _same_origin(request):
         with i18n.language(_request_language(request)):
             return _refuse(_("Sign out from STSA's own page."), 403)
-    store.sign_out(_engine(), request.cookies.get(SESSION_COOKIE))
+    access.sign_out(_engine(), request.cookies.get(SESSION_COOKIE))
     response = JSONResponse({"ok": True})
     response.delete_cookie(SESSION_COOKIE, path="/", httponly=True, samesite="strict",
                            secure=_secure(request))
@@ -173,8 +155,8 @@ async def _join(request: Request) -> Response:
             return _refuse(_("Open the invitation from its QR code."), 403)
         token = await _body(request)
         try:
-            redeemed = store.join(_engine(), token or "", client=_client(request),
-                                  device=request.cookies.get(DEVICE_COOKIE))
+            redeemed = access.join(_engine(), token or "", client=_client(request),
+                                        device=request.cookies.get(DEVICE_COOKIE))
         except TournamentError as exc:  # its words in the browser's language too
             return _refuse(str(exc), 403)
     return _signed_in(request, redeemed, "/results" + _tournament_query(redeemed.actor.tournament))
@@ -183,11 +165,10 @@ async def _join(request: Request) -> Response:
 def _tournament_query(tournament_id: int | None) -> str:
     """R27: "?t=<key>" of the tournament an invitation lets a judge into, when the
     installation holds several (with one, addresses carry none)."""
-    listed = store.tournaments(_engine())
+    listed = database.tournaments(_engine())
     if tournament_id is None or len(listed) < 2:
         return ""
-    keys = dict(zip(listed["tournament_id"].astype(int), listed["key"]))
-    found = keys.get(int(tournament_id))
+    found = address_keys.key_of(listed, tournament_id)
     return f"?{urllib.parse.urlencode({'t': found})}" if found else ""
 
 
@@ -245,7 +226,7 @@ engine_source: Callable[[], Any] | None = None
 
 def _engine():
     if engine_source is None:
-        raise RuntimeError("stsa.ui.server.build_app hands the routes their engine")
+        raise RuntimeError("stsa.web.server.build_app hands the routes their engine")
     return engine_source()
 
 
@@ -293,7 +274,7 @@ def upload_refusal(method: str, path: str, length: int | None) -> tuple[int, str
 
 
 FEED_PREFIXES = ("/api/", "/overlay/")  # the data feed and the stream overlays' pages
-feed_app: Any = None  # the data feed's ASGI router (`stsa.ui.feed`), set where the app is built
+feed_app: Any = None  # the data feed's ASGI router (`stsa.web.feed`), set where the app is built
 
 
 class Guard:
