@@ -109,13 +109,3 @@ def column(times: pd.Series, tz: dt.tzinfo) -> pd.Series:
     times = pd.to_datetime(times, utc=True)
     return times.dt.tz_convert(tz)
 
-
-def parse_local(text: str, tz: dt.tzinfo) -> dt.datetime:
-    """"2026-03-07 14:00" (or with "T", or seconds) typed in the tournament's zone, as an aware
-    datetime; a `TournamentError` says what is wrong with a text that is not such a time."""
-    try:
-        when = dt.datetime.fromisoformat(" ".join(str(text).split()).replace("/", "-"))
-    except ValueError:
-        raise TournamentError(_("{text} is not a date and time such as 2026-03-07 14:00")
-                              .format(text=repr(str(text)[:40]))) from None
-    return when.replace(tzinfo=tz) if when.tzinfo is None else when.astimezone(tz)

@@ -582,10 +582,6 @@ class _Unusual(Exception):
     """A cell `Book.table` leaves to `Book.rows`."""
 
 
-def _unusual() -> Any:
-    raise _Unusual
-
-
 _FIRST, _SECOND, _FOURTH, _FIFTH, _SIXTH = map(operator.itemgetter, (0, 1, 3, 4, 5))
 #: The cell types whose values are never text of spaces only (`Book.table` may skip them).
 _PLAIN_KINDS = frozenset({"", "s", "n", "b"})

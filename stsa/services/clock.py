@@ -147,12 +147,6 @@ def clock_of(snap: Snapshot, sitting_id: int | None = None) -> SittingClock | No
         words=settings.time_words, sound=bool(settings.clock_sound))
 
 
-def current_clock(engine) -> SittingClock | None:
-    """R26: `clock_of` the sitting being played, from a fresh snapshot (scripts and tests)."""
-    with Snapshot(engine, actor=None) as snap:
-        return clock_of(snap)
-
-
 def act(engine, sitting_id: int, action: str, *, actor, minutes: int = 0,
         table_no: int | None = None, reason: str = "") -> clock.ClockState:
     """R26: tell a sitting's clock `action` (`store.clock_action`: judges and the organizer

@@ -215,11 +215,6 @@ def _names(installation) -> list[str]:
     return names
 
 
-def workbook_name(source: Any) -> str:
-    """The tournament name a workbook's Settings sheet holds ("" when none)."""
-    return _name_in(workbook_reader.parse_workbook(source, only=["settings"]).tables["settings"])
-
-
 def _name_in(settings: pd.DataFrame) -> str:
     """The tournament name a parsed Settings sheet holds ("" when none)."""
     found = settings.loc[settings["key"] == "tournament_name", "value"]

@@ -60,31 +60,6 @@ class Shelf:
             return value
 
 
-class Latest:
-    """Values each kept for the one stamp they were computed for (a tuple of data versions,
-    say, that can move either way when a tournament is deleted): a new stamp computes once,
-    however many ask together, and replaces the old value, so nothing piles up."""
-
-    def __init__(self) -> None:
-        self._lock = threading.Lock()
-        self._kept: dict[Hashable, tuple[Hashable, Any]] = {}
-        self._busy: dict[Hashable, threading.Lock] = {}
-
-    def get(self, key: Hashable, stamp: Hashable, compute: Callable[[], Any]) -> Any:
-        kept = self._kept.get(key)
-        if kept is not None and kept[0] == stamp:
-            return kept[1]
-        with self._lock:
-            busy = self._busy.setdefault(key, threading.Lock())
-        with busy:
-            kept = self._kept.get(key)
-            if kept is not None and kept[0] == stamp:
-                return kept[1]
-            value = compute()
-            self._kept[key] = (stamp, value)
-            return value
-
-
 class ResultsLog:
     """Every stored result (`store.results` of every kind), kept from one read to the next: when
     all that was logged since the last read is result saves ("result.submit",
