@@ -191,11 +191,12 @@ def restore_as_new(installation, restore: Callable[[Any], Any], name: str, *,
     engine = store.open_tournament(installation, made.tournament_id)
     try:
         outcome = restore(engine)
-        if store.settings(engine)["tournament_name"] != wanted and store.archived(engine) is None:
+        named = store.typed_settings(engine).tournament_name
+        if named != wanted and store.archived(engine) is None:
             store.set_settings(engine, {"tournament_name": wanted}, actor=actor, keep_key=True)
     except BaseException:  # all or nothing: the restore left it empty
         store.delete_tournament(engine, actor=actor,
-                                confirm=store.settings(engine)["tournament_name"])
+                                confirm=store.typed_settings(engine).tournament_name)
         raise
     finally:
         if engine is not installation:
@@ -208,7 +209,7 @@ def _names(installation) -> list[str]:
     for tid in store.tournaments(installation)["tournament_id"]:
         engine = store.open_tournament(installation, int(tid))
         try:
-            names.append(store.settings(engine)["tournament_name"])
+            names.append(store.typed_settings(engine).tournament_name)
         finally:
             if engine is not installation:
                 engine.dispose()

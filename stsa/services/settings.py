@@ -12,11 +12,13 @@ from stsa import store
 from stsa.auth import Actor, require
 from stsa.domain import Role
 from stsa.i18n import N_
+from stsa.settings import Settings
 
 
-def settings(engine: Engine) -> dict[str, Any]:
-    """Every setting: the organizer's values over the defaults (`store.settings`)."""
-    return store.settings(engine)
+def settings(engine: Engine) -> Settings:
+    """Every setting, typed: the organizer's values over the defaults
+    (`store.typed_settings`)."""
+    return store.typed_settings(engine)
 
 
 def set_public_url(engine: Engine, url: str, *, actor: Actor) -> dict[str, Any]:

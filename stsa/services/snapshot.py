@@ -68,7 +68,7 @@ class Snapshot:
 
     @property
     def settings(self) -> Settings:
-        return self._once("settings", lambda: Settings.of(store.settings(self.engine)))
+        return self._once("settings", lambda: store.typed_settings(self.engine))
 
     @property
     def players(self) -> pd.DataFrame:

@@ -78,9 +78,9 @@ def create_form(frame: pd.DataFrame, me) -> None:
             first, last = st.columns(2)
             starts = first.date_input(_("First day"), value=None, format="YYYY-MM-DD")
             ends = last.date_input(_("Last day"), value=None, format="YYYY-MM-DD")
-            zone = st.text_input(_("Time zone"), value=settings_service.settings(session.engine())[
-                "time_zone"] or "", max_chars=64, help=_("As Europe/Stockholm; empty: this "
-                                                         "laptop's."))
+            zone = st.text_input(
+                _("Time zone"), value=settings_service.settings(session.engine()).time_zone or "",
+                max_chars=64, help=_("As Europe/Stockholm; empty: this laptop's."))
             names = dict(zip(frame["tournament_id"], frame["name"]))
             copy = st.selectbox(_("Settings"), [None, *names], format_func=lambda t: (
                 _("the defaults") if t is None else _("as in {tournament}").format(
