@@ -17,7 +17,7 @@ from pathlib import Path
 
 import pandas as pd
 
-from stsa.domain import TournamentError
+from stsa.domain import TournamentError, is_whole
 from stsa.i18n import N_, _, ngettext
 
 DATA_DIR = Path(__file__).resolve().parent.parent / "data"
@@ -181,7 +181,7 @@ def validate_deck(
             _("The leader deck of {setup} lists {leaders} more than once.").format(
                 setup=setup, leaders=", ".join(map(repr, twice)))
         )
-    if isinstance(hidden_picks, bool) or not isinstance(hidden_picks, int) or hidden_picks < 0:
+    if not is_whole(hidden_picks) or hidden_picks < 0:
         raise TournamentError(
             _("Hidden picks for {setup} must be a whole number of at least 0, not "
               "{hidden_picks}.").format(setup=setup, hidden_picks=repr(hidden_picks))

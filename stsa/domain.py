@@ -13,7 +13,9 @@ from __future__ import annotations
 
 import dataclasses
 import enum
+import math
 import numbers
+import re
 import unicodedata
 from collections.abc import Iterable, Iterator, Mapping
 from dataclasses import dataclass
@@ -370,8 +372,30 @@ def rule_change_line(sitting: Mapping) -> str:
 
 
 def is_whole(value) -> bool:
-    """A whole number as the core takes one: an int (numpy's too), never a bool."""
+    """A whole number as the core takes one: an int (numpy's too), never a bool. What a person
+    typed or a file holds is read with `whole_number`."""
     return isinstance(value, numbers.Integral) and not isinstance(value, bool)
+
+
+_WHOLE = re.compile(r"^[+-]?\d+$")
+
+
+def whole_number(value: Any, *, text: bool = True) -> int | None:
+    """`value` as a whole number, or None if it is not one: an int (numpy's too), a finite
+    float with nothing after the point (3.0), or, with `text`, digits with an optional sign;
+    never a bool (true and false are not numbers)."""
+    if type(value) is int:  # the usual case, first
+        return value
+    if isinstance(value, bool):
+        return None
+    if isinstance(value, numbers.Integral):
+        return int(value)
+    if isinstance(value, numbers.Real):
+        f = float(value)
+        return int(f) if math.isfinite(f) and f.is_integer() else None
+    if text and isinstance(value, str) and _WHOLE.match(value.strip()):
+        return int(value.strip())
+    return None
 
 
 def normalize_name(name: str) -> str:

@@ -7,14 +7,13 @@ raises `TournamentError` (a `ValueError`) naming the game and player for impossi
 
 from __future__ import annotations
 
-import numbers
 from collections.abc import Collection
 from dataclasses import dataclass
 
 import numpy as np
 import pandas as pd
 
-from stsa.domain import TournamentError
+from stsa.domain import TournamentError, is_whole
 from stsa.i18n import N_, _, ngettext
 
 #: The tournament's order of strength within a game (R11): higher is better in each, in this
@@ -36,7 +35,7 @@ def table_sizes(n_players: int) -> list[int]:
     cannot be seated under the rules and raise a `TournamentError` (a `ValueError`) that says
     what the organizer can do.
     """
-    if isinstance(n_players, bool) or not isinstance(n_players, numbers.Integral):
+    if not is_whole(n_players):
         raise TournamentError(_("The number of players must be a whole number, not "
                                 "{value}.").format(value=repr(n_players)))
     n = int(n_players)
@@ -105,7 +104,7 @@ def seat_queue(players: pd.DataFrame, capacity: int, extra_tables: int = 0, *,
     """
     _require_columns(players, QUEUE_COLUMNS, N_("The players to seat"))
     for value, what in ((capacity, N_("The capacity")), (extra_tables, N_("The extra tables"))):
-        if isinstance(value, bool) or not isinstance(value, numbers.Integral) or value < 0:
+        if not is_whole(value) or value < 0:
             raise TournamentError(_("{what} must be a whole number, 0 or more, not "
                                     "{value}.").format(what=_(what), value=repr(value)))
     held, ordered = 0, None
@@ -553,7 +552,7 @@ def finals_format(n_players: int) -> FinalsFormat:
     winners advance.
     Fewer than 4 players: no finals (`TournamentError`).
     """
-    if isinstance(n_players, bool) or not isinstance(n_players, numbers.Integral):
+    if not is_whole(n_players):
         raise TournamentError(_("The number of players must be a whole number, not "
                                 "{value}.").format(value=repr(n_players)))
     n = int(n_players)

@@ -27,7 +27,7 @@ from typing import Any
 import pandas as pd
 
 from stsa import i18n
-from stsa.domain import Problem
+from stsa.domain import Problem, whole_number
 from stsa.formats import guards, xlsx
 from stsa.formats.guards import WORKBOOK_LIMITS, SpreadsheetError, at_row, cell_text
 from stsa.formats.workbook_sheets import (
@@ -134,13 +134,8 @@ class _Bad(ValueError):
 
 
 def _whole(value: Any) -> int:
-    if isinstance(value, bool):
-        raise _Bad(_("a whole number"))
-    if isinstance(value, float) and value.is_integer():
-        value = int(value)
-    if isinstance(value, str) and value.strip().lstrip("+-").isdigit():
-        value = int(value.strip())
-    if not isinstance(value, int):
+    value = whole_number(value)
+    if value is None:
         raise _Bad(_("a whole number"))
     if abs(value) > INT_MAX:
         raise _Bad(_("a whole number from {lowest} to {highest}").format(

@@ -24,7 +24,7 @@ from sqlalchemy.engine import Connection, Engine
 
 from stsa import auth
 from stsa.auth import Actor, require
-from stsa.domain import Action, PlayerStatus, Role, TournamentError
+from stsa.domain import Action, PlayerStatus, Role, TournamentError, is_whole
 from stsa.i18n import N_, _, ngettext
 from stsa.store import audit, db, frames, roster
 from stsa.store.errors import InvalidState, NotFound
@@ -61,11 +61,10 @@ def bookings(engine: Engine | Connection, sitting_number: int | None = None) -> 
 
 
 def _check_number(sitting_number) -> int:
-    if isinstance(sitting_number, bool) or not isinstance(sitting_number, int) or not (
-            1 <= sitting_number <= 1000):
+    if not is_whole(sitting_number) or not 1 <= sitting_number <= 1000:
         raise TournamentError(_("A booking list is for a qualifier sitting 1, 2, …, not "
                                 "{number}.").format(number=repr(sitting_number)))
-    return sitting_number
+    return int(sitting_number)
 
 
 def import_bookings(engine: Engine, sitting_number: int, booked: list[dict], *,

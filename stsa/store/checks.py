@@ -10,7 +10,6 @@ wrong, or returns the value as the store keeps it.
 from __future__ import annotations
 
 import math
-import numbers
 import re
 from collections.abc import Collection, Mapping
 from typing import Any
@@ -18,7 +17,14 @@ from typing import Any
 import numpy as np
 import pandas as pd
 
-from stsa.domain import PlayerStatus, Problem, SittingStatus, TournamentError, sitting_label
+from stsa.domain import (
+    PlayerStatus,
+    Problem,
+    SittingStatus,
+    TournamentError,
+    sitting_label,
+    whole_number,
+)
 from stsa.i18n import N_, _, ngettext
 from stsa.store.schema import KINDS
 
@@ -35,7 +41,6 @@ NUMBER_WORDS = {"vp": N_("VP"), "spice": N_("spice"), "solari": N_("solari"),
 #: The words `text` is given for its field by the roster and the schedule (translated where a
 #: message names the field).
 TEXT_FIELDS = (N_("name"), N_("nickname"), N_("club"), N_("email"), N_("title"))
-_WHOLE = re.compile(r"^[+-]?\d+$")
 _CONTROL = re.compile(r"[\x00-\x1f\x7f-\x9f\u200b-\u200f\u2028-\u202e\u2066-\u2069]")
 
 
@@ -58,22 +63,6 @@ def missing(value: Any) -> bool:
 def blank(value: Any) -> bool:
     """No value, or text of spaces only."""
     return missing(value) or (isinstance(value, str) and not value.strip())
-
-
-def whole_number(value: Any) -> int | None:
-    """A whole number from an int, an integral float or digits; None if it is not one."""
-    if type(value) is int:  # the usual case, first
-        return value
-    if isinstance(value, bool):
-        return None
-    if isinstance(value, numbers.Integral):
-        return int(value)
-    if isinstance(value, numbers.Real):
-        f = float(value)
-        return int(f) if math.isfinite(f) and f.is_integer() else None
-    if isinstance(value, str) and _WHOLE.match(value.strip()):
-        return int(value.strip())
-    return None
 
 
 def whole(value: Any, what: str) -> int:

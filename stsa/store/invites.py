@@ -14,7 +14,6 @@ this is in a backup or a workbook (`schema.ACCESS_TABLES`).
 from __future__ import annotations
 
 import datetime as dt
-import numbers
 
 import pandas as pd
 import sqlalchemy as sa
@@ -22,7 +21,7 @@ from sqlalchemy.engine import Connection, Engine
 
 from stsa import auth
 from stsa.auth import Actor, require
-from stsa.domain import Action, Role, TournamentError
+from stsa.domain import Action, Role, TournamentError, whole_number
 from stsa.i18n import N_, _
 from stsa.store import audit, credentials, db, devices, frames, sessions
 from stsa.store.errors import InvalidState
@@ -41,11 +40,11 @@ OPEN_COLUMNS = {"id": "int64", "name": "str", "tournament": "str",
 
 
 def _hours(hours) -> int:
-    real = isinstance(hours, numbers.Real) and not isinstance(hours, bool)
-    if not real or hours != int(hours) or int(hours) not in INVITATION_HOURS:
+    whole = whole_number(hours, text=False)
+    if whole is None or whole not in INVITATION_HOURS:
         raise TournamentError(_("An invitation lasts {least} to {most} whole hours.").format(
             least=INVITATION_HOURS[0], most=INVITATION_HOURS[-1]))
-    return int(hours)
+    return whole
 
 
 def create_invitation(engine: Engine, name: str, *, hours: int = 6,

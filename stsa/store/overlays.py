@@ -12,15 +12,13 @@ database, like every token; never in a backup or a workbook (`schema.ACCESS_TABL
 
 from __future__ import annotations
 
-import numbers
-
 import pandas as pd
 import sqlalchemy as sa
 from sqlalchemy.engine import Connection, Engine
 
 from stsa import auth
 from stsa.auth import Actor, require
-from stsa.domain import Action, Role, TournamentError
+from stsa.domain import Action, Role, TournamentError, whole_number
 from stsa.i18n import N_, _
 from stsa.store import audit, db, frames
 from stsa.store.errors import InvalidState
@@ -37,11 +35,10 @@ def _checked(kind, table_no, label) -> tuple[str, int | None, str]:
     if kind not in KINDS:
         raise TournamentError(_("An overlay shows a table, the standings or what comes next."))
     if kind == "table":
-        whole = isinstance(table_no, numbers.Integral) or (
-            isinstance(table_no, numbers.Real) and float(table_no).is_integer())
-        if isinstance(table_no, bool) or not whole or int(table_no) < 1:
+        whole = whole_number(table_no, text=False)
+        if whole is None or whole < 1:
             raise TournamentError(_("A table's overlay needs the table's number (1 or more)."))
-        table_no = int(table_no)
+        table_no = whole
     else:
         table_no = None
     label = " ".join(str(label or "").split())

@@ -17,7 +17,7 @@ import sqlalchemy as sa
 from sqlalchemy.engine import Connection, Engine
 
 from stsa.auth import Actor, require
-from stsa.domain import Action, Role, TournamentError
+from stsa.domain import Action, Role, TournamentError, whole_number
 from stsa.i18n import N_, _
 from stsa.store import audit, db, frames, schema
 from stsa.store.errors import DuplicateName, NotFound
@@ -39,20 +39,6 @@ def check_name(name: Any) -> str:
     return text
 
 
-def _whole(value: Any) -> int | None:
-    """`value` as a whole number, or None if it is not one (true/false are not numbers)."""
-    if isinstance(value, bool):
-        return None
-    if isinstance(value, str):
-        value = value.strip()
-        return int(value) if value.lstrip("-").isdigit() else None
-    try:
-        number = float(value)
-    except (TypeError, ValueError):
-        return None
-    return int(number) if number.is_integer() else None
-
-
 def check_points(points: Mapping | None) -> dict[int, int] | None:
     """R27: a points table {final rank: points} checked: ranks 1, 2, … N (every one, whole),
     points whole and at least 0; None (the default standing) stays None."""
@@ -66,7 +52,7 @@ def check_points(points: Mapping | None) -> dict[int, int] | None:
                                 "for the format's own standing choose no table."))
     table: dict[int, int] = {}
     for rank, value in points.items():
-        r, p = _whole(rank), _whole(value)
+        r, p = whole_number(rank), whole_number(value)
         if r is None or r < 1:
             raise TournamentError(_("A final rank in a points table is a whole number from 1 "
                                     "({typed} is not).").format(typed=repr(str(rank)[:20])))
