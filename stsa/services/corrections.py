@@ -45,7 +45,8 @@ def void_problem(sittings: pd.DataFrame, sitting_id: int) -> str | None:
     return None
 
 
-def void(engine, sitting_id: int, *, reason: str = "", actor: Actor) -> dict:
+def void(engine, sitting_id: int, *, reason: str = "",
+         actor: Actor) -> store.SittingRow:
     """Void a published sitting without results (organizer): spectators no longer see it, its
     setups stop counting for R6, the next draw takes its number, and the log keeps its seed
     and seating (R3, R19). Refused once a table has a result (`store.void_sitting`)."""

@@ -78,7 +78,7 @@ def pin_problem(pins: dict[int, int], names: dict, n_tables: int) -> str | None:
 
 def draw_qualifier(engine, player_ids, *, seed: int, sit_out: bool = False,
                    pins: dict | None = None, confirm: bool = False, extra_tables: int = 0,
-                   actor: Actor) -> dict:
+                   actor: Actor) -> store.SittingRow:
     """R1, R3, R6, R9, R21: draw the next qualifier sitting for `player_ids` and save it
     unpublished.
 
@@ -169,7 +169,7 @@ def report_of(snap: Snapshot, sitting_id: int) -> fairness.DrawReport:
         setups=report.setups.assign(name=report.setups["player_id"].map(names)))
 
 
-def publish(engine, sitting_id: int, *, actor: Actor) -> dict:
+def publish(engine, sitting_id: int, *, actor: Actor) -> store.SittingRow:
     """Publish a drawn sitting (R20): spectators see it and judges can enter its results. A
     semifinal or final is refused when it no longer seats who plays (an absence or a result
     changed since it was drawn, R16, R17): it must be drawn again."""
@@ -184,13 +184,14 @@ def publish(engine, sitting_id: int, *, actor: Actor) -> dict:
         return store.publish_sitting(engine, int(sitting_id), actor=actor)
 
 
-def set_rule_change(engine, sitting_id: int, name: str, points: str, *, actor: Actor) -> dict:
+def set_rule_change(engine, sitting_id: int, name: str, points: str, *,
+                    actor: Actor) -> store.SittingRow:
     """R24: a sitting's rule change (its name, and how its extra points are earned; both empty
     for none), set by the organizer before the sitting is published; refused after, with
     nothing changed. Logged (R19). Returns the sitting."""
     return store.set_rule_change(engine, int(sitting_id), name, points, actor=actor)
 
 
-def discard(engine, sitting_id: int, *, actor: Actor) -> dict:
+def discard(engine, sitting_id: int, *, actor: Actor) -> store.SittingRow:
     """Delete an unpublished draw (organizer); it stays in the log (R19)."""
     return store.discard_draw(engine, int(sitting_id), actor=actor)

@@ -266,7 +266,8 @@ def results_csv(engine) -> bytes:
 
 
 # -- paper ---------------------------------------------------------------------------------------
-def _sitting_paper(engine, sitting_id: int) -> tuple[dict, pd.DataFrame, pd.DataFrame, str]:
+def _sitting_paper(engine, sitting_id: int) -> tuple[store.SittingRow, pd.DataFrame,
+                                                    pd.DataFrame, str]:
     """The sitting, its tables and seats in the judges' view (drafts and leader lists, R20)
     with players by nickname (R22), and the tournament's name; `NotFound` for no such
     sitting."""

@@ -298,7 +298,7 @@ def _before_a_draw(engine, actor: Actor) -> tuple[Snapshot, Finals]:
         return snap, view
 
 
-def draw_semifinal(engine, *, seed: int, actor: Actor) -> dict:
+def draw_semifinal(engine, *, seed: int, actor: Actor) -> store.SittingRow:
     """R16: seat the semifinalists (and wildcards, R17) at random tables; saved unpublished."""
     snap, view = _before_a_draw(engine, actor)
     players = stage_players(view, Stage.SEMIFINAL)
@@ -309,7 +309,7 @@ def draw_semifinal(engine, *, seed: int, actor: Actor) -> dict:
     return store.save_draw(engine, drawn, kind=Kind.SEMIFINAL, actor=actor)
 
 
-def draw_final(engine, *, seed: int, actor: Actor) -> dict:
+def draw_final(engine, *, seed: int, actor: Actor) -> store.SittingRow:
     """R16: seat the final table at random; saved unpublished."""
     snap, view = _before_a_draw(engine, actor)
     if view.final_blocker:

@@ -38,6 +38,7 @@ from stsa.store.db import backup_dir, integrity_check
 from stsa.store.db import reading as snapshot
 from stsa.store.drafts import Draft, clear_draft, draft, save_draft
 from stsa.store.draws import (
+                               SittingRow,
                                discard_draw,
                                override_setup,
                                save_draw,
@@ -157,7 +158,7 @@ __all__ = [
     "normalize_name",
     # sittings
     "save_draw", "discard_draw", "publish_sitting", "complete_sitting", "override_setup",
-    "sittings", "sitting", "tables", "table_numbers", "seats", "sit_outs", "waiting",
+    "sittings", "sitting", "SittingRow", "tables", "table_numbers", "seats", "sit_outs", "waiting",
     "setup_counts", "set_rule_change",
     # corrections after publishing
     "void_sitting", "replace_player", "leave_seat_empty",

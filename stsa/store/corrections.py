@@ -51,7 +51,7 @@ def _tables_with_results(conn: Connection, sitting_id: int) -> list[int]:
 
 
 def void_sitting(engine: Engine, sitting_id: int, *, reason: str = "",
-                 actor: Actor) -> dict:
+                 actor: Actor) -> draws.SittingRow:
     """Void a published sitting that has no result yet (organizer, R20): it is deleted with
     its tables, seats, sit-outs, waiting list and leader picks, so spectators no longer see it,
     its setups no longer count for the balance of the next draws (R6) and the next draw of its
@@ -63,7 +63,7 @@ def void_sitting(engine: Engine, sitting_id: int, *, reason: str = "",
     require(actor, Role.ORGANIZER, action=N_("void sittings"))
     reason = _reason(reason)
 
-    def work(conn: Connection) -> dict:
+    def work(conn: Connection) -> draws.SittingRow:
         s = db.lock_row(conn, sittings_t, int(sitting_id), "sitting")
         label = sitting_label(s.kind, s.number)
         if s.status == SittingStatus.DRAWN:

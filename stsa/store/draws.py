@@ -7,7 +7,8 @@ taken by `stsa.store.maintenance` (`store.publish_sitting`, `store.complete_sitt
 
 from __future__ import annotations
 
-from typing import Any
+import datetime as dt
+from typing import Any, TypedDict, cast
 
 import pandas as pd
 import sqlalchemy as sa
@@ -79,12 +80,30 @@ def _summary(conn: Connection, sitting_id: int) -> dict:
             **({"waiting": list(waits)} if waits else {})}
 
 
-def _sitting_dict(row) -> dict:
+class SittingRow(TypedDict):
+    """One sitting as the store returns it (a row of the sittings table, its id as
+    `sitting_id`, its seed as an int): what a draw, a publish, a completion or `sitting`
+    returns. A typed dict, so mypy names a wrong key where STSA reads one."""
+
+    sitting_id: int
+    kind: str
+    number: int
+    seed: int
+    status: str
+    created_by: str
+    created_at: dt.datetime
+    published_at: dt.datetime | None
+    completed_at: dt.datetime | None
+    rule_change: str
+    rule_change_points: str
+
+
+def _sitting_dict(row) -> SittingRow:
     m = dict(row._mapping)
-    return {"sitting_id": m.pop("id"), **m, "seed": int(m["seed"])}
+    return cast(SittingRow, {"sitting_id": m.pop("id"), **m, "seed": int(m["seed"])})
 
 
-def _reread(conn: Connection, sitting_id: int) -> dict:
+def _reread(conn: Connection, sitting_id: int) -> SittingRow:
     return _sitting_dict(conn.execute(sa.select(sittings_t)
                                       .where(sittings_t.c.id == sitting_id)).one())
 
@@ -174,7 +193,7 @@ def _write_draw(conn: Connection, sid: int, clean: dict) -> None:
 
 
 def save_draw(engine: Engine, draw: Any, *, kind: str, actor: Actor,
-              sitting_id: int | None = None, waiting: Any = ()) -> dict:
+              sitting_id: int | None = None, waiting: Any = ()) -> SittingRow:
     """Store a draw (from `stsa.draw`: `.seats`, `.tables`, `.seed`, `.sit_outs`) as a sitting
     in status "drawn"; organizer only (R20). Qualifier, semifinal and final draws alike (R16).
 
@@ -191,7 +210,7 @@ def save_draw(engine: Engine, draw: Any, *, kind: str, actor: Actor,
     how = {"mode": str(getattr(draw, "mode", DrawMode.RANDOM)),
            "pins": {str(k): int(v) for k, v in dict(getattr(draw, "pins", {}) or {}).items()}}
 
-    def work(conn: Connection) -> dict:
+    def work(conn: Connection) -> SittingRow:
         _check_drawn_players(conn, clean)
         target = _redrawn(conn, kind, sitting_id)
         before = None if target is None else _summary(conn, target.id)
@@ -236,11 +255,11 @@ def _waiting(waiting: Any, draw: Any, kind: str) -> list[int]:
     return ids
 
 
-def discard_draw(engine: Engine, sitting_id: int, *, actor: Actor) -> dict:
+def discard_draw(engine: Engine, sitting_id: int, *, actor: Actor) -> SittingRow:
     """Delete an unpublished sitting (organizer, R20); the draw stays in the log (R19)."""
     require(actor, Role.ORGANIZER, action=N_("discard draws"))
 
-    def work(conn: Connection) -> dict:
+    def work(conn: Connection) -> SittingRow:
         s = db.lock_row(conn, sittings_t, int(sitting_id), "sitting")
         if s.status != SittingStatus.DRAWN:
             raise InvalidState(_("{sitting} is {status}; only an unpublished draw can be "
@@ -253,7 +272,7 @@ def discard_draw(engine: Engine, sitting_id: int, *, actor: Actor) -> dict:
     return db.write(engine, work)
 
 
-def mark_published(engine: Engine, sitting_id: int, *, actor: Actor) -> dict:
+def mark_published(engine: Engine, sitting_id: int, *, actor: Actor) -> SittingRow:
     """Publish a drawn sitting: spectators now see it (R20) and judges can enter results.
 
     Organizer only; logged (R19). Returns the sitting. The database step only:
@@ -261,7 +280,7 @@ def mark_published(engine: Engine, sitting_id: int, *, actor: Actor) -> dict:
     """
     require(actor, Role.ORGANIZER, action=N_("publish sittings"))
 
-    def work(conn: Connection) -> dict:
+    def work(conn: Connection) -> SittingRow:
         s = db.lock_row(conn, sittings_t, int(sitting_id), "sitting")
         if s.status != SittingStatus.DRAWN:
             raise InvalidState(_("{sitting} is already {status}.").format(
@@ -291,14 +310,14 @@ _COMPLETE = (
 
 
 def set_rule_change(engine: Engine, sitting_id: int, name: str, points: str, *,
-                    actor: Actor) -> dict:
+                    actor: Actor) -> SittingRow:
     """R24: name a sitting's rule change and say how its extra (variant) points are earned;
     both empty for none. Organizer only (R20), while the sitting is drawn and not yet
     published: players see it with the draw. Texts as `checks.rule_change` keeps them; a
     change is logged with the values before and after (R19). Returns the sitting."""
     require(actor, Role.ORGANIZER, action=N_("set a sitting's rule change"))
 
-    def work(conn: Connection) -> dict:
+    def work(conn: Connection) -> SittingRow:
         s = db.lock_row(conn, sittings_t, int(sitting_id), "sitting")
         after = checks.rule_change(name, points, sitting_title(s.kind, s.number))
         if s.status != SittingStatus.DRAWN:
@@ -356,14 +375,14 @@ def _tables_without_result(conn: Connection, sitting_id: int) -> list[int]:
         .order_by(tables_t.c.table_no)).scalars().all()  # type: ignore[return-value]
 
 
-def mark_complete(engine: Engine, sitting_id: int, *, actor: Actor) -> tuple[dict, bool]:
+def mark_complete(engine: Engine, sitting_id: int, *, actor: Actor) -> tuple[SittingRow, bool]:
     """Mark a sitting complete (organizer, R20); refused, naming the tables, while any table
     lacks a result. Logged (R19). Returns the sitting and whether this call completed it (a
     complete sitting stays as it is). The database step only: `store.complete_sitting` also
     writes the automatic backup."""
     require(actor, Role.ORGANIZER, action=N_("complete sittings"))
 
-    def work(conn: Connection) -> tuple[dict, bool]:
+    def work(conn: Connection) -> tuple[SittingRow, bool]:
         s = db.lock_row(conn, sittings_t, int(sitting_id), "sitting")
         if s.status == SittingStatus.DRAWN:
             raise InvalidState(_("{sitting} is not published yet.").format(
@@ -429,7 +448,7 @@ def override_setup(engine: Engine, table_id: int, setup_id: str, *, reason: str,
 
 
 # -- reads -----------------------------------------------------------------------------------
-def sitting(engine: Engine, sitting_id: int) -> dict:
+def sitting(engine: Engine, sitting_id: int) -> SittingRow:
     """One sitting as a dict (`sitting_id, kind, number, seed` (R3), `status, …`); `NotFound`
     if none."""
     with db.reading(engine) as conn:

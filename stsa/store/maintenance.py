@@ -69,7 +69,7 @@ def connect(url: str | None = None, *, tournament: int | str | None = None,
     return engine
 
 
-def publish_sitting(engine: Engine, sitting_id: int, *, actor: Actor) -> dict:
+def publish_sitting(engine: Engine, sitting_id: int, *, actor: Actor) -> draws.SittingRow:
     """Publish a drawn sitting: spectators now see it (R20) and judges can enter results.
 
     Organizer only; logged (R19); then an automatic backup is written (unless the
@@ -80,7 +80,7 @@ def publish_sitting(engine: Engine, sitting_id: int, *, actor: Actor) -> dict:
     return out
 
 
-def complete_sitting(engine: Engine, sitting_id: int, *, actor: Actor) -> dict:
+def complete_sitting(engine: Engine, sitting_id: int, *, actor: Actor) -> draws.SittingRow:
     """Mark a sitting complete (organizer, R20); refused, naming the tables, while any table
     lacks a result. Sittings also complete by themselves with their last result. Logged and
     backed up (R19). Returns the sitting."""
