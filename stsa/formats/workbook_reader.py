@@ -28,7 +28,7 @@ import pandas as pd
 
 from stsa import i18n
 from stsa.domain import Problem, whole_number
-from stsa.formats import guards, xlsx
+from stsa.formats import guards, xlsx_reader
 from stsa.formats.guards import WORKBOOK_LIMITS, SpreadsheetError, at_row, cell_text
 from stsa.formats.workbook_sheets import (
     EARLIER_HEADINGS,
@@ -45,6 +45,7 @@ from stsa.formats.workbook_sheets import (
     word_code,
     yes_no,
 )
+from stsa.formats.xlsx_writer import Step  # the same progress callback both ways
 from stsa.i18n import _, ngettext
 
 INT_MAX = 2**31 - 1  # what an integer column holds on every database STSA runs on
@@ -312,8 +313,8 @@ def _too_wide(title: str, width: int, row: int) -> RestoreError:
         columns=WORKBOOK_LIMITS.columns))
 
 
-def _book_rows(book: xlsx.Book, title: str) -> Iterator[tuple[int, list]]:
-    """`guards.sheet_rows` for a workbook `formats.xlsx` reads: the same limits, the same
+def _book_rows(book: xlsx_reader.Book, title: str) -> Iterator[tuple[int, list]]:
+    """`guards.sheet_rows` for a workbook `formats.xlsx_reader` reads: the same limits, the same
     rows (each without its blank cells at the end)."""
     limits = WORKBOOK_LIMITS
     try:
@@ -335,9 +336,9 @@ def _book_rows(book: xlsx.Book, title: str) -> Iterator[tuple[int, list]]:
 _Cells = tuple[list[int], dict[int, list]]
 
 
-def _book_table(book: xlsx.Book, title: str, choose: Callable[[list], Collection[int]]
+def _book_table(book: xlsx_reader.Book, title: str, choose: Callable[[list], Collection[int]]
                 ) -> _Cells | None:
-    """`_book_rows` column by column (`xlsx.Book.table`), with the same limits and the same
+    """`_book_rows` column by column (`xlsx_reader.Book.table`), with the same limits and the same
     messages; None for a sheet the quick pass leaves to `_book_rows`."""
     limits = WORKBOOK_LIMITS
     try:
@@ -360,7 +361,7 @@ def _book_table(book: xlsx.Book, title: str, choose: Callable[[list], Collection
 
 def _sheet_cells(ws, title: str, choose: Callable[[list], Collection[int]]) -> _Cells:
     """The cells of a sheet's filled rows below its header (`_Cells`), in the columns
-    `choose(header)` names: a sheet of an openpyxl workbook, or (a `formats.xlsx` book, the
+    `choose(header)` names: a sheet of an openpyxl workbook, or (a `formats.xlsx_reader` book, the
     sheet's name)."""
     if isinstance(ws, tuple):
         book, there = ws
@@ -487,7 +488,7 @@ def _recorded_key(sheet: Any) -> str | None:
 
 
 def parse_workbook(source: Any, *, only: Iterable[str] | None = None,
-                   sheet_step: xlsx.Step | None = None) -> ParsedWorkbook:
+                   sheet_step: Step | None = None) -> ParsedWorkbook:
     """A tournament workbook (from `tournament_workbook`) as plain frames, one per store table
     (`ParsedWorkbook`). `source` is a path, bytes or a file-like object.
 
@@ -507,7 +508,7 @@ def parse_workbook(source: Any, *, only: Iterable[str] | None = None,
         raise RestoreError(_("A tournament is restored from the .xlsx workbook STSA "
                              "exported; this file is not one."))
     guards.check_zip(data, WORKBOOK_LIMITS, RestoreError)
-    book = xlsx.open_book(data)  # the quick reader; openpyxl for files laid out otherwise
+    book = xlsx_reader.open_book(data)  # the quick reader; openpyxl for files laid out otherwise
     workbook: Any = book or guards.open_workbook(data, WORKBOOK_LIMITS, RestoreError, checked=True)
     problems: list[Problem] = []
     try:

@@ -29,7 +29,7 @@ from openpyxl.styles import Font, PatternFill
 
 from stsa import catalog, i18n, local_time
 from stsa.domain import sitting_label
-from stsa.formats import xlsx
+from stsa.formats import xlsx_writer
 from stsa.formats.workbook_sheets import (
     EXTRA_LABELS,
     PUBLIC_PLAYER,
@@ -51,7 +51,7 @@ from stsa.settings import words as setting_words
 
 HEADER_FONT = Font(bold=True)
 HEADER_FILL = PatternFill("solid", fgColor="DDE3EA")
-TIME_FORMAT = xlsx.TIME_FORMAT
+TIME_FORMAT = xlsx_writer.TIME_FORMAT
 EXCEL_TEXT_MAX = 16_000  # Excel holds 32,767 UTF-16 units in a cell; any character is ≤ 2
 
 
@@ -387,11 +387,11 @@ def workbook_bytes(wb) -> bytes:
     return out.getvalue()
 
 
-def write_workbook(sheets: Mapping[str, Sheet], *, step: xlsx.Step | None = None,
+def write_workbook(sheets: Mapping[str, Sheet], *, step: xlsx_writer.Step | None = None,
                    language: str | None = TOURNAMENT) -> bytes:
     """An .xlsx with one styled sheet per item of {title: (headings, rows)}, in order (a bold
     frozen header, a filter, widths from the content, dates as dates, formula-like text as
-    text), written by `formats.xlsx` (openpyxl takes seconds per sheet of the largest
+    text), written by `formats.xlsx_writer` (openpyxl takes seconds per sheet of the largest
     tournament). `step(index, title)` is called before each sheet, with its English title.
 
     The sheet names and headings are written in `language`, by default the one
@@ -416,4 +416,4 @@ def write_workbook(sheets: Mapping[str, Sheet], *, step: xlsx.Step | None = None
         if step:
             step(index, english[index])
 
-    return xlsx.write(named, creator="STSA", step=told, language=chosen)
+    return xlsx_writer.write(named, creator="STSA", step=told, language=chosen)

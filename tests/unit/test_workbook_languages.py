@@ -13,7 +13,7 @@ import pytest
 
 from stsa import excel, i18n, store
 from stsa.auth import Actor, Role
-from stsa.formats import workbook_reader, workbook_sheets, xlsx
+from stsa.formats import workbook_reader, workbook_sheets, xlsx_reader
 
 ORGANIZER = Actor("Olivia", Role.ORGANIZER)
 JUDGE = Actor("Jamal", Role.JUDGE)
@@ -38,7 +38,7 @@ def sheets_of(data: bytes) -> dict[str, list[list]]:
 
 def recorded(data: bytes) -> str | None:
     with zipfile.ZipFile(io.BytesIO(data)) as archive:
-        return xlsx.recorded_language(archive)
+        return xlsx_reader.recorded_language(archive)
 
 
 def without_language(data: bytes) -> bytes:

@@ -1,6 +1,6 @@
-"""The quick workbook writer and reader (`stsa.formats.xlsx`): the same workbook as openpyxl
-wrote, cell by cell and style by style; read back as openpyxl reads it; a round trip gives the
-same tournament; progress is reported per sheet, writing and restoring (R19)."""
+"""The quick workbook writer and reader (`stsa.formats.xlsx_writer`, `xlsx_reader`): the same
+workbook as openpyxl wrote, cell by cell and style by style; read back as openpyxl reads it; a
+round trip gives the same tournament; progress is reported per sheet, writing and restoring (R19)."""
 
 import datetime as dt
 import functools
@@ -18,7 +18,13 @@ from openpyxl.utils.datetime import from_excel
 
 from stsa import excel, i18n, store
 from stsa.auth import Actor, Role
-from stsa.formats import workbook_reader, workbook_sheets, workbook_writer, xlsx
+from stsa.formats import (
+    workbook_reader,
+    workbook_sheets,
+    workbook_writer,
+    xlsx_reader,
+    xlsx_writer,
+)
 from stsa.formats.csv import looks_like_formula
 from stsa.formats.guards import trimmed
 from stsa.services import exports, restore
@@ -32,14 +38,14 @@ def openpyxl_workbook(sheets) -> bytes:
     wb = openpyxl.Workbook(write_only=True)
     for title, (headings, rows) in sheets.items():
         ws = wb.create_sheet(title)
-        for index, width in enumerate(xlsx._widths(headings, rows), start=1):
+        for index, width in enumerate(xlsx_writer._widths(headings, rows), start=1):
             ws.column_dimensions[get_column_letter(index)].width = width
         ws.freeze_panes = "A2"
         ws.auto_filter.ref = f"A1:{get_column_letter(max(len(headings), 1))}{len(rows) + 1}"
 
         def cell(value, header=False, ws=ws):
             if isinstance(value, str):
-                value = xlsx.ILLEGAL_CHARACTERS_RE.sub("\ufffd", value)
+                value = xlsx_writer.ILLEGAL_CHARACTERS_RE.sub("\ufffd", value)
             c = WriteOnlyCell(ws, value=value)
             if isinstance(value, str):
                 if looks_like_formula(value):
@@ -108,7 +114,7 @@ def test_each_sheet_says_its_size():
 def parsed(data: bytes, monkeypatch, *, quick: bool) -> dict[str, pd.DataFrame]:
     with monkeypatch.context() as m:
         if not quick:
-            m.setattr(xlsx, "open_book", lambda _data: None)
+            m.setattr(xlsx_reader, "open_book", lambda _data: None)
         return workbook_reader.parse_workbook(data).tables
 
 
@@ -140,7 +146,7 @@ def test_inline_strings_cells_without_references_and_gaps():
         for item in src.infolist():
             dst.writestr(item, sheet if item.filename.endswith("sheet1.xml")
                          else src.read(item))
-    book = xlsx.open_book(out.getvalue())
+    book = xlsx_reader.open_book(out.getvalue())
     assert book is not None
     assert list(book.rows("S")) == [(1, ["Name", "Nick "]), (2, []),
                                     (3, [None, True, None, 2, "a & b"])]
@@ -159,7 +165,7 @@ def test_a_prefixed_workbook_is_left_to_openpyxl():
                 text = (text.replace(b"<", b"<x:").replace(b"<x:/", b"</x:")
                         .replace(b'xmlns="', b'xmlns:x="'))
             dst.writestr(item, text)
-    assert xlsx.open_book(out.getvalue()) is None
+    assert xlsx_reader.open_book(out.getvalue()) is None
 
 
 def to_the_millisecond(frame: pd.DataFrame) -> pd.DataFrame:
@@ -217,7 +223,7 @@ def with_sheet(xml: str, strings: list[str] | None = None) -> bytes:
     return out.getvalue()
 
 
-def by_rows(book: xlsx.Book, title: str) -> tuple[list, list, list]:
+def by_rows(book: xlsx_reader.Book, title: str) -> tuple[list, list, list]:
     """What `Book.table` gives, made from `Book.rows`: the filled rows' numbers, widths and
     columns."""
     rows = [(n, trimmed(v)) for n, v in book.rows(title)]
@@ -238,14 +244,14 @@ def test_reading_by_column_gives_what_reading_by_row_gives(demo_copy):
              '<v>46088.40625</v></c><c r="C5" t="str"><v>a &amp; b</v></c>'
              '<c r="E5" t="e"><v>#N/A</v></c><c r="F5"><v>2.5</v></c></row>'
              '<row><c r="C6" t="s"><v>1</v></c></row></sheetData></worksheet>')
-    book = xlsx.open_book(with_sheet(sheet, ["Name", "Nick &amp; co"]))
+    book = xlsx_reader.open_book(with_sheet(sheet, ["Name", "Nick &amp; co"]))
     table = book.table("S")
     numbers, widths, columns = by_rows(book, "S")
     assert (table.numbers, table.widths, table.last) == (numbers, widths, 6) == (
         [2, 5, 6], [4, 6, 3], 6)
     assert [table.columns.get(j, [None] * 3) for j in range(6)] == columns
     assert columns[1] == ["Name", dt.datetime(2026, 3, 7, 9, 45), None]
-    real = xlsx.open_book(excel.tournament_workbook(demo_copy(sittings=2)))
+    real = xlsx_reader.open_book(excel.tournament_workbook(demo_copy(sittings=2)))
     for title in real.sheetnames:
         table = real.table(title)
         numbers, widths, columns = by_rows(real, title)
@@ -268,7 +274,7 @@ def first_and_third(headers: list, header: list) -> set[int]:
 def test_dates_read_a_column_at_a_time_as_one_by_one():
     """Day numbers as openpyxl's `from_excel` reads them, to the millisecond (the halves
     of a millisecond too), whichever way `Book.table` reads them."""
-    book = xlsx.open_book(workbook_writer.write_workbook({"S": (["x"], [])}))
+    book = xlsx_reader.open_book(workbook_writer.write_workbook({"S": (["x"], [])}))
     rng = random.Random(7)
     serials = [46088 + rng.random() for _ in range(2000)] + [
         46088 + (n + 0.5) / 86_400_000 for n in range(0, 86_400_000, 4_321_000)] + [
@@ -281,15 +287,15 @@ def test_cells_the_quick_pass_does_not_take_are_read_by_row():
     inline = ('<worksheet xmlns="http://schemas.openxmlformats.org/spreadsheetml/2006/main">'
               '<sheetData><row r="1"><c r="A1" t="inlineStr"><is><t>x</t></is></c></row>'
               '</sheetData></worksheet>')
-    assert xlsx.open_book(with_sheet(inline)).table("S") is None
+    assert xlsx_reader.open_book(with_sheet(inline)).table("S") is None
     spaces = ('<worksheet xmlns="http://schemas.openxmlformats.org/spreadsheetml/2006/main">'
               '<sheetData><row r="1"><c r="A1" t="s"><v>0</v></c></row></sheetData>'
               '</worksheet>')
-    assert xlsx.open_book(with_sheet(spaces, ["  "])).table("S") is None
+    assert xlsx_reader.open_book(with_sheet(spaces, ["  "])).table("S") is None
     disorder = spaces.replace('<row r="1">', '<row r="2"><c r="B2"><v>1</v></c>'
                                              '<c r="A2"><v>2</v></c></row><row r="3">')
     with pytest.raises(ValueError):
-        xlsx.open_book(with_sheet(disorder, ["x"])).table("S")
+        xlsx_reader.open_book(with_sheet(disorder, ["x"])).table("S")
 
 
 @pytest.mark.slow
