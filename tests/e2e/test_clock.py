@@ -54,7 +54,11 @@ def clocked_page(browser, url: str, viewport: dict | None = None):
 
 
 def frozen(page) -> int:
-    """Stop the page's timers and clock where they are; the countdown's seconds then."""
+    """Stop the page's timers and clock where they are; the countdown's seconds then. An
+    answer to a poll still on its way would move the countdown after the freeze: each live
+    element has had its first answer first (the next poll is seconds away)."""
+    page.wait_for_function(
+        "() => [...document.querySelectorAll('.stsa-live')].every(e => e.dataset.polls)")
     page.clock.pause_at(page.evaluate("Date.now()") / 1000 + 1)  # seconds, here
     return seconds(page.locator(TIME).first.inner_text())
 

@@ -1,6 +1,7 @@
 """The quick workbook writer and reader (`stsa.formats.xlsx_writer`, `xlsx_reader`): the same
 workbook as openpyxl wrote, cell by cell and style by style; read back as openpyxl reads it; a
-round trip gives the same tournament; progress is reported per sheet, writing and restoring (R19)."""
+round trip gives the same tournament; progress is reported per sheet, writing and restoring
+(R19)."""
 
 import datetime as dt
 import functools
