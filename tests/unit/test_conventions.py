@@ -34,7 +34,8 @@ def test_only_stsa_ui_imports_streamlit():
             path
 
 
-@pytest.mark.parametrize("module", ["rules.py", "draw.py", "picks.py", "balance.py",
+@pytest.mark.parametrize("module", ["rules/qualifiers.py", "rules/finals.py", "rules/checks.py",
+                                    "draw.py", "picks.py", "balance.py",
                                     "season.py", "rating.py", "directory.py",
                                     "services/season.py", "store/seasons.py",
                                     "store/people.py"])
