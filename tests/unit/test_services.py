@@ -250,14 +250,14 @@ def test_the_reads_of_one_action_see_one_snapshot(engine, monkeypatch):
     from stsa.services.snapshot import Snapshot
 
     _players(engine, 4)
-    real = store.settings
+    real = store.typed_settings  # the snapshot's first read
 
     def settings_then_a_write(source):
         read = real(source)
         store.add_player(engine, "Late Arrival", actor=ORGANIZER)  # another connection commits
         return read
 
-    monkeypatch.setattr(store, "settings", settings_then_a_write)
+    monkeypatch.setattr(store, "typed_settings", settings_then_a_write)
     with Snapshot(engine) as snap:
         snap.settings  # noqa: B018
         assert "Late Arrival" not in snap.players["name"].tolist()
