@@ -47,7 +47,7 @@ from stsa.formats.workbook_sheets import HEADING_OF, SHEET_OF
 from stsa.i18n import N_, _, ngettext
 from stsa.services import bulk
 from stsa.settings import REGISTRY
-from stsa.store import checks, db, draws, game_results, roster, schema
+from stsa.store import checks, db, game_results, roster, schema
 from stsa.store import schedule as store_schedule
 
 Frames = dict[str, pd.DataFrame]  # store table -> rows, indexed by spreadsheet row number
@@ -447,7 +447,7 @@ def _sittings(frames: Frames) -> list[Problem]:
     for row, s in zip(frames["sittings"].index, _records(frames["sittings"])):
         where = _row_of("sittings", row)
         label = sitting_label(s["kind"], s["number"])
-        refused = [_refused(where, lambda: draws._check_kind(s["kind"]))]  # noqa: B023
+        refused = [_refused(where, lambda: checks.check_kind(s["kind"]))]  # noqa: B023
         if s["status"] not in _values(SittingStatus):
             refused.append(_("status must be {choices}, not {value}").format(
                 choices=", ".join(SittingStatus), value=repr(s["status"])))
@@ -456,7 +456,7 @@ def _sittings(frames: Frames) -> list[Problem]:
                              "and there is one semifinal and one final").format(
                 sitting=label, number=s["number"]))
         draw = _draw(s, frames["tables"], frames["seats"], frames["sit_outs"])
-        wrong_draw = _refused(where, lambda: draws._clean_draw(draw))  # noqa: B023
+        wrong_draw = _refused(where, lambda: checks.check_draw(draw))  # noqa: B023
         refused.append(wrong_draw and _("{sitting}: {problem}").format(
             sitting=label, problem=wrong_draw))
         problems += [_at("sittings", row, what) for what in refused if what]

@@ -38,19 +38,10 @@ from stsa.store.db import backup_dir, integrity_check
 from stsa.store.db import reading as snapshot
 from stsa.store.drafts import Draft, clear_draft, draft, save_draft
 from stsa.store.draws import (
-                               SittingRow,
                                discard_draw,
                                override_setup,
                                save_draw,
-                               seats,
                                set_rule_change,
-                               setup_counts,
-                               sit_outs,
-                               sitting,
-                               sittings,
-                               table_numbers,
-                               tables,
-                               waiting,
 )
 from stsa.store.errors import (
                                ConflictError,
@@ -79,11 +70,11 @@ from stsa.store.maintenance import (
                                submit_table_result,
 )
 from stsa.store.overlays import (
-    create_overlay,
-    live_overlays,
-    overlay_of_token,
-    overlays,
-    revoke_overlay,
+                               create_overlay,
+                               live_overlays,
+                               overlay_of_token,
+                               overlays,
+                               revoke_overlay,
 )
 from stsa.store.pause import SignInPaused, lift_pause, make_console_code, sign_in_pause
 from stsa.store.people import directory, link_players, merge_people, split_player
@@ -128,6 +119,17 @@ from stsa.store.sessions import (
                                sign_everyone_out,
                                sign_in,
                                sign_out,
+)
+from stsa.store.sitting_reads import (
+                               SittingRow,
+                               seats,
+                               setup_counts,
+                               sit_outs,
+                               sitting,
+                               sittings,
+                               table_numbers,
+                               tables,
+                               waiting,
 )
 from stsa.store.tournaments import (
                                Created,

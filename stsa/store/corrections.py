@@ -21,7 +21,7 @@ from stsa.domain import (
     table_label,
 )
 from stsa.i18n import N_, _, ngettext
-from stsa.store import audit, db, draws
+from stsa.store import audit, db, draws, sitting_reads
 from stsa.store.errors import InvalidState, NotFound
 from stsa.store.schema import leader_votes as votes_t
 from stsa.store.schema import players as players_t
@@ -51,7 +51,7 @@ def _tables_with_results(conn: Connection, sitting_id: int) -> list[int]:
 
 
 def void_sitting(engine: Engine, sitting_id: int, *, reason: str = "",
-                 actor: Actor) -> draws.SittingRow:
+                 actor: Actor) -> sitting_reads.SittingRow:
     """Void a published sitting that has no result yet (organizer, R20): it is deleted with
     its tables, seats, sit-outs, waiting list and leader picks, so spectators no longer see it,
     its setups no longer count for the balance of the next draws (R6) and the next draw of its
@@ -63,7 +63,7 @@ def void_sitting(engine: Engine, sitting_id: int, *, reason: str = "",
     require(actor, Role.ORGANIZER, action=N_("void sittings"))
     reason = _reason(reason)
 
-    def work(conn: Connection) -> draws.SittingRow:
+    def work(conn: Connection) -> sitting_reads.SittingRow:
         s = db.lock_row(conn, sittings_t, int(sitting_id), "sitting")
         label = sitting_label(s.kind, s.number)
         if s.status == SittingStatus.DRAWN:
@@ -86,7 +86,7 @@ def void_sitting(engine: Engine, sitting_id: int, *, reason: str = "",
         before = draws.drop_sitting(conn, s)
         audit.log(conn, actor, Action.SITTING_VOID, f"sitting {s.id}", before=before,
                after={"sitting": label, "status": "void", "reason": reason})
-        return draws._sitting_dict(s)
+        return sitting_reads.sitting_row(s)
 
     return db.write(engine, work)
 

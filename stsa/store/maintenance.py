@@ -18,12 +18,12 @@ from typing import Any
 from sqlalchemy.engine import Engine
 
 from stsa.auth import Actor
-from stsa.store import archive, db, draws, game_results, tournaments
+from stsa.store import archive, db, draws, game_results, sitting_reads, tournaments
 from stsa.store.game_results import TableResult
 
 
 def _back_up_completed(engine: Engine, sitting_id: int) -> None:
-    s = draws.sitting(engine, sitting_id)
+    s = sitting_reads.sitting(engine, sitting_id)
     archive.auto_backup(engine, f"complete-{s['kind']}-{s['number']}")
 
 
@@ -69,7 +69,7 @@ def connect(url: str | None = None, *, tournament: int | str | None = None,
     return engine
 
 
-def publish_sitting(engine: Engine, sitting_id: int, *, actor: Actor) -> draws.SittingRow:
+def publish_sitting(engine: Engine, sitting_id: int, *, actor: Actor) -> sitting_reads.SittingRow:
     """Publish a drawn sitting: spectators now see it (R20) and judges can enter results.
 
     Organizer only; logged (R19); then an automatic backup is written (unless the
@@ -80,7 +80,7 @@ def publish_sitting(engine: Engine, sitting_id: int, *, actor: Actor) -> draws.S
     return out
 
 
-def complete_sitting(engine: Engine, sitting_id: int, *, actor: Actor) -> draws.SittingRow:
+def complete_sitting(engine: Engine, sitting_id: int, *, actor: Actor) -> sitting_reads.SittingRow:
     """Mark a sitting complete (organizer, R20); refused, naming the tables, while any table
     lacks a result. Sittings also complete by themselves with their last result. Logged and
     backed up (R19). Returns the sitting."""

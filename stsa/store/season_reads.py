@@ -13,12 +13,12 @@ from sqlalchemy.engine import Connection
 
 from stsa.store import frames
 from stsa.store.checks import STATS
-from stsa.store.draws import VISIBLE
 from stsa.store.schema import KINDS
 from stsa.store.schema import players as players_t
 from stsa.store.schema import results as results_t
 from stsa.store.schema import sittings as sittings_t
 from stsa.store.schema import tables as tables_t
+from stsa.store.sitting_reads import VISIBLE
 
 RESULT_SPEC = {"game_id": "int64", "player_id": "int64",
                **{c: "int64" for c in (*STATS, "variant_points")}, "tiebreak": "Int64",
