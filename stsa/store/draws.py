@@ -1,5 +1,6 @@
-"""Sittings: save a draw (qualifier, semifinal or final), publish it, override a table's setup,
-complete it; and the frames that show them (R3, R6, R16, R20).
+"""A sitting's writes: save a draw (qualifier, semifinal or final), publish it, override a
+table's setup, complete it, discard or void it (R3, R6, R16, R20); `stsa.store.sitting_reads`
+reads them.
 
 Only the database steps: the automatic backups after a publish and a completed sitting are
 taken by `stsa.store.maintenance` (`store.publish_sitting`, `store.complete_sitting`).
